@@ -1,0 +1,42 @@
+//! `dataset`: regenerate the match-3 datasets (byte-identical for the same seed).
+
+use crate::files;
+use crate::match3::dataset::{self, DatasetKind, SPLITS};
+use anyhow::Result;
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// The seed the shipped datasets were made with.
+pub const SHIPPED_SEED: u64 = 2024;
+
+#[derive(Args, Debug)]
+pub struct DatasetArgs {
+    /// Folder that receives main/, paper/ and stylized/.
+    #[arg(long, default_value = "levels/match3")]
+    pub out: PathBuf,
+    /// Base seed.
+    #[arg(long, default_value_t = SHIPPED_SEED)]
+    pub seed: u64,
+    /// Only this dataset (main, paper, stylized).
+    #[arg(long)]
+    pub only: Option<String>,
+}
+
+pub fn run(args: &DatasetArgs) -> Result<ExitCode> {
+    for kind in DatasetKind::ALL {
+        if args.only.as_deref().is_some_and(|o| o != kind.name()) {
+            continue;
+        }
+        let started = std::time::Instant::now();
+        let packs = dataset::build(kind, args.seed);
+        for (pack, split) in packs.iter().zip(SPLITS) {
+            let path = args.out.join(kind.name()).join(format!("{split}.ron"));
+            files::save_pack(&path, pack)?;
+            let valid = pack.levels.iter().filter(|l| l.match3_figures().is_some_and(|f| f.valid)).count();
+            println!("{}: {} levels ({} valid)", path.display(), pack.levels.len(), valid);
+        }
+        println!("dataset {} built in {:.1} s", kind.name(), started.elapsed().as_secs_f64());
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,54 @@
+//! The command line: the same binary runs every job of the window headless.
+
+mod dataset;
+mod graph;
+mod export;
+mod validate;
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+
+/// Level Studio: a level design studio for tile-based puzzle games.
+#[derive(Parser, Debug)]
+#[command(name = "level-studio", version, about, long_about = None)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The sub-commands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Run the bots (match-3) or build the state graph (Longcat) on level files or packs.
+    Validate(validate::ValidateArgs),
+    /// Export a pack to JSON.
+    Export(export::ExportArgs),
+    /// Regenerate the match-3 datasets under levels/match3 with the rule-based synthesiser.
+    Dataset(dataset::DatasetArgs),
+}
+
+/// Parses the arguments and runs the command; `None` means no sub-command was given (the
+/// caller opens the window, or prints help).
+pub fn run_from_args() -> Option<ExitCode> {
+    let cli = Cli::parse();
+    let command = cli.command?;
+    let result = match command {
+        Command::Validate(args) => validate::run(&args),
+        Command::Export(args) => export::run(&args),
+        Command::Dataset(args) => dataset::run(&args),
+    };
+    Some(match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    })
+}
+
+/// Prints the top-level help.
+pub fn print_help() {
+    use clap::CommandFactory;
+    let _ = Cli::command().print_help();
+    println!();
+}

@@ -1,0 +1,179 @@
+//! One level as the studio stores it: which game, a name, the cells as rows of ASCII, the
+//! symmetry, tags, the last validation figures and the designer's playtests.
+
+use crate::match3::{Layout, LayoutError, Validation};
+use crate::symmetry::Symmetry;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// The games the studio knows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
+pub enum Game {
+    /// Match-3 board layouts.
+    #[default]
+    Match3,
+    /// Longcat, the one-cat sliding puzzle.
+    Longcat,
+}
+
+impl Game {
+    /// The name used on the command line and in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Game::Match3 => "match3",
+            Game::Longcat => "longcat",
+        }
+    }
+}
+
+impl fmt::Display for Game {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for Game {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "match3" | "match-3" => Ok(Game::Match3),
+            "longcat" => Ok(Game::Longcat),
+            other => Err(format!("unknown game {other:?} (match3, longcat)")),
+        }
+    }
+}
+
+/// The match-3 figures kept with a level: a validation without the per-game list.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Match3Figures {
+    pub median_moves: f64,
+    pub std_moves: f64,
+    pub valid: bool,
+    pub games: u32,
+    pub limit: u32,
+    pub seed: u64,
+    /// `histogram[i]` = games that recorded `i + 1` moves.
+    pub histogram: Vec<u32>,
+}
+
+impl From<&Validation> for Match3Figures {
+    fn from(v: &Validation) -> Self {
+        Self {
+            median_moves: v.median_moves,
+            std_moves: v.std_moves,
+            valid: v.valid,
+            games: v.games,
+            limit: v.limit,
+            seed: v.seed,
+            histogram: v.histogram.clone(),
+        }
+    }
+}
+
+/// The last validation result stored with a level.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub enum Figures {
+    /// Bot validation of a match-3 layout.
+    Match3(Match3Figures),
+}
+
+/// One attempt by the designer at playing a level inside the studio.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Playtest {
+    /// Moves made.
+    pub moves: u32,
+    /// Seconds spent.
+    pub seconds: f64,
+    /// True when the goal was reached.
+    pub solved: bool,
+}
+
+/// One level as stored in files.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Level {
+    /// Which game the cells belong to.
+    pub game: Game,
+    /// A short human name.
+    pub name: String,
+    /// The cells, one string a row, in the game's ASCII alphabet.
+    pub cells: Vec<String>,
+    /// The symmetry (detected, or requested when generated).
+    #[serde(default)]
+    pub symmetry: Symmetry,
+    /// Free tags (`"generated"`, `"avalon"`, a split name, …).
+    #[serde(default)]
+    pub tags: Vec<String>,
+    /// The last validation result, if the level has been validated.
+    #[serde(default)]
+    pub figures: Option<Figures>,
+    /// The designer's own attempts.
+    #[serde(default)]
+    pub playtests: Vec<Playtest>,
+}
+
+impl Level {
+    /// A match-3 level from a layout, with its detected symmetry.
+    pub fn from_layout(name: impl Into<String>, layout: &Layout) -> Self {
+        Self {
+            game: Game::Match3,
+            name: name.into(),
+            cells: layout.to_rows(),
+            symmetry: layout.symmetry(),
+            tags: Vec::new(),
+            figures: None,
+            playtests: Vec::new(),
+        }
+    }
+
+    /// The match-3 layout of this level.
+    ///
+    /// # Errors
+    /// [`LayoutError`] if the cells are not a valid layout.
+    pub fn layout(&self) -> Result<Layout, LayoutError> {
+        Layout::from_rows(&self.cells)
+    }
+
+    /// The stored match-3 figures, if any.
+    pub fn match3_figures(&self) -> Option<&Match3Figures> {
+        match &self.figures {
+            Some(Figures::Match3(f)) => Some(f),
+            #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
+
+    /// The level's cells as ASCII art.
+    pub fn ascii(&self) -> String {
+        let mut s = self.cells.join("\n");
+        s.push('\n');
+        s
+    }
+}
+
+/// A level pack: ordered levels with metadata.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Pack {
+    /// File format version.
+    #[serde(default = "Pack::format_version")]
+    pub format: u32,
+    /// The pack's name.
+    pub name: String,
+    /// What the pack is for.
+    #[serde(default)]
+    pub description: String,
+    /// The levels, in play order.
+    pub levels: Vec<Level>,
+}
+
+impl Pack {
+    /// The format version this build writes.
+    pub fn format_version() -> u32 {
+        1
+    }
+
+    /// An empty pack.
+    pub fn new(name: impl Into<String>) -> Self {
+        Self { format: Self::format_version(), name: name.into(), description: String::new(), levels: Vec::new() }
+    }
+}
