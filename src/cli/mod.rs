@@ -1,8 +1,14 @@
 //! The command line: the same binary runs every job of the window headless.
 
+mod cvae_cmds;
 mod dataset;
-mod graph;
+mod eval;
 mod export;
+mod generate;
+mod graph;
+mod longcat_cmds;
+mod synth_cmd;
+mod train;
 mod validate;
 
 use clap::{Parser, Subcommand};
@@ -23,6 +29,14 @@ pub enum Command {
     Validate(validate::ValidateArgs),
     /// Export a pack to JSON.
     Export(export::ExportArgs),
+    /// Longcat state graph: variables, classes and difficulty; optional Graphviz export.
+    Graph(graph::GraphArgs),
+    /// Generate levels into a pack.
+    Generate(generate::GenerateArgs),
+    /// Train a model, with progress and checkpoints.
+    Train(train::TrainArgs),
+    /// The metric sweep of a generator.
+    Eval(eval::EvalArgs),
     /// Regenerate the match-3 datasets under levels/match3 with the rule-based synthesiser.
     Dataset(dataset::DatasetArgs),
 }
@@ -36,6 +50,10 @@ pub fn run_from_args() -> Option<ExitCode> {
         Command::Validate(args) => validate::run(&args),
         Command::Export(args) => export::run(&args),
         Command::Dataset(args) => dataset::run(&args),
+        Command::Graph(args) => graph::run(&args),
+        Command::Generate(args) => generate::run(&args),
+        Command::Train(args) => train::run(&args),
+        Command::Eval(args) => eval::run(&args),
     };
     Some(match result {
         Ok(code) => code,

@@ -1,0 +1,43 @@
+//! `eval`: the metric sweep of a generator. Dispatches by game.
+
+use crate::level::Game;
+use anyhow::Result;
+use clap::Args;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Args, Debug)]
+pub struct EvalArgs {
+    /// The game (match3, longcat).
+    #[arg(long, default_value = "match3")]
+    pub game: Game,
+    /// The generator or model to evaluate (match3: avalon, vanilla, avalon-stylized,
+    /// vanilla-stylized, dataset; longcat: puzzle-up, solution-down, longcat-dqn).
+    #[arg(long)]
+    pub model: String,
+    /// Print one JSON object.
+    #[arg(long)]
+    pub json: bool,
+    /// Seed.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Generation attempts (Longcat; default 20,000).
+    #[arg(long, default_value_t = 20_000)]
+    pub attempts: usize,
+    /// Level size as WxH (Longcat).
+    #[arg(long, value_parser = super::generate::parse_size)]
+    pub size: Option<(usize, usize)>,
+    /// Model weights to use instead of the shipped ones.
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
+    /// Dataset folder (match3; default levels/match3/main).
+    #[arg(long)]
+    pub data: Option<PathBuf>,
+}
+
+pub fn run(args: &EvalArgs) -> Result<ExitCode> {
+    match args.game {
+        Game::Longcat => super::longcat_cmds::eval(args),
+        Game::Match3 => super::cvae_cmds::eval(args),
+    }
+}
