@@ -1,0 +1,142 @@
+//! Level and pack files: round trips, ASCII input, malformed files, atomic saves.
+
+use level_studio::files::{self, FileError};
+use level_studio::level::{Figures, Game, Level, Match3Figures, Pack};
+use level_studio::match3::{validate, Layout, ValidationConfig};
+use std::path::Path;
+
+fn sample_pack() -> Pack {
+    let mut pack = Pack::new("round trip");
+    pack.description = "two levels".into();
+    let a = Layout::parse_ascii("#..#\n....\n.~~.\n....\n").unwrap();
+    let mut level = Level::from_layout("a", &a);
+    let v = validate(&a, &ValidationConfig::default()).unwrap();
+    level.figures = Some(Figures::Match3(Match3Figures::from(&v)));
+    level.tags = vec!["hand-made".into()];
+    pack.levels.push(level);
+    pack.levels.push(Level::from_layout("b", &Layout::open(9, 11).unwrap()));
+    pack
+}
+
+#[test]
+fn pack_round_trips_through_ron_and_json() {
+    let dir = tempfile::tempdir().unwrap();
+    let pack = sample_pack();
+    let ron_path = dir.path().join("pack.ron");
+    files::save_pack(&ron_path, &pack).unwrap();
+    assert_eq!(files::load_pack(&ron_path).unwrap(), pack);
+    let json_path = dir.path().join("pack.json");
+    files::export_pack_json(&json_path, &pack).unwrap();
+    assert_eq!(files::load_pack(&json_path).unwrap(), pack);
+    let text = std::fs::read_to_string(&json_path).unwrap();
+    let value: serde_json::Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(value["levels"][0]["name"], "a");
+}
+
+#[test]
+fn level_round_trips_and_keeps_its_layout() {
+    let dir = tempfile::tempdir().unwrap();
+    let level = sample_pack().levels[0].clone();
+    let path = dir.path().join("level.ron");
+    files::save_level(&path, &level).unwrap();
+    let back = files::load_level(&path).unwrap();
+    assert_eq!(back, level);
+    assert_eq!(back.layout().unwrap().area_ascii(), "#..#\n....\n.~~.\n....\n");
+}
+
+#[test]
+fn ascii_play_area_is_centred_on_load() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("small.txt");
+    std::fs::write(&path, "....\n....\n....\n....\n").unwrap();
+    let level = files::load_level(&path).unwrap();
+    assert_eq!(level.game, Game::Match3);
+    assert_eq!(level.name, "small");
+    assert_eq!(level.cells.len(), 11);
+    assert_eq!(level.cells[3], "##....###");
+    assert_eq!(level.layout().unwrap().size(), (4, 4));
+}
+
+fn expect_parse_error(path: &Path, line: usize) -> String {
+    match files::load_levels(path) {
+        Err(FileError::Parse { line: l, .. }) => {
+            assert_eq!(l, line);
+            files::load_levels(path).unwrap_err().to_string()
+        }
+        other => panic!("expected a parse error, got {other:?}"),
+    }
+}
+
+#[test]
+fn malformed_files_name_file_line_and_column() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad_char = dir.path().join("bad.txt");
+    std::fs::write(&bad_char, "....\n..x.\n....\n....\n").unwrap();
+    let msg = expect_parse_error(&bad_char, 2);
+    assert!(msg.contains("bad.txt") && msg.contains(":2:3") && msg.contains("'x'"), "{msg}");
+
+    let ragged = dir.path().join("ragged.txt");
+    std::fs::write(&ragged, "....\n...\n").unwrap();
+    expect_parse_error(&ragged, 2);
+
+    let pack = sample_pack();
+    let text = files::to_ron(&pack);
+    let truncated = dir.path().join("truncated.ron");
+    std::fs::write(&truncated, &text[..text.len() / 2]).unwrap();
+    let err = files::load_pack(&truncated).unwrap_err();
+    assert!(matches!(err, FileError::Parse { .. }), "{err}");
+    assert!(err.to_string().contains("truncated.ron"));
+
+    let garbage = dir.path().join("garbage.ron");
+    std::fs::write(&garbage, "(\n  format: 1,\n  name: 42,\n  levels: [],\n)\n").unwrap();
+    match files::load_pack(&garbage).unwrap_err() {
+        FileError::Parse { line, column, .. } => assert!(line == 3 && (8..=9).contains(&column), "{line}:{column}"),
+        other => panic!("{other}"),
+    }
+}
+
+#[test]
+fn bad_layouts_inside_valid_ron_are_reported_by_level_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut pack = sample_pack();
+    pack.levels[1].cells = vec!["####".into(), "####".into()];
+    let path = dir.path().join("empty-area.ron");
+    std::fs::write(&path, files::to_ron(&pack)).unwrap();
+    let err = files::load_pack(&path).unwrap_err().to_string();
+    assert!(err.contains("empty-area.ron") && err.contains("\"b\"") && err.contains("empty"), "{err}");
+
+    pack.levels[1].cells = vec![".".repeat(10); 4];
+    std::fs::write(&path, files::to_ron(&pack)).unwrap();
+    let err = files::load_pack(&path).unwrap_err().to_string();
+    assert!(err.contains("larger than the 9x11 canvas"), "{err}");
+}
+
+#[test]
+fn a_failed_save_leaves_the_old_file_whole_and_no_temporary_behind() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("pack.ron");
+    let pack = sample_pack();
+    files::save_pack(&path, &pack).unwrap();
+    // Saving into a path whose parent is a file fails; the existing pack is untouched.
+    let blocked = path.join("inside.ron");
+    assert!(files::save_pack(&blocked, &pack).is_err());
+    assert_eq!(files::load_pack(&path).unwrap(), pack);
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().filter_map(|e| e.ok()).filter(|e| e.file_name().to_string_lossy().ends_with(".tmp")).collect();
+    assert!(leftovers.is_empty());
+}
+
+#[test]
+fn shipped_datasets_load_and_cover_every_size() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/match3/main");
+    let train = files::load_pack(&root.join("train.ron")).unwrap();
+    assert!(train.levels.len() >= 1500);
+    let mut sizes = std::collections::HashSet::new();
+    let (mut easy, mut hard) = (0, 0);
+    for level in &train.levels {
+        sizes.insert(level.layout().unwrap().size());
+        let f = level.match3_figures().expect("labelled");
+        if f.median_moves <= 20.0 { easy += 1 } else { hard += 1 }
+    }
+    assert_eq!(sizes.len(), 48);
+    assert!(easy >= 150 && hard >= 150, "easy {easy}, hard {hard}");
+}

@@ -1,0 +1,48 @@
+//! Bot sanity on open layouts, and reproducibility of validation.
+
+use level_studio::match3::{validate, BotKind, Layout, ValidationConfig};
+
+#[test]
+fn greedy_bot_solves_an_open_9x11_board_within_the_limit() {
+    let v = validate(&Layout::open(9, 11).unwrap(), &ValidationConfig::default()).unwrap();
+    assert!(v.median_moves <= 20.0, "median {}", v.median_moves);
+    assert!(v.valid);
+    assert_eq!(v.games, 30);
+    assert_eq!(v.histogram.iter().sum::<u32>(), 30);
+}
+
+#[test]
+fn random_bot_almost_never_solves_within_twenty_moves() {
+    let config = ValidationConfig { bot: BotKind::Random, ..Default::default() };
+    let v = validate(&Layout::open(9, 11).unwrap(), &config).unwrap();
+    let within_limit = v.moves.iter().filter(|&&m| m <= 20).count();
+    assert!(within_limit <= 1, "random bot solved {within_limit} of 30 games in ≤ 20 moves");
+    assert!(!v.valid);
+}
+
+#[test]
+fn a_small_open_board_needs_more_moves_than_a_large_one() {
+    let small = validate(&Layout::open(4, 4).unwrap(), &ValidationConfig::default()).unwrap();
+    let large = validate(&Layout::open(9, 11).unwrap(), &ValidationConfig::default()).unwrap();
+    assert!(small.median_moves > large.median_moves, "4x4 {} vs 9x11 {}", small.median_moves, large.median_moves);
+}
+
+#[test]
+fn same_seed_same_validation_across_runs_and_game_counts_are_honoured() {
+    let layout = Layout::parse_ascii("#.....#\n.......\n..~~~..\n.......\n.......\n.#...#.\n.......\n").unwrap();
+    let config = ValidationConfig { seed: 17, games: 12, ..Default::default() };
+    let a = validate(&layout, &config).unwrap();
+    let b = validate(&layout, &config).unwrap();
+    assert_eq!(a, b);
+    assert_eq!(a.moves.len(), 12);
+    assert_eq!(a.seed, 17);
+}
+
+#[test]
+fn the_move_limit_is_configurable() {
+    let layout = Layout::open(6, 6).unwrap();
+    let strict = validate(&layout, &ValidationConfig { limit: 10, ..Default::default() }).unwrap();
+    assert_eq!(strict.histogram.len(), 20);
+    assert!(strict.moves.iter().all(|&m| m <= 20));
+    assert!(!strict.valid);
+}
