@@ -71,11 +71,35 @@ impl From<&Validation> for Match3Figures {
     }
 }
 
+/// The Longcat figures kept with a level: its graph variables and difficulty.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct LongcatFigures {
+    pub states: usize,
+    pub size: usize,
+    pub branches: usize,
+    pub solutions: usize,
+    pub fails: usize,
+    /// Fewest moves to a success; `None` when unsolvable.
+    pub shortest_solution: Option<u32>,
+    pub solution_branches: usize,
+    pub non_dead: usize,
+    pub dead: usize,
+    pub indeterminate: usize,
+    pub indeterminate_branches: usize,
+    pub solvable: bool,
+    /// The player-model difficulty; `None` when unsolvable.
+    pub difficulty: Option<f64>,
+    /// The ridge predictor's estimate.
+    pub predicted_difficulty: f64,
+}
+
 /// The last validation result stored with a level.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Figures {
     /// Bot validation of a match-3 layout.
     Match3(Match3Figures),
+    /// State-graph figures of a Longcat level.
+    Longcat(LongcatFigures),
 }
 
 /// One attempt by the designer at playing a level inside the studio.
@@ -139,6 +163,14 @@ impl Level {
         match &self.figures {
             Some(Figures::Match3(f)) => Some(f),
             #[allow(unreachable_patterns)]
+            _ => None,
+        }
+    }
+
+    /// The stored Longcat figures, if any.
+    pub fn longcat_figures(&self) -> Option<&LongcatFigures> {
+        match &self.figures {
+            Some(Figures::Longcat(f)) => Some(f),
             _ => None,
         }
     }

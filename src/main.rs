@@ -1,13 +1,17 @@
-//! The `level-studio` binary: a sub-command runs headless; no arguments prints help.
+//! The `level-studio` binary: a sub-command runs headless; no sub-command opens the studio.
 
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     match level_studio::cli::run_from_args() {
         Some(code) => code,
-        None => {
-            level_studio::cli::print_help();
-            ExitCode::SUCCESS
-        }
+        None => match level_studio::app::run_native() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                eprintln!("error: could not open the studio window: {e}");
+                eprintln!("(the command line works without a display: level-studio --help)");
+                ExitCode::FAILURE
+            }
+        },
     }
 }

@@ -1,16 +1,232 @@
-//! Match-3 model sub-commands: generate, eval and train for the cVAEs.
+//! Match-3 model sub-commands: generate, eval and train for the Avalon and Vanilla cVAEs.
 
-use anyhow::{bail, Result};
+use super::eval::EvalArgs;
+use super::generate::{refuse_unused, GenerateArgs};
+use super::train::TrainArgs;
+use crate::files;
+use crate::level::{Figures, Level, Match3Figures, Pack};
+use crate::match3::ValidationConfig;
+use crate::model::{self, Condition, Feasibility, Generator, ModelKind, Progress, SweepMetrics, TrainConfig, TrainingSet, ValidatedRequest};
+use crate::symmetry::Symmetry;
+use anyhow::{bail, Context, Result};
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Instant;
 
-pub fn generate(args: &super::generate::GenerateArgs) -> Result<ExitCode> {
-    bail!("unknown match-3 generator {:?} (synth)", args.model)
+/// The default dataset.
+const MAIN_DATA: &str = "levels/match3/main";
+
+/// The shipped weights of a model name (avalon, vanilla, avalon-stylized, vanilla-stylized).
+fn shipped_weights(name: &str) -> Result<PathBuf> {
+    let file = match name {
+        "avalon" | "avalon-main" => "avalon-main",
+        "vanilla" | "vanilla-main" => "vanilla-main",
+        "avalon-stylized" => "avalon-stylized",
+        "vanilla-stylized" => "vanilla-stylized",
+        other => bail!("unknown match-3 model {other:?} (synth, avalon, vanilla, avalon-stylized, vanilla-stylized)"),
+    };
+    Ok(PathBuf::from(format!("models/{file}.safetensors")))
 }
 
-pub fn eval(args: &super::eval::EvalArgs) -> Result<ExitCode> {
-    bail!("unknown match-3 model {:?}", args.model)
+fn load_generator(name: &str, weights: Option<&PathBuf>) -> Result<Generator> {
+    let path = match weights {
+        Some(p) => p.clone(),
+        None => shipped_weights(name)?,
+    };
+    Ok(Generator::load(&path)?)
 }
 
-pub fn train(args: &super::train::TrainArgs) -> Result<ExitCode> {
-    bail!("unknown model {:?}", args.model)
+fn warn_infeasible(feasibility: &Feasibility) {
+    if let Feasibility::Infeasible { reason, nearest_same_size, nearest_same_moves } = feasibility {
+        eprintln!("warning: {reason}; the levels will likely miss the condition.");
+        let show = |c: &Condition| format!("{}x{} {} moves", c.width, c.height, c.moves.map_or("-".into(), |m| format!("{m}")));
+        if let Some(c) = nearest_same_size {
+            eprintln!("  nearest feasible at this size: {}", show(c));
+        }
+        if let Some(c) = nearest_same_moves {
+            eprintln!("  nearest size that meets these moves: {}", show(c));
+        }
+    }
+}
+
+pub fn generate(args: &GenerateArgs) -> Result<ExitCode> {
+    refuse_unused(args, &[("temperature", args.temperature.is_some()), ("diverse", args.diverse.is_some())])?;
+    let generator = load_generator(&args.model, args.weights.as_ref())?;
+    if generator.kind() == ModelKind::Vanilla && args.moves.is_some() {
+        bail!("--moves does not apply to {}: Vanilla is conditioned on size only", args.model);
+    }
+    let (width, height) = args.size.unwrap_or((7, 9));
+    let condition = Condition::new(width, height, args.symmetry.unwrap_or(Symmetry::None), args.moves);
+    generator.check(&condition)?;
+    warn_infeasible(&generator.feasibility(&condition));
+    let mut pack = Pack::new(format!("{} {width}x{height}", args.model));
+    let name = |i: usize| format!("{}-{width}x{height}-{:03}", args.model, i + 1);
+    let tags = vec!["generated".to_string(), args.model.clone()];
+    let started = Instant::now();
+    if args.validate {
+        let request = ValidatedRequest { validation: ValidationConfig { seed: args.seed, ..Default::default() }, ..ValidatedRequest::new(condition, args.count, args.seed) };
+        let report = model::generate_validated(&generator, &request, None)?;
+        for (i, a) in report.accepted.iter().enumerate() {
+            let mut level = Level::from_layout(name(i), &a.layout);
+            level.symmetry = condition.symmetry;
+            level.tags = tags.clone();
+            level.figures = Some(Figures::Match3(Match3Figures::from(&a.validation)));
+            pack.levels.push(level);
+        }
+        files::save_pack(&args.out, &pack)?;
+        println!(
+            "wrote {} validated levels to {} ({} generated, {} valid at any moves, {:.1} s, {:.1} ms per accepted level)",
+            report.accepted.len(),
+            args.out.display(),
+            report.attempts,
+            report.valid_attempts,
+            report.seconds,
+            report.ms_per_accepted()
+        );
+        if report.accepted.len() < args.count {
+            eprintln!("warning: the budget of {} levels ran out with {} of {} found", request.budget, report.accepted.len(), args.count);
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let layouts = generator.generate(&condition, args.count, args.seed)?;
+    let ms = started.elapsed().as_secs_f64() * 1e3;
+    for (i, layout) in layouts.iter().enumerate() {
+        let mut level = Level::from_layout(name(i), layout);
+        level.symmetry = condition.symmetry;
+        level.tags = tags.clone();
+        pack.levels.push(level);
+    }
+    files::save_pack(&args.out, &pack)?;
+    println!("wrote {} levels to {} ({ms:.2} ms)", pack.levels.len(), args.out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
+    let config = ValidationConfig { seed: args.seed, ..Default::default() };
+    let started = Instant::now();
+    if args.validated {
+        return eval_validated(args);
+    }
+    let (label, metrics) = if args.model == "dataset" {
+        let dir = args.data.clone().unwrap_or_else(|| PathBuf::from(MAIN_DATA));
+        let train = TrainingSet::load(&dir)?;
+        let test = TrainingSet::load_split(&dir, "test")?;
+        let report = model::dataset_baseline(&test.samples, &train.layouts(), &config);
+        (format!("dataset {} (test split)", dir.display()), report.metrics)
+    } else {
+        let generator = load_generator(&args.model, args.weights.as_ref())?;
+        let dir = args.data.clone().unwrap_or_else(|| PathBuf::from(&generator.sidecar().training.data));
+        let train = TrainingSet::load(&dir)?;
+        let report = model::run_sweep(&generator, &train.layouts(), args.seed, &config)?;
+        (args.model.clone(), report.metrics)
+    };
+    if args.json {
+        println!("{}", serde_json::to_string(&metrics)?);
+    } else {
+        print_table(&label, &metrics, started.elapsed().as_secs_f64());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Validated generation over the sweep conditions: what share of what it hands out is valid
+/// at the requested moves, and what each accepted level costs.
+fn eval_validated(args: &EvalArgs) -> Result<ExitCode> {
+    let generator = load_generator(&args.model, args.weights.as_ref())?;
+    let (budget, tolerance) = (64, 2.0);
+    let r = model::validated_sweep(&generator, args.seed, budget, tolerance)?;
+    if args.json {
+        println!("{}", serde_json::to_string(&r)?);
+        return Ok(ExitCode::SUCCESS);
+    }
+    println!("{}: validated generation over the {} sweep conditions (budget {budget}, tolerance ±{tolerance} moves)", args.model, r.conditions);
+    println!("  outside the training coverage    {} (moved to the nearest covered moves, or skipped when no level of that size is valid)", r.infeasible);
+    println!("  conditions fulfilled             {} of {}", r.fulfilled, r.conditions);
+    println!("  accepted / generated             {} / {}", r.accepted, r.attempts);
+    println!("  re-validated (bot seed {}): valid {:.2} %, valid and within ±{tolerance} moves {:.2} %", args.seed + 1000, 100.0 * r.revalidated_valid, 100.0 * r.revalidated_on_target);
+    println!("  cost per accepted level          {:.1} ms", r.ms_per_accepted);
+    Ok(ExitCode::SUCCESS)
+}
+
+fn print_table(label: &str, m: &SweepMetrics, seconds: f64) {
+    let pct = |x: f64| format!("{:6.2} %", 100.0 * x);
+    println!("{label}: {} levels, bots validating every level ({seconds:.1} s)", m.levels);
+    println!("  size accuracy               {}", pct(m.size_accuracy));
+    println!("  diversity (distinct pairs)  {}", pct(m.diversity));
+    match m.plagiarism_raw {
+        Some(raw) => println!("  plagiarism                  {}   (decoder alone, before redrawing copies: {})", pct(m.plagiarism), pct(raw).trim()),
+        None => println!("  plagiarism                  {}", pct(m.plagiarism)),
+    }
+    match (m.difficulty_accuracy, m.difficulty_mean_distance, m.difficulty_std_distance) {
+        (Some(a), Some(mean), Some(std)) => {
+            println!("  difficulty accuracy         {}   |condition - validated| {mean:.2} ± {std:.2} moves", pct(a))
+        }
+        _ => println!("  difficulty accuracy            n/a"),
+    }
+    println!("  valid share                 {}", pct(m.valid));
+    println!("  tile-distribution accuracy  {}", pct(m.tile_distribution_accuracy));
+    println!("  ms per level (batch of {})  {:8.4}", m.levels, m.ms_per_level);
+}
+
+pub fn train(args: &TrainArgs) -> Result<ExitCode> {
+    let kind: ModelKind = args.model.parse().map_err(anyhow::Error::msg)?;
+    let dir = args.data.clone().unwrap_or_else(|| PathBuf::from(MAIN_DATA));
+    let set = TrainingSet::load(&dir)?;
+    let mut config = TrainConfig::for_set(kind, args.seed, set.samples.len());
+    if let Some(e) = args.epochs {
+        if e == 0 {
+            bail!("--epochs must be at least 1");
+        }
+        config.epochs = e;
+        config.checkpoint_every = (e / 8).max(1);
+    }
+    let stem = args.out.file_stem().map_or_else(|| "model".into(), |s| s.to_string_lossy().into_owned());
+    config.checkpoint_dir = Some(Path::new("checkpoints").join(&stem));
+    eprintln!(
+        "training {kind} on {} ({} levels): {} epochs, batch {}, AdamW lr {}, seed {}; checkpoints every {} epochs in {}",
+        dir.display(),
+        set.samples.len(),
+        config.epochs,
+        config.batch_size,
+        config.learning_rate,
+        config.seed,
+        config.checkpoint_every,
+        Path::new("checkpoints").join(&stem).display()
+    );
+    let started = Instant::now();
+    let trained = model::train(&config, &set, |p| match p {
+        Progress::Epoch { epoch, epochs, loss, reconstruction, kl } => {
+            let filled = epoch * 30 / epochs;
+            eprint!(
+                "\r[{}{}] epoch {epoch}/{epochs}  loss {loss:.3} (ce {reconstruction:.3}, kl {kl:.3})  {:.0} s ",
+                "#".repeat(filled),
+                " ".repeat(30 - filled),
+                started.elapsed().as_secs_f64()
+            );
+            let _ = std::io::stderr().flush();
+        }
+        Progress::Checkpoint { epoch, metrics, score, best } => {
+            eprintln!(
+                "\n  checkpoint {epoch}: score {score:.3}  size {:.3} diversity {:.3} tiles {:.3} difficulty {} valid {:.3}{}",
+                metrics.size_accuracy,
+                metrics.diversity,
+                metrics.tile_distribution_accuracy,
+                metrics.difficulty_accuracy.map_or("-".into(), |d| format!("{d:.3}")),
+                metrics.valid,
+                if best { "  (best so far)" } else { "" }
+            );
+        }
+    })
+    .context("training failed")?;
+    trained.save(&args.out)?;
+    let t = &trained.sidecar.training;
+    println!(
+        "wrote {} (+ .ron): selected epoch {} of {}, {:.0} s, selection score {:.3}",
+        args.out.display(),
+        t.selected_epoch,
+        t.epochs,
+        t.seconds,
+        trained.sidecar.metrics.selection_score()
+    );
+    Ok(ExitCode::SUCCESS)
 }

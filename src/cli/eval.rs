@@ -30,13 +30,20 @@ pub struct EvalArgs {
     /// Model weights to use instead of the shipped ones.
     #[arg(long)]
     pub weights: Option<PathBuf>,
+    /// Write a plot of the evaluation here (PNG; longcat-dqn).
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
     /// Dataset folder (match3; default levels/match3/main).
     #[arg(long)]
     pub data: Option<PathBuf>,
+    /// Match-3 models: measure validated generation over the sweep conditions instead.
+    #[arg(long)]
+    pub validated: bool,
 }
 
 pub fn run(args: &EvalArgs) -> Result<ExitCode> {
     match args.game {
+        Game::Longcat if args.model == "longcat-dqn" => super::dqn_cmds::eval(args),
         Game::Longcat => super::longcat_cmds::eval(args),
         Game::Match3 => super::cvae_cmds::eval(args),
     }

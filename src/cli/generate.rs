@@ -62,6 +62,7 @@ pub fn parse_size(s: &str) -> Result<(usize, usize), String> {
 pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
     match (args.game, args.model.as_str()) {
         (Game::Match3, "synth") => super::synth_cmd::generate(args),
+        (Game::Longcat, "longcat-dqn") => super::dqn_cmds::generate(args),
         (Game::Longcat, _) => super::longcat_cmds::generate(args),
         (Game::Match3, _) => super::cvae_cmds::generate(args),
     }

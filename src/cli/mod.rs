@@ -2,6 +2,7 @@
 
 mod cvae_cmds;
 mod dataset;
+mod dqn_cmds;
 mod eval;
 mod export;
 mod generate;

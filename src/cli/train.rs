@@ -29,6 +29,7 @@ pub struct TrainArgs {
 
 pub fn run(args: &TrainArgs) -> Result<ExitCode> {
     match args.model.as_str() {
+        "longcat-dqn" => super::dqn_cmds::train(args),
         m if m.starts_with("longcat") => super::longcat_cmds::train(args),
         _ => super::cvae_cmds::train(args),
     }

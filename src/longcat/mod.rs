@@ -1,6 +1,42 @@
 //! Longcat, the one-cat sliding puzzle: level model, rules, the full state graph with node
 //! classes, difficulty measured on the graph, and generators.
+//!
+//! # The API in brief (for the window)
+//!
+//! - **Rules / playtest**: [`State::start`]`(&level)` gives the start; [`State::apply`]`(dir)`
+//!   returns the next state or `None` for an illegal move; [`State::is_success`],
+//!   [`State::is_fail`] and [`State::is_dead`] say how play stands; [`State::render`] gives a
+//!   [`Grid`](crate::grid::Grid) of [`BoardCell`] (EMPTY / WALL / BODY / HEAD) to draw.
+//! - **State graph**: [`StateGraph::build`]`(&level, budget)` (or [`Analysis::of`] for graph,
+//!   variables and difficulty in one call). [`StateGraph::nodes`] lists [`Node`]s, node
+//!   [`StateGraph::start`] (= 0) first; each node has its `state`, its `depth` (fewest moves
+//!   from the start), its [`NodeClass`] (with [`NodeClass::colour`]) and
+//!   [`Node::edges`] (an [`Edge`] = [`Direction`] + target index). [`StateGraph::find`] maps
+//!   a playtest state to its node; [`Analysis::to_dot`] writes Graphviz.
+//! - **Numbers**: [`GraphVariables::of`], [`PlayerModel::of`] (per-node `P` and `M`,
+//!   [`PlayerModel::difficulty`]), [`RidgeModel::shipped`] + [`RidgeModel::predict`].
+//! - **Generators**: [`generators::solution_down`], [`generators::puzzle_up`] (size + seeded
+//!   [`Rng`](crate::rng::Rng)); [`eval::evaluate`] for the thesis's metrics.
+//!
+//! Graphs past their state budget stop with [`GraphError::TooLarge`], never eating memory.
 
+pub mod analysis;
+pub mod difficulty;
+pub mod eval;
+pub mod generators;
+pub mod graph;
 pub mod level;
+pub mod predictor;
+pub mod rules;
+pub mod solver;
+pub mod training;
+pub mod variables;
 
+pub use analysis::Analysis;
+pub use difficulty::{is_non_trivial, PlayerModel, NON_TRIVIAL_DIFFICULTY};
+pub use generators::{Generator, GeneratorError};
+pub use graph::{Edge, GraphError, Node, NodeClass, StateGraph, DEFAULT_BUDGET};
 pub use level::{check_cells, level_from_ascii, Cell, LevelError, LongcatLevel};
+pub use predictor::{PredictorError, RidgeModel};
+pub use rules::{BoardCell, Direction, State};
+pub use variables::GraphVariables;

@@ -1,0 +1,51 @@
+//! Benchmark: cVAE level generation on the CPU, one level at a time and in a batch of 144
+//! (the sweep's conditions). Run with `cargo bench --bench cvae` (needs the shipped weights).
+
+use level_studio::model::sweep::sweep_conditions;
+use level_studio::model::{Condition, Generator};
+use level_studio::symmetry::Symmetry;
+use std::hint::black_box;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+fn time<F: FnMut()>(name: &str, runs: usize, per: usize, mut f: F) -> Duration {
+    for _ in 0..runs.min(10) {
+        f();
+    }
+    let mut samples: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        })
+        .collect();
+    samples.sort();
+    let median = samples[samples.len() / 2];
+    println!("{name:<48} median {:>8.4} ms per level  (min {:.4} ms, {runs} runs)", median.as_secs_f64() * 1e3 / per as f64, samples[0].as_secs_f64() * 1e3 / per as f64);
+    median
+}
+
+fn main() {
+    for name in ["avalon-main", "vanilla-main"] {
+        let path = format!("models/{name}.safetensors");
+        let generator = match Generator::load(Path::new(&path)) {
+            Ok(g) => g,
+            Err(e) => {
+                eprintln!("skipping {name}: {e}");
+                continue;
+            }
+        };
+        let moves = generator.kind().uses_moves().then_some(15.0);
+        let one = Condition::new(7, 9, Symmetry::Vertical, moves);
+        let mut seed = 0;
+        time(&format!("{name}: one level at a time"), 2000, 1, || {
+            seed += 1;
+            black_box(generator.generate(&one, 1, seed).unwrap());
+        });
+        let sweep = sweep_conditions(generator.kind().uses_moves().then_some(generator.sidecar().moves.min), 0);
+        time(&format!("{name}: batch of {} (sweep conditions)", sweep.len()), 200, sweep.len(), || {
+            seed += 1;
+            black_box(generator.generate_each(&sweep, seed).unwrap());
+        });
+    }
+}

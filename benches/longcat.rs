@@ -1,0 +1,83 @@
+//! Benchmark: graph + classes + variables + player model for typical 8×8 Longcat levels, and
+//! the 20,000-attempt solution-down evaluation. Run with `cargo bench --bench longcat`.
+
+use level_studio::longcat::eval::{evaluate, EvalConfig};
+use level_studio::longcat::generators::{puzzle_up, solution_down};
+use level_studio::longcat::{Analysis, Generator, LongcatLevel, DEFAULT_BUDGET};
+use level_studio::rng::Rng;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+fn time<F: FnMut()>(name: &str, runs: usize, mut f: F) -> Duration {
+    for _ in 0..runs.min(10) {
+        f();
+    }
+    let mut samples: Vec<Duration> = (0..runs)
+        .map(|_| {
+            let t = Instant::now();
+            f();
+            t.elapsed()
+        })
+        .collect();
+    samples.sort();
+    let median = samples[samples.len() / 2];
+    println!(
+        "{name:<58} median {:>10.3} µs  (min {:.3} µs, {runs} runs)",
+        median.as_secs_f64() * 1e6,
+        samples[0].as_secs_f64() * 1e6
+    );
+    median
+}
+
+/// The level at a given percentile of graph size among `levels`.
+fn at_percentile(levels: &[LongcatLevel], percentile: usize) -> (LongcatLevel, usize) {
+    let mut sized: Vec<(usize, &LongcatLevel)> = levels
+        .iter()
+        .map(|l| (Analysis::of(l, DEFAULT_BUDGET).map(|a| a.graph.len()).unwrap_or(0), l))
+        .collect();
+    sized.sort_by_key(|s| s.0);
+    let (n, l) = sized[(sized.len() - 1) * percentile / 100];
+    (l.clone(), n)
+}
+
+fn bench_level(label: &str, level: &LongcatLevel, states: usize) {
+    let a = Analysis::of(level, DEFAULT_BUDGET).expect("within budget");
+    println!("{label}: {states} states, difficulty {:?}\n{level:?}", a.difficulty);
+    time(&format!("analyse {label} ({states} states)"), 2000, || {
+        black_box(Analysis::of(black_box(level), DEFAULT_BUDGET).unwrap());
+    });
+}
+
+fn main() {
+    let solution_down: Vec<LongcatLevel> = (0..1000).map(|i| solution_down(8, 8, &mut Rng::derive(1, i)).unwrap()).collect();
+    let puzzle_up: Vec<LongcatLevel> = (0..3000).flat_map(|i| puzzle_up(8, 8, &mut Rng::derive(1, i)).unwrap()).collect();
+    for (label, levels) in [("solution-down 8x8", &solution_down), ("puzzle-up 8x8", &puzzle_up)] {
+        for p in [50, 90, 99] {
+            let (level, states) = at_percentile(levels, p);
+            bench_level(&format!("{label} p{p}"), &level, states);
+        }
+    }
+    let config = EvalConfig {
+        generator: Generator::SolutionDown,
+        width: 8,
+        height: 8,
+        attempts: 20_000,
+        seed: 0,
+        budget: DEFAULT_BUDGET,
+    };
+    let mut runs: Vec<f64> = (0..5)
+        .map(|_| {
+            let t = Instant::now();
+            black_box(evaluate(&config).unwrap());
+            t.elapsed().as_secs_f64()
+        })
+        .collect();
+    runs.sort_by(f64::total_cmp);
+    println!(
+        "{:<58} median {:>10.3} s   (min {:.3} s, 5 runs, {} threads)",
+        "eval solution-down 8x8, 20,000 attempts",
+        runs[2],
+        runs[0],
+        rayon::current_num_threads()
+    );
+}

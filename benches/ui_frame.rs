@@ -1,0 +1,161 @@
+//! Benchmark: frame time of the real studio UI (layout, painting and tessellation, no GPU)
+//! with a Longcat state graph of at least 1,000 nodes on screen, and the live gauge's answer
+//! time after an edit of an open 9×11 match-3 layout. Run with `cargo bench --bench ui_frame`.
+
+use egui::{Event, Pos2, RawInput, Rect, Vec2};
+use level_studio::app::board::{Board, Tile};
+use level_studio::app::{AppCommand, EditCommand, JobMode, Settings, StudioApp, StudioPaths};
+use level_studio::grid::Grid;
+use level_studio::level::Game;
+use level_studio::longcat::{self, LongcatLevel, StateGraph};
+use level_studio::rng::Rng;
+use std::time::{Duration, Instant};
+
+/// A seeded random Longcat level whose graph has 1,000 to 4,000 nodes.
+fn big_graph_level() -> (Grid<longcat::Cell>, usize) {
+    let mut rng = Rng::new(7);
+    loop {
+        let (w, h) = (10, 10);
+        let mut g = Grid::filled(w, h, longcat::Cell::Empty);
+        let walls = rng.range(3, 14);
+        for _ in 0..walls {
+            g.set(rng.index(w), rng.index(h), longcat::Cell::Wall);
+        }
+        g.set(rng.index(w), rng.index(h), longcat::Cell::Head);
+        let Ok(level) = LongcatLevel::new(g.clone()) else {
+            continue;
+        };
+        if let Ok(graph) = StateGraph::build(&level, 20_000) {
+            if (1000..=4000).contains(&graph.len()) {
+                return (g, graph.len());
+            }
+        }
+    }
+}
+
+fn input(size: Vec2, events: Vec<Event>) -> RawInput {
+    RawInput {
+        screen_rect: Some(Rect::from_min_size(Pos2::ZERO, size)),
+        events,
+        ..Default::default()
+    }
+}
+
+fn frame(ctx: &egui::Context, app: &mut StudioApp, events: Vec<Event>) -> Duration {
+    let t = Instant::now();
+    let out = ctx.run_ui(input(Vec2::new(1440.0, 900.0), events), |ui| app.show(ui));
+    let prims = ctx.tessellate(out.shapes, out.pixels_per_point);
+    std::hint::black_box(prims);
+    t.elapsed()
+}
+
+fn main() {
+    let ctx = egui::Context::default();
+    let mut app = StudioApp::new(
+        Settings::default(),
+        StudioPaths::for_tests(vec![], None),
+        JobMode::Threads,
+    );
+    frame(&ctx, &mut app, vec![]);
+
+    // 1. Frame time with a big graph on screen.
+    let (grid, nodes) = big_graph_level();
+    app.push(AppCommand::SwitchGame(Game::Longcat));
+    app.push(AppCommand::Edit(EditCommand::Replace {
+        board: Board::Longcat(grid),
+        label: "bench".into(),
+    }));
+    frame(&ctx, &mut app, vec![]);
+    assert!(app.finish_analysis(&ctx), "the graph was built");
+    for _ in 0..5 {
+        frame(&ctx, &mut app, vec![]);
+    }
+    let drawn = app.graph_panel().drawn_nodes;
+    // Hover across the graph panel so hover tests and tooltips run too.
+    let mut samples = Vec::new();
+    for i in 0..300 {
+        let p = Pos2::new(
+            1100.0 + (i % 60) as f32 * 4.0,
+            450.0 + (i % 37) as f32 * 3.0,
+        );
+        samples.push(frame(&ctx, &mut app, vec![Event::PointerMoved(p)]));
+    }
+    samples.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    println!(
+        "frame with a {nodes}-node graph ({drawn} drawn): median {:.2} ms, p95 {:.2} ms, max {:.2} ms  (1440×900, layout + paint + tessellate, {} frames)",
+        ms(samples[samples.len() / 2]),
+        ms(samples[samples.len() * 95 / 100]),
+        ms(*samples.last().unwrap()),
+        samples.len()
+    );
+
+    // 1b. Zoomed in until nodes are drawn in full detail (circles, every edge, labels).
+    let centre = Pos2::new(1250.0, 450.0);
+    for _ in 0..2 {
+        frame(
+            &ctx,
+            &mut app,
+            vec![Event::PointerMoved(centre), Event::Zoom(2.0)],
+        );
+    }
+    let mut samples = Vec::new();
+    for i in 0..300 {
+        let p = Pos2::new(
+            1100.0 + (i % 60) as f32 * 4.0,
+            450.0 + (i % 37) as f32 * 3.0,
+        );
+        samples.push(frame(&ctx, &mut app, vec![Event::PointerMoved(p)]));
+    }
+    samples.sort();
+    println!(
+        "frame zoomed in ({} nodes drawn in full detail): median {:.2} ms, p95 {:.2} ms, max {:.2} ms",
+        app.graph_panel().drawn_nodes,
+        ms(samples[samples.len() / 2]),
+        ms(samples[samples.len() * 95 / 100]),
+        ms(*samples.last().unwrap()),
+    );
+
+    // 2. Gauge answer time after an edit of an open 9×11 match-3 layout (debounce included).
+    app.push(AppCommand::SwitchGame(Game::Match3));
+    app.push(AppCommand::NewLevel {
+        width: 9,
+        height: 11,
+    });
+    frame(&ctx, &mut app, vec![]);
+    app.finish_analysis(&ctx);
+    let mut latencies = Vec::new();
+    for k in 0..20 {
+        let x = (k / 2) % 9;
+        let tile = if k % 2 == 0 {
+            Tile::Gap
+        } else {
+            Tile::Playfield
+        };
+        app.push(AppCommand::Edit(EditCommand::Paint(vec![(x, 5, tile)])));
+        let t = Instant::now();
+        let revision = app.editor().revision() + 1;
+        loop {
+            frame(&ctx, &mut app, vec![]);
+            let done = app
+                .analysis()
+                .last
+                .as_ref()
+                .map(|o| o.revision >= revision)
+                .unwrap_or(false);
+            if done {
+                latencies.push(t.elapsed());
+                break;
+            }
+            assert!(t.elapsed() < Duration::from_secs(10), "the gauge answered");
+            std::thread::sleep(Duration::from_millis(2));
+        }
+    }
+    latencies.sort();
+    println!(
+        "gauge answer after an edit (9x11 match-3, 40 ms debounce included): median {:.1} ms, max {:.1} ms ({} edits)",
+        ms(latencies[latencies.len() / 2]),
+        ms(*latencies.last().unwrap()),
+        latencies.len()
+    );
+}

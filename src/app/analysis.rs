@@ -1,0 +1,181 @@
+//! The live analysis of the board under edit: bot validation (match-3) or the state graph
+//! with difficulty and a drawing layout (Longcat), run as a job on a worker thread,
+//! debounced after edits, stale runs cancelled.
+
+use super::board::Board;
+use super::jobs::{Cancel, JobMode, Worker};
+use super::longcat_analysis::{self, LongcatAnalysis};
+use crate::match3::{validate, Validation, ValidationConfig};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+/// Wait after the last edit before re-analysing (keeps strokes smooth, answers well inside
+/// the 150 ms the gauge is allowed).
+pub const DEBOUNCE: Duration = Duration::from_millis(40);
+
+/// What the analysis found.
+#[derive(Clone, Debug)]
+pub enum Analysis {
+    /// Bot validation of a match-3 layout.
+    Match3(Validation),
+    /// State graph, difficulty and layout of a Longcat level.
+    Longcat(Arc<LongcatAnalysis>),
+}
+
+/// One finished analysis: for which revision, how long it took, what it found.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// The board revision analysed.
+    pub revision: u64,
+    /// Milliseconds from the edit to the answer (debounce included).
+    pub latency_ms: f64,
+    /// Milliseconds of work on the worker.
+    pub work_ms: f64,
+    /// The figures, or the problem in words ("no legal move", "graph too large", …).
+    pub result: Result<Analysis, String>,
+}
+
+/// Runs the analysis of one board (on a worker thread).
+///
+/// # Errors
+/// The problem in words; "cancelled" when superseded.
+pub fn analyse(board: &Board, cancel: &Cancel) -> Result<Analysis, String> {
+    match board {
+        Board::Match3(layout) => {
+            if cancel.is_cancelled() {
+                return Err("cancelled".into());
+            }
+            validate(layout, &ValidationConfig::default())
+                .map(Analysis::Match3)
+                .map_err(|e| e.to_string())
+        }
+        Board::Longcat(grid) => {
+            longcat_analysis::analyse(grid, cancel).map(|a| Analysis::Longcat(Arc::new(a)))
+        }
+    }
+}
+
+/// The live gauge's state: the worker, the edit it waits to analyse, the last answer.
+pub struct LiveAnalysis {
+    worker: Worker<(Analysis, f64)>,
+    pending: Option<(u64, Board, Instant)>,
+    started: Option<(u64, Instant)>,
+    /// The last answer (kept while a newer one is computed, marked stale by revision).
+    pub last: Option<Outcome>,
+    /// Debounce used (zero in tests that want an answer at once).
+    pub debounce: Duration,
+}
+
+impl LiveAnalysis {
+    /// A live analysis running jobs in `mode`.
+    pub fn new(mode: JobMode) -> Self {
+        Self {
+            worker: Worker::new("live analysis", mode),
+            pending: None,
+            started: None,
+            last: None,
+            debounce: DEBOUNCE,
+        }
+    }
+
+    /// Notes that the board changed; the job starts once the debounce has passed.
+    pub fn board_changed(&mut self, revision: u64, board: &Board) {
+        let last = self.last.as_ref().map(|l| l.revision);
+        let running = self.started.map(|s| s.0);
+        let pending = self.pending.as_ref().map(|p| p.0);
+        if [last, running, pending].contains(&Some(revision)) {
+            return;
+        }
+        if running.is_some() {
+            // The running job is now stale.
+            self.worker.cancel();
+            self.started = None;
+        }
+        self.pending = Some((revision, board.clone(), Instant::now()));
+    }
+
+    /// Starts due jobs and collects answers; returns true when a new answer arrived and how
+    /// long to wait before calling again while something is pending.
+    pub fn tick(&mut self, ctx: &egui::Context) -> (bool, Option<Duration>) {
+        self.worker.set_repaint(ctx);
+        if let Some((revision, _, edited)) = &self.pending {
+            let waited = edited.elapsed();
+            if waited >= self.debounce {
+                let (revision, board, edited) = self.pending.take().expect("checked above");
+                self.started = Some((revision, edited));
+                self.worker.start(revision, move |cancel, _| {
+                    let t = Instant::now();
+                    analyse(&board, cancel).map(|a| (a, t.elapsed().as_secs_f64() * 1e3))
+                });
+            } else {
+                let _ = revision;
+                return (self.collect(), Some(self.debounce - waited));
+            }
+        }
+        (self.collect(), None)
+    }
+
+    fn collect(&mut self) -> bool {
+        match self.worker.poll() {
+            Some((revision, result)) => {
+                let latency_ms = self
+                    .started
+                    .take()
+                    .map(|s| s.1.elapsed().as_secs_f64() * 1e3)
+                    .unwrap_or(0.0);
+                let (result, work_ms) = match result {
+                    Ok((a, ms)) => (Ok(a), ms),
+                    Err(e) => (Err(e), 0.0),
+                };
+                self.last = Some(Outcome {
+                    revision,
+                    latency_ms,
+                    work_ms,
+                    result,
+                });
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// True while an analysis is pending or running.
+    pub fn busy(&self) -> bool {
+        self.pending.is_some() || self.worker.busy()
+    }
+
+    /// Forgets everything (a different game or level was loaded).
+    pub fn reset(&mut self) {
+        self.worker.cancel();
+        self.pending = None;
+        self.started = None;
+        self.last = None;
+    }
+
+    /// Tests and benches: start what is pending now and block until it answers.
+    pub fn finish_now(&mut self, ctx: &egui::Context, timeout: Duration) -> bool {
+        let debounce = self.debounce;
+        self.debounce = Duration::ZERO;
+        self.tick(ctx);
+        self.debounce = debounce;
+        if let Some((revision, result)) = self.worker.wait(timeout) {
+            let latency_ms = self
+                .started
+                .take()
+                .map(|s| s.1.elapsed().as_secs_f64() * 1e3)
+                .unwrap_or(0.0);
+            let (result, work_ms) = match result {
+                Ok((a, ms)) => (Ok(a), ms),
+                Err(e) => (Err(e), 0.0),
+            };
+            self.last = Some(Outcome {
+                revision,
+                latency_ms,
+                work_ms,
+                result,
+            });
+            return true;
+        }
+        self.collect()
+    }
+}

@@ -1,0 +1,479 @@
+//! The one place where the studio's state changes: [`StudioApp::apply`] takes each command
+//! (board edits go on to [`Editor::apply`](super::editor::Editor::apply), which keeps
+//! undo/redo), plus the file operations and the autosave behind them.
+
+use super::analysis::Analysis;
+use super::board::Board;
+use super::canvas::StateOverlay;
+use super::dialogs::Purpose;
+use super::editor::{EditCommand, Editor};
+use super::jobs::Cancel;
+use super::pack_doc::PackDoc;
+use super::panel::{AppCommand, PackCommand};
+use super::png_sheet;
+use super::recovery::{now_secs, RecoveredPack, Recovery};
+use super::studio::{index_of, Guarded, StudioApp};
+use crate::files::{self, FileError};
+use crate::level::{Figures, Game, Level};
+use std::path::Path;
+use std::time::Duration;
+
+/// Longcat difficulty of each level's cells (off the UI thread, for the pack strip).
+pub fn measure_longcat(levels: &[Vec<String>], cancel: &Cancel) -> Vec<(Vec<String>, Option<f64>)> {
+    let mut out = Vec::new();
+    for cells in levels {
+        if cancel.is_cancelled() {
+            break;
+        }
+        let d = crate::longcat::LongcatLevel::from_rows(cells)
+            .ok()
+            .and_then(|l| {
+                crate::longcat::StateGraph::build(&l, crate::longcat::DEFAULT_BUDGET).ok()
+            })
+            .and_then(|g| crate::longcat::PlayerModel::of(&g).difficulty());
+        out.push((cells.clone(), d));
+    }
+    out
+}
+
+impl StudioApp {
+    /// Applies one command.
+    pub fn apply(&mut self, command: AppCommand, ctx: &egui::Context) {
+        match command {
+            AppCommand::Edit(edit) => {
+                if !matches!(edit, EditCommand::EndStroke) {
+                    self.shown_state = None;
+                }
+                if self.editor_mut().apply(edit) {
+                    self.work_generation += 1;
+                }
+            }
+            AppCommand::SwitchGame(game) => {
+                self.game = game;
+                self.shown_state = None;
+                self.analysis.reset();
+                self.activate_pack_for(game);
+            }
+            AppCommand::NewLevel { width, height } => {
+                let board = match self.game {
+                    Game::Match3 => Board::new_match3(width, height),
+                    Game::Longcat => Board::new_longcat(width, height),
+                };
+                self.shown_state = None;
+                self.editor_mut().name = format!("new {width}x{height}");
+                self.editor_mut().apply(EditCommand::Replace {
+                    board,
+                    label: "New level".into(),
+                });
+            }
+            AppCommand::ShowGraphState(node) => self.show_graph_state(node),
+            AppCommand::LeaveGraphState => self.shown_state = None,
+            AppCommand::Pack(p) => self.apply_pack(p),
+            AppCommand::Open(path) => {
+                let replaces_dirty = self
+                    .packs
+                    .iter()
+                    .any(|p| p.dirty && p.path.as_deref() == Some(path.as_path()));
+                if replaces_dirty {
+                    self.guard = Some(Guarded::Open(path));
+                } else {
+                    self.open_file(&path, true);
+                }
+            }
+            AppCommand::OpenDialog => self.request_dialog(Purpose::Open, ctx),
+            AppCommand::Save => match self
+                .packs
+                .get(self.active_pack)
+                .and_then(|p| p.path.clone())
+            {
+                Some(path) => self.save_active(&path),
+                None => self.request_dialog(Purpose::SaveAs, ctx),
+            },
+            AppCommand::SaveAs(path) => self.save_active(&path),
+            AppCommand::SaveAsDialog => self.request_dialog(Purpose::SaveAs, ctx),
+            AppCommand::ExportJson(path) => {
+                if let Some(doc) = self.packs.get(self.active_pack) {
+                    match files::export_pack_json(&path, &doc.pack) {
+                        Ok(()) => self.status = format!("Exported {}", path.display()),
+                        Err(e) => self.errors.push(e.to_string()),
+                    }
+                }
+            }
+            AppCommand::ExportPng(path) => {
+                if let Some(doc) = self.packs.get(self.active_pack) {
+                    let good = |i: usize| {
+                        let l = &doc.pack.levels[i];
+                        match l.game {
+                            Game::Match3 => l.match3_figures().map(|f| f.valid),
+                            Game::Longcat => doc
+                                .difficulty(l)
+                                .map(|d| d >= crate::longcat::NON_TRIVIAL_DIFFICULTY),
+                        }
+                    };
+                    match png_sheet::export_png(&path, &doc.pack, good) {
+                        Ok(()) => self.status = format!("Exported {}", path.display()),
+                        Err(e) => self.errors.push(e),
+                    }
+                }
+            }
+            AppCommand::ExportDialog(kind) => {
+                let purpose = if kind == "png" {
+                    Purpose::ExportPng
+                } else {
+                    Purpose::ExportJson
+                };
+                self.request_dialog(purpose, ctx);
+            }
+            AppCommand::Recover => self.recover(),
+            AppCommand::DiscardRecovery => {
+                self.recovery_offer = None;
+                if let Some(p) = &self.paths.recovery_file {
+                    Recovery::remove(p);
+                }
+            }
+            AppCommand::Quit => {
+                if self.has_unsaved() {
+                    self.guard = Some(Guarded::Quit);
+                } else {
+                    self.close_confirmed = true;
+                    ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+                }
+            }
+        }
+    }
+
+    fn show_graph_state(&mut self, node: usize) {
+        let Some(outcome) = &self.analysis.last else {
+            return;
+        };
+        let Ok(Analysis::Longcat(a)) = &outcome.result else {
+            return;
+        };
+        let Some(n) = a.graph.nodes().get(node) else {
+            return;
+        };
+        self.shown_state = Some(StateOverlay {
+            node,
+            caption: format!("node {node} · depth {} · {}", n.depth, n.class.name()),
+            cells: n.state.render(),
+        });
+    }
+
+    /// The level on the canvas as it goes into a pack, with the gauge's figures when they
+    /// are for this very board.
+    fn level_for_pack(&self) -> Level {
+        let editor = self.editor();
+        let mut level = editor.to_level();
+        if let Some(o) = &self.analysis.last {
+            if o.revision == editor.revision() {
+                if let Ok(Analysis::Match3(v)) = &o.result {
+                    level.figures = Some(Figures::Match3(v.into()));
+                }
+            }
+        }
+        level
+    }
+
+    fn apply_pack(&mut self, command: PackCommand) {
+        if self.packs.is_empty() {
+            self.packs.push(PackDoc::untitled("untitled"));
+            self.active_pack = 0;
+        }
+        let active = self.active_pack.min(self.packs.len() - 1);
+        match command {
+            PackCommand::AddCurrent => {
+                let level = self.level_for_pack();
+                if let Game::Longcat = level.game {
+                    if let Some(Ok(Analysis::Longcat(a))) = self
+                        .analysis
+                        .last
+                        .as_ref()
+                        .filter(|o| o.revision == self.editor().revision())
+                        .map(|o| &o.result)
+                    {
+                        self.packs[active]
+                            .longcat_difficulty
+                            .insert(level.cells.clone(), a.difficulty);
+                    }
+                }
+                let name = level.name.clone();
+                self.packs[active].add(level);
+                let gi = index_of(self.game);
+                self.clean_revision[gi] = self.editors[gi].revision();
+                self.strip.selected = Some(self.packs[active].pack.levels.len() - 1);
+                self.status = format!("Added “{name}” to {}", self.packs[active].title());
+                self.work_generation += 1;
+            }
+            PackCommand::Remove(i) => {
+                self.packs[active].remove(i);
+                self.strip.selected = None;
+                self.work_generation += 1;
+            }
+            PackCommand::Rename(i, name) => {
+                if !name.is_empty() {
+                    self.packs[active].rename(i, &name);
+                    self.work_generation += 1;
+                }
+            }
+            PackCommand::Move { from, to } => {
+                self.packs[active].move_level(from, to);
+                self.strip.selected = Some(to);
+                self.work_generation += 1;
+            }
+            PackCommand::SortByDifficulty => {
+                self.packs[active].sort_by_difficulty();
+                self.strip.selected = None;
+                self.work_generation += 1;
+            }
+            PackCommand::Edit(i) => {
+                let Some(level) = self.packs[active].pack.levels.get(i).cloned() else {
+                    return;
+                };
+                self.load_level(&level);
+            }
+            PackCommand::Activate(i) => {
+                if i < self.packs.len() {
+                    self.active_pack = i;
+                    self.strip.selected = None;
+                }
+            }
+            PackCommand::New => {
+                self.packs
+                    .push(PackDoc::untitled(&format!("untitled {}", self.game)));
+                self.active_pack = self.packs.len() - 1;
+            }
+            PackCommand::Close => {
+                if self.packs[active].dirty {
+                    self.guard = Some(Guarded::ClosePack(active));
+                } else {
+                    self.close_pack(active);
+                }
+            }
+        }
+    }
+
+    /// Loads a level onto the canvas (an undoable replace), switching game if needed.
+    pub(super) fn load_level(&mut self, level: &Level) {
+        let board = match Board::from_level(level) {
+            Ok(b) => b,
+            Err(e) => {
+                self.errors.push(format!("level “{}”: {e}", level.name));
+                return;
+            }
+        };
+        if level.game != self.game {
+            self.game = level.game;
+            self.analysis.reset();
+        }
+        self.shown_state = None;
+        let gi = index_of(self.game);
+        let editor = &mut self.editors[gi];
+        editor.apply(EditCommand::Replace {
+            board,
+            label: format!("Load {}", level.name),
+        });
+        editor.name = level.name.clone();
+        editor.tags = level.tags.clone();
+        self.clean_revision[gi] = editor.revision();
+    }
+
+    pub(super) fn close_pack(&mut self, index: usize) {
+        if index < self.packs.len() {
+            self.packs.remove(index);
+        }
+        if self.packs.is_empty() {
+            self.packs.push(PackDoc::untitled("untitled"));
+        }
+        self.active_pack = self.active_pack.min(self.packs.len() - 1);
+        self.strip.selected = None;
+    }
+
+    /// Opens a pack (a new tab, or over the tab of the same file) or loads a level onto the
+    /// canvas. A malformed or foreign file is reported with file, line and column and
+    /// nothing open changes.
+    pub(super) fn open_file(&mut self, path: &Path, report: bool) -> bool {
+        let ext = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .unwrap_or("")
+            .to_ascii_lowercase();
+        let result: Result<Option<crate::level::Pack>, FileError> = if ext == "ron" || ext == "json"
+        {
+            match files::load_pack(path) {
+                Ok(p) => Ok(Some(p)),
+                Err(pack_err) => {
+                    let looks_like_pack = std::fs::read_to_string(path)
+                        .map(|t| t.contains("levels"))
+                        .unwrap_or(false);
+                    match files::load_level(path) {
+                        Ok(level) => {
+                            self.load_level(&level);
+                            Ok(None)
+                        }
+                        Err(level_err) => Err(if looks_like_pack { pack_err } else { level_err }),
+                    }
+                }
+            }
+        } else {
+            files::load_level(path).map(|level| {
+                self.load_level(&level);
+                None
+            })
+        };
+        match result {
+            Ok(Some(pack)) => {
+                let doc = PackDoc::opened(pack, path.to_path_buf());
+                match self
+                    .packs
+                    .iter()
+                    .position(|p| p.path.as_deref() == Some(path))
+                {
+                    Some(i) => {
+                        self.packs[i] = doc;
+                        self.active_pack = i;
+                    }
+                    None => {
+                        // An untouched empty untitled pack makes way for the opened one.
+                        if self.packs.len() == 1
+                            && self.packs[0].path.is_none()
+                            && self.packs[0].pack.levels.is_empty()
+                        {
+                            self.packs.clear();
+                        }
+                        self.packs.push(doc);
+                        self.active_pack = self.packs.len() - 1;
+                    }
+                }
+                if let Some(level) = self.packs[self.active_pack].pack.levels.first().cloned() {
+                    if level.game != self.game {
+                        self.load_level(&level);
+                    }
+                }
+                self.strip.selected = None;
+                self.status = format!("Opened {}", path.display());
+                true
+            }
+            Ok(None) => {
+                self.status = format!("Loaded {} onto the canvas", path.display());
+                true
+            }
+            Err(e) => {
+                if report {
+                    self.errors.push(format!("Could not open: {e}"));
+                }
+                false
+            }
+        }
+    }
+
+    fn save_active(&mut self, path: &Path) {
+        let Some(doc) = self.packs.get_mut(self.active_pack) else {
+            return;
+        };
+        match files::save_pack(path, &doc.pack) {
+            Ok(()) => {
+                doc.path = Some(path.to_path_buf());
+                doc.dirty = false;
+                self.status = format!("Saved {}", path.display());
+            }
+            Err(e) => self.errors.push(format!("Could not save: {e}")),
+        }
+    }
+
+    /// Saves every unsaved pack that has a file; false (with an error shown) if one could
+    /// not be saved or has no file yet.
+    pub(super) fn save_all_dirty(&mut self) -> bool {
+        let mut ok = true;
+        for doc in self.packs.iter_mut().filter(|d| d.dirty) {
+            match &doc.path {
+                Some(path) => match files::save_pack(path, &doc.pack) {
+                    Ok(()) => doc.dirty = false,
+                    Err(e) => {
+                        self.errors.push(format!("Could not save: {e}"));
+                        ok = false;
+                    }
+                },
+                None => {
+                    self.errors.push(format!(
+                        "“{}” has no file yet: use File > Save pack as... first",
+                        doc.pack.name
+                    ));
+                    ok = false;
+                }
+            }
+        }
+        ok
+    }
+
+    fn recover(&mut self) {
+        let Some(offer) = self.recovery_offer.take() else {
+            return;
+        };
+        for level in &offer.levels {
+            if let Ok(editor) = Editor::from_level(level) {
+                let gi = index_of(level.game);
+                let board = editor.board().clone();
+                self.editors[gi].apply(EditCommand::Replace {
+                    board,
+                    label: "Recover".into(),
+                });
+                self.editors[gi].name = level.name.clone();
+            }
+        }
+        if !offer.packs.is_empty() {
+            self.packs = offer
+                .packs
+                .into_iter()
+                .map(|p| PackDoc {
+                    pack: p.pack,
+                    path: p.path,
+                    dirty: p.dirty,
+                    longcat_difficulty: Default::default(),
+                })
+                .collect();
+            self.active_pack = 0;
+        }
+        self.game = offer.game;
+        self.analysis.reset();
+        self.status = "Recovered the autosaved work".into();
+    }
+
+    /// Writes the recovery file when work changed since the last autosave.
+    pub(super) fn maybe_autosave(&mut self, ctx: &egui::Context) {
+        let Some(path) = self.paths.recovery_file.clone() else {
+            return;
+        };
+        if self.recovery_offer.is_some() || self.work_generation == self.autosaved_generation {
+            return;
+        }
+        let every = Duration::from_secs_f32(self.settings.autosave_seconds.max(1.0));
+        if self.last_autosave.elapsed() < every {
+            ctx.request_repaint_after(every - self.last_autosave.elapsed());
+            return;
+        }
+        self.autosave_now(&path);
+    }
+
+    /// Writes the recovery file now.
+    pub fn autosave_now(&mut self, path: &Path) {
+        let recovery = Recovery {
+            saved_at: now_secs(),
+            game: self.game,
+            levels: self.editors.iter().map(|e| e.to_level()).collect(),
+            packs: self
+                .packs
+                .iter()
+                .map(|d| RecoveredPack {
+                    path: d.path.clone(),
+                    pack: d.pack.clone(),
+                    dirty: d.dirty,
+                })
+                .collect(),
+        };
+        if let Err(e) = recovery.write(path) {
+            self.errors.push(format!("autosave failed: {e}"));
+        }
+        self.autosaved_generation = self.work_generation;
+        self.last_autosave = std::time::Instant::now();
+    }
+}

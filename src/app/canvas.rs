@@ -1,0 +1,435 @@
+//! The tile canvas: draws the board (or a state of the Longcat graph), the play area,
+//! spawners and mirror axes, and turns pointer input into [`EditCommand`]s by the chosen
+//! tool. It never changes the board itself.
+
+use super::board::{Board, Tile};
+use super::editor::EditCommand;
+use super::palette;
+use super::settings::{Tool, ToolState};
+use crate::grid::Grid;
+use crate::longcat::rules::BoardCell;
+use crate::symmetry::Symmetry;
+use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2};
+
+/// A state of the Longcat graph shown on the canvas instead of the level.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StateOverlay {
+    /// The node shown.
+    pub node: usize,
+    /// A line describing it ("node 12 · depth 3 · solution").
+    pub caption: String,
+    /// The board at that node.
+    pub cells: Grid<BoardCell>,
+}
+
+/// What the canvas asks for this frame.
+#[derive(Debug, Default)]
+pub struct CanvasOutput {
+    /// Edits, in order.
+    pub commands: Vec<EditCommand>,
+    /// The designer wants to go back from a graph state to the level.
+    pub leave_state: bool,
+}
+
+/// The canvas widget's own state: view transform and the gesture in progress.
+#[derive(Debug)]
+pub struct CanvasView {
+    /// Zoom factor; 1.0 fits the board to the panel.
+    pub zoom: f32,
+    /// Pan offset in points.
+    pub pan: Vec2,
+    stroke_open: bool,
+    last_cell: Option<(usize, usize)>,
+    rect_start: Option<(usize, usize)>,
+    /// The cell under the pointer last frame.
+    pub hovered: Option<(usize, usize)>,
+    board_rect: Rect,
+    cell_size: f32,
+}
+
+impl CanvasView {
+    /// A canvas at the given zoom.
+    pub fn new(zoom: f32) -> Self {
+        Self {
+            zoom: zoom.clamp(0.25, 8.0),
+            pan: Vec2::ZERO,
+            stroke_open: false,
+            last_cell: None,
+            rect_start: None,
+            hovered: None,
+            board_rect: Rect::NOTHING,
+            cell_size: 0.0,
+        }
+    }
+
+    /// The screen position of a cell's centre as drawn last frame (tests click there).
+    pub fn cell_center(&self, x: usize, y: usize) -> Pos2 {
+        self.board_rect.min
+            + Vec2::new(
+                (x as f32 + 0.5) * self.cell_size,
+                (y as f32 + 0.5) * self.cell_size,
+            )
+    }
+
+    fn cell_at(&self, pos: Pos2, board: &Board) -> Option<(usize, usize)> {
+        if self.cell_size <= 0.0 {
+            return None;
+        }
+        let rel = (pos - self.board_rect.min) / self.cell_size;
+        let (x, y) = (rel.x.floor(), rel.y.floor());
+        (x >= 0.0 && y >= 0.0 && (x as usize) < board.width() && (y as usize) < board.height())
+            .then(|| (x as usize, y as usize))
+    }
+
+    /// Draws the canvas and handles input; `state` replaces the level with a graph state.
+    pub fn ui(
+        &mut self,
+        ui: &mut egui::Ui,
+        board: &Board,
+        tools: &mut ToolState,
+        state: Option<&StateOverlay>,
+    ) -> CanvasOutput {
+        let mut out = CanvasOutput::default();
+        let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
+        let area = response.rect;
+        painter.rect_filled(area, 0.0, palette::CANVAS_BG);
+
+        // View transform: fit, then zoom about the pointer and pan.
+        let (w, h) = (board.width() as f32, board.height() as f32);
+        let fit = ((area.width() - 40.0) / w)
+            .min((area.height() - 56.0) / h)
+            .max(4.0);
+        if response.hovered() {
+            let (zoom_delta, scroll, pointer) = ui.input(|i| {
+                (
+                    i.zoom_delta(),
+                    i.smooth_scroll_delta(),
+                    i.pointer.hover_pos(),
+                )
+            });
+            if zoom_delta != 1.0 {
+                let old = self.zoom;
+                self.zoom = (self.zoom * zoom_delta).clamp(0.25, 8.0);
+                if let Some(p) = pointer {
+                    let centre = area.center() + self.pan;
+                    self.pan += (p - centre) * (1.0 - self.zoom / old);
+                }
+            } else {
+                self.pan += scroll;
+            }
+        }
+        if response.dragged_by(egui::PointerButton::Middle)
+            || response.dragged_by(egui::PointerButton::Secondary)
+        {
+            self.pan += response.drag_delta();
+        }
+        self.cell_size = fit * self.zoom;
+        let size = Vec2::new(w, h) * self.cell_size;
+        self.board_rect =
+            Rect::from_center_size(area.center() + self.pan + Vec2::new(0.0, 8.0), size);
+        let painter = painter.with_clip_rect(area);
+
+        match state {
+            Some(s) => self.draw_state(&painter, s),
+            None => self.draw_board(&painter, board, tools.mirror),
+        }
+
+        // Pointer → cells.
+        let pointer = response.hover_pos().or(response.interact_pointer_pos());
+        let cell = pointer.and_then(|p| self.cell_at(p, board));
+        self.hovered = cell;
+        let primary_down = ui.input(|i| i.pointer.primary_down());
+        if state.is_some() {
+            if response.clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+                out.leave_state = true;
+            }
+        } else {
+            self.handle_tool(ui, &response, board, tools, cell, primary_down, &mut out);
+        }
+        if self.stroke_open && !primary_down {
+            // Mouse released anywhere (even outside the window): the stroke ends, whole.
+            out.commands.push(EditCommand::EndStroke);
+            self.stroke_open = false;
+            self.last_cell = None;
+        }
+
+        // Rectangle preview.
+        if let (Some(a), Some(b)) = (self.rect_start, cell) {
+            let r = Rect::from_two_pos(
+                self.cell_rect(a.0.min(b.0), a.1.min(b.1)).min,
+                self.cell_rect(a.0.max(b.0), a.1.max(b.1)).max,
+            );
+            painter.rect_stroke(
+                r,
+                2.0,
+                Stroke::new(2.0, palette::ACCENT),
+                StrokeKind::Inside,
+            );
+        }
+        if let Some((x, y)) = cell {
+            painter.rect_stroke(
+                self.cell_rect(x, y),
+                1.0,
+                Stroke::new(2.0, Color32::WHITE),
+                StrokeKind::Inside,
+            );
+        }
+        self.draw_readouts(ui, &painter, area, board, state, cell);
+        out
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn handle_tool(
+        &mut self,
+        ui: &egui::Ui,
+        response: &egui::Response,
+        board: &Board,
+        tools: &mut ToolState,
+        cell: Option<(usize, usize)>,
+        primary_down: bool,
+        out: &mut CanvasOutput,
+    ) {
+        let tile = tools.tile(board.game());
+        let pressed = response.is_pointer_button_down_on() && primary_down;
+        let released = ui.input(|i| i.pointer.primary_released());
+        let paint = |cells: &[(usize, usize)]| -> Vec<(usize, usize, Tile)> {
+            let mut v = Vec::new();
+            for &(x, y) in cells {
+                let targets = if tile == Tile::Head {
+                    vec![(x, y)]
+                } else {
+                    Board::mirrored(x, y, board.mirror_frame(x, y), tools.mirror)
+                };
+                v.extend(targets.into_iter().map(|(mx, my)| (mx, my, tile)));
+            }
+            v
+        };
+        match tools.tool {
+            Tool::Brush => {
+                if pressed {
+                    if let Some(c) = cell {
+                        if !self.stroke_open {
+                            out.commands.push(EditCommand::BeginStroke {
+                                label: format!("Brush {}", tile.name()),
+                            });
+                            self.stroke_open = true;
+                        }
+                        let from = self.last_cell.unwrap_or(c);
+                        if self.last_cell != Some(c) {
+                            out.commands
+                                .push(EditCommand::Paint(paint(&line_cells(from, c))));
+                        }
+                        self.last_cell = Some(c);
+                    }
+                }
+            }
+            Tool::Rectangle => {
+                if pressed && self.rect_start.is_none() {
+                    self.rect_start = cell;
+                }
+                if released || !primary_down {
+                    if let (Some(a), Some(b)) = (self.rect_start.take(), cell) {
+                        let mut cells = Vec::new();
+                        for y in a.1.min(b.1)..=a.1.max(b.1) {
+                            for x in a.0.min(b.0)..=a.0.max(b.0) {
+                                cells.push((x, y));
+                            }
+                        }
+                        out.commands.push(EditCommand::BeginStroke {
+                            label: format!("Rectangle {}", tile.name()),
+                        });
+                        out.commands.push(EditCommand::Paint(paint(&cells)));
+                        out.commands.push(EditCommand::EndStroke);
+                    }
+                    self.rect_start = None;
+                }
+            }
+            Tool::Fill => {
+                if let (true, Some((x, y))) = (response.clicked(), cell) {
+                    let region = board.flood_region(x, y);
+                    out.commands.push(EditCommand::BeginStroke {
+                        label: format!("Fill {}", tile.name()),
+                    });
+                    out.commands.push(EditCommand::Paint(paint(&region)));
+                    out.commands.push(EditCommand::EndStroke);
+                }
+            }
+            Tool::Eyedropper => {
+                if let (true, Some((x, y))) = (response.clicked(), cell) {
+                    tools.set_tile(board.get(x, y));
+                    tools.tool = Tool::Brush;
+                }
+            }
+        }
+    }
+
+    fn cell_rect(&self, x: usize, y: usize) -> Rect {
+        let min = self.board_rect.min + Vec2::new(x as f32, y as f32) * self.cell_size;
+        Rect::from_min_size(min, Vec2::splat(self.cell_size))
+    }
+
+    fn draw_board(&self, painter: &egui::Painter, board: &Board, mirror: Symmetry) {
+        let gap = (self.cell_size * 0.04).clamp(0.5, 2.0);
+        for y in 0..board.height() {
+            for x in 0..board.width() {
+                let r = self.cell_rect(x, y).shrink(gap);
+                palette::paint_tile(painter, r, board.get(x, y));
+            }
+        }
+        if let Board::Match3(layout) = board {
+            let a = layout.play_area();
+            let r = Rect::from_two_pos(
+                self.cell_rect(a.x, a.y).min,
+                self.cell_rect(a.x + a.width - 1, a.y + a.height - 1).max,
+            );
+            painter.rect_stroke(
+                r.expand(1.5),
+                3.0,
+                Stroke::new(1.5, palette::AREA_OUTLINE),
+                StrokeKind::Outside,
+            );
+            for (x, y) in board.spawners() {
+                let c = self.cell_rect(x, y);
+                let s = self.cell_size * 0.16;
+                let top = c.center_top() + Vec2::new(0.0, s * 0.6);
+                painter.add(egui::Shape::convex_polygon(
+                    vec![
+                        top + Vec2::new(-s, 0.0),
+                        top + Vec2::new(s, 0.0),
+                        top + Vec2::new(0.0, s * 1.2),
+                    ],
+                    palette::SPAWNER,
+                    Stroke::NONE,
+                ));
+            }
+        }
+        // Mirror axes of the brush, in the frame it reflects in.
+        if mirror != Symmetry::None {
+            let f = board.mirror_frame(board.width() / 2, board.height() / 2);
+            let fr = Rect::from_two_pos(
+                self.cell_rect(f.x, f.y).min,
+                self.cell_rect(f.x + f.width - 1, f.y + f.height - 1).max,
+            );
+            let stroke = Stroke::new(1.5, palette::MIRROR_AXIS);
+            if mirror.mirrors_left_right() {
+                let x = fr.center().x;
+                dashed(
+                    painter,
+                    Pos2::new(x, fr.top() - 6.0),
+                    Pos2::new(x, fr.bottom() + 6.0),
+                    stroke,
+                );
+            }
+            if mirror.mirrors_top_bottom() {
+                let y = fr.center().y;
+                dashed(
+                    painter,
+                    Pos2::new(fr.left() - 6.0, y),
+                    Pos2::new(fr.right() + 6.0, y),
+                    stroke,
+                );
+            }
+        }
+    }
+
+    fn draw_state(&self, painter: &egui::Painter, state: &StateOverlay) {
+        let gap = (self.cell_size * 0.04).clamp(0.5, 2.0);
+        for (x, y, c) in state.cells.iter() {
+            let r = self.cell_rect(x, y).shrink(gap);
+            palette::paint_state_cell(painter, r, c);
+        }
+        painter.rect_stroke(
+            Rect::from_two_pos(self.board_rect.min, self.board_rect.max).expand(3.0),
+            4.0,
+            Stroke::new(2.0, palette::STATE_FRAME),
+            StrokeKind::Outside,
+        );
+    }
+
+    fn draw_readouts(
+        &self,
+        ui: &egui::Ui,
+        painter: &egui::Painter,
+        area: Rect,
+        board: &Board,
+        state: Option<&StateOverlay>,
+        cell: Option<(usize, usize)>,
+    ) {
+        let font = FontId::proportional(14.0);
+        let text = ui.visuals().strong_text_color();
+        let top = match state {
+            Some(s) => format!(
+                "Graph state: {}   (click the canvas or press Esc to edit the level)",
+                s.caption
+            ),
+            None => {
+                let (sw, sh) = board.size();
+                let spawners = board.spawners().len();
+                match board {
+                    Board::Match3(_) => format!(
+                        "Size {sw}×{sh}   ·   Symmetry {}   ·   {spawners} spawners",
+                        board.symmetry()
+                    ),
+                    Board::Longcat(_) => {
+                        format!("Grid {sw}×{sh}   ·   Symmetry {}", board.symmetry())
+                    }
+                }
+            }
+        };
+        painter.text(
+            area.left_top() + Vec2::new(10.0, 8.0),
+            Align2::LEFT_TOP,
+            top,
+            font.clone(),
+            text,
+        );
+        let hover = match cell {
+            Some((x, y)) if state.is_none() => {
+                let spawner = if board.spawners().contains(&(x, y)) {
+                    " · spawner"
+                } else {
+                    ""
+                };
+                format!("Cell ({x}, {y}) · {}{spawner}", board.get(x, y).name())
+            }
+            Some((x, y)) => format!("Cell ({x}, {y})"),
+            None => "Left: paint · middle/right drag: pan · Ctrl+wheel: zoom".to_string(),
+        };
+        painter.text(
+            area.left_bottom() + Vec2::new(10.0, -8.0),
+            Align2::LEFT_BOTTOM,
+            hover,
+            font,
+            ui.visuals().text_color(),
+        );
+    }
+}
+
+/// The cells on a straight line between two cells (so fast strokes leave no holes).
+pub fn line_cells(a: (usize, usize), b: (usize, usize)) -> Vec<(usize, usize)> {
+    let (mut x0, mut y0) = (a.0 as i64, a.1 as i64);
+    let (x1, y1) = (b.0 as i64, b.1 as i64);
+    let (dx, dy) = ((x1 - x0).abs(), -(y1 - y0).abs());
+    let (sx, sy) = (if x0 < x1 { 1 } else { -1 }, if y0 < y1 { 1 } else { -1 });
+    let mut err = dx + dy;
+    let mut out = Vec::new();
+    loop {
+        out.push((x0 as usize, y0 as usize));
+        if x0 == x1 && y0 == y1 {
+            return out;
+        }
+        let e2 = 2 * err;
+        if e2 >= dy {
+            err += dy;
+            x0 += sx;
+        }
+        if e2 <= dx {
+            err += dx;
+            y0 += sy;
+        }
+    }
+}
+
+fn dashed(painter: &egui::Painter, a: Pos2, b: Pos2, stroke: Stroke) {
+    painter.extend(egui::Shape::dashed_line(&[a, b], stroke, 6.0, 4.0));
+}

@@ -1,0 +1,220 @@
+//! The level being edited and the one place where edits happen: widgets emit
+//! [`EditCommand`]s and [`Editor::apply`] changes the board and keeps undo/redo.
+
+use super::board::{Board, Tile};
+use super::history::{History, Step};
+use crate::level::Level;
+
+/// An edit, as widgets and shortcuts emit it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum EditCommand {
+    /// A stroke starts (mouse down): everything painted until [`EditCommand::EndStroke`] is
+    /// one undo step.
+    BeginStroke { label: String },
+    /// Paint cells (already mirrored) with tiles.
+    Paint(Vec<(usize, usize, Tile)>),
+    /// The stroke ends (mouse up, focus lost, or another command arrived).
+    EndStroke,
+    /// Replace the whole board as one undo step (new level, resize, a graph state, a level
+    /// from the pack).
+    Replace { board: Board, label: String },
+    /// Undo the last step.
+    Undo,
+    /// Redo the last undone step.
+    Redo,
+}
+
+/// One level under edit: the board, its name and tags, its history and a revision number
+/// that changes whenever the cells do (the live gauge watches it).
+#[derive(Clone, Debug)]
+pub struct Editor {
+    board: Board,
+    /// The level's name.
+    pub name: String,
+    /// The level's tags, kept when it goes back into a pack.
+    pub tags: Vec<String>,
+    history: History,
+    revision: u64,
+}
+
+impl Editor {
+    /// An editor on a board.
+    pub fn new(board: Board, name: impl Into<String>) -> Self {
+        Self {
+            board,
+            name: name.into(),
+            tags: Vec::new(),
+            history: History::default(),
+            revision: 1,
+        }
+    }
+
+    /// An editor on a stored level (its history starts empty).
+    ///
+    /// # Errors
+    /// The problem in words when the level's cells are not a board.
+    pub fn from_level(level: &Level) -> Result<Self, String> {
+        let mut e = Self::new(Board::from_level(level)?, level.name.clone());
+        e.tags = level.tags.clone();
+        Ok(e)
+    }
+
+    /// The board as it is now.
+    pub fn board(&self) -> &Board {
+        &self.board
+    }
+
+    /// Changes whenever the cells change.
+    pub fn revision(&self) -> u64 {
+        self.revision
+    }
+
+    /// The undo/redo stacks.
+    pub fn history(&self) -> &History {
+        &self.history
+    }
+
+    /// True while a stroke is being painted.
+    pub fn stroke_open(&self) -> bool {
+        self.history.is_open()
+    }
+
+    /// The level as it would be stored now.
+    pub fn to_level(&self) -> Level {
+        self.board.to_level(&self.name, &self.tags)
+    }
+
+    /// Applies one command; returns true when the board changed. A command other than
+    /// painting closes an open stroke first, so a stroke is never lost.
+    pub fn apply(&mut self, command: EditCommand) -> bool {
+        let changed = match command {
+            EditCommand::BeginStroke { label } => {
+                self.history.begin(&label, &self.board);
+                false
+            }
+            EditCommand::Paint(cells) => {
+                // Paint outside a stroke is still exactly one step.
+                let lone = !self.history.is_open();
+                if lone {
+                    self.history.begin("Paint", &self.board);
+                }
+                let mut any = false;
+                for (x, y, tile) in cells {
+                    any |= self.board.set(x, y, tile);
+                }
+                if lone {
+                    self.history.end(&self.board);
+                }
+                any
+            }
+            EditCommand::EndStroke => {
+                self.history.end(&self.board);
+                false
+            }
+            EditCommand::Replace { board, label } => {
+                self.history.end(&self.board);
+                if board == self.board {
+                    false
+                } else {
+                    let before = std::mem::replace(&mut self.board, board);
+                    self.history.push(Step {
+                        label,
+                        before,
+                        after: self.board.clone(),
+                    });
+                    true
+                }
+            }
+            EditCommand::Undo => self.restore(|h, b| h.undo(b)),
+            EditCommand::Redo => self.restore(|h, b| h.redo(b)),
+        };
+        if changed {
+            self.revision += 1;
+        }
+        changed
+    }
+
+    fn restore(&mut self, f: impl FnOnce(&mut History, &Board) -> Option<Board>) -> bool {
+        match f(&mut self.history, &self.board) {
+            Some(board) => {
+                let changed = board != self.board;
+                self.board = board;
+                changed
+            }
+            None => false,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stroke(e: &mut Editor, cells: &[(usize, usize)], tile: Tile) {
+        e.apply(EditCommand::BeginStroke {
+            label: "Brush".into(),
+        });
+        for &(x, y) in cells {
+            e.apply(EditCommand::Paint(vec![(x, y, tile)]));
+        }
+        e.apply(EditCommand::EndStroke);
+    }
+
+    #[test]
+    fn a_stroke_is_one_undo_step_and_redo_restores_it() {
+        let mut e = Editor::new(Board::new_match3(9, 11), "t");
+        let start = e.board().clone();
+        stroke(&mut e, &[(0, 0), (1, 0), (2, 0)], Tile::Block);
+        assert_eq!(e.history().undo_len(), 1);
+        let painted = e.board().clone();
+        assert!(e.apply(EditCommand::Undo));
+        assert_eq!(e.board(), &start);
+        assert!(e.apply(EditCommand::Redo));
+        assert_eq!(e.board(), &painted);
+        assert!(!e.apply(EditCommand::Redo));
+    }
+
+    #[test]
+    fn undo_in_the_middle_of_a_stroke_keeps_the_stroke() {
+        let mut e = Editor::new(Board::new_longcat(5, 5), "t");
+        e.apply(EditCommand::BeginStroke {
+            label: "Brush".into(),
+        });
+        e.apply(EditCommand::Paint(vec![(2, 2, Tile::Wall)]));
+        // Undo arrives before the mouse is released: the stroke is closed, then undone,
+        // and redo brings it back whole.
+        assert!(e.apply(EditCommand::Undo));
+        assert_eq!(e.board().get(2, 2), Tile::Empty);
+        assert!(e.apply(EditCommand::Redo));
+        assert_eq!(e.board().get(2, 2), Tile::Wall);
+    }
+
+    #[test]
+    fn an_empty_stroke_records_nothing_and_a_new_step_clears_redo() {
+        let mut e = Editor::new(Board::new_longcat(5, 5), "t");
+        stroke(&mut e, &[(1, 1)], Tile::Empty);
+        assert_eq!(e.history().undo_len(), 0);
+        stroke(&mut e, &[(1, 1)], Tile::Wall);
+        e.apply(EditCommand::Undo);
+        assert_eq!(e.history().redo_len(), 1);
+        stroke(&mut e, &[(3, 3)], Tile::Wall);
+        assert_eq!(e.history().redo_len(), 0);
+    }
+
+    #[test]
+    fn replace_is_undoable_and_revision_follows_changes() {
+        let mut e = Editor::new(Board::new_match3(9, 11), "t");
+        let r0 = e.revision();
+        assert!(e.apply(EditCommand::Replace {
+            board: Board::new_match3(5, 5),
+            label: "New".into()
+        }));
+        assert!(e.revision() > r0);
+        assert!(!e.apply(EditCommand::Replace {
+            board: Board::new_match3(5, 5),
+            label: "New".into()
+        }));
+        e.apply(EditCommand::Undo);
+        assert_eq!(e.board(), &Board::new_match3(9, 11));
+    }
+}

@@ -1,0 +1,105 @@
+//! Undo and redo as a stack of board snapshots (boards are at most 10×11 cells, so a whole
+//! board per step is cheaper than being clever), with an open step for the stroke in progress.
+
+use super::board::Board;
+
+/// One undoable step: the board before and after, and what the designer did.
+#[derive(Clone, Debug)]
+pub struct Step {
+    /// What the step did, for the Edit menu ("Brush", "Fill", …).
+    pub label: String,
+    /// The board before the step.
+    pub before: Board,
+    /// The board after the step.
+    pub after: Board,
+}
+
+/// The undo and redo stacks of one board.
+#[derive(Clone, Debug, Default)]
+pub struct History {
+    undo: Vec<Step>,
+    redo: Vec<Step>,
+    open: Option<(String, Board)>,
+}
+
+/// Steps kept before the oldest is dropped.
+pub const HISTORY_LIMIT: usize = 500;
+
+impl History {
+    /// Starts a step (a stroke): remembers the board as it is now. A step already open is
+    /// closed first, so nothing is ever lost.
+    pub fn begin(&mut self, label: &str, board: &Board) {
+        if self.open.is_some() {
+            self.end(board);
+        }
+        self.open = Some((label.to_string(), board.clone()));
+    }
+
+    /// True while a stroke is open.
+    pub fn is_open(&self) -> bool {
+        self.open.is_some()
+    }
+
+    /// Closes the open step with the board as it is now; a step that changed nothing is
+    /// dropped. Returns true when a step was recorded.
+    pub fn end(&mut self, board: &Board) -> bool {
+        match self.open.take() {
+            Some((label, before)) if &before != board => {
+                self.push(Step {
+                    label,
+                    before,
+                    after: board.clone(),
+                });
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// Records a finished step (and clears the redo stack).
+    pub fn push(&mut self, step: Step) {
+        self.undo.push(step);
+        if self.undo.len() > HISTORY_LIMIT {
+            self.undo.remove(0);
+        }
+        self.redo.clear();
+    }
+
+    /// Undoes the last step, closing an open stroke first; returns the board to show.
+    pub fn undo(&mut self, board: &Board) -> Option<Board> {
+        self.end(board);
+        let step = self.undo.pop()?;
+        let before = step.before.clone();
+        self.redo.push(step);
+        Some(before)
+    }
+
+    /// Redoes the last undone step; returns the board to show.
+    pub fn redo(&mut self, board: &Board) -> Option<Board> {
+        self.end(board);
+        let step = self.redo.pop()?;
+        let after = step.after.clone();
+        self.undo.push(step);
+        Some(after)
+    }
+
+    /// The label of the step Undo would undo.
+    pub fn undo_label(&self) -> Option<&str> {
+        self.undo.last().map(|s| s.label.as_str())
+    }
+
+    /// The label of the step Redo would redo.
+    pub fn redo_label(&self) -> Option<&str> {
+        self.redo.last().map(|s| s.label.as_str())
+    }
+
+    /// Steps that can be undone.
+    pub fn undo_len(&self) -> usize {
+        self.undo.len()
+    }
+
+    /// Steps that can be redone.
+    pub fn redo_len(&self) -> usize {
+        self.redo.len()
+    }
+}

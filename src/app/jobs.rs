@@ -1,0 +1,268 @@
+//! A typed protocol to worker threads: a job has a name, a key and a cancel flag; it reports
+//! [`JobEvent`]s over a crossbeam channel and wakes the UI with `request_repaint`. The UI
+//! only `try_recv`s. A newer job cancels the stale one; the same job twice is refused.
+
+use crossbeam_channel::{unbounded, Receiver, Sender};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
+
+/// What a job tells the UI.
+#[derive(Debug)]
+pub enum JobEvent<T> {
+    /// Part of the work is done (`0.0..=1.0`) with a note.
+    Progress {
+        job: u64,
+        fraction: f32,
+        note: String,
+    },
+    /// The job finished.
+    Result { job: u64, value: T },
+    /// The job failed (or panicked); the message is for the designer.
+    Failed { job: u64, error: String },
+}
+
+/// A job's cancel flag, checked by the work between steps.
+#[derive(Clone, Debug, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    /// True once the job has been superseded or the window closes.
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
+/// Where jobs run: on threads (the window) or inline (tests that want determinism).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum JobMode {
+    /// Each job on its own thread.
+    #[default]
+    Threads,
+    /// Run in `start`, result queued for the next poll.
+    Inline,
+}
+
+/// How a running job reports progress.
+pub struct Reporter<T> {
+    job: u64,
+    tx: Sender<JobEvent<T>>,
+    repaint: Option<egui::Context>,
+}
+
+impl<T> Reporter<T> {
+    /// Sends a progress report and wakes the UI.
+    pub fn progress(&self, fraction: f32, note: impl Into<String>) {
+        let _ = self.tx.send(JobEvent::Progress {
+            job: self.job,
+            fraction,
+            note: note.into(),
+        });
+        if let Some(ctx) = &self.repaint {
+            ctx.request_repaint();
+        }
+    }
+}
+
+/// One kind of job (e.g. "live validation") with at most one current run.
+pub struct Worker<T: Send + 'static> {
+    name: &'static str,
+    mode: JobMode,
+    tx: Sender<JobEvent<T>>,
+    rx: Receiver<JobEvent<T>>,
+    current: Option<(u64, u64, Cancel)>,
+    next_job: u64,
+    repaint: Option<egui::Context>,
+    /// The last progress of the current job.
+    pub progress: Option<(f32, String)>,
+}
+
+impl<T: Send + 'static> Worker<T> {
+    /// A worker named for messages.
+    pub fn new(name: &'static str, mode: JobMode) -> Self {
+        let (tx, rx) = unbounded();
+        Self {
+            name,
+            mode,
+            tx,
+            rx,
+            current: None,
+            next_job: 1,
+            repaint: None,
+            progress: None,
+        }
+    }
+
+    /// The worker's name.
+    pub fn name(&self) -> &'static str {
+        self.name
+    }
+
+    /// The context woken when a job reports.
+    pub fn set_repaint(&mut self, ctx: &egui::Context) {
+        if self.repaint.is_none() {
+            self.repaint = Some(ctx.clone());
+        }
+    }
+
+    /// True while a job runs.
+    pub fn busy(&self) -> bool {
+        self.current.is_some()
+    }
+
+    /// The key of the running job, if any.
+    pub fn running_key(&self) -> Option<u64> {
+        self.current.as_ref().map(|c| c.1)
+    }
+
+    /// Starts `work` for `key` (e.g. a board revision). Refused (returns false) when a job with
+    /// the same key already runs; a job with another key is cancelled as stale.
+    pub fn start<F>(&mut self, key: u64, work: F) -> bool
+    where
+        F: FnOnce(&Cancel, &Reporter<T>) -> Result<T, String> + Send + 'static,
+    {
+        if self.running_key() == Some(key) {
+            return false;
+        }
+        self.cancel();
+        let job = self.next_job;
+        self.next_job += 1;
+        let cancel = Cancel::default();
+        self.current = Some((job, key, cancel.clone()));
+        self.progress = None;
+        let reporter = Reporter {
+            job,
+            tx: self.tx.clone(),
+            repaint: self.repaint.clone(),
+        };
+        let run = move || {
+            let outcome =
+                std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(&cancel, &reporter)));
+            let event = match outcome {
+                Ok(Ok(value)) => JobEvent::Result { job, value },
+                Ok(Err(error)) => JobEvent::Failed { job, error },
+                Err(panic) => {
+                    let what = panic
+                        .downcast_ref::<&str>()
+                        .map(|s| s.to_string())
+                        .or_else(|| panic.downcast_ref::<String>().cloned())
+                        .unwrap_or_else(|| "unknown panic".into());
+                    JobEvent::Failed {
+                        job,
+                        error: format!("the job crashed: {what}"),
+                    }
+                }
+            };
+            let _ = reporter.tx.send(event);
+            if let Some(ctx) = &reporter.repaint {
+                ctx.request_repaint();
+            }
+        };
+        match self.mode {
+            JobMode::Inline => run(),
+            JobMode::Threads => {
+                let spawned = std::thread::Builder::new()
+                    .name(format!("job: {}", self.name))
+                    .spawn(run);
+                if let Err(e) = spawned {
+                    let _ = self.tx.send(JobEvent::Failed {
+                        job,
+                        error: format!("could not start a thread: {e}"),
+                    });
+                }
+            }
+        }
+        true
+    }
+
+    /// Cancels the running job, if any; its late answer is ignored.
+    pub fn cancel(&mut self) {
+        if let Some((_, _, cancel)) = self.current.take() {
+            cancel.cancel();
+        }
+    }
+
+    /// Takes what the current job reported since the last poll; answers of stale jobs are
+    /// dropped. Returns the finished outcome with the job's key.
+    pub fn poll(&mut self) -> Option<(u64, Result<T, String>)> {
+        let mut finished = None;
+        while let Ok(event) = self.rx.try_recv() {
+            let Some((current, key, _)) = &self.current else {
+                continue;
+            };
+            let (current, key) = (*current, *key);
+            match event {
+                JobEvent::Progress {
+                    job,
+                    fraction,
+                    note,
+                } if job == current => self.progress = Some((fraction, note)),
+                JobEvent::Result { job, value } if job == current => {
+                    self.current = None;
+                    finished = Some((key, Ok(value)));
+                }
+                JobEvent::Failed { job, error } if job == current => {
+                    self.current = None;
+                    finished = Some((key, Err(error)));
+                }
+                _ => {}
+            }
+        }
+        finished
+    }
+
+    /// Blocks until the current job answers or `timeout` passes (tests and benches only; the
+    /// window never waits).
+    pub fn wait(&mut self, timeout: std::time::Duration) -> Option<(u64, Result<T, String>)> {
+        let deadline = std::time::Instant::now() + timeout;
+        loop {
+            if let Some(done) = self.poll() {
+                return Some(done);
+            }
+            if self.current.is_none() || std::time::Instant::now() > deadline {
+                return None;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+    }
+}
+
+impl<T: Send + 'static> Drop for Worker<T> {
+    fn drop(&mut self) {
+        self.cancel();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn a_stale_job_is_cancelled_and_its_answer_dropped() {
+        let mut w: Worker<u32> = Worker::new("test", JobMode::Threads);
+        assert!(w.start(1, |cancel, _| {
+            while !cancel.is_cancelled() {
+                std::thread::sleep(Duration::from_millis(1));
+            }
+            Ok(1)
+        }));
+        assert!(!w.start(1, |_, _| Ok(99)), "the same job twice is refused");
+        assert!(w.start(2, |_, _| Ok(2)));
+        let (key, value) = w.wait(Duration::from_secs(5)).unwrap();
+        assert_eq!((key, value), (2, Ok(2)));
+    }
+
+    #[test]
+    fn failures_and_panics_are_errors() {
+        let mut w: Worker<u32> = Worker::new("test", JobMode::Inline);
+        w.start(1, |_, _| Err("bad".into()));
+        assert_eq!(w.poll(), Some((1, Err("bad".into()))));
+        w.start(2, |_, _| panic!("boom"));
+        let (_, r) = w.poll().unwrap();
+        assert!(r.unwrap_err().contains("boom"));
+    }
+}

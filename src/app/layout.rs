@@ -1,0 +1,290 @@
+//! The window's layout: menu bar, status bar, left sidebar, right panel (gauge and graph),
+//! bottom pack strip, the canvas in the centre, and the modal questions.
+
+use super::dialogs::Purpose;
+use super::editor::EditCommand;
+use super::panel::{AppCommand, PackCommand, PanelCtx, ToolPanel};
+use super::studio::{Guarded, StudioApp};
+use crate::level::Game;
+use egui::{Panel, RichText};
+
+impl StudioApp {
+    pub(super) fn menu_bar(&mut self, ui: &mut egui::Ui, commands: &mut Vec<AppCommand>) {
+        Panel::top("menu").show(ui, |ui| {
+            egui::MenuBar::new().ui(ui, |ui| {
+                ui.menu_button("File", |ui| {
+                    if ui.button("Open…   Ctrl+O").clicked() {
+                        commands.push(AppCommand::OpenDialog);
+                    }
+                    if ui.button("Save pack   Ctrl+S").clicked() {
+                        commands.push(AppCommand::Save);
+                    }
+                    if ui.button("Save pack as…   Ctrl+Shift+S").clicked() {
+                        commands.push(AppCommand::SaveAsDialog);
+                    }
+                    ui.separator();
+                    if ui.button("Export JSON…").clicked() {
+                        commands.push(AppCommand::ExportDialog("json"));
+                    }
+                    if ui.button("Export PNG sheet…").clicked() {
+                        commands.push(AppCommand::ExportDialog("png"));
+                    }
+                    ui.separator();
+                    if ui.button("New pack").clicked() {
+                        commands.push(AppCommand::Pack(PackCommand::New));
+                    }
+                    if ui.button("Quit").clicked() {
+                        commands.push(AppCommand::Quit);
+                    }
+                });
+                ui.menu_button("Edit", |ui| {
+                    let h = self.editor().history();
+                    let undo = format!("Undo {}   Ctrl+Z", h.undo_label().unwrap_or(""));
+                    if ui
+                        .add_enabled(h.undo_len() > 0, egui::Button::new(undo))
+                        .clicked()
+                    {
+                        commands.push(AppCommand::Edit(EditCommand::Undo));
+                    }
+                    let redo = format!(
+                        "Redo {}   Ctrl+Shift+Z / Ctrl+Y",
+                        h.redo_label().unwrap_or("")
+                    );
+                    if ui
+                        .add_enabled(h.redo_len() > 0, egui::Button::new(redo))
+                        .clicked()
+                    {
+                        commands.push(AppCommand::Edit(EditCommand::Redo));
+                    }
+                    ui.separator();
+                    if ui.button("Add level to pack").clicked() {
+                        commands.push(AppCommand::Pack(PackCommand::AddCurrent));
+                    }
+                });
+                ui.menu_button("View", |ui| {
+                    ui.checkbox(
+                        &mut self.settings.show_right_panel,
+                        "Difficulty and graph panel",
+                    );
+                    ui.checkbox(&mut self.settings.show_pack_strip, "Pack strip");
+                    ui.checkbox(&mut self.settings.show_frame_time, "Frame time");
+                    if ui.button("Reset canvas zoom").clicked() {
+                        self.canvas.zoom = 1.0;
+                        self.canvas.pan = egui::Vec2::ZERO;
+                    }
+                });
+                ui.separator();
+                for (game, label) in [(Game::Match3, "Match-3"), (Game::Longcat, "Longcat")] {
+                    if ui.selectable_label(self.game == game, label).clicked() && self.game != game
+                    {
+                        commands.push(AppCommand::SwitchGame(game));
+                    }
+                }
+            });
+        });
+    }
+
+    pub(super) fn status_bar(&mut self, ui: &mut egui::Ui) {
+        Panel::bottom("status").show(ui, |ui| {
+            ui.horizontal(|ui| {
+                let e = self.editor();
+                let unsaved =
+                    if e.revision() != self.clean_revision[super::studio::index_of(self.game)] {
+                        " (not in a pack)"
+                    } else {
+                        ""
+                    };
+                ui.label(format!("{} · {}{unsaved}", self.game, e.name));
+                ui.separator();
+                ui.label(&self.status);
+                if self.settings.show_frame_time {
+                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                        ui.weak(format!("UI {:.2} ms/frame", self.frame_ms));
+                    });
+                }
+            });
+        });
+    }
+
+    pub(super) fn panels(&mut self, ui: &mut egui::Ui, commands: &mut Vec<AppCommand>) {
+        let game = self.game;
+        let shown = self.shown_state.as_ref().map(|s| s.node);
+        let gi = super::studio::index_of(game);
+        let editor = &self.editors[gi];
+        let mut ctx = PanelCtx {
+            game,
+            editor,
+            tools: &mut self.settings.tools,
+            analysis: &self.analysis,
+            packs: &self.packs,
+            active_pack: self.active_pack,
+            shown_state: shown,
+            commands,
+        };
+        if self.settings.show_pack_strip {
+            let r = Panel::bottom("pack-strip")
+                .resizable(true)
+                .default_size(self.settings.pack_strip_height)
+                .min_size(120.0)
+                .show(ui, |ui| {
+                    self.strip.ui(ui, &mut ctx);
+                });
+            self.settings.pack_strip_height = r.response.rect.height();
+        }
+        Panel::left("sidebar")
+            .resizable(true)
+            .default_size(230.0)
+            .show(ui, |ui| {
+                egui::ScrollArea::vertical().show(ui, |ui| self.conditions.ui(ui, &mut ctx));
+            });
+        if self.settings.show_right_panel {
+            let r = Panel::right("analysis")
+                .resizable(true)
+                .default_size(self.settings.right_panel_width.max(380.0))
+                .min_size(340.0)
+                .show(ui, |ui| {
+                    self.gauge.ui(ui, &mut ctx);
+                    if game == Game::Longcat {
+                        ui.separator();
+                        self.graph.ui(ui, &mut ctx);
+                    }
+                });
+            self.settings.right_panel_width = r.response.rect.width();
+        }
+        let errors = &mut self.errors;
+        let tools = ctx.tools;
+        let canvas = &mut self.canvas;
+        let state = self.shown_state.as_ref();
+        let out = egui::CentralPanel::default().show(ui, |ui| {
+            let mut dismiss = None;
+            for (i, e) in errors.iter().enumerate() {
+                egui::Frame::new()
+                    .fill(egui::Color32::from_rgb(90, 30, 30))
+                    .inner_margin(6.0)
+                    .corner_radius(4.0)
+                    .show(ui, |ui| {
+                        ui.horizontal(|ui| {
+                            ui.label(
+                                RichText::new(format!("Error: {e}")).color(egui::Color32::WHITE),
+                            );
+                            if ui.small_button("x").on_hover_text("Dismiss").clicked() {
+                                dismiss = Some(i);
+                            }
+                        });
+                    });
+            }
+            if let Some(i) = dismiss {
+                errors.remove(i);
+            }
+            canvas.ui(ui, editor.board(), tools, state)
+        });
+        let out = out.inner;
+        commands.extend(out.commands.into_iter().map(AppCommand::Edit));
+        if out.leave_state {
+            commands.push(AppCommand::LeaveGraphState);
+        }
+    }
+
+    pub(super) fn modals(&mut self, ctx: &egui::Context, commands: &mut Vec<AppCommand>) {
+        if let Some(command) = self.dialogs.ui(ctx) {
+            commands.push(command);
+        }
+        if let Some(offer) = &self.recovery_offer {
+            let mut answer = None;
+            egui::Modal::new(egui::Id::unique("recovery")).show(ctx, |ui| {
+                ui.heading("Recover unsaved work?");
+                let packs = offer.packs.iter().filter(|p| p.dirty).count();
+                ui.label(format!(
+                    "The studio did not close cleanly. An autosave from {} holds {} level(s) on the canvas and {packs} unsaved pack(s).",
+                    offer.age(),
+                    offer.levels.len()
+                ));
+                ui.horizontal(|ui| {
+                    if ui.button("Recover").clicked() {
+                        answer = Some(AppCommand::Recover);
+                    }
+                    if ui.button("Discard").clicked() {
+                        answer = Some(AppCommand::DiscardRecovery);
+                    }
+                });
+            });
+            commands.extend(answer);
+        }
+        if let Some(guarded) = self.guard.clone() {
+            let dirty: Vec<String> = self
+                .packs
+                .iter()
+                .filter(|p| p.dirty)
+                .map(|p| p.title())
+                .collect();
+            let mut decision = None;
+            egui::Modal::new(egui::Id::unique("unsaved")).show(ctx, |ui| {
+                ui.heading("Unsaved changes");
+                ui.label(format!(
+                    "These packs have unsaved changes: {}",
+                    dirty.join(", ")
+                ));
+                let what = match &guarded {
+                    Guarded::Open(p) => format!("Opening {} replaces the open copy.", p.display()),
+                    Guarded::ClosePack(_) => "Closing the pack drops them.".to_string(),
+                    Guarded::Quit => "Quitting drops them.".to_string(),
+                };
+                ui.label(what);
+                ui.horizontal(|ui| {
+                    if ui.button("Save").clicked() {
+                        decision = Some(1);
+                    }
+                    if ui.button("Discard").clicked() {
+                        decision = Some(2);
+                    }
+                    if ui.button("Cancel").clicked() {
+                        decision = Some(0);
+                    }
+                });
+            });
+            if let Some(d) = decision {
+                self.resolve_guard(guarded, d, ctx, commands);
+            }
+        }
+    }
+
+    fn resolve_guard(
+        &mut self,
+        guarded: Guarded,
+        decision: u8,
+        ctx: &egui::Context,
+        commands: &mut Vec<AppCommand>,
+    ) {
+        self.guard = None;
+        if decision == 0 {
+            return;
+        }
+        if decision == 1 && !self.save_all_dirty() {
+            return;
+        }
+        match guarded {
+            Guarded::Open(path) => {
+                self.open_file(&path, true);
+            }
+            Guarded::ClosePack(i) => self.close_pack(i),
+            Guarded::Quit => {
+                self.close_confirmed = true;
+                ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+            }
+        }
+        let _ = commands;
+    }
+
+    pub(super) fn request_dialog(&mut self, purpose: Purpose, ctx: &egui::Context) {
+        let start = self
+            .packs
+            .get(self.active_pack)
+            .and_then(|p| p.path.clone())
+            .map(|p| match purpose {
+                Purpose::ExportJson => p.with_extension("json"),
+                Purpose::ExportPng => p.with_extension("png"),
+                _ => p,
+            });
+        self.dialogs.request(purpose, start, ctx);
+    }
+}

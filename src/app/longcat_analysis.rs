@@ -1,0 +1,162 @@
+//! The Longcat half of the live analysis: build the state graph, measure difficulty and the
+//! graph variables, predict difficulty, and lay the graph out by depth for the viewer — all
+//! on the worker, so the UI thread only draws.
+
+use super::jobs::Cancel;
+use crate::grid::Grid;
+use crate::longcat::difficulty::{PlayerModel, NON_TRIVIAL_DIFFICULTY};
+use crate::longcat::graph::{NodeClass, StateGraph, DEFAULT_BUDGET};
+use crate::longcat::predictor::RidgeModel;
+use crate::longcat::variables::GraphVariables;
+use crate::longcat::{self, LongcatLevel};
+use std::sync::OnceLock;
+
+/// Horizontal distance between depth columns, in graph units.
+pub const COLUMN_GAP: f32 = 44.0;
+/// Vertical distance between nodes of one column, in graph units.
+pub const ROW_GAP: f32 = 22.0;
+
+/// Where each node sits in the viewer, computed off the UI thread.
+#[derive(Clone, Debug, Default)]
+pub struct GraphLayout {
+    /// Node centres in graph units (x by depth, y within the depth column).
+    pub positions: Vec<[f32; 2]>,
+    /// Edges as (from, to, move letter).
+    pub edges: Vec<(u32, u32, char)>,
+    /// True for edges on a solution path (both ends on the way to a success).
+    pub solution_edge: Vec<bool>,
+    /// The bounding box: min x, min y, max x, max y.
+    pub bounds: [f32; 4],
+    /// Nodes in each depth column.
+    pub column_sizes: Vec<usize>,
+}
+
+/// Everything the gauge and the graph viewer show for one Longcat board.
+#[derive(Clone, Debug)]
+pub struct LongcatAnalysis {
+    /// The full state graph.
+    pub graph: StateGraph,
+    /// The graph variables of SPEC §2.2.
+    pub variables: GraphVariables,
+    /// The player-model difficulty, `None` when unsolvable.
+    pub difficulty: Option<f64>,
+    /// Chance one random attempt succeeds.
+    pub success_chance: f64,
+    /// The ridge predictor's difficulty, when the shipped model loads.
+    pub predicted: Option<f64>,
+    /// The threshold above which a level counts as non-trivial.
+    pub non_trivial_threshold: f64,
+    /// The shortest solution as move letters.
+    pub shortest: Option<String>,
+    /// Where the viewer draws each node.
+    pub layout: GraphLayout,
+}
+
+fn shipped_model() -> Option<&'static RidgeModel> {
+    static MODEL: OnceLock<Option<RidgeModel>> = OnceLock::new();
+    MODEL.get_or_init(|| RidgeModel::shipped().ok()).as_ref()
+}
+
+/// Builds and measures the graph of a Longcat grid.
+///
+/// # Errors
+/// "no cat head", "graph too large: …" and the like, in words; "cancelled" when superseded.
+pub fn analyse(grid: &Grid<longcat::Cell>, cancel: &Cancel) -> Result<LongcatAnalysis, String> {
+    let level = LongcatLevel::new(grid.clone()).map_err(|e| e.to_string())?;
+    let graph = StateGraph::build(&level, DEFAULT_BUDGET).map_err(|e| e.to_string())?;
+    if cancel.is_cancelled() {
+        return Err("cancelled".into());
+    }
+    let variables = GraphVariables::of(&graph);
+    let model = PlayerModel::of(&graph);
+    let predicted = shipped_model().map(|m| m.predict(&variables));
+    let shortest = graph
+        .shortest_solution()
+        .map(|moves| moves.iter().map(|d| d.letter()).collect());
+    if cancel.is_cancelled() {
+        return Err("cancelled".into());
+    }
+    let layout = layout(&graph);
+    Ok(LongcatAnalysis {
+        difficulty: model.difficulty(),
+        success_chance: model.start_success_chance(),
+        predicted,
+        non_trivial_threshold: NON_TRIVIAL_DIFFICULTY,
+        shortest,
+        variables,
+        layout,
+        graph,
+    })
+}
+
+fn on_the_way(class: NodeClass) -> bool {
+    matches!(class, NodeClass::Solution | NodeClass::Success)
+}
+
+/// Lays nodes out in columns by depth; within a column, nodes are ordered by the mean
+/// position of their parents (one barycentre sweep), solution nodes pulled to the middle.
+pub fn layout(graph: &StateGraph) -> GraphLayout {
+    let nodes = graph.nodes();
+    let n = nodes.len();
+    let max_depth = nodes.iter().map(|nd| nd.depth as usize).max().unwrap_or(0);
+    let mut columns: Vec<Vec<u32>> = vec![Vec::new(); max_depth + 1];
+    for (i, nd) in nodes.iter().enumerate() {
+        columns[nd.depth as usize].push(i as u32);
+    }
+    let mut parents: Vec<Vec<u32>> = vec![Vec::new(); n];
+    let mut edges = Vec::new();
+    let mut solution_edge = Vec::new();
+    for (i, nd) in nodes.iter().enumerate() {
+        for e in nd.edges() {
+            parents[e.to].push(i as u32);
+            edges.push((i as u32, e.to as u32, e.direction.letter()));
+            solution_edge.push(nd.class == NodeClass::Solution && on_the_way(nodes[e.to].class));
+        }
+    }
+    let mut rank = vec![0f32; n];
+    let mut positions = vec![[0f32; 2]; n];
+    for (depth, column) in columns.iter_mut().enumerate() {
+        if depth > 0 {
+            let key = |id: u32| {
+                let ps = &parents[id as usize];
+                let mean = if ps.is_empty() {
+                    0.0
+                } else {
+                    ps.iter().map(|&p| rank[p as usize]).sum::<f32>() / ps.len() as f32
+                };
+                (mean, id)
+            };
+            column.sort_by(|&a, &b| {
+                key(a)
+                    .partial_cmp(&key(b))
+                    .unwrap_or(std::cmp::Ordering::Equal)
+            });
+        }
+        let half = (column.len() as f32 - 1.0) / 2.0;
+        for (row, &id) in column.iter().enumerate() {
+            let y = row as f32 - half;
+            rank[id as usize] = y;
+            positions[id as usize] = [depth as f32 * COLUMN_GAP, y * ROW_GAP];
+        }
+    }
+    let mut bounds = [f32::MAX, f32::MAX, f32::MIN, f32::MIN];
+    for p in &positions {
+        bounds = [
+            bounds[0].min(p[0]),
+            bounds[1].min(p[1]),
+            bounds[2].max(p[0]),
+            bounds[3].max(p[1]),
+        ];
+    }
+    if positions.is_empty() {
+        bounds = [0.0; 4];
+    }
+    let column_sizes = columns.iter().map(|c| c.len()).collect();
+    GraphLayout {
+        positions,
+        edges,
+        solution_edge,
+        bounds,
+        column_sizes,
+    }
+}

@@ -1,0 +1,341 @@
+//! The bottom strip: the open packs as tabs, the active pack's levels as thumbnails with name
+//! and figures (click to edit, double-click to rename, drag to reorder, ✕ to remove), the
+//! pack buttons, and the pack's difficulty curve.
+
+use super::board::{Board, Tile};
+use super::pack_doc::PackDoc;
+use super::palette;
+use super::panel::{AppCommand, PackCommand, PanelCtx, ToolPanel};
+use crate::level::{Game, Level};
+use egui::{Align2, Color32, FontId, Rect, Sense, Stroke, StrokeKind, Vec2};
+use egui_plot::{Line, Plot, Points};
+
+const CARD: Vec2 = Vec2::new(112.0, 132.0);
+const GAP: f32 = 8.0;
+const CURVE_WIDTH: f32 = 270.0;
+
+/// The pack strip's own state: which level is being renamed.
+#[derive(Debug, Default)]
+pub struct PackStrip {
+    renaming: Option<(usize, String)>,
+    /// The level last loaded into the editor from this strip.
+    pub selected: Option<usize>,
+}
+
+/// Paints a level's cells small, into `rect` (thumbnails; also used by tests of the look).
+pub fn paint_thumbnail(painter: &egui::Painter, rect: Rect, level: &Level) {
+    let Ok(board) = Board::from_level(level) else {
+        painter.text(
+            rect.center(),
+            Align2::CENTER_CENTER,
+            "?",
+            FontId::proportional(20.0),
+            palette::BAD,
+        );
+        return;
+    };
+    let (w, h) = (board.width() as f32, board.height() as f32);
+    let cell = (rect.width() / w).min(rect.height() / h);
+    let origin = rect.center() - Vec2::new(w, h) * cell / 2.0;
+    let mut mesh = egui::Mesh::default();
+    for y in 0..board.height() {
+        for x in 0..board.width() {
+            let r = Rect::from_min_size(
+                origin + Vec2::new(x as f32, y as f32) * cell,
+                Vec2::splat(cell),
+            )
+            .shrink(0.3);
+            let tile = board.get(x, y);
+            let colour = if tile == Tile::Block {
+                Color32::from_rgb(48, 51, 62)
+            } else {
+                palette::tile_color(tile)
+            };
+            mesh.add_colored_rect(r, colour);
+        }
+    }
+    painter.add(egui::Shape::mesh(mesh));
+}
+
+fn figures_text(doc: &PackDoc, level: &Level) -> (String, Color32) {
+    match level.game {
+        Game::Match3 => match level.match3_figures() {
+            Some(f) => (
+                format!(
+                    "{:.0} moves {}",
+                    f.median_moves,
+                    if f.valid { "ok" } else { "x" }
+                ),
+                if f.valid { palette::GOOD } else { palette::BAD },
+            ),
+            None => ("not validated".into(), Color32::GRAY),
+        },
+        Game::Longcat => match doc.longcat_difficulty.get(&level.cells) {
+            Some(Some(d)) => (
+                format!("difficulty {d:.1}"),
+                if *d >= crate::longcat::NON_TRIVIAL_DIFFICULTY {
+                    palette::GOOD
+                } else {
+                    Color32::LIGHT_GRAY
+                },
+            ),
+            Some(None) => ("unsolvable".into(), palette::BAD),
+            None => ("measuring…".into(), Color32::GRAY),
+        },
+    }
+}
+
+impl PackStrip {
+    fn header(&mut self, ui: &mut egui::Ui, ctx: &mut PanelCtx<'_>) {
+        ui.horizontal(|ui| {
+            ui.strong("Pack");
+            for (i, doc) in ctx.packs.iter().enumerate() {
+                if ui
+                    .selectable_label(i == ctx.active_pack, doc.title())
+                    .on_hover_text(doc.pack.description.as_str())
+                    .clicked()
+                {
+                    ctx.commands
+                        .push(AppCommand::Pack(PackCommand::Activate(i)));
+                }
+            }
+            ui.separator();
+            if ui
+                .button("+ Add level")
+                .on_hover_text("Append the level on the canvas to this pack")
+                .clicked()
+            {
+                ctx.commands.push(AppCommand::Pack(PackCommand::AddCurrent));
+            }
+            if ui.button("Sort by difficulty").clicked() {
+                ctx.commands
+                    .push(AppCommand::Pack(PackCommand::SortByDifficulty));
+            }
+            if ui.button("New pack").clicked() {
+                ctx.commands.push(AppCommand::Pack(PackCommand::New));
+            }
+            if ui.button("Close pack").clicked() {
+                ctx.commands.push(AppCommand::Pack(PackCommand::Close));
+            }
+        });
+    }
+
+    fn cards(&mut self, ui: &mut egui::Ui, ctx: &mut PanelCtx<'_>) {
+        let Some(doc) = ctx.packs.get(ctx.active_pack) else {
+            ui.weak("No pack open. File > Open... or New pack.");
+            return;
+        };
+        let levels = &doc.pack.levels;
+        if levels.is_empty() {
+            ui.weak("This pack is empty: paint a level and press “+ Add level”.");
+            return;
+        }
+        let stride = CARD.x + GAP;
+        egui::ScrollArea::horizontal()
+            .id_salt("pack-cards")
+            .auto_shrink([false, true])
+            .show_viewport(ui, |ui, viewport| {
+                ui.set_min_size(Vec2::new(levels.len() as f32 * stride, CARD.y + 4.0));
+                let origin = ui.max_rect().min;
+                let first = (viewport.min.x / stride).floor().max(0.0) as usize;
+                let last = ((viewport.max.x / stride).ceil() as usize + 1).min(levels.len());
+                for i in first..last {
+                    let level = &levels[i];
+                    let rect =
+                        Rect::from_min_size(origin + Vec2::new(i as f32 * stride, 2.0), CARD);
+                    let id = ui.scope_id().with(("card", i));
+                    let response = ui.interact(rect, id, Sense::click_and_drag());
+                    let painter = ui.painter();
+                    let selected = self.selected == Some(i);
+                    let fill = if response.hovered() {
+                        Color32::from_gray(58)
+                    } else {
+                        Color32::from_gray(44)
+                    };
+                    painter.rect_filled(rect, 6.0, fill);
+                    if selected {
+                        painter.rect_stroke(
+                            rect,
+                            6.0,
+                            Stroke::new(2.0, palette::ACCENT),
+                            StrokeKind::Inside,
+                        );
+                    }
+                    paint_thumbnail(
+                        painter,
+                        Rect::from_min_size(
+                            rect.min + Vec2::new(8.0, 8.0),
+                            Vec2::new(CARD.x - 16.0, 80.0),
+                        ),
+                        level,
+                    );
+                    painter.text(
+                        rect.left_top() + Vec2::new(6.0, 4.0),
+                        Align2::LEFT_TOP,
+                        format!("{}", i + 1),
+                        FontId::proportional(11.0),
+                        Color32::from_gray(200),
+                    );
+                    let (figures, colour) = figures_text(doc, level);
+                    painter.text(
+                        rect.center_bottom() - Vec2::new(0.0, 6.0),
+                        Align2::CENTER_BOTTOM,
+                        figures,
+                        FontId::proportional(11.0),
+                        colour,
+                    );
+                    // Name, or the rename field.
+                    let name_rect = Rect::from_min_size(
+                        rect.min + Vec2::new(4.0, 92.0),
+                        Vec2::new(CARD.x - 8.0, 18.0),
+                    );
+                    match &mut self.renaming {
+                        Some((r, text)) if *r == i => {
+                            let edit = ui.put(
+                                name_rect,
+                                egui::TextEdit::singleline(text).id_salt(("rename", i)),
+                            );
+                            edit.request_focus();
+                            if edit.lost_focus() {
+                                if ui.input(|inp| !inp.key_pressed(egui::Key::Escape)) {
+                                    ctx.commands.push(AppCommand::Pack(PackCommand::Rename(
+                                        i,
+                                        text.trim().to_string(),
+                                    )));
+                                }
+                                self.renaming = None;
+                            }
+                        }
+                        _ => {
+                            let name = truncate(&level.name, 16);
+                            painter.text(
+                                name_rect.center(),
+                                Align2::CENTER_CENTER,
+                                name,
+                                FontId::proportional(12.0),
+                                Color32::from_gray(230),
+                            );
+                        }
+                    }
+                    // Remove button.
+                    let close = Rect::from_min_size(
+                        rect.right_top() + Vec2::new(-20.0, 2.0),
+                        Vec2::splat(18.0),
+                    );
+                    let close_response = ui
+                        .interact(close, id.with("remove"), Sense::click())
+                        .on_hover_text("Remove from the pack");
+                    if response.hovered() || close_response.hovered() {
+                        let c = close.shrink(5.0);
+                        let stroke = Stroke::new(2.0, palette::BAD);
+                        ui.painter()
+                            .line_segment([c.left_top(), c.right_bottom()], stroke);
+                        ui.painter()
+                            .line_segment([c.right_top(), c.left_bottom()], stroke);
+                    }
+                    if close_response.clicked() {
+                        ctx.commands.push(AppCommand::Pack(PackCommand::Remove(i)));
+                        continue;
+                    }
+                    // Drag to reorder.
+                    if response.drag_started() {
+                        response.dnd_set_drag_payload(i);
+                    }
+                    if let Some(from) = response.dnd_hover_payload::<usize>() {
+                        if *from != i {
+                            let x = if *from < i {
+                                rect.right() + GAP / 2.0
+                            } else {
+                                rect.left() - GAP / 2.0
+                            };
+                            ui.painter().line_segment(
+                                [egui::pos2(x, rect.top()), egui::pos2(x, rect.bottom())],
+                                Stroke::new(3.0, palette::ACCENT),
+                            );
+                        }
+                    }
+                    if let Some(from) = response.dnd_release_payload::<usize>() {
+                        if *from != i {
+                            ctx.commands
+                                .push(AppCommand::Pack(PackCommand::Move { from: *from, to: i }));
+                        }
+                    }
+                    if response.double_clicked() {
+                        self.renaming = Some((i, level.name.clone()));
+                    } else if response.clicked() {
+                        self.selected = Some(i);
+                        ctx.commands.push(AppCommand::Pack(PackCommand::Edit(i)));
+                    }
+                    response.on_hover_text(format!(
+                        "{} · click: edit · double-click: rename · drag: reorder",
+                        level.name
+                    ));
+                }
+            });
+    }
+
+    fn curve(&self, ui: &mut egui::Ui, ctx: &PanelCtx<'_>) {
+        let Some(doc) = ctx.packs.get(ctx.active_pack) else {
+            return;
+        };
+        let game = if doc.pack.levels.is_empty() {
+            ctx.game
+        } else {
+            doc.main_game()
+        };
+        let points = doc.curve(game);
+        let label = match game {
+            Game::Match3 => "Difficulty curve (median moves)",
+            Game::Longcat => "Difficulty curve (player model)",
+        };
+        ui.small(label);
+        Plot::new("pack-curve")
+            .height(ui.available_height().max(60.0))
+            .allow_drag(false)
+            .allow_zoom(false)
+            .allow_scroll(false)
+            .show_axes([true, true])
+            .include_y(0.0)
+            .show(ui, |plot| {
+                plot.line(Line::new("difficulty", points.clone()).color(palette::ACCENT));
+                plot.points(
+                    Points::new("levels", points)
+                        .radius(2.5)
+                        .color(palette::ACCENT),
+                );
+            });
+    }
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(n - 1).collect();
+        t.push('…');
+        t
+    }
+}
+
+impl ToolPanel for PackStrip {
+    fn name(&self) -> &'static str {
+        "Pack"
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, ctx: &mut PanelCtx<'_>) {
+        self.header(ui, ctx);
+        let width = ui.available_width();
+        ui.horizontal_top(|ui| {
+            let cards_width = (width - CURVE_WIDTH - 12.0).max(200.0);
+            ui.allocate_ui(Vec2::new(cards_width, ui.available_height()), |ui| {
+                ui.set_min_width(cards_width);
+                self.cards(ui, ctx);
+            });
+            ui.separator();
+            ui.vertical(|ui| {
+                ui.set_width(CURVE_WIDTH);
+                self.curve(ui, ctx);
+            });
+        });
+    }
+}

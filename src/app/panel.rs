@@ -1,0 +1,100 @@
+//! Tool panels as a small trait, the context they see, and the app-level commands they emit
+//! (applied in one place by the studio; edits of the board go on to [`Editor::apply`]).
+
+use super::analysis::LiveAnalysis;
+use super::editor::{EditCommand, Editor};
+use super::pack_doc::PackDoc;
+use super::settings::ToolState;
+use crate::level::Game;
+use std::path::PathBuf;
+
+/// A change to the open packs.
+#[derive(Clone, Debug, PartialEq)]
+pub enum PackCommand {
+    /// Append the level under edit to the active pack.
+    AddCurrent,
+    /// Remove a level.
+    Remove(usize),
+    /// Rename a level.
+    Rename(usize, String),
+    /// Move a level to another place in the order.
+    Move { from: usize, to: usize },
+    /// Order levels from easiest to hardest.
+    SortByDifficulty,
+    /// Load a level into the editor.
+    Edit(usize),
+    /// Make another open pack the active one.
+    Activate(usize),
+    /// Start a new empty pack.
+    New,
+    /// Close the active pack (guarded when unsaved).
+    Close,
+}
+
+/// Something a panel, the menu or a shortcut asks the studio to do.
+#[derive(Clone, Debug, PartialEq)]
+pub enum AppCommand {
+    /// Edit the board.
+    Edit(EditCommand),
+    /// Show the other game.
+    SwitchGame(Game),
+    /// Replace the board with a fresh one of this size.
+    NewLevel { width: usize, height: usize },
+    /// Show a state of the Longcat graph on the canvas.
+    ShowGraphState(usize),
+    /// Back from a graph state to the level.
+    LeaveGraphState,
+    /// Change the packs.
+    Pack(PackCommand),
+    /// Open a pack or level file (guarded when unsaved work would be replaced).
+    Open(PathBuf),
+    /// Ask for a file to open.
+    OpenDialog,
+    /// Save the active pack to its file (or ask for one).
+    Save,
+    /// Save the active pack under a new name.
+    SaveAs(PathBuf),
+    /// Ask where to save the active pack.
+    SaveAsDialog,
+    /// Export the active pack as JSON.
+    ExportJson(PathBuf),
+    /// Export the active pack as a PNG sheet.
+    ExportPng(PathBuf),
+    /// Ask where to export (`"json"` or `"png"`).
+    ExportDialog(&'static str),
+    /// Restore the autosaved work offered at start.
+    Recover,
+    /// Drop the autosaved work offered at start.
+    DiscardRecovery,
+    /// Close the window (guarded when unsaved).
+    Quit,
+}
+
+/// What a panel sees: the level, the live analysis and the packs (read), the tools (write),
+/// and a list to push commands onto.
+pub struct PanelCtx<'a> {
+    /// The game shown.
+    pub game: Game,
+    /// The level under edit.
+    pub editor: &'a Editor,
+    /// Tool, tiles and mirror.
+    pub tools: &'a mut ToolState,
+    /// The live gauge's state.
+    pub analysis: &'a LiveAnalysis,
+    /// The open packs and which is active.
+    pub packs: &'a [PackDoc],
+    /// Index of the active pack.
+    pub active_pack: usize,
+    /// The graph node shown on the canvas, if any.
+    pub shown_state: Option<usize>,
+    /// Commands for the studio to apply after the panels ran.
+    pub commands: &'a mut Vec<AppCommand>,
+}
+
+/// A panel of the window: listed, opened and tested the same way.
+pub trait ToolPanel {
+    /// The panel's title.
+    fn name(&self) -> &'static str;
+    /// Draws the panel and pushes what the designer asked for onto `ctx.commands`.
+    fn ui(&mut self, ui: &mut egui::Ui, ctx: &mut PanelCtx<'_>);
+}

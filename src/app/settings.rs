@@ -1,0 +1,170 @@
+//! What the studio remembers between runs (one `#[serde(default)]` struct saved through
+//! eframe's storage) and where it reads and writes files.
+
+use super::board::Tile;
+use crate::level::Game;
+use crate::symmetry::Symmetry;
+use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
+
+/// A canvas tool.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub enum Tool {
+    /// Paint cells under the pointer while the button is down.
+    #[default]
+    Brush,
+    /// Drag a rectangle, fill it on release.
+    Rectangle,
+    /// Repaint the 4-connected region of equal cells.
+    Fill,
+    /// Pick the tile under the pointer as the current tile.
+    Eyedropper,
+}
+
+impl Tool {
+    /// Every tool, in palette order.
+    pub const ALL: [Tool; 4] = [Tool::Brush, Tool::Rectangle, Tool::Fill, Tool::Eyedropper];
+
+    /// The label in the palette.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tool::Brush => "Brush",
+            Tool::Rectangle => "Rectangle",
+            Tool::Fill => "Fill",
+            Tool::Eyedropper => "Eyedropper",
+        }
+    }
+
+    /// The one-key shortcut.
+    pub fn key(self) -> egui::Key {
+        match self {
+            Tool::Brush => egui::Key::B,
+            Tool::Rectangle => egui::Key::R,
+            Tool::Fill => egui::Key::F,
+            Tool::Eyedropper => egui::Key::I,
+        }
+    }
+}
+
+/// The chosen tool, tile per game and mirror symmetry of the brush.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct ToolState {
+    /// The active tool.
+    pub tool: Tool,
+    /// The match-3 tile being painted.
+    pub match3_tile: Tile,
+    /// The Longcat tile being painted.
+    pub longcat_tile: Tile,
+    /// Mirror painting by this symmetry.
+    pub mirror: Symmetry,
+}
+
+impl Default for ToolState {
+    fn default() -> Self {
+        Self {
+            tool: Tool::Brush,
+            match3_tile: Tile::Block,
+            longcat_tile: Tile::Wall,
+            mirror: Symmetry::None,
+        }
+    }
+}
+
+impl ToolState {
+    /// The tile painted in `game`.
+    pub fn tile(&self, game: Game) -> Tile {
+        match game {
+            Game::Match3 => self.match3_tile,
+            Game::Longcat => self.longcat_tile,
+        }
+    }
+
+    /// Chooses the tile (for its own game).
+    pub fn set_tile(&mut self, tile: Tile) {
+        match tile.game() {
+            Game::Match3 => self.match3_tile = tile,
+            Game::Longcat => self.longcat_tile = tile,
+        }
+    }
+}
+
+/// Everything that persists between runs.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Settings {
+    /// The game shown at start.
+    pub game: Game,
+    /// Tool, tiles and mirror.
+    pub tools: ToolState,
+    /// Canvas zoom (1.0 = fit).
+    pub zoom: f32,
+    /// Packs open at the end of the last run.
+    pub last_packs: Vec<PathBuf>,
+    /// The right panel (gauge and graph) is shown.
+    pub show_right_panel: bool,
+    /// The bottom strip (the pack) is shown.
+    pub show_pack_strip: bool,
+    /// Width of the right panel in points.
+    pub right_panel_width: f32,
+    /// Height of the bottom strip in points.
+    pub pack_strip_height: f32,
+    /// Show a frame-time read-out in the status bar.
+    pub show_frame_time: bool,
+    /// Seconds between autosaves of unsaved work.
+    pub autosave_seconds: f32,
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Self {
+            game: Game::Match3,
+            tools: ToolState::default(),
+            zoom: 1.0,
+            last_packs: Vec::new(),
+            show_right_panel: true,
+            show_pack_strip: true,
+            right_panel_width: 380.0,
+            pack_strip_height: 190.0,
+            show_frame_time: true,
+            autosave_seconds: 20.0,
+        }
+    }
+}
+
+/// Where the studio finds and keeps files.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StudioPaths {
+    /// Packs opened at start when the settings name none that still exist.
+    pub shipped_packs: Vec<PathBuf>,
+    /// The autosave file offered back after a crash (`None`: no autosave).
+    pub recovery_file: Option<PathBuf>,
+}
+
+impl StudioPaths {
+    /// The shipped packs under `root` (the repository or install folder) and a recovery
+    /// file in the user's data folder.
+    pub fn standard(root: &std::path::Path) -> Self {
+        let shipped_packs = vec![
+            root.join("levels/match3/main/test.ron"),
+            root.join("levels/longcat/starter.ron"),
+        ];
+        let recovery_file = eframe::storage_dir("level-studio")
+            .or_else(|| {
+                std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share/level-studio"))
+            })
+            .map(|d| d.join("recovery.ron"));
+        Self {
+            shipped_packs,
+            recovery_file,
+        }
+    }
+
+    /// Paths for tests: the given packs and a recovery file of the test's choosing.
+    pub fn for_tests(shipped_packs: Vec<PathBuf>, recovery_file: Option<PathBuf>) -> Self {
+        Self {
+            shipped_packs,
+            recovery_file,
+        }
+    }
+}

@@ -1,0 +1,152 @@
+//! The left sidebar: the game switch, the level conditions (size, mirror symmetry) and the
+//! tool palette. Generators join it in part 2 as further [`ToolPanel`]s.
+
+use super::board::Tile;
+use super::editor::EditCommand;
+use super::palette;
+use super::panel::{AppCommand, PanelCtx, ToolPanel};
+use super::settings::Tool;
+use crate::level::Game;
+use crate::symmetry::Symmetry;
+use egui::{RichText, Sense, Vec2};
+
+/// Game switch, conditions and tools.
+#[derive(Debug)]
+pub struct ConditionsPanel {
+    /// Size of a new match-3 play area.
+    pub match3_size: (usize, usize),
+    /// Size of a new Longcat grid.
+    pub longcat_size: (usize, usize),
+}
+
+impl Default for ConditionsPanel {
+    fn default() -> Self {
+        Self {
+            match3_size: (7, 9),
+            longcat_size: (6, 6),
+        }
+    }
+}
+
+impl ToolPanel for ConditionsPanel {
+    fn name(&self) -> &'static str {
+        "Level"
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, ctx: &mut PanelCtx<'_>) {
+        ui.add_space(4.0);
+        ui.label(RichText::new("Game").strong());
+        ui.horizontal(|ui| {
+            for (game, label) in [(Game::Match3, "Match-3"), (Game::Longcat, "Longcat")] {
+                if ui.selectable_label(ctx.game == game, label).clicked() && ctx.game != game {
+                    ctx.commands.push(AppCommand::SwitchGame(game));
+                }
+            }
+        });
+        ui.separator();
+
+        ui.label(RichText::new("Level conditions").strong());
+        let (size, range_w, range_h) = match ctx.game {
+            Game::Match3 => (&mut self.match3_size, 4..=9, 4..=11),
+            Game::Longcat => (&mut self.longcat_size, 3..=10, 3..=10),
+        };
+        egui::Grid::new("conditions").num_columns(3).spacing([8.0, 4.0]).show(ui, |ui| {
+            let label = ui.label("Width");
+            ui.add(egui::Slider::new(&mut size.0, range_w).show_value(false)).labelled_by(label.id);
+            ui.monospace(size.0.to_string());
+            ui.end_row();
+            let label = ui.label("Height");
+            ui.add(egui::Slider::new(&mut size.1, range_h).show_value(false)).labelled_by(label.id);
+            ui.monospace(size.1.to_string());
+            ui.end_row();
+        });
+        if ui
+            .button(format!("New {}×{} level", size.0, size.1))
+            .on_hover_text("Replace the board (undoable)")
+            .clicked()
+        {
+            ctx.commands.push(AppCommand::NewLevel {
+                width: size.0,
+                height: size.1,
+            });
+        }
+        ui.add_space(6.0);
+        ui.label("Mirror painting");
+        ui.horizontal_wrapped(|ui| {
+            for s in Symmetry::ALL {
+                let label = match s {
+                    Symmetry::None => "Off",
+                    Symmetry::Vertical => "Vertical",
+                    Symmetry::Horizontal => "Horizontal",
+                    Symmetry::Quadrant => "Quadrant",
+                };
+                ui.selectable_value(&mut ctx.tools.mirror, s, label)
+                    .on_hover_text(match s {
+                        Symmetry::None => "Paint one cell",
+                        Symmetry::Vertical => "Mirror left-right",
+                        Symmetry::Horizontal => "Mirror top-bottom",
+                        Symmetry::Quadrant => "Mirror both ways",
+                    });
+            }
+        });
+        if ctx.game == Game::Match3 {
+            ui.weak("Match-3 mirrors within the play area.");
+        }
+        ui.separator();
+
+        ui.label(RichText::new("Tools").strong());
+        ui.horizontal_wrapped(|ui| {
+            for tool in Tool::ALL {
+                let key = format!("{:?}", tool.key());
+                ui.selectable_value(&mut ctx.tools.tool, tool, tool.name())
+                    .on_hover_text(format!("Shortcut: {key}"));
+            }
+        });
+        ui.add_space(4.0);
+        ui.label("Tile");
+        for tile in Tile::palette(ctx.game) {
+            let selected = ctx.tools.tile(ctx.game) == tile;
+            ui.horizontal(|ui| {
+                let (rect, swatch) = ui.allocate_exact_size(Vec2::splat(22.0), Sense::click());
+                palette::paint_tile(ui.painter(), rect, tile);
+                if selected {
+                    ui.painter().rect_stroke(
+                        rect.expand(2.0),
+                        3.0,
+                        egui::Stroke::new(2.0, palette::ACCENT),
+                        egui::StrokeKind::Outside,
+                    );
+                }
+                let label =
+                    ui.selectable_label(selected, format!("{}  '{}'", tile.name(), tile.ascii()));
+                if swatch.clicked() || label.clicked() {
+                    ctx.tools.set_tile(tile);
+                }
+            });
+        }
+        ui.separator();
+
+        let history = ctx.editor.history();
+        ui.horizontal(|ui| {
+            let undo = ui.add_enabled(history.undo_len() > 0, egui::Button::new("Undo"));
+            if undo
+                .on_hover_text(history.undo_label().unwrap_or("Nothing to undo"))
+                .clicked()
+            {
+                ctx.commands.push(AppCommand::Edit(EditCommand::Undo));
+            }
+            let redo = ui.add_enabled(history.redo_len() > 0, egui::Button::new("Redo"));
+            if redo
+                .on_hover_text(history.redo_label().unwrap_or("Nothing to redo"))
+                .clicked()
+            {
+                ctx.commands.push(AppCommand::Edit(EditCommand::Redo));
+            }
+        });
+        ui.weak(format!(
+            "{} steps to undo · {} to redo",
+            history.undo_len(),
+            history.redo_len()
+        ));
+    }
+}

@@ -1,0 +1,108 @@
+//! `train|generate|eval --model longcat-dqn`: the learned Longcat generator from the command line.
+
+use super::eval::EvalArgs;
+use super::generate::{refuse_unused, GenerateArgs};
+use super::train::TrainArgs;
+use crate::files;
+use crate::level::Pack;
+use crate::rl::train::{train as train_dqn, TrainConfig};
+use crate::rl::{eval, model, DqnModel, Policy};
+use anyhow::{bail, Context, Result};
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+fn weights_path(given: &Option<PathBuf>) -> PathBuf {
+    given.clone().unwrap_or_else(|| PathBuf::from(model::SHIPPED_WEIGHTS))
+}
+
+pub fn train(args: &TrainArgs) -> Result<ExitCode> {
+    let (w, h) = args.size.unwrap_or((8, 8));
+    if w < 2 || h < 2 || w > 10 || h > 10 {
+        bail!("size {w}x{h} is outside Longcat's 2x2..10x10");
+    }
+    // Small matrices: one thread is faster than two that wait on each other, and it keeps
+    // the summation order (and so the weights) the same on every machine.
+    if std::env::var_os("RAYON_NUM_THREADS").is_none() {
+        std::env::set_var("RAYON_NUM_THREADS", "1");
+    }
+    let mut config = TrainConfig::new(w, h, args.seed);
+    if let Some(steps) = args.epochs {
+        config.steps = steps;
+    }
+    config.checkpoint = Some(args.out.clone());
+    eprintln!("training longcat-dqn {w}x{h}: {} steps, seed {}", config.steps, config.seed);
+    let (varmap, sidecar) = train_dqn(&config, &mut |p| {
+        let done = p.step * 30 / p.steps.max(1);
+        eprint!(
+            "\r[{}{}] {:>6}/{} steps  {} episodes  ε {:.2}  mean difficulty {:.2}  loss {:.4}   ",
+            "#".repeat(done),
+            " ".repeat(30 - done),
+            p.step,
+            p.steps,
+            p.episodes,
+            p.epsilon,
+            p.mean_difficulty,
+            p.loss
+        );
+        let _ = std::io::stderr().flush();
+        true
+    })?;
+    eprintln!();
+    model::save(&varmap, &sidecar, &args.out)?;
+    println!(
+        "saved {} ({:.0} s): mean difficulty {:.2} in the last episodes vs {:.2} for random solution-down",
+        args.out.display(),
+        sidecar.train_seconds,
+        sidecar.final_mean_difficulty,
+        sidecar.random_mean_difficulty
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn policy_of(temperature: Option<f64>, diverse: &Option<String>) -> Result<Policy> {
+    Ok(match (temperature, diverse) {
+        (Some(_), Some(_)) => bail!("give either --temperature or --diverse, not both"),
+        (_, Some(d)) => Policy::parse_diverse(d)?,
+        (t, None) => {
+            let p = Policy::Temperature(t.unwrap_or(0.3));
+            p.check()?;
+            p
+        }
+    })
+}
+
+pub fn generate(args: &GenerateArgs) -> Result<ExitCode> {
+    refuse_unused(args, &[("moves", args.moves.is_some()), ("symmetry", args.symmetry.is_some()), ("validate", args.validate)])?;
+    let policy = policy_of(args.temperature, &args.diverse)?;
+    let path = weights_path(&args.weights);
+    let dqn = DqnModel::load(&path)?;
+    let (w, h) = args.size.unwrap_or((dqn.sidecar.shape.width, dqn.sidecar.shape.height));
+    dqn.check_size(w, h)?;
+    let levels = crate::rl::policy::generate(&dqn, policy, args.count, args.seed)?;
+    let mut pack = Pack::new(format!("longcat-dqn {w}x{h} {}", policy.label()));
+    for (i, level) in levels.iter().enumerate() {
+        let mut l = level.to_level(format!("dqn-{w}x{h}-{:03}", i + 1));
+        l.tags = vec!["generated".into(), "longcat-dqn".into(), policy.label()];
+        pack.levels.push(l);
+    }
+    files::save_pack(&args.out, &pack).with_context(|| format!("saving {}", args.out.display()))?;
+    println!("wrote {} levels to {}", pack.levels.len(), args.out.display());
+    Ok(ExitCode::SUCCESS)
+}
+
+pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
+    let path = weights_path(&args.weights);
+    let dqn = DqnModel::load(&path)?;
+    let report = eval::run(&dqn, args.attempts, args.seed, &mut |label| eprintln!("evaluating {label} …"))?;
+    if args.json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        print!("{}", report.table());
+    }
+    if let Some(plot) = &args.plot {
+        eval::plot(&report, plot)?;
+        println!("plot written to {}", plot.display());
+    }
+    Ok(ExitCode::SUCCESS)
+}

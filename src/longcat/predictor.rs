@@ -1,0 +1,357 @@
+//! The ridge-regression difficulty predictor over the graph variables, with its own small
+//! linear algebra (the normal equations solved by Gaussian elimination), its model file, and
+//! the playtest CSV it can be re-trained from.
+//!
+//! Features are standardised (mean 0, standard deviation 1 over the training rows) before the
+//! penalty applies, and the intercept is not penalised, as in common ridge implementations.
+
+use super::variables::GraphVariables;
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The coefficients that ship with the studio (`models/longcat-ridge.ron`).
+pub const SHIPPED_MODEL: &str = include_str!("../../models/longcat-ridge.ron");
+
+/// Why a predictor could not be trained, loaded or read from a CSV.
+#[derive(Debug, thiserror::Error)]
+pub enum PredictorError {
+    /// Fewer training rows than the fit needs.
+    #[error("need at least {needed} training rows, got {got}")]
+    TooFewRows { needed: usize, got: usize },
+    /// A training row has the wrong number of features.
+    #[error("row {row} has {found} features, expected {expected}")]
+    RowLength { row: usize, found: usize, expected: usize },
+    /// A feature or label is NaN or infinite.
+    #[error("row {row} holds a value that is not a finite number")]
+    NotFinite { row: usize },
+    /// The normal equations have no unique solution (only with a zero penalty).
+    #[error("the normal equations are singular; use a positive ridge penalty")]
+    Singular,
+    /// The model file is malformed.
+    #[error("{path}:{line}:{column}: {message}")]
+    ModelFile {
+        path: String,
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    /// The model's features do not match the graph variables this build computes.
+    #[error("the model uses features {found:?}, this build knows {known:?}")]
+    UnknownFeatures { found: Vec<String>, known: Vec<String> },
+    /// A malformed line in a playtest CSV.
+    #[error("{path}:{line}: {message}")]
+    Csv { path: PathBuf, line: usize, message: String },
+    /// A file could not be read.
+    #[error("{path}: {source}")]
+    Io { path: PathBuf, source: std::io::Error },
+}
+
+/// A fitted ridge model: `prediction = intercept + Σ coefficient_i · (x_i − mean_i) / scale_i`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RidgeModel {
+    /// Feature names, in [`GraphVariables::NAMES`] order.
+    pub features: Vec<String>,
+    /// Per-feature training mean.
+    pub means: Vec<f64>,
+    /// Per-feature training standard deviation (1 for a constant feature).
+    pub scales: Vec<f64>,
+    /// Coefficients on the standardised features.
+    pub coefficients: Vec<f64>,
+    /// The intercept (the mean training label).
+    pub intercept: f64,
+    /// The ridge penalty the model was fitted with.
+    pub alpha: f64,
+    /// What the label is (`"player-model difficulty"` or `"mean seconds"`).
+    pub label: String,
+    /// How the model was obtained, in words (the command and data).
+    pub provenance: String,
+    /// Training rows.
+    pub rows: usize,
+    /// Mean squared error on the training rows.
+    pub training_mse: f64,
+    /// Coefficient of determination on the training rows.
+    pub training_r2: f64,
+}
+
+impl RidgeModel {
+    /// Fits `y ≈ f(x)` with ridge penalty `alpha` on standardised features.
+    ///
+    /// # Errors
+    /// [`PredictorError`] for too few or ragged rows, non-finite values, or (with `alpha = 0`)
+    /// a singular system.
+    pub fn fit(features: &[&str], x: &[Vec<f64>], y: &[f64], alpha: f64) -> Result<Self, PredictorError> {
+        let k = features.len();
+        if x.len() < 2 || x.len() != y.len() {
+            return Err(PredictorError::TooFewRows {
+                needed: 2,
+                got: x.len().min(y.len()),
+            });
+        }
+        for (row, (xs, &label)) in x.iter().zip(y).enumerate() {
+            if xs.len() != k {
+                return Err(PredictorError::RowLength {
+                    row: row + 1,
+                    found: xs.len(),
+                    expected: k,
+                });
+            }
+            if !label.is_finite() || xs.iter().any(|v| !v.is_finite()) {
+                return Err(PredictorError::NotFinite { row: row + 1 });
+            }
+        }
+        let n = x.len() as f64;
+        let means: Vec<f64> = (0..k).map(|j| x.iter().map(|r| r[j]).sum::<f64>() / n).collect();
+        let scales: Vec<f64> = (0..k)
+            .map(|j| {
+                let var = x.iter().map(|r| (r[j] - means[j]).powi(2)).sum::<f64>() / n;
+                if var > 1e-12 {
+                    var.sqrt()
+                } else {
+                    1.0
+                }
+            })
+            .collect();
+        let intercept = y.iter().sum::<f64>() / n;
+        // Normal equations on standardised features: (ZᵀZ + αI) β = Zᵀ(y − ȳ).
+        let mut a = vec![vec![0.0; k]; k];
+        let mut b = vec![0.0; k];
+        let mut z = vec![0.0; k];
+        for (row, &label) in x.iter().zip(y) {
+            for j in 0..k {
+                z[j] = (row[j] - means[j]) / scales[j];
+            }
+            for i in 0..k {
+                b[i] += z[i] * (label - intercept);
+                for j in 0..k {
+                    a[i][j] += z[i] * z[j];
+                }
+            }
+        }
+        for (i, row) in a.iter_mut().enumerate() {
+            row[i] += alpha;
+        }
+        let coefficients = solve(a, b).ok_or(PredictorError::Singular)?;
+        let mut model = Self {
+            features: features.iter().map(|s| s.to_string()).collect(),
+            means,
+            scales,
+            coefficients,
+            intercept,
+            alpha,
+            label: String::new(),
+            provenance: String::new(),
+            rows: x.len(),
+            training_mse: 0.0,
+            training_r2: 0.0,
+        };
+        let mse = x.iter().zip(y).map(|(r, &l)| (model.predict_row(r) - l).powi(2)).sum::<f64>() / n;
+        let var = y.iter().map(|l| (l - intercept).powi(2)).sum::<f64>() / n;
+        model.training_mse = mse;
+        model.training_r2 = if var > 0.0 { 1.0 - mse / var } else { 1.0 };
+        Ok(model)
+    }
+
+    /// The prediction for one row of raw features.
+    pub fn predict_row(&self, x: &[f64]) -> f64 {
+        let mut y = self.intercept;
+        for (j, &v) in x.iter().enumerate().take(self.coefficients.len()) {
+            y += self.coefficients[j] * (v - self.means[j]) / self.scales[j];
+        }
+        y
+    }
+
+    /// The coefficients on the raw (unstandardised) features, and the raw intercept.
+    pub fn raw_coefficients(&self) -> (Vec<f64>, f64) {
+        let raw: Vec<f64> = self.coefficients.iter().zip(&self.scales).map(|(c, s)| c / s).collect();
+        let intercept = self.intercept - raw.iter().zip(&self.means).map(|(c, m)| c * m).sum::<f64>();
+        (raw, intercept)
+    }
+
+    /// The predicted difficulty of a level from its graph variables, never below 0 (a
+    /// difficulty or a time cannot be negative; the linear fit can dip below on tiny levels).
+    pub fn predict(&self, variables: &GraphVariables) -> f64 {
+        self.predict_row(&variables.to_vec()).max(0.0)
+    }
+
+    /// The model as RON text.
+    pub fn to_ron(&self) -> String {
+        crate::files::to_ron(self)
+    }
+
+    /// Reads a model from RON text; `path` names it in errors.
+    ///
+    /// # Errors
+    /// [`PredictorError::ModelFile`] with line and column, or
+    /// [`PredictorError::UnknownFeatures`] when the features are not the graph variables.
+    pub fn from_ron(path: &str, text: &str) -> Result<Self, PredictorError> {
+        let model: Self = ron::from_str(text).map_err(|e| PredictorError::ModelFile {
+            path: path.to_string(),
+            line: e.span.start.line,
+            column: e.span.start.col,
+            message: e.code.to_string(),
+        })?;
+        let known: Vec<String> = GraphVariables::NAMES.iter().map(|s| s.to_string()).collect();
+        let k = model.features.len();
+        if model.features != known || model.means.len() != k || model.scales.len() != k || model.coefficients.len() != k {
+            return Err(PredictorError::UnknownFeatures {
+                found: model.features,
+                known,
+            });
+        }
+        Ok(model)
+    }
+
+    /// Loads a model file.
+    ///
+    /// # Errors
+    /// As [`RidgeModel::from_ron`], or [`PredictorError::Io`].
+    pub fn load(path: &Path) -> Result<Self, PredictorError> {
+        let text = std::fs::read_to_string(path).map_err(|source| PredictorError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Self::from_ron(&path.display().to_string(), &text)
+    }
+
+    /// The model that ships with the studio.
+    ///
+    /// # Errors
+    /// As [`RidgeModel::from_ron`] (only if the shipped file was damaged at build time).
+    pub fn shipped() -> Result<Self, PredictorError> {
+        Self::from_ron("models/longcat-ridge.ron", SHIPPED_MODEL)
+    }
+}
+
+/// Solves `a x = b` by Gaussian elimination with partial pivoting; `None` when singular.
+pub fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
+    let n = b.len();
+    let scale = a.iter().flatten().fold(0.0f64, |m, v| m.max(v.abs())).max(1.0);
+    for col in 0..n {
+        let pivot = (col..n).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
+        if a[pivot][col].abs() <= 1e-12 * scale {
+            return None;
+        }
+        a.swap(col, pivot);
+        b.swap(col, pivot);
+        let (upper, lower) = a.split_at_mut(col + 1);
+        let pivot_row = &upper[col];
+        for (offset, row) in lower.iter_mut().enumerate() {
+            let f = row[col] / pivot_row[col];
+            if f != 0.0 {
+                for (cell, &p) in row[col..].iter_mut().zip(&pivot_row[col..]) {
+                    *cell -= f * p;
+                }
+                b[col + 1 + offset] -= f * b[col];
+            }
+        }
+    }
+    let mut x = vec![0.0; n];
+    for row in (0..n).rev() {
+        let s: f64 = (row + 1..n).map(|k| a[row][k] * x[k]).sum();
+        x[row] = (b[row] - s) / a[row][row];
+    }
+    Some(x)
+}
+
+/// One row of a playtest CSV: which level, and its mean completion time.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlaytestRow {
+    /// The 1-based line in the CSV.
+    pub line: usize,
+    /// The level reference as written (`path` or `path#level name`).
+    pub level: String,
+    /// The level file, resolved against the CSV's folder.
+    pub path: PathBuf,
+    /// The level's name inside a pack, when given after `#`.
+    pub name: Option<String>,
+    /// Mean seconds players took to solve it.
+    pub mean_seconds: f64,
+}
+
+/// Parses a playtest CSV: `level,mean_seconds` per line, an optional header line, blank
+/// lines and `#` comment lines ignored. `level` is a path to a level file (relative to the
+/// CSV's folder), or `pack.ron#Level name` for one level of a pack.
+///
+/// # Errors
+/// [`PredictorError::Csv`] naming the line of the first problem.
+pub fn parse_playtest_csv(path: &Path, text: &str) -> Result<Vec<PlaytestRow>, PredictorError> {
+    let base = path.parent().unwrap_or(Path::new(""));
+    let bad = |line: usize, message: String| PredictorError::Csv {
+        path: path.to_path_buf(),
+        line,
+        message,
+    };
+    let mut rows = Vec::new();
+    let mut seen_content = false;
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let trimmed = raw.trim();
+        if trimmed.is_empty() || trimmed.starts_with('#') {
+            continue;
+        }
+        let fields: Vec<&str> = trimmed.split(',').map(str::trim).collect();
+        if fields.len() != 2 {
+            return Err(bad(line, format!("expected 2 fields `level,mean_seconds`, found {}", fields.len())));
+        }
+        let first = !seen_content;
+        seen_content = true;
+        if first && fields[0].eq_ignore_ascii_case("level") {
+            continue;
+        }
+        if fields[0].is_empty() {
+            return Err(bad(line, "the level is empty".into()));
+        }
+        let mean_seconds: f64 = fields[1]
+            .parse()
+            .map_err(|_| bad(line, format!("mean_seconds {:?} is not a number", fields[1])))?;
+        if !mean_seconds.is_finite() || mean_seconds < 0.0 {
+            return Err(bad(line, format!("mean_seconds {mean_seconds} must be a finite number ≥ 0")));
+        }
+        let (file, name) = match fields[0].split_once('#') {
+            Some((f, n)) => (f, Some(n.to_string())),
+            None => (fields[0], None),
+        };
+        rows.push(PlaytestRow {
+            line,
+            level: fields[0].to_string(),
+            path: base.join(file),
+            name,
+            mean_seconds,
+        });
+    }
+    if rows.is_empty() {
+        return Err(bad(text.lines().count().max(1), "no data rows".into()));
+    }
+    Ok(rows)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn solves_a_small_system() {
+        let x = solve(vec![vec![2.0, 1.0], vec![1.0, 3.0]], vec![3.0, 5.0]).unwrap();
+        assert!((x[0] - 0.8).abs() < 1e-12 && (x[1] - 1.4).abs() < 1e-12, "{x:?}");
+        assert!(solve(vec![vec![1.0, 2.0], vec![2.0, 4.0]], vec![1.0, 2.0]).is_none());
+    }
+
+    #[test]
+    fn csv_errors_name_the_line() {
+        let p = Path::new("data/playtest.csv");
+        let ok = parse_playtest_csv(p, "level,mean_seconds\na.ron, 12.5\n\n# note\nb.ron#Two,3\n").unwrap();
+        assert_eq!(ok.len(), 2);
+        assert_eq!(ok[1].name.as_deref(), Some("Two"));
+        assert_eq!(ok[1].line, 5);
+        assert_eq!(ok[0].path, Path::new("data/a.ron"));
+        let e = parse_playtest_csv(p, "level,mean_seconds\na.ron,12\nb.ron,fast\n").unwrap_err();
+        assert!(e.to_string().contains(":3:"), "{e}");
+        let e = parse_playtest_csv(p, "a.ron,1,2\n").unwrap_err();
+        assert!(e.to_string().contains(":1:"), "{e}");
+    }
+
+    #[test]
+    fn shipped_model_loads() {
+        RidgeModel::shipped().unwrap();
+    }
+}

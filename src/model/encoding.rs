@@ -1,0 +1,209 @@
+//! What the network sees and says: conditions, the masked one-hot encoder input, the
+//! decoder's condition vector, and logits turned back into symmetric layouts.
+
+use super::arch::{ModelKind, CLASSES, HEIGHT_CLASSES, WIDTH_CLASSES};
+use super::error::{ModelError, Result};
+use crate::grid::Grid;
+use crate::level::Level;
+use crate::match3::layout::{area_origin, Cell, Layout, CANVAS_CELLS, CANVAS_HEIGHT, CANVAS_WIDTH, HEIGHTS, WIDTHS};
+use crate::symmetry::{self, Symmetry};
+use candle_core::{Device, Tensor};
+use serde::{Deserialize, Serialize};
+
+/// The most moves a validation can record (a failed game records `2 × 20`).
+pub const MAX_RECORDED_MOVES: f64 = 40.0;
+
+/// What a designer asks for: a play-area size, a symmetry and (Avalon) a move count.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Condition {
+    /// Play-area width, 4..=9.
+    pub width: usize,
+    /// Play-area height, 4..=11.
+    pub height: usize,
+    /// The symmetry the levels are mirrored to.
+    pub symmetry: Symmetry,
+    /// Target median moves (Avalon); ignored by Vanilla.
+    pub moves: Option<f64>,
+}
+
+impl Condition {
+    /// A condition; checked when used.
+    pub fn new(width: usize, height: usize, symmetry: Symmetry, moves: Option<f64>) -> Self {
+        Self { width, height, symmetry, moves }
+    }
+
+    /// Checks the size and moves ranges.
+    ///
+    /// # Errors
+    /// [`ModelError::SizeOutOfRange`], [`ModelError::MovesOutOfRange`].
+    pub fn check(&self) -> Result<()> {
+        if !WIDTHS.contains(&self.width) || !HEIGHTS.contains(&self.height) {
+            return Err(ModelError::SizeOutOfRange { width: self.width, height: self.height });
+        }
+        if let Some(m) = self.moves {
+            if !(1.0..=MAX_RECORDED_MOVES).contains(&m) || m.is_nan() {
+                return Err(ModelError::MovesOutOfRange { moves: m, max: MAX_RECORDED_MOVES });
+            }
+        }
+        Ok(())
+    }
+}
+
+/// The training set's move range, used to normalise moves to `[0, 1]`.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MoveRange {
+    /// Fewest median moves in the training set (maps to 0).
+    pub min: f64,
+    /// Most median moves in the training set (maps to 1).
+    pub max: f64,
+}
+
+impl MoveRange {
+    /// `moves` mapped to `[0, 1]` (clamped).
+    pub fn normalise(&self, moves: f64) -> f64 {
+        let span = (self.max - self.min).max(1e-9);
+        ((moves - self.min) / span).clamp(0.0, 1.0)
+    }
+}
+
+/// True at canvas cells that the loss and the encoder keep: the play area of `width × height`
+/// restricted to the symmetry mask. Row-major over the 9×11 canvas.
+pub fn kept_cells(width: usize, height: usize, symmetry: Symmetry) -> [bool; CANVAS_CELLS] {
+    let mut kept = [false; CANVAS_CELLS];
+    let (x0, y0) = area_origin(width, height);
+    let mask = symmetry::mask(width, height, symmetry);
+    for (x, y, k) in mask.iter() {
+        kept[(y0 + y) * CANVAS_WIDTH + x0 + x] = k;
+    }
+    kept
+}
+
+/// True inside the centred `width × height` play area.
+pub fn size_mask(width: usize, height: usize) -> [bool; CANVAS_CELLS] {
+    kept_cells(width, height, Symmetry::None)
+}
+
+/// One training level in the network's terms.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Sample {
+    /// The level's cells.
+    pub layout: Layout,
+    /// Size as the game defines it (longest PLAYFIELD runs): the size condition.
+    pub width: usize,
+    /// See `width`.
+    pub height: usize,
+    /// Detected symmetry of the play area.
+    pub symmetry: Symmetry,
+    /// The bots' median moves.
+    pub moves: f64,
+}
+
+impl Sample {
+    /// A sample from a stored level (its layout, detected symmetry and validated moves).
+    ///
+    /// # Errors
+    /// [`ModelError::BadLevel`] when the cells are not a layout or the size is out of range.
+    pub fn from_level(level: &Level, moves: Option<f64>) -> Result<Self> {
+        let bad = |reason: String| ModelError::BadLevel { name: level.name.clone(), reason };
+        let layout = level.layout().map_err(|e| bad(e.to_string()))?;
+        let (width, height) = layout.size();
+        Condition::new(width, height, Symmetry::None, None).check().map_err(|e| bad(e.to_string()))?;
+        let moves = moves.or_else(|| level.match3_figures().map(|f| f.median_moves)).unwrap_or(MAX_RECORDED_MOVES);
+        Ok(Self { symmetry: layout.symmetry(), layout, width, height, moves })
+    }
+
+    /// The sample's own condition.
+    pub fn condition(&self) -> Condition {
+        Condition::new(self.width, self.height, self.symmetry, Some(self.moves))
+    }
+}
+
+/// Encoder inputs `[N, C, 11, 9]`, one-hot targets `[N, 3, 11, 9]` and loss masks `[N, 11, 9]`
+/// for a batch of samples.
+///
+/// # Errors
+/// Tensor construction failures.
+pub fn encoder_batch(kind: ModelKind, samples: &[&Sample], range: &MoveRange, device: &Device) -> Result<(Tensor, Tensor, Tensor)> {
+    let n = samples.len();
+    let channels = kind.encoder_channels();
+    let mut x = vec![0f32; n * channels * CANVAS_CELLS];
+    let mut target = vec![0f32; n * CLASSES * CANVAS_CELLS];
+    let mut mask = vec![0f32; n * CANVAS_CELLS];
+    for (i, s) in samples.iter().enumerate() {
+        let kept = kept_cells(s.width, s.height, s.symmetry);
+        let inside = size_mask(s.width, s.height);
+        let d = range.normalise(s.moves) as f32;
+        for (c, &cell) in s.layout.canvas().cells().iter().enumerate() {
+            let class = cell as usize;
+            target[(i * CLASSES + class) * CANVAS_CELLS + c] = 1.0;
+            if kept[c] {
+                x[(i * channels + class) * CANVAS_CELLS + c] = 1.0;
+                mask[i * CANVAS_CELLS + c] = 1.0;
+            }
+            x[(i * channels + CLASSES) * CANVAS_CELLS + c] = f32::from(u8::from(inside[c]));
+            if kind.uses_moves() {
+                x[(i * channels + CLASSES + 1) * CANVAS_CELLS + c] = d;
+            }
+        }
+    }
+    let x = Tensor::from_vec(x, (n, channels, CANVAS_HEIGHT, CANVAS_WIDTH), device)?;
+    let target = Tensor::from_vec(target, (n, CLASSES, CANVAS_HEIGHT, CANVAS_WIDTH), device)?;
+    let mask = Tensor::from_vec(mask, (n, CANVAS_HEIGHT, CANVAS_WIDTH), device)?;
+    Ok((x, target, mask))
+}
+
+/// The decoder's condition vector `[one-hot W, one-hot H, d]` (no `d` for Vanilla).
+pub fn condition_vector(kind: ModelKind, width: usize, height: usize, moves: Option<f64>, range: &MoveRange) -> Vec<f32> {
+    let mut v = vec![0f32; WIDTH_CLASSES + HEIGHT_CLASSES];
+    v[width - WIDTHS.start()] = 1.0;
+    v[WIDTH_CLASSES + height - HEIGHTS.start()] = 1.0;
+    if kind.uses_moves() {
+        v.push(range.normalise(moves.unwrap_or(MAX_RECORDED_MOVES)) as f32);
+    }
+    v
+}
+
+/// Conditions `[N, 14 (+1)]` for a batch of samples.
+///
+/// # Errors
+/// Tensor construction failures.
+pub fn condition_batch(kind: ModelKind, conditions: &[Condition], range: &MoveRange, device: &Device) -> Result<Tensor> {
+    let rows: Vec<f32> = conditions.iter().flat_map(|c| condition_vector(kind, c.width, c.height, c.moves, range)).collect();
+    let width = rows.len() / conditions.len().max(1);
+    Ok(Tensor::from_vec(rows, (conditions.len(), width), device)?)
+}
+
+/// Turns decoder logits (`[N, 3, 11, 9]`, flattened row-major) into layouts: argmax per cell
+/// inside the requested play area (BLOCK outside), then mirrored by the requested symmetry.
+/// An area with no PLAYFIELD gets one at the kept cell that most wants it.
+pub fn layouts_from_logits(logits: &[f32], conditions: &[Condition]) -> Vec<Layout> {
+    conditions
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let base = i * CLASSES * CANVAS_CELLS;
+            let logit = |class: usize, x: usize, y: usize| logits[base + class * CANVAS_CELLS + y * CANVAS_WIDTH + x];
+            let (x0, y0) = area_origin(c.width, c.height);
+            let mut area = Grid::filled(c.width, c.height, Cell::Block);
+            let kept = symmetry::mask(c.width, c.height, c.symmetry);
+            let mut best_playfield = (f32::NEG_INFINITY, 0, 0);
+            for (x, y, k) in kept.iter() {
+                if !k {
+                    continue;
+                }
+                let scores = [logit(0, x0 + x, y0 + y), logit(1, x0 + x, y0 + y), logit(2, x0 + x, y0 + y)];
+                let class = (0..CLASSES).fold(0, |b, k| if scores[k] > scores[b] { k } else { b });
+                area.set(x, y, Cell::ALL[class]);
+                let margin = scores[2] - scores[0].max(scores[1]);
+                if margin > best_playfield.0 {
+                    best_playfield = (margin, x, y);
+                }
+            }
+            if !area.cells().contains(&Cell::Playfield) {
+                area.set(best_playfield.1, best_playfield.2, Cell::Playfield);
+            }
+            let area = symmetry::mirror(&area, c.symmetry);
+            Layout::from_area(&area).expect("a play area within 9x11 with a PLAYFIELD cell is a layout")
+        })
+        .collect()
+}

@@ -1,0 +1,325 @@
+//! A loaded model ready to make levels: weights + sidecar on a device. Generation in batches,
+//! encoding a level to its latent point, and interpolation between two levels.
+
+use super::arch::{device, Cvae, ModelKind, DTYPE, LATENT};
+use super::encoding::{condition_vector, encoder_batch, layouts_from_logits, Condition, Sample};
+use super::fast::FastDecoder;
+use super::error::{ModelError, Result};
+use super::sidecar::{layout_fingerprint, Architecture, Feasibility, Sidecar, SIDECAR_FORMAT};
+use crate::level::Level;
+use crate::match3::layout::Layout;
+use crate::rng::Rng;
+use crate::symmetry::Symmetry;
+use candle_core::{Device, Tensor};
+use candle_nn::{VarBuilder, VarMap};
+use std::collections::{HashMap, HashSet};
+use std::path::{Path, PathBuf};
+
+/// Levels decoded per forward pass.
+pub const BATCH: usize = 256;
+/// How many fresh latent points a level gets when it decodes to a copy of a training level.
+pub const NOVELTY_RETRIES: usize = 64;
+
+/// A trained Avalon or Vanilla model with its sidecar.
+#[derive(Debug)]
+pub struct Generator {
+    model: Cvae,
+    /// The decoder copied for fast CPU inference (`None` on a CUDA device).
+    fast: Option<FastDecoder>,
+    sidecar: Sidecar,
+    device: Device,
+}
+
+/// The result of [`Generator::interpolate`].
+#[derive(Clone, Debug)]
+pub struct Interpolation {
+    /// The decoder's reconstruction of the first level (t = 0).
+    pub start: Layout,
+    /// The decoder's reconstruction of the second level (t = 1).
+    pub end: Layout,
+    /// The in-between levels, t = 1/(steps+1) … steps/(steps+1).
+    pub between: Vec<Layout>,
+    /// The conditions the in-between levels were decoded with.
+    pub conditions: Vec<Condition>,
+    /// Latent points of the two levels (μ of the encoder).
+    pub z_start: Vec<f32>,
+    pub z_end: Vec<f32>,
+}
+
+/// The sidecar path of a weights file: the same name with `.ron`.
+pub fn sidecar_path(weights: &Path) -> PathBuf {
+    weights.with_extension("ron")
+}
+
+/// Tensor names and shapes the architecture of `kind` has, sorted by name.
+pub fn expected_tensors(kind: ModelKind) -> Result<Vec<(String, Vec<usize>)>> {
+    let varmap = VarMap::new();
+    Cvae::new(kind, VarBuilder::from_varmap(&varmap, DTYPE, &Device::Cpu))?;
+    let data = varmap.data().lock().map_err(|_| candle_core::Error::Msg("poisoned var map".into()))?;
+    let mut out: Vec<(String, Vec<usize>)> = data.iter().map(|(k, v)| (k.clone(), v.dims().to_vec())).collect();
+    out.sort();
+    Ok(out)
+}
+
+impl Generator {
+    /// Loads weights and their sidecar (same name, `.ron`), checking the architecture.
+    ///
+    /// # Errors
+    /// [`ModelError::MissingWeights`], [`ModelError::MissingSidecar`],
+    /// [`ModelError::CorruptSidecar`], [`ModelError::WrongArchitecture`],
+    /// [`ModelError::CorruptWeights`], [`ModelError::MissingTensor`],
+    /// [`ModelError::ShapeMismatch`].
+    pub fn load(weights: &Path) -> Result<Self> {
+        if !weights.is_file() {
+            return Err(ModelError::MissingWeights { path: weights.to_path_buf() });
+        }
+        let sidecar = read_sidecar(&sidecar_path(weights))?;
+        let device = device();
+        // The buffered loader: reads the file into memory and checks it, no memory map.
+        let tensors = candle_core::safetensors::load(weights, &device)
+            .map_err(|e| ModelError::CorruptWeights { path: weights.to_path_buf(), reason: e.to_string() })?;
+        check_tensors(weights, sidecar.architecture.kind, &tensors)?;
+        let vb = VarBuilder::from_tensors(tensors, DTYPE, &device);
+        let model = Cvae::new(sidecar.architecture.kind, vb)?;
+        Self::assemble(model, sidecar, device)
+    }
+
+    /// A generator over live training variables (checkpoint sweeps, tests).
+    ///
+    /// # Errors
+    /// A var map that lacks the architecture's tensors.
+    pub fn from_varmap(varmap: &VarMap, sidecar: Sidecar, device: &Device) -> Result<Self> {
+        let model = Cvae::new(sidecar.architecture.kind, VarBuilder::from_varmap(varmap, DTYPE, device))?;
+        Self::assemble(model, sidecar, device.clone())
+    }
+
+    fn assemble(model: Cvae, sidecar: Sidecar, device: Device) -> Result<Self> {
+        let fast = if device.is_cpu() { Some(FastDecoder::new(model.decoder())?) } else { None };
+        Ok(Self { model, fast, sidecar, device })
+    }
+
+    /// Decoder logits (`[N, 3, 11, 9]` flattened) through candle, bypassing the fast CPU
+    /// copy (tests compare the two).
+    ///
+    /// # Errors
+    /// A tensor failure.
+    pub fn logits_candle(&self, z_hat: &[f32], n: usize) -> Result<Vec<f32>> {
+        let t = Tensor::from_slice(z_hat, (n, z_hat.len() / n.max(1)), &self.device)?;
+        Ok(self.model.decode(&t)?.flatten_all()?.to_vec1::<f32>()?)
+    }
+
+    /// Avalon or Vanilla.
+    pub fn kind(&self) -> ModelKind {
+        self.model.kind()
+    }
+
+    /// The sidecar (normalisation, coverage, metrics at selection).
+    pub fn sidecar(&self) -> &Sidecar {
+        &self.sidecar
+    }
+
+    /// Checks a condition: ranges, and moves present for Avalon.
+    ///
+    /// # Errors
+    /// [`ModelError::SizeOutOfRange`], [`ModelError::MovesOutOfRange`],
+    /// [`ModelError::MovesRequired`].
+    pub fn check(&self, condition: &Condition) -> Result<()> {
+        condition.check()?;
+        if self.kind().uses_moves() && condition.moves.is_none() {
+            return Err(ModelError::MovesRequired { model: self.kind().to_string() });
+        }
+        Ok(())
+    }
+
+    /// Whether the training set covers `condition` (and, if not, the nearest that it does).
+    pub fn feasibility(&self, condition: &Condition) -> Feasibility {
+        self.sidecar.feasibility(condition)
+    }
+
+    /// `count` levels for one condition; level `i` decodes the latent point drawn from
+    /// `Rng::derive(seed, i)`, so a batch's levels do not depend on the batch size.
+    ///
+    /// # Errors
+    /// As [`Generator::check`].
+    pub fn generate(&self, condition: &Condition, count: usize, seed: u64) -> Result<Vec<Layout>> {
+        self.check(condition)?;
+        self.generate_each(&vec![*condition; count], seed)
+    }
+
+    /// One level for each condition (level `i` from `Rng::derive(seed, i)`), in batches.
+    /// A level that decodes to an exact copy of a training level is redrawn from the next
+    /// latent points of its stream (up to [`NOVELTY_RETRIES`] times): the designer asked for
+    /// new levels. Each redraw spreads the latent point a little wider (×1.1 per try) so a
+/// decoder that maps a broad region onto one training level is pushed out of it.
+    ///
+    /// # Errors
+    /// As [`Generator::check`] for any condition.
+    pub fn generate_each(&self, conditions: &[Condition], seed: u64) -> Result<Vec<Layout>> {
+        self.generate_each_with(conditions, seed, true)
+    }
+
+    /// As [`Generator::generate_each`], with the novelty redraw on or off (off: the raw
+    /// decoder output, for measuring the model alone).
+    ///
+    /// # Errors
+    /// As [`Generator::check`] for any condition.
+    pub fn generate_each_with(&self, conditions: &[Condition], seed: u64, novel: bool) -> Result<Vec<Layout>> {
+        for c in conditions {
+            self.check(c)?;
+        }
+        let known: HashSet<u64> = if novel { self.sidecar.training_fingerprints.iter().copied().collect() } else { HashSet::new() };
+        let mut out = Vec::with_capacity(conditions.len());
+        for (b, chunk) in conditions.chunks(BATCH).enumerate() {
+            let mut streams: Vec<Rng> = (0..chunk.len()).map(|i| Rng::derive(seed, (b * BATCH + i) as u64)).collect();
+            let draw = |rng: &mut Rng| (0..LATENT).map(|_| rng.normal() as f32).collect::<Vec<f32>>();
+            let z: Vec<f32> = streams.iter_mut().flat_map(draw).collect();
+            let mut layouts = self.decode(&z, chunk)?;
+            for retry in 1..=NOVELTY_RETRIES {
+                let copies: Vec<usize> = (0..chunk.len()).filter(|&i| known.contains(&layout_fingerprint(&layouts[i]))).collect();
+                if copies.is_empty() {
+                    break;
+                }
+                let spread = 1.1f32.powi(retry as i32);
+                let z: Vec<f32> = copies.iter().flat_map(|&i| draw(&mut streams[i])).map(|v| v * spread).collect();
+                let redrawn = self.decode(&z, &copies.iter().map(|&i| chunk[i]).collect::<Vec<_>>())?;
+                for (&i, layout) in copies.iter().zip(redrawn) {
+                    layouts[i] = layout;
+                }
+            }
+            out.extend(layouts);
+        }
+        Ok(out)
+    }
+
+    /// Decodes latent points (`LATENT` floats each, one per condition) into layouts.
+    ///
+    /// # Errors
+    /// A `z` of the wrong length, or a tensor failure.
+    pub fn decode(&self, z: &[f32], conditions: &[Condition]) -> Result<Vec<Layout>> {
+        let n = conditions.len();
+        if z.len() != n * LATENT {
+            return Err(candle_core::Error::Msg(format!("{} latent values for {n} levels", z.len())).into());
+        }
+        let mut z_hat = Vec::with_capacity(n * self.kind().decoder_inputs());
+        for (zi, c) in z.chunks_exact(LATENT).zip(conditions) {
+            z_hat.extend_from_slice(zi);
+            z_hat.extend(condition_vector(self.kind(), c.width, c.height, c.moves, &self.sidecar.moves));
+        }
+        let logits = match &self.fast {
+            Some(fast) => fast.decode(&z_hat, n),
+            None => self.logits_candle(&z_hat, n)?,
+        };
+        Ok(layouts_from_logits(&logits, conditions))
+    }
+
+    /// The latent point (encoder mean) of a level, conditioned on its size, detected
+    /// symmetry and stored validated moves (40 when it has none).
+    ///
+    /// # Errors
+    /// [`ModelError::BadLevel`] when the level is not a usable layout.
+    pub fn encode(&self, level: &Level) -> Result<Vec<f32>> {
+        let sample = Sample::from_level(level, None)?;
+        self.encode_sample(&sample)
+    }
+
+    /// The latent point of a prepared sample.
+    ///
+    /// # Errors
+    /// A tensor failure.
+    pub fn encode_sample(&self, sample: &Sample) -> Result<Vec<f32>> {
+        let (x, _, _) = encoder_batch(self.kind(), &[sample], &self.sidecar.moves, &self.device)?;
+        let (mu, _) = self.model.encode(&x)?;
+        Ok(mu.flatten_all()?.to_vec1::<f32>()?)
+    }
+
+    /// Walks the latent line from level `a` to level `b`: the reconstructions of both and
+    /// `steps` levels in between. Size and moves are interpolated (sizes rounded); the
+    /// symmetry is `a`'s for the first half and `b`'s for the second.
+    ///
+    /// # Errors
+    /// [`ModelError::BadLevel`] for a level that cannot be encoded.
+    pub fn interpolate(&self, a: &Level, b: &Level, steps: usize) -> Result<Interpolation> {
+        let (sa, sb) = (Sample::from_level(a, None)?, Sample::from_level(b, None)?);
+        let (za, zb) = (self.encode_sample(&sa)?, self.encode_sample(&sb)?);
+        let lerp = |x: f64, y: f64, t: f64| x + (y - x) * t;
+        let mut conditions = vec![sa.condition(), sb.condition()];
+        let mut z: Vec<f32> = za.iter().chain(&zb).copied().collect();
+        for k in 1..=steps {
+            let t = k as f64 / (steps + 1) as f64;
+            let symmetry: Symmetry = if t < 0.5 { sa.symmetry } else { sb.symmetry };
+            conditions.push(Condition {
+                width: lerp(sa.width as f64, sb.width as f64, t).round() as usize,
+                height: lerp(sa.height as f64, sb.height as f64, t).round() as usize,
+                symmetry,
+                moves: Some(lerp(sa.moves, sb.moves, t)),
+            });
+            z.extend(za.iter().zip(&zb).map(|(&x, &y)| lerp(x as f64, y as f64, t) as f32));
+        }
+        let mut layouts = self.decode(&z, &conditions)?.into_iter();
+        let start = layouts.next().expect("two endpoints decoded");
+        let end = layouts.next().expect("two endpoints decoded");
+        Ok(Interpolation { start, end, between: layouts.collect(), conditions: conditions.split_off(2), z_start: za, z_end: zb })
+    }
+}
+
+/// Reads and checks a sidecar.
+///
+/// # Errors
+/// [`ModelError::MissingSidecar`], [`ModelError::CorruptSidecar`],
+/// [`ModelError::WrongArchitecture`].
+pub fn read_sidecar(path: &Path) -> Result<Sidecar> {
+    let text = std::fs::read_to_string(path).map_err(|_| ModelError::MissingSidecar { path: path.to_path_buf() })?;
+    let sidecar: Sidecar = ron::from_str(&text).map_err(|e| ModelError::CorruptSidecar { path: path.to_path_buf(), reason: e.to_string() })?;
+    let expected = Architecture::of(sidecar.architecture.kind);
+    if sidecar.format != SIDECAR_FORMAT || sidecar.architecture != expected {
+        return Err(ModelError::WrongArchitecture {
+            path: path.to_path_buf(),
+            expected: format!("{:?}", expected),
+            found: format!("format {} {:?}", sidecar.format, sidecar.architecture),
+        });
+    }
+    Ok(sidecar)
+}
+
+fn check_tensors(path: &Path, kind: ModelKind, tensors: &HashMap<String, Tensor>) -> Result<()> {
+    for (name, expected) in expected_tensors(kind)? {
+        let Some(t) = tensors.get(&name) else {
+            return Err(ModelError::MissingTensor { path: path.to_path_buf(), name });
+        };
+        if t.dims() != expected.as_slice() {
+            return Err(ModelError::ShapeMismatch { path: path.to_path_buf(), name, expected, found: t.dims().to_vec() });
+        }
+    }
+    Ok(())
+}
+
+/// Saves weights (safetensors) and the sidecar (RON) atomically: each goes to a temporary
+/// file that is then renamed.
+///
+/// # Errors
+/// [`ModelError::Write`].
+pub fn save(tensors: &HashMap<String, Tensor>, sidecar: &Sidecar, weights: &Path) -> Result<()> {
+    let write_err = |path: &Path, reason: String| ModelError::Write { path: path.to_path_buf(), reason };
+    if let Some(dir) = weights.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| write_err(dir, e.to_string()))?;
+    }
+    let tmp = weights.with_extension("safetensors.tmp");
+    candle_core::safetensors::save(tensors, &tmp).map_err(|e| write_err(&tmp, e.to_string()))?;
+    std::fs::rename(&tmp, weights).map_err(|e| write_err(weights, e.to_string()))?;
+    let side = sidecar_path(weights);
+    crate::files::write_atomic(&side, crate::files::to_ron(sidecar).as_bytes()).map_err(|e| write_err(&side, e.to_string()))?;
+    Ok(())
+}
+
+/// A snapshot of a var map's tensors (copied, so later training steps do not change it).
+///
+/// # Errors
+/// A tensor failure.
+pub fn snapshot(varmap: &VarMap) -> Result<HashMap<String, Tensor>> {
+    let data = varmap.data().lock().map_err(|_| candle_core::Error::Msg("poisoned var map".into()))?;
+    let mut out = HashMap::new();
+    for (k, v) in data.iter() {
+        out.insert(k.clone(), v.as_tensor().copy()?);
+    }
+    Ok(out)
+}

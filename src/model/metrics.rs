@@ -1,0 +1,155 @@
+//! The paper's metrics (SPEC §4) as pure functions over layouts, so they can be checked on
+//! hand-made sets: size, diversity, plagiarism, difficulty and tile-distribution accuracy.
+
+use crate::match3::layout::Layout;
+use serde::{Deserialize, Serialize};
+use std::collections::{BTreeMap, HashSet};
+
+/// The figures of one sweep (shares as 0..1).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SweepMetrics {
+    /// Levels in the sweep.
+    pub levels: usize,
+    /// Share with exactly the requested size.
+    pub size_accuracy: f64,
+    /// Share of distinct pairs.
+    pub diversity: f64,
+    /// Share identical to a training level.
+    pub plagiarism: f64,
+    /// The same share for the decoder's raw output, before copies are redrawn.
+    #[serde(default)]
+    pub plagiarism_raw: Option<f64>,
+    /// Share whose requested moves lie within ±1 std of the validated median (none without
+    /// a moves condition).
+    pub difficulty_accuracy: Option<f64>,
+    /// Mean of |requested − validated median|.
+    pub difficulty_mean_distance: Option<f64>,
+    /// Standard deviation of |requested − validated median|.
+    pub difficulty_std_distance: Option<f64>,
+    /// Share the bots validate (median ≤ 20).
+    pub valid: f64,
+    /// Share of (size, cell type) whose generated median count lies in the training Q1–Q3.
+    pub tile_distribution_accuracy: f64,
+    /// Generation time per level (batched), milliseconds.
+    pub ms_per_level: f64,
+}
+
+impl SweepMetrics {
+    /// The checkpoint-selection score: the mean of size, diversity, tile-distribution and
+    /// (where there is one) difficulty accuracy.
+    pub fn selection_score(&self) -> f64 {
+        let mut parts = vec![self.size_accuracy, self.diversity, self.tile_distribution_accuracy];
+        if let Some(d) = self.difficulty_accuracy {
+            parts.push(d);
+        }
+        parts.iter().sum::<f64>() / parts.len() as f64
+    }
+}
+
+/// Share of `levels` whose size is the requested one (`sizes[i]` for `levels[i]`).
+pub fn size_accuracy(levels: &[Layout], sizes: &[(usize, usize)]) -> f64 {
+    share(levels.iter().zip(sizes).filter(|(l, &s)| l.size() == s).count(), levels.len())
+}
+
+/// Share of unordered pairs of `levels` that differ in at least one cell.
+pub fn diversity(levels: &[Layout]) -> f64 {
+    let n = levels.len();
+    if n < 2 {
+        return 1.0;
+    }
+    let mut distinct = 0usize;
+    for i in 0..n {
+        for j in i + 1..n {
+            distinct += usize::from(levels[i] != levels[j]);
+        }
+    }
+    share(distinct, n * (n - 1) / 2)
+}
+
+/// Share of `levels` identical to some level of `training`.
+pub fn plagiarism(levels: &[Layout], training: &[Layout]) -> f64 {
+    let known: HashSet<&Layout> = training.iter().collect();
+    share(levels.iter().filter(|l| known.contains(l)).count(), levels.len())
+}
+
+/// Difficulty accuracy from (requested moves, validated median, validated std) triples:
+/// (share within ±1 std, mean |distance|, std of |distance|).
+pub fn difficulty(results: &[(f64, f64, f64)]) -> (f64, f64, f64) {
+    if results.is_empty() {
+        return (0.0, 0.0, 0.0);
+    }
+    let hits = results.iter().filter(|&&(want, median, std)| (want - median).abs() <= std).count();
+    let distances: Vec<f64> = results.iter().map(|&(want, median, _)| (want - median).abs()).collect();
+    let (mean, std) = mean_std(&distances);
+    (share(hits, results.len()), mean, std)
+}
+
+/// Tile-distribution accuracy: for every size present in both sets and each cell type, is
+/// the median count of `generated` (grouped by `sizes`, the requested sizes) within the
+/// Q1–Q3 of `training` levels of that size (grouped by their own size)?
+pub fn tile_distribution(generated: &[Layout], sizes: &[(usize, usize)], training: &[Layout]) -> f64 {
+    let mut gen_by_size: BTreeMap<(usize, usize), Vec<[usize; 3]>> = BTreeMap::new();
+    for (l, &s) in generated.iter().zip(sizes) {
+        gen_by_size.entry(s).or_default().push(l.counts());
+    }
+    let mut train_by_size: BTreeMap<(usize, usize), Vec<[usize; 3]>> = BTreeMap::new();
+    for l in training {
+        train_by_size.entry(l.size()).or_default().push(l.counts());
+    }
+    let (mut hits, mut total) = (0, 0);
+    for (size, gen) in &gen_by_size {
+        let Some(train) = train_by_size.get(size) else { continue };
+        for cell in 0..3 {
+            let g: Vec<f64> = gen.iter().map(|c| c[cell] as f64).collect();
+            let t: Vec<f64> = train.iter().map(|c| c[cell] as f64).collect();
+            let m = quantile(&g, 0.5);
+            total += 1;
+            hits += usize::from(m >= quantile(&t, 0.25) && m <= quantile(&t, 0.75));
+        }
+    }
+    share(hits, total)
+}
+
+/// The `q`-quantile with linear interpolation between order statistics (NumPy's default).
+pub fn quantile(values: &[f64], q: f64) -> f64 {
+    if values.is_empty() {
+        return f64::NAN;
+    }
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    let pos = q * (v.len() - 1) as f64;
+    let (lo, hi) = (pos.floor() as usize, pos.ceil() as usize);
+    v[lo] + (v[hi] - v[lo]) * (pos - lo as f64)
+}
+
+/// Mean and population standard deviation.
+pub fn mean_std(values: &[f64]) -> (f64, f64) {
+    if values.is_empty() {
+        return (0.0, 0.0);
+    }
+    let n = values.len() as f64;
+    let mean = values.iter().sum::<f64>() / n;
+    let var = values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n;
+    (mean, var.sqrt())
+}
+
+fn share(part: usize, whole: usize) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        part as f64 / whole as f64
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quantiles_interpolate() {
+        let v = [1.0, 2.0, 3.0, 4.0];
+        assert_eq!(quantile(&v, 0.5), 2.5);
+        assert_eq!(quantile(&v, 0.25), 1.75);
+        assert_eq!(quantile(&[7.0], 0.75), 7.0);
+    }
+}

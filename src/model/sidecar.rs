@@ -1,0 +1,189 @@
+//! The RON sidecar that travels with a model's weights: architecture, move normalisation,
+//! training data hash, seed, epochs, metrics at selection and the dataset's coverage (per
+//! size, the moves it holds), which answers whether a condition can be met.
+
+use super::arch::{ModelKind, FILTERS, KERNEL, LATENT};
+use super::encoding::{Condition, MoveRange, Sample};
+use super::metrics::SweepMetrics;
+use crate::match3::layout::{HEIGHTS, WIDTHS};
+use serde::{Deserialize, Serialize};
+
+/// The sidecar format this build writes and reads.
+pub const SIDECAR_FORMAT: u32 = 1;
+
+/// What the network is, so a loader can refuse weights of another shape.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Architecture {
+    /// Avalon or Vanilla.
+    pub kind: ModelKind,
+    /// Always "cvae" for this family.
+    pub family: String,
+    /// Latent dimensions.
+    pub latent: usize,
+    /// Encoder filters (the decoder mirrors them).
+    pub filters: Vec<usize>,
+    /// Kernel size.
+    pub kernel: usize,
+    /// Canvas (width, height).
+    pub canvas: (usize, usize),
+}
+
+impl Architecture {
+    /// The architecture this build implements for `kind`.
+    pub fn of(kind: ModelKind) -> Self {
+        Self {
+            kind,
+            family: "cvae".into(),
+            latent: LATENT,
+            filters: FILTERS.to_vec(),
+            kernel: KERNEL,
+            canvas: (crate::match3::layout::CANVAS_WIDTH, crate::match3::layout::CANVAS_HEIGHT),
+        }
+    }
+}
+
+/// The training set's moves at one size.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SizeCoverage {
+    pub width: usize,
+    pub height: usize,
+    /// Training levels of this size.
+    pub levels: usize,
+    /// Fewest validated median moves at this size.
+    pub min_moves: f64,
+    /// Most validated median moves at this size.
+    pub max_moves: f64,
+}
+
+/// How the model was trained.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Training {
+    /// The dataset folder.
+    pub data: String,
+    /// FNV-1a 64 of the training file's bytes, hex.
+    pub data_hash: String,
+    /// Training levels.
+    pub levels: usize,
+    pub seed: u64,
+    /// Epochs run.
+    pub epochs: usize,
+    /// The epoch whose checkpoint was selected.
+    pub selected_epoch: usize,
+    pub batch_size: usize,
+    pub learning_rate: f64,
+    pub optimizer: String,
+    /// Wall-clock seconds of the whole run.
+    pub seconds: f64,
+}
+
+/// Everything saved next to the weights.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sidecar {
+    pub format: u32,
+    pub architecture: Architecture,
+    /// Move normalisation: the training set's range.
+    pub moves: MoveRange,
+    pub training: Training,
+    /// The selection sweep's figures for the selected checkpoint.
+    pub metrics: SweepMetrics,
+    /// Per size, the moves the training set covers.
+    pub coverage: Vec<SizeCoverage>,
+    /// [`layout_fingerprint`] of every training level, so generation can refuse to hand
+    /// back a copy of one.
+    #[serde(default)]
+    pub training_fingerprints: Vec<u64>,
+}
+
+/// A stable 64-bit fingerprint of a layout's canvas (FNV-1a over the cell classes).
+pub fn layout_fingerprint(layout: &crate::match3::layout::Layout) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &c in layout.canvas().cells() {
+        h ^= c as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// Whether a condition lies inside what the training set covers.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Feasibility {
+    /// The training set has levels of this size around these moves.
+    Feasible,
+    /// No training level of this size needs that few (or that many) moves.
+    Infeasible {
+        /// Why, in words.
+        reason: String,
+        /// The same size with the nearest covered moves.
+        nearest_same_size: Option<Condition>,
+        /// The nearest size (same symmetry) that covers the requested moves.
+        nearest_same_moves: Option<Condition>,
+    },
+}
+
+/// Per size, the range of validated moves among `samples`.
+pub fn coverage(samples: &[Sample]) -> Vec<SizeCoverage> {
+    let mut out = Vec::new();
+    for height in HEIGHTS {
+        for width in WIDTHS {
+            let moves: Vec<f64> = samples.iter().filter(|s| s.width == width && s.height == height).map(|s| s.moves).collect();
+            if moves.is_empty() {
+                continue;
+            }
+            let min_moves = moves.iter().copied().fold(f64::INFINITY, f64::min);
+            let max_moves = moves.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+            out.push(SizeCoverage { width, height, levels: moves.len(), min_moves, max_moves });
+        }
+    }
+    out
+}
+
+/// FNV-1a 64 of `bytes` as 16 hex digits: a cheap fingerprint of the training data.
+pub fn data_hash(bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+impl Sidecar {
+    /// Checks `condition` against the training coverage. Moves are only checked for models
+    /// that take them; a size absent from the training set is infeasible.
+    pub fn feasibility(&self, condition: &Condition) -> Feasibility {
+        let at = |w: usize, h: usize| self.coverage.iter().find(|c| c.width == w && c.height == h);
+        let Some(cov) = at(condition.width, condition.height) else {
+            let nearest = self
+                .coverage
+                .iter()
+                .min_by_key(|c| c.width.abs_diff(condition.width) + c.height.abs_diff(condition.height))
+                .map(|c| Condition { width: c.width, height: c.height, ..*condition });
+            return Feasibility::Infeasible {
+                reason: format!("the training set has no {}x{} level", condition.width, condition.height),
+                nearest_same_size: None,
+                nearest_same_moves: nearest,
+            };
+        };
+        let (Some(moves), true) = (condition.moves, self.architecture.kind.uses_moves()) else {
+            return Feasibility::Feasible;
+        };
+        if (cov.min_moves..=cov.max_moves).contains(&moves) {
+            return Feasibility::Feasible;
+        }
+        let clamped = moves.clamp(cov.min_moves, cov.max_moves);
+        let nearest_same_moves = self
+            .coverage
+            .iter()
+            .filter(|c| (c.min_moves..=c.max_moves).contains(&moves))
+            .min_by_key(|c| c.width.abs_diff(condition.width) + c.height.abs_diff(condition.height))
+            .map(|c| Condition { width: c.width, height: c.height, ..*condition });
+        Feasibility::Infeasible {
+            reason: format!(
+                "no {}x{} training level takes {} moves (they take {} to {})",
+                condition.width, condition.height, moves, cov.min_moves, cov.max_moves
+            ),
+            nearest_same_size: Some(Condition { moves: Some(clamped), ..*condition }),
+            nearest_same_moves,
+        }
+    }
+}

@@ -1,0 +1,123 @@
+//! The evaluation sweep of SPEC §4: 48 sizes × vertical/horizontal/quadrant, one level each,
+//! every level validated by the bots; and the same metrics on a dataset split as baseline.
+
+use super::encoding::{Condition, Sample};
+use super::generator::Generator;
+use super::metrics::{self, SweepMetrics};
+use crate::match3::layout::{Layout, HEIGHTS, WIDTHS};
+use crate::match3::{validate, Validation, ValidationConfig};
+use crate::rng::Rng;
+use crate::symmetry::Symmetry;
+use rayon::prelude::*;
+use std::time::Instant;
+
+/// The highest move count the sweep asks for: the designers' limit.
+pub const SWEEP_MAX_MOVES: f64 = 20.0;
+
+/// One level of a sweep with what the bots made of it.
+#[derive(Clone, Debug)]
+pub struct SweptLevel {
+    pub condition: Condition,
+    pub layout: Layout,
+    /// `None` when no game could make a move (counted invalid, 40 moves).
+    pub validation: Option<Validation>,
+}
+
+impl SweptLevel {
+    /// (median, std) of the validation; a layout without any move counts as 40 ± 0.
+    pub fn moves(&self) -> (f64, f64) {
+        self.validation.as_ref().map_or((40.0, 0.0), |v| (v.median_moves, v.std_moves))
+    }
+}
+
+/// A sweep's figures and its levels.
+#[derive(Clone, Debug)]
+pub struct SweepReport {
+    pub metrics: SweepMetrics,
+    pub levels: Vec<SweptLevel>,
+}
+
+/// The 144 sweep conditions; with `min_moves` (Avalon) each asks for moves drawn uniformly
+/// from `[min_moves, 20]` with a stream of `seed`.
+pub fn sweep_conditions(min_moves: Option<f64>, seed: u64) -> Vec<Condition> {
+    let mut rng = Rng::derive(seed, 0x5eed);
+    let mut out = Vec::with_capacity(144);
+    for height in HEIGHTS {
+        for width in WIDTHS {
+            for symmetry in Symmetry::MIRRORED {
+                let moves = min_moves.map(|lo| lo + (SWEEP_MAX_MOVES - lo).max(0.0) * rng.unit());
+                out.push(Condition::new(width, height, symmetry, moves));
+            }
+        }
+    }
+    out
+}
+
+/// Validates layouts in parallel with the bots.
+pub fn validate_all(layouts: &[Layout], config: &ValidationConfig) -> Vec<Option<Validation>> {
+    layouts.par_iter().map(|l| validate(l, config).ok()).collect()
+}
+
+/// Runs the sweep for a generator: generate the 144 levels (timed, batched), validate them,
+/// and compute every metric against the training layouts.
+///
+/// # Errors
+/// A generation failure.
+pub fn run_sweep(generator: &Generator, training: &[Layout], seed: u64, config: &ValidationConfig) -> super::Result<SweepReport> {
+    let min_moves = generator.kind().uses_moves().then_some(generator.sidecar().moves.min);
+    let conditions = sweep_conditions(min_moves, seed);
+    let started = Instant::now();
+    let layouts = generator.generate_each(&conditions, seed)?;
+    let ms_per_level = started.elapsed().as_secs_f64() * 1e3 / conditions.len() as f64;
+    let validations = validate_all(&layouts, config);
+    let levels: Vec<SweptLevel> = conditions
+        .into_iter()
+        .zip(layouts)
+        .zip(validations)
+        .map(|((condition, layout), validation)| SweptLevel { condition, layout, validation })
+        .collect();
+    let mut m = score(&levels, training);
+    m.ms_per_level = ms_per_level;
+    let raw = generator.generate_each_with(&levels.iter().map(|l| l.condition).collect::<Vec<_>>(), seed, false)?;
+    m.plagiarism_raw = Some(metrics::plagiarism(&raw, training));
+    Ok(SweepReport { metrics: m, levels })
+}
+
+/// The dataset baseline: the same metrics on a split's levels, each "conditioned" on its own
+/// size, symmetry and stored moves, and re-validated with `config`.
+pub fn dataset_baseline(split: &[Sample], training: &[Layout], config: &ValidationConfig) -> SweepReport {
+    let layouts: Vec<Layout> = split.iter().map(|s| s.layout.clone()).collect();
+    let validations = validate_all(&layouts, config);
+    let levels: Vec<SweptLevel> = split
+        .iter()
+        .zip(validations)
+        .map(|(s, validation)| SweptLevel { condition: s.condition(), layout: s.layout.clone(), validation })
+        .collect();
+    SweepReport { metrics: score(&levels, training), levels }
+}
+
+/// Every metric of a set of swept levels (all but the timing).
+pub fn score(levels: &[SweptLevel], training: &[Layout]) -> SweepMetrics {
+    let layouts: Vec<Layout> = levels.iter().map(|l| l.layout.clone()).collect();
+    let sizes: Vec<(usize, usize)> = levels.iter().map(|l| (l.condition.width, l.condition.height)).collect();
+    let difficulty: Vec<(f64, f64, f64)> = levels
+        .iter()
+        .filter_map(|l| l.condition.moves.map(|want| (want, l.moves().0, l.moves().1)))
+        .collect();
+    let (acc, mean, std) = metrics::difficulty(&difficulty);
+    let has_moves = !difficulty.is_empty();
+    let valid = levels.iter().filter(|l| l.validation.as_ref().is_some_and(|v| v.valid)).count();
+    SweepMetrics {
+        levels: levels.len(),
+        size_accuracy: metrics::size_accuracy(&layouts, &sizes),
+        diversity: metrics::diversity(&layouts),
+        plagiarism: metrics::plagiarism(&layouts, training),
+        plagiarism_raw: None,
+        difficulty_accuracy: has_moves.then_some(acc),
+        difficulty_mean_distance: has_moves.then_some(mean),
+        difficulty_std_distance: has_moves.then_some(std),
+        valid: valid as f64 / levels.len().max(1) as f64,
+        tile_distribution_accuracy: metrics::tile_distribution(&layouts, &sizes, training),
+        ms_per_level: 0.0,
+    }
+}

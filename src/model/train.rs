@@ -1,0 +1,288 @@
+//! Training a cVAE on a match-3 dataset: seeded initialisation and batches, AdamW, periodic
+//! checkpoints, and selection of the checkpoint with the best metric sweep.
+
+use super::arch::{device, loss, Cvae, ModelKind, DTYPE, LATENT};
+use super::encoding::{condition_batch, encoder_batch, MoveRange, Sample};
+use super::error::{ModelError, Result};
+use super::generator::{save, snapshot, Generator};
+use super::metrics::SweepMetrics;
+use super::sidecar::{coverage, data_hash, layout_fingerprint, Architecture, Sidecar, Training, SIDECAR_FORMAT};
+use super::sweep::run_sweep;
+use crate::match3::layout::Layout;
+use crate::match3::ValidationConfig;
+use crate::rng::Rng;
+use candle_core::{Device, Tensor};
+use candle_nn::{AdamW, Optimizer, ParamsAdamW, VarBuilder, VarMap};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+/// How a model is trained. The defaults converge in about a minute on two CPU cores.
+#[derive(Clone, Debug)]
+pub struct TrainConfig {
+    pub kind: ModelKind,
+    pub epochs: usize,
+    pub batch_size: usize,
+    pub learning_rate: f64,
+    pub weight_decay: f64,
+    pub seed: u64,
+    /// Run the selection sweep (and write a checkpoint) every this many epochs.
+    pub checkpoint_every: usize,
+    /// Where checkpoints go (`None`: not written).
+    pub checkpoint_dir: Option<PathBuf>,
+    /// Run the metric sweep at checkpoints and keep the best; otherwise keep the last.
+    pub select: bool,
+}
+
+impl TrainConfig {
+    /// The shipped defaults for `kind`: AdamW, lr 2e-3, batch 64, 80 epochs, sweep every 10.
+    pub fn new(kind: ModelKind, seed: u64) -> Self {
+        Self { kind, epochs: 80, batch_size: 64, learning_rate: 2e-3, weight_decay: 1e-4, seed, checkpoint_every: 10, checkpoint_dir: None, select: true }
+    }
+
+    /// The defaults scaled to a training set of `levels`: about 3,000 optimiser steps
+    /// (120 epochs on the 1,632 main levels, 600 on the 170 stylized ones), eight sweeps.
+    pub fn for_set(kind: ModelKind, seed: u64, levels: usize) -> Self {
+        let epochs = (192_000 / levels.max(1)).clamp(120, 600);
+        Self { epochs, checkpoint_every: (epochs / 8).max(1), ..Self::new(kind, seed) }
+    }
+}
+
+/// What training reports as it goes.
+#[derive(Clone, Debug)]
+pub enum Progress {
+    /// An epoch finished with these mean losses.
+    Epoch { epoch: usize, epochs: usize, loss: f64, reconstruction: f64, kl: f64 },
+    /// A checkpoint was swept.
+    Checkpoint { epoch: usize, metrics: SweepMetrics, score: f64, best: bool },
+}
+
+/// A training set loaded from a dataset folder.
+#[derive(Clone, Debug)]
+pub struct TrainingSet {
+    /// The folder.
+    pub dir: PathBuf,
+    pub samples: Vec<Sample>,
+    /// Fingerprint of `train.ron`.
+    pub hash: String,
+}
+
+impl TrainingSet {
+    /// Loads `dir/train.ron`.
+    ///
+    /// # Errors
+    /// [`ModelError::Dataset`] when the file is missing, malformed or has no usable level.
+    pub fn load(dir: &Path) -> Result<Self> {
+        Self::load_split(dir, "train")
+    }
+
+    /// Loads `dir/<split>.ron`.
+    ///
+    /// # Errors
+    /// As [`TrainingSet::load`].
+    pub fn load_split(dir: &Path, split: &str) -> Result<Self> {
+        let path = dir.join(format!("{split}.ron"));
+        let err = |reason: String| ModelError::Dataset { path: path.clone(), reason };
+        let bytes = std::fs::read(&path).map_err(|e| err(e.to_string()))?;
+        let pack = crate::files::load_pack(&path).map_err(|e| err(e.to_string()))?;
+        let samples = pack.levels.iter().map(|l| Sample::from_level(l, None)).collect::<Result<Vec<_>>>()?;
+        if samples.is_empty() {
+            return Err(err("no levels".into()));
+        }
+        Ok(Self { dir: dir.to_path_buf(), samples, hash: data_hash(&bytes) })
+    }
+
+    /// The layouts only (plagiarism and tile-distribution references).
+    pub fn layouts(&self) -> Vec<Layout> {
+        self.samples.iter().map(|s| s.layout.clone()).collect()
+    }
+
+    /// The training set's range of validated moves.
+    pub fn move_range(&self) -> MoveRange {
+        let min = self.samples.iter().map(|s| s.moves).fold(f64::INFINITY, f64::min);
+        let max = self.samples.iter().map(|s| s.moves).fold(f64::NEG_INFINITY, f64::max);
+        MoveRange { min, max }
+    }
+}
+
+/// The result of a training run: the selected weights and their sidecar.
+pub struct Trained {
+    pub tensors: HashMap<String, Tensor>,
+    pub sidecar: Sidecar,
+}
+
+impl Trained {
+    /// Writes the weights and the sidecar (`.ron` beside them).
+    ///
+    /// # Errors
+    /// [`ModelError::Write`].
+    pub fn save(&self, weights: &Path) -> Result<()> {
+        save(&self.tensors, &self.sidecar, weights)
+    }
+}
+
+/// Fills every variable from our seeded generator (uniform ±1/√fan-in, as PyTorch does), in
+/// name order, so a seed fixes the initial weights on every platform.
+///
+/// # Errors
+/// A tensor failure.
+pub fn seeded_init(varmap: &VarMap, seed: u64) -> Result<()> {
+    let data = varmap.data().lock().map_err(|_| candle_core::Error::Msg("poisoned var map".into()))?;
+    let mut names: Vec<&String> = data.keys().collect();
+    names.sort();
+    let mut rng = Rng::derive(seed, 0x1417);
+    for name in names {
+        let var = &data[name];
+        let weight_name = name.replace(".bias", ".weight");
+        let dims = data.get(&weight_name).map_or_else(|| var.dims().to_vec(), |w| w.dims().to_vec());
+        let fan_in: usize = dims.iter().skip(1).product::<usize>().max(1);
+        let bound = 1.0 / (fan_in as f64).sqrt();
+        let values: Vec<f32> = (0..var.elem_count()).map(|_| ((rng.unit() * 2.0 - 1.0) * bound) as f32).collect();
+        var.set(&Tensor::from_vec(values, var.dims(), var.device())?)?;
+    }
+    Ok(())
+}
+
+/// A blank sidecar for a model about to be trained on `set`.
+pub fn initial_sidecar(config: &TrainConfig, set: &TrainingSet) -> Sidecar {
+    Sidecar {
+        format: SIDECAR_FORMAT,
+        architecture: Architecture::of(config.kind),
+        moves: set.move_range(),
+        training: Training {
+            data: set.dir.display().to_string(),
+            data_hash: set.hash.clone(),
+            levels: set.samples.len(),
+            seed: config.seed,
+            epochs: 0,
+            selected_epoch: 0,
+            batch_size: config.batch_size,
+            learning_rate: config.learning_rate,
+            optimizer: format!("AdamW(weight_decay {})", config.weight_decay),
+            seconds: 0.0,
+        },
+        metrics: SweepMetrics::default(),
+        coverage: coverage(&set.samples),
+        training_fingerprints: {
+            let mut f: Vec<u64> = set.samples.iter().map(|s| layout_fingerprint(&s.layout)).collect();
+            f.sort_unstable();
+            f.dedup();
+            f
+        },
+    }
+}
+
+/// The whole training set as tensors, once: encoder inputs, targets, masks, conditions.
+struct Tensors {
+    x: Tensor,
+    target: Tensor,
+    mask: Tensor,
+    conditions: Tensor,
+}
+
+impl Tensors {
+    fn new(kind: ModelKind, samples: &[Sample], range: &MoveRange, device: &Device) -> Result<Self> {
+        let refs: Vec<&Sample> = samples.iter().collect();
+        let (x, target, mask) = encoder_batch(kind, &refs, range, device)?;
+        let conds: Vec<_> = samples.iter().map(Sample::condition).collect();
+        Ok(Self { x, target, mask, conditions: condition_batch(kind, &conds, range, device)? })
+    }
+}
+
+/// One optimiser step on the samples at `indices`; returns (total, reconstruction, kl).
+fn step(model: &Cvae, opt: &mut AdamW, data: &Tensors, indices: &[u32], rng: &mut Rng) -> Result<(f64, f64, f64)> {
+    let device = data.x.device();
+    let idx = Tensor::from_slice(indices, indices.len(), device)?;
+    let eps: Vec<f32> = (0..indices.len() * LATENT).map(|_| rng.normal() as f32).collect();
+    let eps = Tensor::from_vec(eps, (indices.len(), LATENT), device)?;
+    let x = data.x.index_select(&idx, 0)?;
+    let (logits, mu, logvar) = model.forward(&x, &data.conditions.index_select(&idx, 0)?, &eps)?;
+    let l = loss(&logits, &data.target.index_select(&idx, 0)?, &data.mask.index_select(&idx, 0)?, &mu, &logvar)?;
+    opt.backward_step(&l.total)?;
+    Ok((l.total.to_scalar::<f32>()? as f64, l.reconstruction.to_scalar::<f32>()? as f64, l.kl.to_scalar::<f32>()? as f64))
+}
+
+/// Trains a model on `set`, reporting progress; at every checkpoint (and the end) the
+/// metric sweep runs and the best checkpoint is kept.
+///
+/// # Errors
+/// Tensor failures, or [`ModelError::Write`] for a checkpoint.
+pub fn train(config: &TrainConfig, set: &TrainingSet, mut progress: impl FnMut(Progress)) -> Result<Trained> {
+    let started = Instant::now();
+    let device = device();
+    let varmap = VarMap::new();
+    let model = Cvae::new(config.kind, VarBuilder::from_varmap(&varmap, DTYPE, &device))?;
+    seeded_init(&varmap, config.seed)?;
+    let mut sidecar = initial_sidecar(config, set);
+    let data = Tensors::new(config.kind, &set.samples, &sidecar.moves, &device)?;
+    let params = ParamsAdamW { lr: config.learning_rate, weight_decay: config.weight_decay, ..Default::default() };
+    let mut opt = AdamW::new(varmap.all_vars(), params)?;
+    let mut rng = Rng::derive(config.seed, 0x7a1);
+    let training_layouts = set.layouts();
+    let mut order: Vec<u32> = (0..set.samples.len() as u32).collect();
+    let mut best: Option<(f64, usize, HashMap<String, Tensor>, SweepMetrics)> = None;
+    for epoch in 1..=config.epochs {
+        rng.shuffle(&mut order);
+        let (mut sums, mut batches) = ((0.0, 0.0, 0.0), 0.0);
+        for chunk in order.chunks(config.batch_size) {
+            let (t, r, k) = step(&model, &mut opt, &data, chunk, &mut rng)?;
+            sums = (sums.0 + t, sums.1 + r, sums.2 + k);
+            batches += 1.0;
+        }
+        progress(Progress::Epoch { epoch, epochs: config.epochs, loss: sums.0 / batches, reconstruction: sums.1 / batches, kl: sums.2 / batches });
+        let at_checkpoint = epoch % config.checkpoint_every.max(1) == 0 || epoch == config.epochs;
+        if !at_checkpoint {
+            continue;
+        }
+        let tensors = snapshot(&varmap)?;
+        if let Some(dir) = &config.checkpoint_dir {
+            let mut side = sidecar.clone();
+            side.training.epochs = epoch;
+            save(&tensors, &side, &dir.join(format!("epoch-{epoch:05}.safetensors")))?;
+        }
+        if !config.select {
+            best = Some((0.0, epoch, tensors, SweepMetrics::default()));
+            continue;
+        }
+        let metrics = selection_sweep(&varmap, &sidecar, &device, &training_layouts, config.seed)?;
+        let score = metrics.selection_score();
+        let is_best = best.as_ref().is_none_or(|b| score >= b.0);
+        progress(Progress::Checkpoint { epoch, metrics: metrics.clone(), score, best: is_best });
+        if is_best {
+            best = Some((score, epoch, tensors, metrics));
+        }
+    }
+    let (_, selected_epoch, tensors, metrics) = match best {
+        Some(b) => b,
+        None => (0.0, 0, snapshot(&varmap)?, SweepMetrics::default()),
+    };
+    sidecar.training.epochs = config.epochs;
+    sidecar.training.selected_epoch = selected_epoch;
+    sidecar.training.seconds = started.elapsed().as_secs_f64();
+    sidecar.metrics = metrics;
+    Ok(Trained { tensors, sidecar })
+}
+
+/// The selection sweep: two seeded sweeps (their own seeds, not the evaluation's) validated
+/// by the bots with a validation seed of 1, averaged.
+fn selection_sweep(varmap: &VarMap, sidecar: &Sidecar, device: &Device, training: &[Layout], seed: u64) -> Result<SweepMetrics> {
+    let generator = Generator::from_varmap(varmap, sidecar.clone(), device)?;
+    let config = ValidationConfig { seed: 1, ..Default::default() };
+    let a = run_sweep(&generator, training, 1_000_003 + seed, &config)?.metrics;
+    let b = run_sweep(&generator, training, 2_000_003 + seed, &config)?.metrics;
+    let avg = |x: f64, y: f64| (x + y) / 2.0;
+    let avg_opt = |x: Option<f64>, y: Option<f64>| x.zip(y).map(|(x, y)| avg(x, y));
+    Ok(SweepMetrics {
+        levels: a.levels + b.levels,
+        size_accuracy: avg(a.size_accuracy, b.size_accuracy),
+        diversity: avg(a.diversity, b.diversity),
+        plagiarism: avg(a.plagiarism, b.plagiarism),
+        plagiarism_raw: avg_opt(a.plagiarism_raw, b.plagiarism_raw),
+        difficulty_accuracy: avg_opt(a.difficulty_accuracy, b.difficulty_accuracy),
+        difficulty_mean_distance: avg_opt(a.difficulty_mean_distance, b.difficulty_mean_distance),
+        difficulty_std_distance: avg_opt(a.difficulty_std_distance, b.difficulty_std_distance),
+        valid: avg(a.valid, b.valid),
+        tile_distribution_accuracy: avg(a.tile_distribution_accuracy, b.tile_distribution_accuracy),
+        ms_per_level: avg(a.ms_per_level, b.ms_per_level),
+    })
+}

@@ -1,0 +1,131 @@
+//! A trained solution-down DQN on disk: safetensors weights and a RON sidecar with the board
+//! size, training settings and the figures at the end of training.
+
+use super::qnet::{QNet, QNetShape};
+use crate::files;
+use candle_core::{DType, Device};
+use candle_nn::{VarBuilder, VarMap};
+use serde::{Deserialize, Serialize};
+use std::path::{Path, PathBuf};
+
+/// The shipped model, relative to the repository root.
+pub const SHIPPED_WEIGHTS: &str = "models/longcat-dqn-8x8.safetensors";
+/// Architecture name written in sidecars.
+pub const ARCHITECTURE: &str = "longcat-dqn-v1";
+
+/// Why a DQN model cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum DqnError {
+    /// The weights file is not there.
+    #[error("{path}: DQN weights not found; the longcat-dqn generator is disabled (train one with `level-studio train --model longcat-dqn --size 8x8 --out {path}`)")]
+    MissingWeights { path: PathBuf },
+    /// The sidecar is missing or unreadable.
+    #[error("{path}: DQN sidecar unreadable: {reason}")]
+    Sidecar { path: PathBuf, reason: String },
+    /// The sidecar names another architecture.
+    #[error("{path}: sidecar is for architecture {found:?}, expected {ARCHITECTURE:?}")]
+    WrongArchitecture { path: PathBuf, found: String },
+    /// The weights do not fit the network.
+    #[error("{path}: DQN weights are corrupt or do not match the network: {reason}")]
+    CorruptWeights { path: PathBuf, reason: String },
+    /// The request is for a board the model was not trained on.
+    #[error("the DQN was trained for {trained}, not {requested}; supported sizes: {trained}")]
+    UnsupportedSize { trained: String, requested: String },
+    /// Bad generation parameters.
+    #[error("{0}")]
+    BadParameter(String),
+    /// A tensor operation failed.
+    #[error("tensor error: {0}")]
+    Tensor(#[from] candle_core::Error),
+    /// Writing failed.
+    #[error(transparent)]
+    File(#[from] files::FileError),
+}
+
+/// What is saved next to the weights.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DqnSidecar {
+    /// Always [`ARCHITECTURE`].
+    pub architecture: String,
+    /// Board size.
+    pub shape: QNetShape,
+    /// Training seed.
+    pub seed: u64,
+    /// Environment steps trained.
+    pub steps: usize,
+    /// Seconds of training.
+    pub train_seconds: f64,
+    /// Mean difficulty of the last training episodes (ε-greedy).
+    pub final_mean_difficulty: f64,
+    /// Mean difficulty of random solution-down levels of the same size, for comparison.
+    pub random_mean_difficulty: f64,
+    /// The command that reproduces the weights.
+    pub command: String,
+}
+
+/// A loaded Q-network with its sidecar.
+#[derive(Debug)]
+pub struct DqnModel {
+    /// The network.
+    pub net: QNet,
+    /// Its sidecar.
+    pub sidecar: DqnSidecar,
+    /// Where it runs.
+    pub device: Device,
+}
+
+/// The sidecar path of a weights file.
+pub fn sidecar_path(weights: &Path) -> PathBuf {
+    weights.with_extension("ron")
+}
+
+impl DqnModel {
+    /// Loads weights and sidecar with the buffered (non-mapped) loader.
+    ///
+    /// # Errors
+    /// [`DqnError`] naming the file and the problem.
+    pub fn load(weights: &Path) -> Result<Self, DqnError> {
+        if !weights.is_file() {
+            return Err(DqnError::MissingWeights { path: weights.to_path_buf() });
+        }
+        let side_path = sidecar_path(weights);
+        let text = std::fs::read_to_string(&side_path).map_err(|e| DqnError::Sidecar { path: side_path.clone(), reason: e.to_string() })?;
+        let sidecar: DqnSidecar = files::from_ron(&side_path, &text).map_err(|e| DqnError::Sidecar { path: side_path.clone(), reason: e.to_string() })?;
+        if sidecar.architecture != ARCHITECTURE {
+            return Err(DqnError::WrongArchitecture { path: side_path, found: sidecar.architecture });
+        }
+        let device = Device::Cpu;
+        let corrupt = |reason: String| DqnError::CorruptWeights { path: weights.to_path_buf(), reason };
+        let tensors = candle_core::safetensors::load(weights, &device).map_err(|e| corrupt(e.to_string()))?;
+        let vb = VarBuilder::from_tensors(tensors, DType::F32, &device);
+        let net = QNet::new(sidecar.shape, vb).map_err(|e| corrupt(e.to_string()))?;
+        Ok(Self { net, sidecar, device })
+    }
+
+    /// Refuses a board size the model was not trained for.
+    ///
+    /// # Errors
+    /// [`DqnError::UnsupportedSize`].
+    pub fn check_size(&self, width: usize, height: usize) -> Result<(), DqnError> {
+        let s = self.sidecar.shape;
+        if (s.width, s.height) != (width, height) {
+            return Err(DqnError::UnsupportedSize { trained: format!("{}x{}", s.width, s.height), requested: format!("{width}x{height}") });
+        }
+        Ok(())
+    }
+}
+
+/// Saves a variable map and its sidecar atomically (weights first, then the sidecar).
+///
+/// # Errors
+/// [`DqnError`] when writing fails.
+pub fn save(varmap: &VarMap, sidecar: &DqnSidecar, weights: &Path) -> Result<(), DqnError> {
+    if let Some(dir) = weights.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| DqnError::Sidecar { path: dir.to_path_buf(), reason: e.to_string() })?;
+    }
+    let tmp = weights.with_extension("safetensors.tmp");
+    varmap.save(&tmp)?;
+    std::fs::rename(&tmp, weights).map_err(|e| DqnError::Sidecar { path: weights.to_path_buf(), reason: e.to_string() })?;
+    files::write_atomic(&sidecar_path(weights), files::to_ron(sidecar).as_bytes())?;
+    Ok(())
+}

@@ -1,0 +1,289 @@
+//! egui_kittest tests that drive the real studio: painting, undo/redo, mirrored painting,
+//! the live gauge, the graph viewer, packs on disk and malformed files.
+
+use egui::{Key, Modifiers, Pos2};
+use egui_kittest::kittest::Queryable;
+use egui_kittest::Harness;
+use level_studio::app::board::Tile;
+use level_studio::app::{AppCommand, JobMode, PackCommand, Settings, StudioApp, StudioPaths};
+use level_studio::level::Game;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+fn studio(packs: Vec<PathBuf>, dir: &tempfile::TempDir) -> StudioApp {
+    let paths = StudioPaths::for_tests(packs, Some(dir.path().join("recovery.ron")));
+    StudioApp::new(Settings::default(), paths, JobMode::Threads)
+}
+
+fn harness(app: StudioApp) -> Harness<'static, StudioApp> {
+    Harness::builder()
+        .with_size([1400.0, 900.0])
+        .with_step_dt(1.0 / 60.0)
+        .with_max_steps(20)
+        .build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app)
+}
+
+fn steps(h: &mut Harness<'_, StudioApp>, n: usize) {
+    for _ in 0..n {
+        h.step();
+    }
+}
+
+fn command(h: &mut Harness<'_, StudioApp>, c: AppCommand) {
+    h.state_mut().push(c);
+    steps(h, 2);
+}
+
+fn cell(h: &Harness<'_, StudioApp>, x: usize, y: usize) -> Pos2 {
+    h.state().canvas().cell_center(x, y)
+}
+
+/// A press at `from`, moves through `through`, release at the last point: one stroke.
+fn stroke(h: &mut Harness<'_, StudioApp>, points: &[Pos2]) {
+    h.hover_at(points[0]);
+    h.step();
+    h.drag_at(points[0]);
+    h.step();
+    for &p in &points[1..] {
+        h.hover_at(p);
+        h.step();
+    }
+    h.drop_at(*points.last().unwrap());
+    steps(h, 2);
+}
+
+/// Steps until the live analysis has answered for the board as it is now.
+fn wait_for_gauge(h: &mut Harness<'_, StudioApp>) -> f64 {
+    let start = Instant::now();
+    loop {
+        h.step();
+        let app = h.state();
+        if let Some(o) = &app.analysis().last {
+            if o.revision == app.editor().revision() && !app.analysis().busy() {
+                return o.latency_ms;
+            }
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the gauge never answered"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+fn new_match3(h: &mut Harness<'_, StudioApp>, w: usize, hgt: usize) {
+    command(
+        h,
+        AppCommand::NewLevel {
+            width: w,
+            height: hgt,
+        },
+    );
+}
+
+#[test]
+fn a_stroke_is_painted_and_undone_and_redone_as_one_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir));
+    steps(&mut h, 2);
+    new_match3(&mut h, 9, 11);
+    h.get_by_label("Brush").click();
+    h.get_by_label_contains("BLOCK").click();
+    steps(&mut h, 2);
+    let before = h.state().editor().history().undo_len();
+    let pts = [
+        cell(&h, 1, 2),
+        cell(&h, 2, 2),
+        cell(&h, 3, 2),
+        cell(&h, 4, 2),
+    ];
+    stroke(&mut h, &pts);
+    let board = |h: &Harness<'_, StudioApp>, x, y| h.state().editor().board().get(x, y);
+    for x in 1..=4 {
+        assert_eq!(board(&h, x, 2), Tile::Block, "cell ({x}, 2) painted");
+    }
+    assert_eq!(
+        h.state().editor().history().undo_len(),
+        before + 1,
+        "one stroke, one step"
+    );
+
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    steps(&mut h, 2);
+    for x in 1..=4 {
+        assert_eq!(board(&h, x, 2), Tile::Playfield, "undone at ({x}, 2)");
+    }
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    steps(&mut h, 2);
+    for x in 1..=4 {
+        assert_eq!(board(&h, x, 2), Tile::Block, "redone at ({x}, 2)");
+    }
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    steps(&mut h, 2);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Y);
+    steps(&mut h, 2);
+    assert_eq!(board(&h, 3, 2), Tile::Block, "Ctrl+Y redoes too");
+}
+
+#[test]
+fn mirrored_painting_lands_on_the_mirrored_cell() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir));
+    steps(&mut h, 2);
+    // 7×9 play area: columns 1..=7, rows 1..=9 of the canvas.
+    new_match3(&mut h, 7, 9);
+    h.get_by_label("Quadrant").click();
+    h.get_by_label_contains("GAP").click();
+    steps(&mut h, 2);
+    let p = cell(&h, 2, 3);
+    stroke(&mut h, &[p]);
+    let b = h.state().editor().board().clone();
+    for (x, y) in [(2, 3), (6, 3), (2, 7), (6, 7)] {
+        assert_eq!(b.get(x, y), Tile::Gap, "({x}, {y}) mirrored");
+    }
+    assert_eq!(b.get(4, 3), Tile::Playfield);
+    // The centre column of an odd width mirrors onto itself.
+    h.get_by_label("Vertical").click();
+    steps(&mut h, 1);
+    let p = cell(&h, 4, 5);
+    stroke(&mut h, &[p]);
+    let b = h.state().editor().board().clone();
+    assert_eq!(b.get(4, 5), Tile::Gap);
+    assert_eq!(b.get(3, 5), Tile::Playfield);
+}
+
+#[test]
+fn an_edit_updates_the_gauge_after_the_worker_answers() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir));
+    steps(&mut h, 2);
+    new_match3(&mut h, 8, 8);
+    wait_for_gauge(&mut h);
+    let first = h.state().analysis().last.as_ref().unwrap().revision;
+    h.get_by_label_contains("BLOCK").click();
+    steps(&mut h, 1);
+    let p = cell(&h, 3, 4);
+    stroke(&mut h, &[p]);
+    let latency = wait_for_gauge(&mut h);
+    let last = h.state().analysis().last.as_ref().unwrap();
+    assert!(last.revision > first, "the gauge follows the edit");
+    assert!(last.result.is_ok());
+    h.step();
+    h.get_by_label_contains("Median");
+    eprintln!("gauge answered an edit in {latency:.1} ms");
+}
+
+#[test]
+fn clicking_a_graph_node_shows_its_state_on_the_canvas() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir));
+    steps(&mut h, 2);
+    command(&mut h, AppCommand::SwitchGame(Game::Longcat));
+    wait_for_gauge(&mut h);
+    steps(&mut h, 3);
+    assert!(h.state().shown_state().is_none());
+    let pos = h
+        .state()
+        .graph_panel()
+        .node_screen_pos(1)
+        .expect("node 1 is on screen");
+    h.hover_at(pos);
+    h.step();
+    h.drag_at(pos);
+    h.step();
+    h.drop_at(pos);
+    steps(&mut h, 2);
+    let shown = h.state().shown_state().expect("a state is shown").clone();
+    assert_eq!(shown.node, 1);
+    // The canvas now shows the cat's body, which the level itself never has.
+    let body = shown
+        .cells
+        .iter()
+        .filter(|c| c.2 == level_studio::longcat::BoardCell::Body)
+        .count();
+    assert!(body > 0);
+    h.key_press(Key::Escape);
+    steps(&mut h, 2);
+    assert!(
+        h.state().shown_state().is_none(),
+        "Esc goes back to the level"
+    );
+}
+
+#[test]
+fn levels_added_to_a_pack_are_saved_and_reopened() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir));
+    steps(&mut h, 2);
+    new_match3(&mut h, 6, 6);
+    h.get_by_label("+ Add level").click();
+    steps(&mut h, 2);
+    new_match3(&mut h, 9, 10);
+    h.get_by_label("+ Add level").click();
+    steps(&mut h, 2);
+    let saved: Vec<Vec<String>> = h.state().packs()[0]
+        .pack
+        .levels
+        .iter()
+        .map(|l| l.cells.clone())
+        .collect();
+    assert_eq!(saved.len(), 2);
+    assert!(h.state().has_unsaved());
+
+    // Ctrl+S on an untitled pack asks for a path (in the window, in tests).
+    let path = dir.path().join("mine.ron");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    steps(&mut h, 2);
+    h.get_by_role(egui::accesskit::Role::TextInput)
+        .type_text(&path.display().to_string());
+    steps(&mut h, 1);
+    h.key_press(Key::Enter);
+    steps(&mut h, 3);
+    assert!(
+        path.exists(),
+        "saved to {}: {:?} {}",
+        path.display(),
+        h.state().errors(),
+        h.state().status()
+    );
+    assert!(!h.state().has_unsaved());
+
+    let dir2 = tempfile::tempdir().unwrap();
+    let mut h2 = harness(studio(vec![], &dir2));
+    steps(&mut h2, 2);
+    command(&mut h2, AppCommand::Open(path.clone()));
+    let app = h2.state();
+    let reopened: Vec<Vec<String>> = app.packs()[app.active_pack()]
+        .pack
+        .levels
+        .iter()
+        .map(|l| l.cells.clone())
+        .collect();
+    assert_eq!(reopened, saved);
+}
+
+#[test]
+fn a_malformed_file_shows_an_error_and_keeps_the_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir));
+    steps(&mut h, 2);
+    new_match3(&mut h, 5, 7);
+    command(&mut h, AppCommand::Pack(PackCommand::AddCurrent));
+    let board = h.state().editor().board().clone();
+    let levels = h.state().packs()[0].pack.levels.len();
+    let bad = dir.path().join("bad.ron");
+    std::fs::write(
+        &bad,
+        "(\n  format: 1,\n  name: \"x\",\n  levels: [ (game: Match3, name: 3 ) ],\n)\n",
+    )
+    .unwrap();
+    command(&mut h, AppCommand::Open(bad.clone()));
+    let app = h.state();
+    assert_eq!(app.errors().len(), 1, "{:?}", app.errors());
+    let e = &app.errors()[0];
+    assert!(e.contains("bad.ron:4:"), "names file, line and column: {e}");
+    assert_eq!(app.editor().board(), &board, "the level is kept");
+    assert_eq!(app.packs()[0].pack.levels.len(), levels, "the pack is kept");
+    assert_eq!(app.packs().len(), 1);
+    h.get_by_label_contains("bad.ron:4:");
+}
