@@ -21,7 +21,11 @@ fn time<F: FnMut()>(name: &str, runs: usize, per: usize, mut f: F) -> Duration {
         .collect();
     samples.sort();
     let median = samples[samples.len() / 2];
-    println!("{name:<48} median {:>8.4} ms per level  (min {:.4} ms, {runs} runs)", median.as_secs_f64() * 1e3 / per as f64, samples[0].as_secs_f64() * 1e3 / per as f64);
+    println!(
+        "{name:<48} median {:>8.4} ms per level  (min {:.4} ms, {runs} runs)",
+        median.as_secs_f64() * 1e3 / per as f64,
+        samples[0].as_secs_f64() * 1e3 / per as f64
+    );
     median
 }
 
@@ -42,10 +46,21 @@ fn main() {
             seed += 1;
             black_box(generator.generate(&one, 1, seed).unwrap());
         });
-        let sweep = sweep_conditions(generator.kind().uses_moves().then_some(generator.sidecar().moves.min), 0);
-        time(&format!("{name}: batch of {} (sweep conditions)", sweep.len()), 200, sweep.len(), || {
-            seed += 1;
-            black_box(generator.generate_each(&sweep, seed).unwrap());
-        });
+        let sweep = sweep_conditions(
+            generator
+                .kind()
+                .uses_moves()
+                .then_some(generator.sidecar().moves.min),
+            0,
+        );
+        time(
+            &format!("{name}: batch of {} (sweep conditions)", sweep.len()),
+            200,
+            sweep.len(),
+            || {
+                seed += 1;
+                black_box(generator.generate_each(&sweep, seed).unwrap());
+            },
+        );
     }
 }

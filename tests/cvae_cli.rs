@@ -4,8 +4,15 @@
 use std::process::Command;
 
 fn studio(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_level-studio")).args(args).output().unwrap();
-    (out.status.success(), String::from_utf8_lossy(&out.stdout).into_owned(), String::from_utf8_lossy(&out.stderr).into_owned())
+    let out = Command::new(env!("CARGO_BIN_EXE_level-studio"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
 }
 
 #[test]
@@ -13,10 +20,27 @@ fn generate_warns_about_conditions_the_data_never_met() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("p.ron");
     let out = out.to_str().unwrap();
-    let (ok, stdout, stderr) = studio(&["generate", "--model", "avalon", "--size", "4x4", "--symmetry", "vertical", "--moves", "10", "--count", "3", "--out", out]);
+    let (ok, stdout, stderr) = studio(&[
+        "generate",
+        "--model",
+        "avalon",
+        "--size",
+        "4x4",
+        "--symmetry",
+        "vertical",
+        "--moves",
+        "10",
+        "--count",
+        "3",
+        "--out",
+        out,
+    ]);
     assert!(ok, "{stderr}");
     assert!(stdout.contains("wrote 3 levels"), "{stdout}");
-    assert!(stderr.contains("warning") && stderr.contains("nearest"), "{stderr}");
+    assert!(
+        stderr.contains("warning") && stderr.contains("nearest"),
+        "{stderr}"
+    );
     let pack = level_studio::files::load_pack(std::path::Path::new(out)).unwrap();
     assert_eq!(pack.levels.len(), 3);
 }
@@ -26,11 +50,30 @@ fn bad_requests_are_errors_in_words() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("p.ron");
     let out = out.to_str().unwrap();
-    let (ok, _, stderr) = studio(&["generate", "--model", "avalon", "--size", "7x9", "--out", out]);
-    assert!(!ok && stderr.contains("needs a target number of moves"), "{stderr}");
-    let (ok, _, stderr) = studio(&["generate", "--model", "vanilla", "--size", "7x9", "--moves", "12", "--out", out]);
+    let (ok, _, stderr) = studio(&[
+        "generate", "--model", "avalon", "--size", "7x9", "--out", out,
+    ]);
+    assert!(
+        !ok && stderr.contains("needs a target number of moves"),
+        "{stderr}"
+    );
+    let (ok, _, stderr) = studio(&[
+        "generate", "--model", "vanilla", "--size", "7x9", "--moves", "12", "--out", out,
+    ]);
     assert!(!ok && stderr.contains("--moves does not apply"), "{stderr}");
-    let (ok, _, stderr) = studio(&["generate", "--model", "avalon", "--size", "7x9", "--moves", "12", "--weights", "nowhere.safetensors", "--out", out]);
+    let (ok, _, stderr) = studio(&[
+        "generate",
+        "--model",
+        "avalon",
+        "--size",
+        "7x9",
+        "--moves",
+        "12",
+        "--weights",
+        "nowhere.safetensors",
+        "--out",
+        out,
+    ]);
     assert!(!ok && stderr.contains("not found"), "{stderr}");
     let (ok, _, stderr) = studio(&["eval", "--model", "nosuch"]);
     assert!(!ok && stderr.contains("unknown match-3 model"), "{stderr}");

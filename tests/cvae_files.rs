@@ -2,7 +2,9 @@
 
 use level_studio::files::load_pack;
 use level_studio::model::generator::sidecar_path;
-use level_studio::model::{generate_validated, Condition, Feasibility, Generator, ModelError, ModelKind, ValidatedRequest};
+use level_studio::model::{
+    generate_validated, Condition, Feasibility, Generator, ModelError, ModelKind, ValidatedRequest,
+};
 use level_studio::symmetry::Symmetry;
 use std::path::{Path, PathBuf};
 
@@ -33,9 +35,22 @@ fn the_shipped_weights_load_and_generate() {
         let c = Condition::new(7, 9, Symmetry::Quadrant, kind.uses_moves().then_some(16.0));
         let levels = g.generate(&c, 4, 1).unwrap();
         assert_eq!(levels.len(), 4);
-        assert!(levels.iter().all(|l| l.symmetry() == Symmetry::Quadrant), "{name}");
-        assert_eq!(levels, g.generate(&c, 4, 1).unwrap(), "{name}: same seed, same levels");
+        assert!(
+            levels.iter().all(|l| l.symmetry() == Symmetry::Quadrant),
+            "{name}"
+        );
+        assert_eq!(
+            levels,
+            g.generate(&c, 4, 1).unwrap(),
+            "{name}: same seed, same levels"
+        );
     }
+}
+
+#[test]
+fn a_generator_can_be_shared_with_worker_threads() {
+    fn shareable<T: Send + Sync>() {}
+    shareable::<Generator>();
 }
 
 #[test]
@@ -53,62 +68,112 @@ fn encode_and_interpolate() {
 fn bad_weight_files_give_typed_errors() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("none.safetensors");
-    assert!(matches!(Generator::load(&missing), Err(ModelError::MissingWeights { .. })));
+    assert!(matches!(
+        Generator::load(&missing),
+        Err(ModelError::MissingWeights { .. })
+    ));
 
     let truncated = copy_model("avalon-main", dir.path(), "truncated");
     let bytes = std::fs::read(&truncated).unwrap();
     std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
-    assert!(matches!(Generator::load(&truncated), Err(ModelError::CorruptWeights { .. })));
+    assert!(matches!(
+        Generator::load(&truncated),
+        Err(ModelError::CorruptWeights { .. })
+    ));
 
     let no_sidecar = copy_model("avalon-main", dir.path(), "lonely");
     std::fs::remove_file(sidecar_path(&no_sidecar)).unwrap();
-    assert!(matches!(Generator::load(&no_sidecar), Err(ModelError::MissingSidecar { .. })));
+    assert!(matches!(
+        Generator::load(&no_sidecar),
+        Err(ModelError::MissingSidecar { .. })
+    ));
 
     // Avalon weights described by a Vanilla sidecar: the encoder's first layer mismatches.
     let mixed = copy_model("avalon-main", dir.path(), "mixed");
     std::fs::copy(sidecar_path(&weights("vanilla-main")), sidecar_path(&mixed)).unwrap();
-    assert!(matches!(Generator::load(&mixed), Err(ModelError::ShapeMismatch { .. })));
+    assert!(matches!(
+        Generator::load(&mixed),
+        Err(ModelError::ShapeMismatch { .. })
+    ));
 
     // A sidecar of another architecture (a 16-d latent).
     let other = copy_model("avalon-main", dir.path(), "other");
-    let text = std::fs::read_to_string(sidecar_path(&other)).unwrap().replacen("latent: 5", "latent: 16", 1);
+    let text = std::fs::read_to_string(sidecar_path(&other))
+        .unwrap()
+        .replacen("latent: 5", "latent: 16", 1);
     std::fs::write(sidecar_path(&other), text).unwrap();
-    assert!(matches!(Generator::load(&other), Err(ModelError::WrongArchitecture { .. })));
+    assert!(matches!(
+        Generator::load(&other),
+        Err(ModelError::WrongArchitecture { .. })
+    ));
 
     let garbled = copy_model("avalon-main", dir.path(), "garbled");
     std::fs::write(sidecar_path(&garbled), "(format: ").unwrap();
-    assert!(matches!(Generator::load(&garbled), Err(ModelError::CorruptSidecar { .. })));
+    assert!(matches!(
+        Generator::load(&garbled),
+        Err(ModelError::CorruptSidecar { .. })
+    ));
 }
 
 #[test]
 fn bad_conditions_give_typed_errors_and_infeasible_ones_a_nearest() {
     let g = Generator::load(&weights("avalon-main")).unwrap();
     let err = |c: Condition| g.generate(&c, 1, 0).unwrap_err();
-    assert!(matches!(err(Condition::new(3, 9, Symmetry::None, Some(15.0))), ModelError::SizeOutOfRange { .. }));
-    assert!(matches!(err(Condition::new(9, 12, Symmetry::None, Some(15.0))), ModelError::SizeOutOfRange { .. }));
-    assert!(matches!(err(Condition::new(7, 9, Symmetry::None, Some(0.0))), ModelError::MovesOutOfRange { .. }));
-    assert!(matches!(err(Condition::new(7, 9, Symmetry::None, Some(41.0))), ModelError::MovesOutOfRange { .. }));
-    assert!(matches!(err(Condition::new(7, 9, Symmetry::None, None)), ModelError::MovesRequired { .. }));
+    assert!(matches!(
+        err(Condition::new(3, 9, Symmetry::None, Some(15.0))),
+        ModelError::SizeOutOfRange { .. }
+    ));
+    assert!(matches!(
+        err(Condition::new(9, 12, Symmetry::None, Some(15.0))),
+        ModelError::SizeOutOfRange { .. }
+    ));
+    assert!(matches!(
+        err(Condition::new(7, 9, Symmetry::None, Some(0.0))),
+        ModelError::MovesOutOfRange { .. }
+    ));
+    assert!(matches!(
+        err(Condition::new(7, 9, Symmetry::None, Some(41.0))),
+        ModelError::MovesOutOfRange { .. }
+    ));
+    assert!(matches!(
+        err(Condition::new(7, 9, Symmetry::None, None)),
+        ModelError::MovesRequired { .. }
+    ));
     // The paper's example: 4x4 in 10 moves.
     match g.feasibility(&Condition::new(4, 4, Symmetry::Vertical, Some(10.0))) {
-        Feasibility::Infeasible { nearest_same_size: Some(s), nearest_same_moves, .. } => {
+        Feasibility::Infeasible {
+            nearest_same_size: Some(s),
+            nearest_same_moves,
+            ..
+        } => {
             assert_eq!((s.width, s.height), (4, 4));
             assert!(s.moves.unwrap() > 10.0);
             assert!(nearest_same_moves.is_none_or(|c| (c.width, c.height) != (4, 4)));
         }
         other => panic!("4x4 in 10 moves reported {other:?}"),
     }
-    assert_eq!(g.feasibility(&Condition::new(9, 11, Symmetry::Vertical, Some(20.0))), Feasibility::Feasible);
+    assert_eq!(
+        g.feasibility(&Condition::new(9, 11, Symmetry::Vertical, Some(20.0))),
+        Feasibility::Feasible
+    );
 }
 
 #[test]
 fn validated_generation_keeps_valid_levels_near_the_moves() {
     let g = Generator::load(&weights("avalon-main")).unwrap();
-    let request = ValidatedRequest { budget: 128, ..ValidatedRequest::new(Condition::new(9, 10, Symmetry::Vertical, Some(17.0)), 2, 3) };
+    let request = ValidatedRequest {
+        budget: 128,
+        ..ValidatedRequest::new(Condition::new(9, 10, Symmetry::Vertical, Some(17.0)), 2, 3)
+    };
     let report = generate_validated(&g, &request, None).unwrap();
     assert!(report.attempts <= 128);
     for a in &report.accepted {
-        assert!(a.validation.valid && (a.validation.median_moves - 17.0).abs() <= request.tolerance);
+        assert!(
+            a.validation.valid && (a.validation.median_moves - 17.0).abs() <= request.tolerance
+        );
     }
-    assert!(!report.accepted.is_empty(), "no valid 9x10 level in 128 attempts");
+    assert!(
+        !report.accepted.is_empty(),
+        "no valid 9x10 level in 128 attempts"
+    );
 }

@@ -1,7 +1,9 @@
 //! The paper's metrics on hand-made sets with known answers, and feasibility warnings.
 
 use level_studio::match3::Layout;
-use level_studio::model::metrics::{difficulty, diversity, plagiarism, quantile, size_accuracy, tile_distribution};
+use level_studio::model::metrics::{
+    difficulty, diversity, plagiarism, quantile, size_accuracy, tile_distribution,
+};
 
 fn l(text: &str) -> Layout {
     Layout::parse_ascii(text).unwrap()
@@ -26,7 +28,12 @@ fn size_diversity_and_plagiarism() {
 #[test]
 fn difficulty_within_one_std() {
     // (requested, validated median, validated std)
-    let results = [(15.0, 16.0, 2.0), (12.0, 20.0, 3.0), (20.0, 20.0, 0.0), (10.0, 14.0, 4.0)];
+    let results = [
+        (15.0, 16.0, 2.0),
+        (12.0, 20.0, 3.0),
+        (20.0, 20.0, 0.0),
+        (10.0, 14.0, 4.0),
+    ];
     let (acc, mean, std) = difficulty(&results);
     assert_eq!(acc, 0.75);
     assert_eq!(mean, (1.0 + 8.0 + 0.0 + 4.0) / 4.0);
@@ -49,7 +56,10 @@ fn tile_distribution_against_quartiles() {
         Layout::from_rows(&rows).unwrap()
     };
     let training: Vec<Layout> = (0..4).map(with_blocks).collect();
-    assert_eq!(training.iter().map(|t| t.size()).collect::<Vec<_>>(), vec![(4, 4); 4]);
+    assert_eq!(
+        training.iter().map(|t| t.size()).collect::<Vec<_>>(),
+        vec![(4, 4); 4]
+    );
     // Generated: median k = 1 → BLOCK and PLAYFIELD inside; GAP count 0 is Q1..Q3 of 0s.
     let generated = vec![with_blocks(1), with_blocks(1), with_blocks(3)];
     assert_eq!(tile_distribution(&generated, &[(4, 4); 3], &training), 1.0);

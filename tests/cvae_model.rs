@@ -8,20 +8,35 @@ use level_studio::model::arch::{loss, Cvae, CLASSES};
 use level_studio::model::encoding::{encoder_batch, kept_cells, layouts_from_logits};
 use level_studio::model::generator::{save, snapshot};
 use level_studio::model::train::{initial_sidecar, seeded_init};
-use level_studio::model::{Condition, Generator, ModelKind, Progress, Sample, TrainConfig, TrainingSet};
+use level_studio::model::{
+    Condition, Generator, ModelKind, Progress, Sample, TrainConfig, TrainingSet,
+};
 use level_studio::rng::Rng;
 use level_studio::symmetry::Symmetry;
 use std::path::Path;
 
 fn tiny_set(n: usize) -> TrainingSet {
     let pack = load_pack(Path::new("levels/match3/paper/train.ron")).unwrap();
-    let samples = pack.levels.iter().take(n).map(|l| Sample::from_level(l, None).unwrap()).collect();
-    TrainingSet { dir: "levels/match3/paper".into(), samples, hash: "test".into() }
+    let samples = pack
+        .levels
+        .iter()
+        .take(n)
+        .map(|l| Sample::from_level(l, None).unwrap())
+        .collect();
+    TrainingSet {
+        dir: "levels/match3/paper".into(),
+        samples,
+        hash: "test".into(),
+    }
 }
 
 fn model(kind: ModelKind, seed: u64) -> (VarMap, Cvae) {
     let varmap = VarMap::new();
-    let cvae = Cvae::new(kind, VarBuilder::from_varmap(&varmap, DType::F32, &Device::Cpu)).unwrap();
+    let cvae = Cvae::new(
+        kind,
+        VarBuilder::from_varmap(&varmap, DType::F32, &Device::Cpu),
+    )
+    .unwrap();
     seeded_init(&varmap, seed).unwrap();
     (varmap, cvae)
 }
@@ -30,7 +45,12 @@ fn model(kind: ModelKind, seed: u64) -> (VarMap, Cvae) {
 fn forward_shapes() {
     for kind in [ModelKind::Avalon, ModelKind::Vanilla] {
         let (_, cvae) = model(kind, 1);
-        let x = Tensor::zeros((2, kind.encoder_channels(), CANVAS_HEIGHT, CANVAS_WIDTH), DType::F32, &Device::Cpu).unwrap();
+        let x = Tensor::zeros(
+            (2, kind.encoder_channels(), CANVAS_HEIGHT, CANVAS_WIDTH),
+            DType::F32,
+            &Device::Cpu,
+        )
+        .unwrap();
         let (mu, logvar) = cvae.encode(&x).unwrap();
         assert_eq!(mu.dims(), &[2, 5]);
         assert_eq!(logvar.dims(), &[2, 5]);
@@ -47,14 +67,26 @@ fn forward_shapes() {
 fn the_loss_ignores_masked_cells() {
     let set = tiny_set(4);
     let refs: Vec<&Sample> = set.samples.iter().collect();
-    let (_, target, mask) = encoder_batch(ModelKind::Avalon, &refs, &set.move_range(), &Device::Cpu).unwrap();
+    let (_, target, mask) =
+        encoder_batch(ModelKind::Avalon, &refs, &set.move_range(), &Device::Cpu).unwrap();
     let mask_values = mask.flatten_all().unwrap().to_vec1::<f32>().unwrap();
     let mut rng = Rng::new(3);
-    let base: Vec<f32> = (0..4 * CLASSES * CANVAS_CELLS).map(|_| rng.normal() as f32).collect();
+    let base: Vec<f32> = (0..4 * CLASSES * CANVAS_CELLS)
+        .map(|_| rng.normal() as f32)
+        .collect();
     let zeros = Tensor::zeros((4, 5), DType::F32, &Device::Cpu).unwrap();
     let total = |logits: &[f32]| {
-        let t = Tensor::from_slice(logits, (4, CLASSES, CANVAS_HEIGHT, CANVAS_WIDTH), &Device::Cpu).unwrap();
-        loss(&t, &target, &mask, &zeros, &zeros).unwrap().total.to_scalar::<f32>().unwrap()
+        let t = Tensor::from_slice(
+            logits,
+            (4, CLASSES, CANVAS_HEIGHT, CANVAS_WIDTH),
+            &Device::Cpu,
+        )
+        .unwrap();
+        loss(&t, &target, &mask, &zeros, &zeros)
+            .unwrap()
+            .total
+            .to_scalar::<f32>()
+            .unwrap()
     };
     let (mut outside, mut inside) = (base.clone(), base.clone());
     let masked = mask_values.iter().position(|&m| m == 0.0).unwrap();
@@ -65,8 +97,16 @@ fn the_loss_ignores_masked_cells() {
     }
     let (i, c) = (kept / CANVAS_CELLS, kept % CANVAS_CELLS);
     inside[(i * CLASSES) * CANVAS_CELLS + c] += 4.0;
-    assert_eq!(total(&base), total(&outside), "a masked cell changed the loss");
-    assert_ne!(total(&base), total(&inside), "a kept cell did not change the loss");
+    assert_eq!(
+        total(&base),
+        total(&outside),
+        "a masked cell changed the loss"
+    );
+    assert_ne!(
+        total(&base),
+        total(&inside),
+        "a kept cell did not change the loss"
+    );
     // The mask is the symmetry mask inside the play area: a vertical 5x6 level keeps 3x6 cells.
     let kept = kept_cells(5, 6, Symmetry::Vertical);
     assert_eq!(kept.iter().filter(|&&k| k).count(), 18);
@@ -79,21 +119,34 @@ fn generation_mirrors_exactly_and_keeps_outside_blocked() {
     let mut rng = Rng::new(9);
     for (w, h) in [(4, 4), (5, 7), (9, 11), (6, 5)] {
         for symmetry in Symmetry::ALL {
-            let logits: Vec<f32> = (0..CLASSES * CANVAS_CELLS).map(|_| rng.normal() as f32).collect();
+            let logits: Vec<f32> = (0..CLASSES * CANVAS_CELLS)
+                .map(|_| rng.normal() as f32)
+                .collect();
             let layout = &layouts_from_logits(&logits, &[Condition::new(w, h, symmetry, None)])[0];
             let area = layout.area_cells();
             let (x0, y0) = area_origin(w, h);
             for (x, y, cell) in layout.canvas().iter() {
                 let inside = (x0..x0 + w).contains(&x) && (y0..y0 + h).contains(&y);
-                assert!(inside || cell == Cell::Block, "{w}x{h} {symmetry}: outside cell not BLOCK");
+                assert!(
+                    inside || cell == Cell::Block,
+                    "{w}x{h} {symmetry}: outside cell not BLOCK"
+                );
             }
             let (aw, ah) = (area.width(), area.height());
             for (x, y, cell) in area.iter() {
                 if symmetry.mirrors_left_right() {
-                    assert_eq!(cell, area.get(aw - 1 - x, y), "{w}x{h} {symmetry}\n{layout:?}");
+                    assert_eq!(
+                        cell,
+                        area.get(aw - 1 - x, y),
+                        "{w}x{h} {symmetry}\n{layout:?}"
+                    );
                 }
                 if symmetry.mirrors_top_bottom() {
-                    assert_eq!(cell, area.get(x, ah - 1 - y), "{w}x{h} {symmetry}\n{layout:?}");
+                    assert_eq!(
+                        cell,
+                        area.get(x, ah - 1 - y),
+                        "{w}x{h} {symmetry}\n{layout:?}"
+                    );
                 }
             }
         }
@@ -115,15 +168,26 @@ fn save_and_load_reproduce_outputs_bit_for_bit() {
     let pack = load_pack(Path::new("levels/match3/paper/train.ron")).unwrap();
     let za = live.encode(&pack.levels[0]).unwrap();
     let zb = loaded.encode(&pack.levels[0]).unwrap();
-    assert_eq!(za.iter().map(|f| f.to_bits()).collect::<Vec<_>>(), zb.iter().map(|f| f.to_bits()).collect::<Vec<_>>());
+    assert_eq!(
+        za.iter().map(|f| f.to_bits()).collect::<Vec<_>>(),
+        zb.iter().map(|f| f.to_bits()).collect::<Vec<_>>()
+    );
     let c = Condition::new(7, 9, Symmetry::Vertical, Some(15.0));
-    assert_eq!(live.generate(&c, 8, 1).unwrap(), loaded.generate(&c, 8, 1).unwrap());
+    assert_eq!(
+        live.generate(&c, 8, 1).unwrap(),
+        loaded.generate(&c, 8, 1).unwrap()
+    );
 }
 
 #[test]
 fn a_few_training_steps_lower_the_loss_and_training_is_seeded() {
     let set = tiny_set(32);
-    let config = TrainConfig { epochs: 12, batch_size: 16, select: false, ..TrainConfig::new(ModelKind::Avalon, 2) };
+    let config = TrainConfig {
+        epochs: 12,
+        batch_size: 16,
+        select: false,
+        ..TrainConfig::new(ModelKind::Avalon, 2)
+    };
     let run = || {
         let mut losses = Vec::new();
         let trained = level_studio::model::train(&config, &set, |p| {
@@ -138,7 +202,13 @@ fn a_few_training_steps_lower_the_loss_and_training_is_seeded() {
     assert!(losses.last().unwrap() < &(losses[0] * 0.8), "{losses:?}");
     let (again, b) = run();
     assert_eq!(losses, again, "same seed, same losses");
-    let bits = |t: &level_studio::model::Trained| t.tensors["dec3.weight"].flatten_all().unwrap().to_vec1::<f32>().unwrap();
+    let bits = |t: &level_studio::model::Trained| {
+        t.tensors["dec3.weight"]
+            .flatten_all()
+            .unwrap()
+            .to_vec1::<f32>()
+            .unwrap()
+    };
     assert_eq!(bits(&a), bits(&b));
 }
 
@@ -147,18 +217,35 @@ fn the_fast_cpu_decoder_matches_candle() {
     let set = tiny_set(4);
     for kind in [ModelKind::Avalon, ModelKind::Vanilla] {
         let (varmap, _) = model(kind, 11);
-        let g = Generator::from_varmap(&varmap, initial_sidecar(&TrainConfig::new(kind, 11), &set), &Device::Cpu).unwrap();
-        let fast = level_studio::model::fast::FastDecoder::new(model_decoder(&varmap, kind).decoder()).unwrap();
+        let g = Generator::from_varmap(
+            &varmap,
+            initial_sidecar(&TrainConfig::new(kind, 11), &set),
+            &Device::Cpu,
+        )
+        .unwrap();
+        let fast =
+            level_studio::model::fast::FastDecoder::new(model_decoder(&varmap, kind).decoder())
+                .unwrap();
         let mut rng = Rng::new(4);
         let n = 6;
-        let z_hat: Vec<f32> = (0..n * kind.decoder_inputs()).map(|_| rng.normal() as f32).collect();
+        let z_hat: Vec<f32> = (0..n * kind.decoder_inputs())
+            .map(|_| rng.normal() as f32)
+            .collect();
         let a = g.logits_candle(&z_hat, n).unwrap();
         let b = fast.decode(&z_hat, n);
-        let worst = a.iter().zip(&b).map(|(x, y)| (x - y).abs()).fold(0f32, f32::max);
+        let worst = a
+            .iter()
+            .zip(&b)
+            .map(|(x, y)| (x - y).abs())
+            .fold(0f32, f32::max);
         assert!(worst < 1e-4, "{kind}: fast decoder differs by {worst}");
     }
 }
 
 fn model_decoder(varmap: &VarMap, kind: ModelKind) -> Cvae {
-    Cvae::new(kind, VarBuilder::from_varmap(varmap, DType::F32, &Device::Cpu)).unwrap()
+    Cvae::new(
+        kind,
+        VarBuilder::from_varmap(varmap, DType::F32, &Device::Cpu),
+    )
+    .unwrap()
 }

@@ -6,7 +6,10 @@ use super::train::TrainArgs;
 use crate::files;
 use crate::level::{Figures, Level, Match3Figures, Pack};
 use crate::match3::ValidationConfig;
-use crate::model::{self, Condition, Feasibility, Generator, ModelKind, Progress, SweepMetrics, TrainConfig, TrainingSet, ValidatedRequest};
+use crate::model::{
+    self, Condition, Feasibility, Generator, ModelKind, Progress, SweepMetrics, TrainConfig,
+    TrainingSet, ValidatedRequest,
+};
 use crate::symmetry::Symmetry;
 use anyhow::{bail, Context, Result};
 use std::io::Write;
@@ -38,9 +41,21 @@ fn load_generator(name: &str, weights: Option<&PathBuf>) -> Result<Generator> {
 }
 
 fn warn_infeasible(feasibility: &Feasibility) {
-    if let Feasibility::Infeasible { reason, nearest_same_size, nearest_same_moves } = feasibility {
+    if let Feasibility::Infeasible {
+        reason,
+        nearest_same_size,
+        nearest_same_moves,
+    } = feasibility
+    {
         eprintln!("warning: {reason}; the levels will likely miss the condition.");
-        let show = |c: &Condition| format!("{}x{} {} moves", c.width, c.height, c.moves.map_or("-".into(), |m| format!("{m}")));
+        let show = |c: &Condition| {
+            format!(
+                "{}x{} {} moves",
+                c.width,
+                c.height,
+                c.moves.map_or("-".into(), |m| format!("{m}"))
+            )
+        };
         if let Some(c) = nearest_same_size {
             eprintln!("  nearest feasible at this size: {}", show(c));
         }
@@ -51,13 +66,27 @@ fn warn_infeasible(feasibility: &Feasibility) {
 }
 
 pub fn generate(args: &GenerateArgs) -> Result<ExitCode> {
-    refuse_unused(args, &[("temperature", args.temperature.is_some()), ("diverse", args.diverse.is_some())])?;
+    refuse_unused(
+        args,
+        &[
+            ("temperature", args.temperature.is_some()),
+            ("diverse", args.diverse.is_some()),
+        ],
+    )?;
     let generator = load_generator(&args.model, args.weights.as_ref())?;
     if generator.kind() == ModelKind::Vanilla && args.moves.is_some() {
-        bail!("--moves does not apply to {}: Vanilla is conditioned on size only", args.model);
+        bail!(
+            "--moves does not apply to {}: Vanilla is conditioned on size only",
+            args.model
+        );
     }
     let (width, height) = args.size.unwrap_or((7, 9));
-    let condition = Condition::new(width, height, args.symmetry.unwrap_or(Symmetry::None), args.moves);
+    let condition = Condition::new(
+        width,
+        height,
+        args.symmetry.unwrap_or(Symmetry::None),
+        args.moves,
+    );
     generator.check(&condition)?;
     warn_infeasible(&generator.feasibility(&condition));
     let mut pack = Pack::new(format!("{} {width}x{height}", args.model));
@@ -65,7 +94,13 @@ pub fn generate(args: &GenerateArgs) -> Result<ExitCode> {
     let tags = vec!["generated".to_string(), args.model.clone()];
     let started = Instant::now();
     if args.validate {
-        let request = ValidatedRequest { validation: ValidationConfig { seed: args.seed, ..Default::default() }, ..ValidatedRequest::new(condition, args.count, args.seed) };
+        let request = ValidatedRequest {
+            validation: ValidationConfig {
+                seed: args.seed,
+                ..Default::default()
+            },
+            ..ValidatedRequest::new(condition, args.count, args.seed)
+        };
         let report = model::generate_validated(&generator, &request, None)?;
         for (i, a) in report.accepted.iter().enumerate() {
             let mut level = Level::from_layout(name(i), &a.layout);
@@ -85,7 +120,12 @@ pub fn generate(args: &GenerateArgs) -> Result<ExitCode> {
             report.ms_per_accepted()
         );
         if report.accepted.len() < args.count {
-            eprintln!("warning: the budget of {} levels ran out with {} of {} found", request.budget, report.accepted.len(), args.count);
+            eprintln!(
+                "warning: the budget of {} levels ran out with {} of {} found",
+                request.budget,
+                report.accepted.len(),
+                args.count
+            );
         }
         return Ok(ExitCode::SUCCESS);
     }
@@ -98,28 +138,44 @@ pub fn generate(args: &GenerateArgs) -> Result<ExitCode> {
         pack.levels.push(level);
     }
     files::save_pack(&args.out, &pack)?;
-    println!("wrote {} levels to {} ({ms:.2} ms)", pack.levels.len(), args.out.display());
+    println!(
+        "wrote {} levels to {} ({ms:.2} ms)",
+        pack.levels.len(),
+        args.out.display()
+    );
     Ok(ExitCode::SUCCESS)
 }
 
 pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
-    let config = ValidationConfig { seed: args.seed, ..Default::default() };
+    let config = ValidationConfig {
+        seed: args.seed,
+        ..Default::default()
+    };
     let started = Instant::now();
     if args.validated {
         return eval_validated(args);
     }
     let (label, metrics) = if args.model == "dataset" {
-        let dir = args.data.clone().unwrap_or_else(|| PathBuf::from(MAIN_DATA));
+        let dir = args
+            .data
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(MAIN_DATA));
         let train = TrainingSet::load(&dir)?;
         let test = TrainingSet::load_split(&dir, "test")?;
         let report = model::dataset_baseline(&test.samples, &train.layouts(), &config);
-        (format!("dataset {} (test split)", dir.display()), report.metrics)
+        (
+            format!("dataset {} (test split)", dir.display()),
+            report.metrics,
+        )
     } else {
         let generator = load_generator(&args.model, args.weights.as_ref())?;
-        let dir = args.data.clone().unwrap_or_else(|| PathBuf::from(&generator.sidecar().training.data));
+        let dir = args
+            .data
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(&generator.sidecar().training.data));
         let train = TrainingSet::load(&dir)?;
-        let report = model::run_sweep(&generator, &train.layouts(), args.seed, &config)?;
-        (args.model.clone(), report.metrics)
+        let report = model::sweep::run_sweep_with(&generator, &train.layouts(), args.seed, &config, !args.raw)?;
+        (if args.raw { format!("{} (decoder alone)", args.model) } else { args.model.clone() }, report.metrics)
     };
     if args.json {
         println!("{}", serde_json::to_string(&metrics)?);
@@ -141,36 +197,70 @@ fn eval_validated(args: &EvalArgs) -> Result<ExitCode> {
     }
     println!("{}: validated generation over the {} sweep conditions (budget {budget}, tolerance ±{tolerance} moves)", args.model, r.conditions);
     println!("  outside the training coverage    {} (moved to the nearest covered moves, or skipped when no level of that size is valid)", r.infeasible);
-    println!("  conditions fulfilled             {} of {}", r.fulfilled, r.conditions);
-    println!("  accepted / generated             {} / {}", r.accepted, r.attempts);
-    println!("  re-validated (bot seed {}): valid {:.2} %, valid and within ±{tolerance} moves {:.2} %", args.seed + 1000, 100.0 * r.revalidated_valid, 100.0 * r.revalidated_on_target);
-    println!("  cost per accepted level          {:.1} ms", r.ms_per_accepted);
+    println!(
+        "  conditions fulfilled             {} of {}",
+        r.fulfilled, r.conditions
+    );
+    println!(
+        "  accepted / generated             {} / {}",
+        r.accepted, r.attempts
+    );
+    println!(
+        "  re-validated (bot seed {}): valid {:.2} %, valid and within ±{tolerance} moves {:.2} %",
+        args.seed + 1000,
+        100.0 * r.revalidated_valid,
+        100.0 * r.revalidated_on_target
+    );
+    println!(
+        "  cost per accepted level          {:.1} ms",
+        r.ms_per_accepted
+    );
     Ok(ExitCode::SUCCESS)
 }
 
 fn print_table(label: &str, m: &SweepMetrics, seconds: f64) {
     let pct = |x: f64| format!("{:6.2} %", 100.0 * x);
-    println!("{label}: {} levels, bots validating every level ({seconds:.1} s)", m.levels);
+    println!(
+        "{label}: {} levels, bots validating every level ({seconds:.1} s)",
+        m.levels
+    );
     println!("  size accuracy               {}", pct(m.size_accuracy));
     println!("  diversity (distinct pairs)  {}", pct(m.diversity));
     match m.plagiarism_raw {
-        Some(raw) => println!("  plagiarism                  {}   (decoder alone, before redrawing copies: {})", pct(m.plagiarism), pct(raw).trim()),
+        Some(raw) => println!(
+            "  plagiarism                  {}   (decoder alone, before redrawing copies: {})",
+            pct(m.plagiarism),
+            pct(raw).trim()
+        ),
         None => println!("  plagiarism                  {}", pct(m.plagiarism)),
     }
-    match (m.difficulty_accuracy, m.difficulty_mean_distance, m.difficulty_std_distance) {
+    match (
+        m.difficulty_accuracy,
+        m.difficulty_mean_distance,
+        m.difficulty_std_distance,
+    ) {
         (Some(a), Some(mean), Some(std)) => {
             println!("  difficulty accuracy         {}   |condition - validated| {mean:.2} ± {std:.2} moves", pct(a))
         }
         _ => println!("  difficulty accuracy            n/a"),
     }
     println!("  valid share                 {}", pct(m.valid));
-    println!("  tile-distribution accuracy  {}", pct(m.tile_distribution_accuracy));
-    println!("  ms per level (batch of {})  {:8.4}", m.levels, m.ms_per_level);
+    println!(
+        "  tile-distribution accuracy  {}",
+        pct(m.tile_distribution_accuracy)
+    );
+    println!(
+        "  ms per level (batch of {})  {:8.4}",
+        m.levels, m.ms_per_level
+    );
 }
 
 pub fn train(args: &TrainArgs) -> Result<ExitCode> {
     let kind: ModelKind = args.model.parse().map_err(anyhow::Error::msg)?;
-    let dir = args.data.clone().unwrap_or_else(|| PathBuf::from(MAIN_DATA));
+    let dir = args
+        .data
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(MAIN_DATA));
     let set = TrainingSet::load(&dir)?;
     let mut config = TrainConfig::for_set(kind, args.seed, set.samples.len());
     if let Some(e) = args.epochs {
@@ -180,7 +270,10 @@ pub fn train(args: &TrainArgs) -> Result<ExitCode> {
         config.epochs = e;
         config.checkpoint_every = (e / 8).max(1);
     }
-    let stem = args.out.file_stem().map_or_else(|| "model".into(), |s| s.to_string_lossy().into_owned());
+    let stem = args
+        .out
+        .file_stem()
+        .map_or_else(|| "model".into(), |s| s.to_string_lossy().into_owned());
     config.checkpoint_dir = Some(Path::new("checkpoints").join(&stem));
     eprintln!(
         "training {kind} on {} ({} levels): {} epochs, batch {}, AdamW lr {}, seed {}; checkpoints every {} epochs in {}",

@@ -39,6 +39,9 @@ pub struct EvalArgs {
     /// Match-3 models: measure validated generation over the sweep conditions instead.
     #[arg(long)]
     pub validated: bool,
+    /// Match-3 models: sweep the decoder's raw output (copies of training levels kept).
+    #[arg(long)]
+    pub raw: bool,
 }
 
 pub fn run(args: &EvalArgs) -> Result<ExitCode> {

@@ -4,7 +4,10 @@
 use super::error::Result;
 use crate::match3::layout::{CANVAS_HEIGHT, CANVAS_WIDTH};
 use candle_core::{DType, Device, Tensor, D};
-use candle_nn::{conv2d, conv_transpose2d, linear, Conv2d, Conv2dConfig, ConvTranspose2d, ConvTranspose2dConfig, Linear, Module, VarBuilder};
+use candle_nn::{
+    conv2d, conv_transpose2d, linear, Conv2d, Conv2dConfig, ConvTranspose2d, ConvTranspose2dConfig,
+    Linear, Module, VarBuilder,
+};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -93,7 +96,13 @@ impl Encoder {
         let cfg = Conv2dConfig::default();
         let flat = FILTERS[2] * INNER.0 * INNER.1;
         Ok(Self {
-            enc1: conv2d(kind.encoder_channels(), FILTERS[0], KERNEL, cfg, vb.pp("enc1"))?,
+            enc1: conv2d(
+                kind.encoder_channels(),
+                FILTERS[0],
+                KERNEL,
+                cfg,
+                vb.pp("enc1"),
+            )?,
             enc2: conv2d(FILTERS[0], FILTERS[1], KERNEL, cfg, vb.pp("enc2"))?,
             enc3: conv2d(FILTERS[1], FILTERS[2], KERNEL, cfg, vb.pp("enc3"))?,
             mu: linear(flat, LATENT, vb.pp("enc_mu"))?,
@@ -133,7 +142,11 @@ impl Decoder {
     pub fn new(kind: ModelKind, vb: VarBuilder) -> Result<Self> {
         let cfg = ConvTranspose2dConfig::default();
         Ok(Self {
-            dec_fc: linear(kind.decoder_inputs(), FILTERS[2] * INNER.0 * INNER.1, vb.pp("dec_fc"))?,
+            dec_fc: linear(
+                kind.decoder_inputs(),
+                FILTERS[2] * INNER.0 * INNER.1,
+                vb.pp("dec_fc"),
+            )?,
             dec1: conv_transpose2d(FILTERS[2], FILTERS[1], KERNEL, cfg, vb.pp("dec1"))?,
             dec2: conv_transpose2d(FILTERS[1], FILTERS[0], KERNEL, cfg, vb.pp("dec2"))?,
             dec3: conv_transpose2d(FILTERS[0], CLASSES, KERNEL, cfg, vb.pp("dec3"))?,
@@ -151,7 +164,11 @@ impl Decoder {
     /// A tensor of the wrong shape.
     pub fn forward(&self, z_hat: &Tensor) -> Result<Tensor> {
         let n = z_hat.dim(0)?;
-        let h = self.dec_fc.forward(z_hat)?.relu()?.reshape((n, FILTERS[2], INNER.0, INNER.1))?;
+        let h = self
+            .dec_fc
+            .forward(z_hat)?
+            .relu()?
+            .reshape((n, FILTERS[2], INNER.0, INNER.1))?;
         let h = self.dec1.forward(&h)?.relu()?;
         let h = self.dec2.forward(&h)?.relu()?;
         Ok(self.dec3.forward(&h)?)
@@ -183,7 +200,11 @@ impl Cvae {
     /// # Errors
     /// A missing or misshapen tensor in `vb`.
     pub fn new(kind: ModelKind, vb: VarBuilder) -> Result<Self> {
-        Ok(Self { kind, encoder: Encoder::new(kind, vb.clone())?, decoder: Decoder::new(kind, vb)? })
+        Ok(Self {
+            kind,
+            encoder: Encoder::new(kind, vb.clone())?,
+            decoder: Decoder::new(kind, vb)?,
+        })
     }
 
     /// Avalon or Vanilla.
@@ -217,7 +238,12 @@ impl Cvae {
     ///
     /// # Errors
     /// Tensors of the wrong shape.
-    pub fn forward(&self, x: &Tensor, conditions: &Tensor, eps: &Tensor) -> Result<(Tensor, Tensor, Tensor)> {
+    pub fn forward(
+        &self,
+        x: &Tensor,
+        conditions: &Tensor,
+        eps: &Tensor,
+    ) -> Result<(Tensor, Tensor, Tensor)> {
         let (mu, logvar) = self.encode(x)?;
         let z = (&mu + (logvar.affine(0.5, 0.0)?.exp()? * eps)?)?;
         let z_hat = Tensor::cat(&[&z, conditions], 1)?;
@@ -230,7 +256,13 @@ impl Cvae {
 ///
 /// # Errors
 /// Tensors of mismatched shapes.
-pub fn loss(logits: &Tensor, target: &Tensor, mask: &Tensor, mu: &Tensor, logvar: &Tensor) -> Result<Loss> {
+pub fn loss(
+    logits: &Tensor,
+    target: &Tensor,
+    mask: &Tensor,
+    mu: &Tensor,
+    logvar: &Tensor,
+) -> Result<Loss> {
     let n = logits.dim(0)? as f64;
     let log_p = candle_nn::ops::log_softmax(logits, 1)?;
     let cell_ce = (log_p * target)?.sum(1)?.neg()?;
@@ -238,7 +270,11 @@ pub fn loss(logits: &Tensor, target: &Tensor, mask: &Tensor, mu: &Tensor, logvar
     let kl_terms = ((logvar.affine(1.0, 1.0)? - mu.sqr()?)? - logvar.exp()?)?;
     let kl = kl_terms.sum(D::Minus1)?.sum_all()?.affine(-0.5 / n, 0.0)?;
     let total = (&reconstruction + &kl)?;
-    Ok(Loss { total, reconstruction, kl })
+    Ok(Loss {
+        total,
+        reconstruction,
+        kl,
+    })
 }
 
 /// The device the models run on: the first CUDA device when built with `cuda` and one is

@@ -5,7 +5,9 @@ use super::arch::{ModelKind, CLASSES, HEIGHT_CLASSES, WIDTH_CLASSES};
 use super::error::{ModelError, Result};
 use crate::grid::Grid;
 use crate::level::Level;
-use crate::match3::layout::{area_origin, Cell, Layout, CANVAS_CELLS, CANVAS_HEIGHT, CANVAS_WIDTH, HEIGHTS, WIDTHS};
+use crate::match3::layout::{
+    area_origin, Cell, Layout, CANVAS_CELLS, CANVAS_HEIGHT, CANVAS_WIDTH, HEIGHTS, WIDTHS,
+};
 use crate::symmetry::{self, Symmetry};
 use candle_core::{Device, Tensor};
 use serde::{Deserialize, Serialize};
@@ -29,7 +31,12 @@ pub struct Condition {
 impl Condition {
     /// A condition; checked when used.
     pub fn new(width: usize, height: usize, symmetry: Symmetry, moves: Option<f64>) -> Self {
-        Self { width, height, symmetry, moves }
+        Self {
+            width,
+            height,
+            symmetry,
+            moves,
+        }
     }
 
     /// Checks the size and moves ranges.
@@ -38,11 +45,17 @@ impl Condition {
     /// [`ModelError::SizeOutOfRange`], [`ModelError::MovesOutOfRange`].
     pub fn check(&self) -> Result<()> {
         if !WIDTHS.contains(&self.width) || !HEIGHTS.contains(&self.height) {
-            return Err(ModelError::SizeOutOfRange { width: self.width, height: self.height });
+            return Err(ModelError::SizeOutOfRange {
+                width: self.width,
+                height: self.height,
+            });
         }
         if let Some(m) = self.moves {
             if !(1.0..=MAX_RECORDED_MOVES).contains(&m) || m.is_nan() {
-                return Err(ModelError::MovesOutOfRange { moves: m, max: MAX_RECORDED_MOVES });
+                return Err(ModelError::MovesOutOfRange {
+                    moves: m,
+                    max: MAX_RECORDED_MOVES,
+                });
             }
         }
         Ok(())
@@ -104,12 +117,25 @@ impl Sample {
     /// # Errors
     /// [`ModelError::BadLevel`] when the cells are not a layout or the size is out of range.
     pub fn from_level(level: &Level, moves: Option<f64>) -> Result<Self> {
-        let bad = |reason: String| ModelError::BadLevel { name: level.name.clone(), reason };
+        let bad = |reason: String| ModelError::BadLevel {
+            name: level.name.clone(),
+            reason,
+        };
         let layout = level.layout().map_err(|e| bad(e.to_string()))?;
         let (width, height) = layout.size();
-        Condition::new(width, height, Symmetry::None, None).check().map_err(|e| bad(e.to_string()))?;
-        let moves = moves.or_else(|| level.match3_figures().map(|f| f.median_moves)).unwrap_or(MAX_RECORDED_MOVES);
-        Ok(Self { symmetry: layout.symmetry(), layout, width, height, moves })
+        Condition::new(width, height, Symmetry::None, None)
+            .check()
+            .map_err(|e| bad(e.to_string()))?;
+        let moves = moves
+            .or_else(|| level.match3_figures().map(|f| f.median_moves))
+            .unwrap_or(MAX_RECORDED_MOVES);
+        Ok(Self {
+            symmetry: layout.symmetry(),
+            layout,
+            width,
+            height,
+            moves,
+        })
     }
 
     /// The sample's own condition.
@@ -123,7 +149,12 @@ impl Sample {
 ///
 /// # Errors
 /// Tensor construction failures.
-pub fn encoder_batch(kind: ModelKind, samples: &[&Sample], range: &MoveRange, device: &Device) -> Result<(Tensor, Tensor, Tensor)> {
+pub fn encoder_batch(
+    kind: ModelKind,
+    samples: &[&Sample],
+    range: &MoveRange,
+    device: &Device,
+) -> Result<(Tensor, Tensor, Tensor)> {
     let n = samples.len();
     let channels = kind.encoder_channels();
     let mut x = vec![0f32; n * channels * CANVAS_CELLS];
@@ -153,7 +184,13 @@ pub fn encoder_batch(kind: ModelKind, samples: &[&Sample], range: &MoveRange, de
 }
 
 /// The decoder's condition vector `[one-hot W, one-hot H, d]` (no `d` for Vanilla).
-pub fn condition_vector(kind: ModelKind, width: usize, height: usize, moves: Option<f64>, range: &MoveRange) -> Vec<f32> {
+pub fn condition_vector(
+    kind: ModelKind,
+    width: usize,
+    height: usize,
+    moves: Option<f64>,
+    range: &MoveRange,
+) -> Vec<f32> {
     let mut v = vec![0f32; WIDTH_CLASSES + HEIGHT_CLASSES];
     v[width - WIDTHS.start()] = 1.0;
     v[WIDTH_CLASSES + height - HEIGHTS.start()] = 1.0;
@@ -167,8 +204,16 @@ pub fn condition_vector(kind: ModelKind, width: usize, height: usize, moves: Opt
 ///
 /// # Errors
 /// Tensor construction failures.
-pub fn condition_batch(kind: ModelKind, conditions: &[Condition], range: &MoveRange, device: &Device) -> Result<Tensor> {
-    let rows: Vec<f32> = conditions.iter().flat_map(|c| condition_vector(kind, c.width, c.height, c.moves, range)).collect();
+pub fn condition_batch(
+    kind: ModelKind,
+    conditions: &[Condition],
+    range: &MoveRange,
+    device: &Device,
+) -> Result<Tensor> {
+    let rows: Vec<f32> = conditions
+        .iter()
+        .flat_map(|c| condition_vector(kind, c.width, c.height, c.moves, range))
+        .collect();
     let width = rows.len() / conditions.len().max(1);
     Ok(Tensor::from_vec(rows, (conditions.len(), width), device)?)
 }
@@ -182,7 +227,9 @@ pub fn layouts_from_logits(logits: &[f32], conditions: &[Condition]) -> Vec<Layo
         .enumerate()
         .map(|(i, c)| {
             let base = i * CLASSES * CANVAS_CELLS;
-            let logit = |class: usize, x: usize, y: usize| logits[base + class * CANVAS_CELLS + y * CANVAS_WIDTH + x];
+            let logit = |class: usize, x: usize, y: usize| {
+                logits[base + class * CANVAS_CELLS + y * CANVAS_WIDTH + x]
+            };
             let (x0, y0) = area_origin(c.width, c.height);
             let mut area = Grid::filled(c.width, c.height, Cell::Block);
             let kept = symmetry::mask(c.width, c.height, c.symmetry);
@@ -191,7 +238,11 @@ pub fn layouts_from_logits(logits: &[f32], conditions: &[Condition]) -> Vec<Layo
                 if !k {
                     continue;
                 }
-                let scores = [logit(0, x0 + x, y0 + y), logit(1, x0 + x, y0 + y), logit(2, x0 + x, y0 + y)];
+                let scores = [
+                    logit(0, x0 + x, y0 + y),
+                    logit(1, x0 + x, y0 + y),
+                    logit(2, x0 + x, y0 + y),
+                ];
                 let class = (0..CLASSES).fold(0, |b, k| if scores[k] > scores[b] { k } else { b });
                 area.set(x, y, Cell::ALL[class]);
                 let margin = scores[2] - scores[0].max(scores[1]);
@@ -203,7 +254,8 @@ pub fn layouts_from_logits(logits: &[f32], conditions: &[Condition]) -> Vec<Layo
                 area.set(best_playfield.1, best_playfield.2, Cell::Playfield);
             }
             let area = symmetry::mirror(&area, c.symmetry);
-            Layout::from_area(&area).expect("a play area within 9x11 with a PLAYFIELD cell is a layout")
+            Layout::from_area(&area)
+                .expect("a play area within 9x11 with a PLAYFIELD cell is a layout")
         })
         .collect()
 }

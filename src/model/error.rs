@@ -6,10 +6,14 @@ use std::path::PathBuf;
 #[derive(Debug, thiserror::Error)]
 pub enum ModelError {
     /// The weights file does not exist.
-    #[error("model weights {path} not found (train one with `level-studio train`, or pass --weights)")]
+    #[error(
+        "model weights {path} not found (train one with `level-studio train`, or pass --weights)"
+    )]
     MissingWeights { path: PathBuf },
     /// The sidecar (`.ron` next to the weights) does not exist.
-    #[error("model sidecar {path} not found: the weights need their .ron description next to them")]
+    #[error(
+        "model sidecar {path} not found: the weights need their .ron description next to them"
+    )]
     MissingSidecar { path: PathBuf },
     /// The weights file is not a readable safetensors file (truncated, corrupt, not safetensors).
     #[error("model weights {path} are unreadable (truncated or not safetensors): {reason}")]
@@ -22,10 +26,19 @@ pub enum ModelError {
     MissingTensor { path: PathBuf, name: String },
     /// A tensor has the wrong shape for the architecture.
     #[error("model weights {path}: tensor {name:?} has shape {found:?}, the architecture needs {expected:?}")]
-    ShapeMismatch { path: PathBuf, name: String, expected: Vec<usize>, found: Vec<usize> },
+    ShapeMismatch {
+        path: PathBuf,
+        name: String,
+        expected: Vec<usize>,
+        found: Vec<usize>,
+    },
     /// The sidecar describes an architecture this build does not run.
     #[error("model sidecar {path} describes {found}, not a {expected} of this build")]
-    WrongArchitecture { path: PathBuf, expected: String, found: String },
+    WrongArchitecture {
+        path: PathBuf,
+        expected: String,
+        found: String,
+    },
     /// A requested size is outside 4..=9 × 4..=11.
     #[error("size {width}x{height} is out of range: widths 4..=9, heights 4..=11")]
     SizeOutOfRange { width: usize, height: usize },

@@ -22,7 +22,10 @@ impl Layer {
     /// `input` is `[h][w][inputs]`; returns `[h+2][w+2][outputs]`.
     fn forward(&self, input: &[f32], h: usize, w: usize, relu: bool) -> Vec<f32> {
         let (ow, co) = (w + KERNEL - 1, self.outputs);
-        let mut out: Vec<f32> = std::iter::repeat_n(&self.bias, (h + KERNEL - 1) * ow).flatten().copied().collect();
+        let mut out: Vec<f32> = std::iter::repeat_n(&self.bias, (h + KERNEL - 1) * ow)
+            .flatten()
+            .copied()
+            .collect();
         for y in 0..h {
             for x in 0..w {
                 let cell = &input[(y * w + x) * self.inputs..][..self.inputs];
@@ -67,7 +70,11 @@ impl FastDecoder {
     pub fn new(decoder: &Decoder) -> Result<Self> {
         let (fc, convs) = decoder.parts();
         let fc_weight = fc.weight().flatten_all()?.to_vec1::<f32>()?;
-        let fc_bias = fc.bias().map(|b| b.to_vec1::<f32>()).transpose()?.unwrap_or_else(|| vec![0.0; fc.weight().dim(0).unwrap_or(0)]);
+        let fc_bias = fc
+            .bias()
+            .map(|b| b.to_vec1::<f32>())
+            .transpose()?
+            .unwrap_or_else(|| vec![0.0; fc.weight().dim(0).unwrap_or(0)]);
         let inputs = fc.weight().dim(1)?;
         let layer = |i: usize| -> Result<Layer> {
             let c = convs[i];
@@ -77,21 +84,41 @@ impl FastDecoder {
             for a in 0..cin {
                 for o in 0..cout {
                     for k in 0..KERNEL * KERNEL {
-                        weight[(a * KERNEL * KERNEL + k) * cout + o] = w[(a * cout + o) * KERNEL * KERNEL + k];
+                        weight[(a * KERNEL * KERNEL + k) * cout + o] =
+                            w[(a * cout + o) * KERNEL * KERNEL + k];
                     }
                 }
             }
-            let bias = c.bias().map(|b| b.to_vec1::<f32>()).transpose()?.unwrap_or_else(|| vec![0.0; cout]);
-            Ok(Layer { inputs: cin, outputs: cout, weight, bias })
+            let bias = c
+                .bias()
+                .map(|b| b.to_vec1::<f32>())
+                .transpose()?
+                .unwrap_or_else(|| vec![0.0; cout]);
+            Ok(Layer {
+                inputs: cin,
+                outputs: cout,
+                weight,
+                bias,
+            })
         };
-        Ok(Self { inputs, fc_weight, fc_bias, layers: [layer(0)?, layer(1)?, layer(2)?] })
+        Ok(Self {
+            inputs,
+            fc_weight,
+            fc_bias,
+            layers: [layer(0)?, layer(1)?, layer(2)?],
+        })
     }
 
     /// Logits `[3][11][9]` of one decoder input `[z, conditions]`, written into `out`.
     fn decode_one(&self, z_hat: &[f32], out: &mut [f32]) {
         let (c0, (h0, w0)) = (FILTERS[2], INNER);
         let mut h = vec![0f32; h0 * w0 * c0];
-        for (j, (row, b)) in self.fc_weight.chunks_exact(self.inputs).zip(&self.fc_bias).enumerate() {
+        for (j, (row, b)) in self
+            .fc_weight
+            .chunks_exact(self.inputs)
+            .zip(&self.fc_bias)
+            .enumerate()
+        {
             let v = b + row.iter().zip(z_hat).map(|(w, z)| w * z).sum::<f32>();
             let (c, cell) = (j / (h0 * w0), j % (h0 * w0));
             h[cell * c0 + c] = v.max(0.0);
@@ -115,7 +142,9 @@ impl FastDecoder {
                 self.decode_one(&z_hat[i * self.inputs..][..self.inputs], o);
             }
         } else {
-            out.par_chunks_exact_mut(per).enumerate().for_each(|(i, o)| self.decode_one(&z_hat[i * self.inputs..][..self.inputs], o));
+            out.par_chunks_exact_mut(per)
+                .enumerate()
+                .for_each(|(i, o)| self.decode_one(&z_hat[i * self.inputs..][..self.inputs], o));
         }
         debug_assert_eq!(CANVAS_CELLS, CANVAS_HEIGHT * CANVAS_WIDTH);
         out

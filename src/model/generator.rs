@@ -3,8 +3,8 @@
 
 use super::arch::{device, Cvae, ModelKind, DTYPE, LATENT};
 use super::encoding::{condition_vector, encoder_batch, layouts_from_logits, Condition, Sample};
-use super::fast::FastDecoder;
 use super::error::{ModelError, Result};
+use super::fast::FastDecoder;
 use super::sidecar::{layout_fingerprint, Architecture, Feasibility, Sidecar, SIDECAR_FORMAT};
 use crate::level::Level;
 use crate::match3::layout::Layout;
@@ -55,8 +55,14 @@ pub fn sidecar_path(weights: &Path) -> PathBuf {
 pub fn expected_tensors(kind: ModelKind) -> Result<Vec<(String, Vec<usize>)>> {
     let varmap = VarMap::new();
     Cvae::new(kind, VarBuilder::from_varmap(&varmap, DTYPE, &Device::Cpu))?;
-    let data = varmap.data().lock().map_err(|_| candle_core::Error::Msg("poisoned var map".into()))?;
-    let mut out: Vec<(String, Vec<usize>)> = data.iter().map(|(k, v)| (k.clone(), v.dims().to_vec())).collect();
+    let data = varmap
+        .data()
+        .lock()
+        .map_err(|_| candle_core::Error::Msg("poisoned var map".into()))?;
+    let mut out: Vec<(String, Vec<usize>)> = data
+        .iter()
+        .map(|(k, v)| (k.clone(), v.dims().to_vec()))
+        .collect();
     out.sort();
     Ok(out)
 }
@@ -71,13 +77,19 @@ impl Generator {
     /// [`ModelError::ShapeMismatch`].
     pub fn load(weights: &Path) -> Result<Self> {
         if !weights.is_file() {
-            return Err(ModelError::MissingWeights { path: weights.to_path_buf() });
+            return Err(ModelError::MissingWeights {
+                path: weights.to_path_buf(),
+            });
         }
         let sidecar = read_sidecar(&sidecar_path(weights))?;
         let device = device();
         // The buffered loader: reads the file into memory and checks it, no memory map.
-        let tensors = candle_core::safetensors::load(weights, &device)
-            .map_err(|e| ModelError::CorruptWeights { path: weights.to_path_buf(), reason: e.to_string() })?;
+        let tensors = candle_core::safetensors::load(weights, &device).map_err(|e| {
+            ModelError::CorruptWeights {
+                path: weights.to_path_buf(),
+                reason: e.to_string(),
+            }
+        })?;
         check_tensors(weights, sidecar.architecture.kind, &tensors)?;
         let vb = VarBuilder::from_tensors(tensors, DTYPE, &device);
         let model = Cvae::new(sidecar.architecture.kind, vb)?;
@@ -89,13 +101,25 @@ impl Generator {
     /// # Errors
     /// A var map that lacks the architecture's tensors.
     pub fn from_varmap(varmap: &VarMap, sidecar: Sidecar, device: &Device) -> Result<Self> {
-        let model = Cvae::new(sidecar.architecture.kind, VarBuilder::from_varmap(varmap, DTYPE, device))?;
+        let model = Cvae::new(
+            sidecar.architecture.kind,
+            VarBuilder::from_varmap(varmap, DTYPE, device),
+        )?;
         Self::assemble(model, sidecar, device.clone())
     }
 
     fn assemble(model: Cvae, sidecar: Sidecar, device: Device) -> Result<Self> {
-        let fast = if device.is_cpu() { Some(FastDecoder::new(model.decoder())?) } else { None };
-        Ok(Self { model, fast, sidecar, device })
+        let fast = if device.is_cpu() {
+            Some(FastDecoder::new(model.decoder())?)
+        } else {
+            None
+        };
+        Ok(Self {
+            model,
+            fast,
+            sidecar,
+            device,
+        })
     }
 
     /// Decoder logits (`[N, 3, 11, 9]` flattened) through candle, bypassing the fast CPU
@@ -126,7 +150,9 @@ impl Generator {
     pub fn check(&self, condition: &Condition) -> Result<()> {
         condition.check()?;
         if self.kind().uses_moves() && condition.moves.is_none() {
-            return Err(ModelError::MovesRequired { model: self.kind().to_string() });
+            return Err(ModelError::MovesRequired {
+                model: self.kind().to_string(),
+            });
         }
         Ok(())
     }
@@ -149,8 +175,8 @@ impl Generator {
     /// One level for each condition (level `i` from `Rng::derive(seed, i)`), in batches.
     /// A level that decodes to an exact copy of a training level is redrawn from the next
     /// latent points of its stream (up to [`NOVELTY_RETRIES`] times): the designer asked for
-    /// new levels. Each redraw spreads the latent point a little wider (×1.1 per try) so a
-/// decoder that maps a broad region onto one training level is pushed out of it.
+    /// new levels. Each redraw spreads the latent point a little wider (×1.1 per try, at
+    /// most ×4) so a decoder that maps a broad region onto one training level is pushed out.
     ///
     /// # Errors
     /// As [`Generator::check`] for any condition.
@@ -163,25 +189,47 @@ impl Generator {
     ///
     /// # Errors
     /// As [`Generator::check`] for any condition.
-    pub fn generate_each_with(&self, conditions: &[Condition], seed: u64, novel: bool) -> Result<Vec<Layout>> {
+    pub fn generate_each_with(
+        &self,
+        conditions: &[Condition],
+        seed: u64,
+        novel: bool,
+    ) -> Result<Vec<Layout>> {
         for c in conditions {
             self.check(c)?;
         }
-        let known: HashSet<u64> = if novel { self.sidecar.training_fingerprints.iter().copied().collect() } else { HashSet::new() };
+        let known: HashSet<u64> = if novel {
+            self.sidecar.training_fingerprints.iter().copied().collect()
+        } else {
+            HashSet::new()
+        };
         let mut out = Vec::with_capacity(conditions.len());
         for (b, chunk) in conditions.chunks(BATCH).enumerate() {
-            let mut streams: Vec<Rng> = (0..chunk.len()).map(|i| Rng::derive(seed, (b * BATCH + i) as u64)).collect();
-            let draw = |rng: &mut Rng| (0..LATENT).map(|_| rng.normal() as f32).collect::<Vec<f32>>();
+            let mut streams: Vec<Rng> = (0..chunk.len())
+                .map(|i| Rng::derive(seed, (b * BATCH + i) as u64))
+                .collect();
+            let draw = |rng: &mut Rng| {
+                (0..LATENT)
+                    .map(|_| rng.normal() as f32)
+                    .collect::<Vec<f32>>()
+            };
             let z: Vec<f32> = streams.iter_mut().flat_map(draw).collect();
             let mut layouts = self.decode(&z, chunk)?;
             for retry in 1..=NOVELTY_RETRIES {
-                let copies: Vec<usize> = (0..chunk.len()).filter(|&i| known.contains(&layout_fingerprint(&layouts[i]))).collect();
+                let copies: Vec<usize> = (0..chunk.len())
+                    .filter(|&i| known.contains(&layout_fingerprint(&layouts[i])))
+                    .collect();
                 if copies.is_empty() {
                     break;
                 }
-                let spread = 1.1f32.powi(retry as i32);
-                let z: Vec<f32> = copies.iter().flat_map(|&i| draw(&mut streams[i])).map(|v| v * spread).collect();
-                let redrawn = self.decode(&z, &copies.iter().map(|&i| chunk[i]).collect::<Vec<_>>())?;
+                let spread = 1.1f32.powi(retry as i32).min(4.0);
+                let z: Vec<f32> = copies
+                    .iter()
+                    .flat_map(|&i| draw(&mut streams[i]))
+                    .map(|v| v * spread)
+                    .collect();
+                let redrawn =
+                    self.decode(&z, &copies.iter().map(|&i| chunk[i]).collect::<Vec<_>>())?;
                 for (&i, layout) in copies.iter().zip(redrawn) {
                     layouts[i] = layout;
                 }
@@ -198,12 +246,22 @@ impl Generator {
     pub fn decode(&self, z: &[f32], conditions: &[Condition]) -> Result<Vec<Layout>> {
         let n = conditions.len();
         if z.len() != n * LATENT {
-            return Err(candle_core::Error::Msg(format!("{} latent values for {n} levels", z.len())).into());
+            return Err(candle_core::Error::Msg(format!(
+                "{} latent values for {n} levels",
+                z.len()
+            ))
+            .into());
         }
         let mut z_hat = Vec::with_capacity(n * self.kind().decoder_inputs());
         for (zi, c) in z.chunks_exact(LATENT).zip(conditions) {
             z_hat.extend_from_slice(zi);
-            z_hat.extend(condition_vector(self.kind(), c.width, c.height, c.moves, &self.sidecar.moves));
+            z_hat.extend(condition_vector(
+                self.kind(),
+                c.width,
+                c.height,
+                c.moves,
+                &self.sidecar.moves,
+            ));
         }
         let logits = match &self.fast {
             Some(fast) => fast.decode(&z_hat, n),
@@ -253,12 +311,23 @@ impl Generator {
                 symmetry,
                 moves: Some(lerp(sa.moves, sb.moves, t)),
             });
-            z.extend(za.iter().zip(&zb).map(|(&x, &y)| lerp(x as f64, y as f64, t) as f32));
+            z.extend(
+                za.iter()
+                    .zip(&zb)
+                    .map(|(&x, &y)| lerp(x as f64, y as f64, t) as f32),
+            );
         }
         let mut layouts = self.decode(&z, &conditions)?.into_iter();
         let start = layouts.next().expect("two endpoints decoded");
         let end = layouts.next().expect("two endpoints decoded");
-        Ok(Interpolation { start, end, between: layouts.collect(), conditions: conditions.split_off(2), z_start: za, z_end: zb })
+        Ok(Interpolation {
+            start,
+            end,
+            between: layouts.collect(),
+            conditions: conditions.split_off(2),
+            z_start: za,
+            z_end: zb,
+        })
     }
 }
 
@@ -268,8 +337,13 @@ impl Generator {
 /// [`ModelError::MissingSidecar`], [`ModelError::CorruptSidecar`],
 /// [`ModelError::WrongArchitecture`].
 pub fn read_sidecar(path: &Path) -> Result<Sidecar> {
-    let text = std::fs::read_to_string(path).map_err(|_| ModelError::MissingSidecar { path: path.to_path_buf() })?;
-    let sidecar: Sidecar = ron::from_str(&text).map_err(|e| ModelError::CorruptSidecar { path: path.to_path_buf(), reason: e.to_string() })?;
+    let text = std::fs::read_to_string(path).map_err(|_| ModelError::MissingSidecar {
+        path: path.to_path_buf(),
+    })?;
+    let sidecar: Sidecar = ron::from_str(&text).map_err(|e| ModelError::CorruptSidecar {
+        path: path.to_path_buf(),
+        reason: e.to_string(),
+    })?;
     let expected = Architecture::of(sidecar.architecture.kind);
     if sidecar.format != SIDECAR_FORMAT || sidecar.architecture != expected {
         return Err(ModelError::WrongArchitecture {
@@ -284,10 +358,18 @@ pub fn read_sidecar(path: &Path) -> Result<Sidecar> {
 fn check_tensors(path: &Path, kind: ModelKind, tensors: &HashMap<String, Tensor>) -> Result<()> {
     for (name, expected) in expected_tensors(kind)? {
         let Some(t) = tensors.get(&name) else {
-            return Err(ModelError::MissingTensor { path: path.to_path_buf(), name });
+            return Err(ModelError::MissingTensor {
+                path: path.to_path_buf(),
+                name,
+            });
         };
         if t.dims() != expected.as_slice() {
-            return Err(ModelError::ShapeMismatch { path: path.to_path_buf(), name, expected, found: t.dims().to_vec() });
+            return Err(ModelError::ShapeMismatch {
+                path: path.to_path_buf(),
+                name,
+                expected,
+                found: t.dims().to_vec(),
+            });
         }
     }
     Ok(())
@@ -299,7 +381,10 @@ fn check_tensors(path: &Path, kind: ModelKind, tensors: &HashMap<String, Tensor>
 /// # Errors
 /// [`ModelError::Write`].
 pub fn save(tensors: &HashMap<String, Tensor>, sidecar: &Sidecar, weights: &Path) -> Result<()> {
-    let write_err = |path: &Path, reason: String| ModelError::Write { path: path.to_path_buf(), reason };
+    let write_err = |path: &Path, reason: String| ModelError::Write {
+        path: path.to_path_buf(),
+        reason,
+    };
     if let Some(dir) = weights.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(|e| write_err(dir, e.to_string()))?;
     }
@@ -307,7 +392,8 @@ pub fn save(tensors: &HashMap<String, Tensor>, sidecar: &Sidecar, weights: &Path
     candle_core::safetensors::save(tensors, &tmp).map_err(|e| write_err(&tmp, e.to_string()))?;
     std::fs::rename(&tmp, weights).map_err(|e| write_err(weights, e.to_string()))?;
     let side = sidecar_path(weights);
-    crate::files::write_atomic(&side, crate::files::to_ron(sidecar).as_bytes()).map_err(|e| write_err(&side, e.to_string()))?;
+    crate::files::write_atomic(&side, crate::files::to_ron(sidecar).as_bytes())
+        .map_err(|e| write_err(&side, e.to_string()))?;
     Ok(())
 }
 
@@ -316,7 +402,10 @@ pub fn save(tensors: &HashMap<String, Tensor>, sidecar: &Sidecar, weights: &Path
 /// # Errors
 /// A tensor failure.
 pub fn snapshot(varmap: &VarMap) -> Result<HashMap<String, Tensor>> {
-    let data = varmap.data().lock().map_err(|_| candle_core::Error::Msg("poisoned var map".into()))?;
+    let data = varmap
+        .data()
+        .lock()
+        .map_err(|_| candle_core::Error::Msg("poisoned var map".into()))?;
     let mut out = HashMap::new();
     for (k, v) in data.iter() {
         out.insert(k.clone(), v.as_tensor().copy()?);

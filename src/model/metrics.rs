@@ -38,7 +38,11 @@ impl SweepMetrics {
     /// The checkpoint-selection score: the mean of size, diversity, tile-distribution and
     /// (where there is one) difficulty accuracy.
     pub fn selection_score(&self) -> f64 {
-        let mut parts = vec![self.size_accuracy, self.diversity, self.tile_distribution_accuracy];
+        let mut parts = vec![
+            self.size_accuracy,
+            self.diversity,
+            self.tile_distribution_accuracy,
+        ];
         if let Some(d) = self.difficulty_accuracy {
             parts.push(d);
         }
@@ -48,7 +52,14 @@ impl SweepMetrics {
 
 /// Share of `levels` whose size is the requested one (`sizes[i]` for `levels[i]`).
 pub fn size_accuracy(levels: &[Layout], sizes: &[(usize, usize)]) -> f64 {
-    share(levels.iter().zip(sizes).filter(|(l, &s)| l.size() == s).count(), levels.len())
+    share(
+        levels
+            .iter()
+            .zip(sizes)
+            .filter(|(l, &s)| l.size() == s)
+            .count(),
+        levels.len(),
+    )
 }
 
 /// Share of unordered pairs of `levels` that differ in at least one cell.
@@ -69,7 +80,10 @@ pub fn diversity(levels: &[Layout]) -> f64 {
 /// Share of `levels` identical to some level of `training`.
 pub fn plagiarism(levels: &[Layout], training: &[Layout]) -> f64 {
     let known: HashSet<&Layout> = training.iter().collect();
-    share(levels.iter().filter(|l| known.contains(l)).count(), levels.len())
+    share(
+        levels.iter().filter(|l| known.contains(l)).count(),
+        levels.len(),
+    )
 }
 
 /// Difficulty accuracy from (requested moves, validated median, validated std) triples:
@@ -78,8 +92,14 @@ pub fn difficulty(results: &[(f64, f64, f64)]) -> (f64, f64, f64) {
     if results.is_empty() {
         return (0.0, 0.0, 0.0);
     }
-    let hits = results.iter().filter(|&&(want, median, std)| (want - median).abs() <= std).count();
-    let distances: Vec<f64> = results.iter().map(|&(want, median, _)| (want - median).abs()).collect();
+    let hits = results
+        .iter()
+        .filter(|&&(want, median, std)| (want - median).abs() <= std)
+        .count();
+    let distances: Vec<f64> = results
+        .iter()
+        .map(|&(want, median, _)| (want - median).abs())
+        .collect();
     let (mean, std) = mean_std(&distances);
     (share(hits, results.len()), mean, std)
 }
@@ -87,7 +107,11 @@ pub fn difficulty(results: &[(f64, f64, f64)]) -> (f64, f64, f64) {
 /// Tile-distribution accuracy: for every size present in both sets and each cell type, is
 /// the median count of `generated` (grouped by `sizes`, the requested sizes) within the
 /// Q1–Q3 of `training` levels of that size (grouped by their own size)?
-pub fn tile_distribution(generated: &[Layout], sizes: &[(usize, usize)], training: &[Layout]) -> f64 {
+pub fn tile_distribution(
+    generated: &[Layout],
+    sizes: &[(usize, usize)],
+    training: &[Layout],
+) -> f64 {
     let mut gen_by_size: BTreeMap<(usize, usize), Vec<[usize; 3]>> = BTreeMap::new();
     for (l, &s) in generated.iter().zip(sizes) {
         gen_by_size.entry(s).or_default().push(l.counts());
@@ -98,7 +122,9 @@ pub fn tile_distribution(generated: &[Layout], sizes: &[(usize, usize)], trainin
     }
     let (mut hits, mut total) = (0, 0);
     for (size, gen) in &gen_by_size {
-        let Some(train) = train_by_size.get(size) else { continue };
+        let Some(train) = train_by_size.get(size) else {
+            continue;
+        };
         for cell in 0..3 {
             let g: Vec<f64> = gen.iter().map(|c| c[cell] as f64).collect();
             let t: Vec<f64> = train.iter().map(|c| c[cell] as f64).collect();

@@ -15,13 +15,15 @@
 //! }
 //! let layouts = avalon.generate(&want, 16, 42)?;            // batched, seeded
 //! let report = generate_validated(&avalon, &ValidatedRequest::new(want, 4, 42), None)?;
-//! # let (a, b) = (todo!(), todo!());
-//! let z = avalon.encode(&a)?;                                // latent point of a Level
-//! let walk = avalon.interpolate(&a, &b, 5)?;                 // start, 5 between, end
+//! let pack = level_studio::files::load_pack("levels/match3/main/test.ron".as_ref()).unwrap();
+//! let (a, b) = (&pack.levels[0], &pack.levels[1]);
+//! let z = avalon.encode(a)?;                                 // latent point of a Level
+//! let walk = avalon.interpolate(a, b, 5)?;                   // start, 5 between, end
 //! # Ok(()) }
 //! ```
 //!
-//! - [`Generator`]: a loaded model. `load` (typed [`ModelError`]s for missing, truncated or
+//! - [`Generator`]: a loaded model (`Send + Sync`: load once, share it with worker threads
+//!   through an `Arc`; on CPU it decodes through [`fast::FastDecoder`]). `load` (typed [`ModelError`]s for missing, truncated or
 //!   mismatched weights and sidecars of another architecture), `generate(condition, count,
 //!   seed)`, `generate_each(conditions, seed)`, `encode(level) → z`, `decode(z, conditions)`,
 //!   `interpolate(a, b, steps)`, `feasibility(condition)`.
@@ -51,4 +53,6 @@ pub use metrics::SweepMetrics;
 pub use sidecar::{Feasibility, Sidecar};
 pub use sweep::{dataset_baseline, run_sweep, SweepReport};
 pub use train::{train, Progress, TrainConfig, Trained, TrainingSet};
-pub use validated::{generate_validated, validated_sweep, ValidatedReport, ValidatedRequest, ValidatedSweep};
+pub use validated::{
+    generate_validated, validated_sweep, ValidatedReport, ValidatedRequest, ValidatedSweep,
+};

@@ -37,7 +37,10 @@ impl Architecture {
             latent: LATENT,
             filters: FILTERS.to_vec(),
             kernel: KERNEL,
-            canvas: (crate::match3::layout::CANVAS_WIDTH, crate::match3::layout::CANVAS_HEIGHT),
+            canvas: (
+                crate::match3::layout::CANVAS_WIDTH,
+                crate::match3::layout::CANVAS_HEIGHT,
+            ),
         }
     }
 }
@@ -125,13 +128,23 @@ pub fn coverage(samples: &[Sample]) -> Vec<SizeCoverage> {
     let mut out = Vec::new();
     for height in HEIGHTS {
         for width in WIDTHS {
-            let moves: Vec<f64> = samples.iter().filter(|s| s.width == width && s.height == height).map(|s| s.moves).collect();
+            let moves: Vec<f64> = samples
+                .iter()
+                .filter(|s| s.width == width && s.height == height)
+                .map(|s| s.moves)
+                .collect();
             if moves.is_empty() {
                 continue;
             }
             let min_moves = moves.iter().copied().fold(f64::INFINITY, f64::min);
             let max_moves = moves.iter().copied().fold(f64::NEG_INFINITY, f64::max);
-            out.push(SizeCoverage { width, height, levels: moves.len(), min_moves, max_moves });
+            out.push(SizeCoverage {
+                width,
+                height,
+                levels: moves.len(),
+                min_moves,
+                max_moves,
+            });
         }
     }
     out
@@ -156,10 +169,19 @@ impl Sidecar {
             let nearest = self
                 .coverage
                 .iter()
-                .min_by_key(|c| c.width.abs_diff(condition.width) + c.height.abs_diff(condition.height))
-                .map(|c| Condition { width: c.width, height: c.height, ..*condition });
+                .min_by_key(|c| {
+                    c.width.abs_diff(condition.width) + c.height.abs_diff(condition.height)
+                })
+                .map(|c| Condition {
+                    width: c.width,
+                    height: c.height,
+                    ..*condition
+                });
             return Feasibility::Infeasible {
-                reason: format!("the training set has no {}x{} level", condition.width, condition.height),
+                reason: format!(
+                    "the training set has no {}x{} level",
+                    condition.width, condition.height
+                ),
                 nearest_same_size: None,
                 nearest_same_moves: nearest,
             };
@@ -176,13 +198,20 @@ impl Sidecar {
             .iter()
             .filter(|c| (c.min_moves..=c.max_moves).contains(&moves))
             .min_by_key(|c| c.width.abs_diff(condition.width) + c.height.abs_diff(condition.height))
-            .map(|c| Condition { width: c.width, height: c.height, ..*condition });
+            .map(|c| Condition {
+                width: c.width,
+                height: c.height,
+                ..*condition
+            });
         Feasibility::Infeasible {
             reason: format!(
                 "no {}x{} training level takes {} moves (they take {} to {})",
                 condition.width, condition.height, moves, cov.min_moves, cov.max_moves
             ),
-            nearest_same_size: Some(Condition { moves: Some(clamped), ..*condition }),
+            nearest_same_size: Some(Condition {
+                moves: Some(clamped),
+                ..*condition
+            }),
             nearest_same_moves,
         }
     }

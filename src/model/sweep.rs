@@ -26,7 +26,9 @@ pub struct SweptLevel {
 impl SweptLevel {
     /// (median, std) of the validation; a layout without any move counts as 40 ± 0.
     pub fn moves(&self) -> (f64, f64) {
-        self.validation.as_ref().map_or((40.0, 0.0), |v| (v.median_moves, v.std_moves))
+        self.validation
+            .as_ref()
+            .map_or((40.0, 0.0), |v| (v.median_moves, v.std_moves))
     }
 }
 
@@ -55,58 +57,114 @@ pub fn sweep_conditions(min_moves: Option<f64>, seed: u64) -> Vec<Condition> {
 
 /// Validates layouts in parallel with the bots.
 pub fn validate_all(layouts: &[Layout], config: &ValidationConfig) -> Vec<Option<Validation>> {
-    layouts.par_iter().map(|l| validate(l, config).ok()).collect()
+    layouts
+        .par_iter()
+        .map(|l| validate(l, config).ok())
+        .collect()
 }
 
-/// Runs the sweep for a generator: generate the 144 levels (timed, batched), validate them,
-/// and compute every metric against the training layouts.
+/// Runs the sweep for a generator as the designer gets it (copies of training levels
+/// redrawn): generate the 144 levels (timed, batched), validate them, and compute every
+/// metric against the training layouts; `plagiarism_raw` measures the decoder alone.
 ///
 /// # Errors
 /// A generation failure.
-pub fn run_sweep(generator: &Generator, training: &[Layout], seed: u64, config: &ValidationConfig) -> super::Result<SweepReport> {
-    let min_moves = generator.kind().uses_moves().then_some(generator.sidecar().moves.min);
+pub fn run_sweep(
+    generator: &Generator,
+    training: &[Layout],
+    seed: u64,
+    config: &ValidationConfig,
+) -> super::Result<SweepReport> {
+    run_sweep_with(generator, training, seed, config, true)
+}
+
+/// As [`run_sweep`]; with `novel` off the levels are the decoder's raw output (what
+/// checkpoint selection scores: the model itself).
+///
+/// # Errors
+/// A generation failure.
+pub fn run_sweep_with(
+    generator: &Generator,
+    training: &[Layout],
+    seed: u64,
+    config: &ValidationConfig,
+    novel: bool,
+) -> super::Result<SweepReport> {
+    let min_moves = generator
+        .kind()
+        .uses_moves()
+        .then_some(generator.sidecar().moves.min);
     let conditions = sweep_conditions(min_moves, seed);
     let started = Instant::now();
-    let layouts = generator.generate_each(&conditions, seed)?;
+    let layouts = generator.generate_each_with(&conditions, seed, novel)?;
     let ms_per_level = started.elapsed().as_secs_f64() * 1e3 / conditions.len() as f64;
     let validations = validate_all(&layouts, config);
     let levels: Vec<SweptLevel> = conditions
         .into_iter()
         .zip(layouts)
         .zip(validations)
-        .map(|((condition, layout), validation)| SweptLevel { condition, layout, validation })
+        .map(|((condition, layout), validation)| SweptLevel {
+            condition,
+            layout,
+            validation,
+        })
         .collect();
     let mut m = score(&levels, training);
     m.ms_per_level = ms_per_level;
-    let raw = generator.generate_each_with(&levels.iter().map(|l| l.condition).collect::<Vec<_>>(), seed, false)?;
+    let raw = generator.generate_each_with(
+        &levels.iter().map(|l| l.condition).collect::<Vec<_>>(),
+        seed,
+        false,
+    )?;
     m.plagiarism_raw = Some(metrics::plagiarism(&raw, training));
     Ok(SweepReport { metrics: m, levels })
 }
 
 /// The dataset baseline: the same metrics on a split's levels, each "conditioned" on its own
 /// size, symmetry and stored moves, and re-validated with `config`.
-pub fn dataset_baseline(split: &[Sample], training: &[Layout], config: &ValidationConfig) -> SweepReport {
+pub fn dataset_baseline(
+    split: &[Sample],
+    training: &[Layout],
+    config: &ValidationConfig,
+) -> SweepReport {
     let layouts: Vec<Layout> = split.iter().map(|s| s.layout.clone()).collect();
     let validations = validate_all(&layouts, config);
     let levels: Vec<SweptLevel> = split
         .iter()
         .zip(validations)
-        .map(|(s, validation)| SweptLevel { condition: s.condition(), layout: s.layout.clone(), validation })
+        .map(|(s, validation)| SweptLevel {
+            condition: s.condition(),
+            layout: s.layout.clone(),
+            validation,
+        })
         .collect();
-    SweepReport { metrics: score(&levels, training), levels }
+    SweepReport {
+        metrics: score(&levels, training),
+        levels,
+    }
 }
 
 /// Every metric of a set of swept levels (all but the timing).
 pub fn score(levels: &[SweptLevel], training: &[Layout]) -> SweepMetrics {
     let layouts: Vec<Layout> = levels.iter().map(|l| l.layout.clone()).collect();
-    let sizes: Vec<(usize, usize)> = levels.iter().map(|l| (l.condition.width, l.condition.height)).collect();
+    let sizes: Vec<(usize, usize)> = levels
+        .iter()
+        .map(|l| (l.condition.width, l.condition.height))
+        .collect();
     let difficulty: Vec<(f64, f64, f64)> = levels
         .iter()
-        .filter_map(|l| l.condition.moves.map(|want| (want, l.moves().0, l.moves().1)))
+        .filter_map(|l| {
+            l.condition
+                .moves
+                .map(|want| (want, l.moves().0, l.moves().1))
+        })
         .collect();
     let (acc, mean, std) = metrics::difficulty(&difficulty);
     let has_moves = !difficulty.is_empty();
-    let valid = levels.iter().filter(|l| l.validation.as_ref().is_some_and(|v| v.valid)).count();
+    let valid = levels
+        .iter()
+        .filter(|l| l.validation.as_ref().is_some_and(|v| v.valid))
+        .count();
     SweepMetrics {
         levels: levels.len(),
         size_accuracy: metrics::size_accuracy(&layouts, &sizes),

@@ -6,8 +6,10 @@ use super::encoding::{condition_batch, encoder_batch, MoveRange, Sample};
 use super::error::{ModelError, Result};
 use super::generator::{save, snapshot, Generator};
 use super::metrics::SweepMetrics;
-use super::sidecar::{coverage, data_hash, layout_fingerprint, Architecture, Sidecar, Training, SIDECAR_FORMAT};
-use super::sweep::run_sweep;
+use super::sidecar::{
+    coverage, data_hash, layout_fingerprint, Architecture, Sidecar, Training, SIDECAR_FORMAT,
+};
+use super::sweep::run_sweep_with;
 use crate::match3::layout::Layout;
 use crate::match3::ValidationConfig;
 use crate::rng::Rng;
@@ -37,14 +39,28 @@ pub struct TrainConfig {
 impl TrainConfig {
     /// The shipped defaults for `kind`: AdamW, lr 2e-3, batch 64, 80 epochs, sweep every 10.
     pub fn new(kind: ModelKind, seed: u64) -> Self {
-        Self { kind, epochs: 80, batch_size: 64, learning_rate: 2e-3, weight_decay: 1e-4, seed, checkpoint_every: 10, checkpoint_dir: None, select: true }
+        Self {
+            kind,
+            epochs: 80,
+            batch_size: 64,
+            learning_rate: 2e-3,
+            weight_decay: 1e-4,
+            seed,
+            checkpoint_every: 10,
+            checkpoint_dir: None,
+            select: true,
+        }
     }
 
     /// The defaults scaled to a training set of `levels`: about 3,000 optimiser steps
     /// (120 epochs on the 1,632 main levels, 600 on the 170 stylized ones), eight sweeps.
     pub fn for_set(kind: ModelKind, seed: u64, levels: usize) -> Self {
         let epochs = (192_000 / levels.max(1)).clamp(120, 600);
-        Self { epochs, checkpoint_every: (epochs / 8).max(1), ..Self::new(kind, seed) }
+        Self {
+            epochs,
+            checkpoint_every: (epochs / 8).max(1),
+            ..Self::new(kind, seed)
+        }
     }
 }
 
@@ -52,9 +68,20 @@ impl TrainConfig {
 #[derive(Clone, Debug)]
 pub enum Progress {
     /// An epoch finished with these mean losses.
-    Epoch { epoch: usize, epochs: usize, loss: f64, reconstruction: f64, kl: f64 },
+    Epoch {
+        epoch: usize,
+        epochs: usize,
+        loss: f64,
+        reconstruction: f64,
+        kl: f64,
+    },
     /// A checkpoint was swept.
-    Checkpoint { epoch: usize, metrics: SweepMetrics, score: f64, best: bool },
+    Checkpoint {
+        epoch: usize,
+        metrics: SweepMetrics,
+        score: f64,
+        best: bool,
+    },
 }
 
 /// A training set loaded from a dataset folder.
@@ -82,14 +109,25 @@ impl TrainingSet {
     /// As [`TrainingSet::load`].
     pub fn load_split(dir: &Path, split: &str) -> Result<Self> {
         let path = dir.join(format!("{split}.ron"));
-        let err = |reason: String| ModelError::Dataset { path: path.clone(), reason };
+        let err = |reason: String| ModelError::Dataset {
+            path: path.clone(),
+            reason,
+        };
         let bytes = std::fs::read(&path).map_err(|e| err(e.to_string()))?;
         let pack = crate::files::load_pack(&path).map_err(|e| err(e.to_string()))?;
-        let samples = pack.levels.iter().map(|l| Sample::from_level(l, None)).collect::<Result<Vec<_>>>()?;
+        let samples = pack
+            .levels
+            .iter()
+            .map(|l| Sample::from_level(l, None))
+            .collect::<Result<Vec<_>>>()?;
         if samples.is_empty() {
             return Err(err("no levels".into()));
         }
-        Ok(Self { dir: dir.to_path_buf(), samples, hash: data_hash(&bytes) })
+        Ok(Self {
+            dir: dir.to_path_buf(),
+            samples,
+            hash: data_hash(&bytes),
+        })
     }
 
     /// The layouts only (plagiarism and tile-distribution references).
@@ -99,8 +137,16 @@ impl TrainingSet {
 
     /// The training set's range of validated moves.
     pub fn move_range(&self) -> MoveRange {
-        let min = self.samples.iter().map(|s| s.moves).fold(f64::INFINITY, f64::min);
-        let max = self.samples.iter().map(|s| s.moves).fold(f64::NEG_INFINITY, f64::max);
+        let min = self
+            .samples
+            .iter()
+            .map(|s| s.moves)
+            .fold(f64::INFINITY, f64::min);
+        let max = self
+            .samples
+            .iter()
+            .map(|s| s.moves)
+            .fold(f64::NEG_INFINITY, f64::max);
         MoveRange { min, max }
     }
 }
@@ -127,17 +173,24 @@ impl Trained {
 /// # Errors
 /// A tensor failure.
 pub fn seeded_init(varmap: &VarMap, seed: u64) -> Result<()> {
-    let data = varmap.data().lock().map_err(|_| candle_core::Error::Msg("poisoned var map".into()))?;
+    let data = varmap
+        .data()
+        .lock()
+        .map_err(|_| candle_core::Error::Msg("poisoned var map".into()))?;
     let mut names: Vec<&String> = data.keys().collect();
     names.sort();
     let mut rng = Rng::derive(seed, 0x1417);
     for name in names {
         let var = &data[name];
         let weight_name = name.replace(".bias", ".weight");
-        let dims = data.get(&weight_name).map_or_else(|| var.dims().to_vec(), |w| w.dims().to_vec());
+        let dims = data
+            .get(&weight_name)
+            .map_or_else(|| var.dims().to_vec(), |w| w.dims().to_vec());
         let fan_in: usize = dims.iter().skip(1).product::<usize>().max(1);
         let bound = 1.0 / (fan_in as f64).sqrt();
-        let values: Vec<f32> = (0..var.elem_count()).map(|_| ((rng.unit() * 2.0 - 1.0) * bound) as f32).collect();
+        let values: Vec<f32> = (0..var.elem_count())
+            .map(|_| ((rng.unit() * 2.0 - 1.0) * bound) as f32)
+            .collect();
         var.set(&Tensor::from_vec(values, var.dims(), var.device())?)?;
     }
     Ok(())
@@ -164,7 +217,11 @@ pub fn initial_sidecar(config: &TrainConfig, set: &TrainingSet) -> Sidecar {
         metrics: SweepMetrics::default(),
         coverage: coverage(&set.samples),
         training_fingerprints: {
-            let mut f: Vec<u64> = set.samples.iter().map(|s| layout_fingerprint(&s.layout)).collect();
+            let mut f: Vec<u64> = set
+                .samples
+                .iter()
+                .map(|s| layout_fingerprint(&s.layout))
+                .collect();
             f.sort_unstable();
             f.dedup();
             f
@@ -181,25 +238,53 @@ struct Tensors {
 }
 
 impl Tensors {
-    fn new(kind: ModelKind, samples: &[Sample], range: &MoveRange, device: &Device) -> Result<Self> {
+    fn new(
+        kind: ModelKind,
+        samples: &[Sample],
+        range: &MoveRange,
+        device: &Device,
+    ) -> Result<Self> {
         let refs: Vec<&Sample> = samples.iter().collect();
         let (x, target, mask) = encoder_batch(kind, &refs, range, device)?;
         let conds: Vec<_> = samples.iter().map(Sample::condition).collect();
-        Ok(Self { x, target, mask, conditions: condition_batch(kind, &conds, range, device)? })
+        Ok(Self {
+            x,
+            target,
+            mask,
+            conditions: condition_batch(kind, &conds, range, device)?,
+        })
     }
 }
 
 /// One optimiser step on the samples at `indices`; returns (total, reconstruction, kl).
-fn step(model: &Cvae, opt: &mut AdamW, data: &Tensors, indices: &[u32], rng: &mut Rng) -> Result<(f64, f64, f64)> {
+fn step(
+    model: &Cvae,
+    opt: &mut AdamW,
+    data: &Tensors,
+    indices: &[u32],
+    rng: &mut Rng,
+) -> Result<(f64, f64, f64)> {
     let device = data.x.device();
     let idx = Tensor::from_slice(indices, indices.len(), device)?;
-    let eps: Vec<f32> = (0..indices.len() * LATENT).map(|_| rng.normal() as f32).collect();
+    let eps: Vec<f32> = (0..indices.len() * LATENT)
+        .map(|_| rng.normal() as f32)
+        .collect();
     let eps = Tensor::from_vec(eps, (indices.len(), LATENT), device)?;
     let x = data.x.index_select(&idx, 0)?;
     let (logits, mu, logvar) = model.forward(&x, &data.conditions.index_select(&idx, 0)?, &eps)?;
-    let l = loss(&logits, &data.target.index_select(&idx, 0)?, &data.mask.index_select(&idx, 0)?, &mu, &logvar)?;
+    let l = loss(
+        &logits,
+        &data.target.index_select(&idx, 0)?,
+        &data.mask.index_select(&idx, 0)?,
+        &mu,
+        &logvar,
+    )?;
     opt.backward_step(&l.total)?;
-    Ok((l.total.to_scalar::<f32>()? as f64, l.reconstruction.to_scalar::<f32>()? as f64, l.kl.to_scalar::<f32>()? as f64))
+    Ok((
+        l.total.to_scalar::<f32>()? as f64,
+        l.reconstruction.to_scalar::<f32>()? as f64,
+        l.kl.to_scalar::<f32>()? as f64,
+    ))
 }
 
 /// Trains a model on `set`, reporting progress; at every checkpoint (and the end) the
@@ -207,15 +292,26 @@ fn step(model: &Cvae, opt: &mut AdamW, data: &Tensors, indices: &[u32], rng: &mu
 ///
 /// # Errors
 /// Tensor failures, or [`ModelError::Write`] for a checkpoint.
-pub fn train(config: &TrainConfig, set: &TrainingSet, mut progress: impl FnMut(Progress)) -> Result<Trained> {
+pub fn train(
+    config: &TrainConfig,
+    set: &TrainingSet,
+    mut progress: impl FnMut(Progress),
+) -> Result<Trained> {
     let started = Instant::now();
     let device = device();
     let varmap = VarMap::new();
-    let model = Cvae::new(config.kind, VarBuilder::from_varmap(&varmap, DTYPE, &device))?;
+    let model = Cvae::new(
+        config.kind,
+        VarBuilder::from_varmap(&varmap, DTYPE, &device),
+    )?;
     seeded_init(&varmap, config.seed)?;
     let mut sidecar = initial_sidecar(config, set);
     let data = Tensors::new(config.kind, &set.samples, &sidecar.moves, &device)?;
-    let params = ParamsAdamW { lr: config.learning_rate, weight_decay: config.weight_decay, ..Default::default() };
+    let params = ParamsAdamW {
+        lr: config.learning_rate,
+        weight_decay: config.weight_decay,
+        ..Default::default()
+    };
     let mut opt = AdamW::new(varmap.all_vars(), params)?;
     let mut rng = Rng::derive(config.seed, 0x7a1);
     let training_layouts = set.layouts();
@@ -229,7 +325,13 @@ pub fn train(config: &TrainConfig, set: &TrainingSet, mut progress: impl FnMut(P
             sums = (sums.0 + t, sums.1 + r, sums.2 + k);
             batches += 1.0;
         }
-        progress(Progress::Epoch { epoch, epochs: config.epochs, loss: sums.0 / batches, reconstruction: sums.1 / batches, kl: sums.2 / batches });
+        progress(Progress::Epoch {
+            epoch,
+            epochs: config.epochs,
+            loss: sums.0 / batches,
+            reconstruction: sums.1 / batches,
+            kl: sums.2 / batches,
+        });
         let at_checkpoint = epoch % config.checkpoint_every.max(1) == 0 || epoch == config.epochs;
         if !at_checkpoint {
             continue;
@@ -238,7 +340,11 @@ pub fn train(config: &TrainConfig, set: &TrainingSet, mut progress: impl FnMut(P
         if let Some(dir) = &config.checkpoint_dir {
             let mut side = sidecar.clone();
             side.training.epochs = epoch;
-            save(&tensors, &side, &dir.join(format!("epoch-{epoch:05}.safetensors")))?;
+            save(
+                &tensors,
+                &side,
+                &dir.join(format!("epoch-{epoch:05}.safetensors")),
+            )?;
         }
         if !config.select {
             best = Some((0.0, epoch, tensors, SweepMetrics::default()));
@@ -247,7 +353,12 @@ pub fn train(config: &TrainConfig, set: &TrainingSet, mut progress: impl FnMut(P
         let metrics = selection_sweep(&varmap, &sidecar, &device, &training_layouts, config.seed)?;
         let score = metrics.selection_score();
         let is_best = best.as_ref().is_none_or(|b| score >= b.0);
-        progress(Progress::Checkpoint { epoch, metrics: metrics.clone(), score, best: is_best });
+        progress(Progress::Checkpoint {
+            epoch,
+            metrics: metrics.clone(),
+            score,
+            best: is_best,
+        });
         if is_best {
             best = Some((score, epoch, tensors, metrics));
         }
@@ -263,13 +374,22 @@ pub fn train(config: &TrainConfig, set: &TrainingSet, mut progress: impl FnMut(P
     Ok(Trained { tensors, sidecar })
 }
 
-/// The selection sweep: two seeded sweeps (their own seeds, not the evaluation's) validated
-/// by the bots with a validation seed of 1, averaged.
-fn selection_sweep(varmap: &VarMap, sidecar: &Sidecar, device: &Device, training: &[Layout], seed: u64) -> Result<SweepMetrics> {
+/// The selection sweep: two seeded sweeps of the raw decoder (their own seeds, not the
+/// evaluation's) validated by the bots with a validation seed of 1, averaged.
+fn selection_sweep(
+    varmap: &VarMap,
+    sidecar: &Sidecar,
+    device: &Device,
+    training: &[Layout],
+    seed: u64,
+) -> Result<SweepMetrics> {
     let generator = Generator::from_varmap(varmap, sidecar.clone(), device)?;
-    let config = ValidationConfig { seed: 1, ..Default::default() };
-    let a = run_sweep(&generator, training, 1_000_003 + seed, &config)?.metrics;
-    let b = run_sweep(&generator, training, 2_000_003 + seed, &config)?.metrics;
+    let config = ValidationConfig {
+        seed: 1,
+        ..Default::default()
+    };
+    let a = run_sweep_with(&generator, training, 1_000_003 + seed, &config, false)?.metrics;
+    let b = run_sweep_with(&generator, training, 2_000_003 + seed, &config, false)?.metrics;
     let avg = |x: f64, y: f64| (x + y) / 2.0;
     let avg_opt = |x: Option<f64>, y: Option<f64>| x.zip(y).map(|(x, y)| avg(x, y));
     Ok(SweepMetrics {

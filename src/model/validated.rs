@@ -33,7 +33,15 @@ pub struct ValidatedRequest {
 impl ValidatedRequest {
     /// A request with the defaults: budget 40 × count (at least 256), tolerance 2 moves.
     pub fn new(condition: Condition, count: usize, seed: u64) -> Self {
-        Self { condition, count, budget: (40 * count).max(256), tolerance: 2.0, seed, validation: ValidationConfig::default(), confirm: true }
+        Self {
+            condition,
+            count,
+            budget: (40 * count).max(256),
+            tolerance: 2.0,
+            seed,
+            validation: ValidationConfig::default(),
+            confirm: true,
+        }
     }
 }
 
@@ -76,7 +84,11 @@ impl ValidatedReport {
 ///
 /// # Errors
 /// The condition's errors ([`super::ModelError::SizeOutOfRange`], …).
-pub fn generate_validated(generator: &Generator, request: &ValidatedRequest, cancel: Option<&AtomicBool>) -> Result<ValidatedReport> {
+pub fn generate_validated(
+    generator: &Generator,
+    request: &ValidatedRequest,
+    cancel: Option<&AtomicBool>,
+) -> Result<ValidatedReport> {
     generator.check(&request.condition)?;
     let started = Instant::now();
     let wants_moves = generator.kind().uses_moves();
@@ -101,27 +113,46 @@ pub fn generate_validated(generator: &Generator, request: &ValidatedRequest, can
             report.cancelled = true;
             break;
         }
-        let batch = (4 * (request.count - report.accepted.len())).clamp(32, 256).min(request.budget - report.attempts);
-        let seed = request.seed.wrapping_add(round.wrapping_mul(0x9E37_79B9_7F4A_7C15));
+        let batch = (4 * (request.count - report.accepted.len()))
+            .clamp(32, 256)
+            .min(request.budget - report.attempts);
+        let seed = request
+            .seed
+            .wrapping_add(round.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         round += 1;
         let layouts = generator.generate_each(&vec![request.condition; batch], seed)?;
         report.attempts += batch;
-        let fresh: Vec<Layout> = layouts.into_iter().filter(|l| seen.insert(l.clone())).collect();
-        let on_target = |v: &Validation| v.valid && (!wants_moves || (v.median_moves - target).abs() <= request.tolerance);
+        let fresh: Vec<Layout> = layouts
+            .into_iter()
+            .filter(|l| seen.insert(l.clone()))
+            .collect();
+        let on_target = |v: &Validation| {
+            v.valid && (!wants_moves || (v.median_moves - target).abs() <= request.tolerance)
+        };
         let validations = validate_all(&fresh, &request.validation);
         let mut candidates = Vec::new();
         for (layout, validation) in fresh.into_iter().zip(validations) {
-            let Some(validation) = validation else { continue };
+            let Some(validation) = validation else {
+                continue;
+            };
             report.valid_attempts += usize::from(validation.valid);
             if on_target(&validation) {
                 candidates.push(Accepted { layout, validation });
             }
         }
         if request.confirm {
-            let second = ValidationConfig { seed: request.validation.seed ^ 0x00c0_ffee, ..request.validation };
+            let second = ValidationConfig {
+                seed: request.validation.seed ^ 0x00c0_ffee,
+                ..request.validation
+            };
             let layouts: Vec<Layout> = candidates.iter().map(|a| a.layout.clone()).collect();
             let again = validate_all(&layouts, &second);
-            candidates = candidates.into_iter().zip(again).filter(|(_, v)| v.as_ref().is_some_and(on_target)).map(|(a, _)| a).collect();
+            candidates = candidates
+                .into_iter()
+                .zip(again)
+                .filter(|(_, v)| v.as_ref().is_some_and(on_target))
+                .map(|(a, _)| a)
+                .collect();
         }
         let room = request.count - report.accepted.len();
         report.accepted.extend(candidates.into_iter().take(room));
@@ -160,38 +191,73 @@ pub struct ValidatedSweep {
 ///
 /// # Errors
 /// A generation failure.
-pub fn validated_sweep(generator: &Generator, seed: u64, budget: usize, tolerance: f64) -> Result<ValidatedSweep> {
+pub fn validated_sweep(
+    generator: &Generator,
+    seed: u64,
+    budget: usize,
+    tolerance: f64,
+) -> Result<ValidatedSweep> {
     let limit = ValidationConfig::default().limit as f64;
-    let min_moves = generator.kind().uses_moves().then_some(generator.sidecar().moves.min);
+    let min_moves = generator
+        .kind()
+        .uses_moves()
+        .then_some(generator.sidecar().moves.min);
     let started = Instant::now();
     let mut out = ValidatedSweep::default();
     let mut accepted: Vec<(Condition, Accepted)> = Vec::new();
-    for (i, mut condition) in super::sweep::sweep_conditions(min_moves, seed).into_iter().enumerate() {
+    for (i, mut condition) in super::sweep::sweep_conditions(min_moves, seed)
+        .into_iter()
+        .enumerate()
+    {
         out.conditions += 1;
-        if let Feasibility::Infeasible { nearest_same_size, .. } = generator.feasibility(&condition) {
+        if let Feasibility::Infeasible {
+            nearest_same_size, ..
+        } = generator.feasibility(&condition)
+        {
             out.infeasible += 1;
             match nearest_same_size {
                 Some(c) if c.moves.is_none_or(|m| m <= limit) => condition = c,
                 _ => continue,
             }
         }
-        let request = ValidatedRequest { budget, tolerance, ..ValidatedRequest::new(condition, 1, seed.wrapping_add(i as u64 * 7919)) };
+        let request = ValidatedRequest {
+            budget,
+            tolerance,
+            ..ValidatedRequest::new(condition, 1, seed.wrapping_add(i as u64 * 7919))
+        };
         let report = generate_validated(generator, &request, None)?;
         out.attempts += report.attempts;
         out.fulfilled += usize::from(!report.accepted.is_empty());
         accepted.extend(report.accepted.into_iter().map(|a| (condition, a)));
     }
     out.accepted = accepted.len();
-    out.ms_per_accepted = if accepted.is_empty() { f64::INFINITY } else { started.elapsed().as_secs_f64() * 1e3 / accepted.len() as f64 };
-    let recheck = ValidationConfig { seed: seed + 1000, ..Default::default() };
+    out.ms_per_accepted = if accepted.is_empty() {
+        f64::INFINITY
+    } else {
+        started.elapsed().as_secs_f64() * 1e3 / accepted.len() as f64
+    };
+    let recheck = ValidationConfig {
+        seed: seed + 1000,
+        ..Default::default()
+    };
     let layouts: Vec<Layout> = accepted.iter().map(|(_, a)| a.layout.clone()).collect();
     let again = validate_all(&layouts, &recheck);
     let n = accepted.len().max(1) as f64;
-    out.revalidated_valid = again.iter().filter(|v| v.as_ref().is_some_and(|v| v.valid)).count() as f64 / n;
+    out.revalidated_valid = again
+        .iter()
+        .filter(|v| v.as_ref().is_some_and(|v| v.valid))
+        .count() as f64
+        / n;
     out.revalidated_on_target = accepted
         .iter()
         .zip(&again)
-        .filter(|((c, _), v)| v.as_ref().is_some_and(|v| v.valid && c.moves.is_none_or(|m| (v.median_moves - m).abs() <= tolerance)))
+        .filter(|((c, _), v)| {
+            v.as_ref().is_some_and(|v| {
+                v.valid
+                    && c.moves
+                        .is_none_or(|m| (v.median_moves - m).abs() <= tolerance)
+            })
+        })
         .count() as f64
         / n;
     Ok(out)
