@@ -22,7 +22,7 @@ fn time<F: FnMut()>(name: &str, runs: usize, per: usize, mut f: F) -> Duration {
     samples.sort();
     let median = samples[samples.len() / 2];
     println!(
-        "{name:<48} median {:>8.4} ms per level  (min {:.4} ms, {runs} runs)",
+        "{name:<64} median {:>8.4} ms per level  (min {:.4} ms, {runs} runs)",
         median.as_secs_f64() * 1e3 / per as f64,
         samples[0].as_secs_f64() * 1e3 / per as f64
     );
@@ -40,12 +40,7 @@ fn main() {
             }
         };
         let moves = generator.kind().uses_moves().then_some(15.0);
-        let one = Condition::new(7, 9, Symmetry::Vertical, moves);
-        let mut seed = 0;
-        time(&format!("{name}: one level at a time"), 2000, 1, || {
-            seed += 1;
-            black_box(generator.generate(&one, 1, seed).unwrap());
-        });
+        let one = [Condition::new(7, 9, Symmetry::Vertical, moves)];
         let sweep = sweep_conditions(
             generator
                 .kind()
@@ -53,14 +48,26 @@ fn main() {
                 .then_some(generator.sidecar().moves.min),
             0,
         );
-        time(
-            &format!("{name}: batch of {} (sweep conditions)", sweep.len()),
-            200,
-            sweep.len(),
-            || {
-                seed += 1;
-                black_box(generator.generate_each(&sweep, seed).unwrap());
-            },
-        );
+        for (novel, label) in [(false, "decoder"), (true, "as shipped, copies redrawn")] {
+            let mut seed = 0;
+            time(
+                &format!("{name} ({label}): one level at a time"),
+                2000,
+                1,
+                || {
+                    seed += 1;
+                    black_box(generator.generate_each_with(&one, seed, novel).unwrap());
+                },
+            );
+            time(
+                &format!("{name} ({label}): batch of {}", sweep.len()),
+                200,
+                sweep.len(),
+                || {
+                    seed += 1;
+                    black_box(generator.generate_each_with(&sweep, seed, novel).unwrap());
+                },
+            );
+        }
     }
 }

@@ -33,7 +33,14 @@ fn time<F: FnMut()>(name: &str, runs: usize, mut f: F) -> Duration {
 fn at_percentile(levels: &[LongcatLevel], percentile: usize) -> (LongcatLevel, usize) {
     let mut sized: Vec<(usize, &LongcatLevel)> = levels
         .iter()
-        .map(|l| (Analysis::of(l, DEFAULT_BUDGET).map(|a| a.graph.len()).unwrap_or(0), l))
+        .map(|l| {
+            (
+                Analysis::of(l, DEFAULT_BUDGET)
+                    .map(|a| a.graph.len())
+                    .unwrap_or(0),
+                l,
+            )
+        })
         .collect();
     sized.sort_by_key(|s| s.0);
     let (n, l) = sized[(sized.len() - 1) * percentile / 100];
@@ -42,16 +49,26 @@ fn at_percentile(levels: &[LongcatLevel], percentile: usize) -> (LongcatLevel, u
 
 fn bench_level(label: &str, level: &LongcatLevel, states: usize) {
     let a = Analysis::of(level, DEFAULT_BUDGET).expect("within budget");
-    println!("{label}: {states} states, difficulty {:?}\n{level:?}", a.difficulty);
+    println!(
+        "{label}: {states} states, difficulty {:?}\n{level:?}",
+        a.difficulty
+    );
     time(&format!("analyse {label} ({states} states)"), 2000, || {
         black_box(Analysis::of(black_box(level), DEFAULT_BUDGET).unwrap());
     });
 }
 
 fn main() {
-    let solution_down: Vec<LongcatLevel> = (0..1000).map(|i| solution_down(8, 8, &mut Rng::derive(1, i)).unwrap()).collect();
-    let puzzle_up: Vec<LongcatLevel> = (0..3000).flat_map(|i| puzzle_up(8, 8, &mut Rng::derive(1, i)).unwrap()).collect();
-    for (label, levels) in [("solution-down 8x8", &solution_down), ("puzzle-up 8x8", &puzzle_up)] {
+    let solution_down: Vec<LongcatLevel> = (0..1000)
+        .map(|i| solution_down(8, 8, &mut Rng::derive(1, i)).unwrap())
+        .collect();
+    let puzzle_up: Vec<LongcatLevel> = (0..3000)
+        .flat_map(|i| puzzle_up(8, 8, &mut Rng::derive(1, i)).unwrap())
+        .collect();
+    for (label, levels) in [
+        ("solution-down 8x8", &solution_down),
+        ("puzzle-up 8x8", &puzzle_up),
+    ] {
         for p in [50, 90, 99] {
             let (level, states) = at_percentile(levels, p);
             bench_level(&format!("{label} p{p}"), &level, states);

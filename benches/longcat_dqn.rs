@@ -1,6 +1,5 @@
 //! Benchmark of the DQN environment and network: `cargo bench --bench longcat_dqn`.
 
-use level_studio::longcat::Direction;
 use level_studio::rl::env::SolutionDownEnv;
 use level_studio::rl::model::{DqnModel, SHIPPED_WEIGHTS};
 use level_studio::rl::policy::{generate, Policy};
@@ -18,9 +17,10 @@ fn per_item(name: &str, items: usize, f: impl FnOnce()) {
 
 fn main() {
     let mut rng = Rng::new(1);
-    let episodes: Vec<SolutionDownEnv> = (0..2000).map(|_| SolutionDownEnv::random_start(8, 8, &mut rng)).collect();
+    let episodes: Vec<SolutionDownEnv> = (0..2000)
+        .map(|_| SolutionDownEnv::random_start(8, 8, &mut rng))
+        .collect();
     let mut steps = 0;
-    per_item("env step without reward (advance), 8x8", 1, || {});
     let t = Instant::now();
     for env in &episodes {
         let mut e = env.clone();
@@ -32,7 +32,11 @@ fn main() {
         }
         black_box(&e);
     }
-    println!("{:<52} {:>10.3} µs per step ({steps} steps)", "env advance (random walk), 8x8", t.elapsed().as_secs_f64() * 1e6 / steps as f64);
+    println!(
+        "{:<52} {:>10.3} µs per step ({steps} steps)",
+        "env advance (random walk), 8x8",
+        t.elapsed().as_secs_f64() * 1e6 / steps as f64
+    );
     let mut rewarded = 0;
     let t = Instant::now();
     for env in episodes.iter().take(300) {
@@ -44,8 +48,11 @@ fn main() {
             rewarded += 1;
         }
     }
-    println!("{:<52} {:>10.3} µs per step ({rewarded} steps)", "env step with reward (two difficulty graphs), 8x8", t.elapsed().as_secs_f64() * 1e6 / rewarded as f64);
-    let _ = Direction::Up;
+    println!(
+        "{:<52} {:>10.3} µs per step ({rewarded} steps)",
+        "env step with reward (two difficulty graphs), 8x8",
+        t.elapsed().as_secs_f64() * 1e6 / rewarded as f64
+    );
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(SHIPPED_WEIGHTS);
     match DqnModel::load(&path) {
         Ok(dqn) => {
@@ -54,13 +61,21 @@ fn main() {
             for _ in 0..500 {
                 black_box(dqn.net.q_values(&envs, &dqn.device).unwrap());
             }
-            println!("{:<52} {:>10.2} µs", "Q-network forward, batch 1", t.elapsed().as_secs_f64() * 1e6 / 500.0);
+            println!(
+                "{:<52} {:>10.2} µs",
+                "Q-network forward, batch 1",
+                t.elapsed().as_secs_f64() * 1e6 / 500.0
+            );
             let envs: Vec<&SolutionDownEnv> = episodes.iter().take(1024).collect();
             let t = Instant::now();
             for _ in 0..5 {
                 black_box(dqn.net.q_values(&envs, &dqn.device).unwrap());
             }
-            println!("{:<52} {:>10.2} µs per state", "Q-network forward, batch 1024", t.elapsed().as_secs_f64() * 1e6 / 5.0 / 1024.0);
+            println!(
+                "{:<52} {:>10.2} µs per state",
+                "Q-network forward, batch 1024",
+                t.elapsed().as_secs_f64() * 1e6 / 5.0 / 1024.0
+            );
             per_item("generate 2,000 levels at T=0.3 (8x8)", 2000, || {
                 black_box(generate(&dqn, Policy::Temperature(0.3), 2000, 0).unwrap());
             });

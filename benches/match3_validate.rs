@@ -21,7 +21,11 @@ fn time<F: FnMut()>(name: &str, runs: usize, mut f: F) -> Duration {
         .collect();
     samples.sort();
     let median = samples[samples.len() / 2];
-    println!("{name:<44} median {:>10.3} µs  (min {:.3} µs, {runs} runs)", median.as_secs_f64() * 1e6, samples[0].as_secs_f64() * 1e6);
+    println!(
+        "{name:<44} median {:>10.3} µs  (min {:.3} µs, {runs} runs)",
+        median.as_secs_f64() * 1e6,
+        samples[0].as_secs_f64() * 1e6
+    );
     median
 }
 
@@ -30,10 +34,17 @@ fn main() {
         let layout = Layout::open(w, h).expect("open layout");
         let config = ValidationConfig::default();
         let v = validate(&layout, &config).expect("validates");
-        println!("open {w}x{h}: median {} moves, std {:.2}", v.median_moves, v.std_moves);
-        time(&format!("validate open {w}x{h} (30 games, parallel)"), 200, || {
-            black_box(validate(black_box(&layout), &config).unwrap());
-        });
+        println!(
+            "open {w}x{h}: median {} moves, std {:.2}",
+            v.median_moves, v.std_moves
+        );
+        time(
+            &format!("validate open {w}x{h} (30 games, parallel)"),
+            200,
+            || {
+                black_box(validate(black_box(&layout), &config).unwrap());
+            },
+        );
     }
     let layout = Layout::open(9, 11).expect("open layout");
     let geometry = Geometry::new(&layout);

@@ -1,7 +1,16 @@
 use level_studio::match3::{validate, Layout, ValidationConfig};
 fn main() {
     for h in 4..=11 {
-        let row: Vec<String> = (4..=9).map(|w| format!("{:5.1}", validate(&Layout::open(w, h).unwrap(), &ValidationConfig::default()).unwrap().median_moves)).collect();
+        let row: Vec<String> = (4..=9)
+            .map(|w| {
+                format!(
+                    "{:5.1}",
+                    validate(&Layout::open(w, h).unwrap(), &ValidationConfig::default())
+                        .unwrap()
+                        .median_moves
+                )
+            })
+            .collect();
         println!("h={h:2} {}", row.join(" "));
     }
 }

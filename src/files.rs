@@ -15,30 +15,52 @@ use std::path::{Path, PathBuf};
 pub enum FileError {
     /// The file could not be read or written.
     #[error("{path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
     /// The RON or JSON text is malformed or has the wrong shape.
     #[error("{path}:{line}:{column}: {message}")]
-    Parse { path: PathBuf, line: usize, column: usize, message: String },
+    Parse {
+        path: PathBuf,
+        line: usize,
+        column: usize,
+        message: String,
+    },
     /// The cells of a level are not a valid level of its game.
     #[error("{path}: level {level:?}: {message}")]
-    Level { path: PathBuf, level: String, message: String },
+    Level {
+        path: PathBuf,
+        level: String,
+        message: String,
+    },
     /// The file's extension says nothing the studio can read.
     #[error("{path}: unknown file type (expected .ron, .json or .txt)")]
     UnknownType { path: PathBuf },
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> FileError + '_ {
-    move |source| FileError::Io { path: path.to_path_buf(), source }
+    move |source| FileError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
 }
 
 fn extension(path: &Path) -> String {
-    path.extension().and_then(|e| e.to_str()).unwrap_or("").to_ascii_lowercase()
+    path.extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase()
 }
 
 /// Pretty RON for levels and packs: one row of cells a line, short lists on one line.
 pub fn to_ron<T: Serialize>(value: &T) -> String {
-    let config = ron::ser::PrettyConfig::new().compact_arrays(true).struct_names(false).indentor("  ");
-    let mut s = ron::ser::to_string_pretty(value, config).expect("levels and packs always serialise");
+    let config = ron::ser::PrettyConfig::new()
+        .compact_arrays(true)
+        .struct_names(false)
+        .indentor("  ");
+    let mut s =
+        ron::ser::to_string_pretty(value, config).expect("levels and packs always serialise");
     s.push('\n');
     s
 }
@@ -75,7 +97,10 @@ pub fn from_json<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, File
 /// # Errors
 /// [`FileError::Io`].
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
-    let dir = path.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(io_err(path))?;
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
     let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
@@ -105,7 +130,11 @@ pub fn check_level(path: &Path, level: &Level) -> Result<(), FileError> {
         Game::Longcat => crate::longcat::check_cells(&level.cells).err(),
     };
     match problem {
-        Some(message) => Err(FileError::Level { path: path.to_path_buf(), level: level.name.clone(), message }),
+        Some(message) => Err(FileError::Level {
+            path: path.to_path_buf(),
+            level: level.name.clone(),
+            message,
+        }),
         None => Ok(()),
     }
 }
@@ -125,26 +154,43 @@ pub fn guess_game(text: &str) -> Game {
 /// [`FileError::Parse`] for a bad character or ragged rows (with line and column),
 /// [`FileError::Level`] for a bad size or content.
 pub fn level_from_ascii(path: &Path, text: &str, game: Option<Game>) -> Result<Level, FileError> {
-    let name = path.file_stem().and_then(|s| s.to_str()).unwrap_or("level").to_string();
+    let name = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("level")
+        .to_string();
     let grid_err = |e: GridError| {
         let (line, column) = match e {
             GridError::Ragged { line, .. } => (line, 1),
             GridError::UnknownChar { line, column, .. } => (line, column),
             GridError::Empty => (1, 1),
         };
-        FileError::Parse { path: path.to_path_buf(), line, column, message: e.to_string() }
+        FileError::Parse {
+            path: path.to_path_buf(),
+            line,
+            column,
+            message: e.to_string(),
+        }
     };
     match game.unwrap_or_else(|| guess_game(text)) {
         Game::Match3 => {
             let layout = Layout::parse_ascii(text).map_err(|e| match e {
                 LayoutError::Grid(g) => grid_err(g),
-                other => FileError::Level { path: path.to_path_buf(), level: name.clone(), message: other.to_string() },
+                other => FileError::Level {
+                    path: path.to_path_buf(),
+                    level: name.clone(),
+                    message: other.to_string(),
+                },
             })?;
             Ok(Level::from_layout(name, &layout))
         }
         Game::Longcat => crate::longcat::level_from_ascii(&name, text).map_err(|e| match e {
             crate::longcat::LevelError::Grid(g) => grid_err(g),
-            other => FileError::Level { path: path.to_path_buf(), level: name.clone(), message: other.to_string() },
+            other => FileError::Level {
+                path: path.to_path_buf(),
+                level: name.clone(),
+                message: other.to_string(),
+            },
         }),
     }
 }
@@ -173,7 +219,11 @@ pub fn load_pack(path: &Path) -> Result<Pack, FileError> {
     let pack: Pack = match extension(path).as_str() {
         "ron" => from_ron(path, &text)?,
         "json" => from_json(path, &text)?,
-        _ => return Err(FileError::UnknownType { path: path.to_path_buf() }),
+        _ => {
+            return Err(FileError::UnknownType {
+                path: path.to_path_buf(),
+            })
+        }
     };
     for level in &pack.levels {
         check_level(path, level)?;
@@ -190,7 +240,11 @@ pub fn load_levels(path: &Path) -> Result<Vec<Level>, FileError> {
     let text = read(path)?;
     let ext = extension(path);
     if ext == "ron" || ext == "json" {
-        let as_pack: Result<Pack, FileError> = if ext == "ron" { from_ron(path, &text) } else { from_json(path, &text) };
+        let as_pack: Result<Pack, FileError> = if ext == "ron" {
+            from_ron(path, &text)
+        } else {
+            from_json(path, &text)
+        };
         if let Ok(pack) = as_pack {
             for level in &pack.levels {
                 check_level(path, level)?;

@@ -19,10 +19,18 @@ pub enum GridError {
     Empty,
     /// A row differs in length from the first row.
     #[error("line {line}: row has {found} cells, expected {expected} like the first row")]
-    Ragged { line: usize, found: usize, expected: usize },
+    Ragged {
+        line: usize,
+        found: usize,
+        expected: usize,
+    },
     /// A character that stands for no cell of this game.
     #[error("line {line}, column {column}: unknown cell character {ch:?}")]
-    UnknownChar { line: usize, column: usize, ch: char },
+    UnknownChar {
+        line: usize,
+        column: usize,
+        ch: char,
+    },
 }
 
 /// A `width × height` grid stored row by row; `(x, y)` with `y = 0` the top row.
@@ -36,7 +44,11 @@ pub struct Grid<T> {
 impl<T: Copy> Grid<T> {
     /// A grid filled with one value.
     pub fn filled(width: usize, height: usize, value: T) -> Self {
-        Self { width, height, cells: vec![value; width * height] }
+        Self {
+            width,
+            height,
+            cells: vec![value; width * height],
+        }
     }
 
     /// Number of columns.
@@ -86,7 +98,10 @@ impl<T: Copy> Grid<T> {
     /// Every `(x, y, cell)` row by row.
     pub fn iter(&self) -> impl Iterator<Item = (usize, usize, T)> + '_ {
         let w = self.width;
-        self.cells.iter().enumerate().map(move |(i, &c)| (i % w, i / w, c))
+        self.cells
+            .iter()
+            .enumerate()
+            .map(move |(i, &c)| (i % w, i / w, c))
     }
 
     /// The sub-grid starting at `(x0, y0)` of the given size.
@@ -97,7 +112,11 @@ impl<T: Copy> Grid<T> {
                 out.push(self.get(x, y));
             }
         }
-        Self { width, height, cells: out }
+        Self {
+            width,
+            height,
+            cells: out,
+        }
     }
 
     /// Copies `other` into this grid with its top-left corner at `(x0, y0)`.
@@ -139,8 +158,14 @@ impl<T: AsciiCell> Grid<T> {
             .enumerate()
             .map(|(i, l)| (i + 1, l.trim_end()))
             .collect();
-        let first = lines.iter().position(|(_, l)| !l.is_empty()).ok_or(GridError::Empty)?;
-        let last = lines.iter().rposition(|(_, l)| !l.is_empty()).unwrap_or(first);
+        let first = lines
+            .iter()
+            .position(|(_, l)| !l.is_empty())
+            .ok_or(GridError::Empty)?;
+        let last = lines
+            .iter()
+            .rposition(|(_, l)| !l.is_empty())
+            .unwrap_or(first);
         let rows: Vec<(usize, &str)> = lines[first..=last].to_vec();
         let rows_str: Vec<String> = rows.iter().map(|(_, l)| l.to_string()).collect();
         Self::from_rows_numbered(&rows_str, rows[0].0)
@@ -164,14 +189,26 @@ impl<T: AsciiCell> Grid<T> {
             let line = first_line + i;
             let found = row.chars().count();
             if found != width {
-                return Err(GridError::Ragged { line, found, expected: width });
+                return Err(GridError::Ragged {
+                    line,
+                    found,
+                    expected: width,
+                });
             }
             for (j, ch) in row.chars().enumerate() {
-                let cell = T::from_ascii(ch).ok_or(GridError::UnknownChar { line, column: j + 1, ch })?;
+                let cell = T::from_ascii(ch).ok_or(GridError::UnknownChar {
+                    line,
+                    column: j + 1,
+                    ch,
+                })?;
                 cells.push(cell);
             }
         }
-        Ok(Self { width, height: rows.len(), cells })
+        Ok(Self {
+            width,
+            height: rows.len(),
+            cells,
+        })
     }
 
     /// The grid as rows of ASCII art.
@@ -213,7 +250,11 @@ mod tests {
     }
     impl AsciiCell for Bit {
         fn to_ascii(self) -> char {
-            if self == Bit::On { '#' } else { '.' }
+            if self == Bit::On {
+                '#'
+            } else {
+                '.'
+            }
         }
         fn from_ascii(c: char) -> Option<Self> {
             match c {
@@ -237,10 +278,27 @@ mod tests {
     #[test]
     fn errors_name_line_and_column() {
         let err = Grid::<Bit>::parse_ascii("\n#..\n.x.\n").unwrap_err();
-        assert_eq!(err, GridError::UnknownChar { line: 3, column: 2, ch: 'x' });
+        assert_eq!(
+            err,
+            GridError::UnknownChar {
+                line: 3,
+                column: 2,
+                ch: 'x'
+            }
+        );
         let err = Grid::<Bit>::parse_ascii("#..\n.#\n").unwrap_err();
-        assert_eq!(err, GridError::Ragged { line: 2, found: 2, expected: 3 });
-        assert_eq!(Grid::<Bit>::parse_ascii("  \n\n").unwrap_err(), GridError::Empty);
+        assert_eq!(
+            err,
+            GridError::Ragged {
+                line: 2,
+                found: 2,
+                expected: 3
+            }
+        );
+        assert_eq!(
+            Grid::<Bit>::parse_ascii("  \n\n").unwrap_err(),
+            GridError::Empty
+        );
     }
 
     #[test]

@@ -206,6 +206,11 @@ impl Pack {
 
     /// An empty pack.
     pub fn new(name: impl Into<String>) -> Self {
-        Self { format: Self::format_version(), name: name.into(), description: String::new(), levels: Vec::new() }
+        Self {
+            format: Self::format_version(),
+            name: name.into(),
+            description: String::new(),
+            levels: Vec::new(),
+        }
     }
 }

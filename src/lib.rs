@@ -4,11 +4,11 @@
 //! (match-3 layouts and Longcat), level and pack files, and the command line. The window
 //! only calls into it.
 
+pub mod app;
 pub mod cli;
 pub mod files;
 pub mod grid;
 pub mod level;
-pub mod app;
 pub mod longcat;
 pub mod match3;
 pub mod model;

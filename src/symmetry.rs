@@ -22,11 +22,16 @@ pub enum Symmetry {
 
 impl Symmetry {
     /// Every kind, in a stable order.
-    pub const ALL: [Symmetry; 4] =
-        [Symmetry::None, Symmetry::Vertical, Symmetry::Horizontal, Symmetry::Quadrant];
+    pub const ALL: [Symmetry; 4] = [
+        Symmetry::None,
+        Symmetry::Vertical,
+        Symmetry::Horizontal,
+        Symmetry::Quadrant,
+    ];
 
     /// The three kinds that constrain a layout (used by the generator sweep).
-    pub const MIRRORED: [Symmetry; 3] = [Symmetry::Vertical, Symmetry::Horizontal, Symmetry::Quadrant];
+    pub const MIRRORED: [Symmetry; 3] =
+        [Symmetry::Vertical, Symmetry::Horizontal, Symmetry::Quadrant];
 
     /// True when the left↔right mirror holds.
     pub fn mirrors_left_right(self) -> bool {
@@ -73,7 +78,9 @@ impl FromStr for Symmetry {
             "vertical" | "v" => Ok(Symmetry::Vertical),
             "horizontal" | "h" => Ok(Symmetry::Horizontal),
             "quadrant" | "q" | "both" => Ok(Symmetry::Quadrant),
-            other => Err(format!("unknown symmetry {other:?} (none, vertical, horizontal, quadrant)")),
+            other => Err(format!(
+                "unknown symmetry {other:?} (none, vertical, horizontal, quadrant)"
+            )),
         }
     }
 }
@@ -94,8 +101,16 @@ pub fn kept_len(n: usize) -> usize {
 
 /// The cells a generator fills for `symmetry` on a `width × height` area: `true` where kept.
 pub fn mask(width: usize, height: usize, symmetry: Symmetry) -> Grid<bool> {
-    let kw = if symmetry.mirrors_left_right() { kept_len(width) } else { width };
-    let kh = if symmetry.mirrors_top_bottom() { kept_len(height) } else { height };
+    let kw = if symmetry.mirrors_left_right() {
+        kept_len(width)
+    } else {
+        width
+    };
+    let kh = if symmetry.mirrors_top_bottom() {
+        kept_len(height)
+    } else {
+        height
+    };
     let mut m = Grid::filled(width, height, false);
     for y in 0..kh {
         for x in 0..kw {
@@ -129,7 +144,13 @@ pub fn mirror<T: Copy>(area: &Grid<T>, symmetry: Symmetry) -> Grid<T> {
 
 /// The cells that mirror `(x, y)` under `symmetry` on a `width × height` area, the cell
 /// itself first, without repeats (the mirrored brush of the editor).
-pub fn mirrored_cells(x: usize, y: usize, width: usize, height: usize, symmetry: Symmetry) -> Vec<(usize, usize)> {
+pub fn mirrored_cells(
+    x: usize,
+    y: usize,
+    width: usize,
+    height: usize,
+    symmetry: Symmetry,
+) -> Vec<(usize, usize)> {
     let mx = width - 1 - x;
     let my = height - 1 - y;
     let mut out = vec![(x, y)];
@@ -183,8 +204,22 @@ mod tests {
         let kept: Vec<(usize, usize)> = m.iter().filter(|c| c.2).map(|c| (c.0, c.1)).collect();
         assert_eq!(kept.len(), 3 * 2);
         assert!(m.get(2, 1) && !m.get(3, 1) && !m.get(2, 2));
-        assert_eq!(mask(4, 4, Symmetry::Vertical).cells().iter().filter(|&&b| b).count(), 8);
-        assert_eq!(mask(4, 5, Symmetry::Horizontal).cells().iter().filter(|&&b| b).count(), 12);
+        assert_eq!(
+            mask(4, 4, Symmetry::Vertical)
+                .cells()
+                .iter()
+                .filter(|&&b| b)
+                .count(),
+            8
+        );
+        assert_eq!(
+            mask(4, 5, Symmetry::Horizontal)
+                .cells()
+                .iter()
+                .filter(|&&b| b)
+                .count(),
+            12
+        );
         assert!(mask(3, 3, Symmetry::None).cells().iter().all(|&b| b));
     }
 
@@ -198,8 +233,14 @@ mod tests {
             for s in Symmetry::ALL {
                 let m = mirror(&area, s);
                 let d = detect(&m);
-                assert!(!s.mirrors_left_right() || d.mirrors_left_right(), "{w}x{h} {s}");
-                assert!(!s.mirrors_top_bottom() || d.mirrors_top_bottom(), "{w}x{h} {s}");
+                assert!(
+                    !s.mirrors_left_right() || d.mirrors_left_right(),
+                    "{w}x{h} {s}"
+                );
+                assert!(
+                    !s.mirrors_top_bottom() || d.mirrors_top_bottom(),
+                    "{w}x{h} {s}"
+                );
                 let keep = mask(w, h, s);
                 for (x, y, k) in keep.iter() {
                     if k {
@@ -212,8 +253,14 @@ mod tests {
 
     #[test]
     fn mirrored_cells_on_centre_lines_do_not_repeat() {
-        assert_eq!(mirrored_cells(2, 0, 5, 4, Symmetry::Quadrant), vec![(2, 0), (2, 3)]);
+        assert_eq!(
+            mirrored_cells(2, 0, 5, 4, Symmetry::Quadrant),
+            vec![(2, 0), (2, 3)]
+        );
         assert_eq!(mirrored_cells(0, 0, 4, 4, Symmetry::Quadrant).len(), 4);
-        assert_eq!(mirrored_cells(1, 1, 4, 4, Symmetry::Vertical), vec![(1, 1), (2, 1)]);
+        assert_eq!(
+            mirrored_cells(1, 1, 4, 4, Symmetry::Vertical),
+            vec![(1, 1), (2, 1)]
+        );
     }
 }

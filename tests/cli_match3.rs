@@ -14,12 +14,34 @@ fn validate_json_prints_one_object_per_file_with_the_figures() {
     std::fs::write(&a, ".........\n".repeat(11)).unwrap();
     let b = dir.path().join("b.txt");
     std::fs::write(&b, "....\n....\n....\n....\n").unwrap();
-    let out = studio().args(["validate", "--json", "--seed", "3"]).arg(&a).arg(&b).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = studio()
+        .args(["validate", "--json", "--seed", "3"])
+        .arg(&a)
+        .arg(&b)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8(out.stdout).unwrap();
-    let lines: Vec<serde_json::Value> = text.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<serde_json::Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(lines.len(), 2);
-    for key in ["file", "width", "height", "symmetry", "median_moves", "std_moves", "games", "valid", "histogram"] {
+    for key in [
+        "file",
+        "width",
+        "height",
+        "symmetry",
+        "median_moves",
+        "std_moves",
+        "games",
+        "valid",
+        "histogram",
+    ] {
         assert!(lines[0].get(key).is_some(), "missing {key}");
     }
     assert_eq!(lines[0]["width"], 9);
@@ -39,13 +61,25 @@ fn validate_keeps_going_past_a_bad_file_and_names_it() {
     std::fs::write(&stuck, ".#.#\n#.#.\n.#.#\n#.#.\n").unwrap();
     let good = dir.path().join("good.txt");
     std::fs::write(&good, ".......\n".repeat(8)).unwrap();
-    let out = studio().arg("validate").arg(&bad).arg(&stuck).arg(&good).output().unwrap();
+    let out = studio()
+        .arg("validate")
+        .arg(&bad)
+        .arg(&stuck)
+        .arg(&good)
+        .output()
+        .unwrap();
     assert!(!out.status.success());
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stdout.contains("good.txt") && stdout.contains("7x8"), "{stdout}");
+    assert!(
+        stdout.contains("good.txt") && stdout.contains("7x8"),
+        "{stdout}"
+    );
     assert!(stderr.contains("bad.txt:2:2"), "{stderr}");
-    assert!(stderr.contains("stuck.txt") && stderr.contains("no legal move"), "{stderr}");
+    assert!(
+        stderr.contains("stuck.txt") && stderr.contains("no legal move"),
+        "{stderr}"
+    );
     assert!(stderr.contains("2 of the inputs failed"), "{stderr}");
 }
 
@@ -54,9 +88,17 @@ fn validate_reports_missing_files_and_too_large_areas() {
     let dir = tempfile::tempdir().unwrap();
     let wide = dir.path().join("wide.txt");
     std::fs::write(&wide, "..........\n".repeat(12)).unwrap();
-    let out = studio().arg("validate").arg(&wide).arg(dir.path().join("missing.ron")).output().unwrap();
+    let out = studio()
+        .arg("validate")
+        .arg(&wide)
+        .arg(dir.path().join("missing.ron"))
+        .output()
+        .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(stderr.contains("wide.txt") && stderr.contains("larger than the 9x11 canvas"), "{stderr}");
+    assert!(
+        stderr.contains("wide.txt") && stderr.contains("larger than the 9x11 canvas"),
+        "{stderr}"
+    );
     assert!(stderr.contains("missing.ron"), "{stderr}");
 }
 
@@ -65,19 +107,44 @@ fn export_writes_json_of_the_pack() {
     let dir = tempfile::tempdir().unwrap();
     let out_path = dir.path().join("paper-test.json");
     let pack = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/match3/paper/test.ron");
-    let out = studio().arg("export").arg(&pack).args(["--format", "json", "--out"]).arg(&out_path).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let value: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&out_path).unwrap()).unwrap();
+    let out = studio()
+        .arg("export")
+        .arg(&pack)
+        .args(["--format", "json", "--out"])
+        .arg(&out_path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let value: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&out_path).unwrap()).unwrap();
     assert_eq!(value["levels"].as_array().unwrap().len(), 13);
-    let bad = studio().arg("export").arg(&pack).args(["--format", "xml", "--out"]).arg(&out_path).output().unwrap();
+    let bad = studio()
+        .arg("export")
+        .arg(&pack)
+        .args(["--format", "xml", "--out"])
+        .arg(&out_path)
+        .output()
+        .unwrap();
     assert!(!bad.status.success());
 }
 
 #[test]
 fn regenerating_a_dataset_gives_byte_identical_files() {
     let dir = tempfile::tempdir().unwrap();
-    let out = studio().args(["dataset", "--only", "paper", "--out"]).arg(dir.path()).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = studio()
+        .args(["dataset", "--only", "paper", "--out"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/match3/paper");
     for split in ["train", "validation", "test"] {
         let a = std::fs::read(dir.path().join("paper").join(format!("{split}.ron"))).unwrap();

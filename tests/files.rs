@@ -14,7 +14,8 @@ fn sample_pack() -> Pack {
     level.figures = Some(Figures::Match3(Match3Figures::from(&v)));
     level.tags = vec!["hand-made".into()];
     pack.levels.push(level);
-    pack.levels.push(Level::from_layout("b", &Layout::open(9, 11).unwrap()));
+    pack.levels
+        .push(Level::from_layout("b", &Layout::open(9, 11).unwrap()));
     pack
 }
 
@@ -41,7 +42,10 @@ fn level_round_trips_and_keeps_its_layout() {
     files::save_level(&path, &level).unwrap();
     let back = files::load_level(&path).unwrap();
     assert_eq!(back, level);
-    assert_eq!(back.layout().unwrap().area_ascii(), "#..#\n....\n.~~.\n....\n");
+    assert_eq!(
+        back.layout().unwrap().area_ascii(),
+        "#..#\n....\n.~~.\n....\n"
+    );
 }
 
 #[test]
@@ -73,7 +77,10 @@ fn malformed_files_name_file_line_and_column() {
     let bad_char = dir.path().join("bad.txt");
     std::fs::write(&bad_char, "....\n..x.\n....\n....\n").unwrap();
     let msg = expect_parse_error(&bad_char, 2);
-    assert!(msg.contains("bad.txt") && msg.contains(":2:3") && msg.contains("'x'"), "{msg}");
+    assert!(
+        msg.contains("bad.txt") && msg.contains(":2:3") && msg.contains("'x'"),
+        "{msg}"
+    );
 
     let ragged = dir.path().join("ragged.txt");
     std::fs::write(&ragged, "....\n...\n").unwrap();
@@ -90,7 +97,9 @@ fn malformed_files_name_file_line_and_column() {
     let garbage = dir.path().join("garbage.ron");
     std::fs::write(&garbage, "(\n  format: 1,\n  name: 42,\n  levels: [],\n)\n").unwrap();
     match files::load_pack(&garbage).unwrap_err() {
-        FileError::Parse { line, column, .. } => assert!(line == 3 && (8..=9).contains(&column), "{line}:{column}"),
+        FileError::Parse { line, column, .. } => {
+            assert!(line == 3 && (8..=9).contains(&column), "{line}:{column}")
+        }
         other => panic!("{other}"),
     }
 }
@@ -103,7 +112,10 @@ fn bad_layouts_inside_valid_ron_are_reported_by_level_name() {
     let path = dir.path().join("empty-area.ron");
     std::fs::write(&path, files::to_ron(&pack)).unwrap();
     let err = files::load_pack(&path).unwrap_err().to_string();
-    assert!(err.contains("empty-area.ron") && err.contains("\"b\"") && err.contains("empty"), "{err}");
+    assert!(
+        err.contains("empty-area.ron") && err.contains("\"b\"") && err.contains("empty"),
+        "{err}"
+    );
 
     pack.levels[1].cells = vec![".".repeat(10); 4];
     std::fs::write(&path, files::to_ron(&pack)).unwrap();
@@ -121,7 +133,11 @@ fn a_failed_save_leaves_the_old_file_whole_and_no_temporary_behind() {
     let blocked = path.join("inside.ron");
     assert!(files::save_pack(&blocked, &pack).is_err());
     assert_eq!(files::load_pack(&path).unwrap(), pack);
-    let leftovers: Vec<_> = std::fs::read_dir(dir.path()).unwrap().filter_map(|e| e.ok()).filter(|e| e.file_name().to_string_lossy().ends_with(".tmp")).collect();
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter_map(|e| e.ok())
+        .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
     assert!(leftovers.is_empty());
 }
 
@@ -135,7 +151,11 @@ fn shipped_datasets_load_and_cover_every_size() {
     for level in &train.levels {
         sizes.insert(level.layout().unwrap().size());
         let f = level.match3_figures().expect("labelled");
-        if f.median_moves <= 20.0 { easy += 1 } else { hard += 1 }
+        if f.median_moves <= 20.0 {
+            easy += 1
+        } else {
+            hard += 1
+        }
     }
     assert_eq!(sizes.len(), 48);
     assert!(easy >= 150 && hard >= 150, "easy {easy}, hard {hard}");

@@ -77,10 +77,24 @@ fn graph_dot_colours_the_classes() {
     assert!(out.status.success(), "{}", stderr(&out));
     let text = std::fs::read_to_string(&dot).unwrap();
     assert!(text.starts_with("digraph"));
-    for (colour, count) in [("green", 1), ("red", 2), ("purple", 3), ("blue", 5), ("yellow", 1)] {
-        assert_eq!(text.matches(&format!("fillcolor={colour},")).count(), count, "{colour}\n{text}");
+    for (colour, count) in [
+        ("green", 1),
+        ("red", 2),
+        ("purple", 3),
+        ("blue", 5),
+        ("yellow", 1),
+    ] {
+        assert_eq!(
+            text.matches(&format!("fillcolor={colour},")).count(),
+            count,
+            "{colour}\n{text}"
+        );
     }
-    assert_eq!(text.matches(" -> ").count(), 11, "a tree of 12 nodes has 11 edges");
+    assert_eq!(
+        text.matches(" -> ").count(),
+        11,
+        "a tree of 12 nodes has 11 edges"
+    );
     for label in ["label=\"U\"", "label=\"D\"", "label=\"L\"", "label=\"R\""] {
         assert!(text.contains(label), "{label}");
     }
@@ -90,9 +104,14 @@ fn graph_dot_colours_the_classes() {
 fn validate_reports_longcat_levels() {
     let out = studio(&["validate", "levels/longcat/starter.ron", "--json"]);
     assert!(out.status.success(), "{}", stderr(&out));
-    let lines: Vec<serde_json::Value> = stdout(&out).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<serde_json::Value> = stdout(&out)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert!(lines.len() >= 10);
-    assert!(lines.iter().all(|v| v["game"] == "longcat" && v["solvable"] == true));
+    assert!(lines
+        .iter()
+        .all(|v| v["game"] == "longcat" && v["solvable"] == true));
     let text = studio(&["validate", "levels/longcat/starter.ron"]);
     assert!(stdout(&text).contains("difficulty"));
 }
@@ -110,8 +129,17 @@ fn starter_pack_rises_in_difficulty() {
         })
         .collect();
     assert!(d.windows(2).all(|w| w[0] <= w[1]), "{d:?}");
-    assert!(d.last().unwrap() >= &10.0, "the pack ends non-trivial: {d:?}");
-    let one = studio(&["graph", "levels/longcat/starter.ron", "--level", "3", "--json"]);
+    assert!(
+        d.last().unwrap() >= &10.0,
+        "the pack ends non-trivial: {d:?}"
+    );
+    let one = studio(&[
+        "graph",
+        "levels/longcat/starter.ron",
+        "--level",
+        "3",
+        "--json",
+    ]);
     assert_eq!(stdout(&one).lines().count(), 1);
 }
 
@@ -136,9 +164,14 @@ fn generate_eval_and_train() {
     ]);
     assert!(out.status.success(), "{}", stderr(&out));
     let v = studio(&["validate", pack.to_str().unwrap(), "--json"]);
-    let lines: Vec<serde_json::Value> = stdout(&v).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let lines: Vec<serde_json::Value> = stdout(&v)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
     assert_eq!(lines.len(), 7);
-    assert!(lines.iter().all(|l| l["solvable"] == true && l["width"] == 6 && l["height"] == 5));
+    assert!(lines
+        .iter()
+        .all(|l| l["solvable"] == true && l["width"] == 6 && l["height"] == 5));
     let again = dir.path().join("sd2.ron");
     studio(&[
         "generate",
@@ -195,7 +228,15 @@ fn generate_eval_and_train() {
     let r: serde_json::Value = serde_json::from_str(&stdout(&out)).unwrap();
     assert_eq!(r["solvable_share"], 1.0);
     assert_eq!(r["attempts"], 300);
-    let out = studio(&["eval", "--game", "longcat", "--model", "puzzle-up", "--attempts", "200"]);
+    let out = studio(&[
+        "eval",
+        "--game",
+        "longcat",
+        "--model",
+        "puzzle-up",
+        "--attempts",
+        "200",
+    ]);
     assert!(stdout(&out).contains("duplicate share"), "{}", stderr(&out));
 
     let csv = dir.path().join("playtest.csv");
@@ -261,9 +302,17 @@ fn bad_input_gets_a_clear_message() {
         "...#......\n.......##.\n..#.@.....\n.#.....#..\n....#....#\n.....#.#..\n..##......\n........#.\n....#.....\n....#....#\n",
     );
     let out = studio(&["graph", &big, "--budget", "500"]);
-    assert!(stderr(&out).contains("graph too large: more than 500 states"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("graph too large: more than 500 states"),
+        "{}",
+        stderr(&out)
+    );
 
-    let csv = write(dir.path(), "bad.csv", "level,mean_seconds\nx.txt,3\ny.txt,slow\n");
+    let csv = write(
+        dir.path(),
+        "bad.csv",
+        "level,mean_seconds\nx.txt,3\ny.txt,slow\n",
+    );
     let out = studio(&[
         "train",
         "--model",
@@ -290,5 +339,9 @@ fn bad_input_gets_a_clear_message() {
     ]);
     assert!(stderr(&out).contains("outside Longcat"), "{}", stderr(&out));
     let out = studio(&["eval", "--game", "longcat", "--model", "zigzag"]);
-    assert!(stderr(&out).contains("unknown Longcat generator"), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("unknown Longcat generator"),
+        "{}",
+        stderr(&out)
+    );
 }

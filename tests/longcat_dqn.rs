@@ -28,15 +28,26 @@ fn save_and_load_reproduce_q_values_bit_for_bit_and_training_is_seeded() {
     let loaded = DqnModel::load(&path).unwrap();
     let a = generate(&loaded, Policy::Temperature(0.0), 16, 1).unwrap();
     let again = DqnModel::load(&path).unwrap();
-    assert_eq!(generate(&again, Policy::Temperature(0.0), 16, 1).unwrap(), a);
-    let envs: Vec<_> = (0..16).map(|s| level_studio::rl::env::SolutionDownEnv::new(4, 4, s)).collect();
+    assert_eq!(
+        generate(&again, Policy::Temperature(0.0), 16, 1).unwrap(),
+        a
+    );
+    let envs: Vec<_> = (0..16)
+        .map(|s| level_studio::rl::env::SolutionDownEnv::new(4, 4, s))
+        .collect();
     let refs: Vec<_> = envs.iter().collect();
-    assert_eq!(loaded.net.q_values(&refs, &loaded.device).unwrap(), again.net.q_values(&refs, &again.device).unwrap());
+    assert_eq!(
+        loaded.net.q_values(&refs, &loaded.device).unwrap(),
+        again.net.q_values(&refs, &again.device).unwrap()
+    );
     // Same seed, same weights.
     let (varmap2, _) = train(&config, &mut |_| true).unwrap();
     let path2 = dir.path().join("tiny2.safetensors");
     model::save(&varmap2, &sidecar, &path2).unwrap();
-    assert_eq!(std::fs::read(&path).unwrap(), std::fs::read(&path2).unwrap());
+    assert_eq!(
+        std::fs::read(&path).unwrap(),
+        std::fs::read(&path2).unwrap()
+    );
 }
 
 #[test]
@@ -49,15 +60,25 @@ fn short_training_beats_random_solution_down_on_5x5() {
     let levels = generate(&dqn, Policy::Temperature(0.0), 25, 0).unwrap();
     let learned = levels.iter().map(level_difficulty).sum::<f64>() / levels.len() as f64;
     let mut rng = Rng::new(99);
-    let random = (0..2_000).map(|_| level_difficulty(&random_episode(5, 5, &mut rng))).sum::<f64>() / 2_000.0;
-    assert!(learned > random, "greedy DQN mean difficulty {learned:.2} vs random {random:.2}");
+    let random = (0..2_000)
+        .map(|_| level_difficulty(&random_episode(5, 5, &mut rng)))
+        .sum::<f64>()
+        / 2_000.0;
+    assert!(
+        learned > random,
+        "greedy DQN mean difficulty {learned:.2} vs random {random:.2}"
+    );
 }
 
 #[test]
 fn every_generated_level_is_solvable() {
     let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join(model::SHIPPED_WEIGHTS);
     let dqn = DqnModel::load(&shipped).expect("the shipped DQN loads");
-    for policy in [Policy::Temperature(0.0), Policy::Temperature(0.5), Policy::Diverse { n: 3, d: 1, p: 0.7 }] {
+    for policy in [
+        Policy::Temperature(0.0),
+        Policy::Temperature(0.5),
+        Policy::Diverse { n: 3, d: 1, p: 0.7 },
+    ] {
         for level in generate(&dqn, policy, 128, 3).unwrap() {
             let graph = StateGraph::build(&level, 200_000).unwrap();
             assert!(PlayerModel::of(&graph).difficulty().is_some(), "{level:?}");
@@ -81,5 +102,8 @@ fn refusals_are_clear() {
     let bad = dir.path().join("bad.safetensors");
     std::fs::write(&bad, b"not a safetensors file").unwrap();
     std::fs::copy(model::sidecar_path(&shipped), model::sidecar_path(&bad)).unwrap();
-    assert!(matches!(DqnModel::load(&bad).unwrap_err(), DqnError::CorruptWeights { .. }));
+    assert!(matches!(
+        DqnModel::load(&bad).unwrap_err(),
+        DqnError::CorruptWeights { .. }
+    ));
 }

@@ -8,8 +8,8 @@ use level_studio::longcat::predictor::{parse_playtest_csv, solve};
 use level_studio::longcat::solver;
 use level_studio::longcat::training::playtest_training_set;
 use level_studio::longcat::{
-    Analysis, Cell, Generator, GraphError, GraphVariables, LevelError, LongcatLevel, PredictorError, RidgeModel, State, StateGraph,
-    DEFAULT_BUDGET,
+    Analysis, Cell, Generator, GraphError, GraphVariables, LevelError, LongcatLevel,
+    PredictorError, RidgeModel, State, StateGraph, DEFAULT_BUDGET,
 };
 use level_studio::rng::Rng;
 use std::path::Path;
@@ -20,7 +20,10 @@ fn solution_down_levels_are_all_solvable() {
         for i in 0..300 {
             let level = solution_down(w, h, &mut Rng::derive(11, i)).unwrap();
             let graph = StateGraph::build(&level, DEFAULT_BUDGET).unwrap();
-            assert!(graph.solvable(), "unsolvable solution-down level:\n{level:?}");
+            assert!(
+                graph.solvable(),
+                "unsolvable solution-down level:\n{level:?}"
+            );
             assert!(solver::is_solvable(State::start(&level), DEFAULT_BUDGET).unwrap());
         }
     }
@@ -55,7 +58,10 @@ fn evaluation_counts_add_up() {
     assert_eq!(r.solvable_attempts, 500);
     assert_eq!(r.levels, 500);
     assert_eq!(r.unique + r.duplicates, 500);
-    assert_eq!(r.histogram.iter().map(|b| b.count).sum::<usize>() + r.over_budget, r.unique);
+    assert_eq!(
+        r.histogram.iter().map(|b| b.count).sum::<usize>() + r.over_budget,
+        r.unique
+    );
     assert!(r.non_trivial <= r.unique);
     let again = evaluate(&config).unwrap();
     assert_eq!(
@@ -69,7 +75,9 @@ fn ridge_recovers_known_coefficients() {
     // y = 3 + 2·x0 − 0.5·x1 + 0·x2 + 4·x3, exactly, on well-spread random rows.
     let truth = [2.0, -0.5, 0.0, 4.0];
     let mut rng = Rng::new(17);
-    let x: Vec<Vec<f64>> = (0..400).map(|_| (0..4).map(|_| rng.unit() * 100.0).collect()).collect();
+    let x: Vec<Vec<f64>> = (0..400)
+        .map(|_| (0..4).map(|_| rng.unit() * 100.0).collect())
+        .collect();
     let y: Vec<f64> = x
         .iter()
         .map(|r| 3.0 + r.iter().zip(truth).map(|(a, b)| a * b).sum::<f64>())
@@ -120,8 +128,15 @@ fn ridge_refuses_bad_training_data() {
 #[test]
 fn shipped_predictor_reads_graph_variables() {
     let model = RidgeModel::shipped().unwrap();
-    assert_eq!(model.features, GraphVariables::NAMES.map(String::from).to_vec());
-    let a = Analysis::of(&LongcatLevel::parse_ascii("@.#\n...\n...\n").unwrap(), DEFAULT_BUDGET).unwrap();
+    assert_eq!(
+        model.features,
+        GraphVariables::NAMES.map(String::from).to_vec()
+    );
+    let a = Analysis::of(
+        &LongcatLevel::parse_ascii("@.#\n...\n...\n").unwrap(),
+        DEFAULT_BUDGET,
+    )
+    .unwrap();
     assert!(model.predict(&a.variables).is_finite());
     let bad = RidgeModel::from_ron("x.ron", "(features: [\"states\"], means: [0.0]").unwrap_err();
     assert!(bad.to_string().starts_with("x.ron:1:"), "{bad}");
@@ -129,7 +144,10 @@ fn shipped_predictor_reads_graph_variables() {
 
 #[test]
 fn bad_levels_are_refused_with_a_reason() {
-    assert_eq!(LongcatLevel::parse_ascii("...\n.#.\n").unwrap_err(), LevelError::NoHead);
+    assert_eq!(
+        LongcatLevel::parse_ascii("...\n.#.\n").unwrap_err(),
+        LevelError::NoHead
+    );
     assert_eq!(
         LongcatLevel::parse_ascii("@.\n.@\n").unwrap_err(),
         LevelError::ManyHeads { count: 2 }
@@ -137,11 +155,20 @@ fn bad_levels_are_refused_with_a_reason() {
     let tall = "@\n".to_string() + &".\n".repeat(10);
     assert_eq!(
         LongcatLevel::parse_ascii(&tall).unwrap_err(),
-        LevelError::TooLarge { width: 1, height: 11 }
+        LevelError::TooLarge {
+            width: 1,
+            height: 11
+        }
     );
     let e = LongcatLevel::parse_ascii("@.\n.?\n").unwrap_err();
-    assert_eq!(e.to_string(), "line 2, column 2: unknown cell character '?'");
-    assert!(LongcatLevel::parse_ascii("@..\n..\n").is_err(), "ragged rows");
+    assert_eq!(
+        e.to_string(),
+        "line 2, column 2: unknown cell character '?'"
+    );
+    assert!(
+        LongcatLevel::parse_ascii("@..\n..\n").is_err(),
+        "ragged rows"
+    );
     // A head on a wall cannot be written in ASCII ('@' replaces the cell), and a level built
     // from cells has one cell type per square, so a head cell is never a wall: the head's
     // square counts as filled and nothing else about it is stored.
@@ -161,14 +188,20 @@ fn the_state_budget_stops_big_graphs() {
         "...#......\n.......##.\n..#.@.....\n.#.....#..\n....#....#\n.....#.#..\n..##......\n........#.\n....#.....\n....#....#\n",
     )
     .unwrap();
-    assert_eq!(StateGraph::build(&open, DEFAULT_BUDGET).unwrap().len(), 2287);
+    assert_eq!(
+        StateGraph::build(&open, DEFAULT_BUDGET).unwrap().len(),
+        2287
+    );
     let e = StateGraph::build(&open, 1000).unwrap_err();
     assert_eq!(e, GraphError::TooLarge { budget: 1000 });
     assert_eq!(
         e.to_string(),
         "graph too large: more than 1000 states (raise the budget to explore further)"
     );
-    assert!(matches!(Analysis::of(&open, 50), Err(GraphError::TooLarge { budget: 50 })));
+    assert!(matches!(
+        Analysis::of(&open, 50),
+        Err(GraphError::TooLarge { budget: 50 })
+    ));
     assert!(matches!(
         solver::solve(State::start(&open), 10),
         Err(GraphError::TooLarge { budget: 10 }) | Ok(Some(_))
@@ -179,7 +212,11 @@ fn the_state_budget_stops_big_graphs() {
 fn malformed_playtest_csv_names_the_line() {
     let p = Path::new("playtest.csv");
     let cases = [
-        ("level,mean_seconds\na.ron,12\nb.ron\n", 3, "expected 2 fields"),
+        (
+            "level,mean_seconds\na.ron,12\nb.ron\n",
+            3,
+            "expected 2 fields",
+        ),
         ("a.ron,12\nb.ron,-4\n", 2, "finite number"),
         ("a.ron,12\nb.ron,NaN\n", 2, "finite number"),
         ("level,mean_seconds\n\n,5\n", 3, "level is empty"),
@@ -188,7 +225,9 @@ fn malformed_playtest_csv_names_the_line() {
     ];
     for (text, line, words) in cases {
         match parse_playtest_csv(p, text) {
-            Err(PredictorError::Csv { line: l, message, .. }) => {
+            Err(PredictorError::Csv {
+                line: l, message, ..
+            }) => {
                 assert_eq!(l, line, "{text:?}: {message}");
                 assert!(message.contains(words), "{text:?}: {message}");
             }

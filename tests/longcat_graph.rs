@@ -4,10 +4,16 @@
 //!
 //! Coordinates are `(x, y)`, `y = 0` the top row.
 
-use level_studio::longcat::{Analysis, Direction, GraphVariables, LongcatLevel, NodeClass, State, StateGraph, DEFAULT_BUDGET};
+use level_studio::longcat::{
+    Analysis, Direction, GraphVariables, LongcatLevel, NodeClass, State, StateGraph, DEFAULT_BUDGET,
+};
 
 fn analyse(text: &str) -> Analysis {
-    Analysis::of(&LongcatLevel::parse_ascii(text).expect("a valid level"), DEFAULT_BUDGET).expect("small graph")
+    Analysis::of(
+        &LongcatLevel::parse_ascii(text).expect("a valid level"),
+        DEFAULT_BUDGET,
+    )
+    .expect("small graph")
 }
 
 /// [success, fail, dead, solution, indeterminate] node counts.
@@ -47,7 +53,10 @@ fn corridor() {
     assert_eq!(classes(&a), [1, 0, 0, 1, 0]);
     let start = a.graph.node(a.graph.start());
     assert_eq!(start.class, NodeClass::Solution);
-    assert_eq!(start.edges().map(|e| e.direction).collect::<Vec<_>>(), vec![Direction::Right]);
+    assert_eq!(
+        start.edges().map(|e| e.direction).collect::<Vec<_>>(),
+        vec![Direction::Right]
+    );
     assert_eq!(a.graph.node(1).depth, 1);
     // The player never chooses: P = 1, M = 0, difficulty 0.
     assert_eq!(a.difficulty, Some(0.0));
@@ -76,7 +85,10 @@ fn l_shape() {
         }
     );
     assert_eq!(classes(&a), [1, 0, 0, 2, 0]);
-    assert_eq!(a.graph.shortest_solution(), Some(vec![Direction::Right, Direction::Down]));
+    assert_eq!(
+        a.graph.shortest_solution(),
+        Some(vec![Direction::Right, Direction::Down])
+    );
     let depths: Vec<u32> = a.graph.nodes().iter().map(|n| n.depth).collect();
     assert_eq!(depths, vec![0, 1, 2]);
     assert_eq!(a.difficulty, Some(0.0));
@@ -231,10 +243,21 @@ fn player_model_with_a_fork_inside_an_arm() {
             NodeClass::Fail | NodeClass::Dead => assert!(p == 0.0 && m == 0.0),
             _ => {
                 let d = node.out_degree() as f64;
-                let mp: f64 = node.edges().map(|e| a.player.success_chance[e.to]).sum::<f64>() / d;
-                let mm: f64 = node.edges().map(|e| a.player.expected_charge[e.to]).sum::<f64>() / d;
+                let mp: f64 = node
+                    .edges()
+                    .map(|e| a.player.success_chance[e.to])
+                    .sum::<f64>()
+                    / d;
+                let mm: f64 = node
+                    .edges()
+                    .map(|e| a.player.expected_charge[e.to])
+                    .sum::<f64>()
+                    / d;
                 assert!(close(p, mp));
-                assert!(close(m, mm + if node.out_degree() >= 2 { 1.0 } else { 0.0 }));
+                assert!(close(
+                    m,
+                    mm + if node.out_degree() >= 2 { 1.0 } else { 0.0 }
+                ));
             }
         }
     }

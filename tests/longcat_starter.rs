@@ -69,24 +69,38 @@ fn build_starter() {
             for l in g.attempt(w, h, &mut Rng::derive(seed, i)).unwrap() {
                 let a = Analysis::of(&l, DEFAULT_BUDGET).unwrap();
                 if let Some(d) = a.difficulty {
-                    pool.push((d, a.graph.len(), format!("{} {w}x{h}, seed {seed} attempt {i}", g.name()), l));
+                    pool.push((
+                        d,
+                        a.graph.len(),
+                        format!("{} {w}x{h}, seed {seed} attempt {i}", g.name()),
+                        l,
+                    ));
                 }
             }
         }
     }
-    let targets = [3.0, 4.0, 6.0, 8.0, 11.0, 15.0, 20.0, 30.0, 45.0, 70.0, 100.0];
+    let targets = [
+        3.0, 4.0, 6.0, 8.0, 11.0, 15.0, 20.0, 30.0, 45.0, 70.0, 100.0,
+    ];
     for (k, t) in targets.iter().enumerate() {
         // Every third level from puzzle-up; nearest difficulty first, then fewer states.
         let want_pu = k % 3 == 2;
         let best = pool
             .iter()
             .filter(|p| p.2.starts_with("puzzle-up") == want_pu || *t > 60.0)
-            .min_by(|a, b| ((a.0 - t).abs(), a.1).partial_cmp(&((b.0 - t).abs(), b.1)).unwrap())
+            .min_by(|a, b| {
+                ((a.0 - t).abs(), a.1)
+                    .partial_cmp(&((b.0 - t).abs(), b.1))
+                    .unwrap()
+            })
             .unwrap()
             .clone();
         let a = Analysis::of(&best.3, DEFAULT_BUDGET).unwrap();
         let mut lv = best.3.to_level(best.2.clone());
-        lv.tags = vec!["generated".into(), best.2.split(' ').next().unwrap().to_string()];
+        lv.tags = vec![
+            "generated".into(),
+            best.2.split(' ').next().unwrap().to_string(),
+        ];
         lv.figures = Some(Figures::Longcat(a.figures(&predictor)));
         items.push((best.0, lv));
     }

@@ -50,16 +50,21 @@ impl ToolPanel for ConditionsPanel {
             Game::Match3 => (&mut self.match3_size, 4..=9, 4..=11),
             Game::Longcat => (&mut self.longcat_size, 3..=10, 3..=10),
         };
-        egui::Grid::new("conditions").num_columns(3).spacing([8.0, 4.0]).show(ui, |ui| {
-            let label = ui.label("Width");
-            ui.add(egui::Slider::new(&mut size.0, range_w).show_value(false)).labelled_by(label.id);
-            ui.monospace(size.0.to_string());
-            ui.end_row();
-            let label = ui.label("Height");
-            ui.add(egui::Slider::new(&mut size.1, range_h).show_value(false)).labelled_by(label.id);
-            ui.monospace(size.1.to_string());
-            ui.end_row();
-        });
+        egui::Grid::new("conditions")
+            .num_columns(3)
+            .spacing([8.0, 4.0])
+            .show(ui, |ui| {
+                let label = ui.label("Width");
+                ui.add(egui::Slider::new(&mut size.0, range_w).show_value(false))
+                    .labelled_by(label.id);
+                ui.monospace(size.0.to_string());
+                ui.end_row();
+                let label = ui.label("Height");
+                ui.add(egui::Slider::new(&mut size.1, range_h).show_value(false))
+                    .labelled_by(label.id);
+                ui.monospace(size.1.to_string());
+                ui.end_row();
+            });
         if ui
             .button(format!("New {}×{} level", size.0, size.1))
             .on_hover_text("Replace the board (undoable)")

@@ -174,8 +174,21 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
             .clone()
             .unwrap_or_else(|| PathBuf::from(&generator.sidecar().training.data));
         let train = TrainingSet::load(&dir)?;
-        let report = model::sweep::run_sweep_with(&generator, &train.layouts(), args.seed, &config, !args.raw)?;
-        (if args.raw { format!("{} (decoder alone)", args.model) } else { args.model.clone() }, report.metrics)
+        let report = model::sweep::run_sweep_with(
+            &generator,
+            &train.layouts(),
+            args.seed,
+            &config,
+            !args.raw,
+        )?;
+        (
+            if args.raw {
+                format!("{} (decoder alone)", args.model)
+            } else {
+                args.model.clone()
+            },
+            report.metrics,
+        )
     };
     if args.json {
         println!("{}", serde_json::to_string(&metrics)?);

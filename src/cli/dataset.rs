@@ -33,10 +33,23 @@ pub fn run(args: &DatasetArgs) -> Result<ExitCode> {
         for (pack, split) in packs.iter().zip(SPLITS) {
             let path = args.out.join(kind.name()).join(format!("{split}.ron"));
             files::save_pack(&path, pack)?;
-            let valid = pack.levels.iter().filter(|l| l.match3_figures().is_some_and(|f| f.valid)).count();
-            println!("{}: {} levels ({} valid)", path.display(), pack.levels.len(), valid);
+            let valid = pack
+                .levels
+                .iter()
+                .filter(|l| l.match3_figures().is_some_and(|f| f.valid))
+                .count();
+            println!(
+                "{}: {} levels ({} valid)",
+                path.display(),
+                pack.levels.len(),
+                valid
+            );
         }
-        println!("dataset {} built in {:.1} s", kind.name(), started.elapsed().as_secs_f64());
+        println!(
+            "dataset {} built in {:.1} s",
+            kind.name(),
+            started.elapsed().as_secs_f64()
+        );
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -13,7 +13,9 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 fn weights_path(given: &Option<PathBuf>) -> PathBuf {
-    given.clone().unwrap_or_else(|| PathBuf::from(model::SHIPPED_WEIGHTS))
+    given
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(model::SHIPPED_WEIGHTS))
 }
 
 pub fn train(args: &TrainArgs) -> Result<ExitCode> {
@@ -31,7 +33,10 @@ pub fn train(args: &TrainArgs) -> Result<ExitCode> {
         config.steps = steps;
     }
     config.checkpoint = Some(args.out.clone());
-    eprintln!("training longcat-dqn {w}x{h}: {} steps, seed {}", config.steps, config.seed);
+    eprintln!(
+        "training longcat-dqn {w}x{h}: {} steps, seed {}",
+        config.steps, config.seed
+    );
     let (varmap, sidecar) = train_dqn(&config, &mut |p| {
         let done = p.step * 30 / p.steps.max(1);
         eprint!(
@@ -73,11 +78,20 @@ fn policy_of(temperature: Option<f64>, diverse: &Option<String>) -> Result<Polic
 }
 
 pub fn generate(args: &GenerateArgs) -> Result<ExitCode> {
-    refuse_unused(args, &[("moves", args.moves.is_some()), ("symmetry", args.symmetry.is_some()), ("validate", args.validate)])?;
+    refuse_unused(
+        args,
+        &[
+            ("moves", args.moves.is_some()),
+            ("symmetry", args.symmetry.is_some()),
+            ("validate", args.validate),
+        ],
+    )?;
     let policy = policy_of(args.temperature, &args.diverse)?;
     let path = weights_path(&args.weights);
     let dqn = DqnModel::load(&path)?;
-    let (w, h) = args.size.unwrap_or((dqn.sidecar.shape.width, dqn.sidecar.shape.height));
+    let (w, h) = args
+        .size
+        .unwrap_or((dqn.sidecar.shape.width, dqn.sidecar.shape.height));
     dqn.check_size(w, h)?;
     let levels = crate::rl::policy::generate(&dqn, policy, args.count, args.seed)?;
     let mut pack = Pack::new(format!("longcat-dqn {w}x{h} {}", policy.label()));
@@ -87,14 +101,20 @@ pub fn generate(args: &GenerateArgs) -> Result<ExitCode> {
         pack.levels.push(l);
     }
     files::save_pack(&args.out, &pack).with_context(|| format!("saving {}", args.out.display()))?;
-    println!("wrote {} levels to {}", pack.levels.len(), args.out.display());
+    println!(
+        "wrote {} levels to {}",
+        pack.levels.len(),
+        args.out.display()
+    );
     Ok(ExitCode::SUCCESS)
 }
 
 pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
     let path = weights_path(&args.weights);
     let dqn = DqnModel::load(&path)?;
-    let report = eval::run(&dqn, args.attempts, args.seed, &mut |label| eprintln!("evaluating {label} …"))?;
+    let report = eval::run(&dqn, args.attempts, args.seed, &mut |label| {
+        eprintln!("evaluating {label} …")
+    })?;
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
     } else {

@@ -24,6 +24,10 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode> {
         "json" => files::export_pack_json(&args.out, &pack)?,
         other => bail!("unknown export format {other:?} (json)"),
     }
-    println!("exported {} levels to {}", pack.levels.len(), args.out.display());
+    println!(
+        "exported {} levels to {}",
+        pack.levels.len(),
+        args.out.display()
+    );
     Ok(ExitCode::SUCCESS)
 }

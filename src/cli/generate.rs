@@ -50,9 +50,19 @@ pub struct GenerateArgs {
 
 /// Parses `WxH`.
 pub fn parse_size(s: &str) -> Result<(usize, usize), String> {
-    let (w, h) = s.to_ascii_lowercase().split_once('x').map(|(a, b)| (a.to_string(), b.to_string())).ok_or_else(|| format!("size {s:?} is not WxH"))?;
-    let w: usize = w.trim().parse().map_err(|_| format!("size {s:?}: width is not a number"))?;
-    let h: usize = h.trim().parse().map_err(|_| format!("size {s:?}: height is not a number"))?;
+    let (w, h) = s
+        .to_ascii_lowercase()
+        .split_once('x')
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .ok_or_else(|| format!("size {s:?} is not WxH"))?;
+    let w: usize = w
+        .trim()
+        .parse()
+        .map_err(|_| format!("size {s:?}: width is not a number"))?;
+    let h: usize = h
+        .trim()
+        .parse()
+        .map_err(|_| format!("size {s:?}: height is not a number"))?;
     if w == 0 || h == 0 || w > 64 || h > 64 {
         return Err(format!("size {s:?} is out of range"));
     }

@@ -33,7 +33,11 @@ pub struct GraphArgs {
 pub fn run(args: &GraphArgs) -> Result<ExitCode> {
     let mut levels = files::load_levels(&args.file)?;
     if let Some(wanted) = &args.level {
-        let position = wanted.parse::<usize>().ok().filter(|&i| i >= 1 && i <= levels.len()).map(|i| i - 1);
+        let position = wanted
+            .parse::<usize>()
+            .ok()
+            .filter(|&i| i >= 1 && i <= levels.len())
+            .map(|i| i - 1);
         let found = position.or_else(|| levels.iter().position(|l| &l.name == wanted));
         let Some(i) = found else {
             bail!("{}: no level named {wanted:?}", args.file.display())
@@ -79,10 +83,17 @@ fn load_predictor(path: Option<&Path>) -> Result<RidgeModel> {
 
 fn analyse(path: &Path, level: &Level, budget: usize) -> Result<Analysis> {
     if level.game != Game::Longcat {
-        bail!("{}: level {:?} is a {} level, not Longcat", path.display(), level.name, level.game);
+        bail!(
+            "{}: level {:?} is a {} level, not Longcat",
+            path.display(),
+            level.name,
+            level.game
+        );
     }
-    let cat = LongcatLevel::from_rows(&level.cells).with_context(|| format!("{}: level {:?}", path.display(), level.name))?;
-    Analysis::of(&cat, budget).with_context(|| format!("{}: level {:?}", path.display(), level.name))
+    let cat = LongcatLevel::from_rows(&level.cells)
+        .with_context(|| format!("{}: level {:?}", path.display(), level.name))?;
+    Analysis::of(&cat, budget)
+        .with_context(|| format!("{}: level {:?}", path.display(), level.name))
 }
 
 fn class_counts(analysis: &Analysis) -> [usize; 5] {
@@ -93,13 +104,23 @@ fn class_counts(analysis: &Analysis) -> [usize; 5] {
     counts
 }
 
-fn print_report(path: &Path, level: &Level, analysis: &Analysis, predictor: &RidgeModel, many: bool, as_json: bool) {
+fn print_report(
+    path: &Path,
+    level: &Level,
+    analysis: &Analysis,
+    predictor: &RidgeModel,
+    many: bool,
+    as_json: bool,
+) {
     let v = &analysis.variables;
     let start = analysis.graph.node(analysis.graph.start()).state;
     let predicted = predictor.predict(v);
     let counts = class_counts(analysis);
     if as_json {
-        let solution: Option<String> = analysis.graph.shortest_solution().map(|p| p.iter().map(|d| d.letter()).collect());
+        let solution: Option<String> = analysis
+            .graph
+            .shortest_solution()
+            .map(|p| p.iter().map(|d| d.letter()).collect());
         let obj = json!({
             "file": path.display().to_string(),
             "level": level.name,

@@ -6,7 +6,9 @@ use super::train::TrainArgs;
 use crate::files;
 use crate::level::{Figures, Pack};
 use crate::longcat::eval::{evaluate, EvalConfig};
-use crate::longcat::training::{generated_training_set, playtest_training_set, DEFAULT_ALPHA, TRAINING_ATTEMPTS};
+use crate::longcat::training::{
+    generated_training_set, playtest_training_set, DEFAULT_ALPHA, TRAINING_ATTEMPTS,
+};
 use crate::longcat::{Analysis, Generator, LongcatLevel, RidgeModel, State, DEFAULT_BUDGET};
 use crate::rng::Rng;
 use anyhow::{bail, Context, Result};
@@ -43,7 +45,11 @@ pub fn generate(args: &GenerateArgs) -> Result<ExitCode> {
     let (w, h) = args.size.unwrap_or(DEFAULT_SIZE);
     let predictor = RidgeModel::shipped().context("the shipped Longcat predictor")?;
     let mut pack = Pack::new(format!("longcat {} {w}x{h}", generator.name()));
-    pack.description = format!("{} random levels, {w}x{h}, seed {}", generator.name(), args.seed);
+    pack.description = format!(
+        "{} random levels, {w}x{h}, seed {}",
+        generator.name(),
+        args.seed
+    );
     let mut seen = HashSet::new();
     let mut attempts = 0;
     let chunk = 64;
@@ -67,16 +73,28 @@ pub fn generate(args: &GenerateArgs) -> Result<ExitCode> {
             if !analysis.solvable() {
                 continue;
             }
-            let mut stored = level.to_level(format!("{}-{w}x{h}-{:03}", generator.name(), pack.levels.len() + 1));
+            let mut stored = level.to_level(format!(
+                "{}-{w}x{h}-{:03}",
+                generator.name(),
+                pack.levels.len() + 1
+            ));
             stored.tags = vec!["generated".into(), generator.name().into()];
             stored.figures = Some(Figures::Longcat(analysis.figures(&predictor)));
             pack.levels.push(stored);
         }
     }
     files::save_pack(&args.out, &pack)?;
-    println!("wrote {} levels to {} ({attempts} attempts)", pack.levels.len(), args.out.display());
+    println!(
+        "wrote {} levels to {} ({attempts} attempts)",
+        pack.levels.len(),
+        args.out.display()
+    );
     if pack.levels.len() < args.count {
-        eprintln!("warning: only {} of {} requested levels were found", pack.levels.len(), args.count);
+        eprintln!(
+            "warning: only {} of {} requested levels were found",
+            pack.levels.len(),
+            args.count
+        );
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -84,7 +102,10 @@ pub fn generate(args: &GenerateArgs) -> Result<ExitCode> {
 pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
     let generator = generator(&args.model)?;
     if args.weights.is_some() || args.data.is_some() {
-        bail!("--weights and --data do not apply to the {} generator", generator.name());
+        bail!(
+            "--weights and --data do not apply to the {} generator",
+            generator.name()
+        );
     }
     let (width, height) = args.size.unwrap_or(DEFAULT_SIZE);
     let config = EvalConfig {
@@ -123,7 +144,10 @@ pub fn train(args: &TrainArgs) -> Result<ExitCode> {
             (set, "mean seconds", how)
         }
         None => {
-            eprintln!("labelling generated levels with the player model (seed {})…", args.seed);
+            eprintln!(
+                "labelling generated levels with the player model (seed {})…",
+                args.seed
+            );
             let set = generated_training_set(args.seed);
             let how = format!(
                 "level-studio train --model longcat-ridge --seed {} --out {}: ridge (alpha {DEFAULT_ALPHA}, standardised features) on the player-model difficulty of the unique solvable levels from {TRAINING_ATTEMPTS} solution-down and {TRAINING_ATTEMPTS} puzzle-up attempts at each of 5x5, 6x6, 7x7, 8x8, 9x9, 10x10",

@@ -36,7 +36,11 @@ pub fn run(args: &ValidateArgs) -> Result<ExitCode> {
         games: args.games,
         limit: args.limit,
         seed: args.seed,
-        bot: if args.random_bot { BotKind::Random } else { BotKind::Greedy },
+        bot: if args.random_bot {
+            BotKind::Random
+        } else {
+            BotKind::Greedy
+        },
     };
     let mut failed = Vec::new();
     for path in &args.files {
@@ -59,12 +63,22 @@ pub fn run(args: &ValidateArgs) -> Result<ExitCode> {
     if failed.is_empty() {
         Ok(ExitCode::SUCCESS)
     } else {
-        eprintln!("{} of the inputs failed: {}", failed.len(), failed.join(", "));
+        eprintln!(
+            "{} of the inputs failed: {}",
+            failed.len(),
+            failed.join(", ")
+        );
         Ok(ExitCode::FAILURE)
     }
 }
 
-fn report(path: &Path, level: &Level, many: bool, config: &ValidationConfig, as_json: bool) -> Result<()> {
+fn report(
+    path: &Path,
+    level: &Level,
+    many: bool,
+    config: &ValidationConfig,
+    as_json: bool,
+) -> Result<()> {
     match level.game {
         Game::Match3 => {
             let layout = level.layout()?;
@@ -90,7 +104,11 @@ fn report(path: &Path, level: &Level, many: bool, config: &ValidationConfig, as_
                 });
                 println!("{obj}");
             } else {
-                let label = if many { format!("{} [{}]", path.display(), level.name) } else { path.display().to_string() };
+                let label = if many {
+                    format!("{} [{}]", path.display(), level.name)
+                } else {
+                    path.display().to_string()
+                };
                 println!(
                     "{label}: {width}x{height} {sym}, median {med} moves (std {std:.2}), {solved}/{games} games solved, {verdict} (limit {limit})",
                     sym = layout.symmetry(),

@@ -72,14 +72,21 @@ impl Analysis {
         let mut out = String::new();
         let _ = writeln!(out, "digraph \"{}\" {{", title.replace('"', "'"));
         let _ = writeln!(out, "  rankdir=LR;");
-        let _ = writeln!(out, "  node [style=filled, fontname=\"monospace\", fontsize=9, shape=box];");
+        let _ = writeln!(
+            out,
+            "  node [style=filled, fontname=\"monospace\", fontsize=9, shape=box];"
+        );
         for (id, node) in self.graph.nodes().iter().enumerate() {
             let board = node.state.render().to_ascii().replace('\n', "\\l");
             let font = match node.class {
                 NodeClass::Success | NodeClass::Indeterminate => "black",
                 _ => "white",
             };
-            let extra = if id == self.graph.start() { ", penwidth=3" } else { "" };
+            let extra = if id == self.graph.start() {
+                ", penwidth=3"
+            } else {
+                ""
+            };
             let _ = writeln!(
                 out,
                 "  n{id} [label=\"#{id} d{}\\n{board}\", fillcolor={}, fontcolor={font}, tooltip=\"{}\"{extra}];",
@@ -91,9 +98,17 @@ impl Analysis {
         for (id, node) in self.graph.nodes().iter().enumerate() {
             for e in node.edges() {
                 let on_solution = matches!(node.class, NodeClass::Solution)
-                    && matches!(self.graph.node(e.to).class, NodeClass::Solution | NodeClass::Success);
+                    && matches!(
+                        self.graph.node(e.to).class,
+                        NodeClass::Solution | NodeClass::Success
+                    );
                 let colour = if on_solution { ", color=green" } else { "" };
-                let _ = writeln!(out, "  n{id} -> n{} [label=\"{}\"{colour}];", e.to, e.direction.letter());
+                let _ = writeln!(
+                    out,
+                    "  n{id} -> n{} [label=\"{}\"{colour}];",
+                    e.to,
+                    e.direction.letter()
+                );
             }
         }
         out.push_str("}\n");

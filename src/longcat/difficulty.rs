@@ -77,7 +77,8 @@ impl PlayerModel {
 
     /// `M(start) / P(start)`, or `None` when the level is unsolvable (`P(start) = 0`).
     pub fn difficulty(&self) -> Option<f64> {
-        self.solvable.then(|| self.start_expected_charge() / self.start_success_chance())
+        self.solvable
+            .then(|| self.start_expected_charge() / self.start_success_chance())
     }
 }
 

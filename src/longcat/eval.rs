@@ -14,7 +14,8 @@ use std::collections::HashSet;
 use std::time::Instant;
 
 /// Upper edges of the difficulty histogram's bins (the last bin is open).
-pub const HISTOGRAM_EDGES: [f64; 10] = [1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0];
+pub const HISTOGRAM_EDGES: [f64; 10] =
+    [1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0];
 
 /// What to evaluate.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -96,7 +97,11 @@ pub fn evaluate(config: &EvalConfig) -> Result<EvalReport, GeneratorError> {
     let (w, h) = (config.width, config.height);
     let produced: Vec<Vec<super::LongcatLevel>> = (0..config.attempts)
         .into_par_iter()
-        .map(|i| config.generator.attempt(w, h, &mut Rng::derive(config.seed, i as u64)))
+        .map(|i| {
+            config
+                .generator
+                .attempt(w, h, &mut Rng::derive(config.seed, i as u64))
+        })
         .collect::<Result<_, _>>()?;
     let solvable_attempts = produced.iter().filter(|l| !l.is_empty()).count();
     let levels: usize = produced.iter().map(Vec::len).sum();
@@ -110,19 +115,29 @@ pub fn evaluate(config: &EvalConfig) -> Result<EvalReport, GeneratorError> {
     }
     let difficulties: Vec<Option<Option<f64>>> = unique
         .par_iter()
-        .map(|level| Analysis::of(level, config.budget).ok().map(|a| a.difficulty))
+        .map(|level| {
+            Analysis::of(level, config.budget)
+                .ok()
+                .map(|a| a.difficulty)
+        })
         .collect();
     let over_budget = difficulties.iter().filter(|d| d.is_none()).count();
     let mut known: Vec<f64> = difficulties.iter().flatten().flatten().copied().collect();
     known.sort_by(f64::total_cmp);
-    let non_trivial = known.iter().filter(|&&d| d >= NON_TRIVIAL_DIFFICULTY).count();
+    let non_trivial = known
+        .iter()
+        .filter(|&&d| d >= NON_TRIVIAL_DIFFICULTY)
+        .count();
     let mut histogram: Vec<HistogramBin> = std::iter::once(0.0)
         .chain(HISTOGRAM_EDGES)
         .zip(HISTOGRAM_EDGES.into_iter().map(Some).chain([None]))
         .map(|(from, to)| HistogramBin { from, to, count: 0 })
         .collect();
     for &d in &known {
-        let bin = HISTOGRAM_EDGES.iter().position(|&edge| d < edge).unwrap_or(HISTOGRAM_EDGES.len());
+        let bin = HISTOGRAM_EDGES
+            .iter()
+            .position(|&edge| d < edge)
+            .unwrap_or(HISTOGRAM_EDGES.len());
         histogram[bin].count += 1;
     }
     let share = |a: usize, b: usize| if b == 0 { 0.0 } else { a as f64 / b as f64 };

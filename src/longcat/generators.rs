@@ -60,7 +60,12 @@ impl Generator {
     ///
     /// # Errors
     /// [`GeneratorError::Size`].
-    pub fn attempt(self, width: usize, height: usize, rng: &mut Rng) -> Result<Vec<LongcatLevel>, GeneratorError> {
+    pub fn attempt(
+        self,
+        width: usize,
+        height: usize,
+        rng: &mut Rng,
+    ) -> Result<Vec<LongcatLevel>, GeneratorError> {
         match self {
             Generator::PuzzleUp => puzzle_up(width, height, rng),
             Generator::SolutionDown => solution_down(width, height, rng).map(|l| vec![l]),
@@ -92,7 +97,8 @@ fn level_of(width: usize, height: usize, walls: u128, head: usize) -> LongcatLev
 fn neighbour(width: usize, height: usize, i: usize, direction: Direction) -> Option<usize> {
     let (dx, dy) = direction.delta();
     let (x, y) = ((i % width) as i32 + dx, (i / width) as i32 + dy);
-    (x >= 0 && y >= 0 && (x as usize) < width && (y as usize) < height).then(|| y as usize * width + x as usize)
+    (x >= 0 && y >= 0 && (x as usize) < width && (y as usize) < height)
+        .then(|| y as usize * width + x as usize)
 }
 
 /// Solution-down: start anywhere, step to a random free neighbour until none is left; where
@@ -101,7 +107,11 @@ fn neighbour(width: usize, height: usize, i: usize, direction: Direction) -> Opt
 ///
 /// # Errors
 /// [`GeneratorError::Size`].
-pub fn solution_down(width: usize, height: usize, rng: &mut Rng) -> Result<LongcatLevel, GeneratorError> {
+pub fn solution_down(
+    width: usize,
+    height: usize,
+    rng: &mut Rng,
+) -> Result<LongcatLevel, GeneratorError> {
     check_size(width, height)?;
     let full = Geometry::new(width, height).full;
     let start = rng.index(width * height);
@@ -155,7 +165,11 @@ pub(crate) fn passes_board_checks(geometry: &Geometry, walls: u128, head: usize)
 ///
 /// # Errors
 /// [`GeneratorError::Size`].
-pub fn puzzle_up(width: usize, height: usize, rng: &mut Rng) -> Result<Vec<LongcatLevel>, GeneratorError> {
+pub fn puzzle_up(
+    width: usize,
+    height: usize,
+    rng: &mut Rng,
+) -> Result<Vec<LongcatLevel>, GeneratorError> {
     check_size(width, height)?;
     let geometry = Geometry::new(width, height);
     let cells = width * height;
@@ -165,7 +179,10 @@ pub fn puzzle_up(width: usize, height: usize, rng: &mut Rng) -> Result<Vec<Longc
     let mut free: Vec<usize> = (0..cells).filter(|&i| i != head).collect();
     for _ in 0..PUZZLE_UP_MAX_WALLS {
         rng.shuffle(&mut free);
-        let Some(pos) = free.iter().position(|&i| passes_board_checks(&geometry, walls | 1u128 << i, head)) else {
+        let Some(pos) = free
+            .iter()
+            .position(|&i| passes_board_checks(&geometry, walls | 1u128 << i, head))
+        else {
             break;
         };
         walls |= 1u128 << free.swap_remove(pos);
@@ -193,7 +210,10 @@ mod tests {
     fn refuses_boards_larger_than_ten() {
         assert_eq!(
             solution_down(11, 3, &mut Rng::new(1)).unwrap_err(),
-            GeneratorError::Size { width: 11, height: 3 }
+            GeneratorError::Size {
+                width: 11,
+                height: 3
+            }
         );
         assert!(puzzle_up(0, 3, &mut Rng::new(1)).is_err());
     }

@@ -175,7 +175,9 @@ impl StateGraph {
             let depth = nodes[next].depth + 1;
             let mut successors = [NO_EDGE; 4];
             for (i, direction) in Direction::ALL.into_iter().enumerate() {
-                let Some(child) = state.apply(direction) else { continue };
+                let Some(child) = state.apply(direction) else {
+                    continue;
+                };
                 let id = *index.entry(child.key()).or_insert_with(|| {
                     nodes.push(Node {
                         state: child,
@@ -194,7 +196,11 @@ impl StateGraph {
             next += 1;
         }
         let topological = by_cells_filled(&nodes);
-        let mut graph = Self { nodes, topological, index };
+        let mut graph = Self {
+            nodes,
+            topological,
+            index,
+        };
         graph.classify(start.geometry());
         Ok(graph)
     }
@@ -210,11 +216,13 @@ impl StateGraph {
                 NodeClass::Fail
             } else if geometry.is_split(empty) {
                 NodeClass::Dead
-            } else if node
-                .successors
-                .iter()
-                .any(|&s| s != NO_EDGE && matches!(self.nodes[s as usize].class, NodeClass::Success | NodeClass::Solution))
-            {
+            } else if node.successors.iter().any(|&s| {
+                s != NO_EDGE
+                    && matches!(
+                        self.nodes[s as usize].class,
+                        NodeClass::Success | NodeClass::Solution
+                    )
+            }) {
                 NodeClass::Solution
             } else {
                 NodeClass::Indeterminate
@@ -263,7 +271,10 @@ impl StateGraph {
 
     /// True when a success is reachable from the start.
     pub fn solvable(&self) -> bool {
-        matches!(self.nodes[0].class, NodeClass::Success | NodeClass::Solution)
+        matches!(
+            self.nodes[0].class,
+            NodeClass::Success | NodeClass::Solution
+        )
     }
 
     /// One shortest solution (moves from the start to a success), if any.
@@ -353,7 +364,11 @@ mod tests {
 
     #[test]
     fn budget_stops_exploring() {
-        let level = LongcatLevel::parse_ascii("@.........\n..........\n..........\n..........\n").unwrap();
-        assert_eq!(StateGraph::build(&level, 5).unwrap_err(), GraphError::TooLarge { budget: 5 });
+        let level =
+            LongcatLevel::parse_ascii("@.........\n..........\n..........\n..........\n").unwrap();
+        assert_eq!(
+            StateGraph::build(&level, 5).unwrap_err(),
+            GraphError::TooLarge { budget: 5 }
+        );
     }
 }

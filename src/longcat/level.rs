@@ -74,12 +74,22 @@ impl LongcatLevel {
     /// [`LevelError`] naming the problem.
     pub fn new(cells: Grid<Cell>) -> Result<Self, LevelError> {
         if cells.width() > MAX_SIDE || cells.height() > MAX_SIDE {
-            return Err(LevelError::TooLarge { width: cells.width(), height: cells.height() });
+            return Err(LevelError::TooLarge {
+                width: cells.width(),
+                height: cells.height(),
+            });
         }
-        let heads: Vec<(usize, usize)> = cells.iter().filter(|c| c.2 == Cell::Head).map(|c| (c.0, c.1)).collect();
+        let heads: Vec<(usize, usize)> = cells
+            .iter()
+            .filter(|c| c.2 == Cell::Head)
+            .map(|c| (c.0, c.1))
+            .collect();
         match heads.len() {
             0 => Err(LevelError::NoHead),
-            1 => Ok(Self { head: heads[0], cells }),
+            1 => Ok(Self {
+                head: heads[0],
+                cells,
+            }),
             count => Err(LevelError::ManyHeads { count }),
         }
     }
@@ -139,7 +149,9 @@ impl LongcatLevel {
 /// # Errors
 /// The problem as a sentence.
 pub fn check_cells(rows: &[String]) -> Result<(), String> {
-    LongcatLevel::from_rows(rows).map(|_| ()).map_err(|e| e.to_string())
+    LongcatLevel::from_rows(rows)
+        .map(|_| ())
+        .map_err(|e| e.to_string())
 }
 
 /// A stored level from ASCII art.
@@ -156,11 +168,30 @@ mod tests {
 
     #[test]
     fn bad_levels_are_named() {
-        assert_eq!(LongcatLevel::parse_ascii("...\n.#.\n").unwrap_err(), LevelError::NoHead);
-        assert_eq!(LongcatLevel::parse_ascii("@..\n.#@\n").unwrap_err(), LevelError::ManyHeads { count: 2 });
+        assert_eq!(
+            LongcatLevel::parse_ascii("...\n.#.\n").unwrap_err(),
+            LevelError::NoHead
+        );
+        assert_eq!(
+            LongcatLevel::parse_ascii("@..\n.#@\n").unwrap_err(),
+            LevelError::ManyHeads { count: 2 }
+        );
         let big = format!("@{}\n", ".".repeat(10));
-        assert_eq!(LongcatLevel::parse_ascii(&big).unwrap_err(), LevelError::TooLarge { width: 11, height: 1 });
-        assert!(matches!(LongcatLevel::parse_ascii("@.\n.x\n").unwrap_err(), LevelError::Grid(GridError::UnknownChar { line: 2, column: 2, .. })));
+        assert_eq!(
+            LongcatLevel::parse_ascii(&big).unwrap_err(),
+            LevelError::TooLarge {
+                width: 11,
+                height: 1
+            }
+        );
+        assert!(matches!(
+            LongcatLevel::parse_ascii("@.\n.x\n").unwrap_err(),
+            LevelError::Grid(GridError::UnknownChar {
+                line: 2,
+                column: 2,
+                ..
+            })
+        ));
         let l = LongcatLevel::parse_ascii("@..\n.#.\n").unwrap();
         assert_eq!(l.head(), (0, 0));
     }

@@ -20,7 +20,11 @@ pub enum PredictorError {
     TooFewRows { needed: usize, got: usize },
     /// A training row has the wrong number of features.
     #[error("row {row} has {found} features, expected {expected}")]
-    RowLength { row: usize, found: usize, expected: usize },
+    RowLength {
+        row: usize,
+        found: usize,
+        expected: usize,
+    },
     /// A feature or label is NaN or infinite.
     #[error("row {row} holds a value that is not a finite number")]
     NotFinite { row: usize },
@@ -37,13 +41,23 @@ pub enum PredictorError {
     },
     /// The model's features do not match the graph variables this build computes.
     #[error("the model uses features {found:?}, this build knows {known:?}")]
-    UnknownFeatures { found: Vec<String>, known: Vec<String> },
+    UnknownFeatures {
+        found: Vec<String>,
+        known: Vec<String>,
+    },
     /// A malformed line in a playtest CSV.
     #[error("{path}:{line}: {message}")]
-    Csv { path: PathBuf, line: usize, message: String },
+    Csv {
+        path: PathBuf,
+        line: usize,
+        message: String,
+    },
     /// A file could not be read.
     #[error("{path}: {source}")]
-    Io { path: PathBuf, source: std::io::Error },
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
 }
 
 /// A fitted ridge model: `prediction = intercept + Σ coefficient_i · (x_i − mean_i) / scale_i`.
@@ -79,7 +93,12 @@ impl RidgeModel {
     /// # Errors
     /// [`PredictorError`] for too few or ragged rows, non-finite values, or (with `alpha = 0`)
     /// a singular system.
-    pub fn fit(features: &[&str], x: &[Vec<f64>], y: &[f64], alpha: f64) -> Result<Self, PredictorError> {
+    pub fn fit(
+        features: &[&str],
+        x: &[Vec<f64>],
+        y: &[f64],
+        alpha: f64,
+    ) -> Result<Self, PredictorError> {
         let k = features.len();
         if x.len() < 2 || x.len() != y.len() {
             return Err(PredictorError::TooFewRows {
@@ -100,7 +119,9 @@ impl RidgeModel {
             }
         }
         let n = x.len() as f64;
-        let means: Vec<f64> = (0..k).map(|j| x.iter().map(|r| r[j]).sum::<f64>() / n).collect();
+        let means: Vec<f64> = (0..k)
+            .map(|j| x.iter().map(|r| r[j]).sum::<f64>() / n)
+            .collect();
         let scales: Vec<f64> = (0..k)
             .map(|j| {
                 let var = x.iter().map(|r| (r[j] - means[j]).powi(2)).sum::<f64>() / n;
@@ -144,7 +165,12 @@ impl RidgeModel {
             training_mse: 0.0,
             training_r2: 0.0,
         };
-        let mse = x.iter().zip(y).map(|(r, &l)| (model.predict_row(r) - l).powi(2)).sum::<f64>() / n;
+        let mse = x
+            .iter()
+            .zip(y)
+            .map(|(r, &l)| (model.predict_row(r) - l).powi(2))
+            .sum::<f64>()
+            / n;
         let var = y.iter().map(|l| (l - intercept).powi(2)).sum::<f64>() / n;
         model.training_mse = mse;
         model.training_r2 = if var > 0.0 { 1.0 - mse / var } else { 1.0 };
@@ -162,8 +188,14 @@ impl RidgeModel {
 
     /// The coefficients on the raw (unstandardised) features, and the raw intercept.
     pub fn raw_coefficients(&self) -> (Vec<f64>, f64) {
-        let raw: Vec<f64> = self.coefficients.iter().zip(&self.scales).map(|(c, s)| c / s).collect();
-        let intercept = self.intercept - raw.iter().zip(&self.means).map(|(c, m)| c * m).sum::<f64>();
+        let raw: Vec<f64> = self
+            .coefficients
+            .iter()
+            .zip(&self.scales)
+            .map(|(c, s)| c / s)
+            .collect();
+        let intercept =
+            self.intercept - raw.iter().zip(&self.means).map(|(c, m)| c * m).sum::<f64>();
         (raw, intercept)
     }
 
@@ -190,9 +222,16 @@ impl RidgeModel {
             column: e.span.start.col,
             message: e.code.to_string(),
         })?;
-        let known: Vec<String> = GraphVariables::NAMES.iter().map(|s| s.to_string()).collect();
+        let known: Vec<String> = GraphVariables::NAMES
+            .iter()
+            .map(|s| s.to_string())
+            .collect();
         let k = model.features.len();
-        if model.features != known || model.means.len() != k || model.scales.len() != k || model.coefficients.len() != k {
+        if model.features != known
+            || model.means.len() != k
+            || model.scales.len() != k
+            || model.coefficients.len() != k
+        {
             return Err(PredictorError::UnknownFeatures {
                 found: model.features,
                 known,
@@ -225,7 +264,11 @@ impl RidgeModel {
 /// Solves `a x = b` by Gaussian elimination with partial pivoting; `None` when singular.
 pub fn solve(mut a: Vec<Vec<f64>>, mut b: Vec<f64>) -> Option<Vec<f64>> {
     let n = b.len();
-    let scale = a.iter().flatten().fold(0.0f64, |m, v| m.max(v.abs())).max(1.0);
+    let scale = a
+        .iter()
+        .flatten()
+        .fold(0.0f64, |m, v| m.max(v.abs()))
+        .max(1.0);
     for col in 0..n {
         let pivot = (col..n).max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))?;
         if a[pivot][col].abs() <= 1e-12 * scale {
@@ -291,7 +334,13 @@ pub fn parse_playtest_csv(path: &Path, text: &str) -> Result<Vec<PlaytestRow>, P
         }
         let fields: Vec<&str> = trimmed.split(',').map(str::trim).collect();
         if fields.len() != 2 {
-            return Err(bad(line, format!("expected 2 fields `level,mean_seconds`, found {}", fields.len())));
+            return Err(bad(
+                line,
+                format!(
+                    "expected 2 fields `level,mean_seconds`, found {}",
+                    fields.len()
+                ),
+            ));
         }
         let first = !seen_content;
         seen_content = true;
@@ -301,11 +350,17 @@ pub fn parse_playtest_csv(path: &Path, text: &str) -> Result<Vec<PlaytestRow>, P
         if fields[0].is_empty() {
             return Err(bad(line, "the level is empty".into()));
         }
-        let mean_seconds: f64 = fields[1]
-            .parse()
-            .map_err(|_| bad(line, format!("mean_seconds {:?} is not a number", fields[1])))?;
+        let mean_seconds: f64 = fields[1].parse().map_err(|_| {
+            bad(
+                line,
+                format!("mean_seconds {:?} is not a number", fields[1]),
+            )
+        })?;
         if !mean_seconds.is_finite() || mean_seconds < 0.0 {
-            return Err(bad(line, format!("mean_seconds {mean_seconds} must be a finite number ≥ 0")));
+            return Err(bad(
+                line,
+                format!("mean_seconds {mean_seconds} must be a finite number ≥ 0"),
+            ));
         }
         let (file, name) = match fields[0].split_once('#') {
             Some((f, n)) => (f, Some(n.to_string())),
@@ -332,14 +387,21 @@ mod tests {
     #[test]
     fn solves_a_small_system() {
         let x = solve(vec![vec![2.0, 1.0], vec![1.0, 3.0]], vec![3.0, 5.0]).unwrap();
-        assert!((x[0] - 0.8).abs() < 1e-12 && (x[1] - 1.4).abs() < 1e-12, "{x:?}");
+        assert!(
+            (x[0] - 0.8).abs() < 1e-12 && (x[1] - 1.4).abs() < 1e-12,
+            "{x:?}"
+        );
         assert!(solve(vec![vec![1.0, 2.0], vec![2.0, 4.0]], vec![1.0, 2.0]).is_none());
     }
 
     #[test]
     fn csv_errors_name_the_line() {
         let p = Path::new("data/playtest.csv");
-        let ok = parse_playtest_csv(p, "level,mean_seconds\na.ron, 12.5\n\n# note\nb.ron#Two,3\n").unwrap();
+        let ok = parse_playtest_csv(
+            p,
+            "level,mean_seconds\na.ron, 12.5\n\n# note\nb.ron#Two,3\n",
+        )
+        .unwrap();
         assert_eq!(ok.len(), 2);
         assert_eq!(ok[1].name.as_deref(), Some("Two"));
         assert_eq!(ok[1].line, 5);

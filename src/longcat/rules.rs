@@ -24,7 +24,12 @@ pub enum Direction {
 
 impl Direction {
     /// The four moves, in the order the graph lists edges.
-    pub const ALL: [Direction; 4] = [Direction::Up, Direction::Down, Direction::Left, Direction::Right];
+    pub const ALL: [Direction; 4] = [
+        Direction::Up,
+        Direction::Down,
+        Direction::Left,
+        Direction::Right,
+    ];
 
     /// The edge label: `U`, `D`, `L` or `R`.
     pub fn letter(self) -> char {
@@ -114,7 +119,11 @@ pub(crate) struct Geometry {
 impl Geometry {
     pub fn new(width: usize, height: usize) -> Self {
         let cells = (width * height) as u32;
-        let full = if cells == 128 { u128::MAX } else { (1u128 << cells) - 1 };
+        let full = if cells == 128 {
+            u128::MAX
+        } else {
+            (1u128 << cells) - 1
+        };
         let mut left = 0u128;
         for y in 0..height {
             left |= 1u128 << (y * width);
@@ -131,7 +140,11 @@ impl Geometry {
     /// Cells 4-adjacent to any cell of `m` (may include cells of `m`).
     #[inline]
     pub fn spread(&self, m: u128) -> u128 {
-        (((m << 1) & self.not_left) | ((m >> 1) & self.not_right) | (m << self.width) | (m >> self.width)) & self.full
+        (((m << 1) & self.not_left)
+            | ((m >> 1) & self.not_right)
+            | (m << self.width)
+            | (m >> self.width))
+            & self.full
     }
 
     /// The 4-connected part of `within` reachable from `seed`.
@@ -254,7 +267,9 @@ impl State {
 
     /// Every legal move with the state it leads to, in [`Direction::ALL`] order.
     pub fn moves(&self) -> impl Iterator<Item = (Direction, State)> + '_ {
-        Direction::ALL.into_iter().filter_map(move |d| self.apply(d).map(|s| (d, s)))
+        Direction::ALL
+            .into_iter()
+            .filter_map(move |d| self.apply(d).map(|s| (d, s)))
     }
 
     /// True when no EMPTY cell is left (the level is solved).

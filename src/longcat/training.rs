@@ -36,8 +36,14 @@ impl TrainingSet {
     ///
     /// # Errors
     /// As [`RidgeModel::fit`].
-    pub fn fit(&self, alpha: f64, label: &str, provenance: &str) -> Result<RidgeModel, PredictorError> {
-        let mut model = RidgeModel::fit(&GraphVariables::NAMES, &self.features, &self.labels, alpha)?;
+    pub fn fit(
+        &self,
+        alpha: f64,
+        label: &str,
+        provenance: &str,
+    ) -> Result<RidgeModel, PredictorError> {
+        let mut model =
+            RidgeModel::fit(&GraphVariables::NAMES, &self.features, &self.labels, alpha)?;
         model.label = label.to_string();
         model.provenance = provenance.to_string();
         Ok(model)
@@ -49,16 +55,28 @@ impl TrainingSet {
 /// size `s` seeded `Rng::derive(seed, …)`), labelled with the player-model difficulty.
 pub fn generated_training_set(seed: u64) -> TrainingSet {
     let mut jobs = Vec::new();
-    for (g, generator) in [Generator::SolutionDown, Generator::PuzzleUp].into_iter().enumerate() {
+    for (g, generator) in [Generator::SolutionDown, Generator::PuzzleUp]
+        .into_iter()
+        .enumerate()
+    {
         for (s, &(w, h)) in TRAINING_SIZES.iter().enumerate() {
             for i in 0..TRAINING_ATTEMPTS {
-                jobs.push((generator, w, h, ((g * 16 + s) * TRAINING_ATTEMPTS + i) as u64));
+                jobs.push((
+                    generator,
+                    w,
+                    h,
+                    ((g * 16 + s) * TRAINING_ATTEMPTS + i) as u64,
+                ));
             }
         }
     }
     let levels: Vec<LongcatLevel> = jobs
         .par_iter()
-        .flat_map_iter(|&(generator, w, h, stream)| generator.attempt(w, h, &mut Rng::derive(seed, stream)).unwrap_or_default())
+        .flat_map_iter(|&(generator, w, h, stream)| {
+            generator
+                .attempt(w, h, &mut Rng::derive(seed, stream))
+                .unwrap_or_default()
+        })
         .collect();
     let mut seen = HashSet::new();
     let unique: Vec<LongcatLevel> = levels
@@ -113,8 +131,10 @@ pub fn playtest_training_set(path: &Path) -> Result<TrainingSet, PredictorError>
                 )))
             }
         };
-        let cat = LongcatLevel::from_rows(&level.cells).map_err(|e| bad(format!("level {:?}: {e}", row.level)))?;
-        let analysis = Analysis::of(&cat, DEFAULT_BUDGET).map_err(|e| bad(format!("level {:?}: {e}", row.level)))?;
+        let cat = LongcatLevel::from_rows(&level.cells)
+            .map_err(|e| bad(format!("level {:?}: {e}", row.level)))?;
+        let analysis = Analysis::of(&cat, DEFAULT_BUDGET)
+            .map_err(|e| bad(format!("level {:?}: {e}", row.level)))?;
         set.features.push(analysis.variables.to_vec().to_vec());
         set.labels.push(row.mean_seconds);
     }

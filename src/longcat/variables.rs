@@ -45,7 +45,10 @@ impl GraphVariables {
             match node.class {
                 NodeClass::Success => {
                     v.solutions += 1;
-                    v.shortest_solution = Some(v.shortest_solution.map_or(node.depth, |d| d.min(node.depth)));
+                    v.shortest_solution = Some(
+                        v.shortest_solution
+                            .map_or(node.depth, |d| d.min(node.depth)),
+                    );
                 }
                 NodeClass::Fail => v.fails += 1,
                 NodeClass::Dead => v.dead += 1,

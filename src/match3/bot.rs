@@ -32,7 +32,9 @@ fn greedy_move(board: &mut Board<'_>, rng: &mut Rng) -> Option<Swap> {
     let mut best: Option<((u32, u32, usize), Swap)> = None;
     let mut ties = 0u32;
     for &swap in geometry.adjacent_pairs() {
-        let Some((red, total)) = board.swap_outcome(swap) else { continue };
+        let Some((red, total)) = board.swap_outcome(swap) else {
+            continue;
+        };
         // `b` is the lower (or right) cell, so its index grows with the row.
         let key = (red, total, swap.b / super::layout::CANVAS_WIDTH);
         match &best {
@@ -73,17 +75,37 @@ pub fn play_game(geometry: &Geometry, kind: BotKind, seed: u64, max_moves: u32) 
     let mut red = 0;
     for moves in 0..max_moves {
         if !board.has_legal_move() && !board.reshuffle() {
-            return GameResult { solved_in: None, red, moves, stuck: true };
+            return GameResult {
+                solved_in: None,
+                red,
+                moves,
+                stuck: true,
+            };
         }
         let Some(swap) = choose_move(kind, &mut board, &mut bot_rng) else {
-            return GameResult { solved_in: None, red, moves, stuck: true };
+            return GameResult {
+                solved_in: None,
+                red,
+                moves,
+                stuck: true,
+            };
         };
         if let Some(report) = board.play(swap, None) {
             red += report.red;
         }
         if red >= GOAL_RED {
-            return GameResult { solved_in: Some(moves + 1), red, moves: moves + 1, stuck: false };
+            return GameResult {
+                solved_in: Some(moves + 1),
+                red,
+                moves: moves + 1,
+                stuck: false,
+            };
         }
     }
-    GameResult { solved_in: None, red, moves: max_moves, stuck: false }
+    GameResult {
+        solved_in: None,
+        red,
+        moves: max_moves,
+        stuck: false,
+    }
 }

@@ -23,7 +23,8 @@ pub enum DatasetKind {
 
 impl DatasetKind {
     /// Every dataset.
-    pub const ALL: [DatasetKind; 3] = [DatasetKind::Main, DatasetKind::Paper, DatasetKind::Stylized];
+    pub const ALL: [DatasetKind; 3] =
+        [DatasetKind::Main, DatasetKind::Paper, DatasetKind::Stylized];
 
     /// The folder name under `levels/match3/`.
     pub fn name(self) -> &'static str {
@@ -52,8 +53,11 @@ pub fn build(kind: DatasetKind, seed: u64) -> [Pack; 3] {
     let mut splits: [Vec<Level>; 3] = Default::default();
     match kind {
         DatasetKind::Main => {
-            let per_size: Vec<Vec<Level>> =
-                all_sizes().par_iter().enumerate().map(|(i, &(w, h))| main_size(w, h, Rng::derive(seed, i as u64))).collect();
+            let per_size: Vec<Vec<Level>> = all_sizes()
+                .par_iter()
+                .enumerate()
+                .map(|(i, &(w, h))| main_size(w, h, Rng::derive(seed, i as u64)))
+                .collect();
             for mut levels in per_size {
                 for (s, n) in MAIN_SPLIT.iter().enumerate() {
                     let take = (*n).min(levels.len());
@@ -129,7 +133,11 @@ fn main_size(w: usize, h: usize, mut rng: Rng) -> Vec<Level> {
         tries += 1;
         let sym = synth::designer_symmetry(&mut rng);
         let features = (levels.len() * max_features) / MAIN_PER_SIZE + rng.index(2);
-        let sym = if w * h <= 20 && rng.chance(0.5) { Symmetry::None } else { sym };
+        let sym = if w * h <= 20 && rng.chance(0.5) {
+            Symmetry::None
+        } else {
+            sym
+        };
         if let Some(layout) = synth::synthesise(w, h, sym, features, &mut rng) {
             if seen.insert(layout.clone()) {
                 levels.push(Level::from_layout("", &layout));

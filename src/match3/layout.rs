@@ -112,7 +112,10 @@ impl Layout {
     pub fn from_area(area: &Grid<Cell>) -> Result<Self, LayoutError> {
         let (w, h) = (area.width(), area.height());
         if w > CANVAS_WIDTH || h > CANVAS_HEIGHT {
-            return Err(LayoutError::TooLarge { width: w, height: h });
+            return Err(LayoutError::TooLarge {
+                width: w,
+                height: h,
+            });
         }
         let mut cells = Grid::filled(CANVAS_WIDTH, CANVAS_HEIGHT, Cell::Block);
         let (x0, y0) = area_origin(w, h);
@@ -127,7 +130,10 @@ impl Layout {
     /// [`Layout::from_area`]), [`LayoutError::EmptyPlayArea`] without PLAYFIELD cells.
     pub fn from_canvas(cells: Grid<Cell>) -> Result<Self, LayoutError> {
         if cells.width() != CANVAS_WIDTH || cells.height() != CANVAS_HEIGHT {
-            return Err(LayoutError::TooLarge { width: cells.width(), height: cells.height() });
+            return Err(LayoutError::TooLarge {
+                width: cells.width(),
+                height: cells.height(),
+            });
         }
         if !cells.cells().contains(&Cell::Playfield) {
             return Err(LayoutError::EmptyPlayArea);
@@ -183,7 +189,12 @@ impl Layout {
                 y1 = y1.max(y);
             }
         }
-        Rect { x: x0, y: y0, width: x1 + 1 - x0, height: y1 + 1 - y0 }
+        Rect {
+            x: x0,
+            y: y0,
+            width: x1 + 1 - x0,
+            height: y1 + 1 - y0,
+        }
     }
 
     /// The play area's cells.
@@ -225,12 +236,20 @@ impl Layout {
         if self.get(x, y) != Cell::Playfield {
             return false;
         }
-        (0..y).rev().map(|yy| self.get(x, yy)).find(|&c| c != Cell::Gap) != Some(Cell::Playfield)
+        (0..y)
+            .rev()
+            .map(|yy| self.get(x, yy))
+            .find(|&c| c != Cell::Gap)
+            != Some(Cell::Playfield)
     }
 
     /// Every spawner, as canvas `(x, y)`, row by row.
     pub fn spawners(&self) -> Vec<(usize, usize)> {
-        self.cells.iter().filter(|&(x, y, _)| self.is_spawner(x, y)).map(|(x, y, _)| (x, y)).collect()
+        self.cells
+            .iter()
+            .filter(|&(x, y, _)| self.is_spawner(x, y))
+            .map(|(x, y, _)| (x, y))
+            .collect()
     }
 
     /// Number of cells of each type, in class order (GAP, BLOCK, PLAYFIELD), on the canvas.
@@ -260,7 +279,15 @@ mod tests {
     #[test]
     fn a_small_area_is_centred() {
         let l = Layout::parse_ascii("....\n....\n....\n....\n").unwrap();
-        assert_eq!(l.play_area(), Rect { x: 2, y: 3, width: 4, height: 4 });
+        assert_eq!(
+            l.play_area(),
+            Rect {
+                x: 2,
+                y: 3,
+                width: 4,
+                height: 4
+            }
+        );
         assert_eq!(l.size(), (4, 4));
         assert_eq!(area_origin(9, 11), (0, 0));
         assert_eq!(area_origin(5, 6), (2, 2));
@@ -283,16 +310,36 @@ mod tests {
         // column 3: GAP at the top → the cell under it spawns (nearest non-GAP above is edge).
         let l = Layout::parse_ascii("...~\n.#~.\n....\n....\n").unwrap();
         let r = l.play_area();
-        let rel: Vec<(usize, usize)> = l.spawners().iter().map(|&(x, y)| (x - r.x, y - r.y)).collect();
+        let rel: Vec<(usize, usize)> = l
+            .spawners()
+            .iter()
+            .map(|&(x, y)| (x - r.x, y - r.y))
+            .collect();
         assert_eq!(rel, vec![(0, 0), (1, 0), (2, 0), (3, 1), (1, 2)]);
     }
 
     #[test]
     fn bad_areas() {
-        assert_eq!(Layout::parse_ascii("####\n####\n").unwrap_err(), LayoutError::EmptyPlayArea);
+        assert_eq!(
+            Layout::parse_ascii("####\n####\n").unwrap_err(),
+            LayoutError::EmptyPlayArea
+        );
         let wide = "..........\n".repeat(4);
-        assert_eq!(Layout::parse_ascii(&wide).unwrap_err(), LayoutError::TooLarge { width: 10, height: 4 });
-        assert!(matches!(Layout::parse_ascii("..\n.x\n").unwrap_err(), LayoutError::Grid(GridError::UnknownChar { line: 2, column: 2, .. })));
+        assert_eq!(
+            Layout::parse_ascii(&wide).unwrap_err(),
+            LayoutError::TooLarge {
+                width: 10,
+                height: 4
+            }
+        );
+        assert!(matches!(
+            Layout::parse_ascii("..\n.x\n").unwrap_err(),
+            LayoutError::Grid(GridError::UnknownChar {
+                line: 2,
+                column: 2,
+                ..
+            })
+        ));
     }
 
     #[test]

@@ -70,7 +70,10 @@ impl Geometry {
                 swaps.push(Swap { a: i, b: i + 1 });
             }
             if y + 1 < CANVAS_HEIGHT && playable[i + CANVAS_WIDTH] {
-                swaps.push(Swap { a: i, b: i + CANVAS_WIDTH });
+                swaps.push(Swap {
+                    a: i,
+                    b: i + CANVAS_WIDTH,
+                });
             }
         }
         let mut segments = Vec::new();
@@ -91,7 +94,12 @@ impl Geometry {
                 segments.push(seg);
             }
         }
-        Self { playable, cells, swaps, segments }
+        Self {
+            playable,
+            cells,
+            swaps,
+            segments,
+        }
     }
 
     /// Every adjacent pair of PLAYFIELD cells (candidate swaps, legal or not).
@@ -140,14 +148,22 @@ pub struct Board<'g> {
 impl<'g> Board<'g> {
     /// A fresh start board without ready-made matches, coloured from `rng`.
     pub fn new(geometry: &'g Geometry, rng: Rng) -> Self {
-        let mut board = Self { geometry, tiles: [NO_TILE; CANVAS_CELLS], rng };
+        let mut board = Self {
+            geometry,
+            tiles: [NO_TILE; CANVAS_CELLS],
+            rng,
+        };
         board.fill_without_matches();
         board
     }
 
     /// A board with given tiles (for tests and playtests); `NO_TILE` outside PLAYFIELD.
     pub fn with_tiles(geometry: &'g Geometry, tiles: [u8; CANVAS_CELLS], rng: Rng) -> Self {
-        Self { geometry, tiles, rng }
+        Self {
+            geometry,
+            tiles,
+            rng,
+        }
     }
 
     /// The tile colours by canvas index (`NO_TILE` where there is no tile).
@@ -166,11 +182,19 @@ impl<'g> Board<'g> {
             let i = self.geometry.cells[k];
             let (x, y) = xy(i);
             let mut banned = [false; COLOURS as usize];
-            if x >= 2 && self.geometry.playable[i - 1] && self.geometry.playable[i - 2] && self.tiles[i - 1] == self.tiles[i - 2] {
+            if x >= 2
+                && self.geometry.playable[i - 1]
+                && self.geometry.playable[i - 2]
+                && self.tiles[i - 1] == self.tiles[i - 2]
+            {
                 banned[self.tiles[i - 1] as usize] = true;
             }
             let up = CANVAS_WIDTH;
-            if y >= 2 && self.geometry.playable[i - up] && self.geometry.playable[i - 2 * up] && self.tiles[i - up] == self.tiles[i - 2 * up] {
+            if y >= 2
+                && self.geometry.playable[i - up]
+                && self.geometry.playable[i - 2 * up]
+                && self.tiles[i - up] == self.tiles[i - 2 * up]
+            {
                 banned[self.tiles[i - up] as usize] = true;
             }
             let allowed: Vec<u8> = (0..COLOURS).filter(|&c| !banned[c as usize]).collect();
@@ -243,7 +267,12 @@ impl<'g> Board<'g> {
     /// Every legal swap, in canvas order.
     pub fn legal_moves(&mut self) -> Vec<Swap> {
         let geometry = self.geometry;
-        geometry.swaps.iter().copied().filter(|&s| self.is_legal(s)).collect()
+        geometry
+            .swaps
+            .iter()
+            .copied()
+            .filter(|&s| self.is_legal(s))
+            .collect()
     }
 
     /// True when at least one legal swap exists.
@@ -256,7 +285,8 @@ impl<'g> Board<'g> {
     fn find_matches(&self) -> ([bool; CANVAS_CELLS], usize) {
         let mut marked = [false; CANVAS_CELLS];
         let mut count = 0;
-        let mut mark_run = |cells: &mut dyn Iterator<Item = usize>, marked: &mut [bool; CANVAS_CELLS]| {
+        let mut mark_run = |cells: &mut dyn Iterator<Item = usize>,
+                            marked: &mut [bool; CANVAS_CELLS]| {
             let mut run: Vec<usize> = Vec::with_capacity(CANVAS_HEIGHT);
             let mut flush = |run: &mut Vec<usize>, marked: &mut [bool; CANVAS_CELLS]| {
                 if run.len() >= 3 {
@@ -281,10 +311,16 @@ impl<'g> Board<'g> {
             flush(&mut run, marked);
         };
         for y in 0..CANVAS_HEIGHT {
-            mark_run(&mut (0..CANVAS_WIDTH).map(|x| y * CANVAS_WIDTH + x), &mut marked);
+            mark_run(
+                &mut (0..CANVAS_WIDTH).map(|x| y * CANVAS_WIDTH + x),
+                &mut marked,
+            );
         }
         for x in 0..CANVAS_WIDTH {
-            mark_run(&mut (0..CANVAS_HEIGHT).map(|y| y * CANVAS_WIDTH + x), &mut marked);
+            mark_run(
+                &mut (0..CANVAS_HEIGHT).map(|y| y * CANVAS_WIDTH + x),
+                &mut marked,
+            );
         }
         (marked, count)
     }
@@ -336,7 +372,11 @@ impl<'g> Board<'g> {
             }
             self.gravity_and_refill();
             if let Some(s) = steps.as_deref_mut() {
-                s.push(CascadeStep { before, cleared, after: self.tiles });
+                s.push(CascadeStep {
+                    before,
+                    cleared,
+                    after: self.tiles,
+                });
             }
         }
     }
@@ -346,7 +386,13 @@ impl<'g> Board<'g> {
         let (own_red, own_total) = self.swap_outcome(swap)?;
         self.tiles.swap(swap.a, swap.b);
         let (red, total, rounds) = self.resolve(steps);
-        Some(MoveReport { own_red, own_total, red, total, rounds })
+        Some(MoveReport {
+            own_red,
+            own_total,
+            red,
+            total,
+            rounds,
+        })
     }
 
     /// Re-colours the whole board (no ready-made matches) until a legal move exists, at most
@@ -412,11 +458,17 @@ mod tests {
     #[test]
     fn a_new_board_has_no_match_and_is_full() {
         for seed in 0..200 {
-            let layout = Layout::parse_ascii(".........\n.........\n...~~~...\n.........\n..#...#..\n.........\n").unwrap();
+            let layout = Layout::parse_ascii(
+                ".........\n.........\n...~~~...\n.........\n..#...#..\n.........\n",
+            )
+            .unwrap();
             let g = Geometry::new(&layout);
             let b = Board::new(&g, Rng::new(seed));
             assert!(!b.has_match(), "seed {seed}");
-            assert_eq!(b.tiles().iter().filter(|&&t| t < COLOURS).count(), g.tile_count());
+            assert_eq!(
+                b.tiles().iter().filter(|&&t| t < COLOURS).count(),
+                g.tile_count()
+            );
         }
     }
 
@@ -476,7 +528,10 @@ mod tests {
         let mut b = Board::with_tiles(&g, tiles, rng());
         let r = layout.play_area();
         let at = |x: usize, y: usize| (r.y + y) * CANVAS_WIDTH + r.x + x;
-        let swap = Swap { a: at(1, 3), b: at(1, 4) };
+        let swap = Swap {
+            a: at(1, 3),
+            b: at(1, 4),
+        };
         assert_eq!(b.swap_outcome(swap), Some((3, 6)));
         let mut steps = Vec::new();
         let report = b.play(swap, Some(&mut steps)).unwrap();
@@ -508,9 +563,20 @@ mod tests {
         // fall by one. Row 2 becomes o r g? col0: r,o,r fall -> rows1..3 = r,o,r; col2: r,g,b
         // -> rows 1..3 = r,g,b. Row 2 = o r g, row 3 = r b b: no line of three. Row 1 = r b r.
         let mut steps = Vec::new();
-        let rep = b.play(Swap { a: at(1, 2), b: at(1, 3) }, Some(&mut steps)).unwrap();
+        let rep = b
+            .play(
+                Swap {
+                    a: at(1, 2),
+                    b: at(1, 3),
+                },
+                Some(&mut steps),
+            )
+            .unwrap();
         assert_eq!((rep.own_red, rep.own_total), (0, 3));
-        let rows: Vec<String> = area_colours(&layout, &steps[0].after).lines().map(String::from).collect();
+        let rows: Vec<String> = area_colours(&layout, &steps[0].after)
+            .lines()
+            .map(String::from)
+            .collect();
         assert_eq!(&rows[1..], &["rbr", "org", "rbb"]);
         assert!(!b.has_match());
     }
@@ -529,7 +595,8 @@ mod tests {
 
     #[test]
     fn gap_and_block_break_a_line() {
-        let layout = Layout::parse_ascii("r~rr\n....\n....\n....\n".replace('r', ".").as_str()).unwrap();
+        let layout =
+            Layout::parse_ascii("r~rr\n....\n....\n....\n".replace('r', ".").as_str()).unwrap();
         let g = Geometry::new(&layout);
         // "r~rr" on row 0 is not a line of 3 across the GAP; with a matching colour dropped in
         // from a swap it is.
@@ -539,7 +606,13 @@ mod tests {
         let r = layout.play_area();
         let at = |x: usize, y: usize| (r.y + y) * CANVAS_WIDTH + r.x + x;
         // Swap (3,0) 'g' with (3,1) 'r': row 0 reads r ~ r r -> only a run of two -> illegal.
-        assert_eq!(b.swap_outcome(Swap { a: at(3, 0), b: at(3, 1) }), None);
+        assert_eq!(
+            b.swap_outcome(Swap {
+                a: at(3, 0),
+                b: at(3, 1)
+            }),
+            None
+        );
     }
 
     #[test]

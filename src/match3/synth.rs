@@ -36,8 +36,16 @@ fn add_feature(area: &mut Grid<Cell>, kw: usize, kh: usize, rng: &mut Rng) {
         0..=2 => {
             let nw = rng.range(1, (w / 3).max(1) as i64) as usize;
             let nh = rng.range(1, (h / 3).max(1) as i64) as usize;
-            let x0 = if rng.chance(0.5) { 0 } else { kw.saturating_sub(nw) };
-            let y0 = if rng.chance(0.5) { 0 } else { kh.saturating_sub(nh) };
+            let x0 = if rng.chance(0.5) {
+                0
+            } else {
+                kw.saturating_sub(nw)
+            };
+            let y0 = if rng.chance(0.5) {
+                0
+            } else {
+                kh.saturating_sub(nh)
+            };
             fill_rect(area, x0, y0, nw.min(kw), nh.min(kh), Cell::Block);
         }
         // Edge notch: a short bar against one edge.
@@ -46,11 +54,19 @@ fn add_feature(area: &mut Grid<Cell>, kw: usize, kh: usize, rng: &mut Rng) {
             let depth = rng.range(1, 2) as usize;
             if rng.chance(0.5) {
                 let x0 = rng.index(kw.saturating_sub(along) + 1);
-                let y0 = if rng.chance(0.5) { 0 } else { kh.saturating_sub(depth) };
+                let y0 = if rng.chance(0.5) {
+                    0
+                } else {
+                    kh.saturating_sub(depth)
+                };
                 fill_rect(area, x0, y0, along.min(kw), depth, Cell::Block);
             } else {
                 let y0 = rng.index(kh.saturating_sub(along) + 1);
-                let x0 = if rng.chance(0.5) { 0 } else { kw.saturating_sub(depth) };
+                let x0 = if rng.chance(0.5) {
+                    0
+                } else {
+                    kw.saturating_sub(depth)
+                };
                 fill_rect(area, x0, y0, depth, along.min(kh), Cell::Block);
             }
         }
@@ -123,20 +139,40 @@ fn well_formed(area: &Grid<Cell>) -> bool {
 
 /// A designer-like layout of exactly `width × height` (by the size definition) with the
 /// given symmetry; `features` is how busy it is (0 = open). `None` when no attempt worked.
-pub fn synthesise(width: usize, height: usize, symmetry: Symmetry, features: usize, rng: &mut Rng) -> Option<Layout> {
-    let kw = if symmetry.mirrors_left_right() { symmetry::kept_len(width) } else { width };
-    let kh = if symmetry.mirrors_top_bottom() { symmetry::kept_len(height) } else { height };
+pub fn synthesise(
+    width: usize,
+    height: usize,
+    symmetry: Symmetry,
+    features: usize,
+    rng: &mut Rng,
+) -> Option<Layout> {
+    let kw = if symmetry.mirrors_left_right() {
+        symmetry::kept_len(width)
+    } else {
+        width
+    };
+    let kh = if symmetry.mirrors_top_bottom() {
+        symmetry::kept_len(height)
+    } else {
+        height
+    };
     for _ in 0..ATTEMPTS {
         let mut area = Grid::filled(width, height, Cell::Playfield);
         for _ in 0..features {
             add_feature(&mut area, kw, kh, rng);
         }
         let area = symmetry::mirror(&area, symmetry);
-        let playfield = area.cells().iter().filter(|&&c| c == Cell::Playfield).count();
+        let playfield = area
+            .cells()
+            .iter()
+            .filter(|&&c| c == Cell::Playfield)
+            .count();
         if playfield * 2 < width * height || !well_formed(&area) {
             continue;
         }
-        let Ok(layout) = Layout::from_area(&area) else { continue };
+        let Ok(layout) = Layout::from_area(&area) else {
+            continue;
+        };
         if layout.size() == (width, height) {
             return Some(layout);
         }
@@ -155,7 +191,9 @@ pub fn stylized(width: usize, height: usize, rng: &mut Rng) -> Option<Layout> {
         if !well_formed(&area) {
             continue;
         }
-        let Ok(layout) = Layout::from_area(&area) else { continue };
+        let Ok(layout) = Layout::from_area(&area) else {
+            continue;
+        };
         if layout.size() == (width, height) {
             return Some(layout);
         }
@@ -176,8 +214,14 @@ mod tests {
                     let l = synthesise(w, h, s, 4, &mut rng).expect("a layout");
                     assert_eq!(l.size(), (w, h));
                     let d = l.symmetry();
-                    assert!(!s.mirrors_left_right() || d.mirrors_left_right(), "{w}x{h} {s}: {l:?}");
-                    assert!(!s.mirrors_top_bottom() || d.mirrors_top_bottom(), "{w}x{h} {s}: {l:?}");
+                    assert!(
+                        !s.mirrors_left_right() || d.mirrors_left_right(),
+                        "{w}x{h} {s}: {l:?}"
+                    );
+                    assert!(
+                        !s.mirrors_top_bottom() || d.mirrors_top_bottom(),
+                        "{w}x{h} {s}: {l:?}"
+                    );
                 }
             }
         }
@@ -194,7 +238,10 @@ mod tests {
     fn stylized_has_one_two_by_two_block() {
         let l = stylized(6, 7, &mut Rng::new(2)).unwrap();
         let area = l.area_cells();
-        assert_eq!(area.cells().iter().filter(|&&c| c == Cell::Block).count(), 4);
+        assert_eq!(
+            area.cells().iter().filter(|&&c| c == Cell::Block).count(),
+            4
+        );
         assert_eq!(l.size(), (6, 7));
     }
 }

@@ -23,7 +23,12 @@ pub struct ValidationConfig {
 
 impl Default for ValidationConfig {
     fn default() -> Self {
-        Self { games: 30, limit: 20, seed: 0, bot: BotKind::Greedy }
+        Self {
+            games: 30,
+            limit: 20,
+            seed: 0,
+            bot: BotKind::Greedy,
+        }
     }
 }
 
@@ -84,12 +89,24 @@ pub fn validate(layout: &Layout, config: &ValidationConfig) -> Result<Validation
     let geometry = Geometry::new(layout);
     let results: Vec<_> = (0..config.games as u64)
         .into_par_iter()
-        .map(|i| play_game(&geometry, config.bot, crate::rng::Rng::derive(config.seed, i).next_u64(), config.max_moves()))
+        .map(|i| {
+            play_game(
+                &geometry,
+                config.bot,
+                crate::rng::Rng::derive(config.seed, i).next_u64(),
+                config.max_moves(),
+            )
+        })
         .collect();
     if results.iter().all(|r| r.stuck && r.moves == 0) {
-        return Err(ValidationError::NoLegalMove { tries: super::rules::RESHUFFLE_TRIES });
+        return Err(ValidationError::NoLegalMove {
+            tries: super::rules::RESHUFFLE_TRIES,
+        });
     }
-    let moves: Vec<u32> = results.iter().map(|r| r.solved_in.unwrap_or(config.failure_moves())).collect();
+    let moves: Vec<u32> = results
+        .iter()
+        .map(|r| r.solved_in.unwrap_or(config.failure_moves()))
+        .collect();
     Ok(summarise(moves, config))
 }
 
@@ -98,7 +115,11 @@ pub fn summarise(moves: Vec<u32>, config: &ValidationConfig) -> Validation {
     let n = moves.len().max(1) as f64;
     let median_moves = median(&moves);
     let mean = moves.iter().map(|&m| m as f64).sum::<f64>() / n;
-    let var = moves.iter().map(|&m| (m as f64 - mean).powi(2)).sum::<f64>() / n;
+    let var = moves
+        .iter()
+        .map(|&m| (m as f64 - mean).powi(2))
+        .sum::<f64>()
+        / n;
     let mut histogram = vec![0; config.failure_moves() as usize];
     for &m in &moves {
         let bin = (m.max(1) as usize - 1).min(histogram.len() - 1);
@@ -108,7 +129,10 @@ pub fn summarise(moves: Vec<u32>, config: &ValidationConfig) -> Validation {
         median_moves,
         std_moves: var.sqrt(),
         games: moves.len() as u32,
-        solved: moves.iter().filter(|&&m| m < config.failure_moves()).count() as u32,
+        solved: moves
+            .iter()
+            .filter(|&&m| m < config.failure_moves())
+            .count() as u32,
         valid: median_moves <= config.limit as f64,
         limit: config.limit,
         seed: config.seed,
@@ -138,13 +162,19 @@ mod tests {
 
     #[test]
     fn summary_figures() {
-        let cfg = ValidationConfig { games: 4, ..Default::default() };
+        let cfg = ValidationConfig {
+            games: 4,
+            ..Default::default()
+        };
         let v = summarise(vec![10, 12, 40, 14], &cfg);
         assert_eq!(v.median_moves, 13.0);
         assert!(v.valid);
         assert_eq!(v.solved, 3);
         assert_eq!(v.histogram.len(), 40);
-        assert_eq!(v.histogram[9] + v.histogram[11] + v.histogram[13] + v.histogram[39], 4);
+        assert_eq!(
+            v.histogram[9] + v.histogram[11] + v.histogram[13] + v.histogram[39],
+            4
+        );
         assert!((v.std_moves - 12.2066).abs() < 0.01);
     }
 
@@ -162,6 +192,9 @@ mod tests {
     #[test]
     fn a_layout_with_no_possible_move_is_an_error() {
         let layout = Layout::parse_ascii(".#.#\n#.#.\n.#.#\n#.#.\n").unwrap();
-        assert!(matches!(validate(&layout, &ValidationConfig::default()), Err(ValidationError::NoLegalMove { .. })));
+        assert!(matches!(
+            validate(&layout, &ValidationConfig::default()),
+            Err(ValidationError::NoLegalMove { .. })
+        ));
     }
 }

@@ -41,7 +41,15 @@ pub struct Step {
 impl SolutionDownEnv {
     /// An episode starting at cell `start` (`y * width + x`).
     pub fn new(width: usize, height: usize, start: usize) -> Self {
-        Self { width, height, start, head: start, body: 1u128 << start, walls: 0, heading: None }
+        Self {
+            width,
+            height,
+            start,
+            head: start,
+            body: 1u128 << start,
+            walls: 0,
+            heading: None,
+        }
     }
 
     /// An episode whose start is drawn the way the random solution-down generator draws it.
@@ -73,7 +81,8 @@ impl SolutionDownEnv {
         let (dx, dy) = d.delta();
         let x = (i % self.width) as i64 + dx as i64;
         let y = (i / self.width) as i64 + dy as i64;
-        (x >= 0 && y >= 0 && (x as usize) < self.width && (y as usize) < self.height).then(|| y as usize * self.width + x as usize)
+        (x >= 0 && y >= 0 && (x as usize) < self.width && (y as usize) < self.height)
+            .then(|| y as usize * self.width + x as usize)
     }
 
     fn is_free(&self, i: usize) -> bool {
@@ -87,7 +96,10 @@ impl SolutionDownEnv {
 
     /// The actions that move the head, in [`Direction::ALL`] order.
     pub fn free_actions(&self) -> Vec<Direction> {
-        Direction::ALL.into_iter().filter(|&d| self.target(d).is_some()).collect()
+        Direction::ALL
+            .into_iter()
+            .filter(|&d| self.target(d).is_some())
+            .collect()
     }
 
     /// True when the head has no free neighbour: the episode is over.
@@ -98,7 +110,9 @@ impl SolutionDownEnv {
     /// Moves the head one cell without computing a reward; false (and no change) when the cell
     /// is not free.
     pub fn advance(&mut self, d: Direction) -> bool {
-        let Some(next) = self.target(d) else { return false };
+        let Some(next) = self.target(d) else {
+            return false;
+        };
         if let Some(previous) = self.heading.filter(|&p| p != d) {
             if let Some(ahead) = self.neighbour(self.head, previous) {
                 if self.body & (1u128 << ahead) == 0 {
@@ -117,13 +131,25 @@ impl SolutionDownEnv {
     pub fn step(&mut self, d: Direction) -> Step {
         let before = self.difficulty_now();
         let moved = self.advance(d);
-        let reward = if moved { (self.difficulty_now() - before) / REWARD_SCALE } else { 0.0 };
-        Step { reward, done: self.is_done(), moved }
+        let reward = if moved {
+            (self.difficulty_now() - before) / REWARD_SCALE
+        } else {
+            0.0
+        };
+        Step {
+            reward,
+            done: self.is_done(),
+            moved,
+        }
     }
 
     /// Walls of the level as if finished now: the turn walls plus every unvisited cell.
     pub fn finished_walls(&self) -> u128 {
-        let full = if self.width * self.height == 128 { u128::MAX } else { (1u128 << (self.width * self.height)) - 1 };
+        let full = if self.width * self.height == 128 {
+            u128::MAX
+        } else {
+            (1u128 << (self.width * self.height)) - 1
+        };
         self.walls | (full & !self.body)
     }
 
@@ -156,7 +182,10 @@ impl SolutionDownEnv {
         let (vw, vh) = (2 * self.width - 1, 2 * self.height - 1);
         let plane = vw * vh;
         out[..3 * plane].fill(0.0);
-        let (hx, hy) = ((self.head % self.width) as i64, (self.head / self.width) as i64);
+        let (hx, hy) = (
+            (self.head % self.width) as i64,
+            (self.head / self.width) as i64,
+        );
         for vy in 0..vh {
             for vx in 0..vw {
                 let x = hx + vx as i64 - (self.width as i64 - 1);
@@ -193,7 +222,8 @@ impl SolutionDownEnv {
     /// Hamming distance between the levels two episodes would finish as now (walls and the
     /// head's place), used by the diversity-aware policy.
     pub fn distance(&self, other: &Self) -> u32 {
-        (self.finished_walls() ^ other.finished_walls()).count_ones() + (self.head != other.head) as u32
+        (self.finished_walls() ^ other.finished_walls()).count_ones()
+            + (self.head != other.head) as u32
     }
 }
 

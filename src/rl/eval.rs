@@ -18,8 +18,16 @@ use std::path::Path;
 use std::time::Instant;
 
 /// The diversity-aware settings evaluated: (n candidates, distance d, noise rate p).
-pub const DIVERSE_GRID: [(usize, u32, f64); 8] =
-    [(1, 1, 0.5), (2, 1, 0.5), (3, 1, 0.5), (2, 3, 0.5), (2, 1, 0.7), (3, 1, 0.7), (2, 1, 0.9), (3, 1, 0.9)];
+pub const DIVERSE_GRID: [(usize, u32, f64); 8] = [
+    (1, 1, 0.5),
+    (2, 1, 0.5),
+    (3, 1, 0.5),
+    (2, 3, 0.5),
+    (2, 1, 0.7),
+    (3, 1, 0.7),
+    (2, 1, 0.9),
+    (3, 1, 0.9),
+];
 
 /// The figures of one setting.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -65,7 +73,10 @@ pub fn summarise(setting: &str, levels: &[LongcatLevel], started: Instant) -> Ro
         if d >= NON_TRIVIAL_DIFFICULTY {
             non_trivial += 1;
         }
-        histogram[HISTOGRAM_EDGES.iter().position(|&e| d < e).unwrap_or(HISTOGRAM_EDGES.len())] += 1;
+        histogram[HISTOGRAM_EDGES
+            .iter()
+            .position(|&e| d < e)
+            .unwrap_or(HISTOGRAM_EDGES.len())] += 1;
     }
     let n = levels.len().max(1) as f64;
     Row {
@@ -83,19 +94,34 @@ pub fn summarise(setting: &str, levels: &[LongcatLevel], started: Instant) -> Ro
 ///
 /// # Errors
 /// [`DqnError`] on tensor failures.
-pub fn run(model: &DqnModel, count: usize, seed: u64, progress: &mut dyn FnMut(&str)) -> Result<Report, DqnError> {
+pub fn run(
+    model: &DqnModel,
+    count: usize,
+    seed: u64,
+    progress: &mut dyn FnMut(&str),
+) -> Result<Report, DqnError> {
     let shape = model.sidecar.shape;
     let mut rows = Vec::new();
     progress("random solution-down");
     let started = Instant::now();
     let random: Vec<LongcatLevel> = (0..count)
         .into_par_iter()
-        .map(|i| Generator::SolutionDown.attempt(shape.width, shape.height, &mut Rng::derive(seed, i as u64)).map(|mut v| v.remove(0)))
+        .map(|i| {
+            Generator::SolutionDown
+                .attempt(shape.width, shape.height, &mut Rng::derive(seed, i as u64))
+                .map(|mut v| v.remove(0))
+        })
         .collect::<Result<_, _>>()
         .map_err(|e| DqnError::BadParameter(e.to_string()))?;
     rows.push(summarise("random", &random, started));
-    let mut policies: Vec<Policy> = (0..=10).map(|t| Policy::Temperature(t as f64 / 10.0)).collect();
-    policies.extend(DIVERSE_GRID.iter().map(|&(n, d, p)| Policy::Diverse { n, d, p }));
+    let mut policies: Vec<Policy> = (0..=10)
+        .map(|t| Policy::Temperature(t as f64 / 10.0))
+        .collect();
+    policies.extend(
+        DIVERSE_GRID
+            .iter()
+            .map(|&(n, d, p)| Policy::Diverse { n, d, p }),
+    );
     for policy in policies {
         let label = policy.label();
         progress(&label);
@@ -103,18 +129,40 @@ pub fn run(model: &DqnModel, count: usize, seed: u64, progress: &mut dyn FnMut(&
         let levels = generate(model, policy, count, seed)?;
         rows.push(summarise(&label, &levels, started));
     }
-    Ok(Report { width: shape.width, height: shape.height, levels_per_setting: count, seed, non_trivial_threshold: NON_TRIVIAL_DIFFICULTY, rows })
+    Ok(Report {
+        width: shape.width,
+        height: shape.height,
+        levels_per_setting: count,
+        seed,
+        non_trivial_threshold: NON_TRIVIAL_DIFFICULTY,
+        rows,
+    })
 }
 
 impl Report {
     /// The report as a Markdown table.
     pub fn table(&self) -> String {
         let mut s = String::new();
-        let _ = writeln!(s, "Longcat {}x{}, {} levels per setting, seed {}, non-trivial = difficulty ≥ {}", self.width, self.height, self.levels_per_setting, self.seed, self.non_trivial_threshold);
-        let _ = writeln!(s, "| setting | duplicates | non-trivial | mean difficulty | seconds |");
+        let _ = writeln!(
+            s,
+            "Longcat {}x{}, {} levels per setting, seed {}, non-trivial = difficulty ≥ {}",
+            self.width, self.height, self.levels_per_setting, self.seed, self.non_trivial_threshold
+        );
+        let _ = writeln!(
+            s,
+            "| setting | duplicates | non-trivial | mean difficulty | seconds |"
+        );
         let _ = writeln!(s, "|---|---:|---:|---:|---:|");
         for r in &self.rows {
-            let _ = writeln!(s, "| {} | {:.1} % | {:.1} % | {:.2} | {:.1} |", r.setting, 100.0 * r.duplicate_share, 100.0 * r.non_trivial_share, r.mean_difficulty, r.seconds);
+            let _ = writeln!(
+                s,
+                "| {} | {:.1} % | {:.1} % | {:.2} | {:.1} |",
+                r.setting,
+                100.0 * r.duplicate_share,
+                100.0 * r.non_trivial_share,
+                r.mean_difficulty,
+                r.seconds
+            );
         }
         s
     }
@@ -131,7 +179,12 @@ pub fn plot(report: &Report, path: &Path) -> Result<(), DqnError> {
     const H: u32 = 480;
     const M: f64 = 50.0;
     let mut img = image::RgbImage::from_pixel(W, H, image::Rgb([255, 255, 255]));
-    let max_y = report.rows.iter().map(|r| r.non_trivial_share).fold(0.1, f64::max).min(1.0);
+    let max_y = report
+        .rows
+        .iter()
+        .map(|r| r.non_trivial_share)
+        .fold(0.1, f64::max)
+        .min(1.0);
     let y_top = ((max_y * 10.0).ceil() / 10.0).max(0.1);
     let to_px = |dup: f64, nt: f64| -> (i64, i64) {
         let x = M + dup * (W as f64 - 2.0 * M);
@@ -163,14 +216,24 @@ pub fn plot(report: &Report, path: &Path) -> Result<(), DqnError> {
             }
         }
     };
-    let temps: Vec<(i64, i64)> = report.rows.iter().filter(|r| r.setting.starts_with("T=")).map(|r| to_px(r.duplicate_share, r.non_trivial_share)).collect();
+    let temps: Vec<(i64, i64)> = report
+        .rows
+        .iter()
+        .filter(|r| r.setting.starts_with("T="))
+        .map(|r| to_px(r.duplicate_share, r.non_trivial_share))
+        .collect();
     for pair in temps.windows(2) {
         let steps = 200;
         for s in 0..=steps {
             let t = s as f64 / steps as f64;
             let x = pair[0].0 as f64 + t * (pair[1].0 - pair[0].0) as f64;
             let y = pair[0].1 as f64 + t * (pair[1].1 - pair[0].1) as f64;
-            dot(&mut img, (x.round() as i64, y.round() as i64), 1, [70, 110, 200]);
+            dot(
+                &mut img,
+                (x.round() as i64, y.round() as i64),
+                1,
+                [70, 110, 200],
+            );
         }
     }
     for (i, &p) in temps.iter().enumerate() {
@@ -189,7 +252,11 @@ pub fn plot(report: &Report, path: &Path) -> Result<(), DqnError> {
         }
     }
     let mut bytes = Vec::new();
-    img.write_to(&mut std::io::Cursor::new(&mut bytes), image::ImageFormat::Png).map_err(|e| DqnError::BadParameter(e.to_string()))?;
+    img.write_to(
+        &mut std::io::Cursor::new(&mut bytes),
+        image::ImageFormat::Png,
+    )
+    .map_err(|e| DqnError::BadParameter(e.to_string()))?;
     crate::files::write_atomic(path, &bytes)?;
     Ok(())
 }

@@ -86,20 +86,40 @@ impl DqnModel {
     /// [`DqnError`] naming the file and the problem.
     pub fn load(weights: &Path) -> Result<Self, DqnError> {
         if !weights.is_file() {
-            return Err(DqnError::MissingWeights { path: weights.to_path_buf() });
+            return Err(DqnError::MissingWeights {
+                path: weights.to_path_buf(),
+            });
         }
         let side_path = sidecar_path(weights);
-        let text = std::fs::read_to_string(&side_path).map_err(|e| DqnError::Sidecar { path: side_path.clone(), reason: e.to_string() })?;
-        let sidecar: DqnSidecar = files::from_ron(&side_path, &text).map_err(|e| DqnError::Sidecar { path: side_path.clone(), reason: e.to_string() })?;
+        let text = std::fs::read_to_string(&side_path).map_err(|e| DqnError::Sidecar {
+            path: side_path.clone(),
+            reason: e.to_string(),
+        })?;
+        let sidecar: DqnSidecar =
+            files::from_ron(&side_path, &text).map_err(|e| DqnError::Sidecar {
+                path: side_path.clone(),
+                reason: e.to_string(),
+            })?;
         if sidecar.architecture != ARCHITECTURE {
-            return Err(DqnError::WrongArchitecture { path: side_path, found: sidecar.architecture });
+            return Err(DqnError::WrongArchitecture {
+                path: side_path,
+                found: sidecar.architecture,
+            });
         }
         let device = Device::Cpu;
-        let corrupt = |reason: String| DqnError::CorruptWeights { path: weights.to_path_buf(), reason };
-        let tensors = candle_core::safetensors::load(weights, &device).map_err(|e| corrupt(e.to_string()))?;
+        let corrupt = |reason: String| DqnError::CorruptWeights {
+            path: weights.to_path_buf(),
+            reason,
+        };
+        let tensors =
+            candle_core::safetensors::load(weights, &device).map_err(|e| corrupt(e.to_string()))?;
         let vb = VarBuilder::from_tensors(tensors, DType::F32, &device);
         let net = QNet::new(sidecar.shape, vb).map_err(|e| corrupt(e.to_string()))?;
-        Ok(Self { net, sidecar, device })
+        Ok(Self {
+            net,
+            sidecar,
+            device,
+        })
     }
 
     /// Refuses a board size the model was not trained for.
@@ -109,7 +129,10 @@ impl DqnModel {
     pub fn check_size(&self, width: usize, height: usize) -> Result<(), DqnError> {
         let s = self.sidecar.shape;
         if (s.width, s.height) != (width, height) {
-            return Err(DqnError::UnsupportedSize { trained: format!("{}x{}", s.width, s.height), requested: format!("{width}x{height}") });
+            return Err(DqnError::UnsupportedSize {
+                trained: format!("{}x{}", s.width, s.height),
+                requested: format!("{width}x{height}"),
+            });
         }
         Ok(())
     }
@@ -121,11 +144,17 @@ impl DqnModel {
 /// [`DqnError`] when writing fails.
 pub fn save(varmap: &VarMap, sidecar: &DqnSidecar, weights: &Path) -> Result<(), DqnError> {
     if let Some(dir) = weights.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| DqnError::Sidecar { path: dir.to_path_buf(), reason: e.to_string() })?;
+        std::fs::create_dir_all(dir).map_err(|e| DqnError::Sidecar {
+            path: dir.to_path_buf(),
+            reason: e.to_string(),
+        })?;
     }
     let tmp = weights.with_extension("safetensors.tmp");
     varmap.save(&tmp)?;
-    std::fs::rename(&tmp, weights).map_err(|e| DqnError::Sidecar { path: weights.to_path_buf(), reason: e.to_string() })?;
+    std::fs::rename(&tmp, weights).map_err(|e| DqnError::Sidecar {
+        path: weights.to_path_buf(),
+        reason: e.to_string(),
+    })?;
     files::write_atomic(&sidecar_path(weights), files::to_ron(sidecar).as_bytes())?;
     Ok(())
 }

@@ -38,9 +38,15 @@ impl Policy {
     /// [`DqnError::BadParameter`].
     pub fn check(&self) -> Result<(), DqnError> {
         match *self {
-            Policy::Temperature(t) if !(0.0..=1.0).contains(&t) => Err(DqnError::BadParameter(format!("temperature {t} is outside 0..=1"))),
-            Policy::Diverse { n, .. } if n == 0 || n > 16 => Err(DqnError::BadParameter(format!("DAGP needs 1..=16 candidates, not {n}"))),
-            Policy::Diverse { p, .. } if !(0.0..=1.0).contains(&p) => Err(DqnError::BadParameter(format!("DAGP noise rate {p} is outside 0..=1"))),
+            Policy::Temperature(t) if !(0.0..=1.0).contains(&t) => Err(DqnError::BadParameter(
+                format!("temperature {t} is outside 0..=1"),
+            )),
+            Policy::Diverse { n, .. } if n == 0 || n > 16 => Err(DqnError::BadParameter(format!(
+                "DAGP needs 1..=16 candidates, not {n}"
+            ))),
+            Policy::Diverse { p, .. } if !(0.0..=1.0).contains(&p) => Err(DqnError::BadParameter(
+                format!("DAGP noise rate {p} is outside 0..=1"),
+            )),
             _ => Ok(()),
         }
     }
@@ -50,7 +56,11 @@ impl Policy {
     /// # Errors
     /// [`DqnError::BadParameter`].
     pub fn parse_diverse(text: &str) -> Result<Self, DqnError> {
-        let bad = || DqnError::BadParameter(format!("--diverse {text:?} is not \"n,d\" or \"n,d,p\" (e.g. 3,2,0.5)"));
+        let bad = || {
+            DqnError::BadParameter(format!(
+                "--diverse {text:?} is not \"n,d\" or \"n,d,p\" (e.g. 3,2,0.5)"
+            ))
+        };
         let parts: Vec<&str> = text.split(',').map(str::trim).collect();
         if parts.len() < 2 || parts.len() > 3 {
             return Err(bad());
@@ -59,7 +69,11 @@ impl Policy {
             Some(p) => p.parse().map_err(|_| bad())?,
             None => DEFAULT_NOISE,
         };
-        let p = Policy::Diverse { n: parts[0].parse().map_err(|_| bad())?, d: parts[1].parse().map_err(|_| bad())?, p: noise };
+        let p = Policy::Diverse {
+            n: parts[0].parse().map_err(|_| bad())?,
+            d: parts[1].parse().map_err(|_| bad())?,
+            p: noise,
+        };
         p.check()?;
         Ok(p)
     }
@@ -84,7 +98,9 @@ fn choose_without_q(policy: Policy, env: &SolutionDownEnv, rng: &mut Rng) -> Opt
 
 fn choose_with_q(policy: Policy, q: &[f32; 4], env: &SolutionDownEnv, rng: &mut Rng) -> Direction {
     let best = greedy(q, env).expect("an episode in progress has a free action");
-    let Policy::Diverse { n, d, p } = policy else { return best };
+    let Policy::Diverse { n, d, p } = policy else {
+        return best;
+    };
     if !rng.chance(p) {
         return best;
     }
@@ -99,7 +115,9 @@ fn choose_with_q(policy: Policy, q: &[f32; 4], env: &SolutionDownEnv, rng: &mut 
         }
         let mut outcome = env.clone();
         outcome.advance(c);
-        if outcome.distance(&greedy_outcome) >= d && pick.is_none_or(|p| q[c.index()] > q[p.index()]) {
+        if outcome.distance(&greedy_outcome) >= d
+            && pick.is_none_or(|p| q[c.index()] > q[p.index()])
+        {
             pick = Some(c);
         }
     }
@@ -111,7 +129,12 @@ fn choose_with_q(policy: Policy, q: &[f32; 4], env: &SolutionDownEnv, rng: &mut 
 ///
 /// # Errors
 /// [`DqnError`] on bad parameters or tensor failures.
-pub fn generate(model: &DqnModel, policy: Policy, count: usize, seed: u64) -> Result<Vec<LongcatLevel>, DqnError> {
+pub fn generate(
+    model: &DqnModel,
+    policy: Policy,
+    count: usize,
+    seed: u64,
+) -> Result<Vec<LongcatLevel>, DqnError> {
     policy.check()?;
     let shape = model.sidecar.shape;
     let cells = shape.width * shape.height;
@@ -121,8 +144,12 @@ pub fn generate(model: &DqnModel, policy: Policy, count: usize, seed: u64) -> Re
     let mut out = Vec::with_capacity(count);
     for chunk_start in (0..count).step_by(BATCH) {
         let n = BATCH.min(count - chunk_start);
-        let mut envs: Vec<SolutionDownEnv> = (0..n).map(|k| SolutionDownEnv::new(shape.width, shape.height, (chunk_start + k) % cells)).collect();
-        let mut rngs: Vec<Rng> = (0..n).map(|k| Rng::derive(seed, (chunk_start + k) as u64)).collect();
+        let mut envs: Vec<SolutionDownEnv> = (0..n)
+            .map(|k| SolutionDownEnv::new(shape.width, shape.height, (chunk_start + k) % cells))
+            .collect();
+        let mut rngs: Vec<Rng> = (0..n)
+            .map(|k| Rng::derive(seed, (chunk_start + k) as u64))
+            .collect();
         loop {
             let mut waiting = Vec::new();
             for k in 0..n {
@@ -142,9 +169,16 @@ pub fn generate(model: &DqnModel, policy: Policy, count: usize, seed: u64) -> Re
                 }
                 continue;
             }
-            let unknown: Vec<usize> = waiting.iter().copied().filter(|&k| !cache.contains_key(&envs[k])).collect();
+            let unknown: Vec<usize> = waiting
+                .iter()
+                .copied()
+                .filter(|&k| !cache.contains_key(&envs[k]))
+                .collect();
             let refs: Vec<&SolutionDownEnv> = unknown.iter().map(|&k| &envs[k]).collect();
-            for (&k, q) in unknown.iter().zip(model.net.q_values(&refs, &model.device)?) {
+            for (&k, q) in unknown
+                .iter()
+                .zip(model.net.q_values(&refs, &model.device)?)
+            {
                 cache.insert(envs[k].clone(), q);
             }
             for &k in &waiting {

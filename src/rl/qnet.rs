@@ -56,8 +56,15 @@ impl QNet {
     /// # Errors
     /// A candle error when a weight is missing or has the wrong shape.
     pub fn new(shape: QNetShape, vb: VarBuilder) -> candle_core::Result<Self> {
-        let same = Conv2dConfig { padding: 1, ..Default::default() };
-        let strided = Conv2dConfig { padding: 1, stride: 2, ..Default::default() };
+        let same = Conv2dConfig {
+            padding: 1,
+            ..Default::default()
+        };
+        let strided = Conv2dConfig {
+            padding: 1,
+            stride: 2,
+            ..Default::default()
+        };
         Ok(Self {
             conv1: conv2d(3, CONV1, 3, same, vb.pp("conv1"))?,
             conv2: conv2d(CONV1, CONV2, 3, strided, vb.pp("conv2"))?,
@@ -89,12 +96,19 @@ impl QNet {
     ///
     /// # Errors
     /// A candle error.
-    pub fn q_values(&self, envs: &[&SolutionDownEnv], device: &Device) -> candle_core::Result<Vec<[f32; 4]>> {
+    pub fn q_values(
+        &self,
+        envs: &[&SolutionDownEnv],
+        device: &Device,
+    ) -> candle_core::Result<Vec<[f32; 4]>> {
         if envs.is_empty() {
             return Ok(Vec::new());
         }
         let (views, headings) = batch_inputs(envs, self.shape, device)?;
-        let q = self.forward(&views, &headings)?.to_dtype(DType::F32)?.to_vec2::<f32>()?;
+        let q = self
+            .forward(&views, &headings)?
+            .to_dtype(DType::F32)?
+            .to_vec2::<f32>()?;
         Ok(q.into_iter().map(|r| [r[0], r[1], r[2], r[3]]).collect())
     }
 }
@@ -103,7 +117,11 @@ impl QNet {
 ///
 /// # Errors
 /// A candle error.
-pub fn batch_inputs(envs: &[&SolutionDownEnv], shape: QNetShape, device: &Device) -> candle_core::Result<(Tensor, Tensor)> {
+pub fn batch_inputs(
+    envs: &[&SolutionDownEnv],
+    shape: QNetShape,
+    device: &Device,
+) -> candle_core::Result<(Tensor, Tensor)> {
     let len = SolutionDownEnv::observation_len(shape.width, shape.height);
     let mut views = vec![0f32; envs.len() * len];
     let mut headings = Vec::with_capacity(envs.len() * HEADING);
@@ -111,7 +129,11 @@ pub fn batch_inputs(envs: &[&SolutionDownEnv], shape: QNetShape, device: &Device
         env.observe(&mut views[i * len..(i + 1) * len]);
         headings.extend_from_slice(&env.heading_features());
     }
-    let views = Tensor::from_vec(views, (envs.len(), 3, shape.view_height(), shape.view_width()), device)?;
+    let views = Tensor::from_vec(
+        views,
+        (envs.len(), 3, shape.view_height(), shape.view_width()),
+        device,
+    )?;
     let headings = Tensor::from_vec(headings, (envs.len(), HEADING), device)?;
     Ok((views, headings))
 }
@@ -124,8 +146,15 @@ mod tests {
     #[test]
     fn q_values_have_one_column_per_direction() {
         let varmap = VarMap::new();
-        let shape = QNetShape { width: 8, height: 8 };
-        let net = QNet::new(shape, VarBuilder::from_varmap(&varmap, DType::F32, &Device::Cpu)).unwrap();
+        let shape = QNetShape {
+            width: 8,
+            height: 8,
+        };
+        let net = QNet::new(
+            shape,
+            VarBuilder::from_varmap(&varmap, DType::F32, &Device::Cpu),
+        )
+        .unwrap();
         let views = Tensor::zeros((7, 3, 15, 15), DType::F32, &Device::Cpu).unwrap();
         let headings = Tensor::zeros((7, HEADING), DType::F32, &Device::Cpu).unwrap();
         assert_eq!(net.forward(&views, &headings).unwrap().dims(), &[7, 4]);

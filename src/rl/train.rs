@@ -2,7 +2,7 @@
 //! periodically, ε-greedy with linear decay, Double-DQN targets and a Huber loss. Seeded:
 //! same seed, same weights.
 
-use super::env::{random_episode, level_difficulty, SolutionDownEnv, REWARD_SCALE};
+use super::env::{level_difficulty, random_episode, SolutionDownEnv, REWARD_SCALE};
 use super::model::{self, DqnError, DqnSidecar, ARCHITECTURE};
 use super::qnet::{batch_inputs, QNet, QNetShape};
 use crate::longcat::Direction;
@@ -104,13 +104,18 @@ fn action_mask(env: &SolutionDownEnv) -> [f32; 4] {
 
 /// The best free action by Q-value.
 pub fn greedy(q: &[f32; 4], env: &SolutionDownEnv) -> Option<Direction> {
-    env.free_actions().into_iter().max_by(|a, b| q[a.index()].total_cmp(&q[b.index()]))
+    env.free_actions()
+        .into_iter()
+        .max_by(|a, b| q[a.index()].total_cmp(&q[b.index()]))
 }
 
 /// Mean difficulty of `n` random solution-down levels.
 pub fn random_mean_difficulty(width: usize, height: usize, n: usize, seed: u64) -> f64 {
     let mut rng = Rng::new(seed);
-    (0..n).map(|_| level_difficulty(&random_episode(width, height, &mut rng))).sum::<f64>() / n.max(1) as f64
+    (0..n)
+        .map(|_| level_difficulty(&random_episode(width, height, &mut rng)))
+        .sum::<f64>()
+        / n.max(1) as f64
 }
 
 /// Trains a Q-network. `report` is called every few hundred steps and should return false to
@@ -118,18 +123,34 @@ pub fn random_mean_difficulty(width: usize, height: usize, n: usize, seed: u64) 
 ///
 /// # Errors
 /// [`DqnError`] on tensor or file failures.
-pub fn train(config: &TrainConfig, report: &mut dyn FnMut(&Progress) -> bool) -> Result<(VarMap, DqnSidecar), DqnError> {
+pub fn train(
+    config: &TrainConfig,
+    report: &mut dyn FnMut(&Progress) -> bool,
+) -> Result<(VarMap, DqnSidecar), DqnError> {
     let started = Instant::now();
     let device = Device::Cpu;
-    let shape = QNetShape { width: config.width, height: config.height };
+    let shape = QNetShape {
+        width: config.width,
+        height: config.height,
+    };
     let varmap = VarMap::new();
     let net = QNet::new(shape, VarBuilder::from_varmap(&varmap, DType::F32, &device))?;
-    crate::model::train::seeded_init(&varmap, config.seed).map_err(|e| DqnError::BadParameter(e.to_string()))?;
+    crate::model::train::seeded_init(&varmap, config.seed)
+        .map_err(|e| DqnError::BadParameter(e.to_string()))?;
     let target_map = VarMap::new();
-    let target = QNet::new(shape, VarBuilder::from_varmap(&target_map, DType::F32, &device))?;
+    let target = QNet::new(
+        shape,
+        VarBuilder::from_varmap(&target_map, DType::F32, &device),
+    )?;
     let sync = |from: &VarMap, to: &VarMap| -> Result<(), DqnError> {
-        let src = from.data().lock().map_err(|_| DqnError::BadParameter("poisoned var map".into()))?;
-        let dst = to.data().lock().map_err(|_| DqnError::BadParameter("poisoned var map".into()))?;
+        let src = from
+            .data()
+            .lock()
+            .map_err(|_| DqnError::BadParameter("poisoned var map".into()))?;
+        let dst = to
+            .data()
+            .lock()
+            .map_err(|_| DqnError::BadParameter("poisoned var map".into()))?;
         for (name, var) in src.iter() {
             if let Some(t) = dst.get(name) {
                 t.set(var.as_tensor())?;
@@ -138,7 +159,14 @@ pub fn train(config: &TrainConfig, report: &mut dyn FnMut(&Progress) -> bool) ->
         Ok(())
     };
     sync(&varmap, &target_map)?;
-    let mut opt = AdamW::new(varmap.all_vars(), ParamsAdamW { lr: config.learning_rate, weight_decay: 0.0, ..Default::default() })?;
+    let mut opt = AdamW::new(
+        varmap.all_vars(),
+        ParamsAdamW {
+            lr: config.learning_rate,
+            weight_decay: 0.0,
+            ..Default::default()
+        },
+    )?;
 
     let mut rng = Rng::derive(config.seed, 0xd9);
     let mut memory: Vec<Transition> = Vec::with_capacity(config.replay);
@@ -161,7 +189,13 @@ pub fn train(config: &TrainConfig, report: &mut dyn FnMut(&Progress) -> bool) ->
         let reward = ((after - difficulty) / REWARD_SCALE) as f32;
         difficulty = after;
         let done = env.is_done();
-        let transition = Transition { state, action: action.index(), reward, next: env.clone(), done };
+        let transition = Transition {
+            state,
+            action: action.index(),
+            reward,
+            next: env.clone(),
+            done,
+        };
         if memory.len() < config.replay {
             memory.push(transition);
         } else {
@@ -176,7 +210,10 @@ pub fn train(config: &TrainConfig, report: &mut dyn FnMut(&Progress) -> bool) ->
             env = SolutionDownEnv::random_start(config.width, config.height, &mut rng);
             difficulty = env.difficulty_now();
         }
-        if step >= config.learn_start && memory.len() >= config.batch && step % config.train_every == 0 {
+        if step >= config.learn_start
+            && memory.len() >= config.batch
+            && step % config.train_every == 0
+        {
             last_loss = learn(&net, &target, &mut opt, &memory, config, &mut rng, &device)?;
         }
         if step % config.target_sync == 0 {
@@ -186,25 +223,49 @@ pub fn train(config: &TrainConfig, report: &mut dyn FnMut(&Progress) -> bool) ->
             if step > 0 && step % config.checkpoint_every == 0 {
                 let side = sidecar(config, step, started, &recent, f64::NAN);
                 let stem = path.file_stem().and_then(|s| s.to_str()).unwrap_or("dqn");
-                model::save(&varmap, &side, &PathBuf::from("checkpoints").join(format!("{stem}-step{step}.safetensors")))?;
+                model::save(
+                    &varmap,
+                    &side,
+                    &PathBuf::from("checkpoints").join(format!("{stem}-step{step}.safetensors")),
+                )?;
             }
         }
         if step % 250 == 0 || step + 1 == config.steps {
-            let p = Progress { step: step + 1, steps: config.steps, episodes, epsilon, mean_difficulty: mean(&recent), loss: last_loss };
+            let p = Progress {
+                step: step + 1,
+                steps: config.steps,
+                episodes,
+                epsilon,
+                mean_difficulty: mean(&recent),
+                loss: last_loss,
+            };
             if !report(&p) {
                 break;
             }
         }
     }
     let random = random_mean_difficulty(config.width, config.height, 2_000, config.seed ^ 0x5eed);
-    Ok((varmap, sidecar(config, config.steps, started, &recent, random)))
+    Ok((
+        varmap,
+        sidecar(config, config.steps, started, &recent, random),
+    ))
 }
 
 fn mean(v: &std::collections::VecDeque<f64>) -> f64 {
-    if v.is_empty() { 0.0 } else { v.iter().sum::<f64>() / v.len() as f64 }
+    if v.is_empty() {
+        0.0
+    } else {
+        v.iter().sum::<f64>() / v.len() as f64
+    }
 }
 
-fn sidecar(config: &TrainConfig, steps: usize, started: Instant, recent: &std::collections::VecDeque<f64>, random: f64) -> DqnSidecar {
+fn sidecar(
+    config: &TrainConfig,
+    steps: usize,
+    started: Instant,
+    recent: &std::collections::VecDeque<f64>,
+    random: f64,
+) -> DqnSidecar {
     DqnSidecar {
         architecture: ARCHITECTURE.into(),
         shape: QNetShape { width: config.width, height: config.height },
@@ -222,8 +283,18 @@ fn sidecar(config: &TrainConfig, steps: usize, started: Instant, recent: &std::c
 
 /// One gradient step on a replay batch with Double-DQN targets (γ = 1: the return is the
 /// final difficulty).
-fn learn(net: &QNet, target: &QNet, opt: &mut AdamW, memory: &[Transition], config: &TrainConfig, rng: &mut Rng, device: &Device) -> Result<f64, DqnError> {
-    let picks: Vec<&Transition> = (0..config.batch).map(|_| &memory[rng.index(memory.len())]).collect();
+fn learn(
+    net: &QNet,
+    target: &QNet,
+    opt: &mut AdamW,
+    memory: &[Transition],
+    config: &TrainConfig,
+    rng: &mut Rng,
+    device: &Device,
+) -> Result<f64, DqnError> {
+    let picks: Vec<&Transition> = (0..config.batch)
+        .map(|_| &memory[rng.index(memory.len())])
+        .collect();
     let states: Vec<&SolutionDownEnv> = picks.iter().map(|t| &t.state).collect();
     let nexts: Vec<&SolutionDownEnv> = picks.iter().map(|t| &t.next).collect();
     let shape = net.shape();
@@ -233,10 +304,18 @@ fn learn(net: &QNet, target: &QNet, opt: &mut AdamW, memory: &[Transition], conf
     let masks = Tensor::from_vec(masks, (config.batch, 4), device)?;
     let online_next = (net.forward(&nv, &nh)?.detach() + &masks)?;
     let best = online_next.argmax_keepdim(D::Minus1)?;
-    let target_next = target.forward(&nv, &nh)?.detach().gather(&best, 1)?.squeeze(1)?;
-    let not_done: Vec<f32> = picks.iter().map(|t| if t.done { 0.0 } else { 1.0 }).collect();
+    let target_next = target
+        .forward(&nv, &nh)?
+        .detach()
+        .gather(&best, 1)?
+        .squeeze(1)?;
+    let not_done: Vec<f32> = picks
+        .iter()
+        .map(|t| if t.done { 0.0 } else { 1.0 })
+        .collect();
     let rewards: Vec<f32> = picks.iter().map(|t| t.reward).collect();
-    let y = (Tensor::from_vec(rewards, config.batch, device)? + (target_next * Tensor::from_vec(not_done, config.batch, device)?)?)?;
+    let y = (Tensor::from_vec(rewards, config.batch, device)?
+        + (target_next * Tensor::from_vec(not_done, config.batch, device)?)?)?;
     let actions: Vec<u32> = picks.iter().map(|t| t.action as u32).collect();
     let actions = Tensor::from_vec(actions, (config.batch, 1), device)?;
     let q = net.forward(&sv, &sh)?.gather(&actions, 1)?.squeeze(1)?;
