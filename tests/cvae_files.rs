@@ -8,10 +8,11 @@ use level_studio::model::{
 use level_studio::symmetry::Symmetry;
 use std::path::{Path, PathBuf};
 
-// The stylized models are not shipped yet (see the README); add them here when they are.
-const SHIPPED: [(&str, ModelKind); 2] = [
+const SHIPPED: [(&str, ModelKind); 4] = [
     ("avalon-main", ModelKind::Avalon),
     ("vanilla-main", ModelKind::Vanilla),
+    ("avalon-stylized", ModelKind::Avalon),
+    ("vanilla-stylized", ModelKind::Vanilla),
 ];
 
 fn weights(name: &str) -> PathBuf {

@@ -31,6 +31,11 @@ impl Cancel {
         self.0.load(Ordering::Relaxed)
     }
 
+    /// The flag itself, for library calls that take an `&AtomicBool`.
+    pub fn flag(&self) -> &AtomicBool {
+        &self.0
+    }
+
     fn cancel(&self) {
         self.0.store(true, Ordering::Relaxed);
     }

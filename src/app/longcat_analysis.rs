@@ -52,7 +52,7 @@ pub struct LongcatAnalysis {
     pub layout: GraphLayout,
 }
 
-fn shipped_model() -> Option<&'static RidgeModel> {
+pub(super) fn shipped_model() -> Option<&'static RidgeModel> {
     static MODEL: OnceLock<Option<RidgeModel>> = OnceLock::new();
     MODEL.get_or_init(|| RidgeModel::shipped().ok()).as_ref()
 }

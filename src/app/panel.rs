@@ -5,7 +5,7 @@ use super::analysis::LiveAnalysis;
 use super::editor::{EditCommand, Editor};
 use super::pack_doc::PackDoc;
 use super::settings::ToolState;
-use crate::level::Game;
+use crate::level::{Game, Level, Playtest};
 use std::path::PathBuf;
 
 /// A change to the open packs.
@@ -68,6 +68,28 @@ pub enum AppCommand {
     DiscardRecovery,
     /// Close the window (guarded when unsaved).
     Quit,
+    /// Run the sidebar's generator with its conditions.
+    Generate,
+    /// Stop the running generation.
+    CancelGeneration,
+    /// Generate near candidate `i`'s latent point.
+    MoreLikeThis(usize),
+    /// Load a level (a candidate, an in-between level) into the editor.
+    LoadLevel(Level),
+    /// Append a level to the active pack.
+    AddLevel(Level),
+    /// Open the playtest window on the level under edit.
+    Playtest,
+    /// Keep a designer's attempt with the level of these cells.
+    RecordPlaytest {
+        /// The game and cells of the level played.
+        game: Game,
+        cells: Vec<String>,
+        /// The attempt.
+        attempt: Playtest,
+    },
+    /// Show or hide the latent interpolation window.
+    ToggleInterpolation,
 }
 
 /// What a panel sees: the level, the live analysis and the packs (read), the tools (write),

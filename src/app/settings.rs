@@ -139,6 +139,8 @@ pub struct StudioPaths {
     pub shipped_packs: Vec<PathBuf>,
     /// The autosave file offered back after a crash (`None`: no autosave).
     pub recovery_file: Option<PathBuf>,
+    /// Where the generators' weights are (`models/`).
+    pub models_dir: PathBuf,
 }
 
 impl StudioPaths {
@@ -157,6 +159,7 @@ impl StudioPaths {
         Self {
             shipped_packs,
             recovery_file,
+            models_dir: root.join("models"),
         }
     }
 
@@ -165,6 +168,7 @@ impl StudioPaths {
         Self {
             shipped_packs,
             recovery_file,
+            models_dir: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models"),
         }
     }
 }

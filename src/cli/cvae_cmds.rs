@@ -60,7 +60,7 @@ fn warn_infeasible(feasibility: &Feasibility) {
             eprintln!("  nearest feasible at this size: {}", show(c));
         }
         if let Some(c) = nearest_same_moves {
-            eprintln!("  nearest size that meets these moves: {}", show(c));
+            eprintln!("  nearest feasible at another size: {}", show(c));
         }
     }
 }

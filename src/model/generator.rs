@@ -26,6 +26,8 @@ pub struct Generator {
     model: Cvae,
     /// The decoder copied for fast CPU inference (`None` on a CUDA device).
     fast: Option<FastDecoder>,
+    /// The sidecar's training fingerprints, as a set.
+    known: HashSet<u64>,
     sidecar: Sidecar,
     device: Device,
 }
@@ -114,9 +116,11 @@ impl Generator {
         } else {
             None
         };
+        let known = sidecar.training_fingerprints.iter().copied().collect();
         Ok(Self {
             model,
             fast,
+            known,
             sidecar,
             device,
         })
@@ -198,11 +202,8 @@ impl Generator {
         for c in conditions {
             self.check(c)?;
         }
-        let known: HashSet<u64> = if novel {
-            self.sidecar.training_fingerprints.iter().copied().collect()
-        } else {
-            HashSet::new()
-        };
+        let empty = HashSet::new();
+        let known = if novel { &self.known } else { &empty };
         let mut out = Vec::with_capacity(conditions.len());
         for (b, chunk) in conditions.chunks(BATCH).enumerate() {
             let mut streams: Vec<Rng> = (0..chunk.len())
@@ -215,23 +216,34 @@ impl Generator {
             };
             let z: Vec<f32> = streams.iter_mut().flat_map(draw).collect();
             let mut layouts = self.decode(&z, chunk)?;
-            for retry in 1..=NOVELTY_RETRIES {
+            // Redraws go in rounds of ROUND candidates per copy, decoded together; the first
+            // novel candidate in draw order wins, exactly as if they were tried one by one.
+            const ROUND: usize = 2;
+            for round in 0..NOVELTY_RETRIES / ROUND {
                 let copies: Vec<usize> = (0..chunk.len())
                     .filter(|&i| known.contains(&layout_fingerprint(&layouts[i])))
                     .collect();
                 if copies.is_empty() {
                     break;
                 }
-                let spread = 1.1f32.powi(retry as i32).min(4.0);
-                let z: Vec<f32> = copies
+                let mut z = Vec::with_capacity(copies.len() * ROUND * LATENT);
+                for &i in &copies {
+                    for k in 1..=ROUND {
+                        let spread = 1.1f32.powi((round * ROUND + k) as i32).min(4.0);
+                        z.extend(draw(&mut streams[i]).into_iter().map(|v| v * spread));
+                    }
+                }
+                let wanted: Vec<Condition> = copies
                     .iter()
-                    .flat_map(|&i| draw(&mut streams[i]))
-                    .map(|v| v * spread)
+                    .flat_map(|&i| std::iter::repeat_n(chunk[i], ROUND))
                     .collect();
-                let redrawn =
-                    self.decode(&z, &copies.iter().map(|&i| chunk[i]).collect::<Vec<_>>())?;
-                for (&i, layout) in copies.iter().zip(redrawn) {
-                    layouts[i] = layout;
+                let redrawn = self.decode(&z, &wanted)?;
+                for (&i, candidates) in copies.iter().zip(redrawn.chunks(ROUND)) {
+                    let pick = candidates
+                        .iter()
+                        .find(|l| !known.contains(&layout_fingerprint(l)))
+                        .unwrap_or(&candidates[ROUND - 1]);
+                    layouts[i] = pick.clone();
                 }
             }
             out.extend(layouts);

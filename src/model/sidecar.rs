@@ -118,7 +118,8 @@ pub enum Feasibility {
         reason: String,
         /// The same size with the nearest covered moves.
         nearest_same_size: Option<Condition>,
-        /// The nearest size (same symmetry) that covers the requested moves.
+        /// The size (same symmetry) whose training levels come closest to the requested
+        /// moves (exactly them when any size covers them), with those moves.
         nearest_same_moves: Option<Condition>,
     },
 }
@@ -193,14 +194,24 @@ impl Sidecar {
             return Feasibility::Feasible;
         }
         let clamped = moves.clamp(cov.min_moves, cov.max_moves);
+        // The size (any) whose covered moves come closest to the request, then the nearest
+        // such size to the one asked for.
+        let gap = |c: &SizeCoverage| (moves.clamp(c.min_moves, c.max_moves) - moves).abs();
         let nearest_same_moves = self
             .coverage
             .iter()
-            .filter(|c| (c.min_moves..=c.max_moves).contains(&moves))
-            .min_by_key(|c| c.width.abs_diff(condition.width) + c.height.abs_diff(condition.height))
+            .min_by(|a, b| {
+                let size_gap = |c: &SizeCoverage| {
+                    c.width.abs_diff(condition.width) + c.height.abs_diff(condition.height)
+                };
+                gap(a)
+                    .total_cmp(&gap(b))
+                    .then(size_gap(a).cmp(&size_gap(b)))
+            })
             .map(|c| Condition {
                 width: c.width,
                 height: c.height,
+                moves: Some(moves.clamp(c.min_moves, c.max_moves)),
                 ..*condition
             });
         Feasibility::Infeasible {

@@ -1,0 +1,130 @@
+//! The candidates grid: the generated levels as thumbnails as they arrive, each with its
+//! validated figure and a valid/invalid badge; click a card to open it in the editor, "+ Pack"
+//! to add it to the active pack, "More like this" to generate near it (cVAE models).
+
+use super::gen_jobs::Candidate;
+use super::generate_panel::GeneratorPanel;
+use super::pack_strip::paint_thumbnail;
+use super::palette;
+use super::panel::AppCommand;
+use crate::level::Game;
+use egui::{Align2, Color32, FontId, Rect, Sense, Stroke, StrokeKind, Vec2};
+
+/// Size of a thumbnail in the grid.
+const THUMB: Vec2 = Vec2::new(104.0, 96.0);
+
+/// The figure and badge of a candidate: text, colour.
+pub fn figure_text(c: &Candidate) -> (String, &'static str, Color32) {
+    let figure = match (c.level.game, c.figure) {
+        (Game::Match3, Some(m)) => format!("{m:.0} moves"),
+        (Game::Longcat, Some(d)) => format!("difficulty {d:.1}"),
+        (Game::Match3, None) => "not validated".into(),
+        (Game::Longcat, None) => "unsolvable".into(),
+    };
+    let (badge, colour) = match (c.valid, c.level.game) {
+        (true, _) => ("VALID", palette::GOOD),
+        (false, Game::Longcat) if c.figure.is_some() => ("TRIVIAL", Color32::LIGHT_GRAY),
+        (false, _) => ("INVALID", palette::BAD),
+    };
+    (figure, badge, colour)
+}
+
+impl GeneratorPanel {
+    /// Draws the grid; pushes what the designer asked for onto `commands`.
+    pub fn candidates_ui(&mut self, ui: &mut egui::Ui, commands: &mut Vec<AppCommand>) {
+        ui.horizontal(|ui| {
+            ui.strong("Candidates");
+            ui.weak(format!("{}", self.candidates.len()));
+            if self.busy() {
+                ui.spinner();
+            }
+            if !self.candidates.is_empty() && ui.small_button("Clear").clicked() {
+                self.candidates.clear();
+            }
+        });
+        if self.candidates.is_empty() {
+            ui.weak(if self.busy() {
+                "Generating…"
+            } else {
+                "Generate to see candidates here."
+            });
+            return;
+        }
+        let valid = self.candidates.iter().filter(|c| c.valid).count();
+        ui.weak(format!("{valid} of {} valid", self.candidates.len()));
+        ui.separator();
+        let width = ui.available_width();
+        let columns = ((width / (THUMB.x + 12.0)).floor() as usize).max(1);
+        egui::ScrollArea::vertical()
+            .id_salt("candidates-scroll")
+            .show(ui, |ui| {
+                egui::Grid::new("candidates-grid")
+                    .spacing([8.0, 8.0])
+                    .show(ui, |ui| {
+                        for (i, c) in self.candidates.iter().enumerate() {
+                            card(ui, i, c, commands);
+                            if (i + 1) % columns == 0 {
+                                ui.end_row();
+                            }
+                        }
+                    });
+            });
+    }
+}
+
+fn card(ui: &mut egui::Ui, i: usize, c: &Candidate, commands: &mut Vec<AppCommand>) {
+    ui.vertical(|ui| {
+        ui.set_width(THUMB.x);
+        let (rect, response) = ui.allocate_exact_size(THUMB, Sense::click());
+        let painter = ui.painter();
+        let fill = if response.hovered() {
+            Color32::from_gray(58)
+        } else {
+            Color32::from_gray(40)
+        };
+        painter.rect_filled(rect, 5.0, fill);
+        paint_thumbnail(painter, rect.shrink(6.0), &c.level);
+        let (figure, badge, colour) = figure_text(c);
+        painter.rect_stroke(rect, 5.0, Stroke::new(1.5, colour), StrokeKind::Inside);
+        let badge_rect = Rect::from_min_size(rect.left_top() + Vec2::new(3.0, 3.0), Vec2::new(50.0, 14.0));
+        painter.rect_filled(badge_rect, 3.0, colour.gamma_multiply(0.85));
+        painter.text(
+            badge_rect.center(),
+            Align2::CENTER_CENTER,
+            badge,
+            FontId::proportional(9.5),
+            Color32::BLACK,
+        );
+        if response
+            .on_hover_text(format!("{} · click: open in the editor", c.level.name))
+            .clicked()
+        {
+            commands.push(AppCommand::LoadLevel(c.level.clone()));
+        }
+        ui.label(egui::RichText::new(figure).small().color(colour));
+        ui.horizontal(|ui| {
+            if ui
+                .small_button("Open")
+                .on_hover_text("Open in the editor")
+                .clicked()
+            {
+                commands.push(AppCommand::LoadLevel(c.level.clone()));
+            }
+            if ui
+                .small_button("+ Pack")
+                .on_hover_text("Add to the active pack")
+                .clicked()
+            {
+                commands.push(AppCommand::AddLevel(c.level.clone()));
+            }
+        });
+        if c.generator.is_cvae()
+            && ui
+                .small_button("More like this")
+                .on_hover_text("Generate near this level's latent point")
+                .clicked()
+        {
+            commands.push(AppCommand::MoreLikeThis(i));
+        }
+    });
+}

@@ -1,0 +1,273 @@
+//! The latent interpolation window: pick match-3 levels A and B (the editor, the active pack
+//! or the candidates) and a number of steps; a worker encodes both with a cVAE, decodes the
+//! line between them and validates every level. The strip shows A (its input and the model's
+//! reconstruction: a VAE does not reproduce its input exactly), the in-between levels and B,
+//! each with its validated figures; click one to open it in the editor.
+
+use super::candidates::figure_text;
+use super::gen_jobs::{match3_candidate, Candidate, GeneratorChoice, ModelCache};
+use super::jobs::{JobMode, Worker};
+use super::pack_strip::paint_thumbnail;
+use super::palette;
+use super::panel::AppCommand;
+use crate::level::Level;
+use egui::{Color32, RichText, Sense, Stroke, StrokeKind, Vec2};
+
+const THUMB: Vec2 = Vec2::new(96.0, 104.0);
+
+/// What an interpolation found.
+#[derive(Clone, Debug)]
+pub struct Strip {
+    /// A as given and validated.
+    pub a_input: Candidate,
+    /// The model's reconstruction of A.
+    pub a_recon: Candidate,
+    /// The in-between levels, A to B.
+    pub between: Vec<Candidate>,
+    /// The model's reconstruction of B.
+    pub b_recon: Candidate,
+    /// B as given and validated.
+    pub b_input: Candidate,
+}
+
+/// The interpolation window's state.
+pub struct InterpolationWindow {
+    /// Shown.
+    pub open: bool,
+    /// Level A (label, level).
+    pub a: Option<(String, Level)>,
+    /// Level B.
+    pub b: Option<(String, Level)>,
+    /// In-between levels wanted.
+    pub steps: usize,
+    /// The model walked.
+    pub model: GeneratorChoice,
+    /// The last strip.
+    pub strip: Option<Strip>,
+    /// The last problem, in words.
+    pub error: Option<String>,
+    worker: Worker<Strip>,
+    next_key: u64,
+}
+
+impl InterpolationWindow {
+    /// A closed window running jobs in `mode`.
+    pub fn new(mode: JobMode) -> Self {
+        Self {
+            open: false,
+            a: None,
+            b: None,
+            steps: 5,
+            model: GeneratorChoice::Avalon,
+            strip: None,
+            error: None,
+            worker: Worker::new("interpolation", mode),
+            next_key: 1,
+        }
+    }
+
+    /// True while the worker runs.
+    pub fn busy(&self) -> bool {
+        self.worker.busy()
+    }
+
+    /// Levels shown in the strip (inputs and reconstructions count once per endpoint).
+    pub fn shown_levels(&self) -> usize {
+        self.strip.as_ref().map_or(0, |s| s.between.len() + 2)
+    }
+
+    /// Starts the walk from A to B.
+    pub fn run(&mut self, models: &ModelCache, ctx: &egui::Context) {
+        let (Some((_, a)), Some((_, b))) = (self.a.clone(), self.b.clone()) else {
+            self.error = Some("Choose level A and level B first".into());
+            return;
+        };
+        self.error = None;
+        let (models, choice, steps) = (models.clone(), self.model, self.steps);
+        self.worker.set_repaint(ctx);
+        let key = self.next_key;
+        self.next_key += 1;
+        self.worker.start(key, move |cancel, report| {
+            report.progress(0.1, "loading the model");
+            let model = models.cvae(choice)?;
+            report.progress(0.3, "encoding and decoding");
+            let walk = model.interpolate(&a, &b, steps).map_err(|e| e.to_string())?;
+            if cancel.is_cancelled() {
+                return Err("cancelled".into());
+            }
+            report.progress(0.5, "validating");
+            let validated = |l: &Level, name: &str| -> Result<Candidate, String> {
+                let layout = l.layout().map_err(|e| e.to_string())?;
+                Ok(match3_candidate(&layout, name.to_string(), choice))
+            };
+            let between = walk
+                .between
+                .iter()
+                .enumerate()
+                .map(|(i, l)| match3_candidate(l, format!("{} to {} {}", a.name, b.name, i + 1), choice))
+                .collect();
+            Ok(Strip {
+                a_input: validated(&a, &a.name)?,
+                a_recon: match3_candidate(&walk.start, format!("{} (model)", a.name), choice),
+                between,
+                b_recon: match3_candidate(&walk.end, format!("{} (model)", b.name), choice),
+                b_input: validated(&b, &b.name)?,
+            })
+        });
+    }
+
+    /// Collects the worker's answer.
+    pub fn poll(&mut self) {
+        if let Some((_, outcome)) = self.worker.poll() {
+            match outcome {
+                Ok(strip) => self.strip = Some(strip),
+                Err(e) => self.error = Some(e),
+            }
+        }
+    }
+
+    /// Tests: block until the walk is done.
+    pub fn wait(&mut self, timeout: std::time::Duration) {
+        if let Some((_, outcome)) = self.worker.wait(timeout) {
+            match outcome {
+                Ok(strip) => self.strip = Some(strip),
+                Err(e) => self.error = Some(e),
+            }
+        }
+    }
+
+    /// Draws the window; `sources` are the levels A and B can be chosen from.
+    pub fn ui(
+        &mut self,
+        ctx: &egui::Context,
+        sources: &[(String, Level)],
+        models: &ModelCache,
+        commands: &mut Vec<AppCommand>,
+    ) {
+        if !self.open {
+            return;
+        }
+        let mut open = true;
+        egui::Window::new("Latent interpolation")
+            .open(&mut open)
+            .default_size([900.0, 330.0])
+            .default_pos([250.0, 420.0])
+            .show(ctx, |ui| {
+                self.controls(ui, sources, models);
+                ui.separator();
+                self.strip_ui(ui, commands);
+            });
+        if !open {
+            self.open = false;
+        }
+    }
+
+    fn controls(&mut self, ui: &mut egui::Ui, sources: &[(String, Level)], models: &ModelCache) {
+        ui.horizontal(|ui| {
+            for (slot, name) in [(&mut self.a, "A"), (&mut self.b, "B")] {
+                ui.label(format!("Level {name}"));
+                let shown = slot
+                    .as_ref()
+                    .map(|(l, _)| l.clone())
+                    .unwrap_or_else(|| "choose…".into());
+                egui::ComboBox::from_id_salt(("interp-pick", name))
+                    .selected_text(shown)
+                    .width(200.0)
+                    .show_ui(ui, |ui| {
+                        for (label, level) in sources {
+                            let chosen = slot.as_ref().is_some_and(|(l, _)| l == label);
+                            if ui.selectable_label(chosen, label).clicked() {
+                                *slot = Some((label.clone(), level.clone()));
+                            }
+                        }
+                    });
+            }
+        });
+        ui.horizontal(|ui| {
+            let l = ui.label("Steps");
+            ui.add(egui::DragValue::new(&mut self.steps).range(1..=12))
+                .labelled_by(l.id);
+            ui.label("Model");
+            egui::ComboBox::from_id_salt("interp-model")
+                .selected_text(self.model.label())
+                .show_ui(ui, |ui| {
+                    for &c in GeneratorChoice::of(crate::level::Game::Match3) {
+                        if c.is_cvae() {
+                            ui.selectable_value(&mut self.model, c, c.label());
+                        }
+                    }
+                });
+            let busy = self.busy();
+            if ui
+                .add_enabled(!busy && self.a.is_some() && self.b.is_some(), egui::Button::new("Interpolate"))
+                .clicked()
+            {
+                self.run(models, ui.ctx());
+            }
+            if busy {
+                ui.spinner();
+                if let Some((f, note)) = &self.worker.progress {
+                    ui.add(egui::ProgressBar::new(*f).text(note.as_str()).desired_width(160.0));
+                }
+            }
+        });
+        if let Some(e) = &self.error {
+            ui.colored_label(palette::BAD, e);
+        }
+    }
+
+    fn strip_ui(&self, ui: &mut egui::Ui, commands: &mut Vec<AppCommand>) {
+        let Some(strip) = &self.strip else {
+            ui.weak("Choose A and B (match-3 levels from the editor, the pack or the candidates) and press Interpolate.");
+            return;
+        };
+        let n = strip.between.len();
+        egui::ScrollArea::horizontal().id_salt("interp-strip").show(ui, |ui| {
+            ui.horizontal_top(|ui| {
+                endpoint(ui, "A", &strip.a_input, &strip.a_recon, commands);
+                ui.separator();
+                for (i, c) in strip.between.iter().enumerate() {
+                    let t = (i + 1) as f64 / (n + 1) as f64;
+                    tile(ui, &format!("t = {t:.2}"), c, commands);
+                }
+                ui.separator();
+                endpoint(ui, "B", &strip.b_input, &strip.b_recon, commands);
+            });
+        });
+    }
+}
+
+fn endpoint(ui: &mut egui::Ui, name: &str, input: &Candidate, recon: &Candidate, commands: &mut Vec<AppCommand>) {
+    ui.vertical(|ui| {
+        ui.strong(name);
+        ui.horizontal_top(|ui| {
+            tile(ui, "input", input, commands);
+            tile(ui, "model", recon, commands);
+        });
+    });
+}
+
+fn tile(ui: &mut egui::Ui, caption: &str, c: &Candidate, commands: &mut Vec<AppCommand>) {
+    ui.vertical(|ui| {
+        ui.set_width(THUMB.x);
+        ui.label(RichText::new(caption).small());
+        let (rect, response) = ui.allocate_exact_size(THUMB, Sense::click());
+        let (figure, badge, colour) = figure_text(c);
+        let fill = if response.hovered() {
+            Color32::from_gray(58)
+        } else {
+            Color32::from_gray(40)
+        };
+        ui.painter().rect_filled(rect, 4.0, fill);
+        paint_thumbnail(ui.painter(), rect.shrink(5.0), &c.level);
+        ui.painter()
+            .rect_stroke(rect, 4.0, Stroke::new(1.5, colour), StrokeKind::Inside);
+        ui.label(RichText::new(format!("{figure} · {badge}")).small().color(colour));
+        if response
+            .on_hover_text(format!("{} · click: open in the editor", c.level.name))
+            .clicked()
+        {
+            commands.push(AppCommand::LoadLevel(c.level.clone()));
+        }
+    });
+}
