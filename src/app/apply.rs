@@ -14,7 +14,7 @@ use super::png_sheet;
 use super::recovery::{now_secs, RecoveredPack, Recovery};
 use super::studio::{index_of, Guarded, StudioApp};
 use crate::files::{self, FileError};
-use crate::level::{Figures, Game, Level};
+use crate::level::{Figures, Game, Level, Playtest};
 use std::path::Path;
 use std::time::Duration;
 
@@ -131,6 +131,29 @@ impl StudioApp {
                     Recovery::remove(p);
                 }
             }
+            AppCommand::Generate => self.generators.generate(self.game, ctx),
+            AppCommand::CancelGeneration => self.generators.cancel(),
+            AppCommand::MoreLikeThis(i) => self.generators.more_like(i, ctx),
+            AppCommand::LoadLevel(level) => {
+                self.load_level(&level);
+                self.status = format!("Opened “{}” in the editor", level.name);
+            }
+            AppCommand::AddLevel(level) => self.add_level(level),
+            AppCommand::Playtest => {
+                if let Some(record) = self.playtest.abandon() {
+                    self.apply(record, ctx);
+                }
+                let board = self.editor().board().clone();
+                if let Err(e) = self.playtest.start(&board) {
+                    self.errors.push(format!("Cannot playtest: {e}"));
+                }
+            }
+            AppCommand::RecordPlaytest {
+                game,
+                cells,
+                attempt,
+            } => self.record_playtest(game, cells, attempt),
+            AppCommand::ToggleInterpolation => self.interpolation.open = !self.interpolation.open,
             AppCommand::Quit => {
                 if self.has_unsaved() {
                     self.guard = Some(Guarded::Quit);
@@ -139,6 +162,64 @@ impl StudioApp {
                     ctx.send_viewport_cmd(egui::ViewportCommand::Close);
                 }
             }
+        }
+    }
+
+    /// Appends a level (a candidate, an in-between level) to the active pack, with the
+    /// playtests already made on it.
+    fn add_level(&mut self, mut level: Level) {
+        if self.packs.is_empty() {
+            self.packs.push(PackDoc::untitled("untitled"));
+        }
+        let active = self.active_pack.min(self.packs.len() - 1);
+        self.attach_playtests(&mut level);
+        let name = level.name.clone();
+        self.packs[active].add(level);
+        self.strip.selected = Some(self.packs[active].pack.levels.len() - 1);
+        self.status = format!("Added “{name}” to {}", self.packs[active].title());
+        self.work_generation += 1;
+    }
+
+    fn attach_playtests(&mut self, level: &mut Level) {
+        let (mine, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut self.unattached)
+            .into_iter()
+            .partition(|(g, c, _)| *g == level.game && *c == level.cells);
+        level.playtests.extend(mine.into_iter().map(|(_, _, p)| p));
+        self.unattached = rest;
+    }
+
+    /// Keeps an attempt with every level of the same cells in the open packs; when none is
+    /// in a pack yet, it waits and joins the level when it is added.
+    fn record_playtest(&mut self, game: Game, cells: Vec<String>, attempt: Playtest) {
+        let mut kept = 0;
+        for doc in &mut self.packs {
+            let mut changed = false;
+            for level in doc
+                .pack
+                .levels
+                .iter_mut()
+                .filter(|l| l.game == game && l.cells == cells)
+            {
+                level.playtests.push(attempt.clone());
+                changed = true;
+                kept += 1;
+            }
+            doc.dirty |= changed;
+        }
+        let verdict = if attempt.solved {
+            "solved"
+        } else {
+            "not solved"
+        };
+        if kept > 0 {
+            self.work_generation += 1;
+            self.status = format!(
+                "Playtest kept: {} moves, {:.0} s, {verdict}",
+                attempt.moves, attempt.seconds
+            );
+        } else {
+            self.unattached.push((game, cells, attempt));
+            self.status = "Playtest kept; it joins the level when you add it to a pack".into();
         }
     }
 
@@ -161,7 +242,7 @@ impl StudioApp {
 
     /// The level on the canvas as it goes into a pack, with the gauge's figures when they
     /// are for this very board.
-    fn level_for_pack(&self) -> Level {
+    pub(super) fn level_for_pack(&self) -> Level {
         let editor = self.editor();
         let mut level = editor.to_level();
         if let Some(o) = &self.analysis.last {
@@ -196,6 +277,8 @@ impl StudioApp {
                             .insert(level.cells.clone(), a.difficulty);
                     }
                 }
+                let mut level = level;
+                self.attach_playtests(&mut level);
                 let name = level.name.clone();
                 self.packs[active].add(level);
                 let gi = index_of(self.game);

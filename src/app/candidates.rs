@@ -7,16 +7,21 @@ use super::generate_panel::GeneratorPanel;
 use super::pack_strip::paint_thumbnail;
 use super::palette;
 use super::panel::AppCommand;
-use crate::level::Game;
+use crate::level::{Game, Level};
 use egui::{Align2, Color32, FontId, Rect, Sense, Stroke, StrokeKind, Vec2};
 
 /// Size of a thumbnail in the grid.
 const THUMB: Vec2 = Vec2::new(104.0, 96.0);
 
+/// What a candidate card carries while it is dragged (onto the pack strip to add it).
+#[derive(Clone, Debug)]
+pub struct CandidateDrag(pub Level);
+
 /// The figure and badge of a candidate: text, colour.
 pub fn figure_text(c: &Candidate) -> (String, &'static str, Color32) {
     let figure = match (c.level.game, c.figure) {
-        (Game::Match3, Some(m)) => format!("{m:.0} moves"),
+        (Game::Match3, Some(m)) if m.fract() == 0.0 => format!("{m:.0} moves"),
+        (Game::Match3, Some(m)) => format!("{m:.1} moves"),
         (Game::Longcat, Some(d)) => format!("difficulty {d:.1}"),
         (Game::Match3, None) => "not validated".into(),
         (Game::Longcat, None) => "unsolvable".into(),
@@ -30,19 +35,23 @@ pub fn figure_text(c: &Candidate) -> (String, &'static str, Color32) {
 }
 
 impl GeneratorPanel {
-    /// Draws the grid; pushes what the designer asked for onto `commands`.
-    pub fn candidates_ui(&mut self, ui: &mut egui::Ui, commands: &mut Vec<AppCommand>) {
+    /// Draws the grid of `game`'s candidates; pushes what the designer asked for onto
+    /// `commands`.
+    pub fn candidates_ui(&mut self, ui: &mut egui::Ui, game: Game, commands: &mut Vec<AppCommand>) {
+        let shown: Vec<usize> = (0..self.candidates.len())
+            .filter(|&i| self.candidates[i].level.game == game)
+            .collect();
         ui.horizontal(|ui| {
             ui.strong("Candidates");
-            ui.weak(format!("{}", self.candidates.len()));
+            ui.weak(format!("{}", shown.len()));
             if self.busy() {
                 ui.spinner();
             }
-            if !self.candidates.is_empty() && ui.small_button("Clear").clicked() {
-                self.candidates.clear();
+            if !shown.is_empty() && ui.small_button("Clear").clicked() {
+                self.candidates.retain(|c| c.level.game != game);
             }
         });
-        if self.candidates.is_empty() {
+        if shown.is_empty() {
             ui.weak(if self.busy() {
                 "Generating…"
             } else {
@@ -50,8 +59,8 @@ impl GeneratorPanel {
             });
             return;
         }
-        let valid = self.candidates.iter().filter(|c| c.valid).count();
-        ui.weak(format!("{valid} of {} valid", self.candidates.len()));
+        let valid = shown.iter().filter(|&&i| self.candidates[i].valid).count();
+        ui.weak(format!("{valid} of {} valid", shown.len()));
         ui.separator();
         let width = ui.available_width();
         let columns = ((width / (THUMB.x + 12.0)).floor() as usize).max(1);
@@ -61,9 +70,11 @@ impl GeneratorPanel {
                 egui::Grid::new("candidates-grid")
                     .spacing([8.0, 8.0])
                     .show(ui, |ui| {
-                        for (i, c) in self.candidates.iter().enumerate() {
-                            card(ui, i, c, commands);
-                            if (i + 1) % columns == 0 {
+                        self.card_rects.clear();
+                        for (k, &i) in shown.iter().enumerate() {
+                            let rect = card(ui, i, &self.candidates[i], commands);
+                            self.card_rects.push((i, rect));
+                            if (k + 1) % columns == 0 {
                                 ui.end_row();
                             }
                         }
@@ -72,10 +83,14 @@ impl GeneratorPanel {
     }
 }
 
-fn card(ui: &mut egui::Ui, i: usize, c: &Candidate, commands: &mut Vec<AppCommand>) {
+/// Draws one card; returns the thumbnail's rectangle.
+fn card(ui: &mut egui::Ui, i: usize, c: &Candidate, commands: &mut Vec<AppCommand>) -> Rect {
     ui.vertical(|ui| {
         ui.set_width(THUMB.x);
-        let (rect, response) = ui.allocate_exact_size(THUMB, Sense::click());
+        let (rect, response) = ui.allocate_exact_size(THUMB, Sense::click_and_drag());
+        if response.drag_started() {
+            response.dnd_set_drag_payload(CandidateDrag(c.level.clone()));
+        }
         let painter = ui.painter();
         let fill = if response.hovered() {
             Color32::from_gray(58)
@@ -86,7 +101,8 @@ fn card(ui: &mut egui::Ui, i: usize, c: &Candidate, commands: &mut Vec<AppComman
         paint_thumbnail(painter, rect.shrink(6.0), &c.level);
         let (figure, badge, colour) = figure_text(c);
         painter.rect_stroke(rect, 5.0, Stroke::new(1.5, colour), StrokeKind::Inside);
-        let badge_rect = Rect::from_min_size(rect.left_top() + Vec2::new(3.0, 3.0), Vec2::new(50.0, 14.0));
+        let badge_rect =
+            Rect::from_min_size(rect.left_top() + Vec2::new(3.0, 3.0), Vec2::new(50.0, 14.0));
         painter.rect_filled(badge_rect, 3.0, colour.gamma_multiply(0.85));
         painter.text(
             badge_rect.center(),
@@ -96,7 +112,10 @@ fn card(ui: &mut egui::Ui, i: usize, c: &Candidate, commands: &mut Vec<AppComman
             Color32::BLACK,
         );
         if response
-            .on_hover_text(format!("{} · click: open in the editor", c.level.name))
+            .on_hover_text(format!(
+                "{} · click: open in the editor · drag onto the pack to add it",
+                c.level.name
+            ))
             .clicked()
         {
             commands.push(AppCommand::LoadLevel(c.level.clone()));
@@ -126,5 +145,7 @@ fn card(ui: &mut egui::Ui, i: usize, c: &Candidate, commands: &mut Vec<AppComman
         {
             commands.push(AppCommand::MoreLikeThis(i));
         }
-    });
+        rect
+    })
+    .inner
 }

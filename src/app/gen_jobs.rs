@@ -50,7 +50,13 @@ impl GeneratorChoice {
     pub fn of(game: Game) -> &'static [GeneratorChoice] {
         use GeneratorChoice::*;
         match game {
-            Game::Match3 => &[Avalon, Vanilla, AvalonStylized, VanillaStylized, Synthesiser],
+            Game::Match3 => &[
+                Avalon,
+                Vanilla,
+                AvalonStylized,
+                VanillaStylized,
+                Synthesiser,
+            ],
             Game::Longcat => &[SolutionDown, PuzzleUp, LongcatDqn],
         }
     }
@@ -169,13 +175,16 @@ pub struct Candidate {
     pub generator: GeneratorChoice,
 }
 
+/// A model as loaded: shared, or why it could not be loaded.
+type Loaded<T> = Result<Arc<T>, String>;
+
 /// The loaded models, shared by the window and its workers. A model loads once, on the
 /// first job that needs it; a failure is kept (with its message) so the sidebar can say why.
 #[derive(Clone, Debug, Default)]
 pub struct ModelCache {
     dir: PathBuf,
-    cvaes: Arc<Mutex<HashMap<GeneratorChoice, Result<Arc<Generator>, String>>>>,
-    dqn: Arc<Mutex<Option<Result<Arc<DqnModel>, String>>>>,
+    cvaes: Arc<Mutex<HashMap<GeneratorChoice, Loaded<Generator>>>>,
+    dqn: Arc<Mutex<Option<Loaded<DqnModel>>>>,
 }
 
 impl ModelCache {
@@ -233,7 +242,11 @@ impl ModelCache {
 
     /// Feasibility of a condition for a model already loaded (`None` when it is not loaded
     /// yet, or for a generator without a training set).
-    pub fn feasibility(&self, choice: GeneratorChoice, condition: &Condition) -> Option<Feasibility> {
+    pub fn feasibility(
+        &self,
+        choice: GeneratorChoice,
+        condition: &Condition,
+    ) -> Option<Feasibility> {
         let map = self.cvaes.try_lock().ok()?;
         let generator = map.get(&choice)?.as_ref().ok()?;
         Some(generator.feasibility(condition))
@@ -272,10 +285,12 @@ fn match3_figures(layout: &Layout) -> (Option<f64>, bool, Option<Figures>) {
     }
 }
 
-/// A match-3 candidate of a layout, validated now.
+/// A match-3 candidate of a layout, validated now. The level as stored (its rows read back)
+/// is what gets validated, so the figures match what the editor and the pack show.
 pub fn match3_candidate(layout: &Layout, name: String, generator: GeneratorChoice) -> Candidate {
-    let (figure, valid, figures) = match3_figures(layout);
     let mut level = Level::from_layout(name, layout);
+    let stored = level.layout().unwrap_or_else(|_| layout.clone());
+    let (figure, valid, figures) = match3_figures(&stored);
     level.figures = figures;
     level.tags = vec!["generated".into(), generator.tag().into()];
     Candidate {
@@ -290,8 +305,8 @@ pub fn match3_candidate(layout: &Layout, name: String, generator: GeneratorChoic
 pub fn longcat_figures(level: &LongcatLevel) -> (Option<f64>, Option<Figures>) {
     match longcat::Analysis::of(level, longcat::DEFAULT_BUDGET) {
         Ok(a) => {
-            let figures = super::longcat_analysis::shipped_model()
-                .map(|m| Figures::Longcat(a.figures(m)));
+            let figures =
+                super::longcat_analysis::shipped_model().map(|m| Figures::Longcat(a.figures(m)));
             (a.difficulty, figures)
         }
         Err(_) => (None, None),
@@ -330,7 +345,7 @@ pub fn run_generation(
     };
     let mut seen: HashSet<Vec<String>> = HashSet::new();
     let wanted = request.count.max(1);
-    let budget = wanted * ATTEMPTS_PER_LEVEL;
+    let budget = (wanted * ATTEMPTS_PER_LEVEL).max(256);
     let label = request.generator.label();
     let mut send = |candidate: Candidate, summary: &mut GenSummary| -> bool {
         if request.validated_only && !candidate.valid {
@@ -369,8 +384,7 @@ pub fn run_generation(
                         .map_err(|e| e.to_string())?;
                     summary.attempts += got.attempts;
                     for a in got.accepted {
-                        let mut c = match3_candidate(&a.layout, name(summary.sent), g);
-                        c.valid = a.validation.valid;
+                        let c = match3_candidate(&a.layout, name(summary.sent), g);
                         send(c, &mut summary);
                     }
                 }
@@ -434,7 +448,8 @@ pub fn run_generation(
                         break;
                     }
                     summary.attempts += 1;
-                    let c = longcat_candidate(&level, name(summary.sent), GeneratorChoice::LongcatDqn);
+                    let c =
+                        longcat_candidate(&level, name(summary.sent), GeneratorChoice::LongcatDqn);
                     send(c, &mut summary);
                 }
             }
@@ -508,7 +523,11 @@ pub fn run_near(
         if !seen.insert(layout.clone()) {
             continue;
         }
-        let c = match3_candidate(layout, format!("{} near {}", level.name, i + 1), request.generator);
+        let c = match3_candidate(
+            layout,
+            format!("{} near {}", level.name, i + 1),
+            request.generator,
+        );
         if request.validated_only && !c.valid {
             continue;
         }
@@ -520,4 +539,20 @@ pub fn run_near(
         attempts: count,
         note: None,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_candidate_has_the_figures_of_its_stored_level() {
+        let mut rng = Rng::new(3);
+        let layout =
+            crate::match3::synth::synthesise(7, 9, Symmetry::Vertical, 3, &mut rng).unwrap();
+        let c = match3_candidate(&layout, "c".into(), GeneratorChoice::Synthesiser);
+        let again = validate(&c.level.layout().unwrap(), &ValidationConfig::default()).unwrap();
+        assert_eq!(c.figure, Some(again.median_moves));
+        assert_eq!(c.valid, again.valid);
+    }
 }

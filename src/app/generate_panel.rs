@@ -34,6 +34,9 @@ pub struct GeneratorPanel {
     pub note: Option<String>,
     /// The last error (a model that did not load, a refused condition).
     pub error: Option<String>,
+    /// Where each shown candidate's thumbnail was drawn last frame (index, rect; tests drag
+    /// them).
+    pub card_rects: Vec<(usize, egui::Rect)>,
 }
 
 fn request_for(game: Game) -> GenRequest {
@@ -43,7 +46,7 @@ fn request_for(game: Game) -> GenRequest {
             width: 7,
             height: 9,
             symmetry: Symmetry::Vertical,
-            moves: 12.0,
+            moves: 18.0,
             count: 8,
             seed: 1,
             validated_only: false,
@@ -76,12 +79,23 @@ impl GeneratorPanel {
             run: 0,
             note: None,
             error: None,
+            card_rects: Vec::new(),
         }
     }
 
     /// The request of a game.
+    pub fn request(&self, game: Game) -> &GenRequest {
+        &self.requests[usize::from(game == Game::Longcat)]
+    }
+
+    /// The request of a game, to edit.
     pub fn request_mut(&mut self, game: Game) -> &mut GenRequest {
         &mut self.requests[usize::from(game == Game::Longcat)]
+    }
+
+    /// Changes whenever the candidates do (a new run, an arrival, a clear).
+    pub fn revision(&self) -> (u64, usize) {
+        (self.run, self.candidates.len())
     }
 
     /// True while a generation runs.
@@ -97,7 +111,7 @@ impl GeneratorPanel {
     /// Starts generating for `game` (the previous run is cancelled, its candidates cleared).
     pub fn generate(&mut self, game: Game, ctx: &egui::Context) {
         let request = self.request_mut(game).clone();
-        self.candidates.clear();
+        self.candidates.retain(|c| c.level.game != game);
         self.error = None;
         self.note = None;
         self.run += 1;
@@ -119,7 +133,7 @@ impl GeneratorPanel {
         let mut request = self.request_mut(Game::Match3).clone();
         request.generator = candidate.generator;
         request.seed = request.seed.wrapping_add(index as u64 + 1);
-        self.candidates.clear();
+        self.candidates.retain(|c| c.level.game != Game::Match3);
         self.candidates.push(candidate.clone());
         self.error = None;
         self.note = None;
@@ -171,13 +185,13 @@ impl GeneratorPanel {
             }
         }
         self.loader.poll();
-        let choice = self.request_mut(game).generator;
+        let choice = self.request(game).generator;
         if choice.is_cvae()
             && !self.loader.busy()
             && self.models.load_error(choice).is_none()
             && self
                 .models
-                .feasibility(choice, &self.request_mut(game).condition())
+                .feasibility(choice, &self.request(game).condition())
                 .is_none()
         {
             let models = self.models.clone();
@@ -236,20 +250,26 @@ impl GeneratorPanel {
                     .labelled_by(l.id);
                 ui.end_row();
                 if game == Game::Match3 {
-                    ui.label("Symmetry");
+                    let l = ui.label("Symmetry");
                     egui::ComboBox::from_id_salt("gen-symmetry")
                         .selected_text(r.symmetry.name())
                         .show_ui(ui, |ui| {
                             for s in Symmetry::ALL {
                                 ui.selectable_value(&mut r.symmetry, s, s.name());
                             }
-                        });
+                        })
+                        .response
+                        .labelled_by(l.id);
                     ui.end_row();
                 }
                 if r.generator.uses_moves() {
                     let l = ui.label("Target moves");
-                    ui.add(egui::DragValue::new(&mut r.moves).range(1.0..=40.0).speed(0.2))
-                        .labelled_by(l.id);
+                    ui.add(
+                        egui::DragValue::new(&mut r.moves)
+                            .range(1.0..=40.0)
+                            .speed(0.2),
+                    )
+                    .labelled_by(l.id);
                     ui.end_row();
                 }
                 let l = ui.label("Count");
@@ -262,14 +282,13 @@ impl GeneratorPanel {
             });
         ui.checkbox(&mut r.validated_only, "Validated only")
             .on_hover_text(match game {
-                Game::Match3 => "Keep only levels the bots find valid (and near the target moves for Avalon)",
+                Game::Match3 => {
+                    "Keep only levels the bots find valid (and near the target moves for Avalon)"
+                }
                 Game::Longcat => "Keep only solvable, non-trivial levels",
             });
         if r.generator == GeneratorChoice::LongcatDqn && (r.width, r.height) != (8, 8) {
-            ui.colored_label(
-                super::palette::BAD,
-                "The shipped DQN makes 8×8 levels only",
-            );
+            ui.colored_label(super::palette::BAD, "The shipped DQN makes 8×8 levels only");
             if ui.small_button("Use 8×8").clicked() {
                 r.width = 8;
                 r.height = 8;
@@ -283,14 +302,21 @@ impl GeneratorPanel {
                 nearest_same_moves,
             }) = models.feasibility(r.generator, &condition)
             {
-                ui.colored_label(super::palette::ACCENT, format!("⚠ {reason}"));
-                for nearest in [nearest_same_size, nearest_same_moves].into_iter().flatten() {
+                ui.colored_label(super::palette::ACCENT, format!("Warning: {reason}"));
+                for nearest in [nearest_same_size, nearest_same_moves]
+                    .into_iter()
+                    .flatten()
+                {
                     let moves = nearest
                         .moves
                         .map(|m| format!(", {m:.0} moves"))
                         .unwrap_or_default();
                     let text = format!("Nearest: {}×{}{moves}", nearest.width, nearest.height);
-                    if ui.small_button(text).on_hover_text("Use this condition").clicked() {
+                    if ui
+                        .small_button(text)
+                        .on_hover_text("Use this condition")
+                        .clicked()
+                    {
                         r.width = nearest.width;
                         r.height = nearest.height;
                         if let Some(m) = nearest.moves {
@@ -309,7 +335,7 @@ impl ToolPanel for GeneratorPanel {
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, ctx: &mut PanelCtx<'_>) {
-        ui.label(RichText::new("Generate").strong());
+        ui.label(RichText::new("Generators").strong());
         self.conditions_ui(ui, ctx.game);
         ui.horizontal(|ui| {
             let busy = self.worker.busy();
@@ -323,10 +349,12 @@ impl ToolPanel for GeneratorPanel {
                 ctx.commands.push(AppCommand::CancelGeneration);
             }
         });
-        if let Some((fraction, note)) = self.progress().cloned() {
+        if self.worker.busy() {
+            let (fraction, note) = self
+                .progress()
+                .cloned()
+                .unwrap_or((0.0, "starting…".into()));
             ui.add(egui::ProgressBar::new(fraction).text(note).animate(true));
-        } else if self.worker.busy() {
-            ui.add(egui::ProgressBar::new(0.0).text("starting…").animate(true));
         }
         if let Some(n) = &self.note {
             ui.weak(n);

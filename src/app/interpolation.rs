@@ -91,7 +91,9 @@ impl InterpolationWindow {
             report.progress(0.1, "loading the model");
             let model = models.cvae(choice)?;
             report.progress(0.3, "encoding and decoding");
-            let walk = model.interpolate(&a, &b, steps).map_err(|e| e.to_string())?;
+            let walk = model
+                .interpolate(&a, &b, steps)
+                .map_err(|e| e.to_string())?;
             if cancel.is_cancelled() {
                 return Err("cancelled".into());
             }
@@ -104,7 +106,9 @@ impl InterpolationWindow {
                 .between
                 .iter()
                 .enumerate()
-                .map(|(i, l)| match3_candidate(l, format!("{} to {} {}", a.name, b.name, i + 1), choice))
+                .map(|(i, l)| {
+                    match3_candidate(l, format!("{} to {} {}", a.name, b.name, i + 1), choice)
+                })
                 .collect();
             Ok(Strip {
                 a_input: validated(&a, &a.name)?,
@@ -147,11 +151,18 @@ impl InterpolationWindow {
         if !self.open {
             return;
         }
+        // Start from the editor level and the next source; the designer changes either.
+        if self.a.is_none() {
+            self.a = sources.first().cloned();
+        }
+        if self.b.is_none() {
+            self.b = sources.get(1).cloned();
+        }
         let mut open = true;
         egui::Window::new("Latent interpolation")
             .open(&mut open)
-            .default_size([900.0, 330.0])
-            .default_pos([250.0, 420.0])
+            .default_size([1000.0, 300.0])
+            .default_pos([240.0, 360.0])
             .show(ctx, |ui| {
                 self.controls(ui, sources, models);
                 ui.separator();
@@ -165,7 +176,7 @@ impl InterpolationWindow {
     fn controls(&mut self, ui: &mut egui::Ui, sources: &[(String, Level)], models: &ModelCache) {
         ui.horizontal(|ui| {
             for (slot, name) in [(&mut self.a, "A"), (&mut self.b, "B")] {
-                ui.label(format!("Level {name}"));
+                let l = ui.label(format!("Level {name}"));
                 let shown = slot
                     .as_ref()
                     .map(|(l, _)| l.clone())
@@ -180,14 +191,16 @@ impl InterpolationWindow {
                                 *slot = Some((label.clone(), level.clone()));
                             }
                         }
-                    });
+                    })
+                    .response
+                    .labelled_by(l.id);
             }
         });
         ui.horizontal(|ui| {
             let l = ui.label("Steps");
             ui.add(egui::DragValue::new(&mut self.steps).range(1..=12))
                 .labelled_by(l.id);
-            ui.label("Model");
+            let l = ui.label("Model");
             egui::ComboBox::from_id_salt("interp-model")
                 .selected_text(self.model.label())
                 .show_ui(ui, |ui| {
@@ -196,10 +209,15 @@ impl InterpolationWindow {
                             ui.selectable_value(&mut self.model, c, c.label());
                         }
                     }
-                });
+                })
+                .response
+                .labelled_by(l.id);
             let busy = self.busy();
             if ui
-                .add_enabled(!busy && self.a.is_some() && self.b.is_some(), egui::Button::new("Interpolate"))
+                .add_enabled(
+                    !busy && self.a.is_some() && self.b.is_some(),
+                    egui::Button::new("Interpolate"),
+                )
                 .clicked()
             {
                 self.run(models, ui.ctx());
@@ -207,7 +225,11 @@ impl InterpolationWindow {
             if busy {
                 ui.spinner();
                 if let Some((f, note)) = &self.worker.progress {
-                    ui.add(egui::ProgressBar::new(*f).text(note.as_str()).desired_width(160.0));
+                    ui.add(
+                        egui::ProgressBar::new(*f)
+                            .text(note.as_str())
+                            .desired_width(160.0),
+                    );
                 }
             }
         });
@@ -222,22 +244,30 @@ impl InterpolationWindow {
             return;
         };
         let n = strip.between.len();
-        egui::ScrollArea::horizontal().id_salt("interp-strip").show(ui, |ui| {
-            ui.horizontal_top(|ui| {
-                endpoint(ui, "A", &strip.a_input, &strip.a_recon, commands);
-                ui.separator();
-                for (i, c) in strip.between.iter().enumerate() {
-                    let t = (i + 1) as f64 / (n + 1) as f64;
-                    tile(ui, &format!("t = {t:.2}"), c, commands);
-                }
-                ui.separator();
-                endpoint(ui, "B", &strip.b_input, &strip.b_recon, commands);
+        egui::ScrollArea::horizontal()
+            .id_salt("interp-strip")
+            .show(ui, |ui| {
+                ui.horizontal_top(|ui| {
+                    endpoint(ui, "A", &strip.a_input, &strip.a_recon, commands);
+                    ui.separator();
+                    for (i, c) in strip.between.iter().enumerate() {
+                        let t = (i + 1) as f64 / (n + 1) as f64;
+                        tile(ui, &format!("t = {t:.2}"), c, commands);
+                    }
+                    ui.separator();
+                    endpoint(ui, "B", &strip.b_input, &strip.b_recon, commands);
+                });
             });
-        });
     }
 }
 
-fn endpoint(ui: &mut egui::Ui, name: &str, input: &Candidate, recon: &Candidate, commands: &mut Vec<AppCommand>) {
+fn endpoint(
+    ui: &mut egui::Ui,
+    name: &str,
+    input: &Candidate,
+    recon: &Candidate,
+    commands: &mut Vec<AppCommand>,
+) {
     ui.vertical(|ui| {
         ui.strong(name);
         ui.horizontal_top(|ui| {
@@ -262,7 +292,11 @@ fn tile(ui: &mut egui::Ui, caption: &str, c: &Candidate, commands: &mut Vec<AppC
         paint_thumbnail(ui.painter(), rect.shrink(5.0), &c.level);
         ui.painter()
             .rect_stroke(rect, 4.0, Stroke::new(1.5, colour), StrokeKind::Inside);
-        ui.label(RichText::new(format!("{figure} · {badge}")).small().color(colour));
+        ui.label(
+            RichText::new(format!("{figure} · {badge}"))
+                .small()
+                .color(colour),
+        );
         if response
             .on_hover_text(format!("{} · click: open in the editor", c.level.name))
             .clicked()

@@ -1,6 +1,7 @@
 //! The window's layout: menu bar, status bar, left sidebar, right panel (gauge and graph),
 //! bottom pack strip, the canvas in the centre, and the modal questions.
 
+use super::candidates::CandidateDrag;
 use super::dialogs::Purpose;
 use super::editor::EditCommand;
 use super::panel::{AppCommand, PackCommand, PanelCtx, ToolPanel};
@@ -67,6 +68,10 @@ impl StudioApp {
                         "Difficulty and graph panel",
                     );
                     ui.checkbox(&mut self.settings.show_pack_strip, "Pack strip");
+                    ui.checkbox(
+                        &mut self.settings.show_generators,
+                        "Generators and candidates",
+                    );
                     ui.checkbox(&mut self.settings.show_frame_time, "Frame time");
                     if ui.button("Reset canvas zoom").clicked() {
                         self.canvas.zoom = 1.0;
@@ -79,6 +84,21 @@ impl StudioApp {
                     {
                         commands.push(AppCommand::SwitchGame(game));
                     }
+                }
+                ui.separator();
+                if ui
+                    .button("Playtest")
+                    .on_hover_text("Play the level on the canvas")
+                    .clicked()
+                {
+                    commands.push(AppCommand::Playtest);
+                }
+                if ui
+                    .selectable_label(self.interpolation.open, "Interpolation")
+                    .on_hover_text("Walk the latent space between two match-3 levels")
+                    .clicked()
+                {
+                    commands.push(AppCommand::ToggleInterpolation);
                 }
             });
         });
@@ -130,6 +150,33 @@ impl StudioApp {
                     self.strip.ui(ui, &mut ctx);
                 });
             self.settings.pack_strip_height = r.response.rect.height();
+            // A candidate dropped anywhere on the strip joins the active pack.
+            let strip_rect = r.response.rect;
+            let (hovering, released) = ui.input(|i| {
+                let over = i
+                    .pointer
+                    .hover_pos()
+                    .is_some_and(|p| strip_rect.contains(p));
+                (over, over && i.pointer.any_released())
+            });
+            if hovering && egui::DragAndDrop::has_payload_of_type::<CandidateDrag>(ui.ctx()) {
+                ui.ctx()
+                    .layer_painter(egui::LayerId::new(
+                        egui::Order::Foreground,
+                        egui::Id::unique("candidate-drop"),
+                    ))
+                    .rect_stroke(
+                        strip_rect.shrink(2.0),
+                        4.0,
+                        egui::Stroke::new(2.0, super::palette::ACCENT),
+                        egui::StrokeKind::Inside,
+                    );
+                if released {
+                    if let Some(drag) = egui::DragAndDrop::take_payload::<CandidateDrag>(ui.ctx()) {
+                        ctx.commands.push(AppCommand::AddLevel(drag.0.clone()));
+                    }
+                }
+            }
         }
         Panel::left("sidebar")
             .resizable(true)
@@ -137,6 +184,18 @@ impl StudioApp {
             .show(ui, |ui| {
                 egui::ScrollArea::vertical().show(ui, |ui| self.conditions.ui(ui, &mut ctx));
             });
+        if self.settings.show_generators {
+            let generators = &mut self.generators;
+            Panel::left("generate")
+                .resizable(true)
+                .default_size(262.0)
+                .min_size(200.0)
+                .show(ui, |ui| {
+                    generators.ui(ui, &mut ctx);
+                    ui.separator();
+                    generators.candidates_ui(ui, game, ctx.commands);
+                });
+        }
         if self.settings.show_right_panel {
             let r = Panel::right("analysis")
                 .resizable(true)
@@ -186,6 +245,23 @@ impl StudioApp {
     }
 
     pub(super) fn modals(&mut self, ctx: &egui::Context, commands: &mut Vec<AppCommand>) {
+        self.playtest.ui(ctx, commands);
+        if self.interpolation.open {
+            // The levels to choose from, rebuilt only when packs, candidates or the editor change.
+            let key = (
+                self.work_generation,
+                self.active_pack,
+                self.generators.revision(),
+                self.editors[0].revision(),
+                self.analysis.last.as_ref().map(|o| o.revision),
+            );
+            if self.interpolation_sources.0 != Some(key) {
+                self.interpolation_sources = (Some(key), self.interpolation_sources());
+            }
+            let sources = &self.interpolation_sources.1;
+            self.interpolation
+                .ui(ctx, sources, &self.generators.models, commands);
+        }
         if let Some(command) = self.dialogs.ui(ctx) {
             commands.push(command);
         }

@@ -4,18 +4,22 @@
 //! State flow: [`Settings`] is the one saved struct; the rest of [`StudioApp`] is runtime.
 //! Widgets and panels emit [`AppCommand`]s (board edits as [`EditCommand`]s), which
 //! [`StudioApp::apply`] applies in one place — undo/redo lives in [`Editor::apply`]. Heavy
-//! work (bot validation, state graphs, their layout) runs on workers ([`jobs`]) that report
+//! work (bot validation, state graphs, their layout, generation, interpolation) runs on workers ([`jobs`]) that report
 //! over channels and wake the UI; the UI never waits.
 
 pub mod analysis;
 mod apply;
 pub mod board;
+pub mod candidates;
 pub mod canvas;
 pub mod dialogs;
 pub mod editor;
 pub mod gauge;
+pub mod gen_jobs;
+pub mod generate_panel;
 pub mod graph_view;
 pub mod history;
+pub mod interpolation;
 pub mod jobs;
 mod layout;
 pub mod longcat_analysis;
@@ -23,6 +27,9 @@ pub mod pack_doc;
 pub mod pack_strip;
 pub mod palette;
 pub mod panel;
+pub mod playtest;
+mod playtest_longcat;
+mod playtest_match3;
 pub mod png_sheet;
 pub mod recovery;
 pub mod settings;

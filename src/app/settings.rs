@@ -113,6 +113,8 @@ pub struct Settings {
     pub show_frame_time: bool,
     /// Seconds between autosaves of unsaved work.
     pub autosave_seconds: f32,
+    /// The generators and candidates panel is shown.
+    pub show_generators: bool,
 }
 
 impl Default for Settings {
@@ -128,6 +130,7 @@ impl Default for Settings {
             pack_strip_height: 190.0,
             show_frame_time: true,
             autosave_seconds: 20.0,
+            show_generators: true,
         }
     }
 }

@@ -8,16 +8,19 @@ use super::canvas::{CanvasView, StateOverlay};
 use super::dialogs::FileDialogs;
 use super::editor::{EditCommand, Editor};
 use super::gauge::GaugePanel;
+use super::generate_panel::GeneratorPanel;
 use super::graph_view::GraphPanel;
+use super::interpolation::InterpolationWindow;
 use super::jobs::{JobMode, Worker};
 use super::pack_doc::PackDoc;
 use super::pack_strip::PackStrip;
 use super::panel::AppCommand;
+use super::playtest::PlaytestWindow;
 use super::recovery::Recovery;
 use super::settings::{Settings, StudioPaths, Tool};
 use super::sidebar::ConditionsPanel;
 use crate::files;
-use crate::level::Game;
+use crate::level::{Game, Level, Playtest};
 use egui::{Key, KeyboardShortcut, Modifiers};
 use std::time::{Duration, Instant};
 
@@ -52,6 +55,13 @@ pub struct StudioApp {
     pub(super) gauge: GaugePanel,
     pub(super) graph: GraphPanel,
     pub(super) strip: PackStrip,
+    pub(super) generators: GeneratorPanel,
+    pub(super) playtest: PlaytestWindow,
+    pub(super) interpolation: InterpolationWindow,
+    /// The interpolation window's choice of levels and what they were built from.
+    pub(super) interpolation_sources: (Option<SourcesKey>, Vec<(String, Level)>),
+    /// Playtests of levels not in a pack yet: they join the level when it is added.
+    pub(super) unattached: Vec<(Game, Vec<String>, Playtest)>,
     pub(super) shown_state: Option<StateOverlay>,
     pub(super) errors: Vec<String>,
     pub(super) status: String,
@@ -66,6 +76,10 @@ pub struct StudioApp {
     pub(super) frame_ms: f32,
     pub(super) pending: Vec<AppCommand>,
 }
+
+/// What the interpolation window's list of levels depends on: work generation, active pack,
+/// candidates, match-3 editor revision and the revision the gauge answered for.
+pub(super) type SourcesKey = (u64, usize, (u64, usize), u64, Option<u64>);
 
 /// The editor slot of a game.
 pub(super) fn index_of(game: Game) -> usize {
@@ -113,6 +127,7 @@ impl StudioApp {
         let game = settings.game;
         let canvas = CanvasView::new(settings.zoom);
         let clean_revision = [match3.revision(), longcat.revision()];
+        let generators = GeneratorPanel::new(&paths.models_dir, mode);
         let mut app = Self {
             paths,
             game,
@@ -126,6 +141,11 @@ impl StudioApp {
             gauge: GaugePanel,
             graph: GraphPanel::default(),
             strip: PackStrip::default(),
+            generators,
+            playtest: PlaytestWindow::default(),
+            interpolation: InterpolationWindow::new(mode),
+            unattached: Vec::new(),
+            interpolation_sources: (None, Vec::new()),
             shown_state: None,
             errors,
             status: String::new(),
@@ -207,6 +227,66 @@ impl StudioApp {
     /// The canvas (tests read where cells are drawn).
     pub fn canvas(&self) -> &CanvasView {
         &self.canvas
+    }
+
+    /// The generator sidebar and its candidates.
+    pub fn generators(&self) -> &GeneratorPanel {
+        &self.generators
+    }
+
+    /// The generator sidebar, to set conditions or wait for a job in tests.
+    pub fn generators_mut(&mut self) -> &mut GeneratorPanel {
+        &mut self.generators
+    }
+
+    /// The playtest window.
+    pub fn playtest(&self) -> &PlaytestWindow {
+        &self.playtest
+    }
+
+    /// The playtest window, to turn animations off in tests.
+    pub fn playtest_mut(&mut self) -> &mut PlaytestWindow {
+        &mut self.playtest
+    }
+
+    /// The latent interpolation window.
+    pub fn interpolation(&self) -> &InterpolationWindow {
+        &self.interpolation
+    }
+
+    /// The latent interpolation window, to choose levels or wait in tests.
+    pub fn interpolation_mut(&mut self) -> &mut InterpolationWindow {
+        &mut self.interpolation
+    }
+
+    /// Levels the interpolation window can start from: the match-3 editor level, the active
+    /// pack's match-3 levels and the match-3 candidates.
+    pub fn interpolation_sources(&self) -> Vec<(String, Level)> {
+        let mut out = Vec::new();
+        // The editor level carries the gauge's figures when they are fresh: the encoder is
+        // conditioned on the validated moves.
+        let editor_level = if self.game == Game::Match3 {
+            self.level_for_pack()
+        } else {
+            self.editors[index_of(Game::Match3)].to_level()
+        };
+        out.push((format!("Editor: {}", editor_level.name), editor_level));
+        if let Some(doc) = self.packs.get(self.active_pack) {
+            for (i, l) in doc.pack.levels.iter().enumerate() {
+                if l.game == Game::Match3 {
+                    out.push((format!("Pack {}: {}", i + 1, l.name), l.clone()));
+                }
+            }
+        }
+        for (i, c) in self.generators.candidates.iter().enumerate() {
+            if c.level.game == Game::Match3 {
+                out.push((
+                    format!("Candidate {}: {}", i + 1, c.level.name),
+                    c.level.clone(),
+                ));
+            }
+        }
+        out
     }
 
     /// The graph viewer (tests read where nodes are drawn).
@@ -369,6 +449,11 @@ impl StudioApp {
                     });
                 }
             }
+        }
+        self.generators.poll(self.game, ctx);
+        self.interpolation.poll();
+        if self.generators.busy() || self.interpolation.busy() {
+            ctx.request_repaint_after(Duration::from_millis(100));
         }
         if let Some(command) = self.dialogs.poll() {
             self.pending.push(command);

@@ -18,16 +18,8 @@ use std::path::Path;
 use std::time::Instant;
 
 /// The diversity-aware settings evaluated: (n candidates, distance d, noise rate p).
-pub const DIVERSE_GRID: [(usize, u32, f64); 8] = [
-    (1, 1, 0.5),
-    (2, 1, 0.5),
-    (3, 1, 0.5),
-    (2, 3, 0.5),
-    (2, 1, 0.7),
-    (3, 1, 0.7),
-    (2, 1, 0.9),
-    (3, 1, 0.9),
-];
+pub const DIVERSE_GRID: [(usize, u32, f64); 4] =
+    [(2, 4, 0.1), (3, 8, 0.1), (3, 4, 0.2), (3, 8, 0.2)];
 
 /// The figures of one setting.
 #[derive(Clone, Debug, PartialEq, Serialize)]

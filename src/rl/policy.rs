@@ -1,14 +1,17 @@
 //! Generation with a trained DQN: from each start cell in turn, with a temperature (the chance
 //! of a random free action instead of the greedy one) or the diversity-aware greedy policy
-//! (DAGP): draw `n` candidate actions, keep those whose outcome is at least `d` cells away
-//! from the greedy action's outcome, and take the best of them by Q-value (greedy when none
-//! is left). Environments run in lock-step batches so the network sees many at once.
+//! (DAGP): at noise steps, draw `n` candidate actions, keep those whose greedily finished level
+//! is at least `d` cells away from the greedy action's, and take the best of them by value
+//! (greedy when none is left). Environments run in lock-step batches so the network sees many
+//! at once, and Q-values of states already seen are remembered.
 
+use super::env::level_difficulty;
 use super::env::SolutionDownEnv;
 use super::model::{DqnError, DqnModel};
 use super::train::greedy;
 use crate::longcat::{Direction, LongcatLevel};
 use crate::rng::Rng;
+use rayon::prelude::*;
 use std::collections::HashMap;
 
 /// How actions are chosen.
@@ -17,9 +20,11 @@ pub enum Policy {
     /// A random free action with probability `t`, else the greedy one.
     Temperature(f64),
     /// The diversity-aware greedy policy: at a noise step (probability `p`), draw `n` random
-    /// candidate actions, keep those whose outcome is at least `d` cells from the greedy
-    /// action's outcome (cells of the level-if-finished-now that differ, head included) and take
-    /// the best of them by Q-value; greedy otherwise.
+    /// candidate actions; finish each candidate's outcome and the greedy action's outcome with
+    /// the greedy policy; keep the candidates whose finished level is at least `d` cells from
+    /// the greedy one's and take the best of them by their value under the greedy policy (the
+    /// finished level's difficulty: the exact Q-value in this deterministic process); greedy
+    /// when none is left or at other steps.
     Diverse { n: usize, d: u32, p: f64 },
 }
 
@@ -96,32 +101,61 @@ fn choose_without_q(policy: Policy, env: &SolutionDownEnv, rng: &mut Rng) -> Opt
     }
 }
 
-fn choose_with_q(policy: Policy, q: &[f32; 4], env: &SolutionDownEnv, rng: &mut Rng) -> Direction {
-    let best = greedy(q, env).expect("an episode in progress has a free action");
-    let Policy::Diverse { n, d, p } = policy else {
-        return best;
-    };
-    if !rng.chance(p) {
-        return best;
-    }
+/// The DAGP candidates of one noise step: up to `n` random free actions other than the greedy
+/// one (drawn with replacement, repeats dropped), each with its outcome.
+fn dagp_candidates(
+    env: &SolutionDownEnv,
+    best: Direction,
+    n: usize,
+    rng: &mut Rng,
+) -> Vec<(Direction, SolutionDownEnv)> {
     let free = env.free_actions();
-    let mut greedy_outcome = env.clone();
-    greedy_outcome.advance(best);
-    let mut pick: Option<Direction> = None;
+    let mut out: Vec<(Direction, SolutionDownEnv)> = Vec::new();
     for _ in 0..n {
         let c = free[rng.index(free.len())];
-        if c == best {
+        if c == best || out.iter().any(|(o, _)| *o == c) {
             continue;
         }
         let mut outcome = env.clone();
         outcome.advance(c);
-        if outcome.distance(&greedy_outcome) >= d
-            && pick.is_none_or(|p| q[c.index()] > q[p.index()])
+        out.push((c, outcome));
+    }
+    out
+}
+
+/// Runs every episode in `envs` to its end with the greedy policy, in lock-step batches,
+/// asking the network only for states not in `cache`.
+///
+/// # Errors
+/// A tensor failure.
+fn complete_greedy(
+    model: &DqnModel,
+    cache: &mut HashMap<SolutionDownEnv, [f32; 4]>,
+    envs: &mut [SolutionDownEnv],
+) -> Result<(), DqnError> {
+    loop {
+        let active: Vec<usize> = (0..envs.len()).filter(|&k| !envs[k].is_done()).collect();
+        if active.is_empty() {
+            return Ok(());
+        }
+        let mut unknown: Vec<SolutionDownEnv> = Vec::new();
+        for &k in &active {
+            if !cache.contains_key(&envs[k]) && !unknown.contains(&envs[k]) {
+                unknown.push(envs[k].clone());
+            }
+        }
+        let refs: Vec<&SolutionDownEnv> = unknown.iter().collect();
+        for (o, q) in unknown
+            .iter()
+            .zip(model.net.q_values(&refs, &model.device)?)
         {
-            pick = Some(c);
+            cache.insert(o.clone(), q);
+        }
+        for &k in &active {
+            let a = greedy(&cache[&envs[k]], &envs[k]).expect("active episode");
+            envs[k].advance(a);
         }
     }
-    pick.unwrap_or(best)
 }
 
 /// Generates `count` levels; level `i` starts at cell `i mod (w·h)` and draws its random
@@ -181,10 +215,62 @@ pub fn generate(
             {
                 cache.insert(envs[k].clone(), q);
             }
+            // Greedy actions, and for DAGP noise steps the candidates to compare.
+            let mut noisy: Vec<(usize, Vec<(Direction, SolutionDownEnv)>)> = Vec::new();
             for &k in &waiting {
-                let q = cache[&envs[k]];
-                let a = choose_with_q(policy, &q, &envs[k], &mut rngs[k]);
-                envs[k].advance(a);
+                let best = greedy(&cache[&envs[k]], &envs[k])
+                    .expect("an episode in progress has a free action");
+                match policy {
+                    Policy::Diverse { n, p, .. } if rngs[k].chance(p) => {
+                        let candidates = dagp_candidates(&envs[k], best, n, &mut rngs[k]);
+                        if candidates.is_empty() {
+                            envs[k].advance(best);
+                        } else {
+                            noisy.push((k, candidates));
+                        }
+                    }
+                    _ => {
+                        envs[k].advance(best);
+                    }
+                }
+            }
+            if !noisy.is_empty() {
+                // Finish the greedy action's outcome and every candidate's outcome greedily:
+                // a candidate counts when its finished level is at least `d` cells from the
+                // greedy one's, and its value is that finished level's difficulty (the exact
+                // value of the action under the greedy policy in this deterministic process).
+                let mut finals: Vec<SolutionDownEnv> = Vec::new();
+                for (k, candidates) in &noisy {
+                    let best = greedy(&cache[&envs[*k]], &envs[*k]).expect("active episode");
+                    let mut g = envs[*k].clone();
+                    g.advance(best);
+                    finals.push(g);
+                    finals.extend(candidates.iter().map(|(_, o)| o.clone()));
+                }
+                complete_greedy(model, &mut cache, &mut finals)?;
+                let values: Vec<f64> = finals
+                    .par_iter()
+                    .map(|e| level_difficulty(&e.finished_level()))
+                    .collect();
+                let d = match policy {
+                    Policy::Diverse { d, .. } => d,
+                    Policy::Temperature(_) => 0,
+                };
+                let mut at = 0;
+                for (k, candidates) in noisy {
+                    let greedy_final = finals[at].finished_walls();
+                    let best = greedy(&cache[&envs[k]], &envs[k]).expect("active episode");
+                    let mut pick = (best, f64::NEG_INFINITY);
+                    for (j, (c, _)) in candidates.iter().enumerate() {
+                        let idx = at + 1 + j;
+                        let far = (finals[idx].finished_walls() ^ greedy_final).count_ones() >= d;
+                        if far && values[idx] > pick.1 {
+                            pick = (*c, values[idx]);
+                        }
+                    }
+                    at += 1 + candidates.len();
+                    envs[k].advance(pick.0);
+                }
             }
         }
         out.extend(envs.iter().map(|e| e.finished_level()));

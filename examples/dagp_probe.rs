@@ -1,0 +1,31 @@
+//! Probe a few DQN policies on fewer levels than the full evaluation:
+//! `cargo run --release --example dagp_probe -- 3000 T0.2 D3,1,0.2 …`.
+use level_studio::rl::eval::summarise;
+use level_studio::rl::model::{DqnModel, SHIPPED_WEIGHTS};
+use level_studio::rl::policy::generate;
+use level_studio::rl::Policy;
+use std::time::Instant;
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let count: usize = args[0].parse().expect("count");
+    let dqn = DqnModel::load(std::path::Path::new(SHIPPED_WEIGHTS)).expect("model");
+    for a in &args[1..] {
+        let policy = if let Some(t) = a.strip_prefix('T') {
+            Policy::Temperature(t.parse().unwrap())
+        } else {
+            Policy::parse_diverse(&a[1..]).unwrap()
+        };
+        let t = Instant::now();
+        let levels = generate(&dqn, policy, count, 0).unwrap();
+        let r = summarise(&policy.label(), &levels, t);
+        println!(
+            "{:<22} dup {:5.1} %  non-trivial {:5.1} %  mean {:5.2}  {:.1} s",
+            r.setting,
+            100.0 * r.duplicate_share,
+            100.0 * r.non_trivial_share,
+            r.mean_difficulty,
+            r.seconds
+        );
+    }
+}

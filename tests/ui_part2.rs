@@ -1,0 +1,426 @@
+//! egui_kittest tests of the studio window, part 2: generators and candidates, cancelling a
+//! job, opening a candidate, playtesting both games and the latent interpolation window.
+
+use egui::{Key, Pos2};
+use egui_kittest::kittest::{NodeT, Queryable};
+use egui_kittest::Harness;
+use level_studio::app::gen_jobs::GeneratorChoice;
+use level_studio::app::{AppCommand, JobMode, PackCommand, Settings, StudioApp, StudioPaths};
+use level_studio::level::{Game, Level};
+use level_studio::symmetry::Symmetry;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+fn studio(packs: Vec<PathBuf>, dir: &tempfile::TempDir, mode: JobMode) -> StudioApp {
+    let paths = StudioPaths::for_tests(packs, Some(dir.path().join("recovery.ron")));
+    StudioApp::new(Settings::default(), paths, mode)
+}
+
+fn harness(app: StudioApp) -> Harness<'static, StudioApp> {
+    Harness::builder()
+        .with_size([1440.0, 900.0])
+        .with_step_dt(1.0 / 60.0)
+        .with_max_steps(20)
+        .build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app)
+}
+
+fn steps(h: &mut Harness<'_, StudioApp>, n: usize) {
+    for _ in 0..n {
+        h.step();
+    }
+}
+
+fn command(h: &mut Harness<'_, StudioApp>, c: AppCommand) {
+    h.state_mut().push(c);
+    steps(h, 2);
+}
+
+fn click_at(h: &mut Harness<'_, StudioApp>, pos: Pos2) {
+    h.hover_at(pos);
+    h.step();
+    h.drag_at(pos);
+    h.step();
+    h.drop_at(pos);
+    steps(h, 2);
+}
+
+/// Sets the match-3 request: Avalon 7×9 vertical, 18 moves, `count` levels, `seed`.
+fn avalon_request(h: &mut Harness<'_, StudioApp>, count: usize, seed: u64) {
+    let r = h.state_mut().generators_mut().request_mut(Game::Match3);
+    r.generator = GeneratorChoice::Avalon;
+    (r.width, r.height, r.symmetry, r.moves) = (7, 9, Symmetry::Vertical, 18.0);
+    (r.count, r.seed, r.validated_only) = (count, seed, false);
+}
+
+fn generate_and_wait(h: &mut Harness<'_, StudioApp>) -> Vec<Vec<String>> {
+    h.get_by_label("Generate").click();
+    h.step();
+    let ctx = h.ctx.clone();
+    h.state_mut()
+        .generators_mut()
+        .wait(Duration::from_secs(60), Game::Match3, &ctx);
+    steps(h, 2);
+    assert!(!h.state().generators().busy(), "the generation finished");
+    h.state()
+        .generators()
+        .candidates
+        .iter()
+        .map(|c| c.level.cells.clone())
+        .collect()
+}
+
+#[test]
+fn generating_with_a_fixed_seed_shows_the_same_candidates() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir, JobMode::Threads));
+    steps(&mut h, 2);
+    avalon_request(&mut h, 4, 7);
+    steps(&mut h, 1);
+    let first = generate_and_wait(&mut h);
+    assert!(
+        !first.is_empty() && first.len() <= 4,
+        "candidates appear: {:?}",
+        h.state().generators().error
+    );
+    // Each card shows its validated figure and its buttons.
+    assert!(h.get_all_by_label_contains("moves").count() >= first.len());
+    assert_eq!(h.get_all_by_label("+ Pack").count(), first.len());
+    let again = generate_and_wait(&mut h);
+    assert_eq!(first, again, "same seed, same candidates");
+
+    // "+ Pack" adds the candidate to the active pack.
+    let before = h.state().packs()[h.state().active_pack()].pack.levels.len();
+    h.get_all_by_label("+ Pack").next().unwrap().click();
+    steps(&mut h, 2);
+    let app = h.state();
+    let pack = &app.packs()[app.active_pack()].pack;
+    assert_eq!(pack.levels.len(), before + 1);
+    assert_eq!(pack.levels.last().unwrap().cells, first[0]);
+}
+
+#[test]
+fn cancel_stops_a_running_generation() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir, JobMode::Threads));
+    steps(&mut h, 2);
+    // Validated only, many levels, moves the 7×9 training levels rarely need: a long job.
+    avalon_request(&mut h, 64, 3);
+    let r = h.state_mut().generators_mut().request_mut(Game::Match3);
+    (r.validated_only, r.moves) = (true, 3.0);
+    steps(&mut h, 1);
+    h.get_by_label("Generate").click();
+    steps(&mut h, 3);
+    assert!(h.state().generators().busy(), "the job runs");
+    h.get_by_label("Cancel").click();
+    steps(&mut h, 2);
+    assert!(!h.state().generators().busy(), "cancelled at once");
+    let kept = h.state().generators().candidates.len();
+    std::thread::sleep(Duration::from_millis(300));
+    steps(&mut h, 3);
+    assert_eq!(
+        h.state().generators().candidates.len(),
+        kept,
+        "nothing arrives after Cancel"
+    );
+    let note = h.state().generators().note.clone().unwrap_or_default();
+    assert!(note.contains("Cancelled"), "{note}");
+    // The UI is usable again.
+    assert!(!h.get_by_label("Generate").accesskit_node().is_disabled());
+}
+
+#[test]
+fn a_candidate_opens_in_the_editor() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir, JobMode::Threads));
+    steps(&mut h, 2);
+    avalon_request(&mut h, 3, 11);
+    let cells = generate_and_wait(&mut h);
+    assert!(!cells.is_empty());
+    h.get_all_by_label("Open").next().unwrap().click();
+    steps(&mut h, 2);
+    let app = h.state();
+    assert_eq!(app.game(), Game::Match3);
+    assert_eq!(app.editor().board().to_rows(), cells[0]);
+}
+
+#[test]
+fn a_tiny_longcat_level_is_played_to_success_by_keys_and_recorded() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir, JobMode::Inline));
+    steps(&mut h, 2);
+    let level =
+        level_studio::longcat::level_from_ascii("tiny", "@..\n...\n").expect("a Longcat level");
+    command(&mut h, AppCommand::LoadLevel(level.clone()));
+    assert_eq!(h.state().game(), Game::Longcat);
+    command(&mut h, AppCommand::Pack(PackCommand::AddCurrent));
+    h.get_by_label("Playtest").click();
+    steps(&mut h, 2);
+    assert!(
+        h.state().playtest().longcat().is_some(),
+        "{:?}",
+        h.state().errors()
+    );
+
+    // Right (D), down (arrow), undo it (Backspace), down again (S), then left (A).
+    for key in [Key::D, Key::ArrowDown] {
+        h.key_press(key);
+        steps(&mut h, 1);
+    }
+    assert_eq!(h.state().playtest().longcat().unwrap().moves(), 2);
+    h.key_press(Key::Backspace);
+    steps(&mut h, 1);
+    assert_eq!(h.state().playtest().longcat().unwrap().moves(), 1, "undone");
+    for key in [Key::S, Key::A] {
+        h.key_press(key);
+        steps(&mut h, 1);
+    }
+    steps(&mut h, 1);
+    let play = h.state().playtest().longcat().unwrap();
+    assert_eq!(play.outcome(), Some(true), "every cell filled");
+    h.get_by_label_contains("SUCCESS");
+
+    let app = h.state();
+    let pack = &app.packs()[app.active_pack()].pack;
+    let played = pack.levels.iter().find(|l| l.cells == level.cells).unwrap();
+    let attempts: Vec<(u32, bool)> = played
+        .playtests
+        .iter()
+        .map(|p| (p.moves, p.solved))
+        .collect();
+    assert_eq!(
+        attempts,
+        vec![(3, true)],
+        "the attempt is kept with the level"
+    );
+}
+
+#[test]
+fn a_match_in_a_match3_playtest_changes_the_counters() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir, JobMode::Inline));
+    steps(&mut h, 2);
+    command(
+        &mut h,
+        AppCommand::NewLevel {
+            width: 7,
+            height: 7,
+        },
+    );
+    h.state_mut().playtest_mut().animate = false;
+    h.get_by_label("Playtest").click();
+    steps(&mut h, 3);
+    h.get_by_label_contains("Moves used: 0");
+    let (a, b) = h
+        .state()
+        .playtest()
+        .match3()
+        .expect("a match-3 game")
+        .legal_move()
+        .expect("a fresh board has a move");
+    let (pa, pb) = {
+        let p = h.state().playtest();
+        (p.cell_center(a.0, a.1), p.cell_center(b.0, b.1))
+    };
+    click_at(&mut h, pa);
+    click_at(&mut h, pb);
+    let m = h.state().playtest().match3().unwrap();
+    assert_eq!(m.moves, 1, "one swap made");
+    assert!(m.cleared >= 3, "a match clears at least three tiles");
+    let red = m.red;
+    steps(&mut h, 1);
+    h.get_by_label_contains("Moves used: 1");
+    h.get_by_label_contains(&format!("Red cleared: {red}"));
+
+    // Restart deals a new board and keeps the abandoned attempt for the level.
+    h.get_by_label("Restart").click();
+    steps(&mut h, 2);
+    assert_eq!(h.state().playtest().match3().unwrap().moves, 0);
+    command(&mut h, AppCommand::Pack(PackCommand::AddCurrent));
+    let app = h.state();
+    let level = app.packs()[app.active_pack()].pack.levels.last().unwrap();
+    assert_eq!(level.playtests.len(), 1);
+    assert_eq!(level.playtests[0].moves, 1);
+
+    // A drag from a tile onto its neighbour swaps them too.
+    let (a, b) = h.state().playtest().match3().unwrap().legal_move().unwrap();
+    let (pa, pb) = {
+        let p = h.state().playtest();
+        (p.cell_center(a.0, a.1), p.cell_center(b.0, b.1))
+    };
+    h.hover_at(pa);
+    h.step();
+    h.drag_at(pa);
+    h.step();
+    for k in 1..=4 {
+        h.hover_at(pa + (pb - pa) * (k as f32 / 4.0));
+        h.step();
+    }
+    h.drop_at(pb);
+    steps(&mut h, 2);
+    assert_eq!(h.state().playtest().match3().unwrap().moves, 1, "dragged");
+}
+
+#[test]
+fn interpolation_shows_the_requested_number_of_levels() {
+    let dir = tempfile::tempdir().unwrap();
+    let pack = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("levels/match3/main/test.ron");
+    let mut h = harness(studio(vec![pack], &dir, JobMode::Threads));
+    steps(&mut h, 2);
+    h.get_by_label("Interpolation").click();
+    steps(&mut h, 2);
+    let sources: Vec<(String, Level)> = h.state().interpolation_sources();
+    let pack_levels: Vec<_> = sources
+        .iter()
+        .filter(|(label, _)| label.starts_with("Pack"))
+        .cloned()
+        .collect();
+    assert!(pack_levels.len() >= 2);
+    {
+        let w = h.state_mut().interpolation_mut();
+        w.a = Some(pack_levels[0].clone());
+        w.b = Some(pack_levels[1].clone());
+        w.steps = 3;
+    }
+    steps(&mut h, 1);
+    h.get_by_label("Interpolate").click();
+    h.step();
+    let started = Instant::now();
+    h.state_mut()
+        .interpolation_mut()
+        .wait(Duration::from_secs(60));
+    steps(&mut h, 3);
+    let w = h.state().interpolation();
+    assert!(w.error.is_none(), "{:?}", w.error);
+    let strip = w.strip.as_ref().expect("a strip");
+    assert_eq!(strip.between.len(), 3);
+    assert_eq!(w.shown_levels(), 5);
+    for t in ["t = 0.25", "t = 0.50", "t = 0.75"] {
+        h.get_by_label(t);
+    }
+    // Both endpoints show the input and the model's reconstruction.
+    assert_eq!(h.get_all_by_label("input").count(), 2);
+    assert_eq!(h.get_all_by_label("model").count(), 2);
+    assert_eq!(strip.a_input.level.cells, pack_levels[0].1.cells);
+    eprintln!("interpolation took {:?}", started.elapsed());
+}
+
+#[test]
+fn more_like_this_generates_near_a_candidate() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir, JobMode::Threads));
+    steps(&mut h, 2);
+    avalon_request(&mut h, 3, 5);
+    let cells = generate_and_wait(&mut h);
+    assert!(!cells.is_empty());
+    h.get_all_by_label("More like this").next().unwrap().click();
+    h.step();
+    let ctx = h.ctx.clone();
+    h.state_mut()
+        .generators_mut()
+        .wait(Duration::from_secs(60), Game::Match3, &ctx);
+    steps(&mut h, 2);
+    let g = h.state().generators();
+    assert!(g.error.is_none(), "{:?}", g.error);
+    assert_eq!(
+        g.candidates[0].level.cells, cells[0],
+        "the source stays first"
+    );
+    assert!(g.candidates.len() > 1, "levels near it arrive");
+    assert!(g.candidates[1..]
+        .iter()
+        .all(|c| c.level.name.contains("near")));
+}
+
+#[test]
+fn a_model_that_fails_to_load_says_why_and_the_others_still_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut paths = StudioPaths::for_tests(vec![], Some(dir.path().join("recovery.ron")));
+    paths.models_dir = dir.path().join("no-models-here");
+    let mut h = harness(StudioApp::new(Settings::default(), paths, JobMode::Threads));
+    steps(&mut h, 2);
+    avalon_request(&mut h, 2, 1);
+    let none = generate_and_wait(&mut h);
+    assert!(none.is_empty());
+    let error = h.state().generators().error.clone().unwrap_or_default();
+    assert!(error.contains("avalon-main"), "names the file: {error}");
+    h.get_by_label_contains("Unavailable");
+
+    // The rule-based synthesiser does not need a model.
+    h.get_by_label("Rule-based").click();
+    steps(&mut h, 1);
+    assert_eq!(generate_and_wait(&mut h).len(), 2);
+
+    // Longcat: the DQN is disabled without its weights; solution-down works.
+    command(&mut h, AppCommand::SwitchGame(Game::Longcat));
+    {
+        let r = h.state_mut().generators_mut().request_mut(Game::Longcat);
+        r.generator = GeneratorChoice::LongcatDqn;
+        (r.width, r.height, r.count) = (8, 8, 2);
+    }
+    h.get_by_label("Generate").click();
+    h.step();
+    let ctx = h.ctx.clone();
+    let wait = |h: &mut Harness<'_, StudioApp>| {
+        h.state_mut()
+            .generators_mut()
+            .wait(Duration::from_secs(60), Game::Longcat, &ctx);
+        steps(h, 2);
+    };
+    wait(&mut h);
+    let error = h.state().generators().error.clone().unwrap_or_default();
+    assert!(error.contains("disabled"), "{error}");
+    h.get_by_label("Solution-down").click();
+    steps(&mut h, 1);
+    h.get_by_label("Generate").click();
+    h.step();
+    wait(&mut h);
+    let g = h.state().generators();
+    let longcat: Vec<_> = g
+        .candidates
+        .iter()
+        .filter(|c| c.level.game == Game::Longcat)
+        .collect();
+    assert_eq!(longcat.len(), 2, "{:?}", g.error);
+    assert!(
+        longcat.iter().all(|c| c.figure.is_some()),
+        "solution-down is always solvable"
+    );
+    assert_eq!(
+        g.candidates.len(),
+        4,
+        "the match-3 candidates wait for the switch back"
+    );
+}
+
+#[test]
+fn a_candidate_dragged_onto_the_pack_strip_joins_the_pack() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir, JobMode::Threads));
+    steps(&mut h, 2);
+    let r = h.state_mut().generators_mut().request_mut(Game::Match3);
+    r.generator = GeneratorChoice::Synthesiser;
+    (r.count, r.seed) = (2, 4);
+    steps(&mut h, 1);
+    let cells = generate_and_wait(&mut h);
+    let g = h.state().generators();
+    assert_eq!(cells.len(), 2, "{:?} {:?}", g.error, g.note);
+    let (index, rect) = h.state().generators().card_rects[1];
+    let before = h.state().packs()[h.state().active_pack()].pack.levels.len();
+    // Press on the card, move down onto the strip in steps, release there.
+    let from = rect.center();
+    let to = Pos2::new(from.x + 300.0, 800.0);
+    h.hover_at(from);
+    h.step();
+    h.drag_at(from);
+    h.step();
+    for k in 1..=6 {
+        h.hover_at(from + (to - from) * (k as f32 / 6.0));
+        h.step();
+    }
+    h.drop_at(to);
+    steps(&mut h, 2);
+    let app = h.state();
+    let pack = &app.packs()[app.active_pack()].pack;
+    assert_eq!(pack.levels.len(), before + 1, "{}", app.status());
+    assert_eq!(pack.levels.last().unwrap().cells, cells[index]);
+}
