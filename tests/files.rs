@@ -160,3 +160,17 @@ fn shipped_datasets_load_and_cover_every_size() {
     assert_eq!(sizes.len(), 48);
     assert!(easy >= 150 && hard >= 150, "easy {easy}, hard {hard}");
 }
+
+#[test]
+fn the_match3_starter_pack_rises_in_difficulty() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/match3/starter.ron");
+    let pack = files::load_pack(&path).unwrap();
+    let medians: Vec<f64> = pack
+        .levels
+        .iter()
+        .map(|l| l.match3_figures().expect("labelled").median_moves)
+        .collect();
+    assert!(medians.len() >= 10);
+    assert!(medians.windows(2).all(|w| w[0] <= w[1]), "{medians:?}");
+    assert!(medians.iter().filter(|&&m| m <= 20.0).count() >= 8);
+}
