@@ -3,6 +3,13 @@
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
+    // Like other command-line tools, stop quietly when the reader of our output goes away
+    // (`level-studio validate … | head`) instead of panicking on the broken pipe.
+    #[cfg(unix)]
+    // SAFETY: restoring the default disposition of SIGPIPE before any thread starts.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     match level_studio::cli::run_from_args() {
         Some(code) => code,
         None => match level_studio::app::run_native() {

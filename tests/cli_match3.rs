@@ -152,3 +152,25 @@ fn regenerating_a_dataset_gives_byte_identical_files() {
         assert!(a == b, "paper/{split}.ron differs from the shipped file");
     }
 }
+
+#[test]
+fn a_closed_pipe_ends_the_command_quietly() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let pack = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/match3/main/test.ron");
+    let mut child = studio()
+        .arg("validate")
+        .arg(&pack)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    assert!(first.contains("main-test-0001"), "{first}");
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
