@@ -219,11 +219,11 @@ impl SolutionDownEnv {
         f
     }
 
-    /// Hamming distance between the levels two episodes would finish as now (walls and the
-    /// head's place), used by the diversity-aware policy.
+    /// Number of cells in which the levels two episodes would finish as now differ (walls,
+    /// and the cat's start cell): the diversity-aware policy's distance between levels.
     pub fn distance(&self, other: &Self) -> u32 {
         (self.finished_walls() ^ other.finished_walls()).count_ones()
-            + (self.head != other.head) as u32
+            + u32::from(self.start != other.start)
     }
 }
 

@@ -258,12 +258,12 @@ pub fn generate(
                 };
                 let mut at = 0;
                 for (k, candidates) in noisy {
-                    let greedy_final = finals[at].finished_walls();
+                    let greedy_final = &finals[at];
                     let best = greedy(&cache[&envs[k]], &envs[k]).expect("active episode");
                     let mut pick = (best, f64::NEG_INFINITY);
                     for (j, (c, _)) in candidates.iter().enumerate() {
                         let idx = at + 1 + j;
-                        let far = (finals[idx].finished_walls() ^ greedy_final).count_ones() >= d;
+                        let far = finals[idx].distance(greedy_final) >= d;
                         if far && values[idx] > pick.1 {
                             pick = (*c, values[idx]);
                         }
