@@ -163,7 +163,7 @@ fn shipped_datasets_load_and_cover_every_size() {
 
 #[test]
 fn the_match3_starter_pack_rises_in_difficulty() {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/match3/starter.ron");
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/match3/match3-starter.ron");
     let pack = files::load_pack(&path).unwrap();
     let medians: Vec<f64> = pack
         .levels

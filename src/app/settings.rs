@@ -151,7 +151,7 @@ impl StudioPaths {
     /// file in the user's data folder.
     pub fn standard(root: &std::path::Path) -> Self {
         let shipped_packs = vec![
-            root.join("levels/match3/starter.ron"),
+            root.join("levels/match3/match3-starter.ron"),
             root.join("levels/longcat/starter.ron"),
         ];
         let recovery_file = eframe::storage_dir("level-studio")
