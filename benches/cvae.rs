@@ -48,7 +48,7 @@ fn main() {
                 .then_some(generator.sidecar().moves.min),
             0,
         );
-        for (novel, label) in [(false, "decoder"), (true, "as shipped, copies redrawn")] {
+        for (novel, label) in [(false, "decoder"), (true, "as shipped, copies made novel")] {
             let mut seed = 0;
             time(
                 &format!("{name} ({label}): one level at a time"),

@@ -249,3 +249,67 @@ fn model_decoder(varmap: &VarMap, kind: ModelKind) -> Cvae {
     )
     .unwrap()
 }
+
+/// Logits that want PLAYFIELD everywhere, with margins that grow cell by cell, so the
+/// cheapest change is known.
+fn open_logits(margin_of: impl Fn(usize) -> f32) -> Vec<f32> {
+    let mut logits = vec![0f32; CLASSES * CANVAS_CELLS];
+    for cell in 0..CANVAS_CELLS {
+        logits[2 * CANVAS_CELLS + cell] = margin_of(cell);
+    }
+    logits
+}
+
+#[test]
+fn the_novel_layout_is_the_cheapest_change_that_keeps_the_size() {
+    use level_studio::model::encoding::novel_layout_from_logits;
+    let condition = Condition::new(6, 6, Symmetry::Vertical, None);
+    // Every cell wants PLAYFIELD; the first cell of the play area costs least to change.
+    let logits = open_logits(|cell| 1.0 + cell as f32 / 10.0);
+    let open = layouts_from_logits(&logits, &[condition])[0].clone();
+    assert_eq!(open.counts()[2], 36, "argmax is the open 6x6");
+    let novel = novel_layout_from_logits(&logits, 0, &condition, |l| *l == open)
+        .expect("a novel 6x6 exists");
+    assert_ne!(novel, open);
+    assert_eq!(novel.size(), (6, 6));
+    assert_eq!(novel.symmetry(), Symmetry::Vertical);
+    // One kept cell changed (two cells with its mirror image), to GAP or BLOCK at the
+    // corner the logits make cheapest: the top-left cell of the area and its mirror.
+    assert_eq!(novel.counts()[2], 34);
+    let (x0, y0) = area_origin(6, 6);
+    assert_ne!(novel.get(x0, y0), Cell::Playfield);
+    assert_ne!(novel.get(x0 + 5, y0), Cell::Playfield);
+    // Ruling out that layout too moves to the next cheapest one.
+    let next = novel_layout_from_logits(&logits, 0, &condition, |l| *l == open || *l == novel)
+        .expect("another novel 6x6 exists");
+    assert!(next != novel && next != open && next.size() == (6, 6));
+    // When every nearby layout is known there is no answer rather than a copy.
+    assert!(novel_layout_from_logits(&logits, 0, &condition, |_| true).is_none());
+}
+
+#[test]
+fn shipped_avalon_never_hands_out_a_training_level() {
+    let avalon = Generator::load(Path::new("models/avalon-main.safetensors")).unwrap();
+    let pack = load_pack(Path::new("levels/match3/main/train.ron")).unwrap();
+    let training: std::collections::HashSet<_> =
+        pack.levels.iter().map(|l| l.layout().unwrap()).collect();
+    // The small sizes, where the raw decoder lands on the open rectangle most often.
+    let mut copies_raw = 0;
+    for (w, h) in [(4, 4), (5, 4), (4, 5), (5, 5), (6, 4)] {
+        for symmetry in Symmetry::MIRRORED {
+            let want = vec![Condition::new(w, h, symmetry, Some(15.0)); 16];
+            let raw = avalon.generate_each_with(&want, 3, false).unwrap();
+            copies_raw += raw.iter().filter(|l| training.contains(*l)).count();
+            let novel = avalon.generate_each(&want, 3).unwrap();
+            for (l, r) in novel.iter().zip(&raw) {
+                assert!(!training.contains(l), "{w}x{h} {symmetry}: a copy\n{l:?}");
+                assert_eq!(l.size(), (w, h));
+                assert!(
+                    avalon.is_training_level(r) || l == r,
+                    "a novel level was changed"
+                );
+            }
+        }
+    }
+    assert!(copies_raw > 0, "the check saw no copies to replace");
+}

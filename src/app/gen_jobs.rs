@@ -512,7 +512,7 @@ pub fn run_near(
         zs.extend(z.iter().map(|v| v + NEAR_SPREAD * rng.normal() as f32));
     }
     let layouts = model
-        .decode(&zs, &vec![condition; count])
+        .decode_novel(&zs, &vec![condition; count])
         .map_err(|e| e.to_string())?;
     let mut sent = 0;
     let mut seen = HashSet::new();

@@ -203,7 +203,7 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
 fn eval_validated(args: &EvalArgs) -> Result<ExitCode> {
     let generator = load_generator(&args.model, args.weights.as_ref())?;
     let (budget, tolerance) = (64, 2.0);
-    let r = model::validated_sweep(&generator, args.seed, budget, tolerance)?;
+    let r = model::validated_sweep(&generator, args.seed, budget, tolerance, args.margin)?;
     if args.json {
         println!("{}", serde_json::to_string(&r)?);
         return Ok(ExitCode::SUCCESS);

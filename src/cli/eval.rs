@@ -39,6 +39,9 @@ pub struct EvalArgs {
     /// Match-3 models: measure validated generation over the sweep conditions instead.
     #[arg(long)]
     pub validated: bool,
+    /// With --validated: the safety margin in moves (see `ValidatedRequest::margin`).
+    #[arg(long, default_value_t = default_margin())]
+    pub margin: f64,
     /// Match-3 models: sweep the decoder's raw output (copies of training levels kept).
     #[arg(long)]
     pub raw: bool,
@@ -50,4 +53,8 @@ pub fn run(args: &EvalArgs) -> Result<ExitCode> {
         Game::Longcat => super::longcat_cmds::eval(args),
         Game::Match3 => super::cvae_cmds::eval(args),
     }
+}
+
+fn default_margin() -> f64 {
+    crate::model::validated::DEFAULT_MARGIN
 }

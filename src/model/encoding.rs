@@ -226,36 +226,111 @@ pub fn layouts_from_logits(logits: &[f32], conditions: &[Condition]) -> Vec<Layo
         .iter()
         .enumerate()
         .map(|(i, c)| {
-            let base = i * CLASSES * CANVAS_CELLS;
-            let logit = |class: usize, x: usize, y: usize| {
-                logits[base + class * CANVAS_CELLS + y * CANVAS_WIDTH + x]
-            };
-            let (x0, y0) = area_origin(c.width, c.height);
-            let mut area = Grid::filled(c.width, c.height, Cell::Block);
-            let kept = symmetry::mask(c.width, c.height, c.symmetry);
-            let mut best_playfield = (f32::NEG_INFINITY, 0, 0);
-            for (x, y, k) in kept.iter() {
-                if !k {
-                    continue;
-                }
-                let scores = [
-                    logit(0, x0 + x, y0 + y),
-                    logit(1, x0 + x, y0 + y),
-                    logit(2, x0 + x, y0 + y),
-                ];
-                let class = (0..CLASSES).fold(0, |b, k| if scores[k] > scores[b] { k } else { b });
-                area.set(x, y, Cell::ALL[class]);
-                let margin = scores[2] - scores[0].max(scores[1]);
-                if margin > best_playfield.0 {
-                    best_playfield = (margin, x, y);
-                }
-            }
-            if !area.cells().contains(&Cell::Playfield) {
-                area.set(best_playfield.1, best_playfield.2, Cell::Playfield);
-            }
-            let area = symmetry::mirror(&area, c.symmetry);
-            Layout::from_area(&area)
-                .expect("a play area within 9x11 with a PLAYFIELD cell is a layout")
+            let kept = kept_scores(logits, i, c);
+            let classes: Vec<usize> = kept.iter().map(|k| argmax(&k.scores)).collect();
+            layout_from_classes(c, &kept, &classes)
         })
         .collect()
+}
+
+/// The decoder's most likely layout for level `index` of a batch that is not `known` and
+/// keeps the requested size: the argmax layout with the one or two kept cells changed whose
+/// change costs the least logit margin (mirrored cells follow). `None` when no such edit
+/// exists (every nearby layout of that size is known).
+pub fn novel_layout_from_logits(
+    logits: &[f32],
+    index: usize,
+    condition: &Condition,
+    known: impl Fn(&Layout) -> bool,
+) -> Option<Layout> {
+    /// How many of the cheapest single changes are combined into pairs.
+    const PAIRED: usize = 24;
+    let kept = kept_scores(logits, index, condition);
+    let best: Vec<usize> = kept.iter().map(|k| argmax(&k.scores)).collect();
+    // Every single change (cell, new class) with its cost, cheapest first.
+    let mut singles: Vec<(f32, usize, usize)> = Vec::with_capacity(kept.len() * 2);
+    for (j, k) in kept.iter().enumerate() {
+        for class in (0..CLASSES).filter(|&class| class != best[j]) {
+            singles.push((k.scores[best[j]] - k.scores[class], j, class));
+        }
+    }
+    singles.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut pairs: Vec<(f32, [(usize, usize); 2])> = Vec::new();
+    let head = &singles[..singles.len().min(PAIRED)];
+    for (a, &(ca, ja, ka)) in head.iter().enumerate() {
+        for &(cb, jb, kb) in &head[a + 1..] {
+            if ja != jb {
+                pairs.push((ca + cb, [(ja, ka), (jb, kb)]));
+            }
+        }
+    }
+    pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let edits = singles
+        .iter()
+        .map(|&(cost, j, k)| (cost, vec![(j, k)]))
+        .chain(pairs.into_iter().map(|(cost, e)| (cost, e.to_vec())));
+    // Singles and pairs interleaved by cost: a cheap pair beats a dear single.
+    let mut edits: Vec<(f32, Vec<(usize, usize)>)> = edits.collect();
+    edits.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let size = (condition.width, condition.height);
+    edits.into_iter().find_map(|(_, edit)| {
+        let mut classes = best.clone();
+        for (j, k) in edit {
+            classes[j] = k;
+        }
+        let layout = layout_from_classes(condition, &kept, &classes);
+        (layout.size() == size && !known(&layout)).then_some(layout)
+    })
+}
+
+/// A kept cell of the play area with the decoder's three class scores.
+struct KeptCell {
+    x: usize,
+    y: usize,
+    scores: [f32; CLASSES],
+}
+
+fn kept_scores(logits: &[f32], index: usize, c: &Condition) -> Vec<KeptCell> {
+    let base = index * CLASSES * CANVAS_CELLS;
+    let (x0, y0) = area_origin(c.width, c.height);
+    let logit = |class: usize, x: usize, y: usize| {
+        logits[base + class * CANVAS_CELLS + (y0 + y) * CANVAS_WIDTH + x0 + x]
+    };
+    symmetry::mask(c.width, c.height, c.symmetry)
+        .iter()
+        .filter(|&(_, _, k)| k)
+        .map(|(x, y, _)| KeptCell {
+            x,
+            y,
+            scores: [logit(0, x, y), logit(1, x, y), logit(2, x, y)],
+        })
+        .collect()
+}
+
+fn argmax(scores: &[f32; CLASSES]) -> usize {
+    (0..CLASSES).fold(0, |b, k| if scores[k] > scores[b] { k } else { b })
+}
+
+/// The mirrored layout with `classes[j]` at kept cell `j`; an area without PLAYFIELD gets
+/// one at the kept cell that most wants it.
+fn layout_from_classes(c: &Condition, kept: &[KeptCell], classes: &[usize]) -> Layout {
+    let mut area = Grid::filled(c.width, c.height, Cell::Block);
+    for (k, &class) in kept.iter().zip(classes) {
+        area.set(k.x, k.y, Cell::ALL[class]);
+    }
+    if !area.cells().contains(&Cell::Playfield) {
+        let margin = |k: &KeptCell| k.scores[2] - k.scores[0].max(k.scores[1]);
+        // The first kept cell with the highest margin.
+        let mut best: Option<&KeptCell> = None;
+        for k in kept {
+            if best.is_none_or(|b| margin(k) > margin(b)) {
+                best = Some(k);
+            }
+        }
+        if let Some(k) = best {
+            area.set(k.x, k.y, Cell::Playfield);
+        }
+    }
+    let area = symmetry::mirror(&area, c.symmetry);
+    Layout::from_area(&area).expect("a play area within 9x11 with a PLAYFIELD cell is a layout")
 }

@@ -2,7 +2,10 @@
 //! encoding a level to its latent point, and interpolation between two levels.
 
 use super::arch::{device, Cvae, ModelKind, DTYPE, LATENT};
-use super::encoding::{condition_vector, encoder_batch, layouts_from_logits, Condition, Sample};
+use super::encoding::{
+    condition_vector, encoder_batch, layouts_from_logits, novel_layout_from_logits, Condition,
+    Sample,
+};
 use super::error::{ModelError, Result};
 use super::fast::FastDecoder;
 use super::sidecar::{layout_fingerprint, Architecture, Feasibility, Sidecar, SIDECAR_FORMAT};
@@ -17,8 +20,6 @@ use std::path::{Path, PathBuf};
 
 /// Levels decoded per forward pass.
 pub const BATCH: usize = 256;
-/// How many fresh latent points a level gets when it decodes to a copy of a training level.
-pub const NOVELTY_RETRIES: usize = 64;
 
 /// A trained Avalon or Vanilla model with its sidecar.
 #[derive(Debug)]
@@ -177,10 +178,11 @@ impl Generator {
     }
 
     /// One level for each condition (level `i` from `Rng::derive(seed, i)`), in batches.
-    /// A level that decodes to an exact copy of a training level is redrawn from the next
-    /// latent points of its stream (up to [`NOVELTY_RETRIES`] times): the designer asked for
-    /// new levels. Each redraw spreads the latent point a little wider (×1.1 per try, at
-    /// most ×4) so a decoder that maps a broad region onto one training level is pushed out.
+    /// A level that decodes to an exact copy of a training level is replaced by the decoder's
+    /// most likely novel layout of the same size: the argmax with the one or two kept cells
+    /// changed whose change costs the least logit margin (see
+    /// [`novel_layout_from_logits`]). The designer asked for new levels, and this keeps as
+    /// much of what the decoder wanted as possible.
     ///
     /// # Errors
     /// As [`Generator::check`] for any condition.
@@ -188,7 +190,7 @@ impl Generator {
         self.generate_each_with(conditions, seed, true)
     }
 
-    /// As [`Generator::generate_each`], with the novelty redraw on or off (off: the raw
+    /// As [`Generator::generate_each`], with the novelty step on or off (off: the raw
     /// decoder output, for measuring the model alone).
     ///
     /// # Errors
@@ -202,53 +204,41 @@ impl Generator {
         for c in conditions {
             self.check(c)?;
         }
-        let empty = HashSet::new();
-        let known = if novel { &self.known } else { &empty };
         let mut out = Vec::with_capacity(conditions.len());
         for (b, chunk) in conditions.chunks(BATCH).enumerate() {
-            let mut streams: Vec<Rng> = (0..chunk.len())
-                .map(|i| Rng::derive(seed, (b * BATCH + i) as u64))
+            let z: Vec<f32> = (0..chunk.len())
+                .flat_map(|i| {
+                    let mut rng = Rng::derive(seed, (b * BATCH + i) as u64);
+                    (0..LATENT).map(move |_| rng.normal() as f32)
+                })
                 .collect();
-            let draw = |rng: &mut Rng| {
-                (0..LATENT)
-                    .map(|_| rng.normal() as f32)
-                    .collect::<Vec<f32>>()
-            };
-            let z: Vec<f32> = streams.iter_mut().flat_map(draw).collect();
-            let mut layouts = self.decode(&z, chunk)?;
-            // Redraws go in rounds of ROUND candidates per copy, decoded together; the first
-            // novel candidate in draw order wins, exactly as if they were tried one by one.
-            const ROUND: usize = 2;
-            for round in 0..NOVELTY_RETRIES / ROUND {
-                let copies: Vec<usize> = (0..chunk.len())
-                    .filter(|&i| known.contains(&layout_fingerprint(&layouts[i])))
-                    .collect();
-                if copies.is_empty() {
-                    break;
-                }
-                let mut z = Vec::with_capacity(copies.len() * ROUND * LATENT);
-                for &i in &copies {
-                    for k in 1..=ROUND {
-                        let spread = 1.1f32.powi((round * ROUND + k) as i32).min(4.0);
-                        z.extend(draw(&mut streams[i]).into_iter().map(|v| v * spread));
-                    }
-                }
-                let wanted: Vec<Condition> = copies
-                    .iter()
-                    .flat_map(|&i| std::iter::repeat_n(chunk[i], ROUND))
-                    .collect();
-                let redrawn = self.decode(&z, &wanted)?;
-                for (&i, candidates) in copies.iter().zip(redrawn.chunks(ROUND)) {
-                    let pick = candidates
-                        .iter()
-                        .find(|l| !known.contains(&layout_fingerprint(l)))
-                        .unwrap_or(&candidates[ROUND - 1]);
-                    layouts[i] = pick.clone();
-                }
+            let logits = self.logits(&z, chunk)?;
+            let mut layouts = layouts_from_logits(&logits, chunk);
+            if novel {
+                self.make_novel(&logits, chunk, &mut layouts);
             }
             out.extend(layouts);
         }
         Ok(out)
+    }
+
+    /// True when `layout` is one of the training levels (by fingerprint).
+    pub fn is_training_level(&self, layout: &Layout) -> bool {
+        self.known.contains(&layout_fingerprint(layout))
+    }
+
+    /// Replaces every layout that copies a training level by the most likely novel one
+    /// (kept when no novel layout of its size lies within two cell changes).
+    fn make_novel(&self, logits: &[f32], conditions: &[Condition], layouts: &mut [Layout]) {
+        for (i, (layout, condition)) in layouts.iter_mut().zip(conditions).enumerate() {
+            if self.is_training_level(layout) {
+                if let Some(novel) =
+                    novel_layout_from_logits(logits, i, condition, |l| self.is_training_level(l))
+                {
+                    *layout = novel;
+                }
+            }
+        }
     }
 
     /// Decodes latent points (`LATENT` floats each, one per condition) into layouts.
@@ -256,6 +246,30 @@ impl Generator {
     /// # Errors
     /// A `z` of the wrong length, or a tensor failure.
     pub fn decode(&self, z: &[f32], conditions: &[Condition]) -> Result<Vec<Layout>> {
+        Ok(layouts_from_logits(
+            &self.logits(z, conditions)?,
+            conditions,
+        ))
+    }
+
+    /// As [`Generator::decode`], with copies of training levels replaced by the most likely
+    /// novel layout, as in [`Generator::generate_each`].
+    ///
+    /// # Errors
+    /// As [`Generator::decode`].
+    pub fn decode_novel(&self, z: &[f32], conditions: &[Condition]) -> Result<Vec<Layout>> {
+        let logits = self.logits(z, conditions)?;
+        let mut layouts = layouts_from_logits(&logits, conditions);
+        self.make_novel(&logits, conditions, &mut layouts);
+        Ok(layouts)
+    }
+
+    /// Decoder logits (`[N, 3, 11, 9]` flattened) for latent points (`LATENT` floats each,
+    /// one per condition).
+    ///
+    /// # Errors
+    /// A `z` of the wrong length, or a tensor failure.
+    pub fn logits(&self, z: &[f32], conditions: &[Condition]) -> Result<Vec<f32>> {
         let n = conditions.len();
         if z.len() != n * LATENT {
             return Err(candle_core::Error::Msg(format!(
@@ -275,11 +289,10 @@ impl Generator {
                 &self.sidecar.moves,
             ));
         }
-        let logits = match &self.fast {
+        Ok(match &self.fast {
             Some(fast) => fast.decode(&z_hat, n),
             None => self.logits_candle(&z_hat, n)?,
-        };
-        Ok(layouts_from_logits(&logits, conditions))
+        })
     }
 
     /// The latent point (encoder mean) of a level, conditioned on its size, detected

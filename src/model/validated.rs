@@ -12,6 +12,13 @@ use std::collections::HashSet;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
+/// The default [`ValidatedRequest::margin`]: the median of 30 games moves by about a move
+/// between bot seeds.
+pub const DEFAULT_MARGIN: f64 = 1.5;
+
+/// The confirming validation plays this many times the games of the first one.
+pub const CONFIRM_FACTOR: u32 = 3;
+
 /// What to look for and how hard.
 #[derive(Clone, Debug)]
 pub struct ValidatedRequest {
@@ -26,8 +33,13 @@ pub struct ValidatedRequest {
     /// How the bots validate (limit 20, 30 games by default).
     pub validation: ValidationConfig,
     /// Confirm each candidate with a second, independent validation (another bot seed) and
-    /// accept it only if both agree: borderline levels (median right at 20) are dropped.
+    /// judge it on both together (60 games).
     pub confirm: bool,
+    /// Safety margin, in moves, for the bots' sampling noise: the median of both validations
+    /// must lie within `tolerance − margin` of the target and at most `limit − margin`, so
+    /// that a fresh validation of an accepted level still lands within the tolerance and
+    /// the limit. Only used with `confirm`.
+    pub margin: f64,
 }
 
 impl ValidatedRequest {
@@ -41,6 +53,7 @@ impl ValidatedRequest {
             seed,
             validation: ValidationConfig::default(),
             confirm: true,
+            margin: DEFAULT_MARGIN,
         }
     }
 }
@@ -143,14 +156,27 @@ pub fn generate_validated(
         if request.confirm {
             let second = ValidationConfig {
                 seed: request.validation.seed ^ 0x00c0_ffee,
+                games: request.validation.games * CONFIRM_FACTOR,
                 ..request.validation
             };
             let layouts: Vec<Layout> = candidates.iter().map(|a| a.layout.clone()).collect();
             let again = validate_all(&layouts, &second);
+            let limit = f64::from(request.validation.limit);
+            let safe = |median: f64| {
+                median <= limit - request.margin
+                    && (!wants_moves
+                        || (median - target).abs() <= request.tolerance - request.margin)
+            };
             candidates = candidates
                 .into_iter()
                 .zip(again)
-                .filter(|(_, v)| v.as_ref().is_some_and(on_target))
+                .filter(|(a, v)| {
+                    v.as_ref().is_some_and(|v| {
+                        let both: Vec<u32> =
+                            a.validation.moves.iter().chain(&v.moves).copied().collect();
+                        safe(crate::match3::validate::median(&both))
+                    })
+                })
                 .map(|(a, _)| a)
                 .collect();
         }
@@ -196,6 +222,7 @@ pub fn validated_sweep(
     seed: u64,
     budget: usize,
     tolerance: f64,
+    margin: f64,
 ) -> Result<ValidatedSweep> {
     let limit = ValidationConfig::default().limit as f64;
     let min_moves = generator
@@ -223,6 +250,7 @@ pub fn validated_sweep(
         let request = ValidatedRequest {
             budget,
             tolerance,
+            margin,
             ..ValidatedRequest::new(condition, 1, seed.wrapping_add(i as u64 * 7919))
         };
         let report = generate_validated(generator, &request, None)?;
