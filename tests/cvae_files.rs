@@ -176,4 +176,17 @@ fn validated_generation_keeps_valid_levels_near_the_moves() {
         !report.accepted.is_empty(),
         "no valid 9x10 level in 128 attempts"
     );
+    // The margin is there so that a fresh validation (a bot seed the generation never
+    // used) still finds the accepted levels valid and near the moves.
+    let fresh = level_studio::match3::ValidationConfig {
+        seed: 4242,
+        ..Default::default()
+    };
+    for a in &report.accepted {
+        let v = level_studio::match3::validate(&a.layout, &fresh).unwrap();
+        assert!(
+            v.valid && (v.median_moves - 17.0).abs() <= request.tolerance,
+            "{v:?}"
+        );
+    }
 }

@@ -241,7 +241,7 @@ fn print_table(label: &str, m: &SweepMetrics, seconds: f64) {
     println!("  diversity (distinct pairs)  {}", pct(m.diversity));
     match m.plagiarism_raw {
         Some(raw) => println!(
-            "  plagiarism                  {}   (decoder alone, before redrawing copies: {})",
+            "  plagiarism                  {}   (decoder alone, before copies are made novel: {})",
             pct(m.plagiarism),
             pct(raw).trim()
         ),
@@ -266,6 +266,13 @@ fn print_table(label: &str, m: &SweepMetrics, seconds: f64) {
         "  ms per level (batch of {})  {:8.4}",
         m.levels, m.ms_per_level
     );
+    if let Some(v) = m.variety {
+        println!(
+            "  variety within a condition  {}   (distinct levels among {} per condition; not in the paper)",
+            pct(v),
+            model::metrics::VARIETY_SAMPLES
+        );
+    }
 }
 
 pub fn train(args: &TrainArgs) -> Result<ExitCode> {
@@ -281,17 +288,31 @@ pub fn train(args: &TrainArgs) -> Result<ExitCode> {
             bail!("--epochs must be at least 1");
         }
         config.epochs = e;
-        config.checkpoint_every = (e / 8).max(1);
     }
+    if args.checkpoints == 0 || args.selection_sweeps == 0 {
+        bail!("--checkpoints and --selection-sweeps must be at least 1");
+    }
+    config.checkpoint_every = (config.epochs / args.checkpoints).max(1);
+    config.selection_sweeps = args.selection_sweeps;
+    if args.valid_repeats == 0 {
+        bail!("--valid-repeats must be at least 1");
+    }
+    config.valid_repeats = args.valid_repeats;
+    if !(args.kl_weight.is_finite() && args.kl_weight > 0.0) {
+        bail!("--kl-weight must be a positive number");
+    }
+    config.kl_weight = args.kl_weight;
     let stem = args
         .out
         .file_stem()
         .map_or_else(|| "model".into(), |s| s.to_string_lossy().into_owned());
     config.checkpoint_dir = Some(Path::new("checkpoints").join(&stem));
     eprintln!(
-        "training {kind} on {} ({} levels): {} epochs, batch {}, AdamW lr {}, seed {}; checkpoints every {} epochs in {}",
+        "training {kind} on {} ({} levels, valid ones ×{}, KL weight {}): {} epochs, batch {}, AdamW lr {}, seed {}; checkpoints every {} epochs in {}",
         dir.display(),
         set.samples.len(),
+        config.valid_repeats,
+        config.kl_weight,
         config.epochs,
         config.batch_size,
         config.learning_rate,

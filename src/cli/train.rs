@@ -25,6 +25,19 @@ pub struct TrainArgs {
     /// Level size as WxH (longcat-dqn).
     #[arg(long, value_parser = super::generate::parse_size)]
     pub size: Option<(usize, usize)>,
+    /// Match-3 cVAEs: show each valid training level (median ≤ 20 moves) this many times
+    /// per epoch.
+    #[arg(long, default_value_t = 1)]
+    pub valid_repeats: usize,
+    /// Match-3 cVAEs: weight of the KL term in the loss.
+    #[arg(long, default_value_t = 1.0)]
+    pub kl_weight: f64,
+    /// Match-3 cVAEs: how many checkpoints the run scores (evenly spaced).
+    #[arg(long, default_value_t = 8)]
+    pub checkpoints: usize,
+    /// Match-3 cVAEs: seeded 144-level sweeps averaged to score a checkpoint.
+    #[arg(long, default_value_t = 2)]
+    pub selection_sweeps: usize,
 }
 
 pub fn run(args: &TrainArgs) -> Result<ExitCode> {

@@ -16,7 +16,7 @@ pub struct SweepMetrics {
     pub diversity: f64,
     /// Share identical to a training level.
     pub plagiarism: f64,
-    /// The same share for the decoder's raw output, before copies are redrawn.
+    /// The same share for the decoder's raw output, before copies are made novel.
     #[serde(default)]
     pub plagiarism_raw: Option<f64>,
     /// Share whose requested moves lie within ±1 std of the validated median (none without
@@ -32,6 +32,21 @@ pub struct SweepMetrics {
     pub tile_distribution_accuracy: f64,
     /// Generation time per level (batched), milliseconds.
     pub ms_per_level: f64,
+    /// Variety within a condition: for each sweep condition, the share of distinct levels
+    /// among [`VARIETY_SAMPLES`] generated with different seeds, averaged (not in the paper;
+    /// `diversity` compares levels of different conditions and cannot see a model that
+    /// ignores its latent point).
+    #[serde(default)]
+    pub variety: Option<f64>,
+}
+
+/// Levels generated per condition to measure [`SweepMetrics::variety`].
+pub const VARIETY_SAMPLES: usize = 16;
+
+/// The share of distinct levels in `levels` (1 when all differ, 1/n when all are equal).
+pub fn distinct_share(levels: &[Layout]) -> f64 {
+    let distinct: HashSet<&Layout> = levels.iter().collect();
+    share(distinct.len(), levels.len())
 }
 
 impl SweepMetrics {

@@ -77,6 +77,34 @@ pub struct Training {
     pub optimizer: String,
     /// Wall-clock seconds of the whole run.
     pub seconds: f64,
+    /// How many times an epoch showed each valid level (older sidecars: 1).
+    #[serde(default = "one")]
+    pub valid_repeats: usize,
+    /// Weight of the KL term (older sidecars: 1).
+    #[serde(default = "one_f64")]
+    pub kl_weight: f64,
+    /// Checkpoints scored during the run (older sidecars: 8).
+    #[serde(default = "eight")]
+    pub checkpoints: usize,
+    /// Sweeps averaged to score a checkpoint (older sidecars: 2).
+    #[serde(default = "two")]
+    pub selection_sweeps: usize,
+}
+
+fn eight() -> usize {
+    8
+}
+
+fn two() -> usize {
+    2
+}
+
+fn one_f64() -> f64 {
+    1.0
+}
+
+fn one() -> usize {
+    1
 }
 
 /// Everything saved next to the weights.

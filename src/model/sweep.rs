@@ -11,6 +11,9 @@ use crate::symmetry::Symmetry;
 use rayon::prelude::*;
 use std::time::Instant;
 
+/// Generation runs timed per sweep (the median is reported).
+pub const TIMING_RUNS: usize = 5;
+
 /// The highest move count the sweep asks for: the designers' limit.
 pub const SWEEP_MAX_MOVES: f64 = 20.0;
 
@@ -64,7 +67,7 @@ pub fn validate_all(layouts: &[Layout], config: &ValidationConfig) -> Vec<Option
 }
 
 /// Runs the sweep for a generator as the designer gets it (copies of training levels
-/// redrawn): generate the 144 levels (timed, batched), validate them, and compute every
+/// made novel): generate the 144 levels (timed, batched), validate them, and compute every
 /// metric against the training layouts; `plagiarism_raw` measures the decoder alone.
 ///
 /// # Errors
@@ -95,9 +98,16 @@ pub fn run_sweep_with(
         .uses_moves()
         .then_some(generator.sidecar().moves.min);
     let conditions = sweep_conditions(min_moves, seed);
-    let started = Instant::now();
-    let layouts = generator.generate_each_with(&conditions, seed, novel)?;
-    let ms_per_level = started.elapsed().as_secs_f64() * 1e3 / conditions.len() as f64;
+    // Timed as the median of a few identical runs: one 144-level batch takes ~10 ms, and a
+    // single run is at the mercy of whatever else the machine is doing.
+    let mut seconds = Vec::with_capacity(TIMING_RUNS);
+    let mut layouts = Vec::new();
+    for _ in 0..TIMING_RUNS {
+        let started = Instant::now();
+        layouts = generator.generate_each_with(&conditions, seed, novel)?;
+        seconds.push(started.elapsed().as_secs_f64());
+    }
+    let ms_per_level = metrics::quantile(&seconds, 0.5) * 1e3 / conditions.len() as f64;
     let validations = validate_all(&layouts, config);
     let levels: Vec<SweptLevel> = conditions
         .into_iter()
@@ -117,7 +127,33 @@ pub fn run_sweep_with(
         false,
     )?;
     m.plagiarism_raw = Some(metrics::plagiarism(&raw, training));
+    m.variety = Some(variety(generator, &raw_conditions(&levels), seed, novel)?);
     Ok(SweepReport { metrics: m, levels })
+}
+
+fn raw_conditions(levels: &[SweptLevel]) -> Vec<Condition> {
+    levels.iter().map(|l| l.condition).collect()
+}
+
+/// [`SweepMetrics::variety`]: for each condition, [`metrics::VARIETY_SAMPLES`] levels from
+/// seeds of their own; the mean share of distinct ones.
+///
+/// # Errors
+/// A generation failure.
+pub fn variety(
+    generator: &Generator,
+    conditions: &[Condition],
+    seed: u64,
+    novel: bool,
+) -> super::Result<f64> {
+    let n = metrics::VARIETY_SAMPLES;
+    let many: Vec<Condition> = conditions
+        .iter()
+        .flat_map(|c| std::iter::repeat_n(*c, n))
+        .collect();
+    let layouts = generator.generate_each_with(&many, seed ^ 0x7a71_e7a1, novel)?;
+    let shares: Vec<f64> = layouts.chunks(n).map(metrics::distinct_share).collect();
+    Ok(shares.iter().sum::<f64>() / shares.len().max(1) as f64)
 }
 
 /// The dataset baseline: the same metrics on a split's levels, each "conditioned" on its own
@@ -177,5 +213,6 @@ pub fn score(levels: &[SweptLevel], training: &[Layout]) -> SweepMetrics {
         valid: valid as f64 / levels.len().max(1) as f64,
         tile_distribution_accuracy: metrics::tile_distribution(&layouts, &sizes, training),
         ms_per_level: 0.0,
+        variety: None,
     }
 }

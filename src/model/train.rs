@@ -34,6 +34,13 @@ pub struct TrainConfig {
     pub checkpoint_dir: Option<PathBuf>,
     /// Run the metric sweep at checkpoints and keep the best; otherwise keep the last.
     pub select: bool,
+    /// Each epoch shows the levels the bots find valid (median ≤ 20 moves, the range the
+    /// designers ask for) this many times, the others once. 1 treats all levels alike.
+    pub valid_repeats: usize,
+    /// Weight of the KL term in the loss (1: the plain ELBO of SPEC §3).
+    pub kl_weight: f64,
+    /// Seeded 144-level sweeps averaged at each checkpoint to score it.
+    pub selection_sweeps: usize,
 }
 
 impl TrainConfig {
@@ -49,6 +56,9 @@ impl TrainConfig {
             checkpoint_every: 10,
             checkpoint_dir: None,
             select: true,
+            valid_repeats: 1,
+            kl_weight: 1.0,
+            selection_sweeps: 2,
         }
     }
 
@@ -213,6 +223,10 @@ pub fn initial_sidecar(config: &TrainConfig, set: &TrainingSet) -> Sidecar {
             learning_rate: config.learning_rate,
             optimizer: format!("AdamW(weight_decay {})", config.weight_decay),
             seconds: 0.0,
+            valid_repeats: config.valid_repeats,
+            kl_weight: config.kl_weight,
+            checkpoints: config.epochs / config.checkpoint_every.max(1),
+            selection_sweeps: config.selection_sweeps,
         },
         metrics: SweepMetrics::default(),
         coverage: coverage(&set.samples),
@@ -262,6 +276,7 @@ fn step(
     opt: &mut AdamW,
     data: &Tensors,
     indices: &[u32],
+    kl_weight: f64,
     rng: &mut Rng,
 ) -> Result<(f64, f64, f64)> {
     let device = data.x.device();
@@ -279,7 +294,12 @@ fn step(
         &mu,
         &logvar,
     )?;
-    opt.backward_step(&l.total)?;
+    let total = if kl_weight == 1.0 {
+        l.total.clone()
+    } else {
+        (&l.reconstruction + l.kl.affine(kl_weight, 0.0)?)?
+    };
+    opt.backward_step(&total)?;
     Ok((
         l.total.to_scalar::<f32>()? as f64,
         l.reconstruction.to_scalar::<f32>()? as f64,
@@ -315,13 +335,13 @@ pub fn train(
     let mut opt = AdamW::new(varmap.all_vars(), params)?;
     let mut rng = Rng::derive(config.seed, 0x7a1);
     let training_layouts = set.layouts();
-    let mut order: Vec<u32> = (0..set.samples.len() as u32).collect();
+    let mut order: Vec<u32> = epoch_order(&set.samples, config.valid_repeats);
     let mut best: Option<(f64, usize, HashMap<String, Tensor>, SweepMetrics)> = None;
     for epoch in 1..=config.epochs {
         rng.shuffle(&mut order);
         let (mut sums, mut batches) = ((0.0, 0.0, 0.0), 0.0);
         for chunk in order.chunks(config.batch_size) {
-            let (t, r, k) = step(&model, &mut opt, &data, chunk, &mut rng)?;
+            let (t, r, k) = step(&model, &mut opt, &data, chunk, config.kl_weight, &mut rng)?;
             sums = (sums.0 + t, sums.1 + r, sums.2 + k);
             batches += 1.0;
         }
@@ -350,7 +370,14 @@ pub fn train(
             best = Some((0.0, epoch, tensors, SweepMetrics::default()));
             continue;
         }
-        let metrics = selection_sweep(&varmap, &sidecar, &device, &training_layouts, config.seed)?;
+        let metrics = selection_sweep(
+            &varmap,
+            &sidecar,
+            &device,
+            &training_layouts,
+            config.seed,
+            config.selection_sweeps,
+        )?;
         let score = metrics.selection_score();
         let is_best = best.as_ref().is_none_or(|b| score >= b.0);
         progress(Progress::Checkpoint {
@@ -374,35 +401,97 @@ pub fn train(
     Ok(Trained { tensors, sidecar })
 }
 
-/// The selection sweep: two seeded sweeps of the raw decoder (their own seeds, not the
-/// evaluation's) validated by the bots with a validation seed of 1, averaged.
+/// The sample indices of one epoch: every level once, the valid ones (median ≤ 20)
+/// `valid_repeats` times.
+fn epoch_order(samples: &[Sample], valid_repeats: usize) -> Vec<u32> {
+    let limit = f64::from(ValidationConfig::default().limit);
+    samples
+        .iter()
+        .enumerate()
+        .flat_map(|(i, s)| {
+            let times = if s.moves <= limit {
+                valid_repeats.max(1)
+            } else {
+                1
+            };
+            std::iter::repeat_n(i as u32, times)
+        })
+        .collect()
+}
+
+/// The selection sweep: `sweeps` seeded sweeps of the raw decoder (their own seeds,
+/// `k × 1,000,000 + 3 + seed`, not the evaluation's) validated by the bots with a validation
+/// seed of 1, averaged.
 fn selection_sweep(
     varmap: &VarMap,
     sidecar: &Sidecar,
     device: &Device,
     training: &[Layout],
     seed: u64,
+    sweeps: usize,
 ) -> Result<SweepMetrics> {
     let generator = Generator::from_varmap(varmap, sidecar.clone(), device)?;
     let config = ValidationConfig {
         seed: 1,
         ..Default::default()
     };
-    let a = run_sweep_with(&generator, training, 1_000_003 + seed, &config, false)?.metrics;
-    let b = run_sweep_with(&generator, training, 2_000_003 + seed, &config, false)?.metrics;
-    let avg = |x: f64, y: f64| (x + y) / 2.0;
-    let avg_opt = |x: Option<f64>, y: Option<f64>| x.zip(y).map(|(x, y)| avg(x, y));
+    let runs = (1..=sweeps.max(1) as u64)
+        .map(|k| {
+            run_sweep_with(
+                &generator,
+                training,
+                k * 1_000_000 + 3 + seed,
+                &config,
+                false,
+            )
+            .map(|r| r.metrics)
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let n = runs.len() as f64;
+    let mean = |f: &dyn Fn(&SweepMetrics) -> f64| runs.iter().map(f).sum::<f64>() / n;
+    let mean_opt = |f: &dyn Fn(&SweepMetrics) -> Option<f64>| {
+        runs.iter()
+            .map(f)
+            .sum::<Option<f64>>()
+            .map(|total| total / n)
+    };
     Ok(SweepMetrics {
-        levels: a.levels + b.levels,
-        size_accuracy: avg(a.size_accuracy, b.size_accuracy),
-        diversity: avg(a.diversity, b.diversity),
-        plagiarism: avg(a.plagiarism, b.plagiarism),
-        plagiarism_raw: avg_opt(a.plagiarism_raw, b.plagiarism_raw),
-        difficulty_accuracy: avg_opt(a.difficulty_accuracy, b.difficulty_accuracy),
-        difficulty_mean_distance: avg_opt(a.difficulty_mean_distance, b.difficulty_mean_distance),
-        difficulty_std_distance: avg_opt(a.difficulty_std_distance, b.difficulty_std_distance),
-        valid: avg(a.valid, b.valid),
-        tile_distribution_accuracy: avg(a.tile_distribution_accuracy, b.tile_distribution_accuracy),
-        ms_per_level: avg(a.ms_per_level, b.ms_per_level),
+        levels: runs.iter().map(|m| m.levels).sum(),
+        size_accuracy: mean(&|m| m.size_accuracy),
+        diversity: mean(&|m| m.diversity),
+        plagiarism: mean(&|m| m.plagiarism),
+        plagiarism_raw: mean_opt(&|m| m.plagiarism_raw),
+        difficulty_accuracy: mean_opt(&|m| m.difficulty_accuracy),
+        difficulty_mean_distance: mean_opt(&|m| m.difficulty_mean_distance),
+        difficulty_std_distance: mean_opt(&|m| m.difficulty_std_distance),
+        valid: mean(&|m| m.valid),
+        tile_distribution_accuracy: mean(&|m| m.tile_distribution_accuracy),
+        ms_per_level: mean(&|m| m.ms_per_level),
+        variety: mean_opt(&|m| m.variety),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::symmetry::Symmetry;
+
+    fn sample(moves: f64) -> Sample {
+        let layout = Layout::open(5, 5).unwrap();
+        Sample {
+            layout,
+            width: 5,
+            height: 5,
+            symmetry: Symmetry::Quadrant,
+            moves,
+        }
+    }
+
+    #[test]
+    fn an_epoch_repeats_the_valid_levels() {
+        let samples = [sample(40.0), sample(18.0), sample(20.0), sample(20.5)];
+        assert_eq!(epoch_order(&samples, 1), vec![0, 1, 2, 3]);
+        assert_eq!(epoch_order(&samples, 3), vec![0, 1, 1, 1, 2, 2, 2, 3]);
+        assert_eq!(epoch_order(&samples, 0), vec![0, 1, 2, 3], "0 means once");
+    }
 }
