@@ -190,3 +190,37 @@ fn validated_generation_keeps_valid_levels_near_the_moves() {
         );
     }
 }
+
+#[test]
+fn distinct_generation_fills_the_count_with_different_levels() {
+    let g = Generator::load(&weights("avalon-main")).unwrap();
+    let c = Condition::new(7, 9, Symmetry::Vertical, Some(15.0));
+    let plain = g.generate(&c, 24, 5).unwrap();
+    let mut plain_distinct: Vec<_> = Vec::new();
+    for l in &plain {
+        if !plain_distinct.contains(l) {
+            plain_distinct.push(l.clone());
+        }
+    }
+    assert!(plain_distinct.len() < 24, "the plain batch already differs");
+    let (levels, attempts) = g.generate_distinct(&c, 24, 5, 1000).unwrap();
+    assert_eq!(levels.len(), 24);
+    let set: std::collections::HashSet<_> = levels.iter().collect();
+    assert_eq!(set.len(), 24, "all different");
+    assert!(attempts > 24 && attempts <= 1000);
+    assert_eq!(
+        &levels[..plain_distinct.len()],
+        &plain_distinct[..],
+        "first round first"
+    );
+    assert_eq!(
+        g.generate_distinct(&c, 24, 5, 1000).unwrap(),
+        (levels, attempts),
+        "same seed, same levels"
+    );
+    // 4x4 with quadrant symmetry allows only a handful of layouts: the budget ends it.
+    let tiny = Condition::new(4, 4, Symmetry::Quadrant, Some(15.0));
+    let (few, tried) = g.generate_distinct(&tiny, 16, 1, 300).unwrap();
+    assert!(few.len() < 16 && !few.is_empty());
+    assert_eq!(tried, 300);
+}

@@ -389,14 +389,14 @@ pub fn run_generation(
                     }
                 }
             } else {
-                let layouts = model
-                    .generate(&condition, wanted, request.seed)
+                let (layouts, attempts) = model
+                    .generate_distinct(&condition, wanted, request.seed, budget)
                     .map_err(|e| e.to_string())?;
+                summary.attempts = attempts;
                 for layout in layouts {
                     if cancel.is_cancelled() {
                         return Err("cancelled".into());
                     }
-                    summary.attempts += 1;
                     let c = match3_candidate(&layout, name(summary.sent), g);
                     send(c, &mut summary);
                 }

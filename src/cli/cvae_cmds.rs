@@ -129,8 +129,17 @@ pub fn generate(args: &GenerateArgs) -> Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let layouts = generator.generate(&condition, args.count, args.seed)?;
+    // Distinct levels: a model often decodes one layout for nearby latent points.
+    let budget = (args.count * 40).max(256);
+    let (layouts, attempts) =
+        generator.generate_distinct(&condition, args.count, args.seed, budget)?;
     let ms = started.elapsed().as_secs_f64() * 1e3;
+    if layouts.len() < args.count {
+        eprintln!(
+            "warning: only {} distinct levels in {attempts} tries: the model decodes few different layouts for this condition",
+            layouts.len()
+        );
+    }
     for (i, layout) in layouts.iter().enumerate() {
         let mut level = Level::from_layout(name(i), layout);
         level.symmetry = condition.symmetry;

@@ -177,6 +177,44 @@ impl Generator {
         self.generate_each(&vec![*condition; count], seed)
     }
 
+    /// Up to `count` *distinct* levels for one condition, trying at most `budget` decodes.
+    /// A model often decodes the same layout for nearby latent points; after the first round
+    /// (exactly [`Generator::generate`]`(condition, count, seed)`) more rounds with derived
+    /// seeds are drawn until `count` distinct levels are found. Returns the levels and the
+    /// decodes tried; fewer than `count` levels means the budget ran out.
+    ///
+    /// # Errors
+    /// As [`Generator::check`].
+    pub fn generate_distinct(
+        &self,
+        condition: &Condition,
+        count: usize,
+        seed: u64,
+        budget: usize,
+    ) -> Result<(Vec<Layout>, usize)> {
+        self.check(condition)?;
+        let mut seen: HashSet<Layout> = HashSet::new();
+        let mut out = Vec::with_capacity(count);
+        let (mut attempts, mut round) = (0usize, 0u64);
+        while out.len() < count && attempts < budget {
+            let n = if round == 0 {
+                count
+            } else {
+                (2 * (count - out.len())).clamp(16, BATCH)
+            }
+            .min(budget - attempts);
+            let round_seed = seed.wrapping_add(round.wrapping_mul(0x9E37_79B9));
+            round += 1;
+            attempts += n;
+            for layout in self.generate_each(&vec![*condition; n], round_seed)? {
+                if out.len() < count && seen.insert(layout.clone()) {
+                    out.push(layout);
+                }
+            }
+        }
+        Ok((out, attempts))
+    }
+
     /// One level for each condition (level `i` from `Rng::derive(seed, i)`), in batches.
     /// A level that decodes to an exact copy of a training level is replaced by the decoder's
     /// most likely novel layout of the same size: the argmax with the one or two kept cells
