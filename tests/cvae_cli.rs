@@ -77,5 +77,34 @@ fn bad_requests_are_errors_in_words() {
     assert!(!ok && stderr.contains("not found"), "{stderr}");
     let (ok, _, stderr) = studio(&["eval", "--model", "nosuch"]);
     assert!(!ok && stderr.contains("unknown match-3 model"), "{stderr}");
+    let (ok, _, stderr) = studio(&[
+        "eval",
+        "--model",
+        "avalon",
+        "--validated",
+        "--margin",
+        "2.5",
+    ]);
+    assert!(!ok && stderr.contains("--margin must be"), "{stderr}");
+    let (ok, _, stderr) = studio(&[
+        "train",
+        "--model",
+        "avalon",
+        "--valid-repeats",
+        "0",
+        "--out",
+        out,
+    ]);
+    assert!(!ok && stderr.contains("--valid-repeats"), "{stderr}");
+    let (ok, _, stderr) = studio(&[
+        "train",
+        "--model",
+        "avalon",
+        "--kl-weight",
+        "0",
+        "--out",
+        out,
+    ]);
+    assert!(!ok && stderr.contains("--kl-weight"), "{stderr}");
     assert!(!std::path::Path::new(out).exists());
 }

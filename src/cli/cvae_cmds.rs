@@ -212,6 +212,12 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
 fn eval_validated(args: &EvalArgs) -> Result<ExitCode> {
     let generator = load_generator(&args.model, args.weights.as_ref())?;
     let (budget, tolerance) = (64, 2.0);
+    if !(0.0..tolerance).contains(&args.margin) {
+        bail!(
+            "--margin must be at least 0 and below the tolerance of {tolerance} moves (got {})",
+            args.margin
+        );
+    }
     let r = model::validated_sweep(&generator, args.seed, budget, tolerance, args.margin)?;
     if args.json {
         println!("{}", serde_json::to_string(&r)?);
