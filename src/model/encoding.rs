@@ -264,13 +264,12 @@ pub fn novel_layout_from_logits(
             }
         }
     }
-    pairs.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let edits = singles
+    // Singles and pairs interleaved by cost: a cheap pair beats a dear single.
+    let mut edits: Vec<(f32, Vec<(usize, usize)>)> = singles
         .iter()
         .map(|&(cost, j, k)| (cost, vec![(j, k)]))
-        .chain(pairs.into_iter().map(|(cost, e)| (cost, e.to_vec())));
-    // Singles and pairs interleaved by cost: a cheap pair beats a dear single.
-    let mut edits: Vec<(f32, Vec<(usize, usize)>)> = edits.collect();
+        .chain(pairs.into_iter().map(|(cost, e)| (cost, e.to_vec())))
+        .collect();
     edits.sort_by(|a, b| a.0.total_cmp(&b.0));
     let size = (condition.width, condition.height);
     edits.into_iter().find_map(|(_, edit)| {

@@ -250,12 +250,11 @@ impl Generator {
                     (0..LATENT).map(move |_| rng.normal() as f32)
                 })
                 .collect();
-            let logits = self.logits(&z, chunk)?;
-            let mut layouts = layouts_from_logits(&logits, chunk);
-            if novel {
-                self.make_novel(&logits, chunk, &mut layouts);
-            }
-            out.extend(layouts);
+            out.extend(if novel {
+                self.decode_novel(&z, chunk)?
+            } else {
+                self.decode(&z, chunk)?
+            });
         }
         Ok(out)
     }

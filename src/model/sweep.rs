@@ -110,7 +110,8 @@ pub fn run_sweep_with(
     let ms_per_level = metrics::quantile(&seconds, 0.5) * 1e3 / conditions.len() as f64;
     let validations = validate_all(&layouts, config);
     let levels: Vec<SweptLevel> = conditions
-        .into_iter()
+        .iter()
+        .copied()
         .zip(layouts)
         .zip(validations)
         .map(|((condition, layout), validation)| SweptLevel {
@@ -121,18 +122,14 @@ pub fn run_sweep_with(
         .collect();
     let mut m = score(&levels, training);
     m.ms_per_level = ms_per_level;
-    let raw = generator.generate_each_with(
-        &levels.iter().map(|l| l.condition).collect::<Vec<_>>(),
-        seed,
-        false,
-    )?;
-    m.plagiarism_raw = Some(metrics::plagiarism(&raw, training));
-    m.variety = Some(variety(generator, &raw_conditions(&levels), seed, novel)?);
+    m.plagiarism_raw = Some(if novel {
+        let raw = generator.generate_each_with(&conditions, seed, false)?;
+        metrics::plagiarism(&raw, training)
+    } else {
+        m.plagiarism
+    });
+    m.variety = Some(variety(generator, &conditions, seed, novel)?);
     Ok(SweepReport { metrics: m, levels })
-}
-
-fn raw_conditions(levels: &[SweptLevel]) -> Vec<Condition> {
-    levels.iter().map(|l| l.condition).collect()
 }
 
 /// [`SweepMetrics::variety`]: for each condition, [`metrics::VARIETY_SAMPLES`] levels from
