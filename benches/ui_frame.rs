@@ -60,7 +60,7 @@ fn main() {
 
     // 1. Frame time with a big graph on screen.
     let (grid, nodes) = big_graph_level();
-    app.push(AppCommand::SwitchGame(Game::Longcat));
+    app.push(AppCommand::SwitchGame(level_studio::longcat::ID));
     app.push(AppCommand::Edit(EditCommand::Replace {
         board: Board::Longcat(grid),
         label: "bench".into(),
@@ -117,7 +117,7 @@ fn main() {
     );
 
     // 2. Gauge answer time after an edit of an open 9×11 match-3 layout (debounce included).
-    app.push(AppCommand::SwitchGame(Game::Match3));
+    app.push(AppCommand::SwitchGame(level_studio::match3::ID));
     app.push(AppCommand::NewLevel {
         width: 9,
         height: 11,

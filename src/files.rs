@@ -2,9 +2,9 @@
 //! (a temporary file in the same folder, then a rename), and every parse error names the file,
 //! line and column.
 
+use crate::game::AsciiError;
 use crate::grid::GridError;
 use crate::level::{Game, Level, Pack};
-use crate::match3::{Layout, LayoutError};
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::io::Write;
@@ -33,6 +33,13 @@ pub enum FileError {
         path: PathBuf,
         level: String,
         message: String,
+    },
+    /// The pack was written by a newer studio; it is refused and never rewritten.
+    #[error("{path}: pack format {found} is newer than this studio reads (up to {supported}); open it with a newer Level Studio")]
+    NewerFormat {
+        path: PathBuf,
+        found: u32,
+        supported: u32,
     },
     /// The file's extension says nothing the studio can read.
     #[error("{path}: unknown file type (expected .ron, .json or .txt)")]
@@ -120,14 +127,14 @@ fn read(path: &Path) -> Result<String, FileError> {
     std::fs::read_to_string(path).map_err(io_err(path))
 }
 
-/// Checks that a level's cells make a level of its game.
+/// Checks that a level's cells make a level of its game (looked up in the registry).
 ///
 /// # Errors
 /// [`FileError::Level`] naming the level and the problem.
 pub fn check_level(path: &Path, level: &Level) -> Result<(), FileError> {
-    let problem = match level.game {
-        Game::Match3 => level.layout().err().map(|e| e.to_string()),
-        Game::Longcat => crate::longcat::check_cells(&level.cells).err(),
+    let problem = match level.game.game() {
+        Ok(game) => game.check(&level.cells).err(),
+        Err(e) => Some(e.to_string()),
     };
     match problem {
         Some(message) => Err(FileError::Level {
@@ -139,59 +146,77 @@ pub fn check_level(path: &Path, level: &Level) -> Result<(), FileError> {
     }
 }
 
-/// Guesses the game of ASCII art: a cat head `@` means Longcat, anything else match-3.
-pub fn guess_game(text: &str) -> Game {
-    if text.contains('@') {
-        Game::Longcat
-    } else {
-        Game::Match3
-    }
+/// How many characters of `text` are not tiles of `game` (to pick which game's error to
+/// report when no game reads the text).
+fn foreign_chars(game: &dyn crate::game::Game, text: &str) -> usize {
+    text.chars()
+        .filter(|c| !c.is_whitespace() && !game.tiles().iter().any(|t| t.ascii == *c))
+        .count()
 }
 
-/// Builds a level from ASCII art of either game.
+/// Builds a level from ASCII art. With `game`, the text is read as that game's level;
+/// without, every registered game tries, and exactly one must accept it.
 ///
 /// # Errors
 /// [`FileError::Parse`] for a bad character or ragged rows (with line and column),
-/// [`FileError::Level`] for a bad size or content.
+/// [`FileError::Level`] for a bad size or content, or text that several games accept.
 pub fn level_from_ascii(path: &Path, text: &str, game: Option<Game>) -> Result<Level, FileError> {
     let name = path
         .file_stem()
         .and_then(|s| s.to_str())
         .unwrap_or("level")
         .to_string();
-    let grid_err = |e: GridError| {
-        let (line, column) = match e {
-            GridError::Ragged { line, .. } => (line, 1),
-            GridError::UnknownChar { line, column, .. } => (line, column),
-            GridError::Empty => (1, 1),
-        };
-        FileError::Parse {
-            path: path.to_path_buf(),
-            line,
-            column,
-            message: e.to_string(),
-        }
-    };
-    match game.unwrap_or_else(|| guess_game(text)) {
-        Game::Match3 => {
-            let layout = Layout::parse_ascii(text).map_err(|e| match e {
-                LayoutError::Grid(g) => grid_err(g),
-                other => FileError::Level {
-                    path: path.to_path_buf(),
-                    level: name.clone(),
-                    message: other.to_string(),
-                },
-            })?;
-            Ok(Level::from_layout(name, &layout))
-        }
-        Game::Longcat => crate::longcat::level_from_ascii(&name, text).map_err(|e| match e {
-            crate::longcat::LevelError::Grid(g) => grid_err(g),
-            other => FileError::Level {
+    let file_error = |e: AsciiError| match e {
+        AsciiError::Grid(g) => {
+            let (line, column) = match g {
+                GridError::Ragged { line, .. } => (line, 1),
+                GridError::UnknownChar { line, column, .. } => (line, column),
+                GridError::Empty => (1, 1),
+            };
+            FileError::Parse {
                 path: path.to_path_buf(),
-                level: name.clone(),
-                message: other.to_string(),
-            },
-        }),
+                line,
+                column,
+                message: g.to_string(),
+            }
+        }
+        AsciiError::Level(message) => FileError::Level {
+            path: path.to_path_buf(),
+            level: name.clone(),
+            message,
+        },
+    };
+    let level_error = |message: String| FileError::Level {
+        path: path.to_path_buf(),
+        level: name.clone(),
+        message,
+    };
+    if let Some(id) = game {
+        let game = id.game().map_err(|e| level_error(e.to_string()))?;
+        return game.level_from_ascii(&name, text).map_err(file_error);
+    }
+    let games = crate::game::games();
+    let tries: Vec<_> = games
+        .iter()
+        .map(|g| (*g, g.level_from_ascii(&name, text)))
+        .collect();
+    let accepted: Vec<&str> = tries
+        .iter()
+        .filter(|(_, r)| r.is_ok())
+        .map(|(g, _)| g.id().as_str())
+        .collect();
+    if accepted.len() > 1 {
+        return Err(level_error(format!(
+            "the text is a level of several games ({}); name the game (--game)",
+            accepted.join(", ")
+        )));
+    }
+    let best = tries
+        .into_iter()
+        .min_by_key(|(g, r)| (r.is_err(), foreign_chars(*g, text)));
+    match best {
+        Some((_, result)) => result.map_err(file_error),
+        None => Err(level_error("no game is registered".into())),
     }
 }
 
@@ -225,9 +250,28 @@ pub fn load_pack(path: &Path) -> Result<Pack, FileError> {
             })
         }
     };
+    let pack = migrate(path, pack)?;
     for level in &pack.levels {
         check_level(path, level)?;
     }
+    Ok(pack)
+}
+
+/// Brings a pack of an older format up to this one; refuses a newer one.
+///
+/// # Errors
+/// [`FileError::NewerFormat`].
+pub fn migrate(path: &Path, mut pack: Pack) -> Result<Pack, FileError> {
+    let supported = Pack::format_version();
+    if pack.format > supported {
+        return Err(FileError::NewerFormat {
+            path: path.to_path_buf(),
+            found: pack.format,
+            supported,
+        });
+    }
+    // Format 0 (unversioned) and 1 hold the same fields: only the number changes.
+    pack.format = supported;
     Ok(pack)
 }
 
@@ -237,6 +281,14 @@ pub fn load_pack(path: &Path) -> Result<Pack, FileError> {
 /// As [`load_level`]; a RON file that is neither a pack nor a level reports the level parse
 /// error.
 pub fn load_levels(path: &Path) -> Result<Vec<Level>, FileError> {
+    load_levels_as(path, None)
+}
+
+/// As [`load_levels`], reading ASCII art as a level of `game` when it is given.
+///
+/// # Errors
+/// As [`load_levels`].
+pub fn load_levels_as(path: &Path, game: Option<Game>) -> Result<Vec<Level>, FileError> {
     let text = read(path)?;
     let ext = extension(path);
     if ext == "ron" || ext == "json" {
@@ -246,13 +298,17 @@ pub fn load_levels(path: &Path) -> Result<Vec<Level>, FileError> {
             from_json(path, &text)
         };
         if let Ok(pack) = as_pack {
+            let pack = migrate(path, pack)?;
             for level in &pack.levels {
                 check_level(path, level)?;
             }
             return Ok(pack.levels);
         }
     }
-    load_level(path).map(|l| vec![l])
+    match ext.as_str() {
+        "ron" | "json" => load_level(path).map(|l| vec![l]),
+        _ => level_from_ascii(path, &text, game).map(|l| vec![l]),
+    }
 }
 
 /// Saves a level as RON, atomically.

@@ -4,45 +4,8 @@
 use crate::match3::{Layout, LayoutError, Validation};
 use crate::symmetry::Symmetry;
 use serde::{Deserialize, Serialize};
-use std::fmt;
-use std::str::FromStr;
 
-/// The games the studio knows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, Default)]
-pub enum Game {
-    /// Match-3 board layouts.
-    #[default]
-    Match3,
-    /// Longcat, the one-cat sliding puzzle.
-    Longcat,
-}
-
-impl Game {
-    /// The name used on the command line and in JSON.
-    pub fn name(self) -> &'static str {
-        match self {
-            Game::Match3 => "match3",
-            Game::Longcat => "longcat",
-        }
-    }
-}
-
-impl fmt::Display for Game {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl FromStr for Game {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.to_ascii_lowercase().as_str() {
-            "match3" | "match-3" => Ok(Game::Match3),
-            "longcat" => Ok(Game::Longcat),
-            other => Err(format!("unknown game {other:?} (match3, longcat)")),
-        }
-    }
-}
+pub use crate::game::GameId as Game;
 
 /// The match-3 figures kept with a level: a validation without the per-game list.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -140,7 +103,7 @@ impl Level {
     /// A match-3 level from a layout, with its detected symmetry.
     pub fn from_layout(name: impl Into<String>, layout: &Layout) -> Self {
         Self {
-            game: Game::Match3,
+            game: crate::match3::ID,
             name: name.into(),
             cells: layout.to_rows(),
             symmetry: layout.symmetry(),

@@ -1,13 +1,19 @@
 //! Level Studio: a level design studio for tile-based puzzle games.
 //!
-//! This library holds everything that is not GUI: the grid and symmetry helpers, the games
-//! (match-3 layouts and Longcat), level and pack files, and the command line. The window
-//! only calls into it.
+//! This library holds everything that is not GUI: the grid and symmetry helpers, the game
+//! plug-in interface and its registry ([`game`]), the games (match-3 layouts and Longcat), the
+//! generation service, jobs, level and pack files, exports, and the command line. The window
+//! ([`app`], behind the default `gui` feature) only calls into it.
 
+#[cfg(feature = "gui")]
 pub mod app;
 pub mod cli;
+pub mod export;
 pub mod files;
+pub mod game;
+pub mod generation;
 pub mod grid;
+pub mod jobs;
 pub mod level;
 pub mod longcat;
 pub mod match3;

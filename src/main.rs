@@ -12,13 +12,27 @@ fn main() -> ExitCode {
     }
     match level_studio::cli::run_from_args() {
         Some(code) => code,
-        None => match level_studio::app::run_native() {
-            Ok(()) => ExitCode::SUCCESS,
-            Err(e) => {
-                eprintln!("error: could not open the studio window: {e}");
-                eprintln!("(the command line works without a display: level-studio --help)");
-                ExitCode::FAILURE
-            }
-        },
+        None => open_window(),
     }
+}
+
+#[cfg(feature = "gui")]
+fn open_window() -> ExitCode {
+    match level_studio::app::run_native() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: could not open the studio window: {e}");
+            eprintln!("(the command line works without a display: level-studio --help)");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+#[cfg(not(feature = "gui"))]
+fn open_window() -> ExitCode {
+    level_studio::cli::print_help();
+    eprintln!(
+        "(this build has no window: build with the default `gui` feature to open the studio)"
+    );
+    ExitCode::SUCCESS
 }

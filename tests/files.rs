@@ -1,7 +1,7 @@
 //! Level and pack files: round trips, ASCII input, malformed files, atomic saves.
 
 use level_studio::files::{self, FileError};
-use level_studio::level::{Figures, Game, Level, Match3Figures, Pack};
+use level_studio::level::{Figures, Level, Match3Figures, Pack};
 use level_studio::match3::{validate, Layout, ValidationConfig};
 use std::path::Path;
 
@@ -54,7 +54,7 @@ fn ascii_play_area_is_centred_on_load() {
     let path = dir.path().join("small.txt");
     std::fs::write(&path, "....\n....\n....\n....\n").unwrap();
     let level = files::load_level(&path).unwrap();
-    assert_eq!(level.game, Game::Match3);
+    assert_eq!(level.game, level_studio::match3::ID);
     assert_eq!(level.name, "small");
     assert_eq!(level.cells.len(), 11);
     assert_eq!(level.cells[3], "##....###");

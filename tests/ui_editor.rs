@@ -6,7 +6,6 @@ use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 use level_studio::app::board::Tile;
 use level_studio::app::{AppCommand, JobMode, PackCommand, Settings, StudioApp, StudioPaths};
-use level_studio::level::Game;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -178,7 +177,7 @@ fn clicking_a_graph_node_shows_its_state_on_the_canvas() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = harness(studio(vec![], &dir));
     steps(&mut h, 2);
-    command(&mut h, AppCommand::SwitchGame(Game::Longcat));
+    command(&mut h, AppCommand::SwitchGame(level_studio::longcat::ID));
     wait_for_gauge(&mut h);
     steps(&mut h, 3);
     assert!(h.state().shown_state().is_none());

@@ -4,9 +4,9 @@
 use egui::{Key, Pos2};
 use egui_kittest::kittest::{NodeT, Queryable};
 use egui_kittest::Harness;
-use level_studio::app::gen_jobs::GeneratorChoice;
 use level_studio::app::{AppCommand, JobMode, PackCommand, Settings, StudioApp, StudioPaths};
-use level_studio::level::{Game, Level};
+use level_studio::game::ConditionValue;
+use level_studio::level::Level;
 use level_studio::symmetry::Symmetry;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -46,9 +46,14 @@ fn click_at(h: &mut Harness<'_, StudioApp>, pos: Pos2) {
 
 /// Sets the match-3 request: Avalon 7×9 vertical, 18 moves, `count` levels, `seed`.
 fn avalon_request(h: &mut Harness<'_, StudioApp>, count: usize, seed: u64) {
-    let r = h.state_mut().generators_mut().request_mut(Game::Match3);
-    r.generator = GeneratorChoice::Avalon;
-    (r.width, r.height, r.symmetry, r.moves) = (7, 9, Symmetry::Vertical, 18.0);
+    let g = h.state_mut().generators_mut();
+    g.choose(level_studio::match3::ID, "avalon");
+    let r = g.request_mut(level_studio::match3::ID);
+    r.conditions.set("width", ConditionValue::Int(7));
+    r.conditions.set("height", ConditionValue::Int(9));
+    r.conditions
+        .set("symmetry", ConditionValue::Symmetry(Symmetry::Vertical));
+    r.conditions.set("moves", ConditionValue::Float(18.0));
     (r.count, r.seed, r.validated_only) = (count, seed, false);
 }
 
@@ -58,7 +63,7 @@ fn generate_and_wait(h: &mut Harness<'_, StudioApp>) -> Vec<Vec<String>> {
     let ctx = h.ctx.clone();
     h.state_mut()
         .generators_mut()
-        .wait(Duration::from_secs(60), Game::Match3, &ctx);
+        .wait(Duration::from_secs(60), level_studio::match3::ID, &ctx);
     steps(h, 2);
     assert!(!h.state().generators().busy(), "the generation finished");
     h.state()
@@ -105,8 +110,12 @@ fn cancel_stops_a_running_generation() {
     steps(&mut h, 2);
     // Validated only, many levels, moves the 7×9 training levels rarely need: a long job.
     avalon_request(&mut h, 64, 3);
-    let r = h.state_mut().generators_mut().request_mut(Game::Match3);
-    (r.validated_only, r.moves) = (true, 3.0);
+    let r = h
+        .state_mut()
+        .generators_mut()
+        .request_mut(level_studio::match3::ID);
+    r.validated_only = true;
+    r.conditions.set("moves", ConditionValue::Float(3.0));
     steps(&mut h, 1);
     h.get_by_label("Generate").click();
     steps(&mut h, 3);
@@ -139,7 +148,7 @@ fn a_candidate_opens_in_the_editor() {
     h.get_all_by_label("Open").next().unwrap().click();
     steps(&mut h, 2);
     let app = h.state();
-    assert_eq!(app.game(), Game::Match3);
+    assert_eq!(app.game(), level_studio::match3::ID);
     assert_eq!(app.editor().board().to_rows(), cells[0]);
 }
 
@@ -151,7 +160,7 @@ fn a_tiny_longcat_level_is_played_to_success_by_keys_and_recorded() {
     let level =
         level_studio::longcat::level_from_ascii("tiny", "@..\n...\n").expect("a Longcat level");
     command(&mut h, AppCommand::LoadLevel(level.clone()));
-    assert_eq!(h.state().game(), Game::Longcat);
+    assert_eq!(h.state().game(), level_studio::longcat::ID);
     command(&mut h, AppCommand::Pack(PackCommand::AddCurrent));
     h.get_by_label("Playtest").click();
     steps(&mut h, 2);
@@ -317,7 +326,7 @@ fn more_like_this_generates_near_a_candidate() {
     let ctx = h.ctx.clone();
     h.state_mut()
         .generators_mut()
-        .wait(Duration::from_secs(60), Game::Match3, &ctx);
+        .wait(Duration::from_secs(60), level_studio::match3::ID, &ctx);
     steps(&mut h, 2);
     let g = h.state().generators();
     assert!(g.error.is_none(), "{:?}", g.error);
@@ -351,24 +360,33 @@ fn a_model_that_fails_to_load_says_why_and_the_others_still_work() {
     assert_eq!(generate_and_wait(&mut h).len(), 2);
 
     // Longcat: the DQN is disabled without its weights; solution-down works.
-    command(&mut h, AppCommand::SwitchGame(Game::Longcat));
+    command(&mut h, AppCommand::SwitchGame(level_studio::longcat::ID));
     {
-        let r = h.state_mut().generators_mut().request_mut(Game::Longcat);
-        r.generator = GeneratorChoice::LongcatDqn;
-        (r.width, r.height, r.count) = (8, 8, 2);
+        let g = h.state_mut().generators_mut();
+        g.choose(level_studio::longcat::ID, "longcat-dqn");
+        let r = g.request_mut(level_studio::longcat::ID);
+        r.conditions.set("width", ConditionValue::Int(8));
+        r.conditions.set("height", ConditionValue::Int(8));
+        r.count = 2;
     }
-    h.get_by_label("Generate").click();
-    h.step();
+    // The DQN's conditions (temperature, DAGP) push the button below the harness's fold.
+    command(&mut h, AppCommand::Generate);
     let ctx = h.ctx.clone();
     let wait = |h: &mut Harness<'_, StudioApp>| {
-        h.state_mut()
-            .generators_mut()
-            .wait(Duration::from_secs(60), Game::Longcat, &ctx);
+        h.state_mut().generators_mut().wait(
+            Duration::from_secs(60),
+            level_studio::longcat::ID,
+            &ctx,
+        );
         steps(h, 2);
     };
     wait(&mut h);
     let error = h.state().generators().error.clone().unwrap_or_default();
-    assert!(error.contains("disabled"), "{error}");
+    assert!(
+        error.contains("disabled"),
+        "{error} / {:?}",
+        h.state().generators().note
+    );
     h.get_by_label("Solution-down").click();
     steps(&mut h, 1);
     h.get_by_label("Generate").click();
@@ -378,11 +396,11 @@ fn a_model_that_fails_to_load_says_why_and_the_others_still_work() {
     let longcat: Vec<_> = g
         .candidates
         .iter()
-        .filter(|c| c.level.game == Game::Longcat)
+        .filter(|c| c.level.game == level_studio::longcat::ID)
         .collect();
     assert_eq!(longcat.len(), 2, "{:?}", g.error);
     assert!(
-        longcat.iter().all(|c| c.figure.is_some()),
+        longcat.iter().all(|c| c.difficulty.is_some()),
         "solution-down is always solvable"
     );
     assert_eq!(
@@ -397,8 +415,9 @@ fn a_candidate_dragged_onto_the_pack_strip_joins_the_pack() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = harness(studio(vec![], &dir, JobMode::Threads));
     steps(&mut h, 2);
-    let r = h.state_mut().generators_mut().request_mut(Game::Match3);
-    r.generator = GeneratorChoice::Synthesiser;
+    let g = h.state_mut().generators_mut();
+    g.choose(level_studio::match3::ID, "synth");
+    let r = g.request_mut(level_studio::match3::ID);
     (r.count, r.seed) = (2, 4);
     steps(&mut h, 1);
     let cells = generate_and_wait(&mut h);
@@ -423,4 +442,89 @@ fn a_candidate_dragged_onto_the_pack_strip_joins_the_pack() {
     let pack = &app.packs()[app.active_pack()].pack;
     assert_eq!(pack.levels.len(), before + 1, "{}", app.status());
     assert_eq!(pack.levels.last().unwrap().cells, cells[index]);
+}
+
+/// The window's generator panel and `level-studio generate` run the same service: the same
+/// generator, conditions and seed give the same levels (cells, names, tags and figures).
+#[test]
+fn the_window_and_the_command_line_make_the_same_levels() {
+    use level_studio::app::generate_panel::GeneratorPanel;
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(
+        level_studio::game::GameId,
+        &str,
+        Vec<(&'static str, ConditionValue)>,
+        &[&str],
+    ); 2] = [
+        (
+            level_studio::longcat::ID,
+            "solution-down",
+            vec![
+                ("width", ConditionValue::Int(6)),
+                ("height", ConditionValue::Int(5)),
+            ],
+            &[
+                "--game",
+                "longcat",
+                "--model",
+                "solution-down",
+                "--size",
+                "6x5",
+            ],
+        ),
+        (
+            level_studio::match3::ID,
+            "avalon",
+            vec![
+                ("width", ConditionValue::Int(7)),
+                ("height", ConditionValue::Int(9)),
+                ("symmetry", ConditionValue::Symmetry(Symmetry::Vertical)),
+                ("moves", ConditionValue::Float(18.0)),
+            ],
+            &[
+                "--game",
+                "match3",
+                "--model",
+                "avalon",
+                "--size",
+                "7x9",
+                "--symmetry",
+                "vertical",
+                "--moves",
+                "18",
+            ],
+        ),
+    ];
+    for (game, generator, conditions, flags) in cases {
+        let mut panel = GeneratorPanel::new(std::path::Path::new("models"), JobMode::Inline);
+        let ctx = egui::Context::default();
+        panel.choose(game, generator);
+        let r = panel.request_mut(game);
+        for (key, value) in conditions {
+            r.conditions.set(key, value);
+        }
+        (r.count, r.seed) = (5, 4);
+        panel.generate(game, &ctx);
+        panel.wait(Duration::from_secs(60), game, &ctx);
+        let window: Vec<Level> = panel.candidates.iter().map(|c| c.level.clone()).collect();
+        assert_eq!(window.len(), 5, "{:?}", panel.error);
+
+        let out = dir.path().join(format!("{generator}.ron"));
+        let status = std::process::Command::new(env!("CARGO_BIN_EXE_level-studio"))
+            .arg("generate")
+            .args(flags)
+            .args([
+                "--count",
+                "5",
+                "--seed",
+                "4",
+                "--out",
+                out.to_str().unwrap(),
+            ])
+            .status()
+            .unwrap();
+        assert!(status.success());
+        let cli = level_studio::files::load_pack(&out).unwrap().levels;
+        assert_eq!(cli, window, "{generator}: the window and the CLI differ");
+    }
 }

@@ -3,8 +3,9 @@
 //! debounced after edits, stale runs cancelled.
 
 use super::board::Board;
-use super::jobs::{Cancel, JobMode, Worker};
+use super::jobs::{Cancel, JobError, JobMode, Worker};
 use super::longcat_analysis::{self, LongcatAnalysis};
+use super::RepaintOnReport;
 use crate::match3::{validate, Validation, ValidationConfig};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -38,19 +39,22 @@ pub struct Outcome {
 /// Runs the analysis of one board (on a worker thread).
 ///
 /// # Errors
-/// The problem in words; "cancelled" when superseded.
-pub fn analyse(board: &Board, cancel: &Cancel) -> Result<Analysis, String> {
+/// The problem in words; [`JobError::Cancelled`] when superseded.
+pub fn analyse(board: &Board, cancel: &Cancel) -> Result<Analysis, JobError> {
     match board {
         Board::Match3(layout) => {
             if cancel.is_cancelled() {
-                return Err("cancelled".into());
+                return Err(JobError::Cancelled);
             }
             validate(layout, &ValidationConfig::default())
                 .map(Analysis::Match3)
-                .map_err(|e| e.to_string())
+                .map_err(|e| JobError::Failed(e.to_string()))
         }
         Board::Longcat(grid) => {
-            longcat_analysis::analyse(grid, cancel).map(|a| Analysis::Longcat(Arc::new(a)))
+            let level =
+                crate::longcat::LongcatLevel::new(grid.clone()).map_err(|e| e.to_string())?;
+            longcat_analysis::analyse(&level, crate::longcat::DEFAULT_BUDGET, cancel)
+                .map(|a| Analysis::Longcat(Arc::new(a)))
         }
     }
 }
@@ -125,7 +129,7 @@ impl LiveAnalysis {
                     .unwrap_or(0.0);
                 let (result, work_ms) = match result {
                     Ok((a, ms)) => (Ok(a), ms),
-                    Err(e) => (Err(e), 0.0),
+                    Err(e) => (Err(e.to_string()), 0.0),
                 };
                 self.last = Some(Outcome {
                     revision,
@@ -166,7 +170,7 @@ impl LiveAnalysis {
                 .unwrap_or(0.0);
             let (result, work_ms) = match result {
                 Ok((a, ms)) => (Ok(a), ms),
-                Err(e) => (Err(e), 0.0),
+                Err(e) => (Err(e.to_string()), 0.0),
             };
             self.last = Some(Outcome {
                 revision,

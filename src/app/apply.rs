@@ -10,9 +10,9 @@ use super::editor::{EditCommand, Editor};
 use super::jobs::Cancel;
 use super::pack_doc::PackDoc;
 use super::panel::{AppCommand, PackCommand};
-use super::png_sheet;
 use super::recovery::{now_secs, RecoveredPack, Recovery};
 use super::studio::{index_of, Guarded, StudioApp};
+use crate::export::png as png_sheet;
 use crate::files::{self, FileError};
 use crate::level::{Figures, Game, Level, Playtest};
 use std::path::Path;
@@ -56,8 +56,8 @@ impl StudioApp {
             }
             AppCommand::NewLevel { width, height } => {
                 let board = match self.game {
-                    Game::Match3 => Board::new_match3(width, height),
-                    Game::Longcat => Board::new_longcat(width, height),
+                    crate::match3::ID => Board::new_match3(width, height),
+                    _ => Board::new_longcat(width, height),
                 };
                 self.shown_state = None;
                 self.editor_mut().name = format!("new {width}x{height}");
@@ -104,10 +104,11 @@ impl StudioApp {
                     let good = |i: usize| {
                         let l = &doc.pack.levels[i];
                         match l.game {
-                            Game::Match3 => l.match3_figures().map(|f| f.valid),
-                            Game::Longcat => doc
+                            crate::match3::ID => l.match3_figures().map(|f| f.valid),
+                            crate::longcat::ID => doc
                                 .difficulty(l)
                                 .map(|d| d >= crate::longcat::NON_TRIVIAL_DIFFICULTY),
+                            other => other.game().ok()?.stored_verdict(l),
                         }
                     };
                     match png_sheet::export_png(&path, &doc.pack, good) {
@@ -264,7 +265,7 @@ impl StudioApp {
         match command {
             PackCommand::AddCurrent => {
                 let level = self.level_for_pack();
-                if let Game::Longcat = level.game {
+                if let crate::longcat::ID = level.game {
                     if let Some(Ok(Analysis::Longcat(a))) = self
                         .analysis
                         .last

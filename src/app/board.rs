@@ -30,8 +30,8 @@ impl Tile {
     /// The palette of a game, in the order the sidebar lists it.
     pub fn palette(game: Game) -> [Tile; 3] {
         match game {
-            Game::Match3 => [Tile::Playfield, Tile::Block, Tile::Gap],
-            Game::Longcat => [Tile::Wall, Tile::Empty, Tile::Head],
+            crate::match3::ID => [Tile::Playfield, Tile::Block, Tile::Gap],
+            _ => [Tile::Wall, Tile::Empty, Tile::Head],
         }
     }
 
@@ -60,8 +60,8 @@ impl Tile {
     /// The game a tile belongs to.
     pub fn game(self) -> Game {
         match self {
-            Tile::Playfield | Tile::Block | Tile::Gap => Game::Match3,
-            Tile::Wall | Tile::Empty | Tile::Head => Game::Longcat,
+            Tile::Playfield | Tile::Block | Tile::Gap => crate::match3::ID,
+            Tile::Wall | Tile::Empty | Tile::Head => crate::longcat::ID,
         }
     }
 }
@@ -115,18 +115,19 @@ impl Board {
     /// The problem in words when the cells are not a level of its game.
     pub fn from_level(level: &Level) -> Result<Self, String> {
         match level.game {
-            Game::Match3 => level.layout().map(Board::Match3).map_err(|e| e.to_string()),
-            Game::Longcat => LongcatLevel::from_rows(&level.cells)
+            crate::match3::ID => level.layout().map(Board::Match3).map_err(|e| e.to_string()),
+            crate::longcat::ID => LongcatLevel::from_rows(&level.cells)
                 .map(|l| Board::Longcat(l.cells().clone()))
                 .map_err(|e| e.to_string()),
+            other => Err(format!("the editor cannot edit {other} levels yet")),
         }
     }
 
     /// Which game the board belongs to.
     pub fn game(&self) -> Game {
         match self {
-            Board::Match3(_) => Game::Match3,
-            Board::Longcat(_) => Game::Longcat,
+            Board::Match3(_) => crate::match3::ID,
+            Board::Longcat(_) => crate::longcat::ID,
         }
     }
 

@@ -2,11 +2,11 @@
 //! validated figure and a valid/invalid badge; click a card to open it in the editor, "+ Pack"
 //! to add it to the active pack, "More like this" to generate near it (cVAE models).
 
-use super::gen_jobs::Candidate;
 use super::generate_panel::GeneratorPanel;
 use super::pack_strip::paint_thumbnail;
 use super::palette;
 use super::panel::AppCommand;
+use crate::generation::Candidate;
 use crate::level::{Game, Level};
 use egui::{Align2, Color32, FontId, Rect, Sense, Stroke, StrokeKind, Vec2};
 
@@ -18,20 +18,19 @@ const THUMB: Vec2 = Vec2::new(104.0, 96.0);
 pub struct CandidateDrag(pub Level);
 
 /// The figure and badge of a candidate: text, colour.
-pub fn figure_text(c: &Candidate) -> (String, &'static str, Color32) {
-    let figure = match (c.level.game, c.figure) {
-        (Game::Match3, Some(m)) if m.fract() == 0.0 => format!("{m:.0} moves"),
-        (Game::Match3, Some(m)) => format!("{m:.1} moves"),
-        (Game::Longcat, Some(d)) => format!("difficulty {d:.1}"),
-        (Game::Match3, None) => "not validated".into(),
-        (Game::Longcat, None) => "unsolvable".into(),
+pub fn figure_text(c: &Candidate) -> (String, String, Color32) {
+    let figure = match (c.level.game.game(), c.difficulty) {
+        (Ok(game), Some(d)) => game.difficulty_text(d),
+        _ => c.verdict.label.to_lowercase(),
     };
-    let (badge, colour) = match (c.valid, c.level.game) {
-        (true, _) => ("VALID", palette::GOOD),
-        (false, Game::Longcat) if c.figure.is_some() => ("TRIVIAL", Color32::LIGHT_GRAY),
-        (false, _) => ("INVALID", palette::BAD),
+    let colour = if c.verdict.pass {
+        palette::GOOD
+    } else if c.verdict.weak {
+        Color32::LIGHT_GRAY
+    } else {
+        palette::BAD
     };
-    (figure, badge, colour)
+    (figure, c.verdict.label.clone(), colour)
 }
 
 impl GeneratorPanel {
@@ -59,7 +58,10 @@ impl GeneratorPanel {
             });
             return;
         }
-        let valid = shown.iter().filter(|&&i| self.candidates[i].valid).count();
+        let valid = shown
+            .iter()
+            .filter(|&&i| self.candidates[i].verdict.pass)
+            .count();
         ui.weak(format!("{valid} of {} valid", shown.len()));
         ui.separator();
         let width = ui.available_width();
@@ -85,6 +87,13 @@ impl GeneratorPanel {
 
 /// Draws one card; returns the thumbnail's rectangle.
 fn card(ui: &mut egui::Ui, i: usize, c: &Candidate, commands: &mut Vec<AppCommand>) -> Rect {
+    let has_latent = c
+        .level
+        .game
+        .game()
+        .ok()
+        .and_then(|g| crate::game::generator_of(g, c.generator).ok())
+        .is_some_and(|g| g.has_latent());
     ui.vertical(|ui| {
         ui.set_width(THUMB.x);
         let (rect, response) = ui.allocate_exact_size(THUMB, Sense::click_and_drag());
@@ -101,8 +110,11 @@ fn card(ui: &mut egui::Ui, i: usize, c: &Candidate, commands: &mut Vec<AppComman
         paint_thumbnail(painter, rect.shrink(6.0), &c.level);
         let (figure, badge, colour) = figure_text(c);
         painter.rect_stroke(rect, 5.0, Stroke::new(1.5, colour), StrokeKind::Inside);
-        let badge_rect =
-            Rect::from_min_size(rect.left_top() + Vec2::new(3.0, 3.0), Vec2::new(50.0, 14.0));
+        let badge_width = 8.0 + 6.0 * badge.chars().count() as f32;
+        let badge_rect = Rect::from_min_size(
+            rect.left_top() + Vec2::new(3.0, 3.0),
+            Vec2::new(badge_width, 14.0),
+        );
         painter.rect_filled(badge_rect, 3.0, colour.gamma_multiply(0.85));
         painter.text(
             badge_rect.center(),
@@ -137,7 +149,7 @@ fn card(ui: &mut egui::Ui, i: usize, c: &Candidate, commands: &mut Vec<AppComman
                 commands.push(AppCommand::AddLevel(c.level.clone()));
             }
         });
-        if c.generator.is_cvae()
+        if has_latent
             && ui
                 .small_button("More like this")
                 .on_hover_text("Generate near this level's latent point")

@@ -1,25 +1,31 @@
-//! The generator section of the sidebar: per game the available generators, their conditions
-//! (size, symmetry, target moves, count, seed, validated only), Generate with a progress bar
-//! and Cancel, and the candidates that stream in from the worker (drawn by
-//! [`candidates`](super::candidates)).
+//! The generator section of the sidebar: the current game's generators from the registry,
+//! a control per condition each generator takes, count, seed and "validated only", Generate
+//! with a progress bar and Cancel, and the candidates that stream in from the core's
+//! generation service (drawn by [`candidates`](super::candidates)).
 
-use super::gen_jobs::{
-    run_generation, run_near, Candidate, GenRequest, GenSummary, GeneratorChoice, ModelCache,
-    Streamed,
-};
-use super::jobs::{JobMode, Worker};
 use super::panel::{AppCommand, PanelCtx, ToolPanel};
-use crate::level::Game;
-use crate::model::Feasibility;
+use crate::game::{
+    self, ConditionKind, ConditionValue, Conditions, GameId, GenRequest, LevelGenerator, ModelCache,
+};
+use crate::generation::{self, Candidate, GenSummary};
+use crate::jobs::{JobError, JobMode, Worker};
 use crate::symmetry::Symmetry;
 use crossbeam_channel::{unbounded, Receiver, Sender};
 use egui::RichText;
+use std::collections::HashMap;
 use std::path::Path;
+use std::sync::Arc;
+
+/// A candidate on its way from the worker, with the run it belongs to.
+struct Streamed {
+    run: u64,
+    candidate: Candidate,
+}
 
 /// The sidebar's generators and the candidates they made.
 pub struct GeneratorPanel {
-    /// The request being edited, per game (match-3, Longcat).
-    pub requests: [GenRequest; 2],
+    /// The request being edited, per game.
+    requests: HashMap<GameId, GenRequest>,
     /// The loaded models (shared with workers and the interpolation window).
     pub models: ModelCache,
     /// Candidates of the last run, in arrival order.
@@ -39,29 +45,31 @@ pub struct GeneratorPanel {
     pub card_rects: Vec<(usize, egui::Rect)>,
 }
 
-fn request_for(game: Game) -> GenRequest {
-    match game {
-        Game::Match3 => GenRequest {
-            generator: GeneratorChoice::Avalon,
-            width: 7,
-            height: 9,
-            symmetry: Symmetry::Vertical,
-            moves: 18.0,
-            count: 8,
-            seed: 1,
-            validated_only: false,
-        },
-        Game::Longcat => GenRequest {
-            generator: GeneratorChoice::SolutionDown,
-            width: 6,
-            height: 6,
-            symmetry: Symmetry::None,
-            moves: 0.0,
-            count: 8,
-            seed: 1,
-            validated_only: false,
-        },
+/// A fresh request for a game: its first generator with that generator's defaults.
+fn request_for(game: GameId) -> GenRequest {
+    let first = game
+        .game()
+        .ok()
+        .and_then(|g| g.generators().into_iter().next());
+    let (generator, conditions) = match &first {
+        Some(g) => (g.id(), Conditions::defaults(&g.conditions())),
+        None => ("", Conditions::default()),
+    };
+    GenRequest {
+        game,
+        generator,
+        conditions,
+        count: 8,
+        seed: 1,
+        validated_only: false,
+        weights: None,
     }
+}
+
+/// The generator a request names.
+fn generator_of(request: &GenRequest) -> Option<Arc<dyn LevelGenerator>> {
+    let game = request.game.game().ok()?;
+    game::generator_of(game, request.generator).ok()
 }
 
 impl GeneratorPanel {
@@ -69,7 +77,7 @@ impl GeneratorPanel {
     pub fn new(models_dir: &Path, mode: JobMode) -> Self {
         let (tx, rx) = unbounded();
         Self {
-            requests: [request_for(Game::Match3), request_for(Game::Longcat)],
+            requests: HashMap::new(),
             models: ModelCache::new(models_dir),
             candidates: Vec::new(),
             worker: Worker::new("generation", mode),
@@ -84,13 +92,41 @@ impl GeneratorPanel {
     }
 
     /// The request of a game.
-    pub fn request(&self, game: Game) -> &GenRequest {
-        &self.requests[usize::from(game == Game::Longcat)]
+    pub fn request(&mut self, game: GameId) -> &GenRequest {
+        self.request_mut(game)
     }
 
     /// The request of a game, to edit.
-    pub fn request_mut(&mut self, game: Game) -> &mut GenRequest {
-        &mut self.requests[usize::from(game == Game::Longcat)]
+    pub fn request_mut(&mut self, game: GameId) -> &mut GenRequest {
+        self.requests
+            .entry(game)
+            .or_insert_with(|| request_for(game))
+    }
+
+    /// Chooses a generator for a game, keeping the conditions both generators take.
+    pub fn choose(&mut self, game: GameId, generator: &str) {
+        let r = self.request_mut(game);
+        let Some(g) = r
+            .game
+            .game()
+            .ok()
+            .and_then(|g| game::generator_of(g, generator).ok())
+        else {
+            return;
+        };
+        let mut conditions = Conditions::defaults(&g.conditions());
+        for key in conditions.clone().keys() {
+            if let Some(v) = r.conditions.get(key) {
+                conditions.set(key, v);
+            }
+        }
+        r.generator = g.id();
+        r.conditions = conditions;
+    }
+
+    /// Sets a condition of a game's request (tests and the "nearest" buttons).
+    pub fn set_condition(&mut self, game: GameId, key: &'static str, value: ConditionValue) {
+        self.request_mut(game).conditions.set(key, value);
     }
 
     /// Changes whenever the candidates do (a new run, an arrival, a clear).
@@ -108,41 +144,61 @@ impl GeneratorPanel {
         self.worker.progress.as_ref()
     }
 
-    /// Starts generating for `game` (the previous run is cancelled, its candidates cleared).
-    pub fn generate(&mut self, game: Game, ctx: &egui::Context) {
-        let request = self.request_mut(game).clone();
-        self.candidates.retain(|c| c.level.game != game);
+    fn start(
+        &mut self,
+        ctx: &egui::Context,
+        work: impl FnOnce(
+                &ModelCache,
+                &crate::jobs::Cancel,
+                &mut dyn FnMut(f32, String),
+                &mut dyn FnMut(Candidate),
+            ) -> Result<GenSummary, JobError>
+            + Send
+            + 'static,
+    ) {
         self.error = None;
         self.note = None;
         self.run += 1;
         let (run, tx, models) = (self.run, self.tx.clone(), self.models.clone());
-        self.worker.set_repaint(ctx);
+        let repaint = ctx.clone();
+        self.worker.set_waker(move || repaint.request_repaint());
         self.worker.start(run, move |cancel, report| {
-            run_generation(&request, &models, run, &tx, cancel, report)
+            let mut progress = |fraction: f32, note: String| report.progress(fraction, note);
+            let mut out = |candidate: Candidate| {
+                let _ = tx.send(Streamed { run, candidate });
+            };
+            work(&models, cancel, &mut progress, &mut out)
         });
     }
 
-    /// "More like this": levels near candidate `index` in its model's latent space.
+    /// Starts generating for `game` (the previous run is cancelled, its candidates cleared).
+    pub fn generate(&mut self, game: GameId, ctx: &egui::Context) {
+        let request = self.request_mut(game).clone();
+        self.candidates.retain(|c| c.level.game != game);
+        self.start(ctx, move |models, cancel, progress, out| {
+            generation::run(&request, models, cancel, progress, out)
+        });
+    }
+
+    /// "More like this": levels near candidate `index` in its generator's latent space.
     pub fn more_like(&mut self, index: usize, ctx: &egui::Context) {
         let Some(candidate) = self.candidates.get(index).cloned() else {
             return;
         };
-        if !candidate.generator.is_cvae() {
+        let game = candidate.level.game;
+        let mut request = self.request_mut(game).clone();
+        if request.generator != candidate.generator {
+            self.choose(game, candidate.generator);
+            request = self.request_mut(game).clone();
+        }
+        if !generator_of(&request).is_some_and(|g| g.has_latent()) {
             return;
         }
-        let mut request = self.request_mut(Game::Match3).clone();
-        request.generator = candidate.generator;
         request.seed = request.seed.wrapping_add(index as u64 + 1);
-        self.candidates.retain(|c| c.level.game != Game::Match3);
+        self.candidates.retain(|c| c.level.game != game);
         self.candidates.push(candidate.clone());
-        self.error = None;
-        self.note = None;
-        self.run += 1;
-        let (run, tx, models) = (self.run, self.tx.clone(), self.models.clone());
-        self.worker.set_repaint(ctx);
-        self.worker.start(run, move |cancel, _| {
-            let model = models.cvae(candidate.generator)?;
-            run_near(&model, &candidate.level, &request, run, &tx, cancel)
+        self.start(ctx, move |models, cancel, _, out| {
+            generation::run_near(&candidate.level, &request, models, cancel, out)
         });
     }
 
@@ -158,21 +214,21 @@ impl GeneratorPanel {
         }
     }
 
-    /// Collects streamed candidates and the end of the run; loads the chosen model early so
-    /// its feasibility warning shows before generating.
-    pub fn poll(&mut self, game: Game, ctx: &egui::Context) {
+    fn collect(&mut self) {
         while let Ok(s) = self.rx.try_recv() {
             if s.run == self.run {
                 self.candidates.push(s.candidate);
             }
         }
+    }
+
+    /// Collects streamed candidates and the end of the run; loads the chosen model early so
+    /// its feasibility warning shows before generating.
+    pub fn poll(&mut self, game: GameId, ctx: &egui::Context) {
+        self.collect();
         if let Some((_, outcome)) = self.worker.poll() {
             // Anything sent before the end has arrived on the channel by now.
-            while let Ok(s) = self.rx.try_recv() {
-                if s.run == self.run {
-                    self.candidates.push(s.candidate);
-                }
-            }
+            self.collect();
             match outcome {
                 Ok(summary) => {
                     self.note = Some(match summary.note {
@@ -180,31 +236,33 @@ impl GeneratorPanel {
                         None => format!("Done: {} candidates", summary.sent),
                     })
                 }
-                Err(e) if e == "cancelled" => {}
-                Err(e) => self.error = Some(e),
+                Err(JobError::Cancelled) => {}
+                Err(JobError::Failed(e)) => self.error = Some(e),
             }
         }
         self.loader.poll();
-        let choice = self.request(game).generator;
-        if choice.is_cvae()
-            && !self.loader.busy()
-            && self.models.load_error(choice).is_none()
-            && self
-                .models
-                .feasibility(choice, &self.request(game).condition())
-                .is_none()
-        {
+        let request = self.request_mut(game).clone();
+        let Some(generator) = generator_of(&request) else {
+            return;
+        };
+        let Some(file) = generator.weights_file() else {
+            return;
+        };
+        let path = self.models.dir().join(file);
+        if !self.loader.busy() && !self.models.tried(&path) {
             let models = self.models.clone();
-            self.loader.set_repaint(ctx);
-            self.loader.start(choice as u64, move |_, _| {
-                let _ = models.cvae(choice);
+            let repaint = ctx.clone();
+            self.loader.set_waker(move || repaint.request_repaint());
+            let key = path.to_string_lossy().len() as u64 ^ self.run;
+            self.loader.start(key, move |_, _| {
+                let _ = generator.preload(&models, None);
                 Ok(())
             });
         }
     }
 
     /// Tests: block until the running generation ends (or `timeout`), then collect.
-    pub fn wait(&mut self, timeout: std::time::Duration, game: Game, ctx: &egui::Context) {
+    pub fn wait(&mut self, timeout: std::time::Duration, game: GameId, ctx: &egui::Context) {
         let deadline = std::time::Instant::now() + timeout;
         while self.worker.busy() && std::time::Instant::now() < deadline {
             self.poll(game, ctx);
@@ -213,63 +271,84 @@ impl GeneratorPanel {
         self.poll(game, ctx);
     }
 
-    fn conditions_ui(&mut self, ui: &mut egui::Ui, game: Game) {
-        let models = self.models.clone();
-        let r = self.request_mut(game);
+    fn generator_choice_ui(&mut self, ui: &mut egui::Ui, game: GameId) {
+        let Ok(g) = game.game() else {
+            return;
+        };
+        let current = self.request_mut(game).generator;
+        let mut chosen = None;
         ui.horizontal_wrapped(|ui| {
-            for &choice in GeneratorChoice::of(game) {
-                let failed = models.load_error(choice);
+            for generator in g.generators() {
+                let failed = generator
+                    .weights_file()
+                    .and_then(|f| self.models.load_error(&self.models.dir().join(f)));
                 let label = if failed.is_some() {
-                    RichText::new(choice.label()).strikethrough()
+                    RichText::new(generator.label()).strikethrough()
                 } else {
-                    RichText::new(choice.label())
+                    RichText::new(generator.label())
                 };
-                let resp = ui.selectable_value(&mut r.generator, choice, label);
-                if let Some(e) = failed {
-                    resp.on_hover_text(format!("Unavailable: {e}"));
+                let resp = ui.selectable_label(current == generator.id(), label);
+                if resp.clicked() {
+                    chosen = Some(generator.id());
                 }
+                let hover = match failed {
+                    Some(e) => format!("Unavailable: {e}"),
+                    None => generator.description().to_string(),
+                };
+                resp.on_hover_text(hover);
             }
         });
-        if let Some(e) = models.load_error(r.generator) {
+        if let Some(id) = chosen {
+            self.choose(game, id);
+        }
+    }
+
+    fn conditions_ui(&mut self, ui: &mut egui::Ui, game: GameId) {
+        self.generator_choice_ui(ui, game);
+        let models = self.models.clone();
+        let r = self.request_mut(game);
+        let Some(generator) = generator_of(r) else {
+            return;
+        };
+        if let Some(e) = generator
+            .weights_file()
+            .and_then(|f| models.load_error(&models.dir().join(f)))
+        {
             ui.colored_label(super::palette::BAD, format!("Unavailable: {e}"));
         }
-        let (wr, hr) = match game {
-            Game::Match3 => (4..=9, 4..=11),
-            Game::Longcat => (3..=10, 3..=10),
-        };
+        let specs = generator.conditions();
         egui::Grid::new("gen-conditions")
             .num_columns(2)
             .spacing([8.0, 3.0])
             .show(ui, |ui| {
-                let l = ui.label("Width");
-                ui.add(egui::DragValue::new(&mut r.width).range(wr))
-                    .labelled_by(l.id);
-                ui.end_row();
-                let l = ui.label("Height");
-                ui.add(egui::DragValue::new(&mut r.height).range(hr))
-                    .labelled_by(l.id);
-                ui.end_row();
-                if game == Game::Match3 {
-                    let l = ui.label("Symmetry");
-                    egui::ComboBox::from_id_salt("gen-symmetry")
-                        .selected_text(r.symmetry.name())
-                        .show_ui(ui, |ui| {
-                            for s in Symmetry::ALL {
-                                ui.selectable_value(&mut r.symmetry, s, s.name());
-                            }
-                        })
-                        .response
-                        .labelled_by(l.id);
-                    ui.end_row();
-                }
-                if r.generator.uses_moves() {
-                    let l = ui.label("Target moves");
-                    ui.add(
-                        egui::DragValue::new(&mut r.moves)
-                            .range(1.0..=40.0)
-                            .speed(0.2),
-                    )
-                    .labelled_by(l.id);
+                for spec in &specs {
+                    let label = ui.label(spec.label).on_hover_text(spec.help);
+                    let value = r.conditions.get_mut(spec.key);
+                    let Some(value) = value else {
+                        ui.end_row();
+                        continue;
+                    };
+                    let response = match (&spec.kind, value) {
+                        (ConditionKind::Int { min, max }, ConditionValue::Int(v)) => {
+                            ui.add(egui::DragValue::new(v).range(*min..=*max))
+                        }
+                        (ConditionKind::Float { min, max, step }, ConditionValue::Float(v)) => {
+                            ui.add(egui::DragValue::new(v).range(*min..=*max).speed(*step))
+                        }
+                        (ConditionKind::Symmetry, ConditionValue::Symmetry(s)) => {
+                            egui::ComboBox::from_id_salt(("gen-condition", spec.key))
+                                .selected_text(s.name())
+                                .show_ui(ui, |ui| {
+                                    for option in Symmetry::ALL {
+                                        ui.selectable_value(s, option, option.name());
+                                    }
+                                })
+                                .response
+                        }
+                        (ConditionKind::Flag, ConditionValue::Flag(b)) => ui.checkbox(b, ""),
+                        _ => ui.label("?"),
+                    };
+                    response.labelled_by(label.id);
                     ui.end_row();
                 }
                 let l = ui.label("Count");
@@ -281,51 +360,42 @@ impl GeneratorPanel {
                 ui.end_row();
             });
         ui.checkbox(&mut r.validated_only, "Validated only")
-            .on_hover_text(match game {
-                Game::Match3 => {
-                    "Keep only levels the bots find valid (and near the target moves for Avalon)"
-                }
-                Game::Longcat => "Keep only solvable, non-trivial levels",
-            });
-        if r.generator == GeneratorChoice::LongcatDqn && (r.width, r.height) != (8, 8) {
-            ui.colored_label(super::palette::BAD, "The shipped DQN makes 8×8 levels only");
-            if ui.small_button("Use 8×8").clicked() {
-                r.width = 8;
-                r.height = 8;
+            .on_hover_text(generator.validated_help());
+        let ctx = crate::game::GenerationContext {
+            models: &models,
+            cancel: &crate::jobs::Cancel::default(),
+        };
+        let loaded = generator.weights_file().is_none_or(|f| {
+            let path = models.dir().join(f);
+            models.tried(&path) && models.load_error(&path).is_none()
+        });
+        if loaded {
+            if let Err(e) = generator.check(r, &ctx) {
+                ui.colored_label(super::palette::BAD, e);
             }
         }
-        if r.generator.is_cvae() {
-            let condition = r.condition();
-            if let Some(Feasibility::Infeasible {
-                reason,
-                nearest_same_size,
-                nearest_same_moves,
-            }) = models.feasibility(r.generator, &condition)
-            {
-                ui.colored_label(super::palette::ACCENT, format!("Warning: {reason}"));
-                for nearest in [nearest_same_size, nearest_same_moves]
-                    .into_iter()
-                    .flatten()
+        if let Some(f) = generator.feasibility(&models, &r.conditions) {
+            ui.colored_label(super::palette::ACCENT, format!("Warning: {}", f.warning));
+            for s in f.suggestions {
+                if ui
+                    .small_button(capitalised(&s.label))
+                    .on_hover_text("Use this condition")
+                    .clicked()
                 {
-                    let moves = nearest
-                        .moves
-                        .map(|m| format!(", {m:.0} moves"))
-                        .unwrap_or_default();
-                    let text = format!("Nearest: {}×{}{moves}", nearest.width, nearest.height);
-                    if ui
-                        .small_button(text)
-                        .on_hover_text("Use this condition")
-                        .clicked()
-                    {
-                        r.width = nearest.width;
-                        r.height = nearest.height;
-                        if let Some(m) = nearest.moves {
-                            r.moves = m;
-                        }
+                    for (key, value) in s.set {
+                        r.conditions.set(key, value);
                     }
                 }
             }
         }
+    }
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
     }
 }
 

@@ -5,11 +5,14 @@
 //! each with its validated figures; click one to open it in the editor.
 
 use super::candidates::figure_text;
-use super::gen_jobs::{match3_candidate, Candidate, GeneratorChoice, ModelCache};
 use super::jobs::{JobMode, Worker};
 use super::pack_strip::paint_thumbnail;
 use super::palette;
 use super::panel::AppCommand;
+use super::RepaintOnReport;
+use crate::game::{self, GameId, ModelCache};
+use crate::generation::{candidate, Candidate};
+use crate::jobs::JobError;
 use crate::level::Level;
 use egui::{Color32, RichText, Sense, Stroke, StrokeKind, Vec2};
 
@@ -40,8 +43,8 @@ pub struct InterpolationWindow {
     pub b: Option<(String, Level)>,
     /// In-between levels wanted.
     pub steps: usize,
-    /// The model walked.
-    pub model: GeneratorChoice,
+    /// The game and generator (with a latent space) walked.
+    pub model: (GameId, &'static str),
     /// The last strip.
     pub strip: Option<Strip>,
     /// The last problem, in words.
@@ -58,7 +61,7 @@ impl InterpolationWindow {
             a: None,
             b: None,
             steps: 5,
-            model: GeneratorChoice::Avalon,
+            model: (crate::match3::ID, "avalon"),
             strip: None,
             error: None,
             worker: Worker::new("interpolation", mode),
@@ -83,39 +86,37 @@ impl InterpolationWindow {
             return;
         };
         self.error = None;
-        let (models, choice, steps) = (models.clone(), self.model, self.steps);
+        let (models, (game, choice), steps) = (models.clone(), self.model, self.steps);
         self.worker.set_repaint(ctx);
         let key = self.next_key;
         self.next_key += 1;
         self.worker.start(key, move |cancel, report| {
             report.progress(0.1, "loading the model");
-            let model = models.cvae(choice)?;
+            let generator = game
+                .game()
+                .map_err(|e| e.to_string())
+                .and_then(|g| game::generator_of(g, choice))?;
             report.progress(0.3, "encoding and decoding");
-            let walk = model
-                .interpolate(&a, &b, steps)
-                .map_err(|e| e.to_string())?;
+            let walk = generator.interpolate(&a, &b, steps, &models)?;
             if cancel.is_cancelled() {
-                return Err("cancelled".into());
+                return Err(JobError::Cancelled);
             }
             report.progress(0.5, "validating");
-            let validated = |l: &Level, name: &str| -> Result<Candidate, String> {
-                let layout = l.layout().map_err(|e| e.to_string())?;
-                Ok(match3_candidate(&layout, name.to_string(), choice))
+            let validated = |l: &crate::level::Level, name: String| {
+                candidate(game, choice, l.clone(), name, cancel)
             };
             let between = walk
                 .between
                 .iter()
                 .enumerate()
-                .map(|(i, l)| {
-                    match3_candidate(l, format!("{} to {} {}", a.name, b.name, i + 1), choice)
-                })
-                .collect();
+                .map(|(i, l)| validated(l, format!("{} to {} {}", a.name, b.name, i + 1)))
+                .collect::<Result<_, _>>()?;
             Ok(Strip {
-                a_input: validated(&a, &a.name)?,
-                a_recon: match3_candidate(&walk.start, format!("{} (model)", a.name), choice),
+                a_input: validated(&a, a.name.clone())?,
+                a_recon: validated(&walk.start, format!("{} (model)", a.name))?,
                 between,
-                b_recon: match3_candidate(&walk.end, format!("{} (model)", b.name), choice),
-                b_input: validated(&b, &b.name)?,
+                b_recon: validated(&walk.end, format!("{} (model)", b.name))?,
+                b_input: validated(&b, b.name.clone())?,
             })
         });
     }
@@ -125,7 +126,7 @@ impl InterpolationWindow {
         if let Some((_, outcome)) = self.worker.poll() {
             match outcome {
                 Ok(strip) => self.strip = Some(strip),
-                Err(e) => self.error = Some(e),
+                Err(e) => self.error = Some(e.to_string()),
             }
         }
     }
@@ -135,7 +136,7 @@ impl InterpolationWindow {
         if let Some((_, outcome)) = self.worker.wait(timeout) {
             match outcome {
                 Ok(strip) => self.strip = Some(strip),
-                Err(e) => self.error = Some(e),
+                Err(e) => self.error = Some(e.to_string()),
             }
         }
     }
@@ -201,13 +202,25 @@ impl InterpolationWindow {
             ui.add(egui::DragValue::new(&mut self.steps).range(1..=12))
                 .labelled_by(l.id);
             let l = ui.label("Model");
+            let latent: Vec<(GameId, &'static str, &'static str)> = game::games()
+                .iter()
+                .flat_map(|g| {
+                    g.generators()
+                        .into_iter()
+                        .filter(|gen| gen.has_latent())
+                        .map(|gen| (g.id(), gen.id(), gen.label()))
+                        .collect::<Vec<_>>()
+                })
+                .collect();
+            let current = latent
+                .iter()
+                .find(|(g, id, _)| (*g, *id) == self.model)
+                .map_or(self.model.1, |l| l.2);
             egui::ComboBox::from_id_salt("interp-model")
-                .selected_text(self.model.label())
+                .selected_text(current)
                 .show_ui(ui, |ui| {
-                    for &c in GeneratorChoice::of(crate::level::Game::Match3) {
-                        if c.is_cvae() {
-                            ui.selectable_value(&mut self.model, c, c.label());
-                        }
+                    for (g, id, label) in latent {
+                        ui.selectable_value(&mut self.model, (g, id), label);
                     }
                 })
                 .response

@@ -6,7 +6,6 @@ use super::dialogs::Purpose;
 use super::editor::EditCommand;
 use super::panel::{AppCommand, PackCommand, PanelCtx, ToolPanel};
 use super::studio::{Guarded, StudioApp};
-use crate::level::Game;
 use egui::{Panel, RichText};
 
 impl StudioApp {
@@ -79,7 +78,10 @@ impl StudioApp {
                     }
                 });
                 ui.separator();
-                for (game, label) in [(Game::Match3, "Match-3"), (Game::Longcat, "Longcat")] {
+                for (game, label) in [
+                    (crate::match3::ID, "Match-3"),
+                    (crate::longcat::ID, "Longcat"),
+                ] {
                     if ui.selectable_label(self.game == game, label).clicked() && self.game != game
                     {
                         commands.push(AppCommand::SwitchGame(game));
@@ -203,7 +205,7 @@ impl StudioApp {
                 .min_size(340.0)
                 .show(ui, |ui| {
                     self.gauge.ui(ui, &mut ctx);
-                    if game == Game::Longcat {
+                    if game == crate::longcat::ID {
                         ui.separator();
                         self.graph.ui(ui, &mut ctx);
                     }

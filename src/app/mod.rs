@@ -15,14 +15,11 @@ pub mod canvas;
 pub mod dialogs;
 pub mod editor;
 pub mod gauge;
-pub mod gen_jobs;
 pub mod generate_panel;
 pub mod graph_view;
 pub mod history;
 pub mod interpolation;
-pub mod jobs;
 mod layout;
-pub mod longcat_analysis;
 pub mod pack_doc;
 pub mod pack_strip;
 pub mod palette;
@@ -30,18 +27,33 @@ pub mod panel;
 pub mod playtest;
 mod playtest_longcat;
 mod playtest_match3;
-pub mod png_sheet;
 pub mod recovery;
 pub mod settings;
 pub mod sidebar;
 pub mod studio;
 
+pub use crate::jobs::{self, JobMode};
+pub use crate::longcat::inspect as longcat_analysis;
 pub use apply::measure_longcat;
 pub use editor::{EditCommand, Editor};
-pub use jobs::JobMode;
 pub use panel::{AppCommand, PackCommand};
 pub use settings::{Settings, StudioPaths};
 pub use studio::StudioApp;
+
+/// Wakes the window when a worker reports.
+pub trait RepaintOnReport {
+    /// Repaint `ctx` whenever a job of this worker reports.
+    fn set_repaint(&mut self, ctx: &egui::Context);
+}
+
+impl<T: Send + 'static> RepaintOnReport for jobs::Worker<T> {
+    fn set_repaint(&mut self, ctx: &egui::Context) {
+        if !self.has_waker() {
+            let ctx = ctx.clone();
+            self.set_waker(move || ctx.request_repaint());
+        }
+    }
+}
 
 /// Opens the studio window and runs it until it is closed.
 ///

@@ -61,20 +61,21 @@ impl PackDoc {
             .pack
             .levels
             .iter()
-            .filter(|l| l.game == Game::Longcat)
+            .filter(|l| l.game == crate::longcat::ID)
             .count();
         if longcat * 2 > self.pack.levels.len() {
-            Game::Longcat
+            crate::longcat::ID
         } else {
-            Game::Match3
+            crate::match3::ID
         }
     }
 
     /// A level's difficulty: match-3 median moves, Longcat player-model difficulty.
     pub fn difficulty(&self, level: &Level) -> Option<f64> {
         match level.game {
-            Game::Match3 => level.match3_figures().map(|f| f.median_moves),
-            Game::Longcat => self.longcat_difficulty.get(&level.cells).copied().flatten(),
+            crate::match3::ID => level.match3_figures().map(|f| f.median_moves),
+            crate::longcat::ID => self.longcat_difficulty.get(&level.cells).copied().flatten(),
+            other => other.game().ok()?.stored_difficulty(level),
         }
     }
 
@@ -84,7 +85,9 @@ impl PackDoc {
             .pack
             .levels
             .iter()
-            .filter(|l| l.game == Game::Longcat && !self.longcat_difficulty.contains_key(&l.cells))
+            .filter(|l| {
+                l.game == crate::longcat::ID && !self.longcat_difficulty.contains_key(&l.cells)
+            })
             .map(|l| l.cells.clone())
             .collect();
         out.dedup();
@@ -189,6 +192,6 @@ mod tests {
         p.remove(1);
         let names: Vec<&str> = p.pack.levels.iter().map(|l| l.name.as_str()).collect();
         assert_eq!(names, ["boss", "mid"]);
-        assert_eq!(p.curve(Game::Match3), vec![[1.0, 30.0], [2.0, 20.0]]);
+        assert_eq!(p.curve(crate::match3::ID), vec![[1.0, 30.0], [2.0, 20.0]]);
     }
 }

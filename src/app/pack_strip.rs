@@ -6,7 +6,7 @@ use super::board::{Board, Tile};
 use super::pack_doc::PackDoc;
 use super::palette;
 use super::panel::{AppCommand, PackCommand, PanelCtx, ToolPanel};
-use crate::level::{Game, Level};
+use crate::level::Level;
 use egui::{Align2, Color32, FontId, Rect, Sense, Stroke, StrokeKind, Vec2};
 use egui_plot::{Line, Plot, Points};
 
@@ -59,7 +59,7 @@ pub fn paint_thumbnail(painter: &egui::Painter, rect: Rect, level: &Level) {
 
 fn figures_text(doc: &PackDoc, level: &Level) -> (String, Color32) {
     match level.game {
-        Game::Match3 => match level.match3_figures() {
+        crate::match3::ID => match level.match3_figures() {
             Some(f) => (
                 format!(
                     "{:.0} moves {}",
@@ -70,7 +70,7 @@ fn figures_text(doc: &PackDoc, level: &Level) -> (String, Color32) {
             ),
             None => ("not validated".into(), Color32::GRAY),
         },
-        Game::Longcat => match doc.longcat_difficulty.get(&level.cells) {
+        crate::longcat::ID => match doc.longcat_difficulty.get(&level.cells) {
             Some(Some(d)) => (
                 format!("difficulty {d:.1}"),
                 if *d >= crate::longcat::NON_TRIVIAL_DIFFICULTY {
@@ -82,6 +82,7 @@ fn figures_text(doc: &PackDoc, level: &Level) -> (String, Color32) {
             Some(None) => ("unsolvable".into(), palette::BAD),
             None => ("measuring…".into(), Color32::GRAY),
         },
+        _ => ("not analysed".into(), Color32::GRAY),
     }
 }
 
@@ -285,8 +286,8 @@ impl PackStrip {
         };
         let points = doc.curve(game);
         let label = match game {
-            Game::Match3 => "Difficulty curve (median moves)",
-            Game::Longcat => "Difficulty curve (player model)",
+            crate::match3::ID => "Difficulty curve (median moves)",
+            _ => "Difficulty curve",
         };
         ui.small(label);
         Plot::new("pack-curve")

@@ -11,7 +11,7 @@ use super::palette;
 use super::panel::AppCommand;
 pub use super::playtest_longcat::LongcatPlay;
 pub use super::playtest_match3::{Match3Play, STEP_SECONDS};
-use crate::level::{Game, Playtest};
+use crate::level::Playtest;
 use crate::longcat::LongcatLevel;
 use crate::match3::rules::GOAL_RED;
 use crate::match3::ValidationConfig;
@@ -124,7 +124,7 @@ impl PlaytestWindow {
                 }
                 m.recorded = true;
                 Some(AppCommand::RecordPlaytest {
-                    game: Game::Match3,
+                    game: crate::match3::ID,
                     cells: m.cells.clone(),
                     attempt: Playtest {
                         moves: m.moves,
@@ -140,7 +140,7 @@ impl PlaytestWindow {
                 }
                 l.recorded = true;
                 Some(AppCommand::RecordPlaytest {
-                    game: Game::Longcat,
+                    game: crate::longcat::ID,
                     cells: l.cells.clone(),
                     attempt: Playtest {
                         moves: l.moves(),

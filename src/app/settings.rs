@@ -75,16 +75,16 @@ impl ToolState {
     /// The tile painted in `game`.
     pub fn tile(&self, game: Game) -> Tile {
         match game {
-            Game::Match3 => self.match3_tile,
-            Game::Longcat => self.longcat_tile,
+            crate::match3::ID => self.match3_tile,
+            _ => self.longcat_tile,
         }
     }
 
     /// Chooses the tile (for its own game).
     pub fn set_tile(&mut self, tile: Tile) {
         match tile.game() {
-            Game::Match3 => self.match3_tile = tile,
-            Game::Longcat => self.longcat_tile = tile,
+            crate::match3::ID => self.match3_tile = tile,
+            _ => self.longcat_tile = tile,
         }
     }
 }
@@ -120,7 +120,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Self {
-            game: Game::Match3,
+            game: crate::match3::ID,
             tools: ToolState::default(),
             zoom: 1.0,
             last_packs: Vec::new(),

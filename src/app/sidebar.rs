@@ -6,7 +6,6 @@ use super::editor::EditCommand;
 use super::palette;
 use super::panel::{AppCommand, PanelCtx, ToolPanel};
 use super::settings::Tool;
-use crate::level::Game;
 use crate::symmetry::Symmetry;
 use egui::{RichText, Sense, Vec2};
 
@@ -37,8 +36,9 @@ impl ToolPanel for ConditionsPanel {
         ui.add_space(4.0);
         ui.label(RichText::new("Game").strong());
         ui.horizontal(|ui| {
-            for (game, label) in [(Game::Match3, "Match-3"), (Game::Longcat, "Longcat")] {
-                if ui.selectable_label(ctx.game == game, label).clicked() && ctx.game != game {
+            for g in crate::game::games() {
+                let game = g.id();
+                if ui.selectable_label(ctx.game == game, g.name()).clicked() && ctx.game != game {
                     ctx.commands.push(AppCommand::SwitchGame(game));
                 }
             }
@@ -47,8 +47,8 @@ impl ToolPanel for ConditionsPanel {
 
         ui.label(RichText::new("Level conditions").strong());
         let (size, range_w, range_h) = match ctx.game {
-            Game::Match3 => (&mut self.match3_size, 4..=9, 4..=11),
-            Game::Longcat => (&mut self.longcat_size, 3..=10, 3..=10),
+            crate::match3::ID => (&mut self.match3_size, 4..=9, 4..=11),
+            _ => (&mut self.longcat_size, 3..=10, 3..=10),
         };
         egui::Grid::new("conditions")
             .num_columns(3)
@@ -94,7 +94,7 @@ impl ToolPanel for ConditionsPanel {
                     });
             }
         });
-        if ctx.game == Game::Match3 {
+        if ctx.game == crate::match3::ID {
             ui.weak("Match-3 mirrors within the play area.");
         }
         ui.separator();

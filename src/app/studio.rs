@@ -19,6 +19,7 @@ use super::playtest::PlaytestWindow;
 use super::recovery::Recovery;
 use super::settings::{Settings, StudioPaths, Tool};
 use super::sidebar::ConditionsPanel;
+use super::RepaintOnReport;
 use crate::files;
 use crate::level::{Game, Level, Playtest};
 use egui::{Key, KeyboardShortcut, Modifiers};
@@ -84,8 +85,8 @@ pub(super) type SourcesKey = (u64, usize, (u64, usize), u64, Option<u64>);
 /// The editor slot of a game.
 pub(super) fn index_of(game: Game) -> usize {
     match game {
-        Game::Match3 => 0,
-        Game::Longcat => 1,
+        crate::match3::ID => 0,
+        _ => 1,
     }
 }
 
@@ -116,9 +117,9 @@ impl StudioApp {
                 .find(|l| l.game == game)
                 .and_then(|l| Editor::from_level(l).ok())
         };
-        let match3 = first_level(Game::Match3)
+        let match3 = first_level(crate::match3::ID)
             .unwrap_or_else(|| Editor::new(Board::new_match3(7, 9), "untitled"));
-        let longcat = first_level(Game::Longcat).unwrap_or_else(|| {
+        let longcat = first_level(crate::longcat::ID).unwrap_or_else(|| {
             let grid =
                 crate::grid::Grid::parse_ascii(SAMPLE_LONGCAT).expect("the sample level parses");
             Editor::new(Board::Longcat(grid), "sample")
@@ -265,21 +266,21 @@ impl StudioApp {
         let mut out = Vec::new();
         // The editor level carries the gauge's figures when they are fresh: the encoder is
         // conditioned on the validated moves.
-        let editor_level = if self.game == Game::Match3 {
+        let editor_level = if self.game == crate::match3::ID {
             self.level_for_pack()
         } else {
-            self.editors[index_of(Game::Match3)].to_level()
+            self.editors[index_of(crate::match3::ID)].to_level()
         };
         out.push((format!("Editor: {}", editor_level.name), editor_level));
         if let Some(doc) = self.packs.get(self.active_pack) {
             for (i, l) in doc.pack.levels.iter().enumerate() {
-                if l.game == Game::Match3 {
+                if l.game == crate::match3::ID {
                     out.push((format!("Pack {}: {}", i + 1, l.name), l.clone()));
                 }
             }
         }
         for (i, c) in self.generators.candidates.iter().enumerate() {
-            if c.level.game == Game::Match3 {
+            if c.level.game == crate::match3::ID {
                 out.push((
                     format!("Candidate {}: {}", i + 1, c.level.name),
                     c.level.clone(),

@@ -1,16 +1,10 @@
 //! Match-3 model sub-commands: generate, eval and train for the Avalon and Vanilla cVAEs.
 
 use super::eval::EvalArgs;
-use super::generate::{refuse_unused, GenerateArgs};
+
 use super::train::TrainArgs;
-use crate::files;
-use crate::level::{Figures, Level, Match3Figures, Pack};
 use crate::match3::ValidationConfig;
-use crate::model::{
-    self, Condition, Feasibility, Generator, ModelKind, Progress, SweepMetrics, TrainConfig,
-    TrainingSet, ValidatedRequest,
-};
-use crate::symmetry::Symmetry;
+use crate::model::{self, Generator, ModelKind, Progress, SweepMetrics, TrainConfig, TrainingSet};
 use anyhow::{bail, Context, Result};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -38,121 +32,6 @@ fn load_generator(name: &str, weights: Option<&PathBuf>) -> Result<Generator> {
         None => shipped_weights(name)?,
     };
     Ok(Generator::load(&path)?)
-}
-
-fn warn_infeasible(feasibility: &Feasibility) {
-    if let Feasibility::Infeasible {
-        reason,
-        nearest_same_size,
-        nearest_same_moves,
-    } = feasibility
-    {
-        eprintln!("warning: {reason}; the levels will likely miss the condition.");
-        let show = |c: &Condition| {
-            format!(
-                "{}x{} {} moves",
-                c.width,
-                c.height,
-                c.moves.map_or("-".into(), |m| format!("{m}"))
-            )
-        };
-        if let Some(c) = nearest_same_size {
-            eprintln!("  nearest feasible at this size: {}", show(c));
-        }
-        if let Some(c) = nearest_same_moves {
-            eprintln!("  nearest feasible at another size: {}", show(c));
-        }
-    }
-}
-
-pub fn generate(args: &GenerateArgs) -> Result<ExitCode> {
-    refuse_unused(
-        args,
-        &[
-            ("temperature", args.temperature.is_some()),
-            ("diverse", args.diverse.is_some()),
-        ],
-    )?;
-    let generator = load_generator(&args.model, args.weights.as_ref())?;
-    if generator.kind() == ModelKind::Vanilla && args.moves.is_some() {
-        bail!(
-            "--moves does not apply to {}: Vanilla is conditioned on size only",
-            args.model
-        );
-    }
-    let (width, height) = args.size.unwrap_or((7, 9));
-    let condition = Condition::new(
-        width,
-        height,
-        args.symmetry.unwrap_or(Symmetry::None),
-        args.moves,
-    );
-    generator.check(&condition)?;
-    warn_infeasible(&generator.feasibility(&condition));
-    let mut pack = Pack::new(format!("{} {width}x{height}", args.model));
-    let name = |i: usize| format!("{}-{width}x{height}-{:03}", args.model, i + 1);
-    let tags = vec!["generated".to_string(), args.model.clone()];
-    let started = Instant::now();
-    if args.validate {
-        let request = ValidatedRequest {
-            validation: ValidationConfig {
-                seed: args.seed,
-                ..Default::default()
-            },
-            ..ValidatedRequest::new(condition, args.count, args.seed)
-        };
-        let report = model::generate_validated(&generator, &request, None)?;
-        for (i, a) in report.accepted.iter().enumerate() {
-            let mut level = Level::from_layout(name(i), &a.layout);
-            level.symmetry = condition.symmetry;
-            level.tags = tags.clone();
-            level.figures = Some(Figures::Match3(Match3Figures::from(&a.validation)));
-            pack.levels.push(level);
-        }
-        files::save_pack(&args.out, &pack)?;
-        println!(
-            "wrote {} validated levels to {} ({} generated, {} valid at any moves, {:.1} s, {:.1} ms per accepted level)",
-            report.accepted.len(),
-            args.out.display(),
-            report.attempts,
-            report.valid_attempts,
-            report.seconds,
-            report.ms_per_accepted()
-        );
-        if report.accepted.len() < args.count {
-            eprintln!(
-                "warning: the budget of {} levels ran out with {} of {} found",
-                request.budget,
-                report.accepted.len(),
-                args.count
-            );
-        }
-        return Ok(ExitCode::SUCCESS);
-    }
-    // Distinct levels: a model often decodes one layout for nearby latent points.
-    let budget = (args.count * 40).max(256);
-    let (layouts, attempts) =
-        generator.generate_distinct(&condition, args.count, args.seed, budget)?;
-    let ms = started.elapsed().as_secs_f64() * 1e3;
-    if layouts.len() < args.count {
-        eprintln!(
-            "warning: only {} distinct levels in {attempts} tries: the model decodes few different layouts for this condition",
-            layouts.len()
-        );
-    }
-    for (i, layout) in layouts.iter().enumerate() {
-        let mut level = Level::from_layout(name(i), layout);
-        level.symmetry = condition.symmetry;
-        level.tags = tags.clone();
-        pack.levels.push(level);
-    }
-    files::save_pack(&args.out, &pack)?;
-    println!(
-        "wrote {} levels to {} ({ms:.2} ms)",
-        pack.levels.len(),
-        args.out.display()
-    );
-    Ok(ExitCode::SUCCESS)
 }
 
 pub fn eval(args: &EvalArgs) -> Result<ExitCode> {

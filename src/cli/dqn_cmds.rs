@@ -1,13 +1,11 @@
 //! `train|generate|eval --model longcat-dqn`: the learned Longcat generator from the command line.
 
 use super::eval::EvalArgs;
-use super::generate::{refuse_unused, GenerateArgs};
+
 use super::train::TrainArgs;
-use crate::files;
-use crate::level::Pack;
 use crate::rl::train::{train as train_dqn, TrainConfig};
-use crate::rl::{eval, model, DqnModel, Policy};
-use anyhow::{bail, Context, Result};
+use crate::rl::{eval, model, DqnModel};
+use anyhow::{bail, Result};
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -61,50 +59,6 @@ pub fn train(args: &TrainArgs) -> Result<ExitCode> {
         sidecar.train_seconds,
         sidecar.final_mean_difficulty,
         sidecar.random_mean_difficulty
-    );
-    Ok(ExitCode::SUCCESS)
-}
-
-fn policy_of(temperature: Option<f64>, diverse: &Option<String>) -> Result<Policy> {
-    Ok(match (temperature, diverse) {
-        (Some(_), Some(_)) => bail!("give either --temperature or --diverse, not both"),
-        (_, Some(d)) => Policy::parse_diverse(d)?,
-        (t, None) => {
-            let p = Policy::Temperature(t.unwrap_or(0.3));
-            p.check()?;
-            p
-        }
-    })
-}
-
-pub fn generate(args: &GenerateArgs) -> Result<ExitCode> {
-    refuse_unused(
-        args,
-        &[
-            ("moves", args.moves.is_some()),
-            ("symmetry", args.symmetry.is_some()),
-            ("validate", args.validate),
-        ],
-    )?;
-    let policy = policy_of(args.temperature, &args.diverse)?;
-    let path = weights_path(&args.weights);
-    let dqn = DqnModel::load(&path)?;
-    let (w, h) = args
-        .size
-        .unwrap_or((dqn.sidecar.shape.width, dqn.sidecar.shape.height));
-    dqn.check_size(w, h)?;
-    let levels = crate::rl::policy::generate(&dqn, policy, args.count, args.seed)?;
-    let mut pack = Pack::new(format!("longcat-dqn {w}x{h} {}", policy.label()));
-    for (i, level) in levels.iter().enumerate() {
-        let mut l = level.to_level(format!("dqn-{w}x{h}-{:03}", i + 1));
-        l.tags = vec!["generated".into(), "longcat-dqn".into(), policy.label()];
-        pack.levels.push(l);
-    }
-    files::save_pack(&args.out, &pack).with_context(|| format!("saving {}", args.out.display()))?;
-    println!(
-        "wrote {} levels to {}",
-        pack.levels.len(),
-        args.out.display()
     );
     Ok(ExitCode::SUCCESS)
 }

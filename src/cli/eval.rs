@@ -1,7 +1,7 @@
 //! `eval`: the metric sweep of a generator. Dispatches by game.
 
 use crate::level::Game;
-use anyhow::Result;
+use anyhow::{bail, Result};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -9,7 +9,7 @@ use std::process::ExitCode;
 #[derive(Args, Debug)]
 pub struct EvalArgs {
     /// The game (match3, longcat).
-    #[arg(long, default_value = "match3")]
+    #[arg(long, default_value_t = Game::default())]
     pub game: Game,
     /// The generator or model to evaluate (match3: avalon, vanilla, avalon-stylized,
     /// vanilla-stylized, dataset; longcat: puzzle-up, solution-down, longcat-dqn).
@@ -49,9 +49,10 @@ pub struct EvalArgs {
 
 pub fn run(args: &EvalArgs) -> Result<ExitCode> {
     match args.game {
-        Game::Longcat if args.model == "longcat-dqn" => super::dqn_cmds::eval(args),
-        Game::Longcat => super::longcat_cmds::eval(args),
-        Game::Match3 => super::cvae_cmds::eval(args),
+        crate::longcat::ID if args.model == "longcat-dqn" => super::dqn_cmds::eval(args),
+        crate::longcat::ID => super::longcat_cmds::eval(args),
+        crate::match3::ID => super::cvae_cmds::eval(args),
+        other => bail!("{other} has no metric sweep yet"),
     }
 }
 

@@ -1,43 +1,53 @@
-//! `generate`: new levels from a generator into a pack. Dispatches by game and model.
+//! `generate`: new levels from any registered generator into a pack, through the same
+//! generation service the window uses (same generator, conditions and seed: same levels).
 
-use crate::level::Game;
+use crate::files;
+use crate::game::{
+    self, ConditionValue, Conditions, GameId, GenRequest, GenerationContext, ModelCache,
+};
+use crate::generation;
+use crate::jobs::Cancel;
+use crate::level::Pack;
 use crate::symmetry::Symmetry;
-use anyhow::{bail, Result};
+use anyhow::{anyhow, bail, Result};
 use clap::Args;
-use std::path::PathBuf;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Args, Debug)]
 pub struct GenerateArgs {
-    /// The game (match3, longcat).
-    #[arg(long, default_value = "match3")]
-    pub game: Game,
-    /// The generator: match3 — synth, avalon, vanilla, avalon-stylized, vanilla-stylized;
-    /// longcat — puzzle-up, solution-down, longcat-dqn.
+    /// The game (`level-studio list` shows the registered games).
+    #[arg(long, default_value_t = GameId::default())]
+    pub game: GameId,
+    /// The generator (`level-studio list` shows each game's generators and conditions).
     #[arg(long)]
     pub model: String,
-    /// Level size as WxH.
+    /// Level size as WxH (the `width` and `height` conditions).
     #[arg(long, value_parser = parse_size)]
     pub size: Option<(usize, usize)>,
     /// Symmetry (none, vertical, horizontal, quadrant).
     #[arg(long)]
     pub symmetry: Option<Symmetry>,
-    /// Target median moves (Avalon).
+    /// Target median moves (the `moves` condition).
     #[arg(long)]
     pub moves: Option<f64>,
+    /// Any condition as KEY=VALUE (repeatable), e.g. `--set dagp_n=3`.
+    #[arg(long = "set", value_name = "KEY=VALUE")]
+    pub set: Vec<String>,
     /// Number of levels.
     #[arg(long, default_value_t = 10)]
     pub count: usize,
     /// Seed.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Keep only levels the bots validate (valid, and near the requested moves).
+    /// Keep only levels the game's analysis passes (valid / non-trivial).
     #[arg(long)]
     pub validate: bool,
     /// Longcat DQN: probability of a random action instead of the greedy one.
     #[arg(long)]
     pub temperature: Option<f64>,
-    /// Longcat DQN: diversity-aware policy, "n,d".
+    /// Longcat DQN: diversity-aware policy, "n,d" or "n,d,p".
     #[arg(long)]
     pub diverse: Option<String>,
     /// Model weights to use instead of the shipped ones.
@@ -69,21 +79,161 @@ pub fn parse_size(s: &str) -> Result<(usize, usize), String> {
     Ok((w, h))
 }
 
-pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
-    match (args.game, args.model.as_str()) {
-        (Game::Match3, "synth") => super::synth_cmd::generate(args),
-        (Game::Longcat, "longcat-dqn") => super::dqn_cmds::generate(args),
-        (Game::Longcat, _) => super::longcat_cmds::generate(args),
-        (Game::Match3, _) => super::cvae_cmds::generate(args),
+/// The conditions the flags give, each named by the flag that gave it.
+fn flag_conditions(
+    args: &GenerateArgs,
+) -> Result<Vec<(&'static str, &'static str, ConditionValue)>> {
+    let mut given = Vec::new();
+    if let Some((w, h)) = args.size {
+        given.push(("size", "width", ConditionValue::Int(w as i64)));
+        given.push(("size", "height", ConditionValue::Int(h as i64)));
     }
-}
-
-/// Refuses a flag that the chosen generator does not use.
-pub fn refuse_unused(args: &GenerateArgs, flags: &[(&str, bool)]) -> Result<()> {
-    for (name, given) in flags {
-        if *given {
-            bail!("--{name} does not apply to the {} generator", args.model);
+    if let Some(s) = args.symmetry {
+        given.push(("symmetry", "symmetry", ConditionValue::Symmetry(s)));
+    }
+    if let Some(m) = args.moves {
+        given.push(("moves", "moves", ConditionValue::Float(m)));
+    }
+    if args.temperature.is_some() && args.diverse.is_some() {
+        bail!("give either --temperature or --diverse, not both");
+    }
+    if let Some(t) = args.temperature {
+        given.push(("temperature", "temperature", ConditionValue::Float(t)));
+    }
+    if let Some(d) = &args.diverse {
+        let bad = || anyhow!("--diverse {d:?} is not \"n,d\" or \"n,d,p\" (e.g. 3,2,0.5)");
+        let parts: Vec<&str> = d.split(',').map(str::trim).collect();
+        if !(2..=3).contains(&parts.len()) {
+            return Err(bad());
+        }
+        let n: i64 = parts[0].parse().map_err(|_| bad())?;
+        let dist: i64 = parts[1].parse().map_err(|_| bad())?;
+        if n < 1 {
+            bail!("DAGP needs 1..=16 candidates, not {n}");
+        }
+        given.push(("diverse", "dagp_n", ConditionValue::Int(n)));
+        given.push(("diverse", "dagp_d", ConditionValue::Int(dist)));
+        if let Some(p) = parts.get(2) {
+            let p: f64 = p.parse().map_err(|_| bad())?;
+            given.push(("diverse", "dagp_p", ConditionValue::Float(p)));
         }
     }
-    Ok(())
+    Ok(given)
+}
+
+/// Builds the request from the flags, refusing a flag the generator does not take.
+fn request(args: &GenerateArgs) -> Result<GenRequest> {
+    let game = args.game.game()?;
+    let generator = game::generator_of(game, &args.model).map_err(|e| anyhow!(e))?;
+    let specs = generator.conditions();
+    let mut conditions = Conditions::default();
+    for (flag, key, value) in flag_conditions(args)? {
+        let Some(spec) = specs.iter().find(|s| s.key == key) else {
+            bail!("--{flag} does not apply to the {} generator", args.model);
+        };
+        conditions.set(spec.key, value);
+    }
+    for pair in &args.set {
+        let (key, text) = pair
+            .split_once('=')
+            .ok_or_else(|| anyhow!("--set {pair:?} is not KEY=VALUE"))?;
+        let Some(spec) = specs.iter().find(|s| s.key == key.trim()) else {
+            let keys: Vec<&str> = specs.iter().map(|s| s.key).collect();
+            bail!(
+                "the {} generator has no condition {key:?} ({})",
+                args.model,
+                keys.join(", ")
+            );
+        };
+        let value = spec
+            .parse(text.trim())
+            .map_err(|e| anyhow!("--set {pair}: {e}"))?;
+        conditions.set(spec.key, value);
+    }
+    if args.weights.is_some() && generator.weights_file().is_none() {
+        bail!("--weights does not apply to the {} generator", args.model);
+    }
+    Ok(GenRequest {
+        game: game.id(),
+        generator: generator.id(),
+        conditions,
+        count: args.count,
+        seed: args.seed,
+        validated_only: args.validate,
+        weights: args.weights.clone(),
+    })
+}
+
+pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
+    let request = request(args)?;
+    let (request, generator) = generation::prepare(&request).map_err(|e| anyhow!(e))?;
+    let models = ModelCache::new(Path::new("models"));
+    let cancel = Cancel::default();
+    generator
+        .preload(&models, request.weights.as_deref())
+        .map_err(|e| anyhow!(e))?;
+    let ctx = GenerationContext {
+        models: &models,
+        cancel: &cancel,
+    };
+    generator.check(&request, &ctx).map_err(|e| anyhow!(e))?;
+    if let Some(f) = generator.feasibility(&models, &request.conditions) {
+        eprintln!(
+            "warning: {}; the levels will likely miss the condition.",
+            f.warning
+        );
+        for s in &f.suggestions {
+            eprintln!("  {}", s.label);
+        }
+    }
+    let mut pack = Pack::new(match request.conditions.size() {
+        Some((w, h)) => format!("{} {w}x{h}", generator.id()),
+        None => generator.id().to_string(),
+    });
+    let described: Vec<String> = request
+        .conditions
+        .keys()
+        .filter_map(|k| request.conditions.get(k).map(|v| format!("{k} {v}")))
+        .collect();
+    pack.description = format!(
+        "{} levels: {}, seed {}",
+        generator.label(),
+        described.join(", "),
+        request.seed
+    );
+    let show_progress = request.count >= 20;
+    let mut progress = |fraction: f32, note: String| {
+        if show_progress {
+            eprint!("\r[{:>3.0} %] {note}   ", fraction * 100.0);
+            let _ = std::io::stderr().flush();
+        }
+    };
+    let summary = generation::run(&request, &models, &cancel, &mut progress, &mut |c| {
+        pack.levels.push(c.level)
+    })
+    .map_err(|e| anyhow!("{e}"))?;
+    if show_progress {
+        eprintln!();
+    }
+    if pack.levels.is_empty() {
+        bail!(
+            "no level was found in {} attempts; nothing was written",
+            summary.attempts
+        );
+    }
+    files::save_pack(&args.out, &pack)?;
+    println!(
+        "wrote {} levels to {} ({} attempts)",
+        pack.levels.len(),
+        args.out.display(),
+        summary.attempts
+    );
+    if pack.levels.len() < request.count {
+        eprintln!(
+            "warning: only {} of {} requested levels were found",
+            pack.levels.len(),
+            request.count
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,8 +1,8 @@
 //! `graph FILE [--json] [--dot OUT]`: Longcat state graph figures (owned by the Longcat engine).
 
 use crate::files;
-use crate::level::{Game, Level};
-use crate::longcat::{Analysis, LongcatLevel, NodeClass, RidgeModel, DEFAULT_BUDGET};
+use crate::level::Level;
+use crate::longcat::{Analysis, LongcatLevel, NodeClass, RidgeModel};
 use anyhow::{bail, Context, Result};
 use clap::Args;
 use serde_json::json;
@@ -66,14 +66,6 @@ pub fn run(args: &GraphArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Prints the graph figures of a Longcat level (used by `validate`).
-pub fn report_level(path: &Path, level: &Level, many: bool, as_json: bool) -> Result<()> {
-    let predictor = load_predictor(None)?;
-    let analysis = analyse(path, level, DEFAULT_BUDGET)?;
-    print_report(path, level, &analysis, &predictor, many, as_json);
-    Ok(())
-}
-
 fn load_predictor(path: Option<&Path>) -> Result<RidgeModel> {
     Ok(match path {
         Some(p) => RidgeModel::load(p)?,
@@ -82,7 +74,7 @@ fn load_predictor(path: Option<&Path>) -> Result<RidgeModel> {
 }
 
 fn analyse(path: &Path, level: &Level, budget: usize) -> Result<Analysis> {
-    if level.game != Game::Longcat {
+    if level.game != crate::longcat::ID {
         bail!(
             "{}: level {:?} is a {} level, not Longcat",
             path.display(),

@@ -1,102 +1,25 @@
 //! Longcat sub-commands: generate, eval and train (owned by the Longcat engine).
 
 use super::eval::EvalArgs;
-use super::generate::{refuse_unused, GenerateArgs};
+
 use super::train::TrainArgs;
 use crate::files;
-use crate::level::{Figures, Pack};
 use crate::longcat::eval::{evaluate, EvalConfig};
 use crate::longcat::training::{
     generated_training_set, playtest_training_set, DEFAULT_ALPHA, TRAINING_ATTEMPTS,
 };
-use crate::longcat::{Analysis, Generator, LongcatLevel, RidgeModel, State, DEFAULT_BUDGET};
-use crate::rng::Rng;
-use anyhow::{bail, Context, Result};
-use rayon::prelude::*;
-use std::collections::HashSet;
+use crate::longcat::{Generator, DEFAULT_BUDGET};
+use anyhow::{bail, Result};
 use std::process::ExitCode;
 
 /// The default board size of the Longcat generators (the thesis's 8×8).
 const DEFAULT_SIZE: (usize, usize) = (8, 8);
-
-/// Attempts per requested level before `generate` gives up.
-const ATTEMPTS_PER_LEVEL: usize = 2_000;
 
 fn generator(model: &str) -> Result<Generator> {
     if model == "longcat-dqn" {
         bail!("the Longcat DQN generator is not available yet (puzzle-up, solution-down)");
     }
     Ok(Generator::from_name(model)?)
-}
-
-pub fn generate(args: &GenerateArgs) -> Result<ExitCode> {
-    let generator = generator(&args.model)?;
-    refuse_unused(
-        args,
-        &[
-            ("moves", args.moves.is_some()),
-            ("symmetry", args.symmetry.is_some()),
-            ("validate", args.validate),
-            ("temperature", args.temperature.is_some()),
-            ("diverse", args.diverse.is_some()),
-            ("weights", args.weights.is_some()),
-        ],
-    )?;
-    let (w, h) = args.size.unwrap_or(DEFAULT_SIZE);
-    let predictor = RidgeModel::shipped().context("the shipped Longcat predictor")?;
-    let mut pack = Pack::new(format!("longcat {} {w}x{h}", generator.name()));
-    pack.description = format!(
-        "{} random levels, {w}x{h}, seed {}",
-        generator.name(),
-        args.seed
-    );
-    let mut seen = HashSet::new();
-    let mut attempts = 0;
-    let chunk = 64;
-    while pack.levels.len() < args.count && attempts < args.count.max(1) * ATTEMPTS_PER_LEVEL {
-        let batch: Vec<Vec<LongcatLevel>> = (attempts..attempts + chunk)
-            .into_par_iter()
-            .map(|i| generator.attempt(w, h, &mut Rng::derive(args.seed, i as u64)))
-            .collect::<Result<_, _>>()?;
-        attempts += chunk;
-        for level in batch.into_iter().flatten() {
-            if pack.levels.len() >= args.count {
-                break;
-            }
-            let start = State::start(&level);
-            if !seen.insert((start.walls(), start.head_index())) {
-                continue;
-            }
-            let Ok(analysis) = Analysis::of(&level, DEFAULT_BUDGET) else {
-                continue;
-            };
-            if !analysis.solvable() {
-                continue;
-            }
-            let mut stored = level.to_level(format!(
-                "{}-{w}x{h}-{:03}",
-                generator.name(),
-                pack.levels.len() + 1
-            ));
-            stored.tags = vec!["generated".into(), generator.name().into()];
-            stored.figures = Some(Figures::Longcat(analysis.figures(&predictor)));
-            pack.levels.push(stored);
-        }
-    }
-    files::save_pack(&args.out, &pack)?;
-    println!(
-        "wrote {} levels to {} ({attempts} attempts)",
-        pack.levels.len(),
-        args.out.display()
-    );
-    if pack.levels.len() < args.count {
-        eprintln!(
-            "warning: only {} of {} requested levels were found",
-            pack.levels.len(),
-            args.count
-        );
-    }
-    Ok(ExitCode::SUCCESS)
 }
 
 pub fn eval(args: &EvalArgs) -> Result<ExitCode> {

@@ -7,8 +7,8 @@ mod eval;
 mod export;
 mod generate;
 mod graph;
+mod list;
 mod longcat_cmds;
-mod synth_cmd;
 mod train;
 mod validate;
 
@@ -26,7 +26,9 @@ pub struct Cli {
 /// The sub-commands.
 #[derive(Subcommand, Debug)]
 pub enum Command {
-    /// Run the bots (match-3) or build the state graph (Longcat) on level files or packs.
+    /// The registered games, their generators and the conditions each takes.
+    List(list::ListArgs),
+    /// Analyse levels with their game's bots, solver or evaluator (files or packs).
     Validate(validate::ValidateArgs),
     /// Export a pack to JSON.
     Export(export::ExportArgs),
@@ -45,9 +47,26 @@ pub enum Command {
 /// Parses the arguments and runs the command; `None` means no sub-command was given (the
 /// caller opens the window, or prints help).
 pub fn run_from_args() -> Option<ExitCode> {
-    let cli = Cli::parse();
+    run(Cli::parse())
+}
+
+/// Runs a command line given as words (the first is the program name), in this process:
+/// what tests use to drive the command line with games they register themselves.
+///
+/// # Errors
+/// clap's error for words that are not a command line.
+pub fn run_words<I, T>(words: I) -> Result<Option<ExitCode>, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    Ok(run(Cli::try_parse_from(words)?))
+}
+
+fn run(cli: Cli) -> Option<ExitCode> {
     let command = cli.command?;
     let result = match command {
+        Command::List(args) => list::run(&args),
         Command::Validate(args) => validate::run(&args),
         Command::Export(args) => export::run(&args),
         Command::Dataset(args) => dataset::run(&args),

@@ -1,7 +1,7 @@
 //! A Longcat level: a grid up to 10×10 of WALL and EMPTY cells with exactly one cat HEAD.
 
 use crate::grid::{AsciiCell, Grid, GridError};
-use crate::level::{Game, Level};
+use crate::level::Level;
 use crate::symmetry;
 use std::fmt;
 
@@ -133,7 +133,7 @@ impl LongcatLevel {
     /// The level as a stored [`Level`].
     pub fn to_level(&self, name: impl Into<String>) -> Level {
         Level {
-            game: Game::Longcat,
+            game: crate::longcat::ID,
             name: name.into(),
             cells: self.cells.to_rows(),
             symmetry: symmetry::detect(&self.cells),

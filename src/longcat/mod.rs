@@ -23,8 +23,11 @@
 pub mod analysis;
 pub mod difficulty;
 pub mod eval;
+pub mod game;
+pub mod generate;
 pub mod generators;
 pub mod graph;
+pub mod inspect;
 pub mod level;
 pub mod predictor;
 pub mod rules;
@@ -34,6 +37,7 @@ pub mod variables;
 
 pub use analysis::Analysis;
 pub use difficulty::{is_non_trivial, PlayerModel, NON_TRIVIAL_DIFFICULTY};
+pub use game::{LongcatGame, ID};
 pub use generators::{Generator, GeneratorError};
 pub use graph::{Edge, GraphError, Node, NodeClass, StateGraph, DEFAULT_BUDGET};
 pub use level::{check_cells, level_from_ascii, Cell, LevelError, LongcatLevel};

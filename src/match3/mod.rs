@@ -3,11 +3,14 @@
 
 pub mod bot;
 pub mod dataset;
+pub mod game;
+pub mod generators;
 pub mod layout;
 pub mod rules;
 pub mod synth;
 pub mod validate;
 
 pub use bot::BotKind;
+pub use game::{Match3Game, ID};
 pub use layout::{Cell, Layout, LayoutError};
 pub use validate::{validate, Validation, ValidationConfig, ValidationError};

@@ -1,12 +1,25 @@
 //! The PNG sheet export: every level of a pack as a small picture in reading order, with a
-//! bar under each (green valid / non-trivial, red invalid / trivial, grey unknown).
+//! bar under each (green valid / non-trivial, red invalid / trivial, grey unknown). Tile
+//! colours come from each level's game in the registry.
 
-use super::board::Board;
-use super::palette;
 use crate::files::write_atomic;
-use crate::level::{Game, Pack};
+use crate::level::{Level, Pack};
 use image::{Rgb, RgbImage};
 use std::path::Path;
+
+/// A level's cells as tile colours, row by row (`None` when its game is not registered or a
+/// character is not one of its tiles).
+fn colours(level: &Level) -> Option<Vec<Vec<[u8; 3]>>> {
+    let game = level.game.game().ok()?;
+    let indices = crate::game::tile_indices(game, &level.cells).ok()?;
+    let tiles = game.tiles();
+    Some(
+        indices
+            .iter()
+            .map(|row| row.iter().map(|&i| tiles[usize::from(i)].rgb).collect())
+            .collect(),
+    )
+}
 
 /// Pixels per cell.
 pub const CELL: u32 = 10;
@@ -21,11 +34,10 @@ pub fn render_sheet(
 ) -> RgbImage {
     let columns = columns.max(1) as u32;
     let (mut cw, mut ch) = (1u32, 1u32);
-    for level in &pack.levels {
-        if let Ok(b) = Board::from_level(level) {
-            cw = cw.max(b.width() as u32);
-            ch = ch.max(b.height() as u32);
-        }
+    let pictures: Vec<Option<Vec<Vec<[u8; 3]>>>> = pack.levels.iter().map(colours).collect();
+    for rows in pictures.iter().flatten() {
+        ch = ch.max(rows.len() as u32);
+        cw = cw.max(rows.iter().map(|r| r.len() as u32).max().unwrap_or(0));
     }
     let tile_w = cw * CELL + PAD;
     let tile_h = ch * CELL + PAD + BAR + 4;
@@ -35,17 +47,17 @@ pub fn render_sheet(
         rows * tile_h + PAD,
         Rgb([28, 30, 36]),
     );
-    for (i, level) in pack.levels.iter().enumerate() {
+    for (i, picture) in pictures.iter().enumerate() {
         let (col, row) = (i as u32 % columns, i as u32 / columns);
         let (ox, oy) = (PAD + col * tile_w, PAD + row * tile_h);
-        let Ok(board) = Board::from_level(level) else {
+        let Some(rows) = picture else {
             continue;
         };
-        let dx = (cw - board.width() as u32) * CELL / 2;
-        let dy = (ch - board.height() as u32) * CELL / 2;
-        for y in 0..board.height() {
-            for x in 0..board.width() {
-                let rgb = palette::tile_rgb(board.get(x, y));
+        let width = rows.iter().map(|r| r.len() as u32).max().unwrap_or(0);
+        let dx = (cw - width) * CELL / 2;
+        let dy = (ch - rows.len() as u32) * CELL / 2;
+        for (y, cells) in rows.iter().enumerate() {
+            for (x, &rgb) in cells.iter().enumerate() {
                 for py in 1..CELL {
                     for px in 1..CELL {
                         img.put_pixel(
@@ -82,10 +94,11 @@ pub fn export_png(
     pack: &Pack,
     good: impl Fn(usize) -> Option<bool>,
 ) -> Result<(), String> {
-    let columns = match pack.levels.first().map(|l| l.game) {
-        Some(Game::Longcat) => 10,
-        _ => 12,
-    };
+    let columns = pack
+        .levels
+        .first()
+        .and_then(|l| l.game.game().ok())
+        .map_or(12, |g| g.sheet_columns());
     let img = render_sheet(pack, columns, good);
     let mut bytes = Vec::new();
     img.write_to(

@@ -1,14 +1,13 @@
-//! The Longcat half of the live analysis: build the state graph, measure difficulty and the
-//! graph variables, predict difficulty, and lay the graph out by depth for the viewer — all
-//! on the worker, so the UI thread only draws.
+//! The one Longcat analysis the studio runs: build the state graph, measure difficulty and the
+//! graph variables, predict difficulty, and lay the graph out by depth for the viewer. It runs
+//! on a worker (the window) or inline (the command line); the UI thread only draws.
 
-use super::jobs::Cancel;
-use crate::grid::Grid;
-use crate::longcat::difficulty::{PlayerModel, NON_TRIVIAL_DIFFICULTY};
-use crate::longcat::graph::{NodeClass, StateGraph, DEFAULT_BUDGET};
-use crate::longcat::predictor::RidgeModel;
-use crate::longcat::variables::GraphVariables;
-use crate::longcat::{self, LongcatLevel};
+use super::difficulty::{PlayerModel, NON_TRIVIAL_DIFFICULTY};
+use super::graph::{NodeClass, StateGraph};
+use super::predictor::RidgeModel;
+use super::variables::GraphVariables;
+use super::LongcatLevel;
+use crate::jobs::{Cancel, JobError};
 use std::sync::OnceLock;
 
 /// Horizontal distance between depth columns, in graph units.
@@ -42,6 +41,8 @@ pub struct LongcatAnalysis {
     pub difficulty: Option<f64>,
     /// Chance one random attempt succeeds.
     pub success_chance: f64,
+    /// The player model's expected charge of one attempt from the start.
+    pub expected_charge: f64,
     /// The ridge predictor's difficulty, when the shipped model loads.
     pub predicted: Option<f64>,
     /// The threshold above which a level counts as non-trivial.
@@ -52,20 +53,24 @@ pub struct LongcatAnalysis {
     pub layout: GraphLayout,
 }
 
-pub(super) fn shipped_model() -> Option<&'static RidgeModel> {
+/// The shipped ridge predictor, loaded once (`None` when its file is missing or damaged).
+pub fn shipped_model() -> Option<&'static RidgeModel> {
     static MODEL: OnceLock<Option<RidgeModel>> = OnceLock::new();
     MODEL.get_or_init(|| RidgeModel::shipped().ok()).as_ref()
 }
 
-/// Builds and measures the graph of a Longcat grid.
+/// Builds and measures the graph of a Longcat level, exploring at most `budget` states.
 ///
 /// # Errors
-/// "no cat head", "graph too large: …" and the like, in words; "cancelled" when superseded.
-pub fn analyse(grid: &Grid<longcat::Cell>, cancel: &Cancel) -> Result<LongcatAnalysis, String> {
-    let level = LongcatLevel::new(grid.clone()).map_err(|e| e.to_string())?;
-    let graph = StateGraph::build(&level, DEFAULT_BUDGET).map_err(|e| e.to_string())?;
+/// "graph too large: …" and the like, in words; [`JobError::Cancelled`] when superseded.
+pub fn analyse(
+    level: &LongcatLevel,
+    budget: usize,
+    cancel: &Cancel,
+) -> Result<LongcatAnalysis, JobError> {
+    let graph = StateGraph::build(level, budget).map_err(|e| e.to_string())?;
     if cancel.is_cancelled() {
-        return Err("cancelled".into());
+        return Err(JobError::Cancelled);
     }
     let variables = GraphVariables::of(&graph);
     let model = PlayerModel::of(&graph);
@@ -74,12 +79,13 @@ pub fn analyse(grid: &Grid<longcat::Cell>, cancel: &Cancel) -> Result<LongcatAna
         .shortest_solution()
         .map(|moves| moves.iter().map(|d| d.letter()).collect());
     if cancel.is_cancelled() {
-        return Err("cancelled".into());
+        return Err(JobError::Cancelled);
     }
     let layout = layout(&graph);
     Ok(LongcatAnalysis {
         difficulty: model.difficulty(),
         success_chance: model.start_success_chance(),
+        expected_charge: model.start_expected_charge(),
         predicted,
         non_trivial_threshold: NON_TRIVIAL_DIFFICULTY,
         shortest,
@@ -158,5 +164,42 @@ pub fn layout(graph: &StateGraph) -> GraphLayout {
         solution_edge,
         bounds,
         column_sizes,
+    }
+}
+
+impl LongcatAnalysis {
+    /// True when a success is reachable from the start.
+    pub fn solvable(&self) -> bool {
+        self.graph.solvable()
+    }
+
+    /// The figures stored with a level (the predicted difficulty is 0 without a predictor).
+    pub fn figures(&self) -> crate::level::LongcatFigures {
+        let v = &self.variables;
+        crate::level::LongcatFigures {
+            states: v.states,
+            size: v.size,
+            branches: v.branches,
+            solutions: v.solutions,
+            fails: v.fails,
+            shortest_solution: v.shortest_solution,
+            solution_branches: v.solution_branches,
+            non_dead: v.non_dead,
+            dead: v.dead,
+            indeterminate: v.indeterminate,
+            indeterminate_branches: v.indeterminate_branches,
+            solvable: self.solvable(),
+            difficulty: self.difficulty,
+            predicted_difficulty: self.predicted.unwrap_or(0.0),
+        }
+    }
+
+    /// Nodes per class, in [`NodeClass`] order.
+    pub fn class_counts(&self) -> [usize; 5] {
+        let mut counts = [0; 5];
+        for node in self.graph.nodes() {
+            counts[node.class as usize] += 1;
+        }
+        counts
     }
 }

@@ -1,10 +1,46 @@
 //! A typed protocol to worker threads: a job has a name, a key and a cancel flag; it reports
-//! [`JobEvent`]s over a crossbeam channel and wakes the UI with `request_repaint`. The UI
-//! only `try_recv`s. A newer job cancels the stale one; the same job twice is refused.
+//! [`JobEvent`]s over a crossbeam channel and calls a [`Waker`] (the window passes one that
+//! repaints). The caller only `try_recv`s. A newer job cancels the stale one; the same job
+//! twice is refused. Free of any GUI crate: the command line and the window share it.
 
 use crossbeam_channel::{unbounded, Receiver, Sender};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
+
+/// Called after a job reports, so a waiting UI wakes up (the window repaints).
+pub type Waker = Arc<dyn Fn() + Send + Sync>;
+
+/// Why a job ended without a result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum JobError {
+    /// The job was cancelled (superseded, or the designer pressed Cancel).
+    Cancelled,
+    /// The job failed; the message is for the designer.
+    Failed(String),
+}
+
+impl std::fmt::Display for JobError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            JobError::Cancelled => f.write_str("cancelled"),
+            JobError::Failed(e) => f.write_str(e),
+        }
+    }
+}
+
+impl std::error::Error for JobError {}
+
+impl From<String> for JobError {
+    fn from(e: String) -> Self {
+        JobError::Failed(e)
+    }
+}
+
+impl From<&str> for JobError {
+    fn from(e: &str) -> Self {
+        JobError::Failed(e.to_string())
+    }
+}
 
 /// What a job tells the UI.
 #[derive(Debug)]
@@ -17,8 +53,8 @@ pub enum JobEvent<T> {
     },
     /// The job finished.
     Result { job: u64, value: T },
-    /// The job failed (or panicked); the message is for the designer.
-    Failed { job: u64, error: String },
+    /// The job failed (or panicked) or was cancelled.
+    Failed { job: u64, error: JobError },
 }
 
 /// A job's cancel flag, checked by the work between steps.
@@ -36,7 +72,8 @@ impl Cancel {
         &self.0
     }
 
-    fn cancel(&self) {
+    /// Raises the flag: the work stops at its next check.
+    pub fn cancel(&self) {
         self.0.store(true, Ordering::Relaxed);
     }
 }
@@ -55,7 +92,7 @@ pub enum JobMode {
 pub struct Reporter<T> {
     job: u64,
     tx: Sender<JobEvent<T>>,
-    repaint: Option<egui::Context>,
+    repaint: Option<Waker>,
 }
 
 impl<T> Reporter<T> {
@@ -66,8 +103,8 @@ impl<T> Reporter<T> {
             fraction,
             note: note.into(),
         });
-        if let Some(ctx) = &self.repaint {
-            ctx.request_repaint();
+        if let Some(wake) = &self.repaint {
+            wake();
         }
     }
 }
@@ -80,7 +117,7 @@ pub struct Worker<T: Send + 'static> {
     rx: Receiver<JobEvent<T>>,
     current: Option<(u64, u64, Cancel)>,
     next_job: u64,
-    repaint: Option<egui::Context>,
+    repaint: Option<Waker>,
     /// The last progress of the current job.
     pub progress: Option<(f32, String)>,
 }
@@ -106,11 +143,16 @@ impl<T: Send + 'static> Worker<T> {
         self.name
     }
 
-    /// The context woken when a job reports.
-    pub fn set_repaint(&mut self, ctx: &egui::Context) {
+    /// What to call when a job reports (set once; later calls are ignored).
+    pub fn set_waker(&mut self, wake: impl Fn() + Send + Sync + 'static) {
         if self.repaint.is_none() {
-            self.repaint = Some(ctx.clone());
+            self.repaint = Some(Arc::new(wake));
         }
+    }
+
+    /// True once a waker is set.
+    pub fn has_waker(&self) -> bool {
+        self.repaint.is_some()
     }
 
     /// True while a job runs.
@@ -127,7 +169,7 @@ impl<T: Send + 'static> Worker<T> {
     /// the same key already runs; a job with another key is cancelled as stale.
     pub fn start<F>(&mut self, key: u64, work: F) -> bool
     where
-        F: FnOnce(&Cancel, &Reporter<T>) -> Result<T, String> + Send + 'static,
+        F: FnOnce(&Cancel, &Reporter<T>) -> Result<T, JobError> + Send + 'static,
     {
         if self.running_key() == Some(key) {
             return false;
@@ -157,13 +199,13 @@ impl<T: Send + 'static> Worker<T> {
                         .unwrap_or_else(|| "unknown panic".into());
                     JobEvent::Failed {
                         job,
-                        error: format!("the job crashed: {what}"),
+                        error: JobError::Failed(format!("the job crashed: {what}")),
                     }
                 }
             };
             let _ = reporter.tx.send(event);
-            if let Some(ctx) = &reporter.repaint {
-                ctx.request_repaint();
+            if let Some(wake) = &reporter.repaint {
+                wake();
             }
         };
         match self.mode {
@@ -175,7 +217,7 @@ impl<T: Send + 'static> Worker<T> {
                 if let Err(e) = spawned {
                     let _ = self.tx.send(JobEvent::Failed {
                         job,
-                        error: format!("could not start a thread: {e}"),
+                        error: JobError::Failed(format!("could not start a thread: {e}")),
                     });
                 }
             }
@@ -192,7 +234,7 @@ impl<T: Send + 'static> Worker<T> {
 
     /// Takes what the current job reported since the last poll; answers of stale jobs are
     /// dropped. Returns the finished outcome with the job's key.
-    pub fn poll(&mut self) -> Option<(u64, Result<T, String>)> {
+    pub fn poll(&mut self) -> Option<(u64, Result<T, JobError>)> {
         let mut finished = None;
         while let Ok(event) = self.rx.try_recv() {
             let Some((current, key, _)) = &self.current else {
@@ -221,7 +263,7 @@ impl<T: Send + 'static> Worker<T> {
 
     /// Blocks until the current job answers or `timeout` passes (tests and benches only; the
     /// window never waits).
-    pub fn wait(&mut self, timeout: std::time::Duration) -> Option<(u64, Result<T, String>)> {
+    pub fn wait(&mut self, timeout: std::time::Duration) -> Option<(u64, Result<T, JobError>)> {
         let deadline = std::time::Instant::now() + timeout;
         loop {
             if let Some(done) = self.poll() {
@@ -265,9 +307,9 @@ mod tests {
     fn failures_and_panics_are_errors() {
         let mut w: Worker<u32> = Worker::new("test", JobMode::Inline);
         w.start(1, |_, _| Err("bad".into()));
-        assert_eq!(w.poll(), Some((1, Err("bad".into()))));
+        assert_eq!(w.poll(), Some((1, Err(JobError::Failed("bad".into())))));
         w.start(2, |_, _| panic!("boom"));
         let (_, r) = w.poll().unwrap();
-        assert!(r.unwrap_err().contains("boom"));
+        assert!(r.unwrap_err().to_string().contains("boom"));
     }
 }

@@ -1,0 +1,113 @@
+//! One analysis of a level, whatever the game: a difficulty number, a verdict with its
+//! reason, the figures stored in the level file, what the gauge shows, and the fields the
+//! command line prints.
+
+use crate::level::Figures;
+use std::any::Any;
+use std::sync::Arc;
+
+/// How hard to look: seeds and budgets of the bots, solver or evaluator.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AnalyseOptions {
+    /// Base seed of seeded playthroughs.
+    pub seed: u64,
+    /// Playthroughs per level (per agent); `None` for the game's default.
+    pub games: Option<u32>,
+    /// The designers' move limit; `None` for the game's default.
+    pub limit: Option<u32>,
+    /// Largest state graph explored; `None` for the game's default.
+    pub budget: Option<usize>,
+    /// Play with the naive baseline agent instead of the game's validation agent.
+    pub baseline: bool,
+}
+
+impl Default for AnalyseOptions {
+    fn default() -> Self {
+        Self {
+            seed: 0,
+            games: None,
+            limit: None,
+            budget: None,
+            baseline: false,
+        }
+    }
+}
+
+/// Pass or fail, with the word the badge shows and the reason in full.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// True when the level passes (valid, non-trivial).
+    pub pass: bool,
+    /// A soft failure: the level works but is not worth keeping (solvable yet trivial).
+    pub weak: bool,
+    /// The badge: `VALID`, `INVALID`, `TRIVIAL`, `UNSOLVABLE`.
+    pub label: String,
+    /// Why, in words ("median 18 moves ≤ limit 20").
+    pub reason: String,
+}
+
+/// A band drawn on the gauge's scale (the ±1 std of the bot games).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GaugeBand {
+    /// Low end.
+    pub low: f64,
+    /// High end.
+    pub high: f64,
+}
+
+/// What the difficulty gauge shows.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Gauge {
+    /// What the number is ("Median moves", "Difficulty").
+    pub title: String,
+    /// The number on the scale; `None` when there is none (unsolvable).
+    pub value: Option<f64>,
+    /// The scale's ends.
+    pub scale: (f64, f64),
+    /// The pass/fail threshold and its label ("limit 20").
+    pub threshold: Option<(f64, String)>,
+    /// A band around the value.
+    pub band: Option<GaugeBand>,
+    /// A histogram of playthroughs: `(label, count)` per bar.
+    pub histogram: Vec<(String, u32)>,
+    /// Further figures as name/value rows.
+    pub rows: Vec<(String, String)>,
+}
+
+/// Everything the studio knows about one level after analysing it.
+#[derive(Clone)]
+pub struct Analysis {
+    /// The game's difficulty number (median moves, player-model difficulty); `None` when
+    /// there is none.
+    pub difficulty: Option<f64>,
+    /// Pass or fail, and why.
+    pub verdict: Verdict,
+    /// What is stored in the level file.
+    pub figures: Option<Figures>,
+    /// What the gauge shows.
+    pub gauge: Gauge,
+    /// The fields `validate --json` prints (beside `file`, `level` and `game`).
+    pub fields: serde_json::Map<String, serde_json::Value>,
+    /// The human line `validate` prints after the level's label.
+    pub summary: String,
+    /// The game's own result, for its bespoke widgets (the match-3 validation, the Longcat
+    /// graph); downcast with [`Analysis::detail`].
+    pub detail: Option<Arc<dyn Any + Send + Sync>>,
+}
+
+impl Analysis {
+    /// The game's own result, if it is a `T`.
+    pub fn detail<T: Any + Send + Sync>(&self) -> Option<&T> {
+        self.detail.as_deref().and_then(|d| d.downcast_ref::<T>())
+    }
+}
+
+impl std::fmt::Debug for Analysis {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Analysis")
+            .field("difficulty", &self.difficulty)
+            .field("verdict", &self.verdict)
+            .field("summary", &self.summary)
+            .finish_non_exhaustive()
+    }
+}

@@ -1,0 +1,183 @@
+//! Games as plug-ins: the trait family a game implements and the registry that lists them.
+//!
+//! A game is one folder under `src/` (`match3/`, `longcat/`) that implements [`Game`]: its
+//! tiles (ASCII, name, colour), size rules, checking and printing levels, a blank level, one
+//! [`Analysis`] of a level (bots, solver or evaluator), and its [`LevelGenerator`]s. The
+//! window, the command line, files, packs and exports know games only through
+//! [`registry`]; nothing here depends on a GUI crate.
+
+mod analysis;
+mod conditions;
+mod generator;
+mod id;
+mod models;
+pub mod registry;
+
+pub use analysis::{AnalyseOptions, Analysis, Gauge, GaugeBand, Verdict};
+pub use conditions::{ConditionKind, ConditionSpec, ConditionValue, Conditions};
+pub use generator::{
+    Feasibility, GenRequest, GenerationContext, LatentWalk, LevelGenerator, LevelSink, Suggestion,
+};
+pub use id::GameId;
+pub use models::ModelCache;
+pub use registry::{find, games, register, UnknownGame};
+
+use crate::grid::GridError;
+use crate::jobs::{Cancel, JobError};
+use crate::level::Level;
+use std::sync::Arc;
+
+/// One tile of a game's palette: how files write it, what designers call it, how it looks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TileInfo {
+    /// The character level files use.
+    pub ascii: char,
+    /// The name designers use (`PLAYFIELD`, `WALL`).
+    pub name: &'static str,
+    /// Its colour in the canvas, thumbnails and PNG sheets.
+    pub rgb: [u8; 3],
+}
+
+/// The sizes a game's levels may take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SizeRules {
+    /// Smallest width and height.
+    pub min: (usize, usize),
+    /// Largest width and height.
+    pub max: (usize, usize),
+    /// The size a new level gets.
+    pub default: (usize, usize),
+}
+
+impl SizeRules {
+    /// True when `width × height` is allowed.
+    pub fn allows(&self, width: usize, height: usize) -> bool {
+        (self.min.0..=self.max.0).contains(&width) && (self.min.1..=self.max.1).contains(&height)
+    }
+
+    /// The nearest allowed size.
+    pub fn clamp(&self, width: usize, height: usize) -> (usize, usize) {
+        (
+            width.clamp(self.min.0, self.max.0),
+            height.clamp(self.min.1, self.max.1),
+        )
+    }
+}
+
+/// Why ASCII text is not a level of a game.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum AsciiError {
+    /// A character the game does not use, or ragged rows (with the position).
+    #[error(transparent)]
+    Grid(#[from] GridError),
+    /// The cells parse but break the game's rules (a size, a missing cat head).
+    #[error("{0}")]
+    Level(String),
+}
+
+/// What a game provides to the studio. One implementation per game folder, one line in the
+/// registry.
+pub trait Game: Send + Sync + 'static {
+    /// The id used by files, JSON and the command line (`match3`).
+    fn id(&self) -> GameId;
+    /// The name designers read (`Match-3`).
+    fn name(&self) -> &'static str;
+    /// How level files name the game (`Match3`: `game: Match3`).
+    fn file_tag(&self) -> &'static str;
+    /// The palette, in the order the sidebar lists it.
+    fn tiles(&self) -> &'static [TileInfo];
+    /// The sizes levels may take.
+    fn size_rules(&self) -> SizeRules;
+    /// Checks that rows of ASCII make a level of this game.
+    ///
+    /// # Errors
+    /// The problem in words.
+    fn check(&self, rows: &[String]) -> Result<(), String>;
+    /// A new, empty level of the given size (clamped to the size rules).
+    fn blank(&self, width: usize, height: usize) -> Level;
+    /// A level from ASCII art.
+    ///
+    /// # Errors
+    /// [`AsciiError`] with the position of a bad character, or the broken rule.
+    fn level_from_ascii(&self, name: &str, text: &str) -> Result<Level, AsciiError>;
+    /// Analyses a level: bots, solver or evaluator, in one [`Analysis`].
+    ///
+    /// # Errors
+    /// [`JobError::Failed`] with the problem in words ("graph too large", …);
+    /// [`JobError::Cancelled`] when `cancel` is raised.
+    fn analyse(
+        &self,
+        level: &Level,
+        options: &AnalyseOptions,
+        cancel: &Cancel,
+    ) -> Result<Analysis, JobError>;
+    /// The difficulty recorded in a level's stored figures (for sorting without analysing).
+    fn stored_difficulty(&self, level: &Level) -> Option<f64>;
+    /// Whether the stored figures say the level passes (valid / non-trivial).
+    fn stored_verdict(&self, level: &Level) -> Option<bool>;
+    /// The generators, in the order the sidebar lists them.
+    fn generators(&self) -> Vec<Arc<dyn LevelGenerator>>;
+    /// A difficulty number in words ("18 moves", "difficulty 5.1").
+    fn difficulty_text(&self, difficulty: f64) -> String {
+        format!("difficulty {difficulty:.1}")
+    }
+    /// Levels a row in a PNG sheet.
+    fn sheet_columns(&self) -> usize {
+        12
+    }
+}
+
+impl std::fmt::Debug for dyn Game {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Game({})", self.id())
+    }
+}
+
+/// The generator `id` of a game.
+///
+/// # Errors
+/// The generator is unknown, listing the game's generators.
+pub fn generator_of(game: &dyn Game, id: &str) -> Result<Arc<dyn LevelGenerator>, String> {
+    let all = game.generators();
+    all.iter()
+        .find(|g| g.id() == id || g.aliases().contains(&id))
+        .cloned()
+        .ok_or_else(|| {
+            let names: Vec<&str> = all.iter().map(|g| g.id()).collect();
+            format!(
+                "unknown {} generator {id:?} ({})",
+                game.name(),
+                names.join(", ")
+            )
+        })
+}
+
+/// Reads rows of ASCII as tile indices into a game's palette.
+///
+/// # Errors
+/// The first character the palette does not have, with its row and column.
+pub fn tile_indices(game: &dyn Game, rows: &[String]) -> Result<Vec<Vec<u8>>, String> {
+    let tiles = game.tiles();
+    rows.iter()
+        .enumerate()
+        .map(|(y, row)| {
+            row.chars()
+                .enumerate()
+                .map(|(x, c)| {
+                    tiles
+                        .iter()
+                        .position(|t| t.ascii == c)
+                        .map(|i| i as u8)
+                        .ok_or_else(|| {
+                            format!(
+                                "row {}, column {}: {c:?} is not a {} tile",
+                                y + 1,
+                                x + 1,
+                                game.name()
+                            )
+                        })
+                })
+                .collect()
+        })
+        .collect()
+}

@@ -1,0 +1,81 @@
+//! The loaded models, shared by the window's workers and the command line: each weights
+//! file loads once, on first use; a failure is kept with its message so the sidebar can say
+//! why a generator is unavailable.
+
+use std::any::Any;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+type Loaded = Result<Arc<dyn Any + Send + Sync>, String>;
+
+/// Models by weights path, loaded on first use.
+#[derive(Clone, Debug, Default)]
+pub struct ModelCache {
+    dir: PathBuf,
+    loaded: Arc<Mutex<HashMap<PathBuf, Loaded>>>,
+}
+
+impl ModelCache {
+    /// A cache reading shipped weights from `dir` (`models/`).
+    pub fn new(dir: &Path) -> Self {
+        Self {
+            dir: dir.to_path_buf(),
+            loaded: Arc::default(),
+        }
+    }
+
+    /// The folder of the shipped weights.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// The model at `path`, loading it with `load` on first use (the lock is held while it
+    /// loads, so two jobs never load one file twice).
+    ///
+    /// # Errors
+    /// Why it cannot be loaded (kept: later calls answer the same without retrying).
+    pub fn get_or_load<T: Any + Send + Sync>(
+        &self,
+        path: &Path,
+        load: impl FnOnce(&Path) -> Result<T, String>,
+    ) -> Result<Arc<T>, String> {
+        let mut map = self.loaded.lock().map_err(|_| "model cache poisoned")?;
+        let entry = map
+            .entry(path.to_path_buf())
+            .or_insert_with(|| load(path).map(|m| Arc::new(m) as Arc<dyn Any + Send + Sync>));
+        match entry {
+            Ok(model) => model
+                .clone()
+                .downcast::<T>()
+                .map_err(|_| format!("{} holds another kind of model", path.display())),
+            Err(e) => Err(e.clone()),
+        }
+    }
+
+    /// The model at `path` if it has been loaded, without waiting for a load in progress.
+    pub fn peek<T: Any + Send + Sync>(&self, path: &Path) -> Option<Result<Arc<T>, String>> {
+        let map = self.loaded.try_lock().ok()?;
+        Some(match map.get(path)? {
+            Ok(model) => model
+                .clone()
+                .downcast::<T>()
+                .map_err(|_| "another kind of model".into()),
+            Err(e) => Err(e.clone()),
+        })
+    }
+
+    /// True once a load of `path` was tried (loaded or failed; never blocks).
+    pub fn tried(&self, path: &Path) -> bool {
+        self.loaded
+            .try_lock()
+            .map(|map| map.contains_key(path))
+            .unwrap_or(true)
+    }
+
+    /// The load error of `path`, if a load was tried and failed (never blocks).
+    pub fn load_error(&self, path: &Path) -> Option<String> {
+        let map = self.loaded.try_lock().ok()?;
+        map.get(path).and_then(|r| r.as_ref().err().cloned())
+    }
+}

@@ -1,0 +1,291 @@
+//! The generation service: runs any registered generator for the window and the command
+//! line alike, so the same generator, conditions and seed give the same levels in both.
+//!
+//! A generator offers levels; the service analyses each with its game (figures, verdict),
+//! drops repeats and, for "validated only", those that fail, names and tags the rest, and
+//! streams them out as [`Candidate`]s with progress, until it has `count`, the attempt
+//! budget is spent, or the job is cancelled.
+
+use crate::game::{
+    self, AnalyseOptions, ConditionSpec, GameId, GenRequest, GenerationContext, LevelGenerator,
+    LevelSink, ModelCache, Verdict,
+};
+use crate::jobs::{Cancel, JobError};
+use crate::level::Level;
+use std::collections::HashSet;
+use std::sync::Arc;
+
+/// Attempts per wanted level before a run gives up.
+pub const ATTEMPTS_PER_LEVEL: usize = 40;
+/// The smallest attempt budget of a run.
+pub const MIN_BUDGET: usize = 256;
+
+/// One generated level with its analysis.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Candidate {
+    /// The level (named, tagged, with figures).
+    pub level: Level,
+    /// The game's difficulty number; `None` when unknown or unsolvable.
+    pub difficulty: Option<f64>,
+    /// Pass or fail, and why.
+    pub verdict: Verdict,
+    /// The id of the generator that made it.
+    pub generator: &'static str,
+}
+
+/// How a run ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct GenSummary {
+    /// Candidates sent.
+    pub sent: usize,
+    /// Levels made and checked.
+    pub attempts: usize,
+    /// A note for the designer (an exhausted budget, …).
+    pub note: Option<String>,
+}
+
+/// A request's generator, with its conditions checked and the defaults filled in.
+///
+/// # Errors
+/// An unknown game or generator, a condition the generator does not take, or a value out of
+/// range, in words.
+pub fn prepare(request: &GenRequest) -> Result<(GenRequest, Arc<dyn LevelGenerator>), String> {
+    let game = request.game.game().map_err(|e| e.to_string())?;
+    let generator = game::generator_of(game, request.generator)?;
+    let specs = generator.conditions();
+    let mut checked = request.clone();
+    checked.generator = generator.id();
+    for key in request.conditions.keys() {
+        if !specs.iter().any(|s| s.key == key) {
+            return Err(format!(
+                "{} does not take a {key} condition",
+                generator.label()
+            ));
+        }
+    }
+    for spec in &specs {
+        match request.conditions.get(spec.key) {
+            Some(value) => spec
+                .check(&value)
+                .map_err(|e| in_game_words(e, spec, game.name()))?,
+            None if spec.required => {}
+            None => checked.conditions.set(spec.key, spec.default),
+        }
+    }
+    if checked.count == 0 {
+        return Err("count must be at least 1".into());
+    }
+    Ok((checked, generator))
+}
+
+fn in_game_words(error: String, spec: &ConditionSpec, game: &str) -> String {
+    if spec.key == "width" || spec.key == "height" {
+        error.replace("is outside", &format!("is outside {game}'s"))
+    } else {
+        error
+    }
+}
+
+/// The level's name in a run: `{generator}-{W}x{H}-{nnn}`.
+pub fn level_name(request: &GenRequest, index: usize) -> String {
+    match request.conditions.size() {
+        Some((w, h)) => format!("{}-{w}x{h}-{:03}", request.generator, index + 1),
+        None => format!("{}-{:03}", request.generator, index + 1),
+    }
+}
+
+/// Analyses a made level for its game and wraps it as a candidate (named and tagged).
+///
+/// # Errors
+/// [`JobError::Cancelled`] when cancelled mid-analysis.
+pub fn candidate(
+    game: GameId,
+    generator: &'static str,
+    mut level: Level,
+    name: String,
+    cancel: &Cancel,
+) -> Result<Candidate, JobError> {
+    let analysis = game
+        .game()
+        .map_err(|e| JobError::Failed(e.to_string()))?
+        .analyse(&level, &AnalyseOptions::default(), cancel);
+    level.name = name;
+    level.tags = vec!["generated".into(), generator.into()];
+    let (difficulty, verdict) = match analysis {
+        Ok(a) => {
+            level.figures = a.figures;
+            (a.difficulty, a.verdict)
+        }
+        Err(JobError::Cancelled) => return Err(JobError::Cancelled),
+        Err(JobError::Failed(e)) => (
+            None,
+            Verdict {
+                pass: false,
+                weak: false,
+                label: "UNKNOWN".into(),
+                reason: e,
+            },
+        ),
+    };
+    Ok(Candidate {
+        level,
+        difficulty,
+        verdict,
+        generator,
+    })
+}
+
+/// The sink the service hands a generator.
+struct Stream<'a> {
+    request: &'a GenRequest,
+    cancel: &'a Cancel,
+    wanted: usize,
+    budget: usize,
+    sent: usize,
+    attempts: usize,
+    seen: HashSet<Vec<String>>,
+    error: Option<JobError>,
+    label: &'static str,
+    name: &'a dyn Fn(&GenRequest, usize) -> String,
+    progress: &'a mut dyn FnMut(f32, String),
+    out: &'a mut dyn FnMut(Candidate),
+}
+
+impl Stream<'_> {
+    fn keep_going(&self) -> bool {
+        self.error.is_none()
+            && !self.cancel.is_cancelled()
+            && self.sent < self.wanted
+            && self.attempts < self.budget
+    }
+}
+
+impl LevelSink for Stream<'_> {
+    fn offer(&mut self, level: Level) -> bool {
+        if !self.keep_going() {
+            return false;
+        }
+        self.attempts += 1;
+        if self.seen.contains(&level.cells) {
+            return self.keep_going();
+        }
+        let name = (self.name)(self.request, self.sent);
+        match candidate(
+            self.request.game,
+            self.request.generator,
+            level,
+            name,
+            self.cancel,
+        ) {
+            Ok(c) => {
+                self.seen.insert(c.level.cells.clone());
+                if !self.request.validated_only || c.verdict.pass {
+                    self.sent += 1;
+                    (self.out)(c);
+                    (self.progress)(
+                        self.sent as f32 / self.wanted as f32,
+                        format!("{}: {} of {}", self.label, self.sent, self.wanted),
+                    );
+                }
+            }
+            Err(e) => self.error = Some(e),
+        }
+        self.keep_going()
+    }
+
+    fn tried(&mut self, attempts: usize) -> bool {
+        self.attempts += attempts;
+        self.keep_going()
+    }
+}
+
+/// Runs one request, sending each candidate to `out` as soon as it is ready.
+///
+/// # Errors
+/// As [`prepare`]; a model that cannot be loaded or a condition the generator refuses;
+/// [`JobError::Cancelled`] when cancelled.
+pub fn run(
+    request: &GenRequest,
+    models: &ModelCache,
+    cancel: &Cancel,
+    progress: &mut dyn FnMut(f32, String),
+    out: &mut dyn FnMut(Candidate),
+) -> Result<GenSummary, JobError> {
+    let (request, generator) = prepare(request)?;
+    let wanted = request.count;
+    let budget = (wanted.saturating_mul(generator.attempts_per_level())).max(MIN_BUDGET);
+    progress(0.0, format!("{}: starting", generator.label()));
+    let ctx = GenerationContext { models, cancel };
+    let mut stream = Stream {
+        request: &request,
+        cancel,
+        wanted,
+        budget,
+        sent: 0,
+        attempts: 0,
+        seen: HashSet::new(),
+        error: None,
+        label: generator.label(),
+        name: &level_name,
+        progress,
+        out,
+    };
+    generator.generate(&request, &ctx, &mut stream)?;
+    finish(stream)
+}
+
+fn finish(stream: Stream<'_>) -> Result<GenSummary, JobError> {
+    if let Some(e) = stream.error {
+        return Err(e);
+    }
+    if stream.cancel.is_cancelled() {
+        return Err(JobError::Cancelled);
+    }
+    let note = (stream.sent < stream.wanted).then(|| {
+        format!(
+            "found {} of {} after {} attempts",
+            stream.sent, stream.wanted, stream.attempts
+        )
+    });
+    Ok(GenSummary {
+        sent: stream.sent,
+        attempts: stream.attempts,
+        note,
+    })
+}
+
+/// "More like this": `request.count` levels near `level` in the generator's latent space.
+///
+/// # Errors
+/// As [`run`]; a generator without a latent space.
+pub fn run_near(
+    level: &Level,
+    request: &GenRequest,
+    models: &ModelCache,
+    cancel: &Cancel,
+    out: &mut dyn FnMut(Candidate),
+) -> Result<GenSummary, JobError> {
+    let (request, generator) = prepare(request)?;
+    let ctx = GenerationContext { models, cancel };
+    let base = level.name.clone();
+    let name = move |_: &GenRequest, i: usize| format!("{base} near {}", i + 1);
+    let mut progress = |_: f32, _: String| {};
+    let mut stream = Stream {
+        request: &request,
+        cancel,
+        wanted: request.count,
+        budget: request.count.max(1),
+        sent: 0,
+        attempts: 0,
+        seen: HashSet::new(),
+        error: None,
+        label: generator.label(),
+        name: &name,
+        progress: &mut progress,
+        out,
+    };
+    generator.near(level, &request, &ctx, &mut stream)?;
+    let mut summary = finish(stream)?;
+    summary.note = None;
+    Ok(summary)
+}

@@ -1,0 +1,231 @@
+//! Longcat as a registered game: tiles, sizes, files, the state-graph analysis and its
+//! generators (the two random ones of the thesis and the DQN).
+
+use super::inspect::{self, LongcatAnalysis};
+use super::level::MAX_SIDE;
+use super::{is_non_trivial, LevelError, LongcatLevel, NodeClass, DEFAULT_BUDGET};
+use crate::game::{
+    AnalyseOptions, Analysis, AsciiError, Game, GameId, Gauge, LevelGenerator, SizeRules, TileInfo,
+    Verdict,
+};
+use crate::grid::Grid;
+use crate::jobs::{Cancel, JobError};
+use crate::level::{Figures, Level};
+use serde_json::json;
+use std::sync::Arc;
+
+/// The id of Longcat levels.
+pub const ID: GameId = GameId::new("longcat");
+
+/// Longcat, the one-cat sliding puzzle.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LongcatGame;
+
+const TILES: [TileInfo; 3] = [
+    TileInfo {
+        ascii: '#',
+        name: "WALL",
+        rgb: [74, 60, 86],
+    },
+    TileInfo {
+        ascii: '.',
+        name: "EMPTY",
+        rgb: [240, 234, 226],
+    },
+    TileInfo {
+        ascii: '@',
+        name: "HEAD",
+        rgb: [244, 162, 97],
+    },
+];
+
+/// The graph analysis as the gauge, the level file and `validate` show it.
+pub fn analysis_of(a: LongcatAnalysis) -> Analysis {
+    let v = &a.variables;
+    let start = a.graph.node(a.graph.start()).state;
+    let (width, height) = (start.width(), start.height());
+    let counts = a.class_counts();
+    let non_trivial = is_non_trivial(a.difficulty);
+    let verdict = match a.difficulty {
+        None => Verdict {
+            pass: false,
+            weak: false,
+            label: "UNSOLVABLE".into(),
+            reason: "no sequence of moves fills every cell".into(),
+        },
+        Some(d) if non_trivial => Verdict {
+            pass: true,
+            weak: false,
+            label: "NON-TRIVIAL".into(),
+            reason: format!("difficulty {d:.1} ≥ {}", a.non_trivial_threshold),
+        },
+        Some(d) => Verdict {
+            pass: false,
+            weak: true,
+            label: "TRIVIAL".into(),
+            reason: format!("difficulty {d:.1} < {}", a.non_trivial_threshold),
+        },
+    };
+    let fields = json!({
+        "width": width,
+        "height": height,
+        "states": v.states,
+        "size": v.size,
+        "branches": v.branches,
+        "solutions": v.solutions,
+        "fails": v.fails,
+        "shortest_solution": v.shortest_solution,
+        "solution_branches": v.solution_branches,
+        "non_dead": v.non_dead,
+        "dead": v.dead,
+        "indeterminate": v.indeterminate,
+        "indeterminate_branches": v.indeterminate_branches,
+        "solution_states": counts[NodeClass::Solution as usize],
+        "solvable": a.solvable(),
+        "difficulty": a.difficulty,
+        "predicted_difficulty": a.predicted,
+        "success_chance": a.success_chance,
+        "expected_charge": a.expected_charge,
+        "non_trivial": non_trivial,
+        "moves": a.shortest,
+    });
+    let solved = match (a.difficulty, v.shortest_solution) {
+        (Some(d), Some(s)) => format!("solvable in {s} moves, difficulty {d:.2}"),
+        _ => "UNSOLVABLE".to_string(),
+    };
+    let summary = format!(
+        "{width}x{height}, {} states, {solved} (predicted {:.2})\n  classes: success {}, fail {}, dead {}, solution {}, indeterminate {}\n  branches {} (solution {}, indeterminate {}), non-dead {}",
+        v.states,
+        a.predicted.unwrap_or(0.0),
+        counts[0],
+        counts[1],
+        counts[2],
+        counts[3],
+        counts[4],
+        v.branches,
+        v.solution_branches,
+        v.indeterminate_branches,
+        v.non_dead
+    );
+    let gauge = Gauge {
+        title: "Difficulty".into(),
+        value: a.difficulty,
+        scale: (0.0, (a.difficulty.unwrap_or(0.0) * 1.25).max(40.0)),
+        threshold: Some((a.non_trivial_threshold, "non-trivial".into())),
+        band: None,
+        histogram: Vec::new(),
+        rows: vec![
+            ("Size".into(), format!("{width}×{height}")),
+            (
+                "Predicted".into(),
+                a.predicted.map_or("–".into(), |p| format!("{p:.1}")),
+            ),
+            (
+                "Shortest solution".into(),
+                v.shortest_solution
+                    .map_or("none".into(), |s| format!("{s} moves")),
+            ),
+            ("States".into(), v.states.to_string()),
+        ],
+    };
+    Analysis {
+        difficulty: a.difficulty,
+        figures: Some(Figures::Longcat(a.figures())),
+        verdict,
+        gauge,
+        fields: match fields {
+            serde_json::Value::Object(m) => m,
+            _ => serde_json::Map::new(),
+        },
+        summary,
+        detail: Some(Arc::new(a)),
+    }
+}
+
+fn ascii_error(e: LevelError) -> AsciiError {
+    match e {
+        LevelError::Grid(g) => AsciiError::Grid(g),
+        other => AsciiError::Level(other.to_string()),
+    }
+}
+
+impl Game for LongcatGame {
+    fn id(&self) -> GameId {
+        ID
+    }
+
+    fn name(&self) -> &'static str {
+        "Longcat"
+    }
+
+    fn file_tag(&self) -> &'static str {
+        "Longcat"
+    }
+
+    fn tiles(&self) -> &'static [TileInfo] {
+        &TILES
+    }
+
+    fn size_rules(&self) -> SizeRules {
+        SizeRules {
+            min: (3, 3),
+            max: (MAX_SIDE, MAX_SIDE),
+            default: (6, 6),
+        }
+    }
+
+    fn check(&self, rows: &[String]) -> Result<(), String> {
+        super::check_cells(rows)
+    }
+
+    fn blank(&self, width: usize, height: usize) -> Level {
+        let (w, h) = self.size_rules().clamp(width, height);
+        let mut g = Grid::filled(w, h, super::Cell::Empty);
+        g.set(0, 0, super::Cell::Head);
+        match LongcatLevel::new(g) {
+            Ok(level) => level.to_level(format!("{w}x{h}")),
+            Err(_) => Level {
+                game: ID,
+                name: format!("{w}x{h}"),
+                cells: vec!["@".to_string()],
+                symmetry: Default::default(),
+                tags: Vec::new(),
+                figures: None,
+                playtests: Vec::new(),
+            },
+        }
+    }
+
+    fn level_from_ascii(&self, name: &str, text: &str) -> Result<Level, AsciiError> {
+        super::level_from_ascii(name, text).map_err(ascii_error)
+    }
+
+    fn analyse(
+        &self,
+        level: &Level,
+        options: &AnalyseOptions,
+        cancel: &Cancel,
+    ) -> Result<Analysis, JobError> {
+        let cat = LongcatLevel::from_rows(&level.cells).map_err(|e| e.to_string())?;
+        let budget = options.budget.unwrap_or(DEFAULT_BUDGET);
+        inspect::analyse(&cat, budget, cancel).map(analysis_of)
+    }
+
+    fn stored_difficulty(&self, level: &Level) -> Option<f64> {
+        level.longcat_figures().and_then(|f| f.difficulty)
+    }
+
+    fn stored_verdict(&self, level: &Level) -> Option<bool> {
+        level
+            .longcat_figures()
+            .map(|f| is_non_trivial(f.difficulty))
+    }
+
+    fn generators(&self) -> Vec<Arc<dyn LevelGenerator>> {
+        super::generate::all()
+    }
+
+    fn sheet_columns(&self) -> usize {
+        10
+    }
+}

@@ -1,0 +1,213 @@
+//! Match-3 as a registered game: tiles, sizes, files, the bot analysis and its generators.
+
+use super::layout::{CANVAS_HEIGHT, CANVAS_WIDTH, HEIGHTS, WIDTHS};
+use super::{validate, BotKind, Layout, LayoutError, Validation, ValidationConfig};
+use crate::game::{
+    AnalyseOptions, Analysis, AsciiError, Game, GameId, Gauge, GaugeBand, LevelGenerator,
+    SizeRules, TileInfo, Verdict,
+};
+use crate::jobs::{Cancel, JobError};
+use crate::level::{Figures, Level, Match3Figures};
+use serde_json::json;
+use std::sync::Arc;
+
+/// The id of match-3 layouts.
+pub const ID: GameId = GameId::new("match3");
+
+/// Match-3 board layouts (the Avalon setting).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Match3Game;
+
+const TILES: [TileInfo; 3] = [
+    TileInfo {
+        ascii: '.',
+        name: "PLAYFIELD",
+        rgb: [236, 226, 198],
+    },
+    TileInfo {
+        ascii: '#',
+        name: "BLOCK",
+        rgb: [62, 66, 80],
+    },
+    TileInfo {
+        ascii: '~',
+        name: "GAP",
+        rgb: [110, 124, 150],
+    },
+];
+
+/// The validation of a layout as the gauge, the level file and `validate` show it.
+pub fn analysis_of(layout: &Layout, v: Validation) -> Analysis {
+    let (width, height) = layout.size();
+    let verdict = Verdict {
+        pass: v.valid,
+        weak: false,
+        label: if v.valid { "VALID" } else { "INVALID" }.into(),
+        reason: format!(
+            "median {} moves {} the limit of {}",
+            v.median_moves,
+            if v.valid { "within" } else { "over" },
+            v.limit
+        ),
+    };
+    let fields = json!({
+        "width": width,
+        "height": height,
+        "symmetry": layout.symmetry().name(),
+        "spawners": layout.spawners().len(),
+        "median_moves": v.median_moves,
+        "std_moves": v.std_moves,
+        "games": v.games,
+        "solved": v.solved,
+        "valid": v.valid,
+        "limit": v.limit,
+        "seed": v.seed,
+        "histogram": v.histogram,
+    });
+    let summary = format!(
+        "{width}x{height} {sym}, median {med} moves (std {std:.2}), {solved}/{games} games solved, {label} (limit {limit})",
+        sym = layout.symmetry(),
+        med = v.median_moves,
+        std = v.std_moves,
+        solved = v.solved,
+        games = v.games,
+        label = verdict.label,
+        limit = v.limit,
+    );
+    let gauge = Gauge {
+        title: "Median moves".into(),
+        value: Some(v.median_moves),
+        scale: (0.0, f64::from(v.limit * 2)),
+        threshold: Some((f64::from(v.limit), format!("limit {}", v.limit))),
+        band: Some(GaugeBand {
+            low: v.median_moves - v.std_moves,
+            high: v.median_moves + v.std_moves,
+        }),
+        histogram: v
+            .histogram
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| (format!("{}", i + 1), n))
+            .collect(),
+        rows: vec![
+            ("Size".into(), format!("{width}×{height}")),
+            ("Symmetry".into(), layout.symmetry().name().into()),
+            ("Spawners".into(), layout.spawners().len().to_string()),
+            ("Solved".into(), format!("{} of {}", v.solved, v.games)),
+        ],
+    };
+    Analysis {
+        difficulty: Some(v.median_moves),
+        figures: Some(Figures::Match3(Match3Figures::from(&v))),
+        verdict,
+        gauge,
+        fields: match fields {
+            serde_json::Value::Object(m) => m,
+            _ => serde_json::Map::new(),
+        },
+        summary,
+        detail: Some(Arc::new(v)),
+    }
+}
+
+impl Game for Match3Game {
+    fn id(&self) -> GameId {
+        ID
+    }
+
+    fn name(&self) -> &'static str {
+        "Match-3"
+    }
+
+    fn file_tag(&self) -> &'static str {
+        "Match3"
+    }
+
+    fn tiles(&self) -> &'static [TileInfo] {
+        &TILES
+    }
+
+    fn size_rules(&self) -> SizeRules {
+        SizeRules {
+            min: (*WIDTHS.start(), *HEIGHTS.start()),
+            max: (*WIDTHS.end(), *HEIGHTS.end()),
+            default: (7, 9),
+        }
+    }
+
+    fn check(&self, rows: &[String]) -> Result<(), String> {
+        Layout::from_rows(rows)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+
+    fn blank(&self, width: usize, height: usize) -> Level {
+        let (w, h) = self.size_rules().clamp(width, height);
+        match Layout::open(w, h) {
+            Ok(layout) => Level::from_layout(format!("{w}x{h}"), &layout),
+            // Unreachable for clamped sizes; an all-BLOCK canvas is still a level file.
+            Err(_) => Level {
+                game: ID,
+                name: format!("{w}x{h}"),
+                cells: vec!["#".repeat(CANVAS_WIDTH); CANVAS_HEIGHT],
+                symmetry: Default::default(),
+                tags: Vec::new(),
+                figures: None,
+                playtests: Vec::new(),
+            },
+        }
+    }
+
+    fn level_from_ascii(&self, name: &str, text: &str) -> Result<Level, AsciiError> {
+        let layout = Layout::parse_ascii(text).map_err(|e| match e {
+            LayoutError::Grid(g) => AsciiError::Grid(g),
+            other => AsciiError::Level(other.to_string()),
+        })?;
+        Ok(Level::from_layout(name, &layout))
+    }
+
+    fn analyse(
+        &self,
+        level: &Level,
+        options: &AnalyseOptions,
+        cancel: &Cancel,
+    ) -> Result<Analysis, JobError> {
+        let layout = level.layout().map_err(|e| e.to_string())?;
+        if cancel.is_cancelled() {
+            return Err(JobError::Cancelled);
+        }
+        let defaults = ValidationConfig::default();
+        let config = ValidationConfig {
+            games: options.games.unwrap_or(defaults.games),
+            limit: options.limit.unwrap_or(defaults.limit),
+            seed: options.seed,
+            bot: if options.baseline {
+                BotKind::Random
+            } else {
+                BotKind::Greedy
+            },
+        };
+        let v = validate(&layout, &config).map_err(|e| e.to_string())?;
+        Ok(analysis_of(&layout, v))
+    }
+
+    fn stored_difficulty(&self, level: &Level) -> Option<f64> {
+        level.match3_figures().map(|f| f.median_moves)
+    }
+
+    fn stored_verdict(&self, level: &Level) -> Option<bool> {
+        level.match3_figures().map(|f| f.valid)
+    }
+
+    fn difficulty_text(&self, moves: f64) -> String {
+        if moves.fract() == 0.0 {
+            format!("{moves:.0} moves")
+        } else {
+            format!("{moves:.1} moves")
+        }
+    }
+
+    fn generators(&self) -> Vec<Arc<dyn LevelGenerator>> {
+        super::generators::all()
+    }
+}

@@ -1,0 +1,409 @@
+//! The match-3 generators as the registry lists them: the four cVAEs (Avalon and Vanilla,
+//! on the main and stylized data sets) and the rule-based synthesiser.
+
+use super::synth;
+use crate::game::{
+    ConditionKind, ConditionSpec, ConditionValue, Conditions, Feasibility, GenRequest,
+    GenerationContext, LatentWalk, LevelGenerator, LevelSink, ModelCache, Suggestion,
+};
+use crate::jobs::JobError;
+use crate::level::Level;
+use crate::model::{
+    self, generate_validated, Condition, Generator, ModelKind, Sample, ValidatedRequest,
+};
+use crate::rng::Rng;
+use crate::symmetry::Symmetry;
+use std::path::Path;
+use std::sync::Arc;
+
+/// How far "more like this" moves from a level's latent point (standard deviation).
+pub const NEAR_SPREAD: f32 = 0.35;
+/// Generated-and-validated attempts per accepted level in one validated round.
+const VALIDATED_ROUND_BUDGET: usize = 64;
+
+/// The generators of match-3, in sidebar order.
+pub fn all() -> Vec<Arc<dyn LevelGenerator>> {
+    vec![
+        Arc::new(Cvae::AVALON),
+        Arc::new(Cvae::VANILLA),
+        Arc::new(Cvae::AVALON_STYLIZED),
+        Arc::new(Cvae::VANILLA_STYLIZED),
+        Arc::new(Synthesiser),
+    ]
+}
+
+fn size_conditions() -> Vec<ConditionSpec> {
+    vec![
+        ConditionSpec {
+            key: "width",
+            label: "Width",
+            kind: ConditionKind::Int { min: 4, max: 9 },
+            default: ConditionValue::Int(7),
+            required: false,
+            help: "play-area width (longest PLAYFIELD run in a row)",
+        },
+        ConditionSpec {
+            key: "height",
+            label: "Height",
+            kind: ConditionKind::Int { min: 4, max: 11 },
+            default: ConditionValue::Int(9),
+            required: false,
+            help: "play-area height (longest PLAYFIELD run in a column)",
+        },
+        ConditionSpec {
+            key: "symmetry",
+            label: "Symmetry",
+            kind: ConditionKind::Symmetry,
+            default: ConditionValue::Symmetry(Symmetry::Vertical),
+            required: false,
+            help: "none, vertical, horizontal or quadrant",
+        },
+    ]
+}
+
+fn size_of(conditions: &Conditions) -> (usize, usize, Symmetry) {
+    (
+        conditions.usize("width").unwrap_or(7),
+        conditions.usize("height").unwrap_or(9),
+        conditions.symmetry("symmetry").unwrap_or(Symmetry::None),
+    )
+}
+
+/// A conditional VAE of SPEC §3 (Avalon: size + moves; Vanilla: size only).
+#[derive(Clone, Copy, Debug)]
+pub struct Cvae {
+    id: &'static str,
+    aliases: &'static [&'static str],
+    label: &'static str,
+    file: &'static str,
+    kind: ModelKind,
+}
+
+impl Cvae {
+    /// Avalon on the main data set.
+    pub const AVALON: Cvae = Cvae {
+        id: "avalon",
+        aliases: &["avalon-main"],
+        label: "Avalon",
+        file: "avalon-main.safetensors",
+        kind: ModelKind::Avalon,
+    };
+    /// Vanilla on the main data set.
+    pub const VANILLA: Cvae = Cvae {
+        id: "vanilla",
+        aliases: &["vanilla-main"],
+        label: "Vanilla",
+        file: "vanilla-main.safetensors",
+        kind: ModelKind::Vanilla,
+    };
+    /// Avalon on the stylized data set.
+    pub const AVALON_STYLIZED: Cvae = Cvae {
+        id: "avalon-stylized",
+        aliases: &[],
+        label: "Avalon (stylized)",
+        file: "avalon-stylized.safetensors",
+        kind: ModelKind::Avalon,
+    };
+    /// Vanilla on the stylized data set.
+    pub const VANILLA_STYLIZED: Cvae = Cvae {
+        id: "vanilla-stylized",
+        aliases: &[],
+        label: "Vanilla (stylized)",
+        file: "vanilla-stylized.safetensors",
+        kind: ModelKind::Vanilla,
+    };
+
+    /// The loaded model of a request (its `weights` override, or the shipped file).
+    ///
+    /// # Errors
+    /// Why the weights cannot be loaded, in words.
+    pub fn model(
+        &self,
+        models: &ModelCache,
+        weights: Option<&Path>,
+    ) -> Result<Arc<Generator>, String> {
+        let path = weights.map_or_else(|| models.dir().join(self.file), Path::to_path_buf);
+        models.get_or_load(&path, |p| Generator::load(p).map_err(|e| e.to_string()))
+    }
+
+    fn condition(&self, model: &Generator, conditions: &Conditions) -> Condition {
+        let (w, h, symmetry) = size_of(conditions);
+        let moves = (model.kind() == ModelKind::Avalon)
+            .then(|| conditions.float("moves"))
+            .flatten();
+        Condition::new(w, h, symmetry, moves)
+    }
+}
+
+fn moves_text(m: f64) -> String {
+    if m.fract() == 0.0 {
+        format!("{m:.0}")
+    } else {
+        format!("{m:.1}")
+    }
+}
+
+impl LevelGenerator for Cvae {
+    fn id(&self) -> &'static str {
+        self.id
+    }
+
+    fn aliases(&self) -> &'static [&'static str] {
+        self.aliases
+    }
+
+    fn label(&self) -> &'static str {
+        self.label
+    }
+
+    fn description(&self) -> &'static str {
+        match self.kind {
+            ModelKind::Avalon => "conditional VAE: size, symmetry and target median moves",
+            ModelKind::Vanilla => "conditional VAE: size and symmetry",
+        }
+    }
+
+    fn conditions(&self) -> Vec<ConditionSpec> {
+        let mut specs = size_conditions();
+        if self.kind == ModelKind::Avalon {
+            specs.push(ConditionSpec {
+                key: "moves",
+                label: "Target moves",
+                kind: ConditionKind::Float {
+                    min: 1.0,
+                    max: 40.0,
+                    step: 0.5,
+                },
+                default: ConditionValue::Float(18.0),
+                required: true,
+                help: "the median moves the bots should take",
+            });
+        }
+        specs
+    }
+
+    fn validated_help(&self) -> &'static str {
+        match self.kind {
+            ModelKind::Avalon => "Keep only levels the bots find valid (and near the target moves)",
+            ModelKind::Vanilla => "Keep only levels the bots find valid",
+        }
+    }
+
+    fn weights_file(&self) -> Option<&'static str> {
+        Some(self.file)
+    }
+
+    fn preload(&self, models: &ModelCache, weights: Option<&Path>) -> Result<(), String> {
+        self.model(models, weights).map(|_| ())
+    }
+
+    fn feasibility(&self, models: &ModelCache, conditions: &Conditions) -> Option<Feasibility> {
+        let model = models
+            .peek::<Generator>(&models.dir().join(self.file))?
+            .ok()?;
+        let condition = self.condition(&model, conditions);
+        match model.feasibility(&condition) {
+            model::Feasibility::Feasible => None,
+            model::Feasibility::Infeasible {
+                reason,
+                nearest_same_size,
+                nearest_same_moves,
+            } => {
+                let suggestions = [
+                    ("nearest feasible at this size", nearest_same_size),
+                    ("nearest feasible at another size", nearest_same_moves),
+                ]
+                .into_iter()
+                .filter_map(|(what, c)| {
+                    let c = c?;
+                    let moves = c.moves.map(|m| format!(" {} moves", moves_text(m)));
+                    let mut set = vec![
+                        ("width", ConditionValue::Int(c.width as i64)),
+                        ("height", ConditionValue::Int(c.height as i64)),
+                    ];
+                    if let Some(m) = c.moves {
+                        set.push(("moves", ConditionValue::Float(m)));
+                    }
+                    Some(Suggestion {
+                        label: format!(
+                            "{what}: {}x{}{}",
+                            c.width,
+                            c.height,
+                            moves.unwrap_or_default()
+                        ),
+                        set,
+                    })
+                })
+                .collect();
+                Some(Feasibility {
+                    warning: reason,
+                    suggestions,
+                })
+            }
+        }
+    }
+
+    fn check(&self, request: &GenRequest, ctx: &GenerationContext<'_>) -> Result<(), String> {
+        let model = self.model(ctx.models, request.weights.as_deref())?;
+        let condition = self.condition(&model, &request.conditions);
+        model.check(&condition).map_err(|e| e.to_string())
+    }
+
+    fn generate(
+        &self,
+        request: &GenRequest,
+        ctx: &GenerationContext<'_>,
+        sink: &mut dyn LevelSink,
+    ) -> Result<(), JobError> {
+        let model = self.model(ctx.models, request.weights.as_deref())?;
+        let condition = self.condition(&model, &request.conditions);
+        model.check(&condition).map_err(|e| e.to_string())?;
+        let wanted = request.count.max(1);
+        if request.validated_only {
+            // One accepted level per round, each from its own seed, so they stream.
+            let mut round = 0u64;
+            loop {
+                if ctx.cancel.is_cancelled() {
+                    return Err(JobError::Cancelled);
+                }
+                let seed = request.seed.wrapping_add(round.wrapping_mul(0x9E37_79B9));
+                round += 1;
+                let mut r = ValidatedRequest::new(condition, 1, seed);
+                r.budget = VALIDATED_ROUND_BUDGET;
+                let got = generate_validated(&model, &r, Some(ctx.cancel.flag()))
+                    .map_err(|e| e.to_string())?;
+                let accepted = got.accepted.len();
+                if !sink.tried(got.attempts.saturating_sub(accepted)) {
+                    return Ok(());
+                }
+                for a in got.accepted {
+                    if !sink.offer(layout_level(&a.layout, condition.symmetry)) {
+                        return Ok(());
+                    }
+                }
+            }
+        }
+        let budget =
+            (wanted * crate::generation::ATTEMPTS_PER_LEVEL).max(crate::generation::MIN_BUDGET);
+        let (layouts, attempts) = model
+            .generate_distinct(&condition, wanted, request.seed, budget)
+            .map_err(|e| e.to_string())?;
+        if !sink.tried(attempts.saturating_sub(layouts.len())) {
+            return Ok(());
+        }
+        for layout in layouts {
+            if !sink.offer(layout_level(&layout, condition.symmetry)) {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    fn has_latent(&self) -> bool {
+        true
+    }
+
+    fn interpolate(
+        &self,
+        a: &Level,
+        b: &Level,
+        steps: usize,
+        models: &ModelCache,
+    ) -> Result<LatentWalk, JobError> {
+        let model = self.model(models, None)?;
+        let walk = model.interpolate(a, b, steps).map_err(|e| e.to_string())?;
+        let level = |l: &super::Layout| Level::from_layout("generated", l);
+        Ok(LatentWalk {
+            start: level(&walk.start),
+            between: walk.between.iter().map(level).collect(),
+            end: level(&walk.end),
+        })
+    }
+
+    fn near(
+        &self,
+        level: &Level,
+        request: &GenRequest,
+        ctx: &GenerationContext<'_>,
+        sink: &mut dyn LevelSink,
+    ) -> Result<(), JobError> {
+        let model = self.model(ctx.models, request.weights.as_deref())?;
+        let z = model.encode(level).map_err(|e| e.to_string())?;
+        let sample = Sample::from_level(level, None).map_err(|e| e.to_string())?;
+        let mut condition = sample.condition();
+        condition.moves = (model.kind() == ModelKind::Avalon)
+            .then(|| request.conditions.float("moves"))
+            .flatten();
+        let mut rng = Rng::new(request.seed ^ 0x5eed_1111);
+        let count = request.count.max(1);
+        let mut zs = Vec::with_capacity(count * z.len());
+        for _ in 0..count {
+            zs.extend(z.iter().map(|v| v + NEAR_SPREAD * rng.normal() as f32));
+        }
+        let layouts = model
+            .decode_novel(&zs, &vec![condition; count])
+            .map_err(|e| e.to_string())?;
+        for layout in layouts {
+            if !sink.offer(layout_level(&layout, condition.symmetry)) {
+                break;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A generated layout as a level, with the symmetry it was generated with.
+fn layout_level(layout: &super::Layout, symmetry: Symmetry) -> Level {
+    let mut level = Level::from_layout("generated", layout);
+    level.symmetry = symmetry;
+    level
+}
+
+/// The rule-based synthesiser that made the data sets.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Synthesiser;
+
+impl LevelGenerator for Synthesiser {
+    fn id(&self) -> &'static str {
+        "synth"
+    }
+
+    fn label(&self) -> &'static str {
+        "Rule-based"
+    }
+
+    fn description(&self) -> &'static str {
+        "the synthesiser that made the data sets: mirrored notches, holes and GAP runs"
+    }
+
+    fn conditions(&self) -> Vec<ConditionSpec> {
+        size_conditions()
+    }
+
+    fn validated_help(&self) -> &'static str {
+        "Keep only levels the bots find valid"
+    }
+
+    fn generate(
+        &self,
+        request: &GenRequest,
+        ctx: &GenerationContext<'_>,
+        sink: &mut dyn LevelSink,
+    ) -> Result<(), JobError> {
+        let (w, h, symmetry) = size_of(&request.conditions);
+        let mut rng = Rng::new(request.seed);
+        loop {
+            if ctx.cancel.is_cancelled() {
+                return Err(JobError::Cancelled);
+            }
+            let features = rng.index(2 + w * h / 16);
+            let more = match synth::synthesise(w, h, symmetry, features, &mut rng) {
+                Some(layout) => sink.offer(layout_level(&layout, symmetry)),
+                None => sink.tried(1),
+            };
+            if !more {
+                return Ok(());
+            }
+        }
+    }
+}

@@ -1,0 +1,330 @@
+//! Games as plug-ins: the registry lists the shipped games and their generators, and a toy
+//! game registered here (two tiles, one generator) works through the registry, the
+//! generation service, files, PNG export and the command line without any change to them.
+
+use level_studio::game::{
+    self, AnalyseOptions, Analysis, AsciiError, ConditionKind, ConditionSpec, ConditionValue,
+    Conditions, Game, GameId, Gauge, GenRequest, GenerationContext, LevelGenerator, LevelSink,
+    SizeRules, TileInfo, Verdict,
+};
+use level_studio::generation;
+use level_studio::jobs::{Cancel, JobError};
+use level_studio::level::{Level, Pack};
+use level_studio::rng::Rng;
+use std::process::Command;
+use std::sync::Arc;
+
+const TOY: GameId = GameId::new("toy");
+
+/// A 2-tile toy: `o` open, `x` crate; a level passes when it has at least one crate.
+struct ToyGame;
+
+const TILES: [TileInfo; 2] = [
+    TileInfo {
+        ascii: 'o',
+        name: "OPEN",
+        rgb: [200, 200, 200],
+    },
+    TileInfo {
+        ascii: 'x',
+        name: "CRATE",
+        rgb: [120, 60, 20],
+    },
+];
+
+fn toy_level(name: &str, rows: Vec<String>) -> Level {
+    Level {
+        game: TOY,
+        name: name.into(),
+        cells: rows,
+        symmetry: Default::default(),
+        tags: Vec::new(),
+        figures: None,
+        playtests: Vec::new(),
+    }
+}
+
+impl Game for ToyGame {
+    fn id(&self) -> GameId {
+        TOY
+    }
+    fn name(&self) -> &'static str {
+        "Toy"
+    }
+    fn file_tag(&self) -> &'static str {
+        "Toy"
+    }
+    fn tiles(&self) -> &'static [TileInfo] {
+        &TILES
+    }
+    fn size_rules(&self) -> SizeRules {
+        SizeRules {
+            min: (1, 1),
+            max: (6, 6),
+            default: (3, 3),
+        }
+    }
+    fn check(&self, rows: &[String]) -> Result<(), String> {
+        game::tile_indices(self, rows).map(|_| ())
+    }
+    fn blank(&self, width: usize, height: usize) -> Level {
+        toy_level("blank", vec!["o".repeat(width); height])
+    }
+    fn level_from_ascii(&self, name: &str, text: &str) -> Result<Level, AsciiError> {
+        let rows: Vec<String> = text.lines().map(str::to_string).collect();
+        self.check(&rows).map_err(AsciiError::Level)?;
+        Ok(toy_level(name, rows))
+    }
+    fn analyse(
+        &self,
+        level: &Level,
+        _options: &AnalyseOptions,
+        _cancel: &Cancel,
+    ) -> Result<Analysis, JobError> {
+        let crates = level.cells.concat().matches('x').count();
+        let mut fields = serde_json::Map::new();
+        fields.insert("crates".into(), crates.into());
+        Ok(Analysis {
+            difficulty: Some(crates as f64),
+            verdict: Verdict {
+                pass: crates > 0,
+                weak: false,
+                label: if crates > 0 { "CRATES" } else { "EMPTY" }.into(),
+                reason: format!("{crates} crates"),
+            },
+            figures: None,
+            gauge: Gauge::default(),
+            fields,
+            summary: format!("{crates} crates"),
+            detail: None,
+        })
+    }
+    fn stored_difficulty(&self, _level: &Level) -> Option<f64> {
+        None
+    }
+    fn stored_verdict(&self, level: &Level) -> Option<bool> {
+        Some(level.cells.concat().contains('x'))
+    }
+    fn generators(&self) -> Vec<Arc<dyn LevelGenerator>> {
+        vec![Arc::new(Stripes)]
+    }
+}
+
+/// Random rows of crates.
+struct Stripes;
+
+impl LevelGenerator for Stripes {
+    fn id(&self) -> &'static str {
+        "stripes"
+    }
+    fn label(&self) -> &'static str {
+        "Stripes"
+    }
+    fn description(&self) -> &'static str {
+        "random crates"
+    }
+    fn conditions(&self) -> Vec<ConditionSpec> {
+        vec![ConditionSpec {
+            key: "width",
+            label: "Width",
+            kind: ConditionKind::Int { min: 1, max: 6 },
+            default: ConditionValue::Int(4),
+            required: false,
+            help: "row length",
+        }]
+    }
+    fn validated_help(&self) -> &'static str {
+        "keep levels with crates"
+    }
+    fn generate(
+        &self,
+        request: &GenRequest,
+        _ctx: &GenerationContext<'_>,
+        sink: &mut dyn LevelSink,
+    ) -> Result<(), JobError> {
+        let width = request.conditions.usize("width").unwrap_or(4);
+        let mut rng = Rng::new(request.seed);
+        loop {
+            let rows = (0..2)
+                .map(|_| {
+                    (0..width)
+                        .map(|_| if rng.chance(0.3) { 'x' } else { 'o' })
+                        .collect()
+                })
+                .collect();
+            if !sink.offer(toy_level("made", rows)) {
+                return Ok(());
+            }
+        }
+    }
+}
+
+fn register_toy() {
+    static TOY_GAME: ToyGame = ToyGame;
+    game::register(&TOY_GAME);
+}
+
+fn toy_request(count: usize, seed: u64) -> GenRequest {
+    GenRequest {
+        game: TOY,
+        generator: "stripes",
+        conditions: Conditions::default(),
+        count,
+        seed,
+        validated_only: true,
+        weights: None,
+    }
+}
+
+#[test]
+fn the_shipped_games_are_registered_with_their_generators() {
+    let ids: Vec<&str> = game::games().iter().map(|g| g.id().as_str()).collect();
+    assert!(ids.starts_with(&["match3", "longcat"]), "{ids:?}");
+    let match3 = game::find("Match-3").unwrap();
+    let generators: Vec<&str> = match3.generators().iter().map(|g| g.id()).collect();
+    assert_eq!(
+        generators,
+        [
+            "avalon",
+            "vanilla",
+            "avalon-stylized",
+            "vanilla-stylized",
+            "synth"
+        ]
+    );
+    let err = game::find("chess").unwrap_err().to_string();
+    assert!(
+        err.contains("unknown game") && err.contains("longcat"),
+        "{err}"
+    );
+}
+
+#[test]
+fn list_json_lists_both_games_with_generators_and_conditions() {
+    let out = Command::new(env!("CARGO_BIN_EXE_level-studio"))
+        .args(["list", "--json"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let games = v["games"].as_array().unwrap();
+    let ids: Vec<&str> = games.iter().map(|g| g["id"].as_str().unwrap()).collect();
+    assert_eq!(ids, ["match3", "longcat"]);
+    let avalon = &games[0]["generators"][0];
+    assert_eq!(avalon["id"], "avalon");
+    let keys: Vec<&str> = avalon["conditions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["key"].as_str().unwrap())
+        .collect();
+    assert_eq!(keys, ["width", "height", "symmetry", "moves"]);
+    assert_eq!(avalon["conditions"][3]["required"], true);
+    let dqn = &games[1]["generators"][2];
+    assert_eq!(dqn["id"], "longcat-dqn");
+    assert!(dqn["conditions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .any(|c| c["key"] == "temperature"));
+}
+
+#[test]
+fn a_toy_game_works_through_the_registry_service_files_and_command_line() {
+    register_toy();
+    // The generation service: named, tagged, analysed, distinct, reproducible.
+    let models = game::ModelCache::new(std::path::Path::new("models"));
+    let run = |seed| {
+        let mut made = Vec::new();
+        generation::run(
+            &toy_request(4, seed),
+            &models,
+            &Cancel::default(),
+            &mut |_, _| {},
+            &mut |c| made.push(c),
+        )
+        .unwrap();
+        made
+    };
+    let made = run(7);
+    assert_eq!(made.len(), 4);
+    assert!(made.iter().all(|c| c.verdict.pass && c.level.game == TOY));
+    assert_eq!(made[0].level.name, "stripes-001");
+    assert_eq!(made[0].level.tags, ["generated", "stripes"]);
+    assert_eq!(run(7), made, "same seed, same levels");
+
+    // Files: RON names the game by its tag and reads back through the registry.
+    let dir = tempfile::tempdir().unwrap();
+    let mut pack = Pack::new("toys");
+    pack.levels = made.iter().map(|c| c.level.clone()).collect();
+    let path = dir.path().join("toys.ron");
+    level_studio::files::save_pack(&path, &pack).unwrap();
+    assert!(std::fs::read_to_string(&path)
+        .unwrap()
+        .contains("game: Toy"));
+    assert_eq!(level_studio::files::load_pack(&path).unwrap(), pack);
+    // ASCII art: only the toy game reads `o`/`x`.
+    let txt = dir.path().join("t.txt");
+    std::fs::write(&txt, "oxo\nooo\n").unwrap();
+    assert_eq!(level_studio::files::load_level(&txt).unwrap().game, TOY);
+    // PNG sheet with the toy's own colours.
+    let png = dir.path().join("toys.png");
+    level_studio::export::export_png(&png, &pack, |_| Some(true)).unwrap();
+    assert!(std::fs::metadata(&png).unwrap().len() > 100);
+
+    // The command line, in this process, knows the toy game too.
+    let out = dir.path().join("cli.ron");
+    let code = level_studio::cli::run_words([
+        "level-studio",
+        "generate",
+        "--game",
+        "toy",
+        "--model",
+        "stripes",
+        "--count",
+        "4",
+        "--seed",
+        "7",
+        "--validate",
+        "--out",
+        out.to_str().unwrap(),
+    ])
+    .unwrap();
+    assert_eq!(code, Some(std::process::ExitCode::SUCCESS));
+    let from_cli = level_studio::files::load_pack(&out).unwrap();
+    assert_eq!(
+        from_cli.levels, pack.levels,
+        "the CLI runs the same service"
+    );
+    let bad = level_studio::cli::run_words([
+        "level-studio",
+        "generate",
+        "--game",
+        "toy",
+        "--model",
+        "stripes",
+        "--moves",
+        "3",
+        "--out",
+        out.to_str().unwrap(),
+    ])
+    .unwrap();
+    assert_eq!(
+        bad,
+        Some(std::process::ExitCode::FAILURE),
+        "--moves does not apply"
+    );
+}
+
+#[test]
+fn a_newer_pack_format_is_refused_and_never_rewritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("new.ron");
+    let text = "(\n  format: 99,\n  name: \"x\",\n  levels: [],\n)\n";
+    std::fs::write(&path, text).unwrap();
+    let err = level_studio::files::load_pack(&path)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("format 99 is newer"), "{err}");
+    assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
+}
