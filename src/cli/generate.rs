@@ -11,7 +11,7 @@ use crate::level::Pack;
 use crate::symmetry::Symmetry;
 use anyhow::{anyhow, bail, Result};
 use clap::Args;
-use std::io::Write;
+use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -201,7 +201,7 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
         described.join(", "),
         request.seed
     );
-    let show_progress = request.count >= 20;
+    let show_progress = request.count >= 20 && std::io::stderr().is_terminal();
     let mut progress = |fraction: f32, note: String| {
         if show_progress {
             eprint!("\r[{:>3.0} %] {note}   ", fraction * 100.0);
