@@ -47,23 +47,12 @@ impl Analysis {
 
     /// The figures stored with a level, with the predictor's estimate.
     pub fn figures(&self, predictor: &RidgeModel) -> LongcatFigures {
-        let v = &self.variables;
-        LongcatFigures {
-            states: v.states,
-            size: v.size,
-            branches: v.branches,
-            solutions: v.solutions,
-            fails: v.fails,
-            shortest_solution: v.shortest_solution,
-            solution_branches: v.solution_branches,
-            non_dead: v.non_dead,
-            dead: v.dead,
-            indeterminate: v.indeterminate,
-            indeterminate_branches: v.indeterminate_branches,
-            solvable: self.solvable(),
-            difficulty: self.difficulty,
-            predicted_difficulty: predictor.predict(v),
-        }
+        figures_of(
+            &self.variables,
+            self.solvable(),
+            self.difficulty,
+            predictor.predict(&self.variables),
+        )
     }
 
     /// The graph in Graphviz DOT: nodes in their class colours, edges labelled U/D/L/R,
@@ -113,5 +102,31 @@ impl Analysis {
         }
         out.push_str("}\n");
         out
+    }
+}
+
+/// The figures stored with a level: its graph variables, solvability, difficulty and the
+/// predictor's estimate.
+pub fn figures_of(
+    v: &GraphVariables,
+    solvable: bool,
+    difficulty: Option<f64>,
+    predicted_difficulty: f64,
+) -> LongcatFigures {
+    LongcatFigures {
+        states: v.states,
+        size: v.size,
+        branches: v.branches,
+        solutions: v.solutions,
+        fails: v.fails,
+        shortest_solution: v.shortest_solution,
+        solution_branches: v.solution_branches,
+        non_dead: v.non_dead,
+        dead: v.dead,
+        indeterminate: v.indeterminate,
+        indeterminate_branches: v.indeterminate_branches,
+        solvable,
+        difficulty,
+        predicted_difficulty,
     }
 }

@@ -175,23 +175,12 @@ impl LongcatAnalysis {
 
     /// The figures stored with a level (the predicted difficulty is 0 without a predictor).
     pub fn figures(&self) -> crate::level::LongcatFigures {
-        let v = &self.variables;
-        crate::level::LongcatFigures {
-            states: v.states,
-            size: v.size,
-            branches: v.branches,
-            solutions: v.solutions,
-            fails: v.fails,
-            shortest_solution: v.shortest_solution,
-            solution_branches: v.solution_branches,
-            non_dead: v.non_dead,
-            dead: v.dead,
-            indeterminate: v.indeterminate,
-            indeterminate_branches: v.indeterminate_branches,
-            solvable: self.solvable(),
-            difficulty: self.difficulty,
-            predicted_difficulty: self.predicted.unwrap_or(0.0),
-        }
+        super::analysis::figures_of(
+            &self.variables,
+            self.solvable(),
+            self.difficulty,
+            self.predicted.unwrap_or(0.0),
+        )
     }
 
     /// Nodes per class, in [`NodeClass`] order.
