@@ -1,6 +1,9 @@
 //! Benchmark: cVAE level generation on the CPU, one level at a time and in a batch of 144
 //! (the sweep's conditions). Run with `cargo bench --bench cvae` (needs the shipped weights).
 
+// Benchmarks fail loudly on purpose: a bench that cannot set up should stop, not limp on.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use level_studio::model::sweep::sweep_conditions;
 use level_studio::model::{Condition, Generator};
 use level_studio::symmetry::Symmetry;

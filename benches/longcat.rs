@@ -1,6 +1,9 @@
 //! Benchmark: graph + classes + variables + player model for typical 8×8 Longcat levels, and
 //! the 20,000-attempt solution-down evaluation. Run with `cargo bench --bench longcat`.
 
+// Benchmarks fail loudly on purpose: a bench that cannot set up should stop, not limp on.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use level_studio::longcat::eval::{evaluate, EvalConfig};
 use level_studio::longcat::generators::{puzzle_up, solution_down};
 use level_studio::longcat::{Analysis, Generator, LongcatLevel, DEFAULT_BUDGET};

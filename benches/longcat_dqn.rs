@@ -1,5 +1,8 @@
 //! Benchmark of the DQN environment and network: `cargo bench --bench longcat_dqn`.
 
+// Benchmarks fail loudly on purpose: a bench that cannot set up should stop, not limp on.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use level_studio::rl::env::SolutionDownEnv;
 use level_studio::rl::model::{DqnModel, SHIPPED_WEIGHTS};
 use level_studio::rl::policy::{generate, Policy};

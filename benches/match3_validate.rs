@@ -1,6 +1,9 @@
 //! Benchmark: one 30-game validation of open 9×11 and 5×5 layouts, and one greedy bot move.
 //! Run with `cargo bench --bench match3_validate`.
 
+// Benchmarks fail loudly on purpose: a bench that cannot set up should stop, not limp on.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use level_studio::match3::bot::{choose_move, BotKind};
 use level_studio::match3::rules::{Board, Geometry};
 use level_studio::match3::{validate, Layout, ValidationConfig};

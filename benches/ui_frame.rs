@@ -2,12 +2,15 @@
 //! with a Longcat state graph of at least 1,000 nodes on screen, and the live gauge's answer
 //! time after an edit of an open 9×11 match-3 layout. Run with `cargo bench --bench ui_frame`.
 
+// Benchmarks fail loudly on purpose: a bench that cannot set up should stop, not limp on.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use egui::{Event, Pos2, RawInput, Rect, Vec2};
-use level_studio::app::board::{Board, Tile};
+use level_studio::app::board::Board;
 use level_studio::app::{AppCommand, EditCommand, JobMode, Settings, StudioApp, StudioPaths};
 use level_studio::grid::Grid;
-use level_studio::level::Game;
 use level_studio::longcat::{self, LongcatLevel, StateGraph};
+use level_studio::match3::game::{GAP, PLAYFIELD};
 use level_studio::rng::Rng;
 use std::time::{Duration, Instant};
 
@@ -62,7 +65,8 @@ fn main() {
     let (grid, nodes) = big_graph_level();
     app.push(AppCommand::SwitchGame(level_studio::longcat::ID));
     app.push(AppCommand::Edit(EditCommand::Replace {
-        board: Board::Longcat(grid),
+        board: Board::from_level(&LongcatLevel::new(grid).expect("a level").to_level("bench"))
+            .expect("a board"),
         label: "bench".into(),
     }));
     frame(&ctx, &mut app, vec![]);
@@ -127,11 +131,7 @@ fn main() {
     let mut latencies = Vec::new();
     for k in 0..20 {
         let x = (k / 2) % 9;
-        let tile = if k % 2 == 0 {
-            Tile::Gap
-        } else {
-            Tile::Playfield
-        };
+        let tile = if k % 2 == 0 { GAP } else { PLAYFIELD };
         app.push(AppCommand::Edit(EditCommand::Paint(vec![(x, 5, tile)])));
         let t = Instant::now();
         let revision = app.editor().revision() + 1;

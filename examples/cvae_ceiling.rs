@@ -5,6 +5,9 @@
 //!
 //! `cargo run --release --example cvae_ceiling [-- models/avalon-main.safetensors]`
 
+// Examples fail loudly on purpose: they are probes, and a panic names what went wrong.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use level_studio::match3::ValidationConfig;
 use level_studio::model::sweep::{sweep_conditions, validate_all};
 use level_studio::model::{Condition, Generator, TrainingSet};

@@ -1,5 +1,9 @@
 //! Probe a few DQN policies on fewer levels than the full evaluation:
 //! `cargo run --release --example dagp_probe -- 3000 T0.2 D3,1,0.2 …`.
+
+// Examples fail loudly on purpose: they are probes, and a panic names what went wrong.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use level_studio::rl::eval::summarise;
 use level_studio::rl::model::{DqnModel, SHIPPED_WEIGHTS};
 use level_studio::rl::policy::generate;

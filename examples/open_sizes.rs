@@ -1,3 +1,6 @@
+// Examples fail loudly on purpose: they are probes, and a panic names what went wrong.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use level_studio::match3::{validate, Layout, ValidationConfig};
 fn main() {
     for h in 4..=11 {

@@ -8,6 +8,7 @@
 #[cfg(feature = "gui")]
 pub mod app;
 pub mod cli;
+pub mod document;
 pub mod export;
 pub mod files;
 pub mod game;

@@ -54,7 +54,7 @@ impl Rng {
     /// (Lemire's multiply-shift).
     pub fn below(&mut self, n: u32) -> u32 {
         debug_assert!(n > 0);
-        ((self.next_u64() >> 32) * n as u64 >> 32) as u32
+        (((self.next_u64() >> 32) * n as u64) >> 32) as u32
     }
 
     /// A uniform index into a slice of length `n` (`n > 0`).

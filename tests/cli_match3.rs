@@ -1,5 +1,8 @@
 //! The command line on match-3 files: validate (human and JSON), export, dataset.
 
+// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::Path;
 use std::process::Command;
 

@@ -1,6 +1,9 @@
 //! The cVAE sub-commands from the command line: generate with a feasibility warning, and
 //! errors in words.
 
+// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::process::Command;
 
 fn studio(args: &[&str]) -> (bool, String, String) {

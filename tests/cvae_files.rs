@@ -1,5 +1,8 @@
 //! Shipped weights load and generate; bad weight files and bad conditions give typed errors.
 
+// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use level_studio::files::load_pack;
 use level_studio::model::generator::sidecar_path;
 use level_studio::model::{

@@ -1,5 +1,8 @@
 //! The cVAE network: shapes, the masked loss, mirroring, save/load, a few training steps.
 
+// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use candle_core::{DType, Device, Tensor};
 use candle_nn::{VarBuilder, VarMap};
 use level_studio::files::load_pack;
@@ -122,7 +125,8 @@ fn generation_mirrors_exactly_and_keeps_outside_blocked() {
             let logits: Vec<f32> = (0..CLASSES * CANVAS_CELLS)
                 .map(|_| rng.normal() as f32)
                 .collect();
-            let layout = &layouts_from_logits(&logits, &[Condition::new(w, h, symmetry, None)])[0];
+            let layout =
+                &layouts_from_logits(&logits, &[Condition::new(w, h, symmetry, None)]).unwrap()[0];
             let area = layout.area_cells();
             let (x0, y0) = area_origin(w, h);
             for (x, y, cell) in layout.canvas().iter() {
@@ -266,7 +270,7 @@ fn the_novel_layout_is_the_cheapest_change_that_keeps_the_size() {
     let condition = Condition::new(6, 6, Symmetry::Vertical, None);
     // Every cell wants PLAYFIELD; the first cell of the play area costs least to change.
     let logits = open_logits(|cell| 1.0 + cell as f32 / 10.0);
-    let open = layouts_from_logits(&logits, &[condition])[0].clone();
+    let open = layouts_from_logits(&logits, &[condition]).unwrap()[0].clone();
     assert_eq!(open.counts()[2], 36, "argmax is the open 6x6");
     let novel = novel_layout_from_logits(&logits, 0, &condition, |l| *l == open)
         .expect("a novel 6x6 exists");

@@ -1,5 +1,8 @@
 //! Level and pack files: round trips, ASCII input, malformed files, atomic saves.
 
+// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use level_studio::files::{self, FileError};
 use level_studio::level::{Figures, Level, Match3Figures, Pack};
 use level_studio::match3::{validate, Layout, ValidationConfig};

@@ -1,6 +1,9 @@
 //! The Longcat command line: graph (JSON, DOT), validate, generate, eval and train, and clear
 //! errors for bad input.
 
+// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::Path;
 use std::process::{Command, Output};
 

@@ -1,6 +1,9 @@
 //! The Longcat engine through its public API: generators checked by the solver, the ridge
 //! predictor on synthetic data, bad input and the state budget.
 
+// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use level_studio::grid::Grid;
 use level_studio::longcat::eval::{evaluate, EvalConfig};
 use level_studio::longcat::generators::{puzzle_up, solution_down};

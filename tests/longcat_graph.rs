@@ -4,6 +4,9 @@
 //!
 //! Coordinates are `(x, y)`, `y = 0` the top row.
 
+// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use level_studio::longcat::{
     Analysis, Direction, GraphVariables, LongcatLevel, NodeClass, State, StateGraph, DEFAULT_BUDGET,
 };

@@ -2,6 +2,9 @@
 //! engine computes now, and (ignored) the builder that wrote it:
 //! `cargo test --release --test longcat_starter -- --ignored` rewrites the pack.
 
+// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use level_studio::files;
 use level_studio::level::{Figures, Pack};
 use level_studio::longcat::*;

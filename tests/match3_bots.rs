@@ -1,5 +1,8 @@
 //! Bot sanity on open layouts, and reproducibility of validation.
 
+// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use level_studio::match3::{validate, BotKind, Layout, ValidationConfig};
 
 #[test]

@@ -2,6 +2,9 @@
 //! game registered here (two tiles, one generator) works through the registry, the
 //! generation service, files, PNG export and the command line without any change to them.
 
+// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use level_studio::game::{
     self, AnalyseOptions, Analysis, AsciiError, ConditionKind, ConditionSpec, ConditionValue,
     Conditions, Game, GameId, Gauge, GenRequest, GenerationContext, LevelGenerator, LevelSink,
@@ -96,6 +99,7 @@ impl Game for ToyGame {
             gauge: Gauge::default(),
             fields,
             summary: format!("{crates} crates"),
+            graph: None,
             detail: None,
         })
     }

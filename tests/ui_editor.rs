@@ -1,11 +1,14 @@
 //! egui_kittest tests that drive the real studio: painting, undo/redo, mirrored painting,
 //! the live gauge, the graph viewer, packs on disk and malformed files.
 
+// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use egui::{Key, Modifiers, Pos2};
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
-use level_studio::app::board::Tile;
 use level_studio::app::{AppCommand, JobMode, PackCommand, Settings, StudioApp, StudioPaths};
+use level_studio::match3::game::{BLOCK, GAP, PLAYFIELD};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
@@ -99,7 +102,7 @@ fn a_stroke_is_painted_and_undone_and_redone_as_one_step() {
     stroke(&mut h, &pts);
     let board = |h: &Harness<'_, StudioApp>, x, y| h.state().editor().board().get(x, y);
     for x in 1..=4 {
-        assert_eq!(board(&h, x, 2), Tile::Block, "cell ({x}, 2) painted");
+        assert_eq!(board(&h, x, 2), BLOCK, "cell ({x}, 2) painted");
     }
     assert_eq!(
         h.state().editor().history().undo_len(),
@@ -110,18 +113,18 @@ fn a_stroke_is_painted_and_undone_and_redone_as_one_step() {
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     steps(&mut h, 2);
     for x in 1..=4 {
-        assert_eq!(board(&h, x, 2), Tile::Playfield, "undone at ({x}, 2)");
+        assert_eq!(board(&h, x, 2), PLAYFIELD, "undone at ({x}, 2)");
     }
     h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
     steps(&mut h, 2);
     for x in 1..=4 {
-        assert_eq!(board(&h, x, 2), Tile::Block, "redone at ({x}, 2)");
+        assert_eq!(board(&h, x, 2), BLOCK, "redone at ({x}, 2)");
     }
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     steps(&mut h, 2);
     h.key_press_modifiers(Modifiers::COMMAND, Key::Y);
     steps(&mut h, 2);
-    assert_eq!(board(&h, 3, 2), Tile::Block, "Ctrl+Y redoes too");
+    assert_eq!(board(&h, 3, 2), BLOCK, "Ctrl+Y redoes too");
 }
 
 #[test]
@@ -138,17 +141,17 @@ fn mirrored_painting_lands_on_the_mirrored_cell() {
     stroke(&mut h, &[p]);
     let b = h.state().editor().board().clone();
     for (x, y) in [(2, 3), (6, 3), (2, 7), (6, 7)] {
-        assert_eq!(b.get(x, y), Tile::Gap, "({x}, {y}) mirrored");
+        assert_eq!(b.get(x, y), GAP, "({x}, {y}) mirrored");
     }
-    assert_eq!(b.get(4, 3), Tile::Playfield);
+    assert_eq!(b.get(4, 3), PLAYFIELD);
     // The centre column of an odd width mirrors onto itself.
     h.get_by_label("Vertical").click();
     steps(&mut h, 1);
     let p = cell(&h, 4, 5);
     stroke(&mut h, &[p]);
     let b = h.state().editor().board().clone();
-    assert_eq!(b.get(4, 5), Tile::Gap);
-    assert_eq!(b.get(3, 5), Tile::Playfield);
+    assert_eq!(b.get(4, 5), GAP);
+    assert_eq!(b.get(3, 5), PLAYFIELD);
 }
 
 #[test]
@@ -195,10 +198,12 @@ fn clicking_a_graph_node_shows_its_state_on_the_canvas() {
     let shown = h.state().shown_state().expect("a state is shown").clone();
     assert_eq!(shown.node, 1);
     // The canvas now shows the cat's body, which the level itself never has.
+    let body_look = level_studio::longcat::game::cell_look(level_studio::longcat::BoardCell::Body);
     let body = shown
+        .picture
         .cells
         .iter()
-        .filter(|c| c.2 == level_studio::longcat::BoardCell::Body)
+        .filter(|c| c.2 == body_look)
         .count();
     assert!(body > 0);
     h.key_press(Key::Escape);

@@ -1,6 +1,9 @@
 //! egui_kittest tests of the studio window, part 2: generators and candidates, cancelling a
 //! job, opening a candidate, playtesting both games and the latent interpolation window.
 
+// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use egui::{Key, Pos2};
 use egui_kittest::kittest::{NodeT, Queryable};
 use egui_kittest::Harness;
@@ -450,12 +453,14 @@ fn a_candidate_dragged_onto_the_pack_strip_joins_the_pack() {
 fn the_window_and_the_command_line_make_the_same_levels() {
     use level_studio::app::generate_panel::GeneratorPanel;
     let dir = tempfile::tempdir().unwrap();
-    let cases: [(
+    // The game and generator, the window's conditions, and the same request as CLI flags.
+    type Case = (
         level_studio::game::GameId,
-        &str,
+        &'static str,
         Vec<(&'static str, ConditionValue)>,
-        &[&str],
-    ); 2] = [
+        &'static [&'static str],
+    );
+    let cases: [Case; 2] = [
         (
             level_studio::longcat::ID,
             "solution-down",

@@ -1,27 +1,17 @@
-//! The live analysis of the board under edit: bot validation (match-3) or the state graph
-//! with difficulty and a drawing layout (Longcat), run as a job on a worker thread,
-//! debounced after edits, stale runs cancelled.
+//! The live analysis of the board under edit: the game's own analysis (match-3 bots, the
+//! Longcat state graph with its layout) run as a job on a worker thread, debounced after
+//! edits, stale runs cancelled.
 
 use super::board::Board;
 use super::jobs::{Cancel, JobError, JobMode, Worker};
-use super::longcat_analysis::{self, LongcatAnalysis};
 use super::RepaintOnReport;
-use crate::match3::{validate, Validation, ValidationConfig};
-use std::sync::Arc;
+use crate::game::AnalyseOptions;
+pub use crate::game::Analysis;
 use std::time::{Duration, Instant};
 
 /// Wait after the last edit before re-analysing (keeps strokes smooth, answers well inside
 /// the 150 ms the gauge is allowed).
 pub const DEBOUNCE: Duration = Duration::from_millis(40);
-
-/// What the analysis found.
-#[derive(Clone, Debug)]
-pub enum Analysis {
-    /// Bot validation of a match-3 layout.
-    Match3(Validation),
-    /// State graph, difficulty and layout of a Longcat level.
-    Longcat(Arc<LongcatAnalysis>),
-}
 
 /// One finished analysis: for which revision, how long it took, what it found.
 #[derive(Clone, Debug)]
@@ -36,27 +26,15 @@ pub struct Outcome {
     pub result: Result<Analysis, String>,
 }
 
-/// Runs the analysis of one board (on a worker thread).
+/// Runs the analysis of one board (on a worker thread), with the game's default options.
 ///
 /// # Errors
 /// The problem in words; [`JobError::Cancelled`] when superseded.
 pub fn analyse(board: &Board, cancel: &Cancel) -> Result<Analysis, JobError> {
-    match board {
-        Board::Match3(layout) => {
-            if cancel.is_cancelled() {
-                return Err(JobError::Cancelled);
-            }
-            validate(layout, &ValidationConfig::default())
-                .map(Analysis::Match3)
-                .map_err(|e| JobError::Failed(e.to_string()))
-        }
-        Board::Longcat(grid) => {
-            let level =
-                crate::longcat::LongcatLevel::new(grid.clone()).map_err(|e| e.to_string())?;
-            longcat_analysis::analyse(&level, crate::longcat::DEFAULT_BUDGET, cancel)
-                .map(|a| Analysis::Longcat(Arc::new(a)))
-        }
-    }
+    let level = board.to_level("", &[]);
+    board
+        .rules()
+        .analyse(&level, &AnalyseOptions::default(), cancel)
 }
 
 /// The live gauge's state: the worker, the edit it waits to analyse, the last answer.

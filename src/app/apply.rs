@@ -2,39 +2,19 @@
 //! (board edits go on to [`Editor::apply`](super::editor::Editor::apply), which keeps
 //! undo/redo), plus the file operations and the autosave behind them.
 
-use super::analysis::Analysis;
 use super::board::Board;
 use super::canvas::StateOverlay;
 use super::dialogs::Purpose;
 use super::editor::{EditCommand, Editor};
-use super::jobs::Cancel;
 use super::pack_doc::PackDoc;
 use super::panel::{AppCommand, PackCommand};
 use super::recovery::{now_secs, RecoveredPack, Recovery};
-use super::studio::{index_of, Guarded, StudioApp};
+use super::studio::{Guarded, StudioApp};
 use crate::export::png as png_sheet;
 use crate::files::{self, FileError};
-use crate::level::{Figures, Game, Level, Playtest};
+use crate::level::{Game, Level, Playtest};
 use std::path::Path;
 use std::time::Duration;
-
-/// Longcat difficulty of each level's cells (off the UI thread, for the pack strip).
-pub fn measure_longcat(levels: &[Vec<String>], cancel: &Cancel) -> Vec<(Vec<String>, Option<f64>)> {
-    let mut out = Vec::new();
-    for cells in levels {
-        if cancel.is_cancelled() {
-            break;
-        }
-        let d = crate::longcat::LongcatLevel::from_rows(cells)
-            .ok()
-            .and_then(|l| {
-                crate::longcat::StateGraph::build(&l, crate::longcat::DEFAULT_BUDGET).ok()
-            })
-            .and_then(|g| crate::longcat::PlayerModel::of(&g).difficulty());
-        out.push((cells.clone(), d));
-    }
-    out
-}
 
 impl StudioApp {
     /// Applies one command.
@@ -49,16 +29,13 @@ impl StudioApp {
                 }
             }
             AppCommand::SwitchGame(game) => {
-                self.game = game;
+                self.show_game(game);
                 self.shown_state = None;
                 self.analysis.reset();
                 self.activate_pack_for(game);
             }
             AppCommand::NewLevel { width, height } => {
-                let board = match self.game {
-                    crate::match3::ID => Board::new_match3(width, height),
-                    _ => Board::new_longcat(width, height),
-                };
+                let board = Board::blank(self.editor().board().rules(), width, height);
                 self.shown_state = None;
                 self.editor_mut().name = format!("new {width}x{height}");
                 self.editor_mut().apply(EditCommand::Replace {
@@ -101,16 +78,7 @@ impl StudioApp {
             }
             AppCommand::ExportPng(path) => {
                 if let Some(doc) = self.packs.get(self.active_pack) {
-                    let good = |i: usize| {
-                        let l = &doc.pack.levels[i];
-                        match l.game {
-                            crate::match3::ID => l.match3_figures().map(|f| f.valid),
-                            crate::longcat::ID => doc
-                                .difficulty(l)
-                                .map(|d| d >= crate::longcat::NON_TRIVIAL_DIFFICULTY),
-                            other => other.game().ok()?.stored_verdict(l),
-                        }
-                    };
+                    let good = |i: usize| doc.verdict(&doc.pack.levels[i]);
                     match png_sheet::export_png(&path, &doc.pack, good) {
                         Ok(()) => self.status = format!("Exported {}", path.display()),
                         Err(e) => self.errors.push(e),
@@ -225,20 +193,12 @@ impl StudioApp {
     }
 
     fn show_graph_state(&mut self, node: usize) {
-        let Some(outcome) = &self.analysis.last else {
+        let Some(Ok(analysis)) = self.analysis.last.as_ref().map(|o| &o.result) else {
             return;
         };
-        let Ok(Analysis::Longcat(a)) = &outcome.result else {
-            return;
-        };
-        let Some(n) = a.graph.nodes().get(node) else {
-            return;
-        };
-        self.shown_state = Some(StateOverlay {
-            node,
-            caption: format!("node {node} · depth {} · {}", n.depth, n.class.name()),
-            cells: n.state.render(),
-        });
+        if let Some(picture) = analysis.graph.as_ref().and_then(|g| g.state(node)) {
+            self.shown_state = Some(StateOverlay { node, picture });
+        }
     }
 
     /// The level on the canvas as it goes into a pack, with the gauge's figures when they
@@ -248,8 +208,8 @@ impl StudioApp {
         let mut level = editor.to_level();
         if let Some(o) = &self.analysis.last {
             if o.revision == editor.revision() {
-                if let Ok(Analysis::Match3(v)) = &o.result {
-                    level.figures = Some(Figures::Match3(v.into()));
+                if let Ok(a) = &o.result {
+                    level.figures = a.figures.clone();
                 }
             }
         }
@@ -264,26 +224,11 @@ impl StudioApp {
         let active = self.active_pack.min(self.packs.len() - 1);
         match command {
             PackCommand::AddCurrent => {
-                let level = self.level_for_pack();
-                if let crate::longcat::ID = level.game {
-                    if let Some(Ok(Analysis::Longcat(a))) = self
-                        .analysis
-                        .last
-                        .as_ref()
-                        .filter(|o| o.revision == self.editor().revision())
-                        .map(|o| &o.result)
-                    {
-                        self.packs[active]
-                            .longcat_difficulty
-                            .insert(level.cells.clone(), a.difficulty);
-                    }
-                }
-                let mut level = level;
+                let mut level = self.level_for_pack();
                 self.attach_playtests(&mut level);
                 let name = level.name.clone();
                 self.packs[active].add(level);
-                let gi = index_of(self.game);
-                self.clean_revision[gi] = self.editors[gi].revision();
+                self.desk.clean_revision = self.desk.editor.revision();
                 self.strip.selected = Some(self.packs[active].pack.levels.len() - 1);
                 self.status = format!("Added “{name}” to {}", self.packs[active].title());
                 self.work_generation += 1;
@@ -346,19 +291,18 @@ impl StudioApp {
             }
         };
         if level.game != self.game {
-            self.game = level.game;
+            self.show_game(level.game);
             self.analysis.reset();
         }
         self.shown_state = None;
-        let gi = index_of(self.game);
-        let editor = &mut self.editors[gi];
-        editor.apply(EditCommand::Replace {
+        let desk = &mut self.desk;
+        desk.editor.apply(EditCommand::Replace {
             board,
             label: format!("Load {}", level.name),
         });
-        editor.name = level.name.clone();
-        editor.tags = level.tags.clone();
-        self.clean_revision[gi] = editor.revision();
+        desk.editor.name = level.name.clone();
+        desk.editor.tags = level.tags.clone();
+        desk.clean_revision = desk.editor.revision();
     }
 
     pub(super) fn close_pack(&mut self, index: usize) {
@@ -495,13 +439,13 @@ impl StudioApp {
         };
         for level in &offer.levels {
             if let Ok(editor) = Editor::from_level(level) {
-                let gi = index_of(level.game);
                 let board = editor.board().clone();
-                self.editors[gi].apply(EditCommand::Replace {
+                let desk = self.desk_mut(level.game);
+                desk.editor.apply(EditCommand::Replace {
                     board,
                     label: "Recover".into(),
                 });
-                self.editors[gi].name = level.name.clone();
+                desk.editor.name = level.name.clone();
             }
         }
         if !offer.packs.is_empty() {
@@ -512,12 +456,12 @@ impl StudioApp {
                     pack: p.pack,
                     path: p.path,
                     dirty: p.dirty,
-                    longcat_difficulty: Default::default(),
+                    measured: Default::default(),
                 })
                 .collect();
             self.active_pack = 0;
         }
-        self.game = offer.game;
+        self.show_game(offer.game);
         self.analysis.reset();
         self.status = "Recovered the autosaved work".into();
     }
@@ -543,7 +487,7 @@ impl StudioApp {
         let recovery = Recovery {
             saved_at: now_secs(),
             game: self.game,
-            levels: self.editors.iter().map(|e| e.to_level()).collect(),
+            levels: self.editors().map(|e| e.to_level()).collect(),
             packs: self
                 .packs
                 .iter()

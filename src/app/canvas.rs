@@ -1,25 +1,22 @@
-//! The tile canvas: draws the board (or a state of the Longcat graph), the play area,
-//! spawners and mirror axes, and turns pointer input into [`EditCommand`]s by the chosen
+//! The tile canvas: draws the board (or a state of its state graph), the game's play area
+//! and markers (match-3 spawners) and the mirror axes, and turns pointer input into [`EditCommand`]s by the chosen
 //! tool. It never changes the board itself.
 
 use super::board::{Board, Tile};
 use super::editor::EditCommand;
 use super::palette;
 use super::settings::{Tool, ToolState};
-use crate::grid::Grid;
-use crate::longcat::rules::BoardCell;
+use crate::game::StatePicture;
 use crate::symmetry::Symmetry;
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2};
 
-/// A state of the Longcat graph shown on the canvas instead of the level.
+/// A state of the level's state graph shown on the canvas instead of the level.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StateOverlay {
     /// The node shown.
     pub node: usize,
-    /// A line describing it ("node 12 · depth 3 · solution").
-    pub caption: String,
-    /// The board at that node.
-    pub cells: Grid<BoardCell>,
+    /// Its caption and cells.
+    pub picture: StatePicture,
 }
 
 /// What the canvas asks for this frame.
@@ -78,7 +75,7 @@ impl CanvasView {
         let rel = (pos - self.board_rect.min) / self.cell_size;
         let (x, y) = (rel.x.floor(), rel.y.floor());
         (x >= 0.0 && y >= 0.0 && (x as usize) < board.width() && (y as usize) < board.height())
-            .then(|| (x as usize, y as usize))
+            .then_some((x as usize, y as usize))
     }
 
     /// Draws the canvas and handles input; `state` replaces the level with a graph state.
@@ -189,13 +186,16 @@ impl CanvasView {
         primary_down: bool,
         out: &mut CanvasOutput,
     ) {
-        let tile = tools.tile(board.game());
+        let rules = board.rules();
+        let tile = tools.tile(rules);
+        let name = board.tile_name_of(tile);
+        let unique = rules.unique_tile() == Some(tile);
         let pressed = response.is_pointer_button_down_on() && primary_down;
         let released = ui.input(|i| i.pointer.primary_released());
         let paint = |cells: &[(usize, usize)]| -> Vec<(usize, usize, Tile)> {
             let mut v = Vec::new();
             for &(x, y) in cells {
-                let targets = if tile == Tile::Head {
+                let targets = if unique {
                     vec![(x, y)]
                 } else {
                     Board::mirrored(x, y, board.mirror_frame(x, y), tools.mirror)
@@ -210,7 +210,7 @@ impl CanvasView {
                     if let Some(c) = cell {
                         if !self.stroke_open {
                             out.commands.push(EditCommand::BeginStroke {
-                                label: format!("Brush {}", tile.name()),
+                                label: format!("Brush {name}"),
                             });
                             self.stroke_open = true;
                         }
@@ -236,7 +236,7 @@ impl CanvasView {
                             }
                         }
                         out.commands.push(EditCommand::BeginStroke {
-                            label: format!("Rectangle {}", tile.name()),
+                            label: format!("Rectangle {name}"),
                         });
                         out.commands.push(EditCommand::Paint(paint(&cells)));
                         out.commands.push(EditCommand::EndStroke);
@@ -248,7 +248,7 @@ impl CanvasView {
                 if let (true, Some((x, y))) = (response.clicked(), cell) {
                     let region = board.flood_region(x, y);
                     out.commands.push(EditCommand::BeginStroke {
-                        label: format!("Fill {}", tile.name()),
+                        label: format!("Fill {name}"),
                     });
                     out.commands.push(EditCommand::Paint(paint(&region)));
                     out.commands.push(EditCommand::EndStroke);
@@ -256,7 +256,7 @@ impl CanvasView {
             }
             Tool::Eyedropper => {
                 if let (true, Some((x, y))) = (response.clicked(), cell) {
-                    tools.set_tile(board.get(x, y));
+                    tools.set_tile(rules, board.get(x, y));
                     tools.tool = Tool::Brush;
                 }
             }
@@ -273,11 +273,10 @@ impl CanvasView {
         for y in 0..board.height() {
             for x in 0..board.width() {
                 let r = self.cell_rect(x, y).shrink(gap);
-                palette::paint_tile(painter, r, board.get(x, y));
+                palette::paint_tile(painter, r, board.rules(), board.get(x, y));
             }
         }
-        if let Board::Match3(layout) = board {
-            let a = layout.play_area();
+        if let Some(a) = board.play_area() {
             let r = Rect::from_two_pos(
                 self.cell_rect(a.x, a.y).min,
                 self.cell_rect(a.x + a.width - 1, a.y + a.height - 1).max,
@@ -288,20 +287,20 @@ impl CanvasView {
                 Stroke::new(1.5, palette::AREA_OUTLINE),
                 StrokeKind::Outside,
             );
-            for (x, y) in board.spawners() {
-                let c = self.cell_rect(x, y);
-                let s = self.cell_size * 0.16;
-                let top = c.center_top() + Vec2::new(0.0, s * 0.6);
-                painter.add(egui::Shape::convex_polygon(
-                    vec![
-                        top + Vec2::new(-s, 0.0),
-                        top + Vec2::new(s, 0.0),
-                        top + Vec2::new(0.0, s * 1.2),
-                    ],
-                    palette::SPAWNER,
-                    Stroke::NONE,
-                ));
-            }
+        }
+        for (x, y) in board.markers().cells {
+            let c = self.cell_rect(x, y);
+            let s = self.cell_size * 0.16;
+            let top = c.center_top() + Vec2::new(0.0, s * 0.6);
+            painter.add(egui::Shape::convex_polygon(
+                vec![
+                    top + Vec2::new(-s, 0.0),
+                    top + Vec2::new(s, 0.0),
+                    top + Vec2::new(0.0, s * 1.2),
+                ],
+                palette::SPAWNER,
+                Stroke::NONE,
+            ));
         }
         // Mirror axes of the brush, in the frame it reflects in.
         if mirror != Symmetry::None {
@@ -334,9 +333,9 @@ impl CanvasView {
 
     fn draw_state(&self, painter: &egui::Painter, state: &StateOverlay) {
         let gap = (self.cell_size * 0.04).clamp(0.5, 2.0);
-        for (x, y, c) in state.cells.iter() {
+        for (x, y, look) in state.picture.cells.iter() {
             let r = self.cell_rect(x, y).shrink(gap);
-            palette::paint_state_cell(painter, r, c);
+            palette::paint_look(painter, r, look);
         }
         painter.rect_stroke(
             Rect::from_two_pos(self.board_rect.min, self.board_rect.max).expand(3.0),
@@ -360,20 +359,21 @@ impl CanvasView {
         let top = match state {
             Some(s) => format!(
                 "Graph state: {}   (click the canvas or press Esc to edit the level)",
-                s.caption
+                s.picture.caption
             ),
             None => {
                 let (sw, sh) = board.size();
-                let spawners = board.spawners().len();
-                match board {
-                    Board::Match3(_) => format!(
-                        "Size {sw}×{sh}   ·   Symmetry {}   ·   {spawners} spawners",
-                        board.symmetry()
-                    ),
-                    Board::Longcat(_) => {
-                        format!("Grid {sw}×{sh}   ·   Symmetry {}", board.symmetry())
-                    }
+                let markers = board.markers();
+                let what = if board.play_area().is_some() {
+                    "Size"
+                } else {
+                    "Grid"
+                };
+                let mut line = format!("{what} {sw}×{sh}   ·   Symmetry {}", board.symmetry());
+                if !markers.name.is_empty() {
+                    line += &format!("   ·   {} {}s", markers.cells.len(), markers.name);
                 }
+                line
             }
         };
         painter.text(
@@ -385,12 +385,13 @@ impl CanvasView {
         );
         let hover = match cell {
             Some((x, y)) if state.is_none() => {
-                let spawner = if board.spawners().contains(&(x, y)) {
-                    " · spawner"
+                let markers = board.markers();
+                let marker = if markers.cells.contains(&(x, y)) {
+                    format!(" · {}", markers.name)
                 } else {
-                    ""
+                    String::new()
                 };
-                format!("Cell ({x}, {y}) · {}{spawner}", board.get(x, y).name())
+                format!("Cell ({x}, {y}) · {}{marker}", board.tile_name(x, y))
             }
             Some((x, y)) => format!("Cell ({x}, {y})"),
             None => "Left: paint · middle/right drag: pan · Ctrl+wheel: zoom".to_string(),

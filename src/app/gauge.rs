@@ -1,12 +1,12 @@
-//! The difficulty gauge: match-3 — median moves against the limit with the ±1 std band,
-//! valid / invalid and the histogram of the bot games; Longcat — player-model and predicted
-//! difficulty against the non-trivial threshold, and the graph variables.
+//! The difficulty gauge, drawn from what the game's analysis returns ([`Gauge`]): the
+//! headline and verdict, the scale with its threshold and band (match-3: median moves against
+//! the limit; Longcat: difficulty against the non-trivial threshold), the histogram of bot
+//! games, and a table of further figures (the Longcat graph variables).
 
 use super::analysis::{Analysis, Outcome};
-use super::longcat_analysis::LongcatAnalysis;
 use super::palette;
 use super::panel::{PanelCtx, ToolPanel};
-use crate::match3::Validation;
+use crate::game::{Gauge, GaugeHistogram};
 use egui::{Align2, Color32, FontId, Rect, RichText, Sense, Stroke, Vec2};
 use egui_plot::{Bar, BarChart, Plot, VLine};
 
@@ -41,21 +41,13 @@ impl ToolPanel for GaugePanel {
                 ui.weak("Waiting for the first analysis…");
             }
             Some(Outcome { result: Err(e), .. }) => {
-                let text = if e.contains("too large") {
-                    format!("Graph too large: {e}")
-                } else {
-                    format!("Error: {e}")
-                };
-                ui.label(RichText::new(text).color(palette::BAD).strong());
+                ui.label(
+                    RichText::new(format!("Error: {e}"))
+                        .color(palette::BAD)
+                        .strong(),
+                );
             }
-            Some(Outcome {
-                result: Ok(Analysis::Match3(v)),
-                ..
-            }) => match3_gauge(ui, v, stale),
-            Some(Outcome {
-                result: Ok(Analysis::Longcat(a)),
-                ..
-            }) => longcat_gauge(ui, a, stale),
+            Some(Outcome { result: Ok(a), .. }) => draw_gauge(ui, a, stale),
         }
     }
 }
@@ -143,170 +135,106 @@ fn scale_bar(
     );
 }
 
-fn match3_gauge(ui: &mut egui::Ui, v: &Validation, stale: bool) {
-    let (verdict, colour) = if v.valid {
-        ("VALID", palette::GOOD)
+/// Draws one game's gauge: headline and verdict, notes, the scale, playthroughs, figures.
+fn draw_gauge(ui: &mut egui::Ui, a: &Analysis, stale: bool) {
+    let g = &a.gauge;
+    let colour = if a.verdict.pass {
+        palette::GOOD
     } else {
-        ("INVALID", palette::BAD)
+        palette::BAD
+    };
+    let colour = if stale {
+        colour.gamma_multiply(0.5)
+    } else {
+        colour
     };
     ui.horizontal(|ui| {
-        ui.label(
-            RichText::new(format!("Median {:.1} moves", v.median_moves))
-                .size(20.0)
-                .strong(),
-        );
-        ui.label(RichText::new(verdict).size(16.0).strong().color(if stale {
-            colour.gamma_multiply(0.5)
+        let headline = RichText::new(&g.headline).size(20.0).strong();
+        if g.value.is_some() {
+            ui.label(headline);
         } else {
-            colour
-        }));
+            ui.label(headline.color(palette::BAD));
+        }
+        ui.label(
+            RichText::new(&a.verdict.label)
+                .size(16.0)
+                .strong()
+                .color(colour),
+        )
+        .on_hover_text(&a.verdict.reason);
     });
-    ui.label(format!(
-        "limit {} · ±1 std {:.1} · solved {}/{} games · seed {}",
-        v.limit, v.std_moves, v.solved, v.games, v.seed
-    ));
-    let max = (2 * v.limit) as f64;
-    scale_bar(
-        ui,
-        max,
-        v.median_moves,
-        Some((v.median_moves - v.std_moves, v.median_moves + v.std_moves)),
-        v.limit as f64,
-        "limit",
-        true,
-    );
-    ui.label(
-        RichText::new(format!(
-            "Moves to reach the goal in {} bot games (40 = not solved)",
-            v.games
-        ))
-        .small(),
-    );
-    let bars: Vec<Bar> = v
-        .histogram
+    for note in &g.notes {
+        ui.label(note);
+    }
+    if let (Some(value), Some((threshold, label))) = (g.value, &g.threshold) {
+        scale_bar(
+            ui,
+            g.scale.1,
+            value,
+            g.band.map(|b| (b.low, b.high)),
+            *threshold,
+            label,
+            g.good_below,
+        );
+    }
+    if let Some(h) = &g.histogram {
+        histogram(ui, g, h);
+    }
+    if let Some((title, rows)) = &g.table {
+        egui::CollapsingHeader::new(title.as_str())
+            .default_open(true)
+            .show(ui, |ui| {
+                egui::Grid::new("gauge-table")
+                    .num_columns(4)
+                    .spacing([12.0, 2.0])
+                    .striped(true)
+                    .show(ui, |ui| {
+                        for pair in rows.chunks(2) {
+                            for (name, value) in pair {
+                                ui.weak(name.as_str());
+                                ui.monospace(value.as_str());
+                            }
+                            ui.end_row();
+                        }
+                    });
+            });
+    }
+}
+
+fn histogram(ui: &mut egui::Ui, g: &Gauge, h: &GaugeHistogram) {
+    ui.label(RichText::new(&h.caption).small());
+    let threshold = g.threshold.as_ref().map(|t| t.0);
+    let good = |x: f64| threshold.is_none_or(|t| (x <= t) == g.good_below);
+    let bars: Vec<Bar> = h
+        .bars
         .iter()
-        .enumerate()
-        .filter(|(_, &n)| n > 0)
-        .map(|(i, &n)| {
-            let moves = (i + 1) as f64;
-            let fill = if moves <= v.limit as f64 {
-                palette::GOOD
-            } else {
-                palette::BAD
-            };
-            Bar::new(moves, n as f64).width(0.85).fill(fill)
+        .map(|&(x, n)| {
+            let fill = if good(x) { palette::GOOD } else { palette::BAD };
+            Bar::new(x, f64::from(n)).width(0.85).fill(fill)
         })
         .collect();
-    Plot::new("match3-histogram")
+    Plot::new("gauge-histogram")
         .height(140.0)
         .allow_drag(false)
         .allow_zoom(false)
         .allow_scroll(false)
         .allow_double_click_reset(false)
-        .include_x(0.0)
-        .include_x(max + 1.0)
+        .include_x(g.scale.0)
+        .include_x(g.scale.1 + 1.0)
         .include_y(0.0)
         .include_y(5.0)
         .show_grid([false, true])
         .show(ui, |plot| {
             plot.bar_chart(BarChart::new("games", bars));
-            plot.vline(
-                VLine::new("limit", v.limit as f64 + 0.5)
-                    .color(ui_text_colour())
-                    .width(1.5),
-            );
-            plot.vline(
-                VLine::new("median", v.median_moves)
-                    .color(palette::ACCENT)
-                    .width(2.0),
-            );
-        });
-}
-
-fn ui_text_colour() -> Color32 {
-    Color32::from_gray(200)
-}
-
-fn longcat_gauge(ui: &mut egui::Ui, a: &LongcatAnalysis, stale: bool) {
-    let threshold = a.non_trivial_threshold;
-    match a.difficulty {
-        Some(d) => {
-            let (verdict, colour) = if d >= threshold {
-                ("NON-TRIVIAL", palette::GOOD)
-            } else {
-                ("trivial", palette::BAD)
-            };
-            ui.horizontal(|ui| {
-                ui.label(
-                    RichText::new(format!("Difficulty {d:.2}"))
-                        .size(20.0)
-                        .strong(),
+            if let Some(t) = threshold {
+                plot.vline(
+                    VLine::new("threshold", t + 0.5)
+                        .color(Color32::from_gray(200))
+                        .width(1.5),
                 );
-                ui.label(RichText::new(verdict).size(15.0).strong().color(if stale {
-                    colour.gamma_multiply(0.5)
-                } else {
-                    colour
-                }));
-            });
-            let max = (threshold * 3.0).max(d * 1.15).max(1.0);
-            scale_bar(ui, max, d, None, threshold, "non-trivial", false);
-        }
-        None => {
-            ui.label(
-                RichText::new("Unsolvable")
-                    .size(20.0)
-                    .strong()
-                    .color(palette::BAD),
-            );
-        }
-    }
-    let predicted = a
-        .predicted
-        .map(|p| format!("{p:.2}"))
-        .unwrap_or_else(|| "-".into());
-    ui.label(format!(
-        "Predicted (ridge) {predicted} · one random attempt succeeds {:.1} %",
-        a.success_chance * 100.0
-    ));
-    if let Some(s) = &a.shortest {
-        ui.label(format!("Shortest solution: {} moves  {s}", s.len()));
-    }
-    let v = &a.variables;
-    let shortest = v
-        .shortest_solution
-        .map(|s| s.to_string())
-        .unwrap_or_else(|| "none".into());
-    egui::CollapsingHeader::new("Graph variables")
-        .default_open(true)
-        .show(ui, |ui| {
-            egui::Grid::new("graph-variables")
-                .num_columns(4)
-                .spacing([12.0, 2.0])
-                .striped(true)
-                .show(ui, |ui| {
-                    let rows = [
-                        ("states", v.states.to_string()),
-                        ("size", v.size.to_string()),
-                        ("branches", v.branches.to_string()),
-                        ("solutions", v.solutions.to_string()),
-                        ("fails", v.fails.to_string()),
-                        ("shortest_solution", shortest.clone()),
-                        ("solution_branches", v.solution_branches.to_string()),
-                        ("non_dead", v.non_dead.to_string()),
-                        ("dead", v.dead.to_string()),
-                        ("indeterminate", v.indeterminate.to_string()),
-                        (
-                            "indeterminate_branches",
-                            v.indeterminate_branches.to_string(),
-                        ),
-                    ];
-                    for pair in rows.chunks(2) {
-                        for (name, value) in pair {
-                            ui.weak(*name);
-                            ui.monospace(value);
-                        }
-                        ui.end_row();
-                    }
-                });
+            }
+            if let Some(v) = g.value {
+                plot.vline(VLine::new("value", v).color(palette::ACCENT).width(2.0));
+            }
         });
 }

@@ -1,13 +1,13 @@
-//! The Longcat state-graph viewer: nodes in depth columns coloured by class, edges labelled
+//! The state-graph viewer, for any game whose analysis has a graph (Longcat today): nodes in
+//! depth columns coloured by class, edges labelled
 //! with their move, solution paths highlighted, hover shows the board, click shows it on the
 //! canvas; pan and zoom, with level of detail so thousands of nodes stay smooth. The layout
 //! comes ready from the worker; this file only draws.
 
-use super::analysis::{Analysis, Outcome};
-use super::longcat_analysis::LongcatAnalysis;
+use super::analysis::Outcome;
 use super::palette;
 use super::panel::{AppCommand, PanelCtx, ToolPanel};
-use crate::longcat::graph::NodeClass;
+use crate::game::StateGraphView;
 use egui::{Align2, Color32, FontId, Mesh, Pos2, Rect, Sense, Shape, Stroke, Vec2};
 use std::sync::Arc;
 
@@ -26,7 +26,7 @@ pub struct GraphPanel {
     /// The node under the pointer.
     pub hovered: Option<usize>,
     last_rect: Rect,
-    last_graph: Option<Arc<LongcatAnalysis>>,
+    last_graph: Option<Arc<dyn StateGraphView>>,
     /// Nodes drawn last frame (after culling).
     pub drawn_nodes: usize,
 }
@@ -49,19 +49,19 @@ impl GraphPanel {
     /// Where a node was drawn last frame (tests click there).
     pub fn node_screen_pos(&self, node: usize) -> Option<Pos2> {
         let g = self.last_graph.as_ref()?;
-        let p = g.layout.positions.get(node)?;
-        let pos = self.to_screen(g, *p);
+        let p = g.layout().positions.get(node)?;
+        let pos = self.to_screen(g.as_ref(), *p);
         self.last_rect.contains(pos).then_some(pos)
     }
 
-    fn to_screen(&self, g: &LongcatAnalysis, p: [f32; 2]) -> Pos2 {
-        let b = g.layout.bounds;
+    fn to_screen(&self, g: &dyn StateGraphView, p: [f32; 2]) -> Pos2 {
+        let b = g.layout().bounds;
         let centre = Vec2::new((b[0] + b[2]) / 2.0, (b[1] + b[3]) / 2.0);
         self.last_rect.center() + self.pan + (Vec2::new(p[0], p[1]) - centre) * self.scale
     }
 
-    fn fit(&mut self, g: &LongcatAnalysis, rect: Rect) {
-        let b = g.layout.bounds;
+    fn fit(&mut self, g: &dyn StateGraphView, rect: Rect) {
+        let b = g.layout().bounds;
         let (w, h) = ((b[2] - b[0]).max(1.0) + 80.0, (b[3] - b[1]).max(1.0) + 60.0);
         self.scale = (rect.width() / w).min(rect.height() / h).clamp(0.01, 2.5);
         self.pan = Vec2::ZERO;
@@ -71,7 +71,7 @@ impl GraphPanel {
     pub fn show_graph(
         &mut self,
         ui: &mut egui::Ui,
-        g: &Arc<LongcatAnalysis>,
+        g: &Arc<dyn StateGraphView>,
         shown_state: Option<usize>,
     ) -> Option<usize> {
         let (response, painter) = ui.allocate_painter(
@@ -85,10 +85,10 @@ impl GraphPanel {
             .as_ref()
             .map(|old| !Arc::ptr_eq(old, g))
             .unwrap_or(true);
-        if self.scale == 0.0 || (new_graph && self.shown_for != Some(g.graph.len())) {
-            self.fit(g, rect);
+        if self.scale == 0.0 || (new_graph && self.shown_for != Some(g.node_count())) {
+            self.fit(g.as_ref(), rect);
         }
-        self.shown_for = Some(g.graph.len());
+        self.shown_for = Some(g.node_count());
         self.last_graph = Some(g.clone());
         painter.rect_filled(rect, 4.0, Color32::from_rgb(22, 24, 30));
 
@@ -119,13 +119,22 @@ impl GraphPanel {
             }
         }
         if response.double_clicked() {
-            self.fit(g, rect);
+            self.fit(g.as_ref(), rect);
         }
 
         let painter = painter.with_clip_rect(rect);
-        let nodes = g.graph.nodes();
-        let positions = &g.layout.positions;
-        let screen: Vec<Pos2> = positions.iter().map(|&p| self.to_screen(g, p)).collect();
+        let layout = g.layout();
+        let classes = g.classes();
+        let class_colour = |node: usize| {
+            classes
+                .get(g.class_of(node))
+                .map_or(Color32::GRAY, |c| palette::rgb(c.rgb))
+        };
+        let screen: Vec<Pos2> = layout
+            .positions
+            .iter()
+            .map(|&p| self.to_screen(g.as_ref(), p))
+            .collect();
         let visible_rect = rect.expand(10.0);
         let visible: Vec<usize> = (0..screen.len())
             .filter(|&i| visible_rect.contains(screen[i]))
@@ -138,12 +147,12 @@ impl GraphPanel {
         let edge_stroke = Stroke::new(if detailed { 1.0 } else { 0.6 }, Color32::from_gray(85));
         let solution_stroke = Stroke::new(
             if detailed { 2.2 } else { 1.2 },
-            palette::class_color(NodeClass::Solution),
+            palette::rgb(g.solution_rgb()),
         );
         let labels = detailed && radius >= 6.0 && visible.len() <= 300;
         let mut lines = Vec::new();
-        for (k, &(a, b, letter)) in g.layout.edges.iter().enumerate() {
-            let on_path = g.layout.solution_edge[k];
+        for (k, &(a, b, letter)) in layout.edges.iter().enumerate() {
+            let on_path = layout.solution_edge.get(k).copied().unwrap_or(false);
             if !detailed && !on_path {
                 continue;
             }
@@ -175,7 +184,7 @@ impl GraphPanel {
         // Nodes.
         if detailed {
             for &i in &visible {
-                painter.circle_filled(screen[i], radius, palette::class_color(nodes[i].class));
+                painter.circle_filled(screen[i], radius, class_colour(i));
             }
         } else {
             let mut mesh = Mesh::default();
@@ -183,12 +192,12 @@ impl GraphPanel {
             for &i in &visible {
                 mesh.add_colored_rect(
                     Rect::from_center_size(screen[i], half * 2.0),
-                    palette::class_color(nodes[i].class),
+                    class_colour(i),
                 );
             }
             painter.add(Shape::mesh(mesh));
         }
-        let start = g.graph.start();
+        let start = g.start();
         if let Some(&p) = screen.get(start) {
             painter.circle_stroke(p, radius + 3.0, Stroke::new(2.0, Color32::WHITE));
             painter.text(
@@ -216,14 +225,10 @@ impl GraphPanel {
         let mut clicked = None;
         if let Some(h) = self.hovered {
             painter.circle_stroke(screen[h], radius + 2.0, Stroke::new(2.0, palette::ACCENT));
-            let node = &nodes[h];
+            let picture = g.state(h)?;
             response.clone().on_hover_ui_at_pointer(|ui| {
-                ui.label(format!(
-                    "node {h} · depth {} · {}",
-                    node.depth,
-                    node.class.name()
-                ));
-                let cells = node.state.render();
+                ui.label(picture.caption.as_str());
+                let cells = &picture.cells;
                 let cell = 16.0;
                 let (r, _) = ui.allocate_exact_size(
                     Vec2::new(cells.width() as f32, cells.height() as f32) * cell,
@@ -236,7 +241,7 @@ impl GraphPanel {
                         Vec2::splat(cell),
                     )
                     .shrink(0.5);
-                    palette::paint_state_cell(p, cr, c);
+                    palette::paint_look(p, cr, c);
                 }
                 ui.weak("click to show it on the canvas");
             });
@@ -246,8 +251,8 @@ impl GraphPanel {
         }
         let legend = format!(
             "{} nodes · {} edges · {}",
-            nodes.len(),
-            g.layout.edges.len(),
+            g.node_count(),
+            layout.edges.len(),
             if detailed { "full detail" } else { "overview" }
         );
         painter.text(
@@ -267,27 +272,23 @@ impl ToolPanel for GraphPanel {
     }
 
     fn ui(&mut self, ui: &mut egui::Ui, ctx: &mut PanelCtx<'_>) {
+        let graph = match ctx.analysis.last.as_ref() {
+            Some(Outcome { result: Ok(a), .. }) => a.graph.clone(),
+            _ => None,
+        };
         ui.horizontal(|ui| {
             ui.heading("State graph");
-            for class in [
-                NodeClass::Success,
-                NodeClass::Solution,
-                NodeClass::Indeterminate,
-                NodeClass::Dead,
-                NodeClass::Fail,
-            ] {
-                let (dot, _) = ui.allocate_exact_size(Vec2::splat(10.0), Sense::hover());
-                ui.painter()
-                    .circle_filled(dot.center(), 5.0, palette::class_color(class));
-                ui.label(class.name());
+            if let Some(g) = &graph {
+                for class in g.classes() {
+                    let (dot, _) = ui.allocate_exact_size(Vec2::splat(10.0), Sense::hover());
+                    ui.painter()
+                        .circle_filled(dot.center(), 5.0, palette::rgb(class.rgb));
+                    ui.label(class.name);
+                }
             }
         });
-        match ctx.analysis.last.as_ref() {
-            Some(Outcome {
-                result: Ok(Analysis::Longcat(g)),
-                ..
-            }) => {
-                let g = g.clone();
+        match (graph, ctx.analysis.last.as_ref()) {
+            (Some(g), _) => {
                 ui.horizontal(|ui| {
                     if ui
                         .small_button("Fit")
@@ -302,21 +303,13 @@ impl ToolPanel for GraphPanel {
                     ctx.commands.push(AppCommand::ShowGraphState(node));
                 }
             }
-            Some(Outcome { result: Err(e), .. }) if e.contains("too large") => {
-                ui.add_space(20.0);
-                ui.label(
-                    egui::RichText::new("Graph too large")
-                        .size(20.0)
-                        .strong()
-                        .color(palette::BAD),
-                );
-                ui.label(e.as_str());
-                ui.weak("The viewer stops at the state budget instead of freezing; add walls to shrink the graph.");
+            (None, Some(Outcome { result: Ok(_), .. })) => {
+                ui.weak("This game's analysis has no state graph.");
             }
-            Some(Outcome { result: Err(e), .. }) => {
+            (None, Some(Outcome { result: Err(e), .. })) => {
                 ui.label(egui::RichText::new(format!("No graph: {e}")).color(palette::BAD));
             }
-            _ => {
+            (None, None) => {
                 ui.weak("The graph appears once the level has been analysed.");
             }
         }

@@ -53,6 +53,17 @@ pub struct InterpolationWindow {
     next_key: u64,
 }
 
+/// The first registered generator with a latent space to walk (game, generator id).
+fn first_latent_model() -> (GameId, &'static str) {
+    crate::game::games()
+        .iter()
+        .flat_map(|g| g.generators().into_iter().map(move |m| (g.id(), m)))
+        .find(|(_, m)| m.has_latent())
+        .map_or((crate::game::registry::first().id(), ""), |(g, m)| {
+            (g, m.id())
+        })
+}
+
 impl InterpolationWindow {
     /// A closed window running jobs in `mode`.
     pub fn new(mode: JobMode) -> Self {
@@ -61,7 +72,7 @@ impl InterpolationWindow {
             a: None,
             b: None,
             steps: 5,
-            model: (crate::match3::ID, "avalon"),
+            model: first_latent_model(),
             strip: None,
             error: None,
             worker: Worker::new("interpolation", mode),

@@ -78,11 +78,10 @@ impl StudioApp {
                     }
                 });
                 ui.separator();
-                for (game, label) in [
-                    (crate::match3::ID, "Match-3"),
-                    (crate::longcat::ID, "Longcat"),
-                ] {
-                    if ui.selectable_label(self.game == game, label).clicked() && self.game != game
+                for g in crate::game::games() {
+                    let game = g.id();
+                    if ui.selectable_label(self.game == game, g.name()).clicked()
+                        && self.game != game
                     {
                         commands.push(AppCommand::SwitchGame(game));
                     }
@@ -110,12 +109,11 @@ impl StudioApp {
         Panel::bottom("status").show(ui, |ui| {
             ui.horizontal(|ui| {
                 let e = self.editor();
-                let unsaved =
-                    if e.revision() != self.clean_revision[super::studio::index_of(self.game)] {
-                        " (not in a pack)"
-                    } else {
-                        ""
-                    };
+                let unsaved = if e.revision() != self.desk.clean_revision {
+                    " (not in a pack)"
+                } else {
+                    ""
+                };
                 ui.label(format!("{} · {}{unsaved}", self.game, e.name));
                 ui.separator();
                 ui.label(&self.status);
@@ -131,8 +129,7 @@ impl StudioApp {
     pub(super) fn panels(&mut self, ui: &mut egui::Ui, commands: &mut Vec<AppCommand>) {
         let game = self.game;
         let shown = self.shown_state.as_ref().map(|s| s.node);
-        let gi = super::studio::index_of(game);
-        let editor = &self.editors[gi];
+        let editor = &self.desk.editor;
         let mut ctx = PanelCtx {
             game,
             editor,
@@ -205,7 +202,7 @@ impl StudioApp {
                 .min_size(340.0)
                 .show(ui, |ui| {
                     self.gauge.ui(ui, &mut ctx);
-                    if game == crate::longcat::ID {
+                    if editor.board().rules().has_state_graph() {
                         ui.separator();
                         self.graph.ui(ui, &mut ctx);
                     }
@@ -254,7 +251,7 @@ impl StudioApp {
                 self.work_generation,
                 self.active_pack,
                 self.generators.revision(),
-                self.editors[0].revision(),
+                self.editors().map(|e| e.revision()).sum::<u64>(),
                 self.analysis.last.as_ref().map(|o| o.revision),
             );
             if self.interpolation_sources.0 != Some(key) {

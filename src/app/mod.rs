@@ -9,32 +9,28 @@
 
 pub mod analysis;
 mod apply;
-pub mod board;
 pub mod candidates;
 pub mod canvas;
 pub mod dialogs;
-pub mod editor;
 pub mod gauge;
 pub mod generate_panel;
 pub mod graph_view;
-pub mod history;
 pub mod interpolation;
 mod layout;
-pub mod pack_doc;
 pub mod pack_strip;
 pub mod palette;
 pub mod panel;
 pub mod playtest;
-mod playtest_longcat;
-mod playtest_match3;
+pub mod playtest_longcat;
+pub mod playtest_match3;
 pub mod recovery;
 pub mod settings;
 pub mod sidebar;
 pub mod studio;
 
+pub use crate::document::{board, editor, history, pack_doc};
 pub use crate::jobs::{self, JobMode};
 pub use crate::longcat::inspect as longcat_analysis;
-pub use apply::measure_longcat;
 pub use editor::{EditCommand, Editor};
 pub use panel::{AppCommand, PackCommand};
 pub use settings::{Settings, StudioPaths};

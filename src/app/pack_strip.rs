@@ -2,7 +2,7 @@
 //! and figures (click to edit, double-click to rename, drag to reorder, ✕ to remove), the
 //! pack buttons, and the pack's difficulty curve.
 
-use super::board::{Board, Tile};
+use super::board::Board;
 use super::pack_doc::PackDoc;
 use super::palette;
 use super::panel::{AppCommand, PackCommand, PanelCtx, ToolPanel};
@@ -45,44 +45,38 @@ pub fn paint_thumbnail(painter: &egui::Painter, rect: Rect, level: &Level) {
                 Vec2::splat(cell),
             )
             .shrink(0.3);
-            let tile = board.get(x, y);
-            let colour = if tile == Tile::Block {
-                Color32::from_rgb(48, 51, 62)
-            } else {
-                palette::tile_color(tile)
-            };
-            mesh.add_colored_rect(r, colour);
+            mesh.add_colored_rect(r, palette::tile_color(board.rules(), board.get(x, y)));
         }
     }
     painter.add(egui::Shape::mesh(mesh));
 }
 
 fn figures_text(doc: &PackDoc, level: &Level) -> (String, Color32) {
-    match level.game {
-        crate::match3::ID => match level.match3_figures() {
-            Some(f) => (
-                format!(
-                    "{:.0} moves {}",
-                    f.median_moves,
-                    if f.valid { "ok" } else { "x" }
-                ),
-                if f.valid { palette::GOOD } else { palette::BAD },
-            ),
-            None => ("not validated".into(), Color32::GRAY),
-        },
-        crate::longcat::ID => match doc.longcat_difficulty.get(&level.cells) {
-            Some(Some(d)) => (
-                format!("difficulty {d:.1}"),
-                if *d >= crate::longcat::NON_TRIVIAL_DIFFICULTY {
-                    palette::GOOD
-                } else {
-                    Color32::LIGHT_GRAY
-                },
-            ),
-            Some(None) => ("unsolvable".into(), palette::BAD),
-            None => ("measuring…".into(), Color32::GRAY),
-        },
-        _ => ("not analysed".into(), Color32::GRAY),
+    let verdict = doc.verdict(level);
+    let colour = match verdict {
+        Some(true) => palette::GOOD,
+        Some(false) => palette::BAD,
+        None => Color32::GRAY,
+    };
+    match (
+        doc.difficulty(level),
+        doc.measured.get(&(level.game, level.cells.clone())),
+    ) {
+        (Some(d), _) => {
+            let text = level
+                .game
+                .game()
+                .map_or_else(|_| format!("{d:.1}"), |g| g.difficulty_text(d));
+            let mark = match verdict {
+                Some(true) => " ok",
+                Some(false) => " x",
+                None => "",
+            };
+            (format!("{text}{mark}"), colour)
+        }
+        (None, Some(m)) => (m.label.to_lowercase(), palette::BAD),
+        (None, None) if verdict.is_some() => ("no difficulty".into(), colour),
+        (None, None) => ("measuring…".into(), Color32::GRAY),
     }
 }
 
@@ -140,8 +134,7 @@ impl PackStrip {
                 let origin = ui.max_rect().min;
                 let first = (viewport.min.x / stride).floor().max(0.0) as usize;
                 let last = ((viewport.max.x / stride).ceil() as usize + 1).min(levels.len());
-                for i in first..last {
-                    let level = &levels[i];
+                for (i, level) in levels.iter().enumerate().take(last).skip(first) {
                     let rect =
                         Rect::from_min_size(origin + Vec2::new(i as f32 * stride, 2.0), CARD);
                     let id = ui.scope_id().with(("card", i));
@@ -285,9 +278,9 @@ impl PackStrip {
             doc.main_game()
         };
         let points = doc.curve(game);
-        let label = match game {
-            crate::match3::ID => "Difficulty curve (median moves)",
-            _ => "Difficulty curve",
+        let label = match game.game() {
+            Ok(g) => format!("Difficulty curve · {}", g.name()),
+            Err(_) => "Difficulty curve".to_string(),
         };
         ui.small(label);
         Plot::new("pack-curve")

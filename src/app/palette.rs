@@ -2,17 +2,16 @@
 //! the canvas, thumbnails, the graph viewer and the PNG sheet.
 
 use super::board::Tile;
-use crate::longcat::graph::NodeClass;
-use crate::longcat::rules::BoardCell;
+use crate::game::{CellLook, Game, TileMark};
 use egui::{Color32, Painter, Rect, Stroke, Vec2};
 
 /// Background behind the canvas.
 pub const CANVAS_BG: Color32 = Color32::from_rgb(28, 30, 36);
 /// Highlights (rectangle preview, selection).
 pub const ACCENT: Color32 = Color32::from_rgb(255, 196, 61);
-/// Outline of the match-3 play area.
+/// Outline of a game's play area (match-3).
 pub const AREA_OUTLINE: Color32 = Color32::from_rgb(120, 190, 255);
-/// Spawner markers.
+/// Markers a game puts on cells (match-3 spawners).
 pub const SPAWNER: Color32 = Color32::from_rgb(46, 160, 67);
 /// Mirror axes of the brush.
 pub const MIRROR_AXIS: Color32 = Color32::from_rgb(255, 120, 200);
@@ -23,58 +22,52 @@ pub const GOOD: Color32 = Color32::from_rgb(76, 187, 94);
 /// Invalid figures.
 pub const BAD: Color32 = Color32::from_rgb(229, 83, 75);
 
-/// The fill colour of a tile.
-pub fn tile_color(tile: Tile) -> Color32 {
-    match tile {
-        Tile::Playfield => Color32::from_rgb(236, 226, 198),
-        Tile::Block => Color32::from_rgb(62, 66, 80),
-        Tile::Gap => Color32::from_rgb(110, 124, 150),
-        Tile::Wall => Color32::from_rgb(74, 60, 86),
-        Tile::Empty => Color32::from_rgb(240, 234, 226),
-        Tile::Head => Color32::from_rgb(244, 162, 97),
-    }
+/// The fill colour of tile `tile` of `game` (the game's own RGB).
+pub fn tile_color(game: &dyn Game, tile: Tile) -> Color32 {
+    let [r, g, b] = game
+        .tiles()
+        .get(usize::from(tile))
+        .map_or([255, 0, 255], |t| t.rgb);
+    Color32::from_rgb(r, g, b)
 }
 
-/// The colour of a cell of a Longcat state.
-pub fn state_color(cell: BoardCell) -> Color32 {
-    match cell {
-        BoardCell::Empty => tile_color(Tile::Empty),
-        BoardCell::Wall => tile_color(Tile::Wall),
-        BoardCell::Body => Color32::from_rgb(233, 196, 106),
-        BoardCell::Head => tile_color(Tile::Head),
-    }
+/// A colour from RGB bytes.
+pub fn rgb(c: [u8; 3]) -> Color32 {
+    Color32::from_rgb(c[0], c[1], c[2])
 }
 
-/// The viewer colour of a graph class (SPEC §2.2).
-pub fn class_color(class: NodeClass) -> Color32 {
-    match class {
-        NodeClass::Success => Color32::from_rgb(60, 190, 90),
-        NodeClass::Fail => Color32::from_rgb(225, 70, 64),
-        NodeClass::Solution => Color32::from_rgb(70, 130, 245),
-        NodeClass::Dead => Color32::from_rgb(160, 90, 210),
-        NodeClass::Indeterminate => Color32::from_rgb(235, 200, 50),
-    }
+/// Paints one tile of `game` into `r`, with the mark that tells similar tiles apart (GAP
+/// hatching, the cat's face).
+pub fn paint_tile(painter: &Painter, r: Rect, game: &dyn Game, tile: Tile) {
+    paint_look(
+        painter,
+        r,
+        CellLook {
+            rgb: game
+                .tiles()
+                .get(usize::from(tile))
+                .map_or([255, 0, 255], |t| t.rgb),
+            mark: game.tile_mark(tile),
+        },
+    );
 }
 
-/// Paints one tile into `r`, with the marks that tell similar tiles apart (GAP hatching,
-/// the cat's face).
-pub fn paint_tile(painter: &Painter, r: Rect, tile: Tile) {
+/// Paints one cell of a graph state (or any cell given by colour and mark).
+pub fn paint_look(painter: &Painter, r: Rect, look: CellLook) {
     let rounding = (r.width() * 0.12).min(4.0);
-    painter.rect_filled(r, rounding, tile_color(tile));
-    match tile {
-        Tile::Gap => hatch(painter, r, Color32::from_rgb(150, 162, 186)),
-        Tile::Head => cat_face(painter, r),
-        _ => {}
+    let fill = rgb(look.rgb);
+    painter.rect_filled(r, rounding, fill);
+    match look.mark {
+        TileMark::Plain => {}
+        TileMark::Hatched => hatch(painter, r, lighter(look.rgb)),
+        TileMark::Avatar => avatar_face(painter, r),
     }
 }
 
-/// Paints one cell of a Longcat state.
-pub fn paint_state_cell(painter: &Painter, r: Rect, cell: BoardCell) {
-    let rounding = (r.width() * 0.12).min(4.0);
-    painter.rect_filled(r, rounding, state_color(cell));
-    if cell == BoardCell::Head {
-        cat_face(painter, r);
-    }
+/// A lighter shade of a colour (hatching drawn over it).
+fn lighter(c: [u8; 3]) -> Color32 {
+    let up = |v: u8| v + ((255 - u16::from(v)) * 3 / 10) as u8;
+    Color32::from_rgb(up(c[0]), up(c[1]), up(c[2]))
 }
 
 fn hatch(painter: &Painter, r: Rect, color: Color32) {
@@ -96,7 +89,7 @@ fn hatch(painter: &Painter, r: Rect, color: Color32) {
     }
 }
 
-fn cat_face(painter: &Painter, r: Rect) {
+fn avatar_face(painter: &Painter, r: Rect) {
     if r.width() < 10.0 {
         return;
     }
@@ -126,10 +119,4 @@ fn cat_face(painter: &Painter, r: Rect) {
             Stroke::NONE,
         ));
     }
-}
-
-/// RGB bytes of a tile (for the PNG sheet).
-pub fn tile_rgb(tile: Tile) -> [u8; 3] {
-    let c = tile_color(tile);
-    [c.r(), c.g(), c.b()]
 }

@@ -1,21 +1,18 @@
-//! The playtest window: the designer plays the level under edit. Match-3: swap two
-//! neighbouring tiles by click-click or drag; each cascade round is shown (cleared tiles
-//! marked, then the board after gravity and refill) in short steps a click or Space skips;
-//! moves used and red cleared count up; restart deals a new seed. Longcat: arrow keys, WASD or
-//! a mouse swipe move the cat; undo takes back the last move; success and fail are shown.
+//! The playtest window: the designer plays the level under edit, through the game's
+//! [`PlaySession`] (each game's session and its board widget live in a file named after the
+//! game: `playtest_match3.rs` swaps tiles and animates cascades, `playtest_longcat.rs` moves
+//! the cat). The window shows the counters, restart, the game's own controls and the result.
 //! Each finished attempt (and an abandoned one with moves) goes to the level as a
 //! [`Playtest`] through [`AppCommand::RecordPlaytest`].
 
 use super::board::Board as EditBoard;
 use super::palette;
 use super::panel::AppCommand;
-pub use super::playtest_longcat::LongcatPlay;
-pub use super::playtest_match3::{Match3Play, STEP_SECONDS};
+use crate::game::GameId;
 use crate::level::Playtest;
-use crate::longcat::LongcatLevel;
-use crate::match3::rules::GOAL_RED;
-use crate::match3::ValidationConfig;
 use egui::{Pos2, Rect, Vec2};
+use std::any::Any;
+use std::time::Instant;
 
 /// Where a board was drawn last frame: its rectangle, cell size and the canvas cell at its
 /// top-left corner.
@@ -26,22 +23,52 @@ pub struct BoardView {
     pub(super) origin: (usize, usize),
 }
 
-/// What is being played.
-pub enum Play {
-    /// Match-3.
-    Match3(Box<Match3Play>),
-    /// Longcat.
-    Longcat(LongcatPlay),
+/// One game being played in the window.
+pub trait PlaySession: Any {
+    /// The game played.
+    fn game(&self) -> GameId;
+    /// The level's cells (playtests are kept with the level of these cells).
+    fn cells(&self) -> &[String];
+    /// Moves made.
+    fn moves(&self) -> u32;
+    /// `Some(true)` solved, `Some(false)` failed, `None` while playing.
+    fn outcome(&self) -> Option<bool>;
+    /// The line under the controls ("Solved in 12 moves!").
+    fn message(&self) -> &str;
+    /// When the attempt started.
+    fn started(&self) -> Instant;
+    /// True once the attempt went to the level.
+    fn recorded(&self) -> bool;
+    /// Marks the attempt as recorded.
+    fn set_recorded(&mut self);
+    /// The counters row ("Moves used: 3 / 39 · Red cleared: …").
+    fn status_ui(&self, ui: &mut egui::Ui);
+    /// The game's own buttons beside Restart (undo a move, skip an animation).
+    fn controls_ui(&mut self, ui: &mut egui::Ui, animate: &mut bool);
+    /// Starts again (games with chance deal anew from `seed`).
+    fn restart(&mut self, seed: u64);
+    /// Draws the board and handles play input.
+    fn board_ui(&mut self, ui: &mut egui::Ui, animate: bool) -> BoardView;
 }
+
+/// Starts a session on a board, when the game has one: `None` when the board is not of the
+/// starter's game.
+type Starter = fn(&EditBoard, u64) -> Option<Result<Box<dyn PlaySession>, String>>;
+
+/// The games with a playtest, one line each (their files are named after them).
+const STARTERS: [Starter; 2] = [
+    super::playtest_match3::start,
+    super::playtest_longcat::start,
+];
 
 /// The playtest window.
 pub struct PlaytestWindow {
     /// Shown.
     pub open: bool,
-    /// Animate cascades (tests turn it off for fixed results).
+    /// Animate (tests turn it off for fixed results).
     pub animate: bool,
     /// The game in progress.
-    pub play: Option<Play>,
+    pub play: Option<Box<dyn PlaySession>>,
     board_rect: Rect,
     cell_size: f32,
     origin_cell: (usize, usize),
@@ -66,38 +93,24 @@ impl PlaytestWindow {
     /// Starts playing `board` (the level under edit).
     ///
     /// # Errors
-    /// Why the level cannot be played (a Longcat grid without its head, …).
+    /// Why the level cannot be played (a Longcat grid without its head, a game without a
+    /// playtest, …).
     pub fn start(&mut self, board: &EditBoard) -> Result<(), String> {
-        let play = match board {
-            EditBoard::Match3(layout) => {
-                let seed = self.next_seed;
-                self.next_seed += 1;
-                Play::Match3(Box::new(Match3Play::new(layout, seed)))
-            }
-            EditBoard::Longcat(grid) => {
-                let level = LongcatLevel::new(grid.clone()).map_err(|e| e.to_string())?;
-                Play::Longcat(LongcatPlay::new(level))
-            }
-        };
+        let seed = self.next_seed;
+        let play = STARTERS
+            .iter()
+            .find_map(|start| start(board, seed))
+            .unwrap_or_else(|| Err(format!("{} has no playtest yet", board.rules().name())))?;
+        self.next_seed += 1;
         self.play = Some(play);
         self.open = true;
         Ok(())
     }
 
-    /// The match-3 game, if one is played.
-    pub fn match3(&self) -> Option<&Match3Play> {
-        match &self.play {
-            Some(Play::Match3(m)) => Some(m),
-            _ => None,
-        }
-    }
-
-    /// The Longcat game, if one is played.
-    pub fn longcat(&self) -> Option<&LongcatPlay> {
-        match &self.play {
-            Some(Play::Longcat(l)) => Some(l),
-            _ => None,
-        }
+    /// The session in progress, if it is a `T` (tests read the game's own state).
+    pub fn session<T: PlaySession>(&self) -> Option<&T> {
+        let play: &dyn Any = self.play.as_deref()?;
+        play.downcast_ref::<T>()
     }
 
     /// Screen centre of canvas cell `(x, y)` as drawn last frame (tests click there).
@@ -117,53 +130,28 @@ impl PlaytestWindow {
 
     /// The attempt in progress as a record, when it has moves and is not recorded yet.
     fn take_attempt(&mut self, force: bool) -> Option<AppCommand> {
-        match self.play.as_mut()? {
-            Play::Match3(m) => {
-                if m.recorded || m.moves == 0 || (m.finished.is_none() && !force) {
-                    return None;
-                }
-                m.recorded = true;
-                Some(AppCommand::RecordPlaytest {
-                    game: crate::match3::ID,
-                    cells: m.cells.clone(),
-                    attempt: Playtest {
-                        moves: m.moves,
-                        seconds: m.started.elapsed().as_secs_f64(),
-                        solved: m.finished == Some(true),
-                    },
-                })
-            }
-            Play::Longcat(l) => {
-                let outcome = l.outcome();
-                if l.recorded || l.moves() == 0 || (outcome.is_none() && !force) {
-                    return None;
-                }
-                l.recorded = true;
-                Some(AppCommand::RecordPlaytest {
-                    game: crate::longcat::ID,
-                    cells: l.cells.clone(),
-                    attempt: Playtest {
-                        moves: l.moves(),
-                        seconds: l.started.elapsed().as_secs_f64(),
-                        solved: outcome == Some(true),
-                    },
-                })
-            }
+        let play = self.play.as_mut()?;
+        let outcome = play.outcome();
+        if play.recorded() || play.moves() == 0 || (outcome.is_none() && !force) {
+            return None;
         }
+        play.set_recorded();
+        Some(AppCommand::RecordPlaytest {
+            game: play.game(),
+            cells: play.cells().to_vec(),
+            attempt: Playtest {
+                moves: play.moves(),
+                seconds: play.started().elapsed().as_secs_f64(),
+                solved: outcome == Some(true),
+            },
+        })
     }
 
     fn restart(&mut self) {
         let seed = self.next_seed;
         self.next_seed += 1;
-        match &mut self.play {
-            Some(Play::Match3(m)) => {
-                if let Ok(layout) = crate::match3::Layout::from_rows(&m.cells) {
-                    **m = Match3Play::new(&layout, seed);
-                    m.message = format!("New deal (seed {seed})");
-                }
-            }
-            Some(Play::Longcat(l)) => *l = LongcatPlay::new(l.level.clone()),
-            None => {}
+        if let Some(play) = &mut self.play {
+            play.restart(seed);
         }
     }
 
@@ -187,63 +175,29 @@ impl PlaytestWindow {
 
     fn contents(&mut self, ui: &mut egui::Ui, commands: &mut Vec<AppCommand>) {
         let mut restart = false;
-        match &self.play {
-            None => {
-                ui.label("Nothing to play.");
-                return;
-            }
-            Some(Play::Match3(m)) => {
-                ui.horizontal(|ui| {
-                    let limit = ValidationConfig::default().max_moves();
-                    ui.label(format!("Moves used: {} / {limit}", m.moves));
-                    ui.separator();
-                    let (red, all) = m.shown_counts();
-                    ui.label(format!("Red cleared: {red} / {GOAL_RED}"));
-                    ui.separator();
-                    ui.weak(format!("tiles {all}"));
-                });
-            }
-            Some(Play::Longcat(l)) => {
-                ui.horizontal(|ui| {
-                    ui.label(format!("Moves: {}", l.moves()));
-                    ui.separator();
-                    ui.label(format!("Empty cells left: {}", l.state().empty_count()));
-                });
-            }
-        }
+        let Some(play) = self.play.as_mut() else {
+            ui.label("Nothing to play.");
+            return;
+        };
+        ui.horizontal(|ui| play.status_ui(ui));
         ui.horizontal(|ui| {
             if ui
                 .button("Restart")
-                .on_hover_text("Start again (match-3: a new seed)")
+                .on_hover_text("Start again (games with chance deal anew)")
                 .clicked()
             {
                 restart = true;
             }
-            if let Some(Play::Longcat(l)) = &mut self.play {
-                if ui
-                    .add_enabled(l.history.len() > 1, egui::Button::new("Undo move"))
-                    .on_hover_text("Backspace or U")
-                    .clicked()
-                {
-                    l.undo();
-                }
-            }
-            if let Some(Play::Match3(m)) = &mut self.play {
-                if m.animating() && ui.button("Skip").on_hover_text("Space").clicked() {
-                    m.animation.clear();
-                }
-                ui.checkbox(&mut self.animate, "Animate");
-            }
+            play.controls_ui(ui, &mut self.animate);
         });
         if restart {
             commands.extend(self.take_attempt(true));
             self.restart();
         }
-        let (message, outcome) = match &self.play {
-            Some(Play::Match3(m)) => (m.message.clone(), m.finished),
-            Some(Play::Longcat(l)) => (l.message.clone(), l.outcome()),
-            None => return,
+        let Some(play) = self.play.as_mut() else {
+            return;
         };
+        let (message, outcome) = (play.message().to_string(), play.outcome());
         let colour = match outcome {
             Some(true) => palette::GOOD,
             Some(false) => palette::BAD,
@@ -255,18 +209,10 @@ impl PlaytestWindow {
             None => message,
         };
         ui.colored_label(colour, banner);
-        self.board(ui);
-        commands.extend(self.take_attempt(false));
-    }
-
-    fn board(&mut self, ui: &mut egui::Ui) {
-        let view = match &mut self.play {
-            Some(Play::Match3(m)) => m.board_ui(ui, self.animate),
-            Some(Play::Longcat(l)) => l.board_ui(ui),
-            None => return,
-        };
+        let view = play.board_ui(ui, self.animate);
         self.board_rect = view.rect;
         self.cell_size = view.cell;
         self.origin_cell = view.origin;
+        commands.extend(self.take_attempt(false));
     }
 }

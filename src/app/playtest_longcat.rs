@@ -1,8 +1,10 @@
 //! A Longcat game in the playtest window: moves by arrow keys, WASD or a mouse swipe, undo of
 //! the last move, and success, fail and dead ends as they happen.
 
+use super::board::Board as EditBoard;
 use super::palette;
-use super::playtest::BoardView;
+use super::playtest::{BoardView, PlaySession, PlaytestWindow};
+use crate::game::GameId;
 use crate::longcat::{Direction, LongcatLevel, State};
 use egui::{Color32, Key, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2};
 use std::time::Instant;
@@ -85,7 +87,7 @@ impl LongcatPlay {
     }
 
     /// Draws the board and takes keys and swipes; returns where it was drawn.
-    pub(super) fn board_ui(&mut self, ui: &mut egui::Ui) -> BoardView {
+    fn draw(&mut self, ui: &mut egui::Ui) -> BoardView {
         let l = self;
         if !ui.ctx().egui_wants_keyboard_input() {
             let pressed = ui.input(|i| {
@@ -136,7 +138,7 @@ impl LongcatPlay {
                     Vec2::splat(cell),
                 )
                 .shrink(1.0);
-                palette::paint_state_cell(&painter, r, grid.get(x, y));
+                palette::paint_look(&painter, r, crate::longcat::game::cell_look(grid.get(x, y)));
             }
         }
         let frame = match l.outcome() {
@@ -171,5 +173,79 @@ impl LongcatPlay {
             }
         }
         view
+    }
+}
+
+/// A Longcat session on the board, when the board is a Longcat level.
+pub(super) fn start(board: &EditBoard, _seed: u64) -> Option<Result<Box<dyn PlaySession>, String>> {
+    (board.game() == crate::longcat::ID).then(|| {
+        LongcatLevel::from_rows(&board.to_rows())
+            .map(|level| Box::new(LongcatPlay::new(level)) as Box<dyn PlaySession>)
+            .map_err(|e| e.to_string())
+    })
+}
+
+impl PlaytestWindow {
+    /// The Longcat game, if one is played.
+    pub fn longcat(&self) -> Option<&LongcatPlay> {
+        self.session::<LongcatPlay>()
+    }
+}
+
+impl PlaySession for LongcatPlay {
+    fn game(&self) -> GameId {
+        crate::longcat::ID
+    }
+
+    fn cells(&self) -> &[String] {
+        &self.cells
+    }
+
+    fn moves(&self) -> u32 {
+        LongcatPlay::moves(self)
+    }
+
+    fn outcome(&self) -> Option<bool> {
+        LongcatPlay::outcome(self)
+    }
+
+    fn message(&self) -> &str {
+        &self.message
+    }
+
+    fn started(&self) -> Instant {
+        self.started
+    }
+
+    fn recorded(&self) -> bool {
+        self.recorded
+    }
+
+    fn set_recorded(&mut self) {
+        self.recorded = true;
+    }
+
+    fn status_ui(&self, ui: &mut egui::Ui) {
+        ui.label(format!("Moves: {}", LongcatPlay::moves(self)));
+        ui.separator();
+        ui.label(format!("Empty cells left: {}", self.state().empty_count()));
+    }
+
+    fn controls_ui(&mut self, ui: &mut egui::Ui, _animate: &mut bool) {
+        if ui
+            .add_enabled(self.history.len() > 1, egui::Button::new("Undo move"))
+            .on_hover_text("Backspace or U")
+            .clicked()
+        {
+            self.undo();
+        }
+    }
+
+    fn restart(&mut self, _seed: u64) {
+        *self = LongcatPlay::new(self.level.clone());
+    }
+
+    fn board_ui(&mut self, ui: &mut egui::Ui, _animate: bool) -> BoardView {
+        self.draw(ui)
     }
 }

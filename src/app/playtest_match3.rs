@@ -2,10 +2,13 @@
 //! round (cleared tiles marked, then the board after gravity and refill), the move and red
 //! counters, and the end of the attempt (goal reached, out of moves, stuck).
 
+use super::board::Board as EditBoard;
 use super::palette;
-use super::playtest::BoardView;
+use super::playtest::{BoardView, PlaySession, PlaytestWindow};
+use crate::game::GameId;
 use crate::match3::layout::{Rect as AreaRect, CANVAS_CELLS, CANVAS_WIDTH};
 use crate::match3::rules::{Board, CascadeStep, Geometry, Swap, COLOURS, GOAL_RED, RED};
+use crate::match3::Match3Game;
 use crate::match3::ValidationConfig;
 use crate::rng::Rng;
 use egui::{Color32, Key, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2};
@@ -178,7 +181,7 @@ impl Match3Play {
 
     /// Draws the board, runs the cascade animation and takes swaps; returns where it was
     /// drawn.
-    pub(super) fn board_ui(&mut self, ui: &mut egui::Ui, animate: bool) -> BoardView {
+    fn draw(&mut self, ui: &mut egui::Ui, animate: bool) -> BoardView {
         let m = self;
         let now = ui.input(|i| i.time);
         // Cascade animation: advance by time, skip on Space or a click.
@@ -234,7 +237,8 @@ impl Match3Play {
                     // No tile: BLOCK is solid, GAP (tiles fall through) is hatched.
                     match m.layout.get(x, y) {
                         crate::match3::Cell::Gap => {
-                            palette::paint_tile(&painter, r.shrink(1.0), super::board::Tile::Gap)
+                            let gap = crate::match3::game::GAP;
+                            palette::paint_tile(&painter, r.shrink(1.0), &Match3Game, gap)
                         }
                         _ => {
                             painter.rect_filled(r.shrink(0.5), 2.0, Color32::from_rgb(36, 38, 46));
@@ -290,6 +294,82 @@ impl Match3Play {
             }
         }
         view
+    }
+}
+
+/// A match-3 session on the board, when the board is a match-3 layout.
+pub(super) fn start(board: &EditBoard, seed: u64) -> Option<Result<Box<dyn PlaySession>, String>> {
+    (board.game() == crate::match3::ID).then(|| {
+        crate::match3::Layout::from_rows(&board.to_rows())
+            .map(|layout| Box::new(Match3Play::new(&layout, seed)) as Box<dyn PlaySession>)
+            .map_err(|e| e.to_string())
+    })
+}
+
+impl PlaytestWindow {
+    /// The match-3 game, if one is played.
+    pub fn match3(&self) -> Option<&Match3Play> {
+        self.session::<Match3Play>()
+    }
+}
+
+impl PlaySession for Match3Play {
+    fn game(&self) -> GameId {
+        crate::match3::ID
+    }
+
+    fn cells(&self) -> &[String] {
+        &self.cells
+    }
+
+    fn moves(&self) -> u32 {
+        self.moves
+    }
+
+    fn outcome(&self) -> Option<bool> {
+        self.finished
+    }
+
+    fn message(&self) -> &str {
+        &self.message
+    }
+
+    fn started(&self) -> Instant {
+        self.started
+    }
+
+    fn recorded(&self) -> bool {
+        self.recorded
+    }
+
+    fn set_recorded(&mut self) {
+        self.recorded = true;
+    }
+
+    fn status_ui(&self, ui: &mut egui::Ui) {
+        let limit = ValidationConfig::default().max_moves();
+        ui.label(format!("Moves used: {} / {limit}", self.moves));
+        ui.separator();
+        let (red, all) = self.shown_counts();
+        ui.label(format!("Red cleared: {red} / {GOAL_RED}"));
+        ui.separator();
+        ui.weak(format!("tiles {all}"));
+    }
+
+    fn controls_ui(&mut self, ui: &mut egui::Ui, animate: &mut bool) {
+        if self.animating() && ui.button("Skip").on_hover_text("Space").clicked() {
+            self.animation.clear();
+        }
+        ui.checkbox(animate, "Animate");
+    }
+
+    fn restart(&mut self, seed: u64) {
+        *self = Match3Play::new(&self.layout, seed);
+        self.message = format!("New deal (seed {seed})");
+    }
+
+    fn board_ui(&mut self, ui: &mut egui::Ui, animate: bool) -> BoardView {
+        self.draw(ui, animate)
     }
 }
 

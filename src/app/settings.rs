@@ -1,10 +1,11 @@
 //! What the studio remembers between runs (one `#[serde(default)]` struct saved through
 //! eframe's storage) and where it reads and writes files.
 
-use super::board::Tile;
-use crate::level::Game;
+use super::board::{tile_named, Tile};
+use crate::game::{Game as GameRules, GameId};
 use crate::symmetry::Symmetry;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 /// A canvas tool.
@@ -52,10 +53,8 @@ impl Tool {
 pub struct ToolState {
     /// The active tool.
     pub tool: Tool,
-    /// The match-3 tile being painted.
-    pub match3_tile: Tile,
-    /// The Longcat tile being painted.
-    pub longcat_tile: Tile,
+    /// The tile being painted in each game, by name (`match3` → `BLOCK`).
+    pub brushes: BTreeMap<String, String>,
     /// Mirror painting by this symmetry.
     pub mirror: Symmetry,
 }
@@ -64,27 +63,26 @@ impl Default for ToolState {
     fn default() -> Self {
         Self {
             tool: Tool::Brush,
-            match3_tile: Tile::Block,
-            longcat_tile: Tile::Wall,
+            brushes: BTreeMap::new(),
             mirror: Symmetry::None,
         }
     }
 }
 
 impl ToolState {
-    /// The tile painted in `game`.
-    pub fn tile(&self, game: Game) -> Tile {
-        match game {
-            crate::match3::ID => self.match3_tile,
-            _ => self.longcat_tile,
-        }
+    /// The tile painted in `game` (the game's default brush until one is chosen).
+    pub fn tile(&self, game: &dyn GameRules) -> Tile {
+        self.brushes
+            .get(game.id().as_str())
+            .and_then(|name| tile_named(game, name))
+            .unwrap_or_else(|| game.default_brush())
     }
 
-    /// Chooses the tile (for its own game).
-    pub fn set_tile(&mut self, tile: Tile) {
-        match tile.game() {
-            crate::match3::ID => self.match3_tile = tile,
-            _ => self.longcat_tile = tile,
+    /// Chooses the tile painted in `game`.
+    pub fn set_tile(&mut self, game: &dyn GameRules, tile: Tile) {
+        if let Some(t) = game.tiles().get(usize::from(tile)) {
+            self.brushes
+                .insert(game.id().as_str().to_string(), t.name.to_string());
         }
     }
 }
@@ -94,7 +92,7 @@ impl ToolState {
 #[serde(default)]
 pub struct Settings {
     /// The game shown at start.
-    pub game: Game,
+    pub game: GameId,
     /// Tool, tiles and mirror.
     pub tools: ToolState,
     /// Canvas zoom (1.0 = fit).
@@ -120,7 +118,7 @@ pub struct Settings {
 impl Default for Settings {
     fn default() -> Self {
         Self {
-            game: crate::match3::ID,
+            game: crate::game::registry::first().id(),
             tools: ToolState::default(),
             zoom: 1.0,
             last_packs: Vec::new(),
@@ -150,10 +148,10 @@ impl StudioPaths {
     /// The shipped packs under `root` (the repository or install folder) and a recovery
     /// file in the user's data folder.
     pub fn standard(root: &std::path::Path) -> Self {
-        let shipped_packs = vec![
-            root.join("levels/match3/match3-starter.ron"),
-            root.join("levels/longcat/starter.ron"),
-        ];
+        let shipped_packs = crate::game::games()
+            .iter()
+            .flat_map(|g| starter_packs(&root.join("levels").join(g.id().as_str())))
+            .collect();
         let recovery_file = eframe::storage_dir("level-studio")
             .or_else(|| {
                 std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share/level-studio"))
@@ -174,4 +172,22 @@ impl StudioPaths {
             models_dir: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models"),
         }
     }
+}
+
+/// The starter packs a game ships in its `levels/` folder (`*starter*.ron`), sorted.
+fn starter_packs(dir: &std::path::Path) -> Vec<PathBuf> {
+    let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| {
+            p.extension().is_some_and(|e| e == "ron")
+                && p.file_name()
+                    .and_then(|n| n.to_str())
+                    .is_some_and(|n| n.contains("starter"))
+        })
+        .collect();
+    found.sort();
+    found
 }

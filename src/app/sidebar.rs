@@ -1,30 +1,20 @@
 //! The left sidebar: the game switch, the level conditions (size, mirror symmetry) and the
 //! tool palette. Generators join it in part 2 as further [`ToolPanel`]s.
 
-use super::board::Tile;
 use super::editor::EditCommand;
 use super::palette;
 use super::panel::{AppCommand, PanelCtx, ToolPanel};
 use super::settings::Tool;
+use crate::game::GameId;
 use crate::symmetry::Symmetry;
 use egui::{RichText, Sense, Vec2};
+use std::collections::HashMap;
 
 /// Game switch, conditions and tools.
-#[derive(Debug)]
+#[derive(Debug, Default)]
 pub struct ConditionsPanel {
-    /// Size of a new match-3 play area.
-    pub match3_size: (usize, usize),
-    /// Size of a new Longcat grid.
-    pub longcat_size: (usize, usize),
-}
-
-impl Default for ConditionsPanel {
-    fn default() -> Self {
-        Self {
-            match3_size: (7, 9),
-            longcat_size: (6, 6),
-        }
-    }
+    /// Size of a new level, per game (the game's default size until changed).
+    pub sizes: HashMap<GameId, (usize, usize)>,
 }
 
 impl ToolPanel for ConditionsPanel {
@@ -46,10 +36,10 @@ impl ToolPanel for ConditionsPanel {
         ui.separator();
 
         ui.label(RichText::new("Level conditions").strong());
-        let (size, range_w, range_h) = match ctx.game {
-            crate::match3::ID => (&mut self.match3_size, 4..=9, 4..=11),
-            _ => (&mut self.longcat_size, 3..=10, 3..=10),
-        };
+        let rules = ctx.editor.board().rules();
+        let sizes = rules.size_rules();
+        let size = self.sizes.entry(rules.id()).or_insert(sizes.default);
+        let (range_w, range_h) = (sizes.min.0..=sizes.max.0, sizes.min.1..=sizes.max.1);
         egui::Grid::new("conditions")
             .num_columns(3)
             .spacing([8.0, 4.0])
@@ -94,8 +84,8 @@ impl ToolPanel for ConditionsPanel {
                     });
             }
         });
-        if ctx.game == crate::match3::ID {
-            ui.weak("Match-3 mirrors within the play area.");
+        if ctx.editor.board().play_area().is_some() {
+            ui.weak(format!("{} mirrors within the play area.", rules.name()));
         }
         ui.separator();
 
@@ -109,11 +99,11 @@ impl ToolPanel for ConditionsPanel {
         });
         ui.add_space(4.0);
         ui.label("Tile");
-        for tile in Tile::palette(ctx.game) {
-            let selected = ctx.tools.tile(ctx.game) == tile;
+        for (tile, info) in (0u8..).zip(rules.tiles()) {
+            let selected = ctx.tools.tile(rules) == tile;
             ui.horizontal(|ui| {
                 let (rect, swatch) = ui.allocate_exact_size(Vec2::splat(22.0), Sense::click());
-                palette::paint_tile(ui.painter(), rect, tile);
+                palette::paint_tile(ui.painter(), rect, rules, tile);
                 if selected {
                     ui.painter().rect_stroke(
                         rect.expand(2.0),
@@ -123,9 +113,9 @@ impl ToolPanel for ConditionsPanel {
                     );
                 }
                 let label =
-                    ui.selectable_label(selected, format!("{}  '{}'", tile.name(), tile.ascii()));
+                    ui.selectable_label(selected, format!("{}  '{}'", info.name, info.ascii));
                 if swatch.clicked() || label.clicked() {
-                    ctx.tools.set_tile(tile);
+                    ctx.tools.set_tile(rules, tile);
                 }
             });
         }

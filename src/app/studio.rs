@@ -12,7 +12,7 @@ use super::generate_panel::GeneratorPanel;
 use super::graph_view::GraphPanel;
 use super::interpolation::InterpolationWindow;
 use super::jobs::{JobMode, Worker};
-use super::pack_doc::PackDoc;
+use super::pack_doc::{self, MeasureKey, Measured, PackDoc};
 use super::pack_strip::PackStrip;
 use super::panel::AppCommand;
 use super::playtest::PlaytestWindow;
@@ -21,12 +21,11 @@ use super::settings::{Settings, StudioPaths, Tool};
 use super::sidebar::ConditionsPanel;
 use super::RepaintOnReport;
 use crate::files;
+use crate::game::registry;
 use crate::level::{Game, Level, Playtest};
 use egui::{Key, KeyboardShortcut, Modifiers};
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
-
-/// A Longcat level to start from when no Longcat pack ships.
-const SAMPLE_LONGCAT: &str = "......\n..@...\n......\n...#..\n......\n......\n";
 
 /// What waits for the designer's answer in the unsaved-changes guard.
 #[derive(Clone, Debug, PartialEq)]
@@ -45,9 +44,10 @@ pub struct StudioApp {
     pub settings: Settings,
     pub(super) paths: StudioPaths,
     pub(super) game: Game,
-    pub(super) editors: [Editor; 2],
-    /// Revision of each editor when its level was last loaded or added to a pack.
-    pub(super) clean_revision: [u64; 2],
+    /// The level under edit in the game on the canvas.
+    pub(super) desk: Desk,
+    /// The levels under edit in the other games, kept while another game is shown.
+    pub(super) parked: BTreeMap<Game, Desk>,
     pub(super) analysis: LiveAnalysis,
     pub(super) packs: Vec<PackDoc>,
     pub(super) active_pack: usize,
@@ -69,7 +69,7 @@ pub struct StudioApp {
     pub(super) guard: Option<Guarded>,
     pub(super) recovery_offer: Option<Recovery>,
     pub(super) dialogs: FileDialogs,
-    pub(super) pack_figures: Worker<Vec<(Vec<String>, Option<f64>)>>,
+    pub(super) pack_figures: Worker<Vec<(MeasureKey, Measured)>>,
     pub(super) work_generation: u64,
     pub(super) autosaved_generation: u64,
     pub(super) last_autosave: Instant,
@@ -82,11 +82,28 @@ pub struct StudioApp {
 /// candidates, match-3 editor revision and the revision the gauge answered for.
 pub(super) type SourcesKey = (u64, usize, (u64, usize), u64, Option<u64>);
 
-/// The editor slot of a game.
-pub(super) fn index_of(game: Game) -> usize {
-    match game {
-        crate::match3::ID => 0,
-        _ => 1,
+/// One game's level under edit, and its revision when it was last loaded or added to a
+/// pack (a newer revision means work not in a pack).
+#[derive(Clone, Debug)]
+pub(super) struct Desk {
+    pub(super) editor: Editor,
+    pub(super) clean_revision: u64,
+}
+
+impl Desk {
+    fn new(editor: Editor) -> Self {
+        Self {
+            clean_revision: editor.revision(),
+            editor,
+        }
+    }
+
+    /// A blank level of `game` at its default size (the first registered game when `game`
+    /// is not registered).
+    pub(super) fn blank(game: Game) -> Self {
+        let rules = game.game().unwrap_or_else(|_| registry::first());
+        let (w, h) = rules.size_rules().default;
+        Self::new(Editor::new(Board::blank(rules, w, h), "untitled"))
     }
 }
 
@@ -117,23 +134,27 @@ impl StudioApp {
                 .find(|l| l.game == game)
                 .and_then(|l| Editor::from_level(l).ok())
         };
-        let match3 = first_level(crate::match3::ID)
-            .unwrap_or_else(|| Editor::new(Board::new_match3(7, 9), "untitled"));
-        let longcat = first_level(crate::longcat::ID).unwrap_or_else(|| {
-            let grid =
-                crate::grid::Grid::parse_ascii(SAMPLE_LONGCAT).expect("the sample level parses");
-            Editor::new(Board::Longcat(grid), "sample")
-        });
+        let mut parked: BTreeMap<Game, Desk> = crate::game::games()
+            .iter()
+            .map(|g| {
+                let desk = first_level(g.id()).map_or_else(|| Desk::blank(g.id()), Desk::new);
+                (g.id(), desk)
+            })
+            .collect();
         let recovery_offer = paths.recovery_file.as_deref().and_then(Recovery::read);
-        let game = settings.game;
+        let game = if parked.contains_key(&settings.game) {
+            settings.game
+        } else {
+            registry::first().id()
+        };
+        let desk = parked.remove(&game).unwrap_or_else(|| Desk::blank(game));
         let canvas = CanvasView::new(settings.zoom);
-        let clean_revision = [match3.revision(), longcat.revision()];
         let generators = GeneratorPanel::new(&paths.models_dir, mode);
         let mut app = Self {
             paths,
             game,
-            editors: [match3, longcat],
-            clean_revision,
+            desk,
+            parked,
             analysis: LiveAnalysis::new(mode),
             packs,
             active_pack: 0,
@@ -183,11 +204,39 @@ impl StudioApp {
 
     /// The level under edit.
     pub fn editor(&self) -> &Editor {
-        &self.editors[index_of(self.game)]
+        &self.desk.editor
     }
 
     pub(super) fn editor_mut(&mut self) -> &mut Editor {
-        &mut self.editors[index_of(self.game)]
+        &mut self.desk.editor
+    }
+
+    /// Puts `game` on the canvas, with the level last edited in it.
+    pub(super) fn show_game(&mut self, game: Game) {
+        if game == self.game {
+            return;
+        }
+        let desk = self
+            .parked
+            .remove(&game)
+            .unwrap_or_else(|| Desk::blank(game));
+        let old = std::mem::replace(&mut self.desk, desk);
+        self.parked.insert(self.game, old);
+        self.game = game;
+    }
+
+    /// The desk (level under edit) of `game`, shown or parked.
+    pub(super) fn desk_mut(&mut self, game: Game) -> &mut Desk {
+        if game == self.game {
+            &mut self.desk
+        } else {
+            self.parked.entry(game).or_insert_with(|| Desk::blank(game))
+        }
+    }
+
+    /// The levels under edit in every game, the one on the canvas first.
+    pub(super) fn editors(&self) -> impl Iterator<Item = &Editor> {
+        std::iter::once(&self.desk.editor).chain(self.parked.values().map(|d| &d.editor))
     }
 
     /// The live analysis (gauge and graph).
@@ -260,27 +309,30 @@ impl StudioApp {
         &mut self.interpolation
     }
 
-    /// Levels the interpolation window can start from: the match-3 editor level, the active
-    /// pack's match-3 levels and the match-3 candidates.
+    /// Levels the interpolation window can start from, all of the walked model's game: the
+    /// editor level, the active pack's levels and the candidates.
     pub fn interpolation_sources(&self) -> Vec<(String, Level)> {
         let mut out = Vec::new();
+        let game = self.interpolation.model.0;
         // The editor level carries the gauge's figures when they are fresh: the encoder is
         // conditioned on the validated moves.
-        let editor_level = if self.game == crate::match3::ID {
-            self.level_for_pack()
+        let editor_level = if self.game == game {
+            Some(self.level_for_pack())
         } else {
-            self.editors[index_of(crate::match3::ID)].to_level()
+            self.parked.get(&game).map(|d| d.editor.to_level())
         };
-        out.push((format!("Editor: {}", editor_level.name), editor_level));
+        if let Some(level) = editor_level {
+            out.push((format!("Editor: {}", level.name), level));
+        }
         if let Some(doc) = self.packs.get(self.active_pack) {
             for (i, l) in doc.pack.levels.iter().enumerate() {
-                if l.game == crate::match3::ID {
+                if l.game == game {
                     out.push((format!("Pack {}: {}", i + 1, l.name), l.clone()));
                 }
             }
         }
         for (i, c) in self.generators.candidates.iter().enumerate() {
-            if c.level.game == crate::match3::ID {
+            if c.level.game == game {
                 out.push((
                     format!("Candidate {}: {}", i + 1, c.level.name),
                     c.level.clone(),
@@ -431,8 +483,8 @@ impl StudioApp {
             match result {
                 Ok(found) => {
                     for doc in &mut self.packs {
-                        for (cells, d) in &found {
-                            doc.longcat_difficulty.insert(cells.clone(), *d);
+                        for (key, m) in &found {
+                            doc.measured.insert(key.clone(), m.clone());
                         }
                     }
                 }
@@ -445,9 +497,8 @@ impl StudioApp {
                 if !todo.is_empty() {
                     self.pack_figures.set_repaint(ctx);
                     let key = todo.len() as u64 ^ (self.active_pack as u64) << 32;
-                    self.pack_figures.start(key, move |cancel, _| {
-                        Ok(super::apply::measure_longcat(&todo, cancel))
-                    });
+                    self.pack_figures
+                        .start(key, move |cancel, _| Ok(pack_doc::measure(&todo, cancel)));
                 }
             }
         }

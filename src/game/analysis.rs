@@ -2,12 +2,13 @@
 //! reason, the figures stored in the level file, what the gauge shows, and the fields the
 //! command line prints.
 
+use super::StateGraphView;
 use crate::level::Figures;
 use std::any::Any;
 use std::sync::Arc;
 
 /// How hard to look: seeds and budgets of the bots, solver or evaluator.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Default)]
 pub struct AnalyseOptions {
     /// Base seed of seeded playthroughs.
     pub seed: u64,
@@ -19,18 +20,6 @@ pub struct AnalyseOptions {
     pub budget: Option<usize>,
     /// Play with the naive baseline agent instead of the game's validation agent.
     pub baseline: bool,
-}
-
-impl Default for AnalyseOptions {
-    fn default() -> Self {
-        Self {
-            seed: 0,
-            games: None,
-            limit: None,
-            budget: None,
-            baseline: false,
-        }
-    }
 }
 
 /// Pass or fail, with the word the badge shows and the reason in full.
@@ -55,23 +44,39 @@ pub struct GaugeBand {
     pub high: f64,
 }
 
+/// Bars of playthroughs under the gauge (moves per bot game).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct GaugeHistogram {
+    /// What the bars count ("Moves to reach the goal in 30 bot games").
+    pub caption: String,
+    /// `(x, count)` per bar; bars at or below the gauge's threshold count as good.
+    pub bars: Vec<(f64, u32)>,
+}
+
 /// What the difficulty gauge shows.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Gauge {
     /// What the number is ("Median moves", "Difficulty").
     pub title: String,
+    /// The big line ("Median 18.0 moves", "Difficulty 5.12", "Unsolvable").
+    pub headline: String,
     /// The number on the scale; `None` when there is none (unsolvable).
     pub value: Option<f64>,
     /// The scale's ends.
     pub scale: (f64, f64),
-    /// The pass/fail threshold and its label ("limit 20").
+    /// The pass/fail threshold and its label ("limit").
     pub threshold: Option<(f64, String)>,
+    /// True when values at or below the threshold are good (moves), false when values above
+    /// it are (difficulty).
+    pub good_below: bool,
     /// A band around the value.
     pub band: Option<GaugeBand>,
-    /// A histogram of playthroughs: `(label, count)` per bar.
-    pub histogram: Vec<(String, u32)>,
-    /// Further figures as name/value rows.
-    pub rows: Vec<(String, String)>,
+    /// Lines under the headline ("limit 20 · ±1 std 2.1 · solved 30/30 games").
+    pub notes: Vec<String>,
+    /// Playthroughs, when the analysis played games.
+    pub histogram: Option<GaugeHistogram>,
+    /// Further figures as name/value rows, under a heading ("Graph variables").
+    pub table: Option<(String, Vec<(String, String)>)>,
 }
 
 /// Everything the studio knows about one level after analysing it.
@@ -90,6 +95,8 @@ pub struct Analysis {
     pub fields: serde_json::Map<String, serde_json::Value>,
     /// The human line `validate` prints after the level's label.
     pub summary: String,
+    /// The state graph, for games that have one (the viewer draws it).
+    pub graph: Option<Arc<dyn StateGraphView>>,
     /// The game's own result, for its bespoke widgets (the match-3 validation, the Longcat
     /// graph); downcast with [`Analysis::detail`].
     pub detail: Option<Arc<dyn Any + Send + Sync>>,

@@ -8,23 +8,28 @@
 
 mod analysis;
 mod conditions;
+mod edit;
 mod generator;
+mod graph;
 mod id;
 mod models;
 pub mod registry;
 
-pub use analysis::{AnalyseOptions, Analysis, Gauge, GaugeBand, Verdict};
+pub use analysis::{AnalyseOptions, Analysis, Gauge, GaugeBand, GaugeHistogram, Verdict};
 pub use conditions::{ConditionKind, ConditionSpec, ConditionValue, Conditions};
+pub use edit::{Area, Markers, TileMark};
 pub use generator::{
     Feasibility, GenRequest, GenerationContext, LatentWalk, LevelGenerator, LevelSink, Suggestion,
 };
+pub use graph::{CellLook, ClassStyle, GraphLayout, StateGraphView, StatePicture};
 pub use id::GameId;
 pub use models::ModelCache;
 pub use registry::{find, games, register, UnknownGame};
 
-use crate::grid::GridError;
+use crate::grid::{Grid, GridError};
 use crate::jobs::{Cancel, JobError};
 use crate::level::Level;
+use crate::symmetry::{self, Symmetry};
 use std::sync::Arc;
 
 /// One tile of a game's palette: how files write it, what designers call it, how it looks.
@@ -124,6 +129,61 @@ pub trait Game: Send + Sync + 'static {
     /// Levels a row in a PNG sheet.
     fn sheet_columns(&self) -> usize {
         12
+    }
+
+    /// True when [`Game::analyse`] returns a state graph (the window then shows the viewer).
+    fn has_state_graph(&self) -> bool {
+        false
+    }
+
+    // The editor's hooks. The defaults suit a game whose every cell is free to paint.
+
+    /// How tile `tile` (an index into [`Game::tiles`]) is marked beyond its colour.
+    fn tile_mark(&self, _tile: u8) -> TileMark {
+        TileMark::Plain
+    }
+    /// The tile a new brush paints (an index into [`Game::tiles`]).
+    fn default_brush(&self) -> u8 {
+        0
+    }
+    /// The tile a level holds exactly once (the player): painting it moves it, and a
+    /// mirrored brush paints it in one cell only.
+    fn unique_tile(&self) -> Option<u8> {
+        None
+    }
+    /// Paints tile `tile` into cell `(x, y)` of a level under edit (in range, and different
+    /// from what is there); returns false when the game's rules refuse the change (the last
+    /// PLAYFIELD cell of a match-3 layout).
+    fn paint(&self, cells: &mut Grid<u8>, x: usize, y: usize, tile: u8) -> bool {
+        cells.set(x, y, tile);
+        true
+    }
+    /// The play area inside the canvas, when the game has one (match-3 draws it and mirrors
+    /// within it); `None` when the whole grid is played.
+    fn play_area(&self, _rows: &[String]) -> Option<Area> {
+        None
+    }
+    /// Cells the canvas marks (match-3 spawners).
+    fn markers(&self, _rows: &[String]) -> Markers {
+        Markers::default()
+    }
+    /// The size designers read (match-3: the longest PLAYFIELD runs); the grid by default.
+    fn level_size(&self, rows: &[String]) -> (usize, usize) {
+        (rows.first().map_or(0, |r| r.chars().count()), rows.len())
+    }
+    /// The symmetry of a level (of its play area where it has one).
+    fn symmetry_of(&self, rows: &[String]) -> Symmetry {
+        let (width, height) = (rows.first().map_or(0, |r| r.chars().count()), rows.len());
+        if rows.iter().any(|r| r.chars().count() != width) {
+            return Symmetry::None;
+        }
+        let mut grid = Grid::filled(width, height, ' ');
+        for (y, row) in rows.iter().enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                grid.set(x, y, c);
+            }
+        }
+        symmetry::detect(&grid)
     }
 }
 

@@ -33,6 +33,11 @@ pub fn games() -> Vec<&'static dyn Game> {
     all
 }
 
+/// The first shipped game: what the window shows when nothing else is chosen.
+pub fn first() -> &'static dyn Game {
+    builtin()[0]
+}
+
 /// The ids of the registered games.
 pub fn names() -> Vec<&'static str> {
     games().iter().map(|g| g.id().as_str()).collect()

@@ -3,11 +3,13 @@
 
 use super::inspect::{self, LongcatAnalysis};
 use super::level::MAX_SIDE;
+use super::rules::BoardCell;
 use super::{is_non_trivial, LevelError, LongcatLevel, NodeClass, DEFAULT_BUDGET};
 use crate::game::{
     AnalyseOptions, Analysis, AsciiError, Game, GameId, Gauge, LevelGenerator, SizeRules, TileInfo,
-    Verdict,
+    TileMark, Verdict,
 };
+use crate::game::{CellLook, ClassStyle, GraphLayout, StateGraphView, StatePicture};
 use crate::grid::Grid;
 use crate::jobs::{Cancel, JobError};
 use crate::level::{Figures, Level};
@@ -107,30 +109,61 @@ pub fn analysis_of(a: LongcatAnalysis) -> Analysis {
         v.indeterminate_branches,
         v.non_dead
     );
+    let threshold = a.non_trivial_threshold;
+    let shortest_text = v.shortest_solution.map_or("none".into(), |s| s.to_string());
+    let mut notes = vec![format!(
+        "Predicted (ridge) {} · one random attempt succeeds {:.1} %",
+        a.predicted.map_or("-".into(), |p| format!("{p:.2}")),
+        a.success_chance * 100.0
+    )];
+    if let Some(s) = &a.shortest {
+        notes.push(format!("Shortest solution: {} moves  {s}", s.len()));
+    }
     let gauge = Gauge {
         title: "Difficulty".into(),
+        headline: a
+            .difficulty
+            .map_or("Unsolvable".into(), |d| format!("Difficulty {d:.2}")),
         value: a.difficulty,
-        scale: (0.0, (a.difficulty.unwrap_or(0.0) * 1.25).max(40.0)),
-        threshold: Some((a.non_trivial_threshold, "non-trivial".into())),
+        scale: (
+            0.0,
+            (threshold * 3.0)
+                .max(a.difficulty.unwrap_or(0.0) * 1.15)
+                .max(1.0),
+        ),
+        threshold: Some((threshold, "non-trivial".into())),
+        good_below: false,
         band: None,
-        histogram: Vec::new(),
-        rows: vec![
-            ("Size".into(), format!("{width}×{height}")),
-            (
-                "Predicted".into(),
-                a.predicted.map_or("–".into(), |p| format!("{p:.1}")),
-            ),
-            (
-                "Shortest solution".into(),
-                v.shortest_solution
-                    .map_or("none".into(), |s| format!("{s} moves")),
-            ),
-            ("States".into(), v.states.to_string()),
-        ],
+        notes,
+        histogram: None,
+        table: Some((
+            "Graph variables".into(),
+            [
+                ("states", v.states.to_string()),
+                ("size", v.size.to_string()),
+                ("branches", v.branches.to_string()),
+                ("solutions", v.solutions.to_string()),
+                ("fails", v.fails.to_string()),
+                ("shortest_solution", shortest_text),
+                ("solution_branches", v.solution_branches.to_string()),
+                ("non_dead", v.non_dead.to_string()),
+                ("dead", v.dead.to_string()),
+                ("indeterminate", v.indeterminate.to_string()),
+                (
+                    "indeterminate_branches",
+                    v.indeterminate_branches.to_string(),
+                ),
+            ]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+        )),
     };
+    let figures = a.figures();
+    let a = Arc::new(a);
     Analysis {
         difficulty: a.difficulty,
-        figures: Some(Figures::Longcat(a.figures())),
+        figures: Some(Figures::Longcat(figures)),
         verdict,
         gauge,
         fields: match fields {
@@ -138,7 +171,8 @@ pub fn analysis_of(a: LongcatAnalysis) -> Analysis {
             _ => serde_json::Map::new(),
         },
         summary,
-        detail: Some(Arc::new(a)),
+        graph: Some(a.clone()),
+        detail: Some(a),
     }
 }
 
@@ -227,5 +261,139 @@ impl Game for LongcatGame {
 
     fn sheet_columns(&self) -> usize {
         10
+    }
+
+    fn has_state_graph(&self) -> bool {
+        true
+    }
+
+    fn tile_mark(&self, tile: u8) -> TileMark {
+        if tile == HEAD {
+            TileMark::Avatar
+        } else {
+            TileMark::Plain
+        }
+    }
+
+    fn unique_tile(&self) -> Option<u8> {
+        Some(HEAD)
+    }
+
+    fn paint(&self, cells: &mut Grid<u8>, x: usize, y: usize, tile: u8) -> bool {
+        if tile == HEAD {
+            for c in cells.cells_mut() {
+                if *c == HEAD {
+                    *c = EMPTY;
+                }
+            }
+        }
+        cells.set(x, y, tile);
+        true
+    }
+}
+
+/// Index of EMPTY in the palette.
+const EMPTY: u8 = 1;
+/// Index of HEAD in the palette.
+const HEAD: u8 = 2;
+
+/// The viewer's classes, in legend order, with their colours (SPEC §2.2).
+const CLASSES: [ClassStyle; 5] = [
+    ClassStyle {
+        name: "success",
+        rgb: [60, 190, 90],
+    },
+    ClassStyle {
+        name: "solution",
+        rgb: [70, 130, 245],
+    },
+    ClassStyle {
+        name: "indeterminate",
+        rgb: [235, 200, 50],
+    },
+    ClassStyle {
+        name: "dead",
+        rgb: [160, 90, 210],
+    },
+    ClassStyle {
+        name: "fail",
+        rgb: [225, 70, 64],
+    },
+];
+
+/// The colour of the cat's body in graph states.
+const BODY_RGB: [u8; 3] = [233, 196, 106];
+
+fn legend_index(class: NodeClass) -> usize {
+    match class {
+        NodeClass::Success => 0,
+        NodeClass::Solution => 1,
+        NodeClass::Indeterminate => 2,
+        NodeClass::Dead => 3,
+        NodeClass::Fail => 4,
+    }
+}
+
+/// How a cell of a Longcat state looks in the viewer, the canvas and the playtest.
+pub fn cell_look(cell: BoardCell) -> CellLook {
+    let tile = |i: usize| CellLook {
+        rgb: TILES[i].rgb,
+        mark: TileMark::Plain,
+    };
+    match cell {
+        BoardCell::Wall => tile(0),
+        BoardCell::Empty => tile(1),
+        BoardCell::Head => CellLook {
+            rgb: TILES[2].rgb,
+            mark: TileMark::Avatar,
+        },
+        BoardCell::Body => CellLook {
+            rgb: BODY_RGB,
+            mark: TileMark::Plain,
+        },
+    }
+}
+
+impl StateGraphView for LongcatAnalysis {
+    fn node_count(&self) -> usize {
+        self.graph.len()
+    }
+
+    fn start(&self) -> usize {
+        self.graph.start()
+    }
+
+    fn layout(&self) -> &GraphLayout {
+        &self.layout
+    }
+
+    fn classes(&self) -> &'static [ClassStyle] {
+        &CLASSES
+    }
+
+    fn class_of(&self, node: usize) -> usize {
+        self.graph
+            .nodes()
+            .get(node)
+            .map_or(legend_index(NodeClass::Indeterminate), |n| {
+                legend_index(n.class)
+            })
+    }
+
+    fn solution_rgb(&self) -> [u8; 3] {
+        CLASSES[legend_index(NodeClass::Solution)].rgb
+    }
+
+    fn state(&self, node: usize) -> Option<StatePicture> {
+        let n = self.graph.nodes().get(node)?;
+        let board = n.state.render();
+        let mut cells = Grid::filled(board.width(), board.height(), CellLook::default());
+        for (x, y, c) in board.iter() {
+            cells.set(x, y, cell_look(c));
+        }
+        Some(StatePicture {
+            caption: format!("node {node} · depth {} · {}", n.depth, n.class.name()),
+            cells,
+        })
     }
 }

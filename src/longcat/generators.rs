@@ -2,10 +2,9 @@
 //! keep the solvable boards) and solution-down (walk a random solution and place the walls
 //! its turns need; always solvable). Both take a size and a seeded [`Rng`].
 
-use super::level::{Cell, LongcatLevel, MAX_SIDE};
+use super::level::{LongcatLevel, MAX_SIDE};
 use super::rules::{Direction, Geometry, State};
 use super::solver;
-use crate::grid::Grid;
 use crate::rng::Rng;
 
 /// Most walls the puzzle-up generator places in one attempt (the thesis's best case).
@@ -81,16 +80,18 @@ fn check_size(width: usize, height: usize) -> Result<(), GeneratorError> {
     }
 }
 
-/// A level from a wall mask and the head's cell index.
-fn level_of(width: usize, height: usize, walls: u128, head: usize) -> LongcatLevel {
-    let mut cells = Grid::filled(width, height, Cell::Empty);
-    for i in 0..width * height {
-        if walls & 1u128 << i != 0 {
-            cells.set(i % width, i / width, Cell::Wall);
-        }
-    }
-    cells.set(head % width, head / width, Cell::Head);
-    LongcatLevel::new(cells).expect("a generated board has one head and fits 10x10")
+/// A level from a wall mask and the head's cell index, on a board [`check_size`] accepted.
+///
+/// # Errors
+/// [`GeneratorError::Size`]: the head is on the board, so only the size can be wrong.
+fn level_of(
+    width: usize,
+    height: usize,
+    walls: u128,
+    head: usize,
+) -> Result<LongcatLevel, GeneratorError> {
+    LongcatLevel::from_walls(width, height, walls, head)
+        .map_err(|_| GeneratorError::Size { width, height })
 }
 
 /// The neighbour of cell `i` in `direction`, if inside the board.
@@ -119,13 +120,14 @@ pub fn solution_down(
     let mut walls = 0u128;
     let mut head = start;
     let mut heading: Option<Direction> = None;
-    let mut options = [Direction::Up; 4];
+    // The free neighbours of the head: the step's direction and the cell it enters.
+    let mut options = [(Direction::Up, 0); 4];
     loop {
         let mut count = 0;
         for d in Direction::ALL {
             if let Some(n) = neighbour(width, height, head, d) {
                 if (body | walls) & 1u128 << n == 0 {
-                    options[count] = d;
+                    options[count] = (d, n);
                     count += 1;
                 }
             }
@@ -133,7 +135,7 @@ pub fn solution_down(
         if count == 0 {
             break;
         }
-        let d = options[rng.index(count)];
+        let (d, next) = options[rng.index(count)];
         if let Some(previous) = heading.filter(|&p| p != d) {
             if let Some(ahead) = neighbour(width, height, head, previous) {
                 if body & 1u128 << ahead == 0 {
@@ -141,12 +143,12 @@ pub fn solution_down(
                 }
             }
         }
-        head = neighbour(width, height, head, d).expect("chosen among neighbours");
+        head = next;
         body |= 1u128 << head;
         heading = Some(d);
     }
     walls |= full & !body;
-    Ok(level_of(width, height, walls, start))
+    level_of(width, height, walls, start)
 }
 
 /// True when the open cells (not walls) are 4-connected and at most one EMPTY cell is a
@@ -186,7 +188,7 @@ pub fn puzzle_up(
             break;
         };
         walls |= 1u128 << free.swap_remove(pos);
-        let level = level_of(width, height, walls, head);
+        let level = level_of(width, height, walls, head)?;
         if solver::is_solvable(State::start(&level), PUZZLE_UP_SOLVER_BUDGET).unwrap_or(false) {
             kept.push(level);
         }

@@ -7,6 +7,7 @@ use super::graph::{NodeClass, StateGraph};
 use super::predictor::RidgeModel;
 use super::variables::GraphVariables;
 use super::LongcatLevel;
+pub use crate::game::GraphLayout;
 use crate::jobs::{Cancel, JobError};
 use std::sync::OnceLock;
 
@@ -14,21 +15,6 @@ use std::sync::OnceLock;
 pub const COLUMN_GAP: f32 = 44.0;
 /// Vertical distance between nodes of one column, in graph units.
 pub const ROW_GAP: f32 = 22.0;
-
-/// Where each node sits in the viewer, computed off the UI thread.
-#[derive(Clone, Debug, Default)]
-pub struct GraphLayout {
-    /// Node centres in graph units (x by depth, y within the depth column).
-    pub positions: Vec<[f32; 2]>,
-    /// Edges as (from, to, move letter).
-    pub edges: Vec<(u32, u32, char)>,
-    /// True for edges on a solution path (both ends on the way to a success).
-    pub solution_edge: Vec<bool>,
-    /// The bounding box: min x, min y, max x, max y.
-    pub bounds: [f32; 4],
-    /// Nodes in each depth column.
-    pub column_sizes: Vec<usize>,
-}
 
 /// Everything the gauge and the graph viewer show for one Longcat board.
 #[derive(Clone, Debug)]

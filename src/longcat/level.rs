@@ -110,6 +110,32 @@ impl LongcatLevel {
         Self::new(Grid::from_rows(rows)?)
     }
 
+    /// A level from a wall mask and the head's cell, as the bit-mask generators hold a board:
+    /// bit and index `y * width + x`; the head goes over a wall bit at its cell.
+    ///
+    /// # Errors
+    /// [`LevelError::TooLarge`] past 10×10, [`LevelError::NoHead`] when `head` is off the board.
+    pub(crate) fn from_walls(
+        width: usize,
+        height: usize,
+        walls: u128,
+        head: usize,
+    ) -> Result<Self, LevelError> {
+        if width > MAX_SIDE || height > MAX_SIDE {
+            return Err(LevelError::TooLarge { width, height });
+        }
+        if head >= width * height {
+            return Err(LevelError::NoHead);
+        }
+        let mut cells = Grid::filled(width, height, Cell::Empty);
+        for i in (0..width * height).filter(|&i| walls & 1u128 << i != 0) {
+            cells.set(i % width, i / width, Cell::Wall);
+        }
+        let head = (head % width, head / width);
+        cells.set(head.0, head.1, Cell::Head);
+        Ok(Self { cells, head })
+    }
+
     /// The cells.
     pub fn cells(&self) -> &Grid<Cell> {
         &self.cells

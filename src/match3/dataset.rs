@@ -1,7 +1,7 @@
 //! The match-3 datasets: layouts from the rule-based synthesiser, each labelled by the bots,
 //! split into train / validation / test. Same seed, byte-identical files.
 
-use super::layout::{HEIGHTS, WIDTHS};
+use super::layout::{Layout, HEIGHTS, WIDTHS};
 use super::synth;
 use super::validate::{validate, ValidationConfig};
 use crate::level::{Figures, Level, Match3Figures, Pack};
@@ -83,11 +83,11 @@ pub fn build(kind: DatasetKind, seed: u64) -> [Pack; 3] {
                 };
                 if let Some(layout) = layout {
                     if seen.insert(layout.clone()) {
-                        levels.push(Level::from_layout("", &layout));
+                        levels.push(layout);
                     }
                 }
             }
-            let mut levels: Vec<Level> = levels.into_par_iter().map(label).collect();
+            let mut levels: Vec<Level> = levels.par_iter().map(labelled).collect();
             let mut start = 0;
             for (s, n) in PAPER_SPLIT.iter().enumerate() {
                 splits[s].extend(levels.drain(..*n));
@@ -96,28 +96,25 @@ pub fn build(kind: DatasetKind, seed: u64) -> [Pack; 3] {
             debug_assert_eq!(start, total);
         }
     }
-    let mut packs = splits.map(|levels| levels);
-    let mut out: Vec<Pack> = Vec::new();
-    for (s, levels) in packs.iter_mut().enumerate() {
+    std::array::from_fn(|s| {
         let mut pack = Pack::new(format!("match3 {} {}", kind.name(), SPLITS[s]));
         pack.description = format!(
             "Rule-based synthesiser layouts labelled by the greedy bot (30 games, limit 20); dataset {}, seed {seed}.",
             kind.name()
         );
-        for (i, mut level) in std::mem::take(levels).into_iter().enumerate() {
+        for (i, mut level) in std::mem::take(&mut splits[s]).into_iter().enumerate() {
             level.name = format!("{}-{}-{:04}", kind.name(), SPLITS[s], i + 1);
             level.tags = vec!["synth".into(), kind.name().into(), SPLITS[s].into()];
             pack.levels.push(level);
         }
-        out.push(pack);
-    }
-    let [a, b, c]: [Pack; 3] = out.try_into().expect("three splits");
-    [a, b, c]
+        pack
+    })
 }
 
-fn label(mut level: Level) -> Level {
-    let layout = level.layout().expect("synthesised layouts are valid");
-    if let Ok(v) = validate(&layout, &ValidationConfig::default()) {
+/// An unnamed level of `layout` with the bots' figures (none when validation fails).
+fn labelled(layout: &Layout) -> Level {
+    let mut level = Level::from_layout("", layout);
+    if let Ok(v) = validate(layout, &ValidationConfig::default()) {
         level.figures = Some(Figures::Match3(Match3Figures::from(&v)));
     }
     level
@@ -140,10 +137,10 @@ fn main_size(w: usize, h: usize, mut rng: Rng) -> Vec<Level> {
         };
         if let Some(layout) = synth::synthesise(w, h, sym, features, &mut rng) {
             if seen.insert(layout.clone()) {
-                levels.push(Level::from_layout("", &layout));
+                levels.push(layout);
             }
         }
     }
     rng.shuffle(&mut levels);
-    levels.into_iter().map(label).collect()
+    levels.iter().map(labelled).collect()
 }

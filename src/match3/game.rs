@@ -3,11 +3,13 @@
 use super::layout::{CANVAS_HEIGHT, CANVAS_WIDTH, HEIGHTS, WIDTHS};
 use super::{validate, BotKind, Layout, LayoutError, Validation, ValidationConfig};
 use crate::game::{
-    AnalyseOptions, Analysis, AsciiError, Game, GameId, Gauge, GaugeBand, LevelGenerator,
-    SizeRules, TileInfo, Verdict,
+    AnalyseOptions, Analysis, Area, AsciiError, Game, GameId, Gauge, GaugeBand, GaugeHistogram,
+    LevelGenerator, Markers, SizeRules, TileInfo, TileMark, Verdict,
 };
+use crate::grid::Grid;
 use crate::jobs::{Cancel, JobError};
 use crate::level::{Figures, Level, Match3Figures};
+use crate::symmetry::Symmetry;
 use serde_json::json;
 use std::sync::Arc;
 
@@ -76,25 +78,32 @@ pub fn analysis_of(layout: &Layout, v: Validation) -> Analysis {
     );
     let gauge = Gauge {
         title: "Median moves".into(),
+        headline: format!("Median {:.1} moves", v.median_moves),
         value: Some(v.median_moves),
         scale: (0.0, f64::from(v.limit * 2)),
-        threshold: Some((f64::from(v.limit), format!("limit {}", v.limit))),
+        threshold: Some((f64::from(v.limit), "limit".into())),
+        good_below: true,
         band: Some(GaugeBand {
             low: v.median_moves - v.std_moves,
             high: v.median_moves + v.std_moves,
         }),
-        histogram: v
-            .histogram
-            .iter()
-            .enumerate()
-            .map(|(i, &n)| (format!("{}", i + 1), n))
-            .collect(),
-        rows: vec![
-            ("Size".into(), format!("{width}×{height}")),
-            ("Symmetry".into(), layout.symmetry().name().into()),
-            ("Spawners".into(), layout.spawners().len().to_string()),
-            ("Solved".into(), format!("{} of {}", v.solved, v.games)),
-        ],
+        notes: vec![format!(
+            "limit {} · ±1 std {:.1} · solved {}/{} games · seed {}",
+            v.limit, v.std_moves, v.solved, v.games, v.seed
+        )],
+        histogram: Some(GaugeHistogram {
+            caption: format!(
+                "Moves to reach the goal in {} bot games ({} = not solved)",
+                v.games,
+                v.limit * 2
+            ),
+            bars: (1u32..)
+                .zip(&v.histogram)
+                .filter(|(_, &n)| n > 0)
+                .map(|(moves, &n)| (f64::from(moves), n))
+                .collect(),
+        }),
+        table: None,
     };
     Analysis {
         difficulty: Some(v.median_moves),
@@ -106,6 +115,7 @@ pub fn analysis_of(layout: &Layout, v: Validation) -> Analysis {
             _ => serde_json::Map::new(),
         },
         summary,
+        graph: None,
         detail: Some(Arc::new(v)),
     }
 }
@@ -210,4 +220,60 @@ impl Game for Match3Game {
     fn generators(&self) -> Vec<Arc<dyn LevelGenerator>> {
         super::generators::all()
     }
+
+    fn default_brush(&self) -> u8 {
+        BLOCK
+    }
+
+    fn tile_mark(&self, tile: u8) -> TileMark {
+        if tile == GAP {
+            TileMark::Hatched
+        } else {
+            TileMark::Plain
+        }
+    }
+
+    fn paint(&self, cells: &mut Grid<u8>, x: usize, y: usize, tile: u8) -> bool {
+        let old = cells.get(x, y);
+        cells.set(x, y, tile);
+        if !cells.cells().contains(&PLAYFIELD) {
+            cells.set(x, y, old);
+            return false;
+        }
+        true
+    }
+
+    fn play_area(&self, rows: &[String]) -> Option<Area> {
+        let a = Layout::from_rows(rows).ok()?.play_area();
+        Some(Area {
+            x: a.x,
+            y: a.y,
+            width: a.width,
+            height: a.height,
+        })
+    }
+
+    fn markers(&self, rows: &[String]) -> Markers {
+        Markers {
+            name: "spawner",
+            cells: Layout::from_rows(rows)
+                .map(|l| l.spawners())
+                .unwrap_or_default(),
+        }
+    }
+
+    fn level_size(&self, rows: &[String]) -> (usize, usize) {
+        Layout::from_rows(rows).map_or((0, 0), |l| l.size())
+    }
+
+    fn symmetry_of(&self, rows: &[String]) -> Symmetry {
+        Layout::from_rows(rows).map_or(Symmetry::None, |l| l.symmetry())
+    }
 }
+
+/// Index of PLAYFIELD in the palette.
+pub const PLAYFIELD: u8 = 0;
+/// Index of BLOCK in the palette.
+pub const BLOCK: u8 = 1;
+/// Index of GAP in the palette.
+pub const GAP: u8 = 2;

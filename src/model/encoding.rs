@@ -221,7 +221,11 @@ pub fn condition_batch(
 /// Turns decoder logits (`[N, 3, 11, 9]`, flattened row-major) into layouts: argmax per cell
 /// inside the requested play area (BLOCK outside), then mirrored by the requested symmetry.
 /// An area with no PLAYFIELD gets one at the kept cell that most wants it.
-pub fn layouts_from_logits(logits: &[f32], conditions: &[Condition]) -> Vec<Layout> {
+///
+/// # Errors
+/// [`ModelError::SizeOutOfRange`] for a condition whose play area is empty or does not fit
+/// the canvas.
+pub fn layouts_from_logits(logits: &[f32], conditions: &[Condition]) -> Result<Vec<Layout>> {
     conditions
         .iter()
         .enumerate()
@@ -277,7 +281,7 @@ pub fn novel_layout_from_logits(
         for (j, k) in edit {
             classes[j] = k;
         }
-        let layout = layout_from_classes(condition, &kept, &classes);
+        let layout = layout_from_classes(condition, &kept, &classes).ok()?;
         (layout.size() == size && !known(&layout)).then_some(layout)
     })
 }
@@ -312,7 +316,11 @@ fn argmax(scores: &[f32; CLASSES]) -> usize {
 
 /// The mirrored layout with `classes[j]` at kept cell `j`; an area without PLAYFIELD gets
 /// one at the kept cell that most wants it.
-fn layout_from_classes(c: &Condition, kept: &[KeptCell], classes: &[usize]) -> Layout {
+///
+/// # Errors
+/// [`ModelError::SizeOutOfRange`] when the area is too large for the canvas, or has no kept
+/// cell to hold a PLAYFIELD (an empty area).
+fn layout_from_classes(c: &Condition, kept: &[KeptCell], classes: &[usize]) -> Result<Layout> {
     let mut area = Grid::filled(c.width, c.height, Cell::Block);
     for (k, &class) in kept.iter().zip(classes) {
         area.set(k.x, k.y, Cell::ALL[class]);
@@ -331,5 +339,8 @@ fn layout_from_classes(c: &Condition, kept: &[KeptCell], classes: &[usize]) -> L
         }
     }
     let area = symmetry::mirror(&area, c.symmetry);
-    Layout::from_area(&area).expect("a play area within 9x11 with a PLAYFIELD cell is a layout")
+    Layout::from_area(&area).map_err(|_| ModelError::SizeOutOfRange {
+        width: c.width,
+        height: c.height,
+    })
 }

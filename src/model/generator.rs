@@ -281,12 +281,10 @@ impl Generator {
     /// Decodes latent points (`LATENT` floats each, one per condition) into layouts.
     ///
     /// # Errors
-    /// A `z` of the wrong length, or a tensor failure.
+    /// A `z` of the wrong length, [`ModelError::SizeOutOfRange`] for a condition whose play
+    /// area does not fit the canvas, or a tensor failure.
     pub fn decode(&self, z: &[f32], conditions: &[Condition]) -> Result<Vec<Layout>> {
-        Ok(layouts_from_logits(
-            &self.logits(z, conditions)?,
-            conditions,
-        ))
+        layouts_from_logits(&self.logits(z, conditions)?, conditions)
     }
 
     /// As [`Generator::decode`], with copies of training levels replaced by the most likely
@@ -296,7 +294,7 @@ impl Generator {
     /// As [`Generator::decode`].
     pub fn decode_novel(&self, z: &[f32], conditions: &[Condition]) -> Result<Vec<Layout>> {
         let logits = self.logits(z, conditions)?;
-        let mut layouts = layouts_from_logits(&logits, conditions);
+        let mut layouts = layouts_from_logits(&logits, conditions)?;
         self.make_novel(&logits, conditions, &mut layouts);
         Ok(layouts)
     }
@@ -379,9 +377,11 @@ impl Generator {
                     .map(|(&x, &y)| lerp(x as f64, y as f64, t) as f32),
             );
         }
+        // `decode` gives one layout per condition, and the endpoints' come first.
         let mut layouts = self.decode(&z, &conditions)?.into_iter();
-        let start = layouts.next().expect("two endpoints decoded");
-        let end = layouts.next().expect("two endpoints decoded");
+        let (Some(start), Some(end)) = (layouts.next(), layouts.next()) else {
+            return Err(candle_core::Error::Msg("the decoder returned no endpoints".into()).into());
+        };
         Ok(Interpolation {
             start,
             end,

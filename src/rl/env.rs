@@ -6,8 +6,8 @@
 //! the change in difficulty of the level as it would be if finished now, so an episode's
 //! return is the finished level's difficulty (scaled by [`REWARD_SCALE`]).
 
-use crate::grid::Grid;
-use crate::longcat::{Cell, Direction, LongcatLevel, PlayerModel, StateGraph};
+use crate::longcat::level::MAX_SIDE;
+use crate::longcat::{Direction, LongcatLevel, PlayerModel, StateGraph};
 use crate::rng::Rng;
 
 /// Difficulty units per unit of reward (keeps Q-values near 1).
@@ -40,7 +40,14 @@ pub struct Step {
 
 impl SolutionDownEnv {
     /// An episode starting at cell `start` (`y * width + x`).
+    ///
+    /// # Panics
+    /// When the board is larger than Longcat's 10×10 or `start` is not on it.
     pub fn new(width: usize, height: usize, start: usize) -> Self {
+        assert!(
+            width <= MAX_SIDE && height <= MAX_SIDE && start < width * height,
+            "cell {start} of a {width}x{height} board is not a Longcat start"
+        );
         Self {
             width,
             height,
@@ -154,20 +161,12 @@ impl SolutionDownEnv {
     }
 
     /// The level as it would be if the episode ended now.
+    // `new` keeps the board within 10×10 and the start on it, and the head goes over any wall
+    // bit at its cell, so the level is always valid.
+    #[allow(clippy::expect_used)]
     pub fn finished_level(&self) -> LongcatLevel {
-        let walls = self.finished_walls();
-        let mut grid = Grid::filled(self.width, self.height, Cell::Empty);
-        for i in 0..self.width * self.height {
-            let cell = if i == self.start {
-                Cell::Head
-            } else if walls & (1u128 << i) != 0 {
-                Cell::Wall
-            } else {
-                Cell::Empty
-            };
-            grid.set(i % self.width, i / self.width, cell);
-        }
-        LongcatLevel::new(grid).expect("one head, size within 10x10")
+        LongcatLevel::from_walls(self.width, self.height, self.finished_walls(), self.start)
+            .expect("a solution-down board is a Longcat board")
     }
 
     /// Player-model difficulty of the level if finished now (0 for an unsolvable or too

@@ -3,6 +3,7 @@
 
 use super::qnet::{QNet, QNetShape};
 use crate::files;
+use crate::longcat::level::MAX_SIDE;
 use candle_core::{DType, Device};
 use candle_nn::{VarBuilder, VarMap};
 use serde::{Deserialize, Serialize};
@@ -19,7 +20,7 @@ pub enum DqnError {
     /// The weights file is not there.
     #[error("{path}: DQN weights not found; the longcat-dqn generator is disabled (train one with `level-studio train --model longcat-dqn --size 8x8 --out {path}`)")]
     MissingWeights { path: PathBuf },
-    /// The sidecar is missing or unreadable.
+    /// The sidecar is missing, unreadable or not for a Longcat board.
     #[error("{path}: DQN sidecar unreadable: {reason}")]
     Sidecar { path: PathBuf, reason: String },
     /// The sidecar names another architecture.
@@ -104,6 +105,13 @@ impl DqnModel {
             return Err(DqnError::WrongArchitecture {
                 path: side_path,
                 found: sidecar.architecture,
+            });
+        }
+        let QNetShape { width, height } = sidecar.shape;
+        if !(1..=MAX_SIDE).contains(&width) || !(1..=MAX_SIDE).contains(&height) {
+            return Err(DqnError::Sidecar {
+                path: side_path,
+                reason: format!("board {width}x{height} is not a Longcat board (1x1 to 10x10)"),
             });
         }
         let device = Device::Cpu;

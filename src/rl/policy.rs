@@ -123,6 +123,13 @@ fn dagp_candidates(
     out
 }
 
+/// A DAGP noise step of episode `k`: its greedy action and the candidates to compare with it.
+struct Noisy {
+    k: usize,
+    best: Direction,
+    candidates: Vec<(Direction, SolutionDownEnv)>,
+}
+
 /// Runs every episode in `envs` to its end with the greedy policy, in lock-step batches,
 /// asking the network only for states not in `cache`.
 ///
@@ -151,9 +158,11 @@ fn complete_greedy(
         {
             cache.insert(o.clone(), q);
         }
+        // An active episode is not done, so it has a free action.
         for &k in &active {
-            let a = greedy(&cache[&envs[k]], &envs[k]).expect("active episode");
-            envs[k].advance(a);
+            if let Some(a) = greedy(&cache[&envs[k]], &envs[k]) {
+                envs[k].advance(a);
+            }
         }
     }
 }
@@ -215,18 +224,24 @@ pub fn generate(
             {
                 cache.insert(envs[k].clone(), q);
             }
-            // Greedy actions, and for DAGP noise steps the candidates to compare.
-            let mut noisy: Vec<(usize, Vec<(Direction, SolutionDownEnv)>)> = Vec::new();
+            // Greedy actions, and for DAGP noise steps the candidates to compare. A waiting
+            // episode is not done, so it has a greedy action.
+            let mut noisy: Vec<Noisy> = Vec::new();
             for &k in &waiting {
-                let best = greedy(&cache[&envs[k]], &envs[k])
-                    .expect("an episode in progress has a free action");
+                let Some(best) = greedy(&cache[&envs[k]], &envs[k]) else {
+                    continue;
+                };
                 match policy {
                     Policy::Diverse { n, p, .. } if rngs[k].chance(p) => {
                         let candidates = dagp_candidates(&envs[k], best, n, &mut rngs[k]);
                         if candidates.is_empty() {
                             envs[k].advance(best);
                         } else {
-                            noisy.push((k, candidates));
+                            noisy.push(Noisy {
+                                k,
+                                best,
+                                candidates,
+                            });
                         }
                     }
                     _ => {
@@ -240,10 +255,14 @@ pub fn generate(
                 // greedy one's, and its value is that finished level's difficulty (the exact
                 // value of the action under the greedy policy in this deterministic process).
                 let mut finals: Vec<SolutionDownEnv> = Vec::new();
-                for (k, candidates) in &noisy {
-                    let best = greedy(&cache[&envs[*k]], &envs[*k]).expect("active episode");
+                for Noisy {
+                    k,
+                    best,
+                    candidates,
+                } in &noisy
+                {
                     let mut g = envs[*k].clone();
-                    g.advance(best);
+                    g.advance(*best);
                     finals.push(g);
                     finals.extend(candidates.iter().map(|(_, o)| o.clone()));
                 }
@@ -257,9 +276,13 @@ pub fn generate(
                     Policy::Temperature(_) => 0,
                 };
                 let mut at = 0;
-                for (k, candidates) in noisy {
+                for Noisy {
+                    k,
+                    best,
+                    candidates,
+                } in noisy
+                {
                     let greedy_final = &finals[at];
-                    let best = greedy(&cache[&envs[k]], &envs[k]).expect("active episode");
                     let mut pick = (best, f64::NEG_INFINITY);
                     for (j, (c, _)) in candidates.iter().enumerate() {
                         let idx = at + 1 + j;

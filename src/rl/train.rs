@@ -5,6 +5,7 @@
 use super::env::{level_difficulty, random_episode, SolutionDownEnv, REWARD_SCALE};
 use super::model::{self, DqnError, DqnSidecar, ARCHITECTURE};
 use super::qnet::{batch_inputs, QNet, QNetShape};
+use crate::longcat::level::MAX_SIDE;
 use crate::longcat::Direction;
 use crate::rng::Rng;
 use candle_core::{DType, Device, Tensor, D};
@@ -122,11 +123,21 @@ pub fn random_mean_difficulty(width: usize, height: usize, n: usize, seed: u64) 
 /// cancel (the weights so far are returned).
 ///
 /// # Errors
+/// [`DqnError::BadParameter`] for a board that is not a Longcat board with room to move;
 /// [`DqnError`] on tensor or file failures.
 pub fn train(
     config: &TrainConfig,
     report: &mut dyn FnMut(&Progress) -> bool,
 ) -> Result<(VarMap, DqnSidecar), DqnError> {
+    let (width, height) = (config.width, config.height);
+    let bad_board = || {
+        DqnError::BadParameter(format!(
+            "{width}x{height} is not a Longcat board the cat can move on (sides 1 to 10, two cells or more)"
+        ))
+    };
+    if width > MAX_SIDE || height > MAX_SIDE || width * height < 2 {
+        return Err(bad_board());
+    }
     let started = Instant::now();
     let device = Device::Cpu;
     let shape = QNetShape {
@@ -176,12 +187,14 @@ pub fn train(
     let (mut episodes, mut last_loss) = (0usize, 0.0f64);
     for step in 0..config.steps {
         let epsilon = config.epsilon(step);
+        // A finished episode is replaced at once, and a fresh one on a board of two cells or
+        // more has a move: `free` is never empty.
         let free = env.free_actions();
         let action = if rng.chance(epsilon) {
             free[rng.index(free.len())]
         } else {
             let q = net.q_values(&[&env], &device)?[0];
-            greedy(&q, &env).expect("an episode in progress has a free action")
+            greedy(&q, &env).ok_or_else(bad_board)?
         };
         let state = env.clone();
         env.advance(action);

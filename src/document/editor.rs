@@ -149,6 +149,20 @@ impl Editor {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::game::registry;
+
+    // Palette indices: match-3 PLAYFIELD 0, BLOCK 1, GAP 2; Longcat WALL 0, EMPTY 1, HEAD 2.
+    const BLOCK: Tile = 1;
+    const WALL: Tile = 0;
+    const EMPTY: Tile = 1;
+
+    fn m3(w: usize, h: usize) -> Board {
+        Board::blank(registry::find("match3").unwrap(), w, h)
+    }
+
+    fn lc(w: usize, h: usize) -> Board {
+        Board::blank(registry::find("longcat").unwrap(), w, h)
+    }
 
     fn stroke(e: &mut Editor, cells: &[(usize, usize)], tile: Tile) {
         e.apply(EditCommand::BeginStroke {
@@ -162,9 +176,9 @@ mod tests {
 
     #[test]
     fn a_stroke_is_one_undo_step_and_redo_restores_it() {
-        let mut e = Editor::new(Board::new_match3(9, 11), "t");
+        let mut e = Editor::new(m3(9, 11), "t");
         let start = e.board().clone();
-        stroke(&mut e, &[(0, 0), (1, 0), (2, 0)], Tile::Block);
+        stroke(&mut e, &[(0, 0), (1, 0), (2, 0)], BLOCK);
         assert_eq!(e.history().undo_len(), 1);
         let painted = e.board().clone();
         assert!(e.apply(EditCommand::Undo));
@@ -176,45 +190,45 @@ mod tests {
 
     #[test]
     fn undo_in_the_middle_of_a_stroke_keeps_the_stroke() {
-        let mut e = Editor::new(Board::new_longcat(5, 5), "t");
+        let mut e = Editor::new(lc(5, 5), "t");
         e.apply(EditCommand::BeginStroke {
             label: "Brush".into(),
         });
-        e.apply(EditCommand::Paint(vec![(2, 2, Tile::Wall)]));
+        e.apply(EditCommand::Paint(vec![(2, 2, WALL)]));
         // Undo arrives before the mouse is released: the stroke is closed, then undone,
         // and redo brings it back whole.
         assert!(e.apply(EditCommand::Undo));
-        assert_eq!(e.board().get(2, 2), Tile::Empty);
+        assert_eq!(e.board().get(2, 2), EMPTY);
         assert!(e.apply(EditCommand::Redo));
-        assert_eq!(e.board().get(2, 2), Tile::Wall);
+        assert_eq!(e.board().get(2, 2), WALL);
     }
 
     #[test]
     fn an_empty_stroke_records_nothing_and_a_new_step_clears_redo() {
-        let mut e = Editor::new(Board::new_longcat(5, 5), "t");
-        stroke(&mut e, &[(1, 1)], Tile::Empty);
+        let mut e = Editor::new(lc(5, 5), "t");
+        stroke(&mut e, &[(1, 1)], EMPTY);
         assert_eq!(e.history().undo_len(), 0);
-        stroke(&mut e, &[(1, 1)], Tile::Wall);
+        stroke(&mut e, &[(1, 1)], WALL);
         e.apply(EditCommand::Undo);
         assert_eq!(e.history().redo_len(), 1);
-        stroke(&mut e, &[(3, 3)], Tile::Wall);
+        stroke(&mut e, &[(3, 3)], WALL);
         assert_eq!(e.history().redo_len(), 0);
     }
 
     #[test]
     fn replace_is_undoable_and_revision_follows_changes() {
-        let mut e = Editor::new(Board::new_match3(9, 11), "t");
+        let mut e = Editor::new(m3(9, 11), "t");
         let r0 = e.revision();
         assert!(e.apply(EditCommand::Replace {
-            board: Board::new_match3(5, 5),
+            board: m3(5, 5),
             label: "New".into()
         }));
         assert!(e.revision() > r0);
         assert!(!e.apply(EditCommand::Replace {
-            board: Board::new_match3(5, 5),
+            board: m3(5, 5),
             label: "New".into()
         }));
         e.apply(EditCommand::Undo);
-        assert_eq!(e.board(), &Board::new_match3(9, 11));
+        assert_eq!(e.board(), &m3(9, 11));
     }
 }

@@ -1,10 +1,67 @@
 //! One open pack: its levels, the file it came from, whether it has unsaved changes, and the
-//! difficulty of each level (stored match-3 figures, or Longcat difficulty measured off the UI
-//! thread and cached by cells).
+//! difficulty and verdict of each level (from its stored figures, or measured by its game's
+//! analysis off the UI thread and cached by cells).
 
+use crate::game::AnalyseOptions;
+use crate::jobs::Cancel;
 use crate::level::{Game, Level, Pack};
 use std::collections::HashMap;
 use std::path::PathBuf;
+
+/// What an analysis found for a level without stored figures.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Measured {
+    /// The game's difficulty number (`None`: unsolvable, too large, or not a level).
+    pub difficulty: Option<f64>,
+    /// Whether the level passes its game's verdict (`None` when it could not be analysed).
+    pub pass: Option<bool>,
+    /// The verdict's badge (`UNSOLVABLE`), or why the analysis failed.
+    pub label: String,
+}
+
+/// The cache key of a measured level: its game and cells.
+pub type MeasureKey = (Game, Vec<String>);
+
+/// Analyses levels with their game's analysis (on a worker thread, for the pack strip).
+pub fn measure(levels: &[MeasureKey], cancel: &Cancel) -> Vec<(MeasureKey, Measured)> {
+    let mut out = Vec::new();
+    for (game, cells) in levels {
+        if cancel.is_cancelled() {
+            break;
+        }
+        let level = Level {
+            game: *game,
+            name: String::new(),
+            cells: cells.clone(),
+            symmetry: Default::default(),
+            tags: Vec::new(),
+            figures: None,
+            playtests: Vec::new(),
+        };
+        let analysis = game.game().map_err(|e| e.to_string()).and_then(|g| {
+            g.analyse(&level, &AnalyseOptions::default(), cancel)
+                .map_err(|e| e.to_string())
+        });
+        let measured = match analysis {
+            Ok(a) => Measured {
+                difficulty: a.difficulty,
+                pass: Some(a.verdict.pass),
+                label: a.verdict.label,
+            },
+            Err(e) => Measured {
+                difficulty: None,
+                pass: None,
+                label: if e.len() > 24 {
+                    "not analysed".into()
+                } else {
+                    e
+                },
+            },
+        };
+        out.push(((*game, cells.clone()), measured));
+    }
+    out
+}
 
 /// An open pack.
 #[derive(Clone, Debug)]
@@ -15,8 +72,8 @@ pub struct PackDoc {
     pub path: Option<PathBuf>,
     /// True when it differs from the file.
     pub dirty: bool,
-    /// Longcat difficulty by cells (`None` inside: unsolvable or too large).
-    pub longcat_difficulty: HashMap<Vec<String>, Option<f64>>,
+    /// Difficulty and verdict of levels without stored figures, by game and cells.
+    pub measured: HashMap<MeasureKey, Measured>,
 }
 
 impl PackDoc {
@@ -26,7 +83,7 @@ impl PackDoc {
             pack,
             path: Some(path),
             dirty: false,
-            longcat_difficulty: HashMap::new(),
+            measured: HashMap::new(),
         }
     }
 
@@ -36,7 +93,7 @@ impl PackDoc {
             pack: Pack::new(name),
             path: None,
             dirty: false,
-            longcat_difficulty: HashMap::new(),
+            measured: HashMap::new(),
         }
     }
 
@@ -55,41 +112,58 @@ impl PackDoc {
         }
     }
 
-    /// The game most of its levels belong to (match-3 when empty).
+    /// The game most of its levels belong to (the first registered game when empty; the
+    /// earlier-registered game on a tie).
     pub fn main_game(&self) -> Game {
-        let longcat = self
-            .pack
-            .levels
+        let games = crate::game::games();
+        let count = |id: Game| self.pack.levels.iter().filter(|l| l.game == id).count();
+        games
             .iter()
-            .filter(|l| l.game == crate::longcat::ID)
-            .count();
-        if longcat * 2 > self.pack.levels.len() {
-            crate::longcat::ID
-        } else {
-            crate::match3::ID
-        }
+            .map(|g| g.id())
+            .rev()
+            .max_by_key(|&id| count(id))
+            .filter(|&id| count(id) > 0)
+            .unwrap_or_else(|| crate::game::registry::first().id())
     }
 
-    /// A level's difficulty: match-3 median moves, Longcat player-model difficulty.
+    /// A level's difficulty: its stored figures' (match-3 median moves), else what its
+    /// game's analysis measured (Longcat player-model difficulty).
     pub fn difficulty(&self, level: &Level) -> Option<f64> {
-        match level.game {
-            crate::match3::ID => level.match3_figures().map(|f| f.median_moves),
-            crate::longcat::ID => self.longcat_difficulty.get(&level.cells).copied().flatten(),
-            other => other.game().ok()?.stored_difficulty(level),
-        }
+        level
+            .game
+            .game()
+            .ok()
+            .and_then(|g| g.stored_difficulty(level))
+            .or_else(|| self.measured_of(level).and_then(|m| m.difficulty))
     }
 
-    /// Longcat levels whose difficulty is not known yet.
-    pub fn unmeasured(&self) -> Vec<Vec<String>> {
-        let mut out: Vec<Vec<String>> = self
+    /// Whether a level passes its game's verdict (stored figures first, then measured).
+    pub fn verdict(&self, level: &Level) -> Option<bool> {
+        level
+            .game
+            .game()
+            .ok()
+            .and_then(|g| g.stored_verdict(level))
+            .or_else(|| self.measured_of(level).and_then(|m| m.pass))
+    }
+
+    fn measured_of(&self, level: &Level) -> Option<&Measured> {
+        self.measured.get(&(level.game, level.cells.clone()))
+    }
+
+    /// Levels whose difficulty is neither stored nor measured yet.
+    pub fn unmeasured(&self) -> Vec<MeasureKey> {
+        let mut out: Vec<MeasureKey> = self
             .pack
             .levels
             .iter()
             .filter(|l| {
-                l.game == crate::longcat::ID && !self.longcat_difficulty.contains_key(&l.cells)
+                let stored = l.game.game().ok().and_then(|g| g.stored_difficulty(l));
+                stored.is_none() && self.measured_of(l).is_none()
             })
-            .map(|l| l.cells.clone())
+            .map(|l| (l.game, l.cells.clone()))
             .collect();
+        out.sort();
         out.dedup();
         out
     }

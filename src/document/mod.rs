@@ -1,0 +1,14 @@
+//! The document model under the window: the board being edited for any game, the editor
+//! that applies edit commands, undo/redo history, and open packs with their curation
+//! (difficulty, verdicts, sorting, the difficulty curve). GUI-free, so tests and the command
+//! line can drive it too.
+
+pub mod board;
+pub mod editor;
+pub mod history;
+pub mod pack_doc;
+
+pub use board::{Board, Tile};
+pub use editor::{EditCommand, Editor};
+pub use history::{History, Step};
+pub use pack_doc::{Measured, PackDoc};

@@ -1,0 +1,43 @@
+//! What a game tells the tile editor: how a tile is marked beyond its colour, the tile a
+//! level holds once, its play area and markers, and how painting a cell changes a level.
+
+/// How a tile is drawn on top of its colour, so that tiles of similar colours stay apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum TileMark {
+    /// Colour only.
+    #[default]
+    Plain,
+    /// Diagonal hatching (a tile that looks like another but behaves differently).
+    Hatched,
+    /// A face: the player's avatar.
+    Avatar,
+}
+
+/// A rectangle of cells: column, row, width, height.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Area {
+    /// Left column.
+    pub x: usize,
+    /// Top row.
+    pub y: usize,
+    /// Columns.
+    pub width: usize,
+    /// Rows.
+    pub height: usize,
+}
+
+impl Area {
+    /// True when `(x, y)` lies inside.
+    pub fn contains(&self, x: usize, y: usize) -> bool {
+        x >= self.x && y >= self.y && x < self.x + self.width && y < self.y + self.height
+    }
+}
+
+/// Cells a game marks on the canvas (match-3 spawners), with what designers call them.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Markers {
+    /// One marker's name, singular (`spawner`).
+    pub name: &'static str,
+    /// The marked cells.
+    pub cells: Vec<(usize, usize)>,
+}
