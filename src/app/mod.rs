@@ -30,7 +30,6 @@ pub mod studio;
 
 pub use crate::document::{board, editor, history, pack_doc};
 pub use crate::jobs::{self, JobMode};
-pub use crate::longcat::inspect as longcat_analysis;
 pub use editor::{EditCommand, Editor};
 pub use panel::{AppCommand, PackCommand};
 pub use settings::{Settings, StudioPaths};

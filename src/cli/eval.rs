@@ -1,4 +1,4 @@
-//! `eval`: the metric sweep of a generator. Dispatches by game.
+//! `eval`: the metric sweep of a generator, run by its game's own command.
 
 use crate::level::Game;
 use anyhow::{bail, Result};
@@ -48,12 +48,10 @@ pub struct EvalArgs {
 }
 
 pub fn run(args: &EvalArgs) -> Result<ExitCode> {
-    match args.game {
-        crate::longcat::ID if args.model == "longcat-dqn" => super::dqn_cmds::eval(args),
-        crate::longcat::ID => super::longcat_cmds::eval(args),
-        crate::match3::ID => super::cvae_cmds::eval(args),
-        other => bail!("{other} has no metric sweep yet"),
-    }
+    super::GAME_COMMANDS
+        .iter()
+        .find_map(|g| (g.eval)(args))
+        .unwrap_or_else(|| bail!("{} has no metric sweep yet", args.game))
 }
 
 fn default_margin() -> f64 {

@@ -1,17 +1,18 @@
-//! `graph FILE [--json] [--dot OUT]`: Longcat state graph figures (owned by the Longcat engine).
+//! `graph FILE [--json] [--dot OUT]`: the state graph of a level whose game has one (looked
+//! up in the registry): its figures, and the graph in Graphviz DOT.
 
 use crate::files;
+use crate::game::{AnalyseOptions, Analysis, Game};
+use crate::jobs::Cancel;
 use crate::level::Level;
-use crate::longcat::{Analysis, LongcatLevel, NodeClass, RidgeModel};
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Result};
 use clap::Args;
-use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Args, Debug)]
 pub struct GraphArgs {
-    /// A Longcat level file (or a pack; see --level).
+    /// A level file (or a pack; see --level) of a game with a state graph.
     pub file: PathBuf,
     /// Print one JSON object (one per line for several levels).
     #[arg(long)]
@@ -51,95 +52,53 @@ pub fn run(args: &GraphArgs) -> Result<ExitCode> {
             levels.len()
         );
     }
-    let predictor = load_predictor(args.predictor.as_deref())?;
+    let options = AnalyseOptions {
+        budget: Some(args.budget),
+        predictor: args.predictor.clone(),
+        ..AnalyseOptions::default()
+    };
     let many = levels.len() > 1;
     for level in &levels {
-        let analysis = analyse(&args.file, level, args.budget)?;
-        print_report(&args.file, level, &analysis, &predictor, many, args.json);
-        if let Some(out) = &args.dot {
-            files::write_atomic(out, analysis.to_dot(&level.name).as_bytes())?;
+        let analysis = analyse(&args.file, level, &options)?;
+        print_report(&args.file, level, &analysis, many, args.json);
+        if let (Some(out), Some(graph)) = (&args.dot, &analysis.graph) {
+            files::write_atomic(out, graph.to_dot(&level.name).as_bytes())?;
             if !args.json {
-                println!("wrote {} nodes to {}", analysis.graph.len(), out.display());
+                println!("wrote {} nodes to {}", graph.node_count(), out.display());
             }
         }
     }
     Ok(ExitCode::SUCCESS)
 }
 
-fn load_predictor(path: Option<&Path>) -> Result<RidgeModel> {
-    Ok(match path {
-        Some(p) => RidgeModel::load(p)?,
-        None => RidgeModel::shipped().context("the shipped Longcat predictor")?,
-    })
-}
-
-fn analyse(path: &Path, level: &Level, budget: usize) -> Result<Analysis> {
-    if level.game != crate::longcat::ID {
-        bail!(
-            "{}: level {:?} is a {} level, not Longcat",
-            path.display(),
-            level.name,
-            level.game
-        );
+fn analyse(path: &Path, level: &Level, options: &AnalyseOptions) -> Result<Analysis> {
+    let context = |e: String| anyhow!("{}: level {:?}: {e}", path.display(), level.name);
+    let game: &dyn Game = level.game.game().map_err(|e| context(e.to_string()))?;
+    if !game.has_state_graph() {
+        let with_graph: Vec<&str> = crate::game::games()
+            .iter()
+            .filter(|g| g.has_state_graph())
+            .map(|g| g.name())
+            .collect();
+        return Err(context(format!(
+            "{} levels have no state graph (games with one: {})",
+            game.name(),
+            with_graph.join(", ")
+        )));
     }
-    let cat = LongcatLevel::from_rows(&level.cells)
-        .with_context(|| format!("{}: level {:?}", path.display(), level.name))?;
-    Analysis::of(&cat, budget)
-        .with_context(|| format!("{}: level {:?}", path.display(), level.name))
+    game.check(&level.cells).map_err(context)?;
+    game.analyse(level, options, &Cancel::default())
+        .map_err(|e| context(e.to_string()))
 }
 
-fn class_counts(analysis: &Analysis) -> [usize; 5] {
-    let mut counts = [0; 5];
-    for node in analysis.graph.nodes() {
-        counts[node.class as usize] += 1;
-    }
-    counts
-}
-
-fn print_report(
-    path: &Path,
-    level: &Level,
-    analysis: &Analysis,
-    predictor: &RidgeModel,
-    many: bool,
-    as_json: bool,
-) {
-    let v = &analysis.variables;
-    let start = analysis.graph.node(analysis.graph.start()).state;
-    let predicted = predictor.predict(v);
-    let counts = class_counts(analysis);
+fn print_report(path: &Path, level: &Level, analysis: &Analysis, many: bool, as_json: bool) {
     if as_json {
-        let solution: Option<String> = analysis
-            .graph
-            .shortest_solution()
-            .map(|p| p.iter().map(|d| d.letter()).collect());
-        let obj = json!({
-            "file": path.display().to_string(),
-            "level": level.name,
-            "game": "longcat",
-            "width": start.width(),
-            "height": start.height(),
-            "states": v.states,
-            "size": v.size,
-            "branches": v.branches,
-            "solutions": v.solutions,
-            "fails": v.fails,
-            "shortest_solution": v.shortest_solution,
-            "solution_branches": v.solution_branches,
-            "non_dead": v.non_dead,
-            "dead": v.dead,
-            "indeterminate": v.indeterminate,
-            "indeterminate_branches": v.indeterminate_branches,
-            "solution_states": counts[NodeClass::Solution as usize],
-            "solvable": analysis.solvable(),
-            "difficulty": analysis.difficulty,
-            "predicted_difficulty": predicted,
-            "success_chance": analysis.player.start_success_chance(),
-            "expected_charge": analysis.player.start_expected_charge(),
-            "non_trivial": crate::longcat::is_non_trivial(analysis.difficulty),
-            "moves": solution,
-        });
-        println!("{obj}");
+        let mut obj = serde_json::Map::new();
+        obj.insert("file".into(), path.display().to_string().into());
+        obj.insert("level".into(), level.name.clone().into());
+        obj.insert("game".into(), level.game.as_str().into());
+        obj.extend(analysis.fields.clone());
+        println!("{}", serde_json::Value::Object(obj));
         return;
     }
     let label = if many {
@@ -147,22 +106,5 @@ fn print_report(
     } else {
         path.display().to_string()
     };
-    let verdict = match (analysis.difficulty, v.shortest_solution) {
-        (Some(d), Some(s)) => format!("solvable in {s} moves, difficulty {d:.2}"),
-        _ => "UNSOLVABLE".to_string(),
-    };
-    println!(
-        "{label}: {}x{}, {} states, {verdict} (predicted {predicted:.2})",
-        start.width(),
-        start.height(),
-        v.states
-    );
-    println!(
-        "  classes: success {}, fail {}, dead {}, solution {}, indeterminate {}",
-        counts[0], counts[1], counts[2], counts[3], counts[4]
-    );
-    println!(
-        "  branches {} (solution {}, indeterminate {}), non-dead {}",
-        v.branches, v.solution_branches, v.indeterminate_branches, v.non_dead
-    );
+    println!("{label}: {}", analysis.summary);
 }

@@ -1,19 +1,44 @@
 //! The command line: the same binary runs every job of the window headless.
 
-mod cvae_cmds;
-mod dataset;
-mod dqn_cmds;
 mod eval;
 mod export;
 mod generate;
 mod graph;
 mod list;
-mod longcat_cmds;
 mod train;
 mod validate;
 
+// Games' own sub-commands (model sweeps and training), one folder each.
+mod longcat;
+mod match3;
+
 use clap::{Parser, Subcommand};
 use std::process::ExitCode;
+
+/// The sub-commands a game adds in its folder under `src/cli/`: the models it trains, and
+/// its `eval` and `train` (each answers `None` for another game's model).
+struct GameCommands {
+    models: &'static [&'static str],
+    eval: Eval,
+    train: Train,
+}
+
+type Eval = fn(&eval::EvalArgs) -> Option<anyhow::Result<ExitCode>>;
+type Train = fn(&train::TrainArgs) -> Option<anyhow::Result<ExitCode>>;
+
+const fn commands(models: &'static [&'static str], eval: Eval, train: Train) -> GameCommands {
+    GameCommands {
+        models,
+        eval,
+        train,
+    }
+}
+
+/// The games with sub-commands of their own, one line each.
+const GAME_COMMANDS: [GameCommands; 2] = [
+    commands(&match3::MODELS, match3::eval, match3::train),
+    commands(&longcat::MODELS, longcat::eval, longcat::train),
+];
 
 /// Level Studio: a level design studio for tile-based puzzle games.
 #[derive(Parser, Debug)]
@@ -30,9 +55,10 @@ pub enum Command {
     List(list::ListArgs),
     /// Analyse levels with their game's bots, solver or evaluator (files or packs).
     Validate(validate::ValidateArgs),
-    /// Export a pack to JSON.
+    /// Export a pack to JSON or a PNG sheet.
     Export(export::ExportArgs),
-    /// Longcat state graph: variables, classes and difficulty; optional Graphviz export.
+    /// The state graph of a level whose game has one: variables, classes and difficulty;
+    /// optional Graphviz export.
     Graph(graph::GraphArgs),
     /// Generate levels into a pack.
     Generate(generate::GenerateArgs),
@@ -41,7 +67,7 @@ pub enum Command {
     /// The metric sweep of a generator.
     Eval(eval::EvalArgs),
     /// Regenerate the match-3 datasets under levels/match3 with the rule-based synthesiser.
-    Dataset(dataset::DatasetArgs),
+    Dataset(match3::dataset::DatasetArgs),
 }
 
 /// Parses the arguments and runs the command; `None` means no sub-command was given (the
@@ -69,7 +95,7 @@ fn run(cli: Cli) -> Option<ExitCode> {
         Command::List(args) => list::run(&args),
         Command::Validate(args) => validate::run(&args),
         Command::Export(args) => export::run(&args),
-        Command::Dataset(args) => dataset::run(&args),
+        Command::Dataset(args) => match3::dataset::run(&args),
         Command::Graph(args) => graph::run(&args),
         Command::Generate(args) => generate::run(&args),
         Command::Train(args) => train::run(&args),

@@ -1,6 +1,6 @@
-//! `train`: train a model with progress and checkpoints. Dispatches by model.
+//! `train`: train a model with progress and checkpoints, by the game that owns the model.
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -41,9 +41,14 @@ pub struct TrainArgs {
 }
 
 pub fn run(args: &TrainArgs) -> Result<ExitCode> {
-    match args.model.as_str() {
-        "longcat-dqn" => super::dqn_cmds::train(args),
-        m if m.starts_with("longcat") => super::longcat_cmds::train(args),
-        _ => super::cvae_cmds::train(args),
-    }
+    super::GAME_COMMANDS
+        .iter()
+        .find_map(|g| (g.train)(args))
+        .unwrap_or_else(|| {
+            let known: Vec<&str> = super::GAME_COMMANDS
+                .iter()
+                .flat_map(|g| g.models.iter().copied())
+                .collect();
+            bail!("unknown model {:?} ({})", args.model, known.join(", "))
+        })
 }

@@ -45,6 +45,7 @@ pub fn run(args: &ValidateArgs) -> Result<ExitCode> {
         limit: Some(args.limit),
         budget: args.budget,
         baseline: args.random_bot,
+        predictor: None,
     };
     let mut failed = Vec::new();
     for path in &args.files {

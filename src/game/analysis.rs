@@ -20,6 +20,9 @@ pub struct AnalyseOptions {
     pub budget: Option<usize>,
     /// Play with the naive baseline agent instead of the game's validation agent.
     pub baseline: bool,
+    /// A difficulty predictor file to use instead of the shipped one (games that predict
+    /// difficulty from their analysis, as Longcat does).
+    pub predictor: Option<std::path::PathBuf>,
 }
 
 /// Pass or fail, with the word the badge shows and the reason in full.

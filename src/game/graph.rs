@@ -75,6 +75,8 @@ pub trait StateGraphView: Send + Sync {
     fn solution_rgb(&self) -> [u8; 3];
     /// The state at a node, `None` out of range.
     fn state(&self, node: usize) -> Option<StatePicture>;
+    /// The graph in Graphviz DOT, titled `title`.
+    fn to_dot(&self, title: &str) -> String;
 }
 
 impl std::fmt::Debug for dyn StateGraphView {

@@ -58,50 +58,7 @@ impl Analysis {
     /// The graph in Graphviz DOT: nodes in their class colours, edges labelled U/D/L/R,
     /// each node labelled with its depth and the board.
     pub fn to_dot(&self, title: &str) -> String {
-        let mut out = String::new();
-        let _ = writeln!(out, "digraph \"{}\" {{", title.replace('"', "'"));
-        let _ = writeln!(out, "  rankdir=LR;");
-        let _ = writeln!(
-            out,
-            "  node [style=filled, fontname=\"monospace\", fontsize=9, shape=box];"
-        );
-        for (id, node) in self.graph.nodes().iter().enumerate() {
-            let board = node.state.render().to_ascii().replace('\n', "\\l");
-            let font = match node.class {
-                NodeClass::Success | NodeClass::Indeterminate => "black",
-                _ => "white",
-            };
-            let extra = if id == self.graph.start() {
-                ", penwidth=3"
-            } else {
-                ""
-            };
-            let _ = writeln!(
-                out,
-                "  n{id} [label=\"#{id} d{}\\n{board}\", fillcolor={}, fontcolor={font}, tooltip=\"{}\"{extra}];",
-                node.depth,
-                node.class.colour(),
-                node.class.name()
-            );
-        }
-        for (id, node) in self.graph.nodes().iter().enumerate() {
-            for e in node.edges() {
-                let on_solution = matches!(node.class, NodeClass::Solution)
-                    && matches!(
-                        self.graph.node(e.to).class,
-                        NodeClass::Solution | NodeClass::Success
-                    );
-                let colour = if on_solution { ", color=green" } else { "" };
-                let _ = writeln!(
-                    out,
-                    "  n{id} -> n{} [label=\"{}\"{colour}];",
-                    e.to,
-                    e.direction.letter()
-                );
-            }
-        }
-        out.push_str("}\n");
-        out
+        dot_of(&self.graph, title)
     }
 }
 
@@ -129,4 +86,53 @@ pub fn figures_of(
         difficulty,
         predicted_difficulty,
     }
+}
+
+/// A state graph in Graphviz DOT: nodes in their class colours, edges labelled U/D/L/R,
+/// each node labelled with its depth and the board.
+pub fn dot_of(graph: &StateGraph, title: &str) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "digraph \"{}\" {{", title.replace('"', "'"));
+    let _ = writeln!(out, "  rankdir=LR;");
+    let _ = writeln!(
+        out,
+        "  node [style=filled, fontname=\"monospace\", fontsize=9, shape=box];"
+    );
+    for (id, node) in graph.nodes().iter().enumerate() {
+        let board = node.state.render().to_ascii().replace('\n', "\\l");
+        let font = match node.class {
+            NodeClass::Success | NodeClass::Indeterminate => "black",
+            _ => "white",
+        };
+        let extra = if id == graph.start() {
+            ", penwidth=3"
+        } else {
+            ""
+        };
+        let _ = writeln!(
+            out,
+            "  n{id} [label=\"#{id} d{}\\n{board}\", fillcolor={}, fontcolor={font}, tooltip=\"{}\"{extra}];",
+            node.depth,
+            node.class.colour(),
+            node.class.name()
+        );
+    }
+    for (id, node) in graph.nodes().iter().enumerate() {
+        for e in node.edges() {
+            let on_solution = matches!(node.class, NodeClass::Solution)
+                && matches!(
+                    graph.node(e.to).class,
+                    NodeClass::Solution | NodeClass::Success
+                );
+            let colour = if on_solution { ", color=green" } else { "" };
+            let _ = writeln!(
+                out,
+                "  n{id} -> n{} [label=\"{}\"{colour}];",
+                e.to,
+                e.direction.letter()
+            );
+        }
+    }
+    out.push_str("}\n");
+    out
 }

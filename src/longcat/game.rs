@@ -4,7 +4,7 @@
 use super::inspect::{self, LongcatAnalysis};
 use super::level::MAX_SIDE;
 use super::rules::BoardCell;
-use super::{is_non_trivial, LevelError, LongcatLevel, NodeClass, DEFAULT_BUDGET};
+use super::{is_non_trivial, LevelError, LongcatLevel, NodeClass, RidgeModel, DEFAULT_BUDGET};
 use crate::game::{
     AnalyseOptions, Analysis, AsciiError, Game, GameId, Gauge, LevelGenerator, SizeRules, TileInfo,
     TileMark, Verdict,
@@ -242,7 +242,12 @@ impl Game for LongcatGame {
     ) -> Result<Analysis, JobError> {
         let cat = LongcatLevel::from_rows(&level.cells).map_err(|e| e.to_string())?;
         let budget = options.budget.unwrap_or(DEFAULT_BUDGET);
-        inspect::analyse(&cat, budget, cancel).map(analysis_of)
+        let custom = match &options.predictor {
+            Some(path) => Some(RidgeModel::load(path).map_err(|e| e.to_string())?),
+            None => None,
+        };
+        let predictor = custom.as_ref().or_else(|| inspect::shipped_model());
+        inspect::analyse_with(&cat, budget, predictor, cancel).map(analysis_of)
     }
 
     fn stored_difficulty(&self, level: &Level) -> Option<f64> {
@@ -382,6 +387,10 @@ impl StateGraphView for LongcatAnalysis {
 
     fn solution_rgb(&self) -> [u8; 3] {
         CLASSES[legend_index(NodeClass::Solution)].rgb
+    }
+
+    fn to_dot(&self, title: &str) -> String {
+        super::analysis::dot_of(&self.graph, title)
     }
 
     fn state(&self, node: usize) -> Option<StatePicture> {

@@ -54,13 +54,26 @@ pub fn analyse(
     budget: usize,
     cancel: &Cancel,
 ) -> Result<LongcatAnalysis, JobError> {
+    analyse_with(level, budget, shipped_model(), cancel)
+}
+
+/// [`analyse`] with a chosen difficulty predictor (`None`: no prediction).
+///
+/// # Errors
+/// As [`analyse`].
+pub fn analyse_with(
+    level: &LongcatLevel,
+    budget: usize,
+    predictor: Option<&RidgeModel>,
+    cancel: &Cancel,
+) -> Result<LongcatAnalysis, JobError> {
     let graph = StateGraph::build(level, budget).map_err(|e| e.to_string())?;
     if cancel.is_cancelled() {
         return Err(JobError::Cancelled);
     }
     let variables = GraphVariables::of(&graph);
     let model = PlayerModel::of(&graph);
-    let predicted = shipped_model().map(|m| m.predict(&variables));
+    let predicted = predictor.map(|m| m.predict(&variables));
     let shortest = graph
         .shortest_solution()
         .map(|moves| moves.iter().map(|d| d.letter()).collect());

@@ -1,8 +1,8 @@
 //! Longcat sub-commands: generate, eval and train (owned by the Longcat engine).
 
-use super::eval::EvalArgs;
+use crate::cli::eval::EvalArgs;
 
-use super::train::TrainArgs;
+use crate::cli::train::TrainArgs;
 use crate::files;
 use crate::longcat::eval::{evaluate, EvalConfig};
 use crate::longcat::training::{

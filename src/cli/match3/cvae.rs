@@ -1,8 +1,8 @@
 //! Match-3 model sub-commands: generate, eval and train for the Avalon and Vanilla cVAEs.
 
-use super::eval::EvalArgs;
+use crate::cli::eval::EvalArgs;
 
-use super::train::TrainArgs;
+use crate::cli::train::TrainArgs;
 use crate::match3::ValidationConfig;
 use crate::model::{self, Generator, ModelKind, Progress, SweepMetrics, TrainConfig, TrainingSet};
 use anyhow::{bail, Context, Result};

@@ -1,8 +1,8 @@
 //! `train|generate|eval --model longcat-dqn`: the learned Longcat generator from the command line.
 
-use super::eval::EvalArgs;
+use crate::cli::eval::EvalArgs;
 
-use super::train::TrainArgs;
+use crate::cli::train::TrainArgs;
 use crate::rl::train::{train as train_dqn, TrainConfig};
 use crate::rl::{eval, model, DqnModel};
 use anyhow::{bail, Result};
