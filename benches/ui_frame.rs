@@ -6,8 +6,8 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use egui::{Event, Pos2, RawInput, Rect, Vec2};
-use level_studio::app::board::Board;
 use level_studio::app::{AppCommand, EditCommand, JobMode, Settings, StudioApp, StudioPaths};
+use level_studio::document::Board;
 use level_studio::grid::Grid;
 use level_studio::longcat::{self, LongcatLevel, StateGraph};
 use level_studio::match3::game::{GAP, PLAYFIELD};

@@ -451,7 +451,7 @@ fn a_candidate_dragged_onto_the_pack_strip_joins_the_pack() {
 /// generator, conditions and seed give the same levels (cells, names, tags and figures).
 #[test]
 fn the_window_and_the_command_line_make_the_same_levels() {
-    use level_studio::app::generate_panel::GeneratorPanel;
+    use level_studio::app::generation::generate_panel::GeneratorPanel;
     let dir = tempfile::tempdir().unwrap();
     // The game and generator, the window's conditions, and the same request as CLI flags.
     type Case = (

@@ -1,5 +1,16 @@
 //! The studio window (eframe/egui). Everything GUI lives here and only calls into the
-//! GUI-free library (games, grid, symmetry, files).
+//! GUI-free library (games, the document model, generation, files). It is laid out in rooms:
+//!
+//! - `studio/`: the shell — [`StudioApp`], commands and [`StudioApp::apply`], the panel
+//!   layout, settings, file dialogs, autosave and recovery;
+//! - `editor/`: the tile canvas, the palette and the level/tools sidebar;
+//! - `analysis/`: the live analysis, the difficulty gauge and the state-graph viewer;
+//! - `generation/`: the generator sidebar, the candidates and latent interpolation;
+//! - `playtest/`: the playtest window and each game's session (in a file named after it);
+//! - `pack/`: the pack strip with its thumbnails and difficulty curve.
+//!
+//! Widgets read what a game's trait returns; nothing here names a game outside the files
+//! named after one.
 //!
 //! State flow: [`Settings`] is the one saved struct; the rest of [`StudioApp`] is runtime.
 //! Widgets and panels emit [`AppCommand`]s (board edits as [`EditCommand`]s), which
@@ -8,31 +19,17 @@
 //! over channels and wake the UI; the UI never waits.
 
 pub mod analysis;
-mod apply;
-pub mod candidates;
-pub mod canvas;
-pub mod dialogs;
-pub mod gauge;
-pub mod generate_panel;
-pub mod graph_view;
-pub mod interpolation;
-mod layout;
-pub mod pack_strip;
-pub mod palette;
-pub mod panel;
+pub mod editor;
+pub mod generation;
+pub mod pack;
 pub mod playtest;
-pub mod playtest_longcat;
-pub mod playtest_match3;
-pub mod recovery;
-pub mod settings;
-pub mod sidebar;
 pub mod studio;
 
-pub use crate::document::{board, editor, history, pack_doc};
+pub use crate::document::{board, history, pack_doc};
 pub use crate::jobs::{self, JobMode};
 pub use editor::{EditCommand, Editor};
-pub use panel::{AppCommand, PackCommand};
-pub use settings::{Settings, StudioPaths};
+pub use studio::panel::{AppCommand, PackCommand};
+pub use studio::settings::{Settings, StudioPaths};
 pub use studio::StudioApp;
 
 /// Wakes the window when a worker reports.

@@ -2,24 +2,33 @@
 //! packs, panels), lays out the panels each frame, and hands every command to
 //! [`StudioApp::apply`] (in `apply.rs`).
 
-use super::analysis::LiveAnalysis;
-use super::board::Board;
-use super::canvas::{CanvasView, StateOverlay};
-use super::dialogs::FileDialogs;
-use super::editor::{EditCommand, Editor};
-use super::gauge::GaugePanel;
-use super::generate_panel::GeneratorPanel;
-use super::graph_view::GraphPanel;
-use super::interpolation::InterpolationWindow;
-use super::jobs::{JobMode, Worker};
-use super::pack_doc::{self, MeasureKey, Measured, PackDoc};
-use super::pack_strip::PackStrip;
-use super::panel::AppCommand;
-use super::playtest::PlaytestWindow;
-use super::recovery::Recovery;
-use super::settings::{Settings, StudioPaths, Tool};
-use super::sidebar::ConditionsPanel;
-use super::RepaintOnReport;
+mod access;
+mod apply;
+pub mod dialogs;
+mod file_work;
+mod layout;
+pub mod panel;
+pub mod recovery;
+pub mod settings;
+
+use crate::app::analysis::gauge::GaugePanel;
+use crate::app::analysis::graph_view::GraphPanel;
+use crate::app::analysis::LiveAnalysis;
+use crate::app::board::Board;
+use crate::app::editor::canvas::{CanvasView, StateOverlay};
+use crate::app::editor::sidebar::ConditionsPanel;
+use crate::app::editor::{EditCommand, Editor};
+use crate::app::generation::generate_panel::GeneratorPanel;
+use crate::app::generation::interpolation::InterpolationWindow;
+use crate::app::jobs::{JobMode, Worker};
+use crate::app::pack::pack_strip::PackStrip;
+use crate::app::pack_doc::{self, MeasureKey, Measured, PackDoc};
+use crate::app::playtest::PlaytestWindow;
+use crate::app::studio::dialogs::FileDialogs;
+use crate::app::studio::panel::AppCommand;
+use crate::app::studio::recovery::Recovery;
+use crate::app::studio::settings::{Settings, StudioPaths, Tool};
+use crate::app::RepaintOnReport;
 use crate::files;
 use crate::game::registry;
 use crate::level::{Game, Level, Playtest};
@@ -195,183 +204,6 @@ impl StudioApp {
             .unwrap_or_default();
         let root = std::env::current_dir().unwrap_or_default();
         Self::new(settings, StudioPaths::standard(&root), JobMode::Threads)
-    }
-
-    /// The game on the canvas.
-    pub fn game(&self) -> Game {
-        self.game
-    }
-
-    /// The level under edit.
-    pub fn editor(&self) -> &Editor {
-        &self.desk.editor
-    }
-
-    pub(super) fn editor_mut(&mut self) -> &mut Editor {
-        &mut self.desk.editor
-    }
-
-    /// Puts `game` on the canvas, with the level last edited in it.
-    pub(super) fn show_game(&mut self, game: Game) {
-        if game == self.game {
-            return;
-        }
-        let desk = self
-            .parked
-            .remove(&game)
-            .unwrap_or_else(|| Desk::blank(game));
-        let old = std::mem::replace(&mut self.desk, desk);
-        self.parked.insert(self.game, old);
-        self.game = game;
-    }
-
-    /// The desk (level under edit) of `game`, shown or parked.
-    pub(super) fn desk_mut(&mut self, game: Game) -> &mut Desk {
-        if game == self.game {
-            &mut self.desk
-        } else {
-            self.parked.entry(game).or_insert_with(|| Desk::blank(game))
-        }
-    }
-
-    /// The levels under edit in every game, the one on the canvas first.
-    pub(super) fn editors(&self) -> impl Iterator<Item = &Editor> {
-        std::iter::once(&self.desk.editor).chain(self.parked.values().map(|d| &d.editor))
-    }
-
-    /// The live analysis (gauge and graph).
-    pub fn analysis(&self) -> &LiveAnalysis {
-        &self.analysis
-    }
-
-    /// The live analysis, to adjust its debounce in tests.
-    pub fn analysis_mut(&mut self) -> &mut LiveAnalysis {
-        &mut self.analysis
-    }
-
-    /// The open packs.
-    pub fn packs(&self) -> &[PackDoc] {
-        &self.packs
-    }
-
-    /// Index of the active pack.
-    pub fn active_pack(&self) -> usize {
-        self.active_pack
-    }
-
-    /// Errors shown in the window, oldest first.
-    pub fn errors(&self) -> &[String] {
-        &self.errors
-    }
-
-    /// The status line.
-    pub fn status(&self) -> &str {
-        &self.status
-    }
-
-    /// The graph state shown on the canvas, if any.
-    pub fn shown_state(&self) -> Option<&StateOverlay> {
-        self.shown_state.as_ref()
-    }
-
-    /// The canvas (tests read where cells are drawn).
-    pub fn canvas(&self) -> &CanvasView {
-        &self.canvas
-    }
-
-    /// The generator sidebar and its candidates.
-    pub fn generators(&self) -> &GeneratorPanel {
-        &self.generators
-    }
-
-    /// The generator sidebar, to set conditions or wait for a job in tests.
-    pub fn generators_mut(&mut self) -> &mut GeneratorPanel {
-        &mut self.generators
-    }
-
-    /// The playtest window.
-    pub fn playtest(&self) -> &PlaytestWindow {
-        &self.playtest
-    }
-
-    /// The playtest window, to turn animations off in tests.
-    pub fn playtest_mut(&mut self) -> &mut PlaytestWindow {
-        &mut self.playtest
-    }
-
-    /// The latent interpolation window.
-    pub fn interpolation(&self) -> &InterpolationWindow {
-        &self.interpolation
-    }
-
-    /// The latent interpolation window, to choose levels or wait in tests.
-    pub fn interpolation_mut(&mut self) -> &mut InterpolationWindow {
-        &mut self.interpolation
-    }
-
-    /// Levels the interpolation window can start from, all of the walked model's game: the
-    /// editor level, the active pack's levels and the candidates.
-    pub fn interpolation_sources(&self) -> Vec<(String, Level)> {
-        let mut out = Vec::new();
-        let game = self.interpolation.model.0;
-        // The editor level carries the gauge's figures when they are fresh: the encoder is
-        // conditioned on the validated moves.
-        let editor_level = if self.game == game {
-            Some(self.level_for_pack())
-        } else {
-            self.parked.get(&game).map(|d| d.editor.to_level())
-        };
-        if let Some(level) = editor_level {
-            out.push((format!("Editor: {}", level.name), level));
-        }
-        if let Some(doc) = self.packs.get(self.active_pack) {
-            for (i, l) in doc.pack.levels.iter().enumerate() {
-                if l.game == game {
-                    out.push((format!("Pack {}: {}", i + 1, l.name), l.clone()));
-                }
-            }
-        }
-        for (i, c) in self.generators.candidates.iter().enumerate() {
-            if c.level.game == game {
-                out.push((
-                    format!("Candidate {}: {}", i + 1, c.level.name),
-                    c.level.clone(),
-                ));
-            }
-        }
-        out
-    }
-
-    /// The graph viewer (tests read where nodes are drawn).
-    pub fn graph_panel(&self) -> &GraphPanel {
-        &self.graph
-    }
-
-    /// The unsaved-changes question waiting for an answer, if any.
-    pub fn guard(&self) -> Option<&Guarded> {
-        self.guard.as_ref()
-    }
-
-    /// Milliseconds the last frame's UI code took.
-    pub fn frame_ms(&self) -> f32 {
-        self.frame_ms
-    }
-
-    /// Queues a command as if a widget had emitted it (tests, drag-and-drop, the menu).
-    pub fn push(&mut self, command: AppCommand) {
-        self.pending.push(command);
-    }
-
-    /// Tests and benches: run the pending analysis now and wait for it.
-    pub fn finish_analysis(&mut self, ctx: &egui::Context) -> bool {
-        let (revision, board) = (self.editor().revision(), self.editor().board().clone());
-        self.analysis.board_changed(revision, &board);
-        self.analysis.finish_now(ctx, Duration::from_secs(20))
-    }
-
-    /// True when some pack or canvas level has changes not in a file.
-    pub fn has_unsaved(&self) -> bool {
-        self.packs.iter().any(|p| p.dirty)
     }
 
     pub(super) fn activate_pack_for(&mut self, game: Game) {

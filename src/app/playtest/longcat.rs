@@ -1,9 +1,9 @@
 //! A Longcat game in the playtest window: moves by arrow keys, WASD or a mouse swipe, undo of
 //! the last move, and success, fail and dead ends as they happen.
 
-use super::board::Board as EditBoard;
-use super::palette;
-use super::playtest::{BoardView, PlaySession, PlaytestWindow};
+use crate::app::board::Board as EditBoard;
+use crate::app::editor::palette;
+use crate::app::playtest::{BoardView, PlaySession, PlaytestWindow};
 use crate::game::GameId;
 use crate::longcat::{Direction, LongcatLevel, State};
 use egui::{Color32, Key, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2};

@@ -4,12 +4,12 @@
 //! reconstruction: a VAE does not reproduce its input exactly), the in-between levels and B,
 //! each with its validated figures; click one to open it in the editor.
 
-use super::candidates::figure_text;
-use super::jobs::{JobMode, Worker};
-use super::pack_strip::paint_thumbnail;
-use super::palette;
-use super::panel::AppCommand;
-use super::RepaintOnReport;
+use crate::app::editor::palette;
+use crate::app::generation::candidates::figure_text;
+use crate::app::jobs::{JobMode, Worker};
+use crate::app::pack::pack_strip::paint_thumbnail;
+use crate::app::studio::panel::AppCommand;
+use crate::app::RepaintOnReport;
 use crate::game::{self, GameId, ModelCache};
 use crate::generation::{candidate, Candidate};
 use crate::jobs::JobError;

@@ -1,13 +1,16 @@
 //! The playtest window: the designer plays the level under edit, through the game's
 //! [`PlaySession`] (each game's session and its board widget live in a file named after the
-//! game: `playtest_match3.rs` swaps tiles and animates cascades, `playtest_longcat.rs` moves
+//! game: `match3.rs` swaps tiles and animates cascades, `longcat.rs` moves
 //! the cat). The window shows the counters, restart, the game's own controls and the result.
 //! Each finished attempt (and an abandoned one with moves) goes to the level as a
 //! [`Playtest`] through [`AppCommand::RecordPlaytest`].
 
-use super::board::Board as EditBoard;
-use super::palette;
-use super::panel::AppCommand;
+pub mod longcat;
+pub mod match3;
+
+use crate::app::board::Board as EditBoard;
+use crate::app::editor::palette;
+use crate::app::studio::panel::AppCommand;
 use crate::game::GameId;
 use crate::level::Playtest;
 use egui::{Pos2, Rect, Vec2};
@@ -56,10 +59,7 @@ pub trait PlaySession: Any {
 type Starter = fn(&EditBoard, u64) -> Option<Result<Box<dyn PlaySession>, String>>;
 
 /// The games with a playtest, one line each (their files are named after them).
-const STARTERS: [Starter; 2] = [
-    super::playtest_match3::start,
-    super::playtest_longcat::start,
-];
+const STARTERS: [Starter; 2] = [match3::start, crate::app::playtest::longcat::start];
 
 /// The playtest window.
 pub struct PlaytestWindow {

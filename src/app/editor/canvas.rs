@@ -2,10 +2,10 @@
 //! and markers (match-3 spawners) and the mirror axes, and turns pointer input into [`EditCommand`]s by the chosen
 //! tool. It never changes the board itself.
 
-use super::board::{Board, Tile};
-use super::editor::EditCommand;
-use super::palette;
-use super::settings::{Tool, ToolState};
+use crate::app::board::Board;
+use crate::app::editor::palette;
+use crate::app::editor::EditCommand;
+use crate::app::studio::settings::ToolState;
 use crate::game::StatePicture;
 use crate::symmetry::Symmetry;
 use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2};
@@ -35,9 +35,9 @@ pub struct CanvasView {
     pub zoom: f32,
     /// Pan offset in points.
     pub pan: Vec2,
-    stroke_open: bool,
-    last_cell: Option<(usize, usize)>,
-    rect_start: Option<(usize, usize)>,
+    pub(super) stroke_open: bool,
+    pub(super) last_cell: Option<(usize, usize)>,
+    pub(super) rect_start: Option<(usize, usize)>,
     /// The cell under the pointer last frame.
     pub hovered: Option<(usize, usize)>,
     board_rect: Rect,
@@ -68,7 +68,7 @@ impl CanvasView {
             )
     }
 
-    fn cell_at(&self, pos: Pos2, board: &Board) -> Option<(usize, usize)> {
+    pub(super) fn cell_at(&self, pos: Pos2, board: &Board) -> Option<(usize, usize)> {
         if self.cell_size <= 0.0 {
             return None;
         }
@@ -173,94 +173,6 @@ impl CanvasView {
         }
         self.draw_readouts(ui, &painter, area, board, state, cell);
         out
-    }
-
-    #[allow(clippy::too_many_arguments)]
-    fn handle_tool(
-        &mut self,
-        ui: &egui::Ui,
-        response: &egui::Response,
-        board: &Board,
-        tools: &mut ToolState,
-        cell: Option<(usize, usize)>,
-        primary_down: bool,
-        out: &mut CanvasOutput,
-    ) {
-        let rules = board.rules();
-        let tile = tools.tile(rules);
-        let name = board.tile_name_of(tile);
-        let unique = rules.unique_tile() == Some(tile);
-        let pressed = response.is_pointer_button_down_on() && primary_down;
-        let released = ui.input(|i| i.pointer.primary_released());
-        let paint = |cells: &[(usize, usize)]| -> Vec<(usize, usize, Tile)> {
-            let mut v = Vec::new();
-            for &(x, y) in cells {
-                let targets = if unique {
-                    vec![(x, y)]
-                } else {
-                    Board::mirrored(x, y, board.mirror_frame(x, y), tools.mirror)
-                };
-                v.extend(targets.into_iter().map(|(mx, my)| (mx, my, tile)));
-            }
-            v
-        };
-        match tools.tool {
-            Tool::Brush => {
-                if pressed {
-                    if let Some(c) = cell {
-                        if !self.stroke_open {
-                            out.commands.push(EditCommand::BeginStroke {
-                                label: format!("Brush {name}"),
-                            });
-                            self.stroke_open = true;
-                        }
-                        let from = self.last_cell.unwrap_or(c);
-                        if self.last_cell != Some(c) {
-                            out.commands
-                                .push(EditCommand::Paint(paint(&line_cells(from, c))));
-                        }
-                        self.last_cell = Some(c);
-                    }
-                }
-            }
-            Tool::Rectangle => {
-                if pressed && self.rect_start.is_none() {
-                    self.rect_start = cell;
-                }
-                if released || !primary_down {
-                    if let (Some(a), Some(b)) = (self.rect_start.take(), cell) {
-                        let mut cells = Vec::new();
-                        for y in a.1.min(b.1)..=a.1.max(b.1) {
-                            for x in a.0.min(b.0)..=a.0.max(b.0) {
-                                cells.push((x, y));
-                            }
-                        }
-                        out.commands.push(EditCommand::BeginStroke {
-                            label: format!("Rectangle {name}"),
-                        });
-                        out.commands.push(EditCommand::Paint(paint(&cells)));
-                        out.commands.push(EditCommand::EndStroke);
-                    }
-                    self.rect_start = None;
-                }
-            }
-            Tool::Fill => {
-                if let (true, Some((x, y))) = (response.clicked(), cell) {
-                    let region = board.flood_region(x, y);
-                    out.commands.push(EditCommand::BeginStroke {
-                        label: format!("Fill {name}"),
-                    });
-                    out.commands.push(EditCommand::Paint(paint(&region)));
-                    out.commands.push(EditCommand::EndStroke);
-                }
-            }
-            Tool::Eyedropper => {
-                if let (true, Some((x, y))) = (response.clicked(), cell) {
-                    tools.set_tile(rules, board.get(x, y));
-                    tools.tool = Tool::Brush;
-                }
-            }
-        }
     }
 
     fn cell_rect(&self, x: usize, y: usize) -> Rect {
@@ -403,31 +315,6 @@ impl CanvasView {
             font,
             ui.visuals().text_color(),
         );
-    }
-}
-
-/// The cells on a straight line between two cells (so fast strokes leave no holes).
-pub fn line_cells(a: (usize, usize), b: (usize, usize)) -> Vec<(usize, usize)> {
-    let (mut x0, mut y0) = (a.0 as i64, a.1 as i64);
-    let (x1, y1) = (b.0 as i64, b.1 as i64);
-    let (dx, dy) = ((x1 - x0).abs(), -(y1 - y0).abs());
-    let (sx, sy) = (if x0 < x1 { 1 } else { -1 }, if y0 < y1 { 1 } else { -1 });
-    let mut err = dx + dy;
-    let mut out = Vec::new();
-    loop {
-        out.push((x0 as usize, y0 as usize));
-        if x0 == x1 && y0 == y1 {
-            return out;
-        }
-        let e2 = 2 * err;
-        if e2 >= dy {
-            err += dy;
-            x0 += sx;
-        }
-        if e2 <= dx {
-            err += dx;
-            y0 += sy;
-        }
     }
 }
 

@@ -1,11 +1,11 @@
 //! The window's layout: menu bar, status bar, left sidebar, right panel (gauge and graph),
 //! bottom pack strip, the canvas in the centre, and the modal questions.
 
-use super::candidates::CandidateDrag;
-use super::dialogs::Purpose;
-use super::editor::EditCommand;
-use super::panel::{AppCommand, PackCommand, PanelCtx, ToolPanel};
-use super::studio::{Guarded, StudioApp};
+use crate::app::editor::EditCommand;
+use crate::app::generation::candidates::CandidateDrag;
+use crate::app::studio::dialogs::Purpose;
+use crate::app::studio::panel::{AppCommand, PackCommand, PanelCtx, ToolPanel};
+use crate::app::studio::{Guarded, StudioApp};
 use egui::{Panel, RichText};
 
 impl StudioApp {
@@ -167,7 +167,7 @@ impl StudioApp {
                     .rect_stroke(
                         strip_rect.shrink(2.0),
                         4.0,
-                        egui::Stroke::new(2.0, super::palette::ACCENT),
+                        egui::Stroke::new(2.0, crate::app::editor::palette::ACCENT),
                         egui::StrokeKind::Inside,
                     );
                 if released {

@@ -2,10 +2,10 @@
 //! and figures (click to edit, double-click to rename, drag to reorder, ✕ to remove), the
 //! pack buttons, and the pack's difficulty curve.
 
-use super::board::Board;
-use super::pack_doc::PackDoc;
-use super::palette;
-use super::panel::{AppCommand, PackCommand, PanelCtx, ToolPanel};
+use crate::app::board::Board;
+use crate::app::editor::palette;
+use crate::app::pack_doc::PackDoc;
+use crate::app::studio::panel::{AppCommand, PackCommand, PanelCtx, ToolPanel};
 use crate::level::Level;
 use egui::{Align2, Color32, FontId, Rect, Sense, Stroke, StrokeKind, Vec2};
 use egui_plot::{Line, Plot, Points};

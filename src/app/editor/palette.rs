@@ -1,7 +1,7 @@
 //! Colours of the studio and how each tile, state cell and graph class is painted, shared by
 //! the canvas, thumbnails, the graph viewer and the PNG sheet.
 
-use super::board::Tile;
+use crate::app::board::Tile;
 use crate::game::{CellLook, Game, TileMark};
 use egui::{Color32, Painter, Rect, Stroke, Vec2};
 

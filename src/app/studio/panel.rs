@@ -1,10 +1,10 @@
 //! Tool panels as a small trait, the context they see, and the app-level commands they emit
 //! (applied in one place by the studio; edits of the board go on to [`Editor::apply`]).
 
-use super::analysis::LiveAnalysis;
-use super::editor::{EditCommand, Editor};
-use super::pack_doc::PackDoc;
-use super::settings::ToolState;
+use crate::app::analysis::LiveAnalysis;
+use crate::app::editor::{EditCommand, Editor};
+use crate::app::pack_doc::PackDoc;
+use crate::app::studio::settings::ToolState;
 use crate::level::{Game, Level, Playtest};
 use std::path::PathBuf;
 

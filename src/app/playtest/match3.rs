@@ -2,9 +2,9 @@
 //! round (cleared tiles marked, then the board after gravity and refill), the move and red
 //! counters, and the end of the attempt (goal reached, out of moves, stuck).
 
-use super::board::Board as EditBoard;
-use super::palette;
-use super::playtest::{BoardView, PlaySession, PlaytestWindow};
+use crate::app::board::Board as EditBoard;
+use crate::app::editor::palette;
+use crate::app::playtest::{BoardView, PlaySession, PlaytestWindow};
 use crate::game::GameId;
 use crate::match3::layout::{Rect as AreaRect, CANVAS_CELLS, CANVAS_WIDTH};
 use crate::match3::rules::{Board, CascadeStep, Geometry, Swap, COLOURS, GOAL_RED, RED};

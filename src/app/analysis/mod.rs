@@ -2,9 +2,12 @@
 //! Longcat state graph with its layout) run as a job on a worker thread, debounced after
 //! edits, stale runs cancelled.
 
-use super::board::Board;
-use super::jobs::{Cancel, JobError, JobMode, Worker};
-use super::RepaintOnReport;
+pub mod gauge;
+pub mod graph_view;
+
+use crate::app::board::Board;
+use crate::app::jobs::{Cancel, JobError, JobMode, Worker};
+use crate::app::RepaintOnReport;
 use crate::game::AnalyseOptions;
 pub use crate::game::Analysis;
 use std::time::{Duration, Instant};

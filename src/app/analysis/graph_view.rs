@@ -4,9 +4,9 @@
 //! canvas; pan and zoom, with level of detail so thousands of nodes stay smooth. The layout
 //! comes ready from the worker; this file only draws.
 
-use super::analysis::Outcome;
-use super::palette;
-use super::panel::{AppCommand, PanelCtx, ToolPanel};
+use crate::app::analysis::Outcome;
+use crate::app::editor::palette;
+use crate::app::studio::panel::{AppCommand, PanelCtx, ToolPanel};
 use crate::game::StateGraphView;
 use egui::{Align2, Color32, FontId, Mesh, Pos2, Rect, Sense, Shape, Stroke, Vec2};
 use std::sync::Arc;

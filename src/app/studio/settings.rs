@@ -1,7 +1,7 @@
 //! What the studio remembers between runs (one `#[serde(default)]` struct saved through
 //! eframe's storage) and where it reads and writes files.
 
-use super::board::{tile_named, Tile};
+use crate::app::board::{tile_named, Tile};
 use crate::game::{Game as GameRules, GameId};
 use crate::symmetry::Symmetry;
 use serde::{Deserialize, Serialize};

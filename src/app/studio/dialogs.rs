@@ -1,7 +1,7 @@
 //! File dialogs: native ones (rfd, through the desktop portal) on a helper thread so the UI
 //! never waits, and an in-window path field when no portal answers.
 
-use super::panel::AppCommand;
+use crate::app::studio::panel::AppCommand;
 use crossbeam_channel::{unbounded, Receiver, Sender};
 use std::path::PathBuf;
 use std::time::{Duration, Instant};

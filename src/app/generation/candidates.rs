@@ -2,10 +2,10 @@
 //! validated figure and a valid/invalid badge; click a card to open it in the editor, "+ Pack"
 //! to add it to the active pack, "More like this" to generate near it (cVAE models).
 
-use super::generate_panel::GeneratorPanel;
-use super::pack_strip::paint_thumbnail;
-use super::palette;
-use super::panel::AppCommand;
+use crate::app::editor::palette;
+use crate::app::generation::generate_panel::GeneratorPanel;
+use crate::app::pack::pack_strip::paint_thumbnail;
+use crate::app::studio::panel::AppCommand;
 use crate::generation::Candidate;
 use crate::level::{Game, Level};
 use egui::{Align2, Color32, FontId, Rect, Sense, Stroke, StrokeKind, Vec2};

@@ -1,10 +1,10 @@
 //! The left sidebar: the game switch, the level conditions (size, mirror symmetry) and the
 //! tool palette. Generators join it in part 2 as further [`ToolPanel`]s.
 
-use super::editor::EditCommand;
-use super::palette;
-use super::panel::{AppCommand, PanelCtx, ToolPanel};
-use super::settings::Tool;
+use crate::app::editor::palette;
+use crate::app::editor::EditCommand;
+use crate::app::studio::panel::{AppCommand, PanelCtx, ToolPanel};
+use crate::app::studio::settings::Tool;
 use crate::game::GameId;
 use crate::symmetry::Symmetry;
 use egui::{RichText, Sense, Vec2};

@@ -3,9 +3,9 @@
 //! the limit; Longcat: difficulty against the non-trivial threshold), the histogram of bot
 //! games, and a table of further figures (the Longcat graph variables).
 
-use super::analysis::{Analysis, Outcome};
-use super::palette;
-use super::panel::{PanelCtx, ToolPanel};
+use crate::app::analysis::{Analysis, Outcome};
+use crate::app::editor::palette;
+use crate::app::studio::panel::{PanelCtx, ToolPanel};
 use crate::game::{Gauge, GaugeHistogram};
 use egui::{Align2, Color32, FontId, Rect, RichText, Sense, Stroke, Vec2};
 use egui_plot::{Bar, BarChart, Plot, VLine};

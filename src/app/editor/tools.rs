@@ -1,0 +1,122 @@
+//! The canvas tools: brush strokes (mirrored by the chosen symmetry, the game's unique tile
+//! painted once), rectangles, flood fill and the eyedropper, turned into [`EditCommand`]s.
+
+use super::canvas::{CanvasOutput, CanvasView};
+use crate::app::board::{Board, Tile};
+use crate::app::editor::EditCommand;
+use crate::app::studio::settings::{Tool, ToolState};
+
+impl CanvasView {
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn handle_tool(
+        &mut self,
+        ui: &egui::Ui,
+        response: &egui::Response,
+        board: &Board,
+        tools: &mut ToolState,
+        cell: Option<(usize, usize)>,
+        primary_down: bool,
+        out: &mut CanvasOutput,
+    ) {
+        let rules = board.rules();
+        let tile = tools.tile(rules);
+        let name = board.tile_name_of(tile);
+        let unique = rules.unique_tile() == Some(tile);
+        let pressed = response.is_pointer_button_down_on() && primary_down;
+        let released = ui.input(|i| i.pointer.primary_released());
+        let paint = |cells: &[(usize, usize)]| -> Vec<(usize, usize, Tile)> {
+            let mut v = Vec::new();
+            for &(x, y) in cells {
+                let targets = if unique {
+                    vec![(x, y)]
+                } else {
+                    Board::mirrored(x, y, board.mirror_frame(x, y), tools.mirror)
+                };
+                v.extend(targets.into_iter().map(|(mx, my)| (mx, my, tile)));
+            }
+            v
+        };
+        match tools.tool {
+            Tool::Brush => {
+                if pressed {
+                    if let Some(c) = cell {
+                        if !self.stroke_open {
+                            out.commands.push(EditCommand::BeginStroke {
+                                label: format!("Brush {name}"),
+                            });
+                            self.stroke_open = true;
+                        }
+                        let from = self.last_cell.unwrap_or(c);
+                        if self.last_cell != Some(c) {
+                            out.commands
+                                .push(EditCommand::Paint(paint(&line_cells(from, c))));
+                        }
+                        self.last_cell = Some(c);
+                    }
+                }
+            }
+            Tool::Rectangle => {
+                if pressed && self.rect_start.is_none() {
+                    self.rect_start = cell;
+                }
+                if released || !primary_down {
+                    if let (Some(a), Some(b)) = (self.rect_start.take(), cell) {
+                        let mut cells = Vec::new();
+                        for y in a.1.min(b.1)..=a.1.max(b.1) {
+                            for x in a.0.min(b.0)..=a.0.max(b.0) {
+                                cells.push((x, y));
+                            }
+                        }
+                        out.commands.push(EditCommand::BeginStroke {
+                            label: format!("Rectangle {name}"),
+                        });
+                        out.commands.push(EditCommand::Paint(paint(&cells)));
+                        out.commands.push(EditCommand::EndStroke);
+                    }
+                    self.rect_start = None;
+                }
+            }
+            Tool::Fill => {
+                if let (true, Some((x, y))) = (response.clicked(), cell) {
+                    let region = board.flood_region(x, y);
+                    out.commands.push(EditCommand::BeginStroke {
+                        label: format!("Fill {name}"),
+                    });
+                    out.commands.push(EditCommand::Paint(paint(&region)));
+                    out.commands.push(EditCommand::EndStroke);
+                }
+            }
+            Tool::Eyedropper => {
+                if let (true, Some((x, y))) = (response.clicked(), cell) {
+                    tools.set_tile(rules, board.get(x, y));
+                    tools.tool = Tool::Brush;
+                }
+            }
+        }
+    }
+}
+
+/// The cells on a straight line between two cells (so fast strokes leave no holes).
+pub fn line_cells(a: (usize, usize), b: (usize, usize)) -> Vec<(usize, usize)> {
+    let (mut x0, mut y0) = (a.0 as i64, a.1 as i64);
+    let (x1, y1) = (b.0 as i64, b.1 as i64);
+    let (dx, dy) = ((x1 - x0).abs(), -(y1 - y0).abs());
+    let (sx, sy) = (if x0 < x1 { 1 } else { -1 }, if y0 < y1 { 1 } else { -1 });
+    let mut err = dx + dy;
+    let mut out = Vec::new();
+    loop {
+        out.push((x0 as usize, y0 as usize));
+        if x0 == x1 && y0 == y1 {
+            return out;
+        }
+        let e2 = 2 * err;
+        if e2 >= dy {
+            err += dy;
+            x0 += sx;
+        }
+        if e2 <= dx {
+            err += dx;
+            y0 += sy;
+        }
+    }
+}

@@ -1,0 +1,180 @@
+//! The generator sidebar's widgets: the generator choice, one control per condition the
+//! chosen generator takes (from its [`ConditionSpec`](crate::game::ConditionSpec)s), count,
+//! seed and "validated only", and Generate with its progress bar and Cancel.
+
+use super::generate_panel::{generator_of, GeneratorPanel};
+use crate::app::studio::panel::{AppCommand, PanelCtx, ToolPanel};
+use crate::game::{ConditionKind, ConditionValue, GameId};
+use crate::symmetry::Symmetry;
+use egui::RichText;
+
+impl GeneratorPanel {
+    fn generator_choice_ui(&mut self, ui: &mut egui::Ui, game: GameId) {
+        let Ok(g) = game.game() else {
+            return;
+        };
+        let current = self.request_mut(game).generator;
+        let mut chosen = None;
+        ui.horizontal_wrapped(|ui| {
+            for generator in g.generators() {
+                let failed = generator
+                    .weights_file()
+                    .and_then(|f| self.models.load_error(&self.models.dir().join(f)));
+                let label = if failed.is_some() {
+                    RichText::new(generator.label()).strikethrough()
+                } else {
+                    RichText::new(generator.label())
+                };
+                let resp = ui.selectable_label(current == generator.id(), label);
+                if resp.clicked() {
+                    chosen = Some(generator.id());
+                }
+                let hover = match failed {
+                    Some(e) => format!("Unavailable: {e}"),
+                    None => generator.description().to_string(),
+                };
+                resp.on_hover_text(hover);
+            }
+        });
+        if let Some(id) = chosen {
+            self.choose(game, id);
+        }
+    }
+
+    fn conditions_ui(&mut self, ui: &mut egui::Ui, game: GameId) {
+        self.generator_choice_ui(ui, game);
+        let models = self.models.clone();
+        let r = self.request_mut(game);
+        let Some(generator) = generator_of(r) else {
+            return;
+        };
+        if let Some(e) = generator
+            .weights_file()
+            .and_then(|f| models.load_error(&models.dir().join(f)))
+        {
+            ui.colored_label(
+                crate::app::editor::palette::BAD,
+                format!("Unavailable: {e}"),
+            );
+        }
+        let specs = generator.conditions();
+        egui::Grid::new("gen-conditions")
+            .num_columns(2)
+            .spacing([8.0, 3.0])
+            .show(ui, |ui| {
+                for spec in &specs {
+                    let label = ui.label(spec.label).on_hover_text(spec.help);
+                    let value = r.conditions.get_mut(spec.key);
+                    let Some(value) = value else {
+                        ui.end_row();
+                        continue;
+                    };
+                    let response = match (&spec.kind, value) {
+                        (ConditionKind::Int { min, max }, ConditionValue::Int(v)) => {
+                            ui.add(egui::DragValue::new(v).range(*min..=*max))
+                        }
+                        (ConditionKind::Float { min, max, step }, ConditionValue::Float(v)) => {
+                            ui.add(egui::DragValue::new(v).range(*min..=*max).speed(*step))
+                        }
+                        (ConditionKind::Symmetry, ConditionValue::Symmetry(s)) => {
+                            egui::ComboBox::from_id_salt(("gen-condition", spec.key))
+                                .selected_text(s.name())
+                                .show_ui(ui, |ui| {
+                                    for option in Symmetry::ALL {
+                                        ui.selectable_value(s, option, option.name());
+                                    }
+                                })
+                                .response
+                        }
+                        (ConditionKind::Flag, ConditionValue::Flag(b)) => ui.checkbox(b, ""),
+                        _ => ui.label("?"),
+                    };
+                    response.labelled_by(label.id);
+                    ui.end_row();
+                }
+                let l = ui.label("Count");
+                ui.add(egui::DragValue::new(&mut r.count).range(1..=64))
+                    .labelled_by(l.id);
+                ui.end_row();
+                let l = ui.label("Seed");
+                ui.add(egui::DragValue::new(&mut r.seed)).labelled_by(l.id);
+                ui.end_row();
+            });
+        ui.checkbox(&mut r.validated_only, "Validated only")
+            .on_hover_text(generator.validated_help());
+        let ctx = crate::game::GenerationContext {
+            models: &models,
+            cancel: &crate::jobs::Cancel::default(),
+        };
+        let loaded = generator.weights_file().is_none_or(|f| {
+            let path = models.dir().join(f);
+            models.tried(&path) && models.load_error(&path).is_none()
+        });
+        if loaded {
+            if let Err(e) = generator.check(r, &ctx) {
+                ui.colored_label(crate::app::editor::palette::BAD, e);
+            }
+        }
+        if let Some(f) = generator.feasibility(&models, &r.conditions) {
+            ui.colored_label(
+                crate::app::editor::palette::ACCENT,
+                format!("Warning: {}", f.warning),
+            );
+            for s in f.suggestions {
+                if ui
+                    .small_button(capitalised(&s.label))
+                    .on_hover_text("Use this condition")
+                    .clicked()
+                {
+                    for (key, value) in s.set {
+                        r.conditions.set(key, value);
+                    }
+                }
+            }
+        }
+    }
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
+impl ToolPanel for GeneratorPanel {
+    fn name(&self) -> &'static str {
+        "Generate"
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, ctx: &mut PanelCtx<'_>) {
+        ui.label(RichText::new("Generators").strong());
+        self.conditions_ui(ui, ctx.game);
+        ui.horizontal(|ui| {
+            let busy = self.worker.busy();
+            if ui
+                .add_enabled(!busy, egui::Button::new("Generate"))
+                .clicked()
+            {
+                ctx.commands.push(AppCommand::Generate);
+            }
+            if ui.add_enabled(busy, egui::Button::new("Cancel")).clicked() {
+                ctx.commands.push(AppCommand::CancelGeneration);
+            }
+        });
+        if self.worker.busy() {
+            let (fraction, note) = self
+                .progress()
+                .cloned()
+                .unwrap_or((0.0, "starting…".into()));
+            ui.add(egui::ProgressBar::new(fraction).text(note).animate(true));
+        }
+        if let Some(n) = &self.note {
+            ui.weak(n);
+        }
+        if let Some(e) = &self.error {
+            ui.colored_label(crate::app::editor::palette::BAD, e);
+        }
+    }
+}
