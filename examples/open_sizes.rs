@@ -1,3 +1,6 @@
+//! The median moves the default bot validation records on open boards of every size, one
+//! row a height (4..=11), one column a width (4..=9): `cargo run --release --example open_sizes`.
+
 // Examples fail loudly on purpose: they are probes, and a panic names what went wrong.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

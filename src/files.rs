@@ -16,34 +16,52 @@ pub enum FileError {
     /// The file could not be read or written.
     #[error("{path}: {source}")]
     Io {
+        /// The file.
         path: PathBuf,
+        /// The operating system's error.
         source: std::io::Error,
     },
     /// The RON or JSON text is malformed or has the wrong shape.
     #[error("{path}:{line}:{column}: {message}")]
     Parse {
+        /// The file.
         path: PathBuf,
+        /// The line of the error, counted from 1.
         line: usize,
+        /// The column of the error, counted from 1.
         column: usize,
+        /// What the parser expected or found.
         message: String,
     },
     /// The cells of a level are not a valid level of its game.
     #[error("{path}: level {level:?}: {message}")]
     Level {
+        /// The file.
         path: PathBuf,
+        /// The level's name.
         level: String,
+        /// What is wrong with its cells.
         message: String,
     },
     /// The pack was written by a newer studio; it is refused and never rewritten.
     #[error("{path}: pack format {found} is newer than this studio reads (up to {supported}); open it with a newer Level Studio")]
     NewerFormat {
+        /// The pack file.
         path: PathBuf,
+        /// The format version written in the file.
         found: u32,
+        /// The newest format version this studio reads.
         supported: u32,
     },
     /// The file's extension says nothing the studio can read.
     #[error("{path}: unknown file type (expected .ron, .json or .txt)")]
-    UnknownType { path: PathBuf },
+    UnknownType {
+        /// The file.
+        path: PathBuf,
+    },
+    /// A value could not be written as RON or JSON (a number the format cannot hold).
+    #[error("could not write the data: {0}")]
+    Serialise(String),
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> FileError + '_ {
@@ -61,15 +79,18 @@ fn extension(path: &Path) -> String {
 }
 
 /// Pretty RON for levels and packs: one row of cells a line, short lists on one line.
-pub fn to_ron<T: Serialize>(value: &T) -> String {
+///
+/// # Errors
+/// [`FileError::Serialise`] when RON cannot hold a value.
+pub fn to_ron<T: Serialize>(value: &T) -> Result<String, FileError> {
     let config = ron::ser::PrettyConfig::new()
         .compact_arrays(true)
         .struct_names(false)
         .indentor("  ");
-    let mut s =
-        ron::ser::to_string_pretty(value, config).expect("levels and packs always serialise");
+    let mut s = ron::ser::to_string_pretty(value, config)
+        .map_err(|e| FileError::Serialise(e.to_string()))?;
     s.push('\n');
-    s
+    Ok(s)
 }
 
 /// Parses RON text, mapping errors to the file's line and column.
@@ -316,7 +337,7 @@ pub fn load_levels_as(path: &Path, game: Option<Game>) -> Result<Vec<Level>, Fil
 /// # Errors
 /// [`FileError::Io`].
 pub fn save_level(path: &Path, level: &Level) -> Result<(), FileError> {
-    write_atomic(path, to_ron(level).as_bytes())
+    write_atomic(path, to_ron(level)?.as_bytes())
 }
 
 /// Saves a pack as RON, atomically.
@@ -324,7 +345,7 @@ pub fn save_level(path: &Path, level: &Level) -> Result<(), FileError> {
 /// # Errors
 /// [`FileError::Io`].
 pub fn save_pack(path: &Path, pack: &Pack) -> Result<(), FileError> {
-    write_atomic(path, to_ron(pack).as_bytes())
+    write_atomic(path, to_ron(pack)?.as_bytes())
 }
 
 /// Writes a pack's JSON export, atomically.
@@ -332,7 +353,8 @@ pub fn save_pack(path: &Path, pack: &Pack) -> Result<(), FileError> {
 /// # Errors
 /// [`FileError::Io`].
 pub fn export_pack_json(path: &Path, pack: &Pack) -> Result<(), FileError> {
-    let mut s = serde_json::to_string_pretty(pack).expect("packs always serialise");
+    let mut s =
+        serde_json::to_string_pretty(pack).map_err(|e| FileError::Serialise(e.to_string()))?;
     s.push('\n');
     write_atomic(path, s.as_bytes())
 }

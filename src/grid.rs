@@ -20,15 +20,21 @@ pub enum GridError {
     /// A row differs in length from the first row.
     #[error("line {line}: row has {found} cells, expected {expected} like the first row")]
     Ragged {
+        /// The line of the row, counted from 1.
         line: usize,
+        /// The number of cells in that row.
         found: usize,
+        /// The number of cells in the first row.
         expected: usize,
     },
     /// A character that stands for no cell of this game.
     #[error("line {line}, column {column}: unknown cell character {ch:?}")]
     UnknownChar {
+        /// The line of the row, counted from 1.
         line: usize,
+        /// The character's column, counted from 1.
         column: usize,
+        /// The character itself.
         ch: char,
     },
 }

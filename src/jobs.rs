@@ -47,14 +47,27 @@ impl From<&str> for JobError {
 pub enum JobEvent<T> {
     /// Part of the work is done (`0.0..=1.0`) with a note.
     Progress {
+        /// Which run of the worker sent this.
         job: u64,
+        /// How much is done, `0.0..=1.0`.
         fraction: f32,
+        /// What the job is doing now, for the designer.
         note: String,
     },
     /// The job finished.
-    Result { job: u64, value: T },
+    Result {
+        /// Which run of the worker sent this.
+        job: u64,
+        /// What the job produced.
+        value: T,
+    },
     /// The job failed (or panicked) or was cancelled.
-    Failed { job: u64, error: JobError },
+    Failed {
+        /// Which run of the worker sent this.
+        job: u64,
+        /// Why it ended without a result.
+        error: JobError,
+    },
 }
 
 /// A job's cancel flag, checked by the work between steps.

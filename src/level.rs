@@ -10,11 +10,17 @@ pub use crate::game::GameId as Game;
 /// The match-3 figures kept with a level: a validation without the per-game list.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Match3Figures {
+    /// Median of the moves the bot games recorded.
     pub median_moves: f64,
+    /// Population standard deviation of the recorded moves.
     pub std_moves: f64,
+    /// True when the median is within the move limit.
     pub valid: bool,
+    /// Games played.
     pub games: u32,
+    /// The designers' move limit the games were played against.
     pub limit: u32,
+    /// Base seed of the games.
     pub seed: u64,
     /// `histogram[i]` = games that recorded `i + 1` moves.
     pub histogram: Vec<u32>,
@@ -37,18 +43,29 @@ impl From<&Validation> for Match3Figures {
 /// The Longcat figures kept with a level: its graph variables and difficulty.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LongcatFigures {
+    /// Nodes of the state graph, the start included.
     pub states: usize,
+    /// Width × height of the level, in cells.
     pub size: usize,
+    /// Branches (wrong choices) summed over all nodes.
     pub branches: usize,
+    /// Success nodes.
     pub solutions: usize,
+    /// Fail nodes.
     pub fails: usize,
     /// Fewest moves to a success; `None` when unsolvable.
     pub shortest_solution: Option<u32>,
+    /// Branches summed over solution-class nodes.
     pub solution_branches: usize,
+    /// Nodes not of class dead.
     pub non_dead: usize,
+    /// Dead nodes.
     pub dead: usize,
+    /// Indeterminate nodes.
     pub indeterminate: usize,
+    /// Branches summed over indeterminate nodes.
     pub indeterminate_branches: usize,
+    /// True when a success is reachable from the start.
     pub solvable: bool,
     /// The player-model difficulty; `None` when unsolvable.
     pub difficulty: Option<f64>,

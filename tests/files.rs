@@ -90,7 +90,7 @@ fn malformed_files_name_file_line_and_column() {
     expect_parse_error(&ragged, 2);
 
     let pack = sample_pack();
-    let text = files::to_ron(&pack);
+    let text = files::to_ron(&pack).unwrap();
     let truncated = dir.path().join("truncated.ron");
     std::fs::write(&truncated, &text[..text.len() / 2]).unwrap();
     let err = files::load_pack(&truncated).unwrap_err();
@@ -113,7 +113,7 @@ fn bad_layouts_inside_valid_ron_are_reported_by_level_name() {
     let mut pack = sample_pack();
     pack.levels[1].cells = vec!["####".into(), "####".into()];
     let path = dir.path().join("empty-area.ron");
-    std::fs::write(&path, files::to_ron(&pack)).unwrap();
+    std::fs::write(&path, files::to_ron(&pack).unwrap()).unwrap();
     let err = files::load_pack(&path).unwrap_err().to_string();
     assert!(
         err.contains("empty-area.ron") && err.contains("\"b\"") && err.contains("empty"),
@@ -121,7 +121,7 @@ fn bad_layouts_inside_valid_ron_are_reported_by_level_name() {
     );
 
     pack.levels[1].cells = vec![".".repeat(10); 4];
-    std::fs::write(&path, files::to_ron(&pack)).unwrap();
+    std::fs::write(&path, files::to_ron(&pack).unwrap()).unwrap();
     let err = files::load_pack(&path).unwrap_err().to_string();
     assert!(err.contains("larger than the 9x11 canvas"), "{err}");
 }

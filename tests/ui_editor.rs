@@ -36,6 +36,13 @@ fn command(h: &mut Harness<'_, StudioApp>, c: AppCommand) {
     steps(h, 2);
 }
 
+/// Opens a file as the menu does, and waits for the worker that reads it.
+fn open(h: &mut Harness<'_, StudioApp>, path: &std::path::Path) {
+    command(h, AppCommand::Open(path.to_path_buf()));
+    h.state_mut().wait_for_files(Duration::from_secs(20));
+    steps(h, 2);
+}
+
 fn cell(h: &Harness<'_, StudioApp>, x: usize, y: usize) -> Pos2 {
     h.state().canvas().cell_center(x, y)
 }
@@ -255,7 +262,7 @@ fn levels_added_to_a_pack_are_saved_and_reopened() {
     let dir2 = tempfile::tempdir().unwrap();
     let mut h2 = harness(studio(vec![], &dir2));
     steps(&mut h2, 2);
-    command(&mut h2, AppCommand::Open(path.clone()));
+    open(&mut h2, &path);
     let app = h2.state();
     let reopened: Vec<Vec<String>> = app.packs()[app.active_pack()]
         .pack
@@ -281,11 +288,11 @@ fn a_malformed_file_shows_an_error_and_keeps_the_level() {
         "(\n  format: 1,\n  name: \"x\",\n  levels: [ (game: Match3, name: 3 ) ],\n)\n",
     )
     .unwrap();
-    command(&mut h, AppCommand::Open(bad.clone()));
+    open(&mut h, &bad);
     let app = h.state();
     assert_eq!(app.errors().len(), 1, "{:?}", app.errors());
     let e = &app.errors()[0];
-    assert!(e.contains("bad.ron:4:"), "names file, line and column: {e}");
+    assert!(e.mentions("bad.ron:4:"), "names file, line and column: {e}");
     assert_eq!(app.editor().board(), &board, "the level is kept");
     assert_eq!(app.packs()[0].pack.levels.len(), levels, "the pack is kept");
     assert_eq!(app.packs().len(), 1);

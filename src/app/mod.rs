@@ -28,7 +28,7 @@ pub mod studio;
 pub use crate::document::{board, history, pack_doc};
 pub use crate::jobs::{self, JobMode};
 pub use editor::{EditCommand, Editor};
-pub use studio::panel::{AppCommand, PackCommand};
+pub use studio::panel::{AppCommand, ExportFormat, PackCommand};
 pub use studio::settings::{Settings, StudioPaths};
 pub use studio::StudioApp;
 

@@ -44,6 +44,7 @@ const GAME_COMMANDS: [GameCommands; 2] = [
 #[derive(Parser, Debug)]
 #[command(name = "level-studio", version, about, long_about = None)]
 pub struct Cli {
+    /// The sub-command to run; none opens the studio window.
     #[command(subcommand)]
     pub command: Option<Command>,
 }

@@ -10,14 +10,22 @@ use crate::level::Level;
 pub enum EditCommand {
     /// A stroke starts (mouse down): everything painted until [`EditCommand::EndStroke`] is
     /// one undo step.
-    BeginStroke { label: String },
+    BeginStroke {
+        /// What the undo step is called ("Brush BLOCK").
+        label: String,
+    },
     /// Paint cells (already mirrored) with tiles.
     Paint(Vec<(usize, usize, Tile)>),
     /// The stroke ends (mouse up, focus lost, or another command arrived).
     EndStroke,
     /// Replace the whole board as one undo step (new level, resize, a graph state, a level
     /// from the pack).
-    Replace { board: Board, label: String },
+    Replace {
+        /// The new board.
+        board: Board,
+        /// What the undo step is called ("New level").
+        label: String,
+    },
     /// Undo the last step.
     Undo,
     /// Redo the last undone step.

@@ -18,7 +18,12 @@ pub const PUZZLE_UP_SOLVER_BUDGET: usize = 100_000;
 pub enum GeneratorError {
     /// The requested size is not a Longcat board.
     #[error("size {width}x{height} is outside Longcat's 1x1 to 10x10")]
-    Size { width: usize, height: usize },
+    Size {
+        /// The requested width, in cells.
+        width: usize,
+        /// The requested height, in cells.
+        height: usize,
+    },
     /// The generator name is not known.
     #[error("unknown Longcat generator {0:?} (puzzle-up, solution-down)")]
     Unknown(String),

@@ -45,13 +45,21 @@ pub enum LevelError {
     Grid(#[from] GridError),
     /// Wider or taller than 10.
     #[error("grid {width}x{height} is larger than Longcat's 10x10")]
-    TooLarge { width: usize, height: usize },
+    TooLarge {
+        /// The grid's width, in cells.
+        width: usize,
+        /// The grid's height, in cells.
+        height: usize,
+    },
     /// No `@`.
     #[error("no cat head ('@') in the level")]
     NoHead,
     /// More than one `@`.
     #[error("{count} cat heads ('@'); a level has exactly one")]
-    ManyHeads { count: usize },
+    ManyHeads {
+        /// How many `@` the level has.
+        count: usize,
+    },
 }
 
 /// A validated Longcat level.

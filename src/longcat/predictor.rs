@@ -17,45 +17,67 @@ pub const SHIPPED_MODEL: &str = include_str!("../../models/longcat-ridge.ron");
 pub enum PredictorError {
     /// Fewer training rows than the fit needs.
     #[error("need at least {needed} training rows, got {got}")]
-    TooFewRows { needed: usize, got: usize },
+    TooFewRows {
+        /// The fewest rows the fit needs.
+        needed: usize,
+        /// The rows given.
+        got: usize,
+    },
     /// A training row has the wrong number of features.
     #[error("row {row} has {found} features, expected {expected}")]
     RowLength {
+        /// The row, counted from 1.
         row: usize,
+        /// The features it has.
         found: usize,
+        /// The features of the first row.
         expected: usize,
     },
     /// A feature or label is NaN or infinite.
     #[error("row {row} holds a value that is not a finite number")]
-    NotFinite { row: usize },
+    NotFinite {
+        /// The row, counted from 1.
+        row: usize,
+    },
     /// The normal equations have no unique solution (only with a zero penalty).
     #[error("the normal equations are singular; use a positive ridge penalty")]
     Singular,
     /// The model file is malformed.
     #[error("{path}:{line}:{column}: {message}")]
     ModelFile {
+        /// The model file, as given to the reader.
         path: String,
+        /// The line of the error, counted from 1.
         line: usize,
+        /// The column of the error, counted from 1.
         column: usize,
+        /// What the RON parser reported.
         message: String,
     },
     /// The model's features do not match the graph variables this build computes.
     #[error("the model uses features {found:?}, this build knows {known:?}")]
     UnknownFeatures {
+        /// The feature names in the model file.
         found: Vec<String>,
+        /// The graph variables this build computes, in order.
         known: Vec<String>,
     },
     /// A malformed line in a playtest CSV.
     #[error("{path}:{line}: {message}")]
     Csv {
+        /// The CSV file.
         path: PathBuf,
+        /// The line of the problem, counted from 1.
         line: usize,
+        /// What is wrong with it.
         message: String,
     },
     /// A file could not be read.
     #[error("{path}: {source}")]
     Io {
+        /// The file.
         path: PathBuf,
+        /// The operating system's error.
         source: std::io::Error,
     },
 }
@@ -206,7 +228,10 @@ impl RidgeModel {
     }
 
     /// The model as RON text.
-    pub fn to_ron(&self) -> String {
+    ///
+    /// # Errors
+    /// [`crate::files::FileError::Serialise`] when a coefficient cannot be written.
+    pub fn to_ron(&self) -> Result<String, crate::files::FileError> {
         crate::files::to_ron(self)
     }
 

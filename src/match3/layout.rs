@@ -63,7 +63,12 @@ pub enum LayoutError {
     Grid(#[from] GridError),
     /// The area is wider or taller than the 9×11 canvas.
     #[error("play area {width}x{height} is larger than the 9x11 canvas")]
-    TooLarge { width: usize, height: usize },
+    TooLarge {
+        /// The play area's width, in cells.
+        width: usize,
+        /// The play area's height, in cells.
+        height: usize,
+    },
     /// There is no PLAYFIELD cell at all.
     #[error("the play area is empty: no PLAYFIELD ('.') cell")]
     EmptyPlayArea,
@@ -72,9 +77,13 @@ pub enum LayoutError {
 /// A rectangle of the canvas: column, row, width, height.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Rect {
+    /// The left column.
     pub x: usize,
+    /// The top row.
     pub y: usize,
+    /// Columns covered.
     pub width: usize,
+    /// Rows covered.
     pub height: usize,
 }
 

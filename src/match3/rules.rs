@@ -25,7 +25,9 @@ const EMPTY: u8 = u8::MAX - 1;
 /// A swap of two orthogonally adjacent cells, as canvas indices with `a < b`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Swap {
+    /// The first cell's canvas index (the smaller).
     pub a: usize,
+    /// The second cell's canvas index.
     pub b: usize,
 }
 
@@ -132,8 +134,11 @@ pub struct MoveReport {
 /// cleared, and the board after gravity and refill.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CascadeStep {
+    /// The colour of each canvas cell before the round clears ([`NO_TILE`] where none).
     pub before: [u8; CANVAS_CELLS],
+    /// Canvas indices of the cells the round clears.
     pub cleared: Vec<usize>,
+    /// The colour of each canvas cell after gravity and refill.
     pub after: [u8; CANVAS_CELLS],
 }
 

@@ -72,7 +72,10 @@ pub struct Validation {
 pub enum ValidationError {
     /// Every game started without a legal move, even after reshuffling.
     #[error("no legal move: the layout has no swap that can ever make a line of three (stuck after {tries} reshuffles in every game)")]
-    NoLegalMove { tries: u32 },
+    NoLegalMove {
+        /// Reshuffles each game tried.
+        tries: u32,
+    },
     /// The configuration asks for nothing.
     #[error("a validation needs at least one game and a move limit of at least 1")]
     EmptyConfig,

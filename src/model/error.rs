@@ -9,54 +9,110 @@ pub enum ModelError {
     #[error(
         "model weights {path} not found (train one with `level-studio train`, or pass --weights)"
     )]
-    MissingWeights { path: PathBuf },
+    MissingWeights {
+        /// Where the weights were looked for.
+        path: PathBuf,
+    },
     /// The sidecar (`.ron` next to the weights) does not exist.
     #[error(
         "model sidecar {path} not found: the weights need their .ron description next to them"
     )]
-    MissingSidecar { path: PathBuf },
+    MissingSidecar {
+        /// Where the sidecar was looked for.
+        path: PathBuf,
+    },
     /// The weights file is not a readable safetensors file (truncated, corrupt, not safetensors).
     #[error("model weights {path} are unreadable (truncated or not safetensors): {reason}")]
-    CorruptWeights { path: PathBuf, reason: String },
+    CorruptWeights {
+        /// The weights file.
+        path: PathBuf,
+        /// What the safetensors reader reported.
+        reason: String,
+    },
     /// The sidecar does not parse.
     #[error("model sidecar {path} does not parse: {reason}")]
-    CorruptSidecar { path: PathBuf, reason: String },
+    CorruptSidecar {
+        /// The sidecar file.
+        path: PathBuf,
+        /// What the RON parser reported.
+        reason: String,
+    },
     /// A tensor the architecture needs is missing from the weights.
     #[error("model weights {path} lack the tensor {name:?}: they belong to another model")]
-    MissingTensor { path: PathBuf, name: String },
+    MissingTensor {
+        /// The weights file.
+        path: PathBuf,
+        /// The safetensors key that is missing.
+        name: String,
+    },
     /// A tensor has the wrong shape for the architecture.
     #[error("model weights {path}: tensor {name:?} has shape {found:?}, the architecture needs {expected:?}")]
     ShapeMismatch {
+        /// The weights file.
         path: PathBuf,
+        /// The safetensors key of the tensor.
         name: String,
+        /// The shape the architecture needs.
         expected: Vec<usize>,
+        /// The shape stored in the file.
         found: Vec<usize>,
     },
     /// The sidecar describes an architecture this build does not run.
     #[error("model sidecar {path} describes {found}, not a {expected} of this build")]
     WrongArchitecture {
+        /// The sidecar file.
         path: PathBuf,
+        /// The architecture this build runs.
         expected: String,
+        /// The format and architecture the sidecar describes.
         found: String,
     },
     /// A requested size is outside 4..=9 × 4..=11.
     #[error("size {width}x{height} is out of range: widths 4..=9, heights 4..=11")]
-    SizeOutOfRange { width: usize, height: usize },
+    SizeOutOfRange {
+        /// The requested width, in cells.
+        width: usize,
+        /// The requested height, in cells.
+        height: usize,
+    },
     /// A requested move count is outside what the bots can record.
     #[error("{moves} moves is out of range: the bots record 1 to {max} moves")]
-    MovesOutOfRange { moves: f64, max: f64 },
+    MovesOutOfRange {
+        /// The requested number of moves.
+        moves: f64,
+        /// The most moves the bots record.
+        max: f64,
+    },
     /// The model is conditioned on moves but none were given.
     #[error("the {model} model needs a target number of moves")]
-    MovesRequired { model: String },
+    MovesRequired {
+        /// The kind of model that was asked.
+        model: String,
+    },
     /// A level given to the encoder is not a usable match-3 layout.
     #[error("level {name:?} cannot be encoded: {reason}")]
-    BadLevel { name: String, reason: String },
+    BadLevel {
+        /// The level's name.
+        name: String,
+        /// What makes the layout unusable.
+        reason: String,
+    },
     /// A dataset could not be read or is empty.
     #[error("dataset {path}: {reason}")]
-    Dataset { path: PathBuf, reason: String },
+    Dataset {
+        /// The dataset file.
+        path: PathBuf,
+        /// Why it could not be used.
+        reason: String,
+    },
     /// Writing weights or a sidecar failed.
     #[error("cannot write {path}: {reason}")]
-    Write { path: PathBuf, reason: String },
+    Write {
+        /// The file that could not be written.
+        path: PathBuf,
+        /// Why the write failed.
+        reason: String,
+    },
     /// The tensor library failed.
     #[error("tensor computation failed: {0}")]
     Tensor(#[from] candle_core::Error),

@@ -44,8 +44,9 @@ pub struct Interpolation {
     pub between: Vec<Layout>,
     /// The conditions the in-between levels were decoded with.
     pub conditions: Vec<Condition>,
-    /// Latent points of the two levels (μ of the encoder).
+    /// The first level's latent point (μ of the encoder).
     pub z_start: Vec<f32>,
+    /// The second level's latent point (μ of the encoder).
     pub z_end: Vec<f32>,
 }
 
@@ -454,7 +455,8 @@ pub fn save(tensors: &HashMap<String, Tensor>, sidecar: &Sidecar, weights: &Path
     candle_core::safetensors::save(tensors, &tmp).map_err(|e| write_err(&tmp, e.to_string()))?;
     std::fs::rename(&tmp, weights).map_err(|e| write_err(weights, e.to_string()))?;
     let side = sidecar_path(weights);
-    crate::files::write_atomic(&side, crate::files::to_ron(sidecar).as_bytes())
+    let text = crate::files::to_ron(sidecar).map_err(|e| write_err(&side, e.to_string()))?;
+    crate::files::write_atomic(&side, text.as_bytes())
         .map_err(|e| write_err(&side, e.to_string()))?;
     Ok(())
 }

@@ -48,7 +48,9 @@ impl Architecture {
 /// The training set's moves at one size.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct SizeCoverage {
+    /// Play-area width, in cells.
     pub width: usize,
+    /// Play-area height, in cells.
     pub height: usize,
     /// Training levels of this size.
     pub levels: usize,
@@ -67,13 +69,17 @@ pub struct Training {
     pub data_hash: String,
     /// Training levels.
     pub levels: usize,
+    /// The seed of the initial weights and the batch order.
     pub seed: u64,
     /// Epochs run.
     pub epochs: usize,
     /// The epoch whose checkpoint was selected.
     pub selected_epoch: usize,
+    /// Levels per optimiser step.
     pub batch_size: usize,
+    /// The optimiser's learning rate.
     pub learning_rate: f64,
+    /// The optimiser and its weight decay, e.g. `AdamW(weight_decay 0.0001)`.
     pub optimizer: String,
     /// Wall-clock seconds of the whole run.
     pub seconds: f64,
@@ -110,10 +116,13 @@ fn one() -> usize {
 /// Everything saved next to the weights.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Sidecar {
+    /// The sidecar format it was written in ([`SIDECAR_FORMAT`]).
     pub format: u32,
+    /// The network the weights belong to.
     pub architecture: Architecture,
     /// Move normalisation: the training set's range.
     pub moves: MoveRange,
+    /// How the model was trained.
     pub training: Training,
     /// The selection sweep's figures for the selected checkpoint.
     pub metrics: SweepMetrics,

@@ -20,7 +20,9 @@ pub const SWEEP_MAX_MOVES: f64 = 20.0;
 /// One level of a sweep with what the bots made of it.
 #[derive(Clone, Debug)]
 pub struct SweptLevel {
+    /// What the level was asked for: size, symmetry and moves.
     pub condition: Condition,
+    /// The level generated for it.
     pub layout: Layout,
     /// `None` when no game could make a move (counted invalid, 40 moves).
     pub validation: Option<Validation>,
@@ -38,7 +40,9 @@ impl SweptLevel {
 /// A sweep's figures and its levels.
 #[derive(Clone, Debug)]
 pub struct SweepReport {
+    /// The sweep's figures.
     pub metrics: SweepMetrics,
+    /// The levels, one a condition, in condition order.
     pub levels: Vec<SweptLevel>,
 }
 

@@ -22,11 +22,17 @@ use std::time::Instant;
 /// How a model is trained. The defaults converge in about a minute on two CPU cores.
 #[derive(Clone, Debug)]
 pub struct TrainConfig {
+    /// Which model to train.
     pub kind: ModelKind,
+    /// Passes over the training set.
     pub epochs: usize,
+    /// Levels per optimiser step.
     pub batch_size: usize,
+    /// AdamW's learning rate.
     pub learning_rate: f64,
+    /// AdamW's weight decay.
     pub weight_decay: f64,
+    /// Seeds the initial weights, the batch order and the selection sweeps.
     pub seed: u64,
     /// Run the selection sweep (and write a checkpoint) every this many epochs.
     pub checkpoint_every: usize,
@@ -79,17 +85,26 @@ impl TrainConfig {
 pub enum Progress {
     /// An epoch finished with these mean losses.
     Epoch {
+        /// The epoch, counted from 1.
         epoch: usize,
+        /// Epochs in the run.
         epochs: usize,
+        /// Mean total loss (reconstruction + KL, unweighted) over the epoch's batches.
         loss: f64,
+        /// Mean reconstruction loss.
         reconstruction: f64,
+        /// Mean KL divergence.
         kl: f64,
     },
     /// A checkpoint was swept.
     Checkpoint {
+        /// The epoch the checkpoint was taken after.
         epoch: usize,
+        /// The selection sweep's figures.
         metrics: SweepMetrics,
+        /// [`SweepMetrics::selection_score`] of those figures.
         score: f64,
+        /// True when it is the best checkpoint so far (and is kept).
         best: bool,
     },
 }
@@ -99,6 +114,7 @@ pub enum Progress {
 pub struct TrainingSet {
     /// The folder.
     pub dir: PathBuf,
+    /// The levels with their validated moves.
     pub samples: Vec<Sample>,
     /// Fingerprint of `train.ron`.
     pub hash: String,
@@ -163,7 +179,9 @@ impl TrainingSet {
 
 /// The result of a training run: the selected weights and their sidecar.
 pub struct Trained {
+    /// The selected checkpoint's weights, by safetensors key.
     pub tensors: HashMap<String, Tensor>,
+    /// Their sidecar, with the selected epoch and its metrics.
     pub sidecar: Sidecar,
 }
 

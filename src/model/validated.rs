@@ -22,6 +22,7 @@ pub const CONFIRM_FACTOR: u32 = 3;
 /// What to look for and how hard.
 #[derive(Clone, Debug)]
 pub struct ValidatedRequest {
+    /// The size, symmetry and (Avalon) moves asked for.
     pub condition: Condition,
     /// Accepted levels wanted.
     pub count: usize,
@@ -29,6 +30,7 @@ pub struct ValidatedRequest {
     pub budget: usize,
     /// Largest accepted |validated median − requested moves| (Avalon).
     pub tolerance: f64,
+    /// Seeds the generator; each batch derives its own stream from it.
     pub seed: u64,
     /// How the bots validate (limit 20, 30 games by default).
     pub validation: ValidationConfig,
@@ -61,18 +63,22 @@ impl ValidatedRequest {
 /// One accepted level.
 #[derive(Clone, Debug)]
 pub struct Accepted {
+    /// The level.
     pub layout: Layout,
+    /// The bots' first validation of it (the confirming one is not kept).
     pub validation: Validation,
 }
 
 /// What a validated generation found.
 #[derive(Clone, Debug)]
 pub struct ValidatedReport {
+    /// The accepted levels, distinct, at most `count`.
     pub accepted: Vec<Accepted>,
     /// Levels generated and validated.
     pub attempts: usize,
     /// Of the attempts, how many the bots found valid (any moves).
     pub valid_attempts: usize,
+    /// Wall-clock seconds of the whole search.
     pub seconds: f64,
     /// Whether the training set covers the condition.
     pub feasibility: Feasibility,

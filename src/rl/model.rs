@@ -163,6 +163,6 @@ pub fn save(varmap: &VarMap, sidecar: &DqnSidecar, weights: &Path) -> Result<(),
         path: weights.to_path_buf(),
         reason: e.to_string(),
     })?;
-    files::write_atomic(&sidecar_path(weights), files::to_ron(sidecar).as_bytes())?;
+    files::write_atomic(&sidecar_path(weights), files::to_ron(sidecar)?.as_bytes())?;
     Ok(())
 }

@@ -86,7 +86,9 @@ impl LiveAnalysis {
         if let Some((revision, _, edited)) = &self.pending {
             let waited = edited.elapsed();
             if waited >= self.debounce {
-                let (revision, board, edited) = self.pending.take().expect("checked above");
+                let Some((revision, board, edited)) = self.pending.take() else {
+                    return (self.collect(), None);
+                };
                 self.started = Some((revision, edited));
                 self.worker.start(revision, move |cancel, _| {
                     let t = Instant::now();

@@ -37,7 +37,10 @@ impl LongcatPlay {
 
     /// The state now.
     pub fn state(&self) -> State {
-        *self.history.last().expect("the start is always there")
+        self.history
+            .last()
+            .copied()
+            .unwrap_or_else(|| State::start(&self.level))
     }
 
     /// Moves made.

@@ -10,6 +10,7 @@ use crate::app::generation::generate_panel::GeneratorPanel;
 use crate::app::generation::interpolation::InterpolationWindow;
 use crate::app::pack_doc::PackDoc;
 use crate::app::playtest::PlaytestWindow;
+use crate::app::studio::errors::AppError;
 use crate::app::AppCommand;
 use crate::level::{Game, Level};
 use std::time::Duration;
@@ -78,7 +79,7 @@ impl StudioApp {
     }
 
     /// Errors shown in the window, oldest first.
-    pub fn errors(&self) -> &[String] {
+    pub fn errors(&self) -> &[AppError] {
         &self.errors
     }
 

@@ -7,11 +7,10 @@ use crate::app::editor::canvas::StateOverlay;
 use crate::app::editor::EditCommand;
 use crate::app::pack_doc::PackDoc;
 use crate::app::studio::dialogs::Purpose;
-use crate::app::studio::panel::{AppCommand, PackCommand};
+use crate::app::studio::errors::AppError;
+use crate::app::studio::panel::{AppCommand, ExportFormat, PackCommand};
 use crate::app::studio::recovery::Recovery;
 use crate::app::studio::{Guarded, StudioApp};
-use crate::export::png as png_sheet;
-use crate::files;
 use crate::level::{Game, Level, Playtest};
 
 impl StudioApp {
@@ -52,7 +51,7 @@ impl StudioApp {
                 if replaces_dirty {
                     self.guard = Some(Guarded::Open(path));
                 } else {
-                    self.open_file(&path, true);
+                    self.open_file(&path);
                 }
             }
             AppCommand::OpenDialog => self.request_dialog(Purpose::Open, ctx),
@@ -66,28 +65,12 @@ impl StudioApp {
             },
             AppCommand::SaveAs(path) => self.save_active(&path),
             AppCommand::SaveAsDialog => self.request_dialog(Purpose::SaveAs, ctx),
-            AppCommand::ExportJson(path) => {
-                if let Some(doc) = self.packs.get(self.active_pack) {
-                    match files::export_pack_json(&path, &doc.pack) {
-                        Ok(()) => self.status = format!("Exported {}", path.display()),
-                        Err(e) => self.errors.push(e.to_string()),
-                    }
-                }
-            }
-            AppCommand::ExportPng(path) => {
-                if let Some(doc) = self.packs.get(self.active_pack) {
-                    let good = |i: usize| doc.verdict(&doc.pack.levels[i]);
-                    match png_sheet::export_png(&path, &doc.pack, good) {
-                        Ok(()) => self.status = format!("Exported {}", path.display()),
-                        Err(e) => self.errors.push(e),
-                    }
-                }
-            }
-            AppCommand::ExportDialog(kind) => {
-                let purpose = if kind == "png" {
-                    Purpose::ExportPng
-                } else {
-                    Purpose::ExportJson
+            AppCommand::ExportJson(path) => self.export(&path, ExportFormat::Json),
+            AppCommand::ExportPng(path) => self.export(&path, ExportFormat::Png),
+            AppCommand::ExportDialog(format) => {
+                let purpose = match format {
+                    ExportFormat::Json => Purpose::ExportJson,
+                    ExportFormat::Png => Purpose::ExportPng,
                 };
                 self.request_dialog(purpose, ctx);
             }
@@ -112,7 +95,7 @@ impl StudioApp {
                 }
                 let board = self.editor().board().clone();
                 if let Err(e) = self.playtest.start(&board) {
-                    self.errors.push(format!("Cannot playtest: {e}"));
+                    self.errors.push(AppError::Playtest(e));
                 }
             }
             AppCommand::RecordPlaytest {
@@ -284,7 +267,10 @@ impl StudioApp {
         let board = match Board::from_level(level) {
             Ok(b) => b,
             Err(e) => {
-                self.errors.push(format!("level “{}”: {e}", level.name));
+                self.errors.push(AppError::Level {
+                    name: level.name.clone(),
+                    reason: e,
+                });
                 return;
             }
         };

@@ -1,13 +1,102 @@
-//! The studio's file work: opening packs and levels (a malformed file is reported and
+//! The studio's file work: opening packs and levels and exporting packs on a worker (a
+//! 1 MB pack or a big PNG sheet never stalls the window; a malformed file is reported and
 //! nothing open changes), saving, closing packs, autosave and recovery after a crash.
 
+use super::errors::AppError;
 use super::StudioApp;
 use crate::app::editor::{EditCommand, Editor};
 use crate::app::pack_doc::PackDoc;
+use crate::app::studio::panel::ExportFormat;
 use crate::app::studio::recovery::{now_secs, RecoveredPack, Recovery};
-use crate::files::{self, FileError};
-use std::path::Path;
+use crate::app::RepaintOnReport;
+use crate::export::png as png_sheet;
+use crate::files;
+use crate::level::{Level, Pack};
+use std::path::{Path, PathBuf};
 use std::time::Duration;
+
+/// File work for the worker.
+pub(crate) enum FileJob {
+    /// Read a pack or a level.
+    Open(PathBuf),
+    /// Write the pack in a format; `verdicts` label the PNG sheet's levels.
+    Export {
+        path: PathBuf,
+        format: ExportFormat,
+        pack: Box<Pack>,
+        verdicts: Vec<Option<bool>>,
+    },
+}
+
+/// What a file was: a pack, or one level.
+pub(crate) enum Opened {
+    Pack(Pack),
+    Level(Box<Level>),
+}
+
+/// Finished file work, applied on the UI thread.
+pub(crate) enum FileDone {
+    Opened(PathBuf, Result<Opened, String>),
+    Exported(PathBuf, Result<(), String>),
+}
+
+impl FileJob {
+    fn run(self) -> FileDone {
+        match self {
+            FileJob::Open(path) => {
+                let opened = read(&path);
+                FileDone::Opened(path, opened)
+            }
+            FileJob::Export {
+                path,
+                format,
+                pack,
+                verdicts,
+            } => {
+                let written = match format {
+                    ExportFormat::Json => {
+                        files::export_pack_json(&path, &pack).map_err(|e| e.to_string())
+                    }
+                    ExportFormat::Png => {
+                        png_sheet::export_png(&path, &pack, |i| verdicts.get(i).copied().flatten())
+                    }
+                };
+                FileDone::Exported(path, written)
+            }
+        }
+    }
+}
+
+/// Reads a pack or a level file. A `.ron`/`.json` file is a pack, else a level; when both
+/// fail, the error of what the text looks like is reported.
+fn read(path: &Path) -> Result<Opened, String> {
+    let ext = path
+        .extension()
+        .and_then(|e| e.to_str())
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    if ext != "ron" && ext != "json" {
+        return files::load_level(path)
+            .map(|l| Opened::Level(Box::new(l)))
+            .map_err(|e| e.to_string());
+    }
+    match files::load_pack(path) {
+        Ok(p) => Ok(Opened::Pack(p)),
+        Err(pack_err) => {
+            let looks_like_pack = std::fs::read_to_string(path)
+                .map(|t| t.contains("levels"))
+                .unwrap_or(false);
+            match files::load_level(path) {
+                Ok(level) => Ok(Opened::Level(Box::new(level))),
+                Err(level_err) => Err(if looks_like_pack {
+                    pack_err.to_string()
+                } else {
+                    level_err.to_string()
+                }),
+            }
+        }
+    }
+}
 
 impl StudioApp {
     pub(super) fn close_pack(&mut self, index: usize) {
@@ -22,81 +111,125 @@ impl StudioApp {
     }
 
     /// Opens a pack (a new tab, or over the tab of the same file) or loads a level onto the
-    /// canvas. A malformed or foreign file is reported with file, line and column and
-    /// nothing open changes.
-    pub(super) fn open_file(&mut self, path: &Path, report: bool) -> bool {
-        let ext = path
-            .extension()
-            .and_then(|e| e.to_str())
-            .unwrap_or("")
-            .to_ascii_lowercase();
-        let result: Result<Option<crate::level::Pack>, FileError> = if ext == "ron" || ext == "json"
-        {
-            match files::load_pack(path) {
-                Ok(p) => Ok(Some(p)),
-                Err(pack_err) => {
-                    let looks_like_pack = std::fs::read_to_string(path)
-                        .map(|t| t.contains("levels"))
-                        .unwrap_or(false);
-                    match files::load_level(path) {
-                        Ok(level) => {
-                            self.load_level(&level);
-                            Ok(None)
-                        }
-                        Err(level_err) => Err(if looks_like_pack { pack_err } else { level_err }),
-                    }
-                }
-            }
-        } else {
-            files::load_level(path).map(|level| {
-                self.load_level(&level);
-                None
-            })
+    /// canvas. The file is read on a worker; a malformed or foreign file is reported with
+    /// file, line and column and nothing open changes.
+    pub(super) fn open_file(&mut self, path: &Path) {
+        self.queue_file_job(FileJob::Open(path.to_path_buf()));
+    }
+
+    /// Exports the active pack (JSON, or a PNG sheet labelled with each level's verdict) on a
+    /// worker.
+    pub(super) fn export(&mut self, path: &Path, format: ExportFormat) {
+        let Some(doc) = self.packs.get(self.active_pack) else {
+            return;
         };
-        match result {
-            Ok(Some(pack)) => {
-                let doc = PackDoc::opened(pack, path.to_path_buf());
-                match self
-                    .packs
-                    .iter()
-                    .position(|p| p.path.as_deref() == Some(path))
-                {
-                    Some(i) => {
-                        self.packs[i] = doc;
-                        self.active_pack = i;
-                    }
-                    None => {
-                        // An untouched empty untitled pack makes way for the opened one.
-                        if self.packs.len() == 1
-                            && self.packs[0].path.is_none()
-                            && self.packs[0].pack.levels.is_empty()
-                        {
-                            self.packs.clear();
-                        }
-                        self.packs.push(doc);
-                        self.active_pack = self.packs.len() - 1;
-                    }
-                }
-                if let Some(level) = self.packs[self.active_pack].pack.levels.first().cloned() {
-                    if level.game != self.game {
-                        self.load_level(&level);
-                    }
-                }
-                self.strip.selected = None;
-                self.status = format!("Opened {}", path.display());
-                true
+        let verdicts = doc.pack.levels.iter().map(|l| doc.verdict(l)).collect();
+        self.queue_file_job(FileJob::Export {
+            path: path.to_path_buf(),
+            format,
+            pack: Box::new(doc.pack.clone()),
+            verdicts,
+        });
+    }
+
+    fn queue_file_job(&mut self, job: FileJob) {
+        self.status = match &job {
+            FileJob::Open(path) => format!("Opening {}…", path.display()),
+            FileJob::Export { path, .. } => format!("Exporting {}…", path.display()),
+        };
+        self.file_queue.push_back(job);
+        self.start_next_file_job();
+    }
+
+    fn start_next_file_job(&mut self) {
+        if self.files.busy() {
+            return;
+        }
+        let Some(job) = self.file_queue.pop_front() else {
+            return;
+        };
+        self.file_key += 1;
+        self.files.start(self.file_key, move |_, _| Ok(job.run()));
+    }
+
+    /// Applies finished file work and starts the next queued job.
+    pub(super) fn poll_files(&mut self, ctx: &egui::Context) {
+        self.files.set_repaint(ctx);
+        while let Some((_, result)) = self.files.poll() {
+            match result {
+                Ok(done) => self.file_done(done),
+                Err(e) => self.errors.push(AppError::Open(e.to_string())),
             }
-            Ok(None) => {
+            self.start_next_file_job();
+        }
+    }
+
+    /// Tests: wait until queued file work is done and applied.
+    pub fn wait_for_files(&mut self, timeout: Duration) {
+        let start = std::time::Instant::now();
+        while (self.files.busy() || !self.file_queue.is_empty()) && start.elapsed() < timeout {
+            if let Some((_, result)) = self.files.wait(timeout) {
+                match result {
+                    Ok(done) => self.file_done(done),
+                    Err(e) => self.errors.push(AppError::Open(e.to_string())),
+                }
+            }
+            self.start_next_file_job();
+        }
+    }
+
+    /// True while files are being read or written.
+    pub fn files_busy(&self) -> bool {
+        self.files.busy() || !self.file_queue.is_empty()
+    }
+
+    fn file_done(&mut self, done: FileDone) {
+        match done {
+            FileDone::Opened(path, Ok(Opened::Pack(pack))) => self.opened_pack(&path, pack),
+            FileDone::Opened(path, Ok(Opened::Level(level))) => {
+                self.load_level(&level);
                 self.status = format!("Loaded {} onto the canvas", path.display());
-                true
             }
-            Err(e) => {
-                if report {
-                    self.errors.push(format!("Could not open: {e}"));
-                }
-                false
+            FileDone::Opened(_, Err(e)) => self.errors.push(AppError::Open(e)),
+            FileDone::Exported(path, Ok(())) => {
+                self.status = format!("Exported {}", path.display());
+            }
+            FileDone::Exported(path, Err(reason)) => {
+                self.errors.push(AppError::Export { path, reason });
             }
         }
+    }
+
+    fn opened_pack(&mut self, path: &Path, pack: Pack) {
+        let doc = PackDoc::opened(pack, path.to_path_buf());
+        match self
+            .packs
+            .iter()
+            .position(|p| p.path.as_deref() == Some(path))
+        {
+            Some(i) => {
+                self.packs[i] = doc;
+                self.active_pack = i;
+            }
+            None => {
+                // An untouched empty untitled pack makes way for the opened one.
+                if self.packs.len() == 1
+                    && self.packs[0].path.is_none()
+                    && self.packs[0].pack.levels.is_empty()
+                {
+                    self.packs.clear();
+                }
+                self.packs.push(doc);
+                self.active_pack = self.packs.len() - 1;
+            }
+        }
+        if let Some(level) = self.packs[self.active_pack].pack.levels.first().cloned() {
+            if level.game != self.game {
+                self.load_level(&level);
+            }
+        }
+        self.strip.selected = None;
+        self.status = format!("Opened {}", path.display());
     }
 
     pub(super) fn save_active(&mut self, path: &Path) {
@@ -109,7 +242,7 @@ impl StudioApp {
                 doc.dirty = false;
                 self.status = format!("Saved {}", path.display());
             }
-            Err(e) => self.errors.push(format!("Could not save: {e}")),
+            Err(e) => self.errors.push(AppError::Save(e.to_string())),
         }
     }
 
@@ -122,15 +255,12 @@ impl StudioApp {
                 Some(path) => match files::save_pack(path, &doc.pack) {
                     Ok(()) => doc.dirty = false,
                     Err(e) => {
-                        self.errors.push(format!("Could not save: {e}"));
+                        self.errors.push(AppError::Save(e.to_string()));
                         ok = false;
                     }
                 },
                 None => {
-                    self.errors.push(format!(
-                        "“{}” has no file yet: use File > Save pack as... first",
-                        doc.pack.name
-                    ));
+                    self.errors.push(AppError::NoFile(doc.pack.name.clone()));
                     ok = false;
                 }
             }
@@ -204,7 +334,7 @@ impl StudioApp {
                 .collect(),
         };
         if let Err(e) = recovery.write(path) {
-            self.errors.push(format!("autosave failed: {e}"));
+            self.errors.push(AppError::Autosave(e.to_string()));
         }
         self.autosaved_generation = self.work_generation;
         self.last_autosave = std::time::Instant::now();

@@ -4,8 +4,8 @@
 use crate::app::editor::EditCommand;
 use crate::app::generation::candidates::CandidateDrag;
 use crate::app::studio::dialogs::Purpose;
-use crate::app::studio::panel::{AppCommand, PackCommand, PanelCtx, ToolPanel};
-use crate::app::studio::{Guarded, StudioApp};
+use crate::app::studio::panel::{AppCommand, ExportFormat, PackCommand, PanelCtx, ToolPanel};
+use crate::app::studio::{GuardAnswer, Guarded, StudioApp};
 use egui::{Panel, RichText};
 
 impl StudioApp {
@@ -24,10 +24,10 @@ impl StudioApp {
                     }
                     ui.separator();
                     if ui.button("Export JSON…").clicked() {
-                        commands.push(AppCommand::ExportDialog("json"));
+                        commands.push(AppCommand::ExportDialog(ExportFormat::Json));
                     }
                     if ui.button("Export PNG sheet…").clicked() {
-                        commands.push(AppCommand::ExportDialog("png"));
+                        commands.push(AppCommand::ExportDialog(ExportFormat::Png));
                     }
                     ui.separator();
                     if ui.button("New pack").clicked() {
@@ -116,6 +116,9 @@ impl StudioApp {
                 };
                 ui.label(format!("{} · {}{unsaved}", self.game, e.name));
                 ui.separator();
+                if self.files_busy() {
+                    ui.add(egui::Spinner::new().size(12.0));
+                }
                 ui.label(&self.status);
                 if self.settings.show_frame_time {
                     ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
@@ -307,13 +310,13 @@ impl StudioApp {
                 ui.label(what);
                 ui.horizontal(|ui| {
                     if ui.button("Save").clicked() {
-                        decision = Some(1);
+                        decision = Some(GuardAnswer::Save);
                     }
                     if ui.button("Discard").clicked() {
-                        decision = Some(2);
+                        decision = Some(GuardAnswer::Discard);
                     }
                     if ui.button("Cancel").clicked() {
-                        decision = Some(0);
+                        decision = Some(GuardAnswer::Cancel);
                     }
                 });
             });
@@ -323,23 +326,22 @@ impl StudioApp {
         }
     }
 
-    fn resolve_guard(
+    pub(super) fn resolve_guard(
         &mut self,
         guarded: Guarded,
-        decision: u8,
+        decision: GuardAnswer,
         ctx: &egui::Context,
         commands: &mut Vec<AppCommand>,
     ) {
         self.guard = None;
-        if decision == 0 {
-            return;
-        }
-        if decision == 1 && !self.save_all_dirty() {
-            return;
+        match decision {
+            GuardAnswer::Cancel => return,
+            GuardAnswer::Save if !self.save_all_dirty() => return,
+            GuardAnswer::Save | GuardAnswer::Discard => {}
         }
         match guarded {
             Guarded::Open(path) => {
-                self.open_file(&path, true);
+                self.open_file(&path);
             }
             Guarded::ClosePack(i) => self.close_pack(i),
             Guarded::Quit => {

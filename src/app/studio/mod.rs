@@ -5,6 +5,7 @@
 mod access;
 mod apply;
 pub mod dialogs;
+pub mod errors;
 mod file_work;
 mod layout;
 pub mod panel;
@@ -33,7 +34,9 @@ use crate::files;
 use crate::game::registry;
 use crate::level::{Game, Level, Playtest};
 use egui::{Key, KeyboardShortcut, Modifiers};
-use std::collections::BTreeMap;
+use errors::AppError;
+use file_work::{FileDone, FileJob};
+use std::collections::{BTreeMap, VecDeque};
 use std::time::{Duration, Instant};
 
 /// What waits for the designer's answer in the unsaved-changes guard.
@@ -45,6 +48,17 @@ pub enum Guarded {
     ClosePack(usize),
     /// Close the window.
     Quit,
+}
+
+/// The designer's answer to the unsaved-changes guard.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GuardAnswer {
+    /// Save the unsaved packs, then go on.
+    Save,
+    /// Drop the changes and go on.
+    Discard,
+    /// Do nothing.
+    Cancel,
 }
 
 /// The studio: saved settings plus everything that lives only while the window is open.
@@ -73,7 +87,10 @@ pub struct StudioApp {
     /// Playtests of levels not in a pack yet: they join the level when it is added.
     pub(super) unattached: Vec<(Game, Vec<String>, Playtest)>,
     pub(super) shown_state: Option<StateOverlay>,
-    pub(super) errors: Vec<String>,
+    pub(super) errors: Vec<AppError>,
+    pub(super) files: Worker<FileDone>,
+    pub(super) file_queue: VecDeque<FileJob>,
+    pub(super) file_key: u64,
     pub(super) status: String,
     pub(super) guard: Option<Guarded>,
     pub(super) recovery_offer: Option<Recovery>,
@@ -130,7 +147,7 @@ impl StudioApp {
         for path in wanted.iter().filter(|p| p.exists()) {
             match files::load_pack(path) {
                 Ok(pack) => packs.push(PackDoc::opened(pack, path.clone())),
-                Err(e) => errors.push(e.to_string()),
+                Err(e) => errors.push(AppError::Startup(e.to_string())),
             }
         }
         if packs.is_empty() {
@@ -184,6 +201,9 @@ impl StudioApp {
             recovery_offer,
             dialogs: FileDialogs::new(mode == JobMode::Threads),
             pack_figures: Worker::new("pack figures", mode),
+            files: Worker::new("files", mode),
+            file_queue: VecDeque::new(),
+            file_key: 0,
             work_generation: 0,
             autosaved_generation: 0,
             last_autosave: Instant::now(),
@@ -304,6 +324,7 @@ impl StudioApp {
     }
 
     fn poll_workers(&mut self, ctx: &egui::Context) {
+        self.poll_files(ctx);
         let (revision, board) = (self.editor().revision(), self.editor().board());
         let board = board.clone();
         self.analysis.board_changed(revision, &board);
@@ -320,7 +341,7 @@ impl StudioApp {
                         }
                     }
                 }
-                Err(e) => self.errors.push(format!("measuring the pack: {e}")),
+                Err(e) => self.errors.push(AppError::Measure(e.to_string())),
             }
         }
         if !self.pack_figures.busy() {

@@ -18,7 +18,12 @@ pub enum PackCommand {
     /// Rename a level.
     Rename(usize, String),
     /// Move a level to another place in the order.
-    Move { from: usize, to: usize },
+    Move {
+        /// Where the level is now.
+        from: usize,
+        /// Where it goes (counted after taking it out).
+        to: usize,
+    },
     /// Order levels from easiest to hardest.
     SortByDifficulty,
     /// Load a level into the editor.
@@ -31,6 +36,15 @@ pub enum PackCommand {
     Close,
 }
 
+/// What a pack exports to from the window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExportFormat {
+    /// The pack as JSON.
+    Json,
+    /// A labelled PNG sheet of the levels.
+    Png,
+}
+
 /// Something a panel, the menu or a shortcut asks the studio to do.
 #[derive(Clone, Debug, PartialEq)]
 pub enum AppCommand {
@@ -39,8 +53,13 @@ pub enum AppCommand {
     /// Show the other game.
     SwitchGame(Game),
     /// Replace the board with a fresh one of this size.
-    NewLevel { width: usize, height: usize },
-    /// Show a state of the Longcat graph on the canvas.
+    NewLevel {
+        /// Columns (clamped to the game's size rules).
+        width: usize,
+        /// Rows (clamped to the game's size rules).
+        height: usize,
+    },
+    /// Show a state of the level's state graph on the canvas.
     ShowGraphState(usize),
     /// Back from a graph state to the level.
     LeaveGraphState,
@@ -60,8 +79,8 @@ pub enum AppCommand {
     ExportJson(PathBuf),
     /// Export the active pack as a PNG sheet.
     ExportPng(PathBuf),
-    /// Ask where to export (`"json"` or `"png"`).
-    ExportDialog(&'static str),
+    /// Ask where to export, in this format.
+    ExportDialog(ExportFormat),
     /// Restore the autosaved work offered at start.
     Recover,
     /// Drop the autosaved work offered at start.
@@ -82,8 +101,9 @@ pub enum AppCommand {
     Playtest,
     /// Keep a designer's attempt with the level of these cells.
     RecordPlaytest {
-        /// The game and cells of the level played.
+        /// The game of the level played.
         game: Game,
+        /// The cells of the level played.
         cells: Vec<String>,
         /// The attempt.
         attempt: Playtest,

@@ -43,7 +43,8 @@ impl Recovery {
     /// # Errors
     /// The file error in words.
     pub fn write(&self, path: &Path) -> Result<(), String> {
-        write_atomic(path, to_ron(self).as_bytes()).map_err(|e| e.to_string())
+        let text = to_ron(self).map_err(|e| e.to_string())?;
+        write_atomic(path, text.as_bytes()).map_err(|e| e.to_string())
     }
 
     /// Deletes the recovery file (clean exit, or the designer declined it).

@@ -81,7 +81,7 @@ pub fn train(args: &TrainArgs) -> Result<ExitCode> {
         }
     };
     let model = set.fit(DEFAULT_ALPHA, label, &provenance)?;
-    files::write_atomic(&args.out, model.to_ron().as_bytes())?;
+    files::write_atomic(&args.out, model.to_ron()?.as_bytes())?;
     println!(
         "fitted longcat-ridge on {} levels: training MSE {:.3}, R² {:.3}; wrote {}",
         model.rows,
