@@ -13,6 +13,7 @@ mod generator;
 mod graph;
 mod id;
 mod models;
+mod play;
 pub mod registry;
 
 pub use analysis::{AnalyseOptions, Analysis, Gauge, GaugeBand, GaugeHistogram, Verdict};
@@ -24,6 +25,7 @@ pub use generator::{
 pub use graph::{CellLook, ClassStyle, GraphLayout, StateGraphView, StatePicture};
 pub use id::GameId;
 pub use models::ModelCache;
+pub use play::{Heading, PlayInput, PlayMove, PlayRules, PlayStatus};
 pub use registry::{find, games, register, UnknownGame};
 
 use crate::grid::{Grid, GridError};
@@ -129,6 +131,15 @@ pub trait Game: Send + Sync + 'static {
     /// Levels a row in a PNG sheet.
     fn sheet_columns(&self) -> usize {
         12
+    }
+
+    /// A game of `level` to play in the playtest window (`seed` deals games with chance);
+    /// `None` when the game has no playtest through these rules.
+    ///
+    /// # Errors
+    /// Why the level cannot be played (a Longcat grid without its head).
+    fn play(&self, _level: &Level, _seed: u64) -> Option<Result<Box<dyn PlayRules>, String>> {
+        None
     }
 
     /// True when [`Game::analyse`] returns a state graph (the window then shows the viewer).

@@ -43,11 +43,17 @@ pub struct Row {
 /// A whole evaluation.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Report {
+    /// Board width, in cells (the model's).
     pub width: usize,
+    /// Board height, in cells.
     pub height: usize,
+    /// Levels generated for each setting.
     pub levels_per_setting: usize,
+    /// Seed of every setting's generation.
     pub seed: u64,
+    /// The difficulty from which a level counts as non-trivial.
     pub non_trivial_threshold: f64,
+    /// One row a setting, the random baseline first.
     pub rows: Vec<Row>,
 }
 

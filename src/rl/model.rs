@@ -19,19 +19,42 @@ pub const ARCHITECTURE: &str = "longcat-dqn-v1";
 pub enum DqnError {
     /// The weights file is not there.
     #[error("{path}: DQN weights not found; the longcat-dqn generator is disabled (train one with `level-studio train --model longcat-dqn --size 8x8 --out {path}`)")]
-    MissingWeights { path: PathBuf },
+    MissingWeights {
+        /// Where the weights were looked for.
+        path: PathBuf,
+    },
     /// The sidecar is missing, unreadable or not for a Longcat board.
     #[error("{path}: DQN sidecar unreadable: {reason}")]
-    Sidecar { path: PathBuf, reason: String },
+    Sidecar {
+        /// The sidecar (when saving, the folder or file that could not be written).
+        path: PathBuf,
+        /// What went wrong, in words.
+        reason: String,
+    },
     /// The sidecar names another architecture.
     #[error("{path}: sidecar is for architecture {found:?}, expected {ARCHITECTURE:?}")]
-    WrongArchitecture { path: PathBuf, found: String },
+    WrongArchitecture {
+        /// The sidecar file.
+        path: PathBuf,
+        /// The architecture it names.
+        found: String,
+    },
     /// The weights do not fit the network.
     #[error("{path}: DQN weights are corrupt or do not match the network: {reason}")]
-    CorruptWeights { path: PathBuf, reason: String },
+    CorruptWeights {
+        /// The weights file.
+        path: PathBuf,
+        /// What loading them reported.
+        reason: String,
+    },
     /// The request is for a board the model was not trained on.
     #[error("the DQN was trained for {trained}, not {requested}; supported sizes: {trained}")]
-    UnsupportedSize { trained: String, requested: String },
+    UnsupportedSize {
+        /// The board the model was trained on, as `WxH`.
+        trained: String,
+        /// The board asked for, as `WxH`.
+        requested: String,
+    },
     /// Bad generation parameters.
     #[error("{0}")]
     BadParameter(String),

@@ -25,7 +25,14 @@ pub enum Policy {
     /// the greedy one's and take the best of them by their value under the greedy policy (the
     /// finished level's difficulty: the exact Q-value in this deterministic process); greedy
     /// when none is left or at other steps.
-    Diverse { n: usize, d: u32, p: f64 },
+    Diverse {
+        /// Candidate actions drawn at a noise step.
+        n: usize,
+        /// Fewest cells in which a candidate's finished level must differ from the greedy one's.
+        d: u32,
+        /// Probability that a step is a noise step.
+        p: f64,
+    },
 }
 
 impl Policy {

@@ -16,8 +16,9 @@ use std::time::Instant;
 /// Training settings.
 #[derive(Clone, Debug)]
 pub struct TrainConfig {
-    /// Board size.
+    /// Board width, in cells.
     pub width: usize,
+    /// Board height, in cells.
     pub height: usize,
     /// Environment steps (one gradient step each once learning starts).
     pub steps: usize,
@@ -27,8 +28,9 @@ pub struct TrainConfig {
     pub replay: usize,
     /// AdamW learning rate.
     pub learning_rate: f64,
-    /// ε at the start and the end of its linear decay.
+    /// ε (the chance of a random action) at the start of its linear decay.
     pub epsilon_start: f64,
+    /// ε at the end of its decay and for the rest of the run.
     pub epsilon_end: f64,
     /// Share of the steps over which ε decays.
     pub epsilon_decay: f64,
@@ -43,6 +45,7 @@ pub struct TrainConfig {
     /// Name of the run: checkpoints go to `checkpoints/<stem>-step<N>.safetensors` every
     /// `checkpoint_every` steps.
     pub checkpoint: Option<PathBuf>,
+    /// Environment steps between checkpoints.
     pub checkpoint_every: usize,
 }
 
@@ -77,12 +80,17 @@ impl TrainConfig {
 /// Progress reported while training.
 #[derive(Clone, Copy, Debug)]
 pub struct Progress {
+    /// Environment steps done.
     pub step: usize,
+    /// Environment steps in the run.
     pub steps: usize,
+    /// Episodes finished so far.
     pub episodes: usize,
+    /// The current ε.
     pub epsilon: f64,
     /// Mean final difficulty of the last 200 episodes.
     pub mean_difficulty: f64,
+    /// Huber loss of the latest gradient step (0 before learning starts).
     pub loss: f64,
 }
 

@@ -7,6 +7,7 @@
 
 pub mod longcat;
 pub mod match3;
+pub mod rules;
 
 use crate::app::board::Board as EditBoard;
 use crate::app::editor::palette;
@@ -58,7 +59,8 @@ pub trait PlaySession: Any {
 /// starter's game.
 type Starter = fn(&EditBoard, u64) -> Option<Result<Box<dyn PlaySession>, String>>;
 
-/// The games with a playtest, one line each (their files are named after them).
+/// The games with a bespoke playtest widget, one line each (their files are named after
+/// them); other games play through their [`PlayRules`](crate::game::PlayRules).
 const STARTERS: [Starter; 2] = [match3::start, crate::app::playtest::longcat::start];
 
 /// The playtest window.
@@ -100,6 +102,7 @@ impl PlaytestWindow {
         let play = STARTERS
             .iter()
             .find_map(|start| start(board, seed))
+            .or_else(|| rules::start(board, seed))
             .unwrap_or_else(|| Err(format!("{} has no playtest yet", board.rules().name())))?;
         self.next_seed += 1;
         self.play = Some(play);

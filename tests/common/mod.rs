@@ -1,0 +1,249 @@
+//! A toy game shared by the tests that show games are plug-ins: two tiles (`o` open, `x`
+//! crate), an analysis that counts crates, a generator of random rows, and a playtest in
+//! which a click clears a crate. It is registered at run time, never shipped.
+
+// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
+#![allow(clippy::unwrap_used, clippy::expect_used, dead_code, missing_docs)]
+
+use level_studio::game::{
+    self, AnalyseOptions, Analysis, AsciiError, CellLook, ConditionKind, ConditionSpec,
+    ConditionValue, Conditions, Game, GameId, Gauge, GenRequest, GenerationContext, LevelGenerator,
+    LevelSink, PlayInput, PlayMove, PlayRules, PlayStatus, SizeRules, TileInfo, TileMark, Verdict,
+};
+use level_studio::grid::Grid;
+use level_studio::jobs::{Cancel, JobError};
+use level_studio::level::Level;
+use level_studio::rng::Rng;
+use std::sync::Arc;
+
+pub const TOY: GameId = GameId::new("toy");
+
+/// A 2-tile toy: `o` open, `x` crate; a level passes when it has at least one crate.
+pub struct ToyGame;
+
+const TILES: [TileInfo; 2] = [
+    TileInfo {
+        ascii: 'o',
+        name: "OPEN",
+        rgb: [200, 200, 200],
+    },
+    TileInfo {
+        ascii: 'x',
+        name: "CRATE",
+        rgb: [120, 60, 20],
+    },
+];
+
+pub fn toy_level(name: &str, rows: Vec<String>) -> Level {
+    Level {
+        game: TOY,
+        name: name.into(),
+        cells: rows,
+        symmetry: Default::default(),
+        tags: Vec::new(),
+        figures: None,
+        playtests: Vec::new(),
+    }
+}
+
+impl Game for ToyGame {
+    fn id(&self) -> GameId {
+        TOY
+    }
+    fn name(&self) -> &'static str {
+        "Toy"
+    }
+    fn file_tag(&self) -> &'static str {
+        "Toy"
+    }
+    fn tiles(&self) -> &'static [TileInfo] {
+        &TILES
+    }
+    fn size_rules(&self) -> SizeRules {
+        SizeRules {
+            min: (1, 1),
+            max: (6, 6),
+            default: (3, 3),
+        }
+    }
+    fn check(&self, rows: &[String]) -> Result<(), String> {
+        game::tile_indices(self, rows).map(|_| ())
+    }
+    fn blank(&self, width: usize, height: usize) -> Level {
+        toy_level("blank", vec!["o".repeat(width); height])
+    }
+    fn level_from_ascii(&self, name: &str, text: &str) -> Result<Level, AsciiError> {
+        let rows: Vec<String> = text.lines().map(str::to_string).collect();
+        self.check(&rows).map_err(AsciiError::Level)?;
+        Ok(toy_level(name, rows))
+    }
+    fn analyse(
+        &self,
+        level: &Level,
+        _options: &AnalyseOptions,
+        _cancel: &Cancel,
+    ) -> Result<Analysis, JobError> {
+        let crates = level.cells.concat().matches('x').count();
+        let mut fields = serde_json::Map::new();
+        fields.insert("crates".into(), crates.into());
+        Ok(Analysis {
+            difficulty: Some(crates as f64),
+            verdict: Verdict {
+                pass: crates > 0,
+                weak: false,
+                label: if crates > 0 { "CRATES" } else { "EMPTY" }.into(),
+                reason: format!("{crates} crates"),
+            },
+            figures: None,
+            gauge: Gauge::default(),
+            fields,
+            summary: format!("{crates} crates"),
+            graph: None,
+            detail: None,
+        })
+    }
+    fn stored_difficulty(&self, _level: &Level) -> Option<f64> {
+        None
+    }
+    fn stored_verdict(&self, level: &Level) -> Option<bool> {
+        Some(level.cells.concat().contains('x'))
+    }
+    fn generators(&self) -> Vec<Arc<dyn LevelGenerator>> {
+        vec![Arc::new(Stripes)]
+    }
+    fn play(&self, level: &Level, _seed: u64) -> Option<Result<Box<dyn PlayRules>, String>> {
+        Some(Ok(Box::new(ClearCrates {
+            rows: level.cells.clone(),
+            moves: 0,
+        })))
+    }
+}
+
+/// The toy's playtest: click a crate to clear it; solved when none is left.
+struct ClearCrates {
+    rows: Vec<String>,
+    moves: u32,
+}
+
+impl ClearCrates {
+    fn crates(&self) -> usize {
+        self.rows.concat().matches('x').count()
+    }
+}
+
+impl PlayRules for ClearCrates {
+    fn view(&self) -> Grid<CellLook> {
+        let (w, h) = (self.rows[0].len(), self.rows.len());
+        let mut g = Grid::filled(w, h, CellLook::default());
+        for (y, row) in self.rows.iter().enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                let tile = usize::from(c == 'x');
+                g.set(
+                    x,
+                    y,
+                    CellLook {
+                        rgb: TILES[tile].rgb,
+                        mark: TileMark::Plain,
+                    },
+                );
+            }
+        }
+        g
+    }
+    fn input(&self) -> PlayInput {
+        PlayInput::Click
+    }
+    fn apply(&mut self, mv: PlayMove) -> bool {
+        let PlayMove::Click(x, y) = mv else {
+            return false;
+        };
+        let Some(row) = self.rows.get_mut(y) else {
+            return false;
+        };
+        if row.as_bytes().get(x) != Some(&b'x') {
+            return false;
+        }
+        row.replace_range(x..=x, "o");
+        self.moves += 1;
+        true
+    }
+    fn status(&self) -> PlayStatus {
+        let left = self.crates();
+        PlayStatus {
+            moves: self.moves,
+            outcome: (left == 0).then_some(true),
+            message: if left == 0 {
+                format!("Cleared in {} clicks", self.moves)
+            } else {
+                "Click the crates".into()
+            },
+            counters: vec![("Crates left".into(), left.to_string())],
+        }
+    }
+}
+
+/// Random rows of crates.
+struct Stripes;
+
+impl LevelGenerator for Stripes {
+    fn id(&self) -> &'static str {
+        "stripes"
+    }
+    fn label(&self) -> &'static str {
+        "Stripes"
+    }
+    fn description(&self) -> &'static str {
+        "random crates"
+    }
+    fn conditions(&self) -> Vec<ConditionSpec> {
+        vec![ConditionSpec {
+            key: "width",
+            label: "Width",
+            kind: ConditionKind::Int { min: 1, max: 6 },
+            default: ConditionValue::Int(4),
+            required: false,
+            help: "row length",
+        }]
+    }
+    fn validated_help(&self) -> &'static str {
+        "keep levels with crates"
+    }
+    fn generate(
+        &self,
+        request: &GenRequest,
+        _ctx: &GenerationContext<'_>,
+        sink: &mut dyn LevelSink,
+    ) -> Result<(), JobError> {
+        let width = request.conditions.usize("width").unwrap_or(4);
+        let mut rng = Rng::new(request.seed);
+        loop {
+            let rows = (0..2)
+                .map(|_| {
+                    (0..width)
+                        .map(|_| if rng.chance(0.3) { 'x' } else { 'o' })
+                        .collect()
+                })
+                .collect();
+            if !sink.offer(toy_level("made", rows)) {
+                return Ok(());
+            }
+        }
+    }
+}
+
+pub fn register_toy() {
+    static TOY_GAME: ToyGame = ToyGame;
+    game::register(&TOY_GAME);
+}
+
+pub fn toy_request(count: usize, seed: u64) -> GenRequest {
+    GenRequest {
+        game: TOY,
+        generator: "stripes",
+        conditions: Conditions::default(),
+        count,
+        seed,
+        validated_only: true,
+        weights: None,
+    }
+}
