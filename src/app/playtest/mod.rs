@@ -61,7 +61,7 @@ type Starter = fn(&EditBoard, u64) -> Option<Result<Box<dyn PlaySession>, String
 
 /// The games with a bespoke playtest widget, one line each (their files are named after
 /// them); other games play through their [`PlayRules`](crate::game::PlayRules).
-const STARTERS: [Starter; 2] = [match3::start, crate::app::playtest::longcat::start];
+const STARTERS: [Starter; 2] = [match3::start, longcat::start];
 
 /// The playtest window.
 pub struct PlaytestWindow {
