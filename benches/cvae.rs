@@ -4,8 +4,8 @@
 // Benchmarks fail loudly on purpose: a bench that cannot set up should stop, not limp on.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use level_studio::model::sweep::sweep_conditions;
-use level_studio::model::{Condition, Generator};
+use level_studio::match3::cvae::sweep::sweep_conditions;
+use level_studio::match3::cvae::{Condition, CvaeModel};
 use level_studio::symmetry::Symmetry;
 use std::hint::black_box;
 use std::path::Path;
@@ -35,7 +35,7 @@ fn time<F: FnMut()>(name: &str, runs: usize, per: usize, mut f: F) -> Duration {
 fn main() {
     for name in ["avalon-main", "vanilla-main"] {
         let path = format!("models/{name}.safetensors");
-        let generator = match Generator::load(Path::new(&path)) {
+        let generator = match CvaeModel::load(Path::new(&path)) {
             Ok(g) => g,
             Err(e) => {
                 eprintln!("skipping {name}: {e}");

@@ -6,7 +6,7 @@
 
 use level_studio::longcat::eval::{evaluate, EvalConfig};
 use level_studio::longcat::generators::{puzzle_up, solution_down};
-use level_studio::longcat::{Analysis, Generator, LongcatLevel, DEFAULT_BUDGET};
+use level_studio::longcat::{GraphAnalysis, LongcatLevel, RandomGenerator, DEFAULT_BUDGET};
 use level_studio::rng::Rng;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -38,7 +38,7 @@ fn at_percentile(levels: &[LongcatLevel], percentile: usize) -> (LongcatLevel, u
         .iter()
         .map(|l| {
             (
-                Analysis::of(l, DEFAULT_BUDGET)
+                GraphAnalysis::of(l, DEFAULT_BUDGET)
                     .map(|a| a.graph.len())
                     .unwrap_or(0),
                 l,
@@ -51,13 +51,13 @@ fn at_percentile(levels: &[LongcatLevel], percentile: usize) -> (LongcatLevel, u
 }
 
 fn bench_level(label: &str, level: &LongcatLevel, states: usize) {
-    let a = Analysis::of(level, DEFAULT_BUDGET).expect("within budget");
+    let a = GraphAnalysis::of(level, DEFAULT_BUDGET).expect("within budget");
     println!(
         "{label}: {states} states, difficulty {:?}\n{level:?}",
         a.difficulty
     );
     time(&format!("analyse {label} ({states} states)"), 2000, || {
-        black_box(Analysis::of(black_box(level), DEFAULT_BUDGET).unwrap());
+        black_box(GraphAnalysis::of(black_box(level), DEFAULT_BUDGET).unwrap());
     });
 }
 
@@ -78,7 +78,7 @@ fn main() {
         }
     }
     let config = EvalConfig {
-        generator: Generator::SolutionDown,
+        generator: RandomGenerator::SolutionDown,
         width: 8,
         height: 8,
         attempts: 20_000,

@@ -3,9 +3,9 @@
 // Benchmarks fail loudly on purpose: a bench that cannot set up should stop, not limp on.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use level_studio::rl::env::SolutionDownEnv;
-use level_studio::rl::model::{DqnModel, SHIPPED_WEIGHTS};
-use level_studio::rl::policy::{generate, Policy};
+use level_studio::longcat::dqn::env::SolutionDownEnv;
+use level_studio::longcat::dqn::model::{DqnModel, SHIPPED_WEIGHTS};
+use level_studio::longcat::dqn::policy::{generate, Policy};
 use level_studio::rng::Rng;
 use std::hint::black_box;
 use std::path::Path;

@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use level_studio::match3::bot::{choose_move, BotKind};
-use level_studio::match3::rules::{Board, Geometry};
+use level_studio::match3::rules::{Geometry, PlayBoard};
 use level_studio::match3::{validate, Layout, ValidationConfig};
 use level_studio::rng::Rng;
 use std::hint::black_box;
@@ -51,7 +51,7 @@ fn main() {
     }
     let layout = Layout::open(9, 11).expect("open layout");
     let geometry = Geometry::new(&layout);
-    let board = Board::new(&geometry, Rng::new(5));
+    let board = PlayBoard::new(&geometry, Rng::new(5));
     let mut rng = Rng::new(6);
     time("greedy bot move choice, open 9x11", 20_000, || {
         let mut b = board.clone();

@@ -8,9 +8,9 @@
 // Examples fail loudly on purpose: they are probes, and a panic names what went wrong.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use level_studio::match3::cvae::sweep::{sweep_conditions, validate_all};
+use level_studio::match3::cvae::{Condition, CvaeModel, TrainingSet};
 use level_studio::match3::ValidationConfig;
-use level_studio::model::sweep::{sweep_conditions, validate_all};
-use level_studio::model::{Condition, Generator, TrainingSet};
 
 const SEEDS: u64 = 4;
 
@@ -18,7 +18,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let weights = std::env::args()
         .nth(1)
         .unwrap_or_else(|| "models/avalon-main.safetensors".into());
-    let generator = Generator::load(weights.as_ref())?;
+    let generator = CvaeModel::load(weights.as_ref())?;
     let train = TrainingSet::load(generator.sidecar().training.data.as_ref())?;
     let min = generator.sidecar().moves.min;
     let (mut near, mut total) = (0, 0);

@@ -4,10 +4,10 @@
 // Examples fail loudly on purpose: they are probes, and a panic names what went wrong.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use level_studio::rl::eval::summarise;
-use level_studio::rl::model::{DqnModel, SHIPPED_WEIGHTS};
-use level_studio::rl::policy::generate;
-use level_studio::rl::Policy;
+use level_studio::longcat::dqn::eval::summarise;
+use level_studio::longcat::dqn::model::{DqnModel, SHIPPED_WEIGHTS};
+use level_studio::longcat::dqn::policy::generate;
+use level_studio::longcat::dqn::Policy;
 use std::time::Instant;
 
 fn main() {

@@ -18,7 +18,6 @@ pub mod jobs;
 pub mod level;
 pub mod longcat;
 pub mod match3;
-pub mod model;
-pub mod rl;
+pub mod ml;
 pub mod rng;
 pub mod symmetry;

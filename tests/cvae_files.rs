@@ -4,9 +4,9 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use level_studio::files::load_pack;
-use level_studio::model::generator::sidecar_path;
-use level_studio::model::{
-    generate_validated, Condition, Feasibility, Generator, ModelError, ModelKind, ValidatedRequest,
+use level_studio::match3::cvae::generator::sidecar_path;
+use level_studio::match3::cvae::{
+    generate_validated, Condition, CvaeModel, Feasibility, ModelError, ModelKind, ValidatedRequest,
 };
 use level_studio::symmetry::Symmetry;
 use std::path::{Path, PathBuf};
@@ -33,7 +33,7 @@ fn copy_model(from: &str, dir: &Path, name: &str) -> PathBuf {
 #[test]
 fn the_shipped_weights_load_and_generate() {
     for (name, kind) in SHIPPED {
-        let g = Generator::load(&weights(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let g = CvaeModel::load(&weights(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert_eq!(g.kind(), kind);
         let c = Condition::new(7, 9, Symmetry::Quadrant, kind.uses_moves().then_some(16.0));
         let levels = g.generate(&c, 4, 1).unwrap();
@@ -53,12 +53,12 @@ fn the_shipped_weights_load_and_generate() {
 #[test]
 fn a_generator_can_be_shared_with_worker_threads() {
     fn shareable<T: Send + Sync>() {}
-    shareable::<Generator>();
+    shareable::<CvaeModel>();
 }
 
 #[test]
 fn encode_and_interpolate() {
-    let g = Generator::load(&weights("avalon-main")).unwrap();
+    let g = CvaeModel::load(&weights("avalon-main")).unwrap();
     let pack = load_pack(Path::new("levels/match3/main/test.ron")).unwrap();
     let (a, b) = (&pack.levels[0], &pack.levels[7]);
     assert_eq!(g.encode(a).unwrap().len(), 5);
@@ -72,7 +72,7 @@ fn bad_weight_files_give_typed_errors() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("none.safetensors");
     assert!(matches!(
-        Generator::load(&missing),
+        CvaeModel::load(&missing),
         Err(ModelError::MissingWeights { .. })
     ));
 
@@ -80,14 +80,14 @@ fn bad_weight_files_give_typed_errors() {
     let bytes = std::fs::read(&truncated).unwrap();
     std::fs::write(&truncated, &bytes[..bytes.len() / 2]).unwrap();
     assert!(matches!(
-        Generator::load(&truncated),
+        CvaeModel::load(&truncated),
         Err(ModelError::CorruptWeights { .. })
     ));
 
     let no_sidecar = copy_model("avalon-main", dir.path(), "lonely");
     std::fs::remove_file(sidecar_path(&no_sidecar)).unwrap();
     assert!(matches!(
-        Generator::load(&no_sidecar),
+        CvaeModel::load(&no_sidecar),
         Err(ModelError::MissingSidecar { .. })
     ));
 
@@ -95,7 +95,7 @@ fn bad_weight_files_give_typed_errors() {
     let mixed = copy_model("avalon-main", dir.path(), "mixed");
     std::fs::copy(sidecar_path(&weights("vanilla-main")), sidecar_path(&mixed)).unwrap();
     assert!(matches!(
-        Generator::load(&mixed),
+        CvaeModel::load(&mixed),
         Err(ModelError::ShapeMismatch { .. })
     ));
 
@@ -106,21 +106,21 @@ fn bad_weight_files_give_typed_errors() {
         .replacen("latent: 5", "latent: 16", 1);
     std::fs::write(sidecar_path(&other), text).unwrap();
     assert!(matches!(
-        Generator::load(&other),
+        CvaeModel::load(&other),
         Err(ModelError::WrongArchitecture { .. })
     ));
 
     let garbled = copy_model("avalon-main", dir.path(), "garbled");
     std::fs::write(sidecar_path(&garbled), "(format: ").unwrap();
     assert!(matches!(
-        Generator::load(&garbled),
+        CvaeModel::load(&garbled),
         Err(ModelError::CorruptSidecar { .. })
     ));
 }
 
 #[test]
 fn bad_conditions_give_typed_errors_and_infeasible_ones_a_nearest() {
-    let g = Generator::load(&weights("avalon-main")).unwrap();
+    let g = CvaeModel::load(&weights("avalon-main")).unwrap();
     let err = |c: Condition| g.generate(&c, 1, 0).unwrap_err();
     assert!(matches!(
         err(Condition::new(3, 9, Symmetry::None, Some(15.0))),
@@ -163,7 +163,7 @@ fn bad_conditions_give_typed_errors_and_infeasible_ones_a_nearest() {
 
 #[test]
 fn validated_generation_keeps_valid_levels_near_the_moves() {
-    let g = Generator::load(&weights("avalon-main")).unwrap();
+    let g = CvaeModel::load(&weights("avalon-main")).unwrap();
     let request = ValidatedRequest {
         budget: 128,
         ..ValidatedRequest::new(Condition::new(9, 10, Symmetry::Vertical, Some(17.0)), 2, 3)
@@ -196,7 +196,7 @@ fn validated_generation_keeps_valid_levels_near_the_moves() {
 
 #[test]
 fn distinct_generation_fills_the_count_with_different_levels() {
-    let g = Generator::load(&weights("avalon-main")).unwrap();
+    let g = CvaeModel::load(&weights("avalon-main")).unwrap();
     let c = Condition::new(7, 9, Symmetry::Vertical, Some(15.0));
     let plain = g.generate(&c, 24, 5).unwrap();
     let mut plain_distinct: Vec<_> = Vec::new();

@@ -3,10 +3,10 @@
 // Tests fail loudly on purpose: an unwrap or expect here is an assertion.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use level_studio::match3::Layout;
-use level_studio::model::metrics::{
+use level_studio::match3::cvae::metrics::{
     difficulty, diversity, plagiarism, quantile, size_accuracy, tile_distribution,
 };
+use level_studio::match3::Layout;
 
 fn l(text: &str) -> Layout {
     Layout::parse_ascii(text).unwrap()

@@ -6,14 +6,14 @@
 use candle_core::{DType, Device, Tensor};
 use candle_nn::{VarBuilder, VarMap};
 use level_studio::files::load_pack;
-use level_studio::match3::layout::{area_origin, Cell, CANVAS_CELLS, CANVAS_HEIGHT, CANVAS_WIDTH};
-use level_studio::model::arch::{loss, Cvae, CLASSES};
-use level_studio::model::encoding::{encoder_batch, kept_cells, layouts_from_logits};
-use level_studio::model::generator::{save, snapshot};
-use level_studio::model::train::{initial_sidecar, seeded_init};
-use level_studio::model::{
-    Condition, Generator, ModelKind, Progress, Sample, TrainConfig, TrainingSet,
+use level_studio::match3::cvae::arch::{loss, Cvae, CLASSES};
+use level_studio::match3::cvae::encoding::{encoder_batch, kept_cells, layouts_from_logits};
+use level_studio::match3::cvae::generator::{save, snapshot};
+use level_studio::match3::cvae::train::{initial_sidecar, seeded_init};
+use level_studio::match3::cvae::{
+    Condition, CvaeModel, CvaeProgress, CvaeTrainConfig, ModelKind, Sample, TrainingSet,
 };
+use level_studio::match3::layout::{area_origin, Cell, CANVAS_CELLS, CANVAS_HEIGHT, CANVAS_WIDTH};
 use level_studio::rng::Rng;
 use level_studio::symmetry::Symmetry;
 use std::path::Path;
@@ -160,14 +160,14 @@ fn generation_mirrors_exactly_and_keeps_outside_blocked() {
 #[test]
 fn save_and_load_reproduce_outputs_bit_for_bit() {
     let set = tiny_set(8);
-    let config = TrainConfig::new(ModelKind::Avalon, 5);
+    let config = CvaeTrainConfig::new(ModelKind::Avalon, 5);
     let (varmap, _) = model(ModelKind::Avalon, 5);
     let sidecar = initial_sidecar(&config, &set);
-    let live = Generator::from_varmap(&varmap, sidecar.clone(), &Device::Cpu).unwrap();
+    let live = CvaeModel::from_varmap(&varmap, sidecar.clone(), &Device::Cpu).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("m.safetensors");
     save(&snapshot(&varmap).unwrap(), &sidecar, &path).unwrap();
-    let loaded = Generator::load(&path).unwrap();
+    let loaded = CvaeModel::load(&path).unwrap();
     assert_eq!(loaded.sidecar(), &sidecar);
     let pack = load_pack(Path::new("levels/match3/paper/train.ron")).unwrap();
     let za = live.encode(&pack.levels[0]).unwrap();
@@ -186,16 +186,16 @@ fn save_and_load_reproduce_outputs_bit_for_bit() {
 #[test]
 fn a_few_training_steps_lower_the_loss_and_training_is_seeded() {
     let set = tiny_set(32);
-    let config = TrainConfig {
+    let config = CvaeTrainConfig {
         epochs: 12,
         batch_size: 16,
         select: false,
-        ..TrainConfig::new(ModelKind::Avalon, 2)
+        ..CvaeTrainConfig::new(ModelKind::Avalon, 2)
     };
     let run = || {
         let mut losses = Vec::new();
-        let trained = level_studio::model::train(&config, &set, |p| {
-            if let Progress::Epoch { loss, .. } = p {
+        let trained = level_studio::match3::cvae::train(&config, &set, |p| {
+            if let CvaeProgress::Epoch { loss, .. } = p {
                 losses.push(loss)
             }
         })
@@ -206,7 +206,7 @@ fn a_few_training_steps_lower_the_loss_and_training_is_seeded() {
     assert!(losses.last().unwrap() < &(losses[0] * 0.8), "{losses:?}");
     let (again, b) = run();
     assert_eq!(losses, again, "same seed, same losses");
-    let bits = |t: &level_studio::model::Trained| {
+    let bits = |t: &level_studio::match3::cvae::Trained| {
         t.tensors["dec3.weight"]
             .flatten_all()
             .unwrap()
@@ -221,15 +221,16 @@ fn the_fast_cpu_decoder_matches_candle() {
     let set = tiny_set(4);
     for kind in [ModelKind::Avalon, ModelKind::Vanilla] {
         let (varmap, _) = model(kind, 11);
-        let g = Generator::from_varmap(
+        let g = CvaeModel::from_varmap(
             &varmap,
-            initial_sidecar(&TrainConfig::new(kind, 11), &set),
+            initial_sidecar(&CvaeTrainConfig::new(kind, 11), &set),
             &Device::Cpu,
         )
         .unwrap();
-        let fast =
-            level_studio::model::fast::FastDecoder::new(model_decoder(&varmap, kind).decoder())
-                .unwrap();
+        let fast = level_studio::match3::cvae::fast::FastDecoder::new(
+            model_decoder(&varmap, kind).decoder(),
+        )
+        .unwrap();
         let mut rng = Rng::new(4);
         let n = 6;
         let z_hat: Vec<f32> = (0..n * kind.decoder_inputs())
@@ -266,7 +267,7 @@ fn open_logits(margin_of: impl Fn(usize) -> f32) -> Vec<f32> {
 
 #[test]
 fn the_novel_layout_is_the_cheapest_change_that_keeps_the_size() {
-    use level_studio::model::encoding::novel_layout_from_logits;
+    use level_studio::match3::cvae::encoding::novel_layout_from_logits;
     let condition = Condition::new(6, 6, Symmetry::Vertical, None);
     // Every cell wants PLAYFIELD; the first cell of the play area costs least to change.
     let logits = open_logits(|cell| 1.0 + cell as f32 / 10.0);
@@ -293,7 +294,7 @@ fn the_novel_layout_is_the_cheapest_change_that_keeps_the_size() {
 
 #[test]
 fn shipped_avalon_never_hands_out_a_training_level() {
-    let avalon = Generator::load(Path::new("models/avalon-main.safetensors")).unwrap();
+    let avalon = CvaeModel::load(Path::new("models/avalon-main.safetensors")).unwrap();
     let pack = load_pack(Path::new("levels/match3/main/train.ron")).unwrap();
     let training: std::collections::HashSet<_> =
         pack.levels.iter().map(|l| l.layout().unwrap()).collect();

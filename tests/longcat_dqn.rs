@@ -4,17 +4,17 @@
 // Tests fail loudly on purpose: an unwrap or expect here is an assertion.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use level_studio::longcat::dqn::env::{level_difficulty, random_episode};
+use level_studio::longcat::dqn::model::{self, DqnModel};
+use level_studio::longcat::dqn::policy::generate;
+use level_studio::longcat::dqn::train::{train, DqnTrainConfig};
+use level_studio::longcat::dqn::{DqnError, Policy};
 use level_studio::longcat::{PlayerModel, StateGraph};
-use level_studio::rl::env::{level_difficulty, random_episode};
-use level_studio::rl::model::{self, DqnModel};
-use level_studio::rl::policy::generate;
-use level_studio::rl::train::{train, TrainConfig};
-use level_studio::rl::{DqnError, Policy};
 use level_studio::rng::Rng;
 use std::path::Path;
 
-fn short_config(w: usize, h: usize, steps: usize) -> TrainConfig {
-    let mut c = TrainConfig::new(w, h, 7);
+fn short_config(w: usize, h: usize, steps: usize) -> DqnTrainConfig {
+    let mut c = DqnTrainConfig::new(w, h, 7);
     c.steps = steps;
     c.learn_start = 200;
     c.epsilon_decay = 0.5;
@@ -36,7 +36,7 @@ fn save_and_load_reproduce_q_values_bit_for_bit_and_training_is_seeded() {
         a
     );
     let envs: Vec<_> = (0..16)
-        .map(|s| level_studio::rl::env::SolutionDownEnv::new(4, 4, s))
+        .map(|s| level_studio::longcat::dqn::env::SolutionDownEnv::new(4, 4, s))
         .collect();
     let refs: Vec<_> = envs.iter().collect();
     assert_eq!(

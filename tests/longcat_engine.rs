@@ -7,12 +7,12 @@
 use level_studio::grid::Grid;
 use level_studio::longcat::eval::{evaluate, EvalConfig};
 use level_studio::longcat::generators::{puzzle_up, solution_down};
-use level_studio::longcat::predictor::{parse_playtest_csv, solve};
+use level_studio::longcat::ridge::training::playtest_training_set;
+use level_studio::longcat::ridge::{parse_playtest_csv, solve};
 use level_studio::longcat::solver;
-use level_studio::longcat::training::playtest_training_set;
 use level_studio::longcat::{
-    Analysis, Cell, Generator, GraphError, GraphVariables, LevelError, LongcatLevel,
-    PredictorError, RidgeModel, State, StateGraph, DEFAULT_BUDGET,
+    Cell, GraphAnalysis, GraphError, GraphVariables, LevelError, LongcatLevel, PredictorError,
+    RandomGenerator, RidgeModel, State, StateGraph, DEFAULT_BUDGET,
 };
 use level_studio::rng::Rng;
 use std::path::Path;
@@ -50,7 +50,7 @@ fn puzzle_up_keeps_only_solvable_levels() {
 #[test]
 fn evaluation_counts_add_up() {
     let config = EvalConfig {
-        generator: Generator::SolutionDown,
+        generator: RandomGenerator::SolutionDown,
         width: 6,
         height: 6,
         attempts: 500,
@@ -135,7 +135,7 @@ fn shipped_predictor_reads_graph_variables() {
         model.features,
         GraphVariables::NAMES.map(String::from).to_vec()
     );
-    let a = Analysis::of(
+    let a = GraphAnalysis::of(
         &LongcatLevel::parse_ascii("@.#\n...\n...\n").unwrap(),
         DEFAULT_BUDGET,
     )
@@ -202,7 +202,7 @@ fn the_state_budget_stops_big_graphs() {
         "graph too large: more than 1000 states (raise the budget to explore further)"
     );
     assert!(matches!(
-        Analysis::of(&open, 50),
+        GraphAnalysis::of(&open, 50),
         Err(GraphError::TooLarge { budget: 50 })
     ));
     assert!(matches!(

@@ -8,11 +8,12 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use level_studio::longcat::{
-    Analysis, Direction, GraphVariables, LongcatLevel, NodeClass, State, StateGraph, DEFAULT_BUDGET,
+    Direction, GraphAnalysis, GraphVariables, LongcatLevel, NodeClass, State, StateGraph,
+    DEFAULT_BUDGET,
 };
 
-fn analyse(text: &str) -> Analysis {
-    Analysis::of(
+fn analyse(text: &str) -> GraphAnalysis {
+    GraphAnalysis::of(
         &LongcatLevel::parse_ascii(text).expect("a valid level"),
         DEFAULT_BUDGET,
     )
@@ -20,7 +21,7 @@ fn analyse(text: &str) -> Analysis {
 }
 
 /// [success, fail, dead, solution, indeterminate] node counts.
-fn classes(a: &Analysis) -> [usize; 5] {
+fn classes(a: &GraphAnalysis) -> [usize; 5] {
     let mut c = [0; 5];
     for n in a.graph.nodes() {
         c[n.class as usize] += 1;

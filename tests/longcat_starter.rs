@@ -17,7 +17,7 @@ fn stored_figures_match_the_engine() {
     let mut last = 0.0;
     for level in &pack.levels {
         let cat = LongcatLevel::from_rows(&level.cells).unwrap();
-        let a = Analysis::of(&cat, DEFAULT_BUDGET).unwrap();
+        let a = GraphAnalysis::of(&cat, DEFAULT_BUDGET).unwrap();
         let stored = level.longcat_figures().expect("figures stored");
         let now = a.figures(&predictor);
         assert_eq!(
@@ -54,7 +54,7 @@ fn build_starter() {
     let mut items: Vec<(f64, level_studio::level::Level)> = Vec::new();
     for (name, text) in hand {
         let l = LongcatLevel::parse_ascii(text).unwrap();
-        let a = Analysis::of(&l, DEFAULT_BUDGET).unwrap();
+        let a = GraphAnalysis::of(&l, DEFAULT_BUDGET).unwrap();
         let mut lv = l.to_level(name);
         lv.tags = vec!["hand-made".into()];
         lv.figures = Some(Figures::Longcat(a.figures(&predictor)));
@@ -62,15 +62,15 @@ fn build_starter() {
     }
     let mut pool: Vec<(f64, usize, String, LongcatLevel)> = Vec::new();
     for (g, (w, h), seed) in [
-        (Generator::SolutionDown, (6, 6), 21u64),
-        (Generator::SolutionDown, (7, 7), 22),
-        (Generator::SolutionDown, (8, 8), 23),
-        (Generator::PuzzleUp, (6, 6), 24),
-        (Generator::PuzzleUp, (8, 8), 25),
+        (RandomGenerator::SolutionDown, (6, 6), 21u64),
+        (RandomGenerator::SolutionDown, (7, 7), 22),
+        (RandomGenerator::SolutionDown, (8, 8), 23),
+        (RandomGenerator::PuzzleUp, (6, 6), 24),
+        (RandomGenerator::PuzzleUp, (8, 8), 25),
     ] {
         for i in 0..4000 {
             for l in g.attempt(w, h, &mut Rng::derive(seed, i)).unwrap() {
-                let a = Analysis::of(&l, DEFAULT_BUDGET).unwrap();
+                let a = GraphAnalysis::of(&l, DEFAULT_BUDGET).unwrap();
                 if let Some(d) = a.difficulty {
                     pool.push((
                         d,
@@ -98,7 +98,7 @@ fn build_starter() {
             })
             .unwrap()
             .clone();
-        let a = Analysis::of(&best.3, DEFAULT_BUDGET).unwrap();
+        let a = GraphAnalysis::of(&best.3, DEFAULT_BUDGET).unwrap();
         let mut lv = best.3.to_level(best.2.clone());
         lv.tags = vec![
             "generated".into(),

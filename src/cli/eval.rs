@@ -55,5 +55,5 @@ pub fn run(args: &EvalArgs) -> Result<ExitCode> {
 }
 
 fn default_margin() -> f64 {
-    crate::model::validated::DEFAULT_MARGIN
+    crate::match3::cvae::validated::DEFAULT_MARGIN
 }

@@ -4,14 +4,14 @@
 use super::difficulty::PlayerModel;
 use super::graph::{GraphError, NodeClass, StateGraph};
 use super::level::LongcatLevel;
-use super::predictor::RidgeModel;
+use super::ridge::RidgeModel;
 use super::variables::GraphVariables;
 use crate::level::LongcatFigures;
 use std::fmt::Write;
 
 /// A level's graph with its variables and difficulty.
 #[derive(Clone, Debug)]
-pub struct Analysis {
+pub struct GraphAnalysis {
     /// The full state graph.
     pub graph: StateGraph,
     /// The graph variables.
@@ -22,7 +22,7 @@ pub struct Analysis {
     pub difficulty: Option<f64>,
 }
 
-impl Analysis {
+impl GraphAnalysis {
     /// Builds the graph and computes classes, variables and the player model.
     ///
     /// # Errors

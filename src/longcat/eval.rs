@@ -3,9 +3,9 @@
 //! levels and the non-trivial share. Attempts and graphs run in parallel (rayon); the result
 //! depends only on the seed.
 
-use super::analysis::Analysis;
+use super::analysis::GraphAnalysis;
 use super::difficulty::NON_TRIVIAL_DIFFICULTY;
-use super::generators::{Generator, GeneratorError};
+use super::generators::{GeneratorError, RandomGenerator};
 use super::rules::State;
 use crate::rng::Rng;
 use rayon::prelude::*;
@@ -21,7 +21,7 @@ pub const HISTOGRAM_EDGES: [f64; 10] =
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct EvalConfig {
     /// The generator.
-    pub generator: Generator,
+    pub generator: RandomGenerator,
     /// Board width.
     pub width: usize,
     /// Board height.
@@ -116,7 +116,7 @@ pub fn evaluate(config: &EvalConfig) -> Result<EvalReport, GeneratorError> {
     let difficulties: Vec<Option<Option<f64>>> = unique
         .par_iter()
         .map(|level| {
-            Analysis::of(level, config.budget)
+            GraphAnalysis::of(level, config.budget)
                 .ok()
                 .map(|a| a.difficulty)
         })

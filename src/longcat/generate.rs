@@ -2,13 +2,13 @@
 //! thesis's random generators) and the solution-down DQN with its temperature and
 //! diversity-aware (DAGP) policies.
 
-use super::generators::Generator as RandomGenerator;
+use super::generators::RandomGenerator;
 use crate::game::{
     ConditionKind, ConditionSpec, ConditionValue, Conditions, GenRequest, GenerationContext,
     LevelGenerator, LevelSink, ModelCache,
 };
 use crate::jobs::JobError;
-use crate::rl::{DqnModel, Policy};
+use crate::longcat::dqn::{DqnModel, Policy};
 use crate::rng::Rng;
 use rayon::prelude::*;
 use std::path::Path;
@@ -158,7 +158,7 @@ impl Dqn {
                 d: conditions.usize("dagp_d").unwrap_or(4) as u32,
                 p: conditions
                     .float("dagp_p")
-                    .unwrap_or(crate::rl::policy::DEFAULT_NOISE),
+                    .unwrap_or(crate::longcat::dqn::policy::DEFAULT_NOISE),
             }
         } else {
             Policy::Temperature(conditions.float("temperature").unwrap_or(0.3))
@@ -224,7 +224,7 @@ impl LevelGenerator for Dqn {
                     max: 1.0,
                     step: 0.05,
                 },
-                default: ConditionValue::Float(crate::rl::policy::DEFAULT_NOISE),
+                default: ConditionValue::Float(crate::longcat::dqn::policy::DEFAULT_NOISE),
                 required: false,
                 help: "diversity-aware policy: chance of a noise step",
             },
@@ -266,7 +266,7 @@ impl LevelGenerator for Dqn {
             if ctx.cancel.is_cancelled() {
                 return Err(JobError::Cancelled);
             }
-            let levels = crate::rl::policy::generate(
+            let levels = crate::longcat::dqn::policy::generate(
                 &model,
                 policy,
                 batch,

@@ -31,19 +31,19 @@ pub enum GeneratorError {
 
 /// The random generators.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Generator {
+pub enum RandomGenerator {
     /// Head, then walls one by one; every solvable intermediate board is kept.
     PuzzleUp,
     /// A random solution walk, walls where its turns need them; always solvable.
     SolutionDown,
 }
 
-impl Generator {
+impl RandomGenerator {
     /// The command-line name.
     pub fn name(self) -> &'static str {
         match self {
-            Generator::PuzzleUp => "puzzle-up",
-            Generator::SolutionDown => "solution-down",
+            RandomGenerator::PuzzleUp => "puzzle-up",
+            RandomGenerator::SolutionDown => "solution-down",
         }
     }
 
@@ -53,8 +53,8 @@ impl Generator {
     /// [`GeneratorError::Unknown`].
     pub fn from_name(name: &str) -> Result<Self, GeneratorError> {
         match name {
-            "puzzle-up" => Ok(Generator::PuzzleUp),
-            "solution-down" => Ok(Generator::SolutionDown),
+            "puzzle-up" => Ok(RandomGenerator::PuzzleUp),
+            "solution-down" => Ok(RandomGenerator::SolutionDown),
             other => Err(GeneratorError::Unknown(other.to_string())),
         }
     }
@@ -71,8 +71,8 @@ impl Generator {
         rng: &mut Rng,
     ) -> Result<Vec<LongcatLevel>, GeneratorError> {
         match self {
-            Generator::PuzzleUp => puzzle_up(width, height, rng),
-            Generator::SolutionDown => solution_down(width, height, rng).map(|l| vec![l]),
+            RandomGenerator::PuzzleUp => puzzle_up(width, height, rng),
+            RandomGenerator::SolutionDown => solution_down(width, height, rng).map(|l| vec![l]),
         }
     }
 }

@@ -4,7 +4,7 @@
 
 use super::difficulty::{PlayerModel, NON_TRIVIAL_DIFFICULTY};
 use super::graph::{NodeClass, StateGraph};
-use super::predictor::RidgeModel;
+use super::ridge::RidgeModel;
 use super::variables::GraphVariables;
 use super::LongcatLevel;
 pub use crate::game::GraphLayout;

@@ -7,12 +7,12 @@
 //!   returns the next state or `None` for an illegal move; [`State::is_success`],
 //!   [`State::is_fail`] and [`State::is_dead`] say how play stands; [`State::render`] gives a
 //!   [`Grid`](crate::grid::Grid) of [`BoardCell`] (EMPTY / WALL / BODY / HEAD) to draw.
-//! - **State graph**: [`StateGraph::build`]`(&level, budget)` (or [`Analysis::of`] for graph,
+//! - **State graph**: [`StateGraph::build`]`(&level, budget)` (or [`GraphAnalysis::of`] for graph,
 //!   variables and difficulty in one call). [`StateGraph::nodes`] lists [`Node`]s, node
 //!   [`StateGraph::start`] (= 0) first; each node has its `state`, its `depth` (fewest moves
 //!   from the start), its [`NodeClass`] (with [`NodeClass::colour`]) and
 //!   [`Node::edges`] (an [`Edge`] = [`Direction`] + target index). [`StateGraph::find`] maps
-//!   a playtest state to its node; [`Analysis::to_dot`] writes Graphviz.
+//!   a playtest state to its node; [`GraphAnalysis::to_dot`] writes Graphviz.
 //! - **Numbers**: [`GraphVariables::of`], [`PlayerModel::of`] (per-node `P` and `M`,
 //!   [`PlayerModel::difficulty`]), [`RidgeModel::shipped`] + [`RidgeModel::predict`].
 //! - **Generators**: [`generators::solution_down`], [`generators::puzzle_up`] (size + seeded
@@ -22,6 +22,7 @@
 
 pub mod analysis;
 pub mod difficulty;
+pub mod dqn;
 pub mod eval;
 pub mod game;
 pub mod generate;
@@ -29,18 +30,17 @@ pub mod generators;
 pub mod graph;
 pub mod inspect;
 pub mod level;
-pub mod predictor;
+pub mod ridge;
 pub mod rules;
 pub mod solver;
-pub mod training;
 pub mod variables;
 
-pub use analysis::Analysis;
+pub use analysis::GraphAnalysis;
 pub use difficulty::{is_non_trivial, PlayerModel, NON_TRIVIAL_DIFFICULTY};
 pub use game::{LongcatGame, ID};
-pub use generators::{Generator, GeneratorError};
+pub use generators::{GeneratorError, RandomGenerator};
 pub use graph::{Edge, GraphError, Node, NodeClass, StateGraph, DEFAULT_BUDGET};
 pub use level::{check_cells, level_from_ascii, Cell, LevelError, LongcatLevel};
-pub use predictor::{PredictorError, RidgeModel};
+pub use ridge::{PredictorError, RidgeModel};
 pub use rules::{BoardCell, Direction, State};
 pub use variables::GraphVariables;

@@ -1,7 +1,7 @@
 //! Bots that play match-3 games: the scripted greedy player that validates levels, and a
 //! random player as a sanity baseline.
 
-use super::rules::{Board, Geometry, Swap, GOAL_RED};
+use super::rules::{Geometry, PlayBoard, Swap, GOAL_RED};
 use crate::rng::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -17,7 +17,7 @@ pub enum BotKind {
 }
 
 /// The move a bot makes on `board`, or `None` when there is no legal move.
-pub fn choose_move(kind: BotKind, board: &mut Board<'_>, rng: &mut Rng) -> Option<Swap> {
+pub fn choose_move(kind: BotKind, board: &mut PlayBoard<'_>, rng: &mut Rng) -> Option<Swap> {
     match kind {
         BotKind::Greedy => greedy_move(board, rng),
         BotKind::Random => {
@@ -27,7 +27,7 @@ pub fn choose_move(kind: BotKind, board: &mut Board<'_>, rng: &mut Rng) -> Optio
     }
 }
 
-fn greedy_move(board: &mut Board<'_>, rng: &mut Rng) -> Option<Swap> {
+fn greedy_move(board: &mut PlayBoard<'_>, rng: &mut Rng) -> Option<Swap> {
     let geometry = board.geometry();
     let mut best: Option<((u32, u32, usize), Swap)> = None;
     let mut ties = 0u32;
@@ -70,7 +70,7 @@ pub struct GameResult {
 /// Plays one seeded game of at most `max_moves` moves. Colours and the bot's choices come from
 /// two streams of `seed`, so the same seed gives the same board whichever bot plays.
 pub fn play_game(geometry: &Geometry, kind: BotKind, seed: u64, max_moves: u32) -> GameResult {
-    let mut board = Board::new(geometry, Rng::derive(seed, 0));
+    let mut board = PlayBoard::new(geometry, Rng::derive(seed, 0));
     let mut bot_rng = Rng::derive(seed, 1);
     let mut red = 0;
     for moves in 0..max_moves {

@@ -8,8 +8,8 @@ use crate::game::{
 };
 use crate::jobs::JobError;
 use crate::level::Level;
-use crate::model::{
-    self, generate_validated, Condition, Generator, ModelKind, Sample, ValidatedRequest,
+use crate::match3::cvae::{
+    self, generate_validated, Condition, CvaeModel, ModelKind, Sample, ValidatedRequest,
 };
 use crate::rng::Rng;
 use crate::symmetry::Symmetry;
@@ -121,12 +121,12 @@ impl Cvae {
         &self,
         models: &ModelCache,
         weights: Option<&Path>,
-    ) -> Result<Arc<Generator>, String> {
+    ) -> Result<Arc<CvaeModel>, String> {
         let path = weights.map_or_else(|| models.dir().join(self.file), Path::to_path_buf);
-        models.get_or_load(&path, |p| Generator::load(p).map_err(|e| e.to_string()))
+        models.get_or_load(&path, |p| CvaeModel::load(p).map_err(|e| e.to_string()))
     }
 
-    fn condition(&self, model: &Generator, conditions: &Conditions) -> Condition {
+    fn condition(&self, model: &CvaeModel, conditions: &Conditions) -> Condition {
         let (w, h, symmetry) = size_of(conditions);
         let moves = (model.kind() == ModelKind::Avalon)
             .then(|| conditions.float("moves"))
@@ -199,12 +199,12 @@ impl LevelGenerator for Cvae {
 
     fn feasibility(&self, models: &ModelCache, conditions: &Conditions) -> Option<Feasibility> {
         let model = models
-            .peek::<Generator>(&models.dir().join(self.file))?
+            .peek::<CvaeModel>(&models.dir().join(self.file))?
             .ok()?;
         let condition = self.condition(&model, conditions);
         match model.feasibility(&condition) {
-            model::Feasibility::Feasible => None,
-            model::Feasibility::Infeasible {
+            cvae::Feasibility::Feasible => None,
+            cvae::Feasibility::Infeasible {
                 reason,
                 nearest_same_size,
                 nearest_same_moves,

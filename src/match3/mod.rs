@@ -2,6 +2,7 @@
 //! validation bots and the rule-based layout synthesiser that makes the datasets.
 
 pub mod bot;
+pub mod cvae;
 pub mod dataset;
 pub mod game;
 pub mod generators;

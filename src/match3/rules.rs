@@ -144,13 +144,13 @@ pub struct CascadeStep {
 
 /// A board in play: the tiles on a prepared geometry and the colour RNG.
 #[derive(Clone, Debug)]
-pub struct Board<'g> {
+pub struct PlayBoard<'g> {
     geometry: &'g Geometry,
     tiles: [u8; CANVAS_CELLS],
     rng: Rng,
 }
 
-impl<'g> Board<'g> {
+impl<'g> PlayBoard<'g> {
     /// A fresh start board without ready-made matches, coloured from `rng`.
     pub fn new(geometry: &'g Geometry, rng: Rng) -> Self {
         let mut board = Self {
@@ -468,7 +468,7 @@ mod tests {
             )
             .unwrap();
             let g = Geometry::new(&layout);
-            let b = Board::new(&g, Rng::new(seed));
+            let b = PlayBoard::new(&g, Rng::new(seed));
             assert!(!b.has_match(), "seed {seed}");
             assert_eq!(
                 b.tiles().iter().filter(|&&t| t < COLOURS).count(),
@@ -483,7 +483,7 @@ mod tests {
         let layout = Layout::parse_ascii("...\n~.#\n...\n...\n").unwrap();
         let g = Geometry::new(&layout);
         let tiles = board_tiles(&layout, "gbo\n#r#\nrrr\nbgb\n");
-        let mut b = Board::with_tiles(&g, tiles, rng());
+        let mut b = PlayBoard::with_tiles(&g, tiles, rng());
         // Clear the red row (row 2) by hand, then let gravity act.
         let (red, total, _) = {
             let (marked, n) = b.find_matches();
@@ -530,7 +530,7 @@ mod tests {
         let layout = Layout::parse_ascii("...\n...\n...\n...\n...\n").unwrap();
         let g = Geometry::new(&layout);
         let tiles = board_tiles(&layout, "bog\ngob\norb\nrgr\ngrg\n");
-        let mut b = Board::with_tiles(&g, tiles, rng());
+        let mut b = PlayBoard::with_tiles(&g, tiles, rng());
         let r = layout.play_area();
         let at = |x: usize, y: usize| (r.y + y) * CANVAS_WIDTH + r.x + x;
         let swap = Swap {
@@ -559,7 +559,7 @@ mod tests {
         let layout = Layout::parse_ascii("...\n...\n...\n...\n").unwrap();
         let g = Geometry::new(&layout);
         let tiles = board_tiles(&layout, "rbr\norg\nrgb\ngbg\n");
-        let mut b = Board::with_tiles(&g, tiles, Rng::new(3));
+        let mut b = PlayBoard::with_tiles(&g, tiles, Rng::new(3));
         let r = layout.play_area();
         let at = |x: usize, y: usize| (r.y + y) * CANVAS_WIDTH + r.x + x;
         // Swap (1,2) 'g' with (1,3) 'b': row 3 -> g g g cleared; row 2 -> r b b.
@@ -591,7 +591,7 @@ mod tests {
         let layout = Layout::parse_ascii("...\n...\n...\n").unwrap();
         let g = Geometry::new(&layout);
         let tiles = board_tiles(&layout, "rgb\ngbr\nbrg\n");
-        let mut b = Board::with_tiles(&g, tiles, rng());
+        let mut b = PlayBoard::with_tiles(&g, tiles, rng());
         assert!(b.legal_moves().is_empty());
         let s = g.adjacent_pairs()[0];
         assert!(b.play(s, None).is_none());
@@ -606,7 +606,7 @@ mod tests {
         // "r~rr" on row 0 is not a line of 3 across the GAP; with a matching colour dropped in
         // from a swap it is.
         let tiles = board_tiles(&layout, "r#rg\ngbgr\nbgbg\ngbgb\n");
-        let mut b = Board::with_tiles(&g, tiles, rng());
+        let mut b = PlayBoard::with_tiles(&g, tiles, rng());
         assert!(!b.has_match());
         let r = layout.play_area();
         let at = |x: usize, y: usize| (r.y + y) * CANVAS_WIDTH + r.x + x;
@@ -625,7 +625,7 @@ mod tests {
         let layout = Layout::open(5, 5).unwrap();
         let g = Geometry::new(&layout);
         let tiles = board_tiles(&layout, "rgbor\nborgb\norgbo\nrgbor\nborgb\n");
-        let mut b = Board::with_tiles(&g, tiles, Rng::new(9));
+        let mut b = PlayBoard::with_tiles(&g, tiles, Rng::new(9));
         assert!(!b.has_legal_move());
         assert!(b.reshuffle());
         assert!(b.has_legal_move());
@@ -636,7 +636,7 @@ mod tests {
     fn a_layout_without_adjacent_cells_cannot_be_reshuffled() {
         let layout = Layout::parse_ascii(".#.#\n#.#.\n.#.#\n#.#.\n").unwrap();
         let g = Geometry::new(&layout);
-        let mut b = Board::new(&g, Rng::new(1));
+        let mut b = PlayBoard::new(&g, Rng::new(1));
         assert!(!b.has_legal_move());
         assert!(!b.reshuffle());
     }

@@ -7,7 +7,7 @@ use crate::app::editor::palette;
 use crate::app::playtest::{BoardView, PlaySession, PlaytestWindow};
 use crate::game::GameId;
 use crate::match3::layout::{Rect as AreaRect, CANVAS_CELLS, CANVAS_WIDTH};
-use crate::match3::rules::{Board, CascadeStep, Geometry, Swap, COLOURS, GOAL_RED, RED};
+use crate::match3::rules::{CascadeStep, Geometry, PlayBoard, Swap, COLOURS, GOAL_RED, RED};
 use crate::match3::Match3Game;
 use crate::match3::ValidationConfig;
 use crate::rng::Rng;
@@ -61,7 +61,7 @@ fn colour_name(c: u8) -> Color32 {
 impl Match3Play {
     pub(super) fn new(layout: &crate::match3::Layout, seed: u64) -> Self {
         let geometry = Geometry::new(layout);
-        let mut board = Board::new(&geometry, Rng::new(seed));
+        let mut board = PlayBoard::new(&geometry, Rng::new(seed));
         if !board.has_legal_move() {
             board.reshuffle();
         }
@@ -98,7 +98,7 @@ impl Match3Play {
 
     /// A legal swap as canvas cells, if any (tests play it).
     pub fn legal_move(&self) -> Option<((usize, usize), (usize, usize))> {
-        let mut board = Board::with_tiles(&self.geometry, self.tiles, Rng::new(0));
+        let mut board = PlayBoard::with_tiles(&self.geometry, self.tiles, Rng::new(0));
         board.legal_moves().first().map(|s| s.cells())
     }
 
@@ -136,7 +136,7 @@ impl Match3Play {
             a: a.min(b),
             b: a.max(b),
         };
-        let mut board = Board::with_tiles(
+        let mut board = PlayBoard::with_tiles(
             &self.geometry,
             self.tiles,
             Rng::derive(self.seed, u64::from(self.moves) + 1),

@@ -3,8 +3,8 @@
 use crate::cli::eval::EvalArgs;
 
 use crate::cli::train::TrainArgs;
-use crate::rl::train::{train as train_dqn, TrainConfig};
-use crate::rl::{eval, model, DqnModel};
+use crate::longcat::dqn::train::{train as train_dqn, DqnTrainConfig};
+use crate::longcat::dqn::{eval, model, DqnModel};
 use anyhow::{bail, Result};
 use std::io::Write;
 use std::path::PathBuf;
@@ -26,7 +26,7 @@ pub fn train(args: &TrainArgs) -> Result<ExitCode> {
     if std::env::var_os("RAYON_NUM_THREADS").is_none() {
         std::env::set_var("RAYON_NUM_THREADS", "1");
     }
-    let mut config = TrainConfig::new(w, h, args.seed);
+    let mut config = DqnTrainConfig::new(w, h, args.seed);
     if let Some(steps) = args.epochs {
         config.steps = steps;
     }

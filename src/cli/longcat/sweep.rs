@@ -5,21 +5,21 @@ use crate::cli::eval::EvalArgs;
 use crate::cli::train::TrainArgs;
 use crate::files;
 use crate::longcat::eval::{evaluate, EvalConfig};
-use crate::longcat::training::{
+use crate::longcat::ridge::training::{
     generated_training_set, playtest_training_set, DEFAULT_ALPHA, TRAINING_ATTEMPTS,
 };
-use crate::longcat::{Generator, DEFAULT_BUDGET};
+use crate::longcat::{RandomGenerator, DEFAULT_BUDGET};
 use anyhow::{bail, Result};
 use std::process::ExitCode;
 
 /// The default board size of the Longcat generators (the thesis's 8×8).
 const DEFAULT_SIZE: (usize, usize) = (8, 8);
 
-fn generator(model: &str) -> Result<Generator> {
+fn generator(model: &str) -> Result<RandomGenerator> {
     if model == "longcat-dqn" {
         bail!("the Longcat DQN generator is not available yet (puzzle-up, solution-down)");
     }
-    Ok(Generator::from_name(model)?)
+    Ok(RandomGenerator::from_name(model)?)
 }
 
 pub fn eval(args: &EvalArgs) -> Result<ExitCode> {

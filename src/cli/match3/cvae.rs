@@ -3,8 +3,10 @@
 use crate::cli::eval::EvalArgs;
 
 use crate::cli::train::TrainArgs;
+use crate::match3::cvae::{
+    self, CvaeModel, CvaeProgress, CvaeTrainConfig, ModelKind, SweepMetrics, TrainingSet,
+};
 use crate::match3::ValidationConfig;
-use crate::model::{self, Generator, ModelKind, Progress, SweepMetrics, TrainConfig, TrainingSet};
 use anyhow::{bail, Context, Result};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -26,12 +28,12 @@ fn shipped_weights(name: &str) -> Result<PathBuf> {
     Ok(PathBuf::from(format!("models/{file}.safetensors")))
 }
 
-fn load_generator(name: &str, weights: Option<&PathBuf>) -> Result<Generator> {
+fn load_generator(name: &str, weights: Option<&PathBuf>) -> Result<CvaeModel> {
     let path = match weights {
         Some(p) => p.clone(),
         None => shipped_weights(name)?,
     };
-    Ok(Generator::load(&path)?)
+    Ok(CvaeModel::load(&path)?)
 }
 
 pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
@@ -50,7 +52,7 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
             .unwrap_or_else(|| PathBuf::from(MAIN_DATA));
         let train = TrainingSet::load(&dir)?;
         let test = TrainingSet::load_split(&dir, "test")?;
-        let report = model::dataset_baseline(&test.samples, &train.layouts(), &config);
+        let report = cvae::dataset_baseline(&test.samples, &train.layouts(), &config);
         (
             format!("dataset {} (test split)", dir.display()),
             report.metrics,
@@ -62,7 +64,7 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
             .clone()
             .unwrap_or_else(|| PathBuf::from(&generator.sidecar().training.data));
         let train = TrainingSet::load(&dir)?;
-        let report = model::sweep::run_sweep_with(
+        let report = cvae::sweep::run_sweep_with(
             &generator,
             &train.layouts(),
             args.seed,
@@ -97,7 +99,7 @@ fn eval_validated(args: &EvalArgs) -> Result<ExitCode> {
             args.margin
         );
     }
-    let r = model::validated_sweep(&generator, args.seed, budget, tolerance, args.margin)?;
+    let r = cvae::validated_sweep(&generator, args.seed, budget, tolerance, args.margin)?;
     if args.json {
         println!("{}", serde_json::to_string(&r)?);
         return Ok(ExitCode::SUCCESS);
@@ -164,7 +166,7 @@ fn print_table(label: &str, m: &SweepMetrics, seconds: f64) {
         println!(
             "  variety within a condition  {}   (distinct levels among {} per condition; not in the paper)",
             pct(v),
-            model::metrics::VARIETY_SAMPLES
+            cvae::metrics::VARIETY_SAMPLES
         );
     }
 }
@@ -176,7 +178,7 @@ pub fn train(args: &TrainArgs) -> Result<ExitCode> {
         .clone()
         .unwrap_or_else(|| PathBuf::from(MAIN_DATA));
     let set = TrainingSet::load(&dir)?;
-    let mut config = TrainConfig::for_set(kind, args.seed, set.samples.len());
+    let mut config = CvaeTrainConfig::for_set(kind, args.seed, set.samples.len());
     if let Some(e) = args.epochs {
         if e == 0 {
             bail!("--epochs must be at least 1");
@@ -215,8 +217,8 @@ pub fn train(args: &TrainArgs) -> Result<ExitCode> {
         Path::new("checkpoints").join(&stem).display()
     );
     let started = Instant::now();
-    let trained = model::train(&config, &set, |p| match p {
-        Progress::Epoch { epoch, epochs, loss, reconstruction, kl } => {
+    let trained = cvae::train(&config, &set, |p| match p {
+        CvaeProgress::Epoch { epoch, epochs, loss, reconstruction, kl } => {
             let filled = epoch * 30 / epochs;
             eprint!(
                 "\r[{}{}] epoch {epoch}/{epochs}  loss {loss:.3} (ce {reconstruction:.3}, kl {kl:.3})  {:.0} s ",
@@ -226,7 +228,7 @@ pub fn train(args: &TrainArgs) -> Result<ExitCode> {
             );
             let _ = std::io::stderr().flush();
         }
-        Progress::Checkpoint { epoch, metrics, score, best } => {
+        CvaeProgress::Checkpoint { epoch, metrics, score, best } => {
             eprintln!(
                 "\n  checkpoint {epoch}: score {score:.3}  size {:.3} diversity {:.3} tiles {:.3} difficulty {} valid {:.3}{}",
                 metrics.size_accuracy,

@@ -1,13 +1,13 @@
 //! Training sets for the ridge predictor: by default, generated levels labelled with the
 //! player model; or a playtest CSV of real mean solve times.
 
-use super::analysis::Analysis;
-use super::generators::Generator;
-use super::graph::DEFAULT_BUDGET;
-use super::level::LongcatLevel;
-use super::predictor::{parse_playtest_csv, PredictorError, RidgeModel};
-use super::rules::State;
-use super::variables::GraphVariables;
+use super::{parse_playtest_csv, PredictorError, RidgeModel};
+use crate::longcat::analysis::GraphAnalysis;
+use crate::longcat::generators::RandomGenerator;
+use crate::longcat::graph::DEFAULT_BUDGET;
+use crate::longcat::level::LongcatLevel;
+use crate::longcat::rules::State;
+use crate::longcat::variables::GraphVariables;
 use crate::rng::Rng;
 use rayon::prelude::*;
 use std::collections::HashSet;
@@ -55,7 +55,7 @@ impl TrainingSet {
 /// size `s` seeded `Rng::derive(seed, …)`), labelled with the player-model difficulty.
 pub fn generated_training_set(seed: u64) -> TrainingSet {
     let mut jobs = Vec::new();
-    for (g, generator) in [Generator::SolutionDown, Generator::PuzzleUp]
+    for (g, generator) in [RandomGenerator::SolutionDown, RandomGenerator::PuzzleUp]
         .into_iter()
         .enumerate()
     {
@@ -89,7 +89,7 @@ pub fn generated_training_set(seed: u64) -> TrainingSet {
     let rows: Vec<(Vec<f64>, f64)> = unique
         .par_iter()
         .filter_map(|level| {
-            let analysis = Analysis::of(level, DEFAULT_BUDGET).ok()?;
+            let analysis = GraphAnalysis::of(level, DEFAULT_BUDGET).ok()?;
             Some((analysis.variables.to_vec().to_vec(), analysis.difficulty?))
         })
         .collect();
@@ -133,7 +133,7 @@ pub fn playtest_training_set(path: &Path) -> Result<TrainingSet, PredictorError>
         };
         let cat = LongcatLevel::from_rows(&level.cells)
             .map_err(|e| bad(format!("level {:?}: {e}", row.level)))?;
-        let analysis = Analysis::of(&cat, DEFAULT_BUDGET)
+        let analysis = GraphAnalysis::of(&cat, DEFAULT_BUDGET)
             .map_err(|e| bad(format!("level {:?}: {e}", row.level)))?;
         set.features.push(analysis.variables.to_vec().to_vec());
         set.labels.push(row.mean_seconds);

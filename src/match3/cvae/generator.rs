@@ -16,14 +16,14 @@ use crate::symmetry::Symmetry;
 use candle_core::{Device, Tensor};
 use candle_nn::{VarBuilder, VarMap};
 use std::collections::{HashMap, HashSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Levels decoded per forward pass.
 pub const BATCH: usize = 256;
 
 /// A trained Avalon or Vanilla model with its sidecar.
 #[derive(Debug)]
-pub struct Generator {
+pub struct CvaeModel {
     model: Cvae,
     /// The decoder copied for fast CPU inference (`None` on a CUDA device).
     fast: Option<FastDecoder>,
@@ -33,7 +33,7 @@ pub struct Generator {
     device: Device,
 }
 
-/// The result of [`Generator::interpolate`].
+/// The result of [`CvaeModel::interpolate`].
 #[derive(Clone, Debug)]
 pub struct Interpolation {
     /// The decoder's reconstruction of the first level (t = 0).
@@ -50,10 +50,7 @@ pub struct Interpolation {
     pub z_end: Vec<f32>,
 }
 
-/// The sidecar path of a weights file: the same name with `.ron`.
-pub fn sidecar_path(weights: &Path) -> PathBuf {
-    weights.with_extension("ron")
-}
+pub use crate::ml::sidecar_path;
 
 /// Tensor names and shapes the architecture of `kind` has, sorted by name.
 pub fn expected_tensors(kind: ModelKind) -> Result<Vec<(String, Vec<usize>)>> {
@@ -71,7 +68,7 @@ pub fn expected_tensors(kind: ModelKind) -> Result<Vec<(String, Vec<usize>)>> {
     Ok(out)
 }
 
-impl Generator {
+impl CvaeModel {
     /// Loads weights and their sidecar (same name, `.ron`), checking the architecture.
     ///
     /// # Errors
@@ -172,7 +169,7 @@ impl Generator {
     /// `Rng::derive(seed, i)`, so a batch's levels do not depend on the batch size.
     ///
     /// # Errors
-    /// As [`Generator::check`].
+    /// As [`CvaeModel::check`].
     pub fn generate(&self, condition: &Condition, count: usize, seed: u64) -> Result<Vec<Layout>> {
         self.check(condition)?;
         self.generate_each(&vec![*condition; count], seed)
@@ -180,12 +177,12 @@ impl Generator {
 
     /// Up to `count` *distinct* levels for one condition, trying at most `budget` decodes.
     /// A model often decodes the same layout for nearby latent points; after the first round
-    /// (exactly [`Generator::generate`]`(condition, count, seed)`) more rounds with derived
+    /// (exactly [`CvaeModel::generate`]`(condition, count, seed)`) more rounds with derived
     /// seeds are drawn until `count` distinct levels are found. Returns the levels and the
     /// decodes tried; fewer than `count` levels means the budget ran out.
     ///
     /// # Errors
-    /// As [`Generator::check`].
+    /// As [`CvaeModel::check`].
     pub fn generate_distinct(
         &self,
         condition: &Condition,
@@ -224,16 +221,16 @@ impl Generator {
     /// much of what the decoder wanted as possible.
     ///
     /// # Errors
-    /// As [`Generator::check`] for any condition.
+    /// As [`CvaeModel::check`] for any condition.
     pub fn generate_each(&self, conditions: &[Condition], seed: u64) -> Result<Vec<Layout>> {
         self.generate_each_with(conditions, seed, true)
     }
 
-    /// As [`Generator::generate_each`], with the novelty step on or off (off: the raw
+    /// As [`CvaeModel::generate_each`], with the novelty step on or off (off: the raw
     /// decoder output, for measuring the model alone).
     ///
     /// # Errors
-    /// As [`Generator::check`] for any condition.
+    /// As [`CvaeModel::check`] for any condition.
     pub fn generate_each_with(
         &self,
         conditions: &[Condition],
@@ -288,11 +285,11 @@ impl Generator {
         layouts_from_logits(&self.logits(z, conditions)?, conditions)
     }
 
-    /// As [`Generator::decode`], with copies of training levels replaced by the most likely
-    /// novel layout, as in [`Generator::generate_each`].
+    /// As [`CvaeModel::decode`], with copies of training levels replaced by the most likely
+    /// novel layout, as in [`CvaeModel::generate_each`].
     ///
     /// # Errors
-    /// As [`Generator::decode`].
+    /// As [`CvaeModel::decode`].
     pub fn decode_novel(&self, z: &[f32], conditions: &[Condition]) -> Result<Vec<Layout>> {
         let logits = self.logits(z, conditions)?;
         let mut layouts = layouts_from_logits(&logits, conditions)?;
@@ -444,21 +441,10 @@ fn check_tensors(path: &Path, kind: ModelKind, tensors: &HashMap<String, Tensor>
 /// # Errors
 /// [`ModelError::Write`].
 pub fn save(tensors: &HashMap<String, Tensor>, sidecar: &Sidecar, weights: &Path) -> Result<()> {
-    let write_err = |path: &Path, reason: String| ModelError::Write {
-        path: path.to_path_buf(),
-        reason,
-    };
-    if let Some(dir) = weights.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| write_err(dir, e.to_string()))?;
-    }
-    let tmp = weights.with_extension("safetensors.tmp");
-    candle_core::safetensors::save(tensors, &tmp).map_err(|e| write_err(&tmp, e.to_string()))?;
-    std::fs::rename(&tmp, weights).map_err(|e| write_err(weights, e.to_string()))?;
-    let side = sidecar_path(weights);
-    let text = crate::files::to_ron(sidecar).map_err(|e| write_err(&side, e.to_string()))?;
-    crate::files::write_atomic(&side, text.as_bytes())
-        .map_err(|e| write_err(&side, e.to_string()))?;
-    Ok(())
+    crate::ml::save_model(tensors, sidecar, weights).map_err(|e| ModelError::Write {
+        path: e.path,
+        reason: e.reason,
+    })
 }
 
 /// A snapshot of a var map's tensors (copied, so later training steps do not change it).

@@ -15,7 +15,7 @@ use std::time::Instant;
 
 /// Training settings.
 #[derive(Clone, Debug)]
-pub struct TrainConfig {
+pub struct DqnTrainConfig {
     /// Board width, in cells.
     pub width: usize,
     /// Board height, in cells.
@@ -49,7 +49,7 @@ pub struct TrainConfig {
     pub checkpoint_every: usize,
 }
 
-impl TrainConfig {
+impl DqnTrainConfig {
     /// Defaults that train an 8×8 model in minutes on two cores.
     pub fn new(width: usize, height: usize, seed: u64) -> Self {
         Self {
@@ -79,7 +79,7 @@ impl TrainConfig {
 
 /// Progress reported while training.
 #[derive(Clone, Copy, Debug)]
-pub struct Progress {
+pub struct DqnProgress {
     /// Environment steps done.
     pub step: usize,
     /// Environment steps in the run.
@@ -134,8 +134,8 @@ pub fn random_mean_difficulty(width: usize, height: usize, n: usize, seed: u64) 
 /// [`DqnError::BadParameter`] for a board that is not a Longcat board with room to move;
 /// [`DqnError`] on tensor or file failures.
 pub fn train(
-    config: &TrainConfig,
-    report: &mut dyn FnMut(&Progress) -> bool,
+    config: &DqnTrainConfig,
+    report: &mut dyn FnMut(&DqnProgress) -> bool,
 ) -> Result<(VarMap, DqnSidecar), DqnError> {
     let (width, height) = (config.width, config.height);
     let bad_board = || {
@@ -154,7 +154,7 @@ pub fn train(
     };
     let varmap = VarMap::new();
     let net = QNet::new(shape, VarBuilder::from_varmap(&varmap, DType::F32, &device))?;
-    crate::model::train::seeded_init(&varmap, config.seed)
+    crate::match3::cvae::train::seeded_init(&varmap, config.seed)
         .map_err(|e| DqnError::BadParameter(e.to_string()))?;
     let target_map = VarMap::new();
     let target = QNet::new(
@@ -252,7 +252,7 @@ pub fn train(
             }
         }
         if step % 250 == 0 || step + 1 == config.steps {
-            let p = Progress {
+            let p = DqnProgress {
                 step: step + 1,
                 steps: config.steps,
                 episodes,
@@ -281,7 +281,7 @@ fn mean(v: &std::collections::VecDeque<f64>) -> f64 {
 }
 
 fn sidecar(
-    config: &TrainConfig,
+    config: &DqnTrainConfig,
     steps: usize,
     started: Instant,
     recent: &std::collections::VecDeque<f64>,
@@ -309,7 +309,7 @@ fn learn(
     target: &QNet,
     opt: &mut AdamW,
     memory: &[Transition],
-    config: &TrainConfig,
+    config: &DqnTrainConfig,
     rng: &mut Rng,
     device: &Device,
 ) -> Result<f64, DqnError> {

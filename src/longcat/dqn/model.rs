@@ -98,10 +98,7 @@ pub struct DqnModel {
     pub device: Device,
 }
 
-/// The sidecar path of a weights file.
-pub fn sidecar_path(weights: &Path) -> PathBuf {
-    weights.with_extension("ron")
-}
+pub use crate::ml::sidecar_path;
 
 impl DqnModel {
     /// Loads weights and sidecar with the buffered (non-mapped) loader.
@@ -174,18 +171,12 @@ impl DqnModel {
 /// # Errors
 /// [`DqnError`] when writing fails.
 pub fn save(varmap: &VarMap, sidecar: &DqnSidecar, weights: &Path) -> Result<(), DqnError> {
-    if let Some(dir) = weights.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(|e| DqnError::Sidecar {
-            path: dir.to_path_buf(),
-            reason: e.to_string(),
-        })?;
-    }
-    let tmp = weights.with_extension("safetensors.tmp");
-    varmap.save(&tmp)?;
-    std::fs::rename(&tmp, weights).map_err(|e| DqnError::Sidecar {
+    let tensors = crate::ml::tensors_of(varmap).map_err(|reason| DqnError::Sidecar {
         path: weights.to_path_buf(),
-        reason: e.to_string(),
+        reason,
     })?;
-    files::write_atomic(&sidecar_path(weights), files::to_ron(sidecar)?.as_bytes())?;
-    Ok(())
+    crate::ml::save_model(&tensors, sidecar, weights).map_err(|e| DqnError::Sidecar {
+        path: e.path,
+        reason: e.reason,
+    })
 }

@@ -4,13 +4,13 @@
 //! # The API the window calls
 //!
 //! ```no_run
-//! use level_studio::model::{Condition, Generator, ValidatedRequest, generate_validated};
+//! use level_studio::match3::cvae::{Condition, CvaeModel, ValidatedRequest, generate_validated};
 //! use level_studio::symmetry::Symmetry;
-//! # fn main() -> Result<(), level_studio::model::ModelError> {
-//! let avalon = Generator::load(std::path::Path::new("models/avalon-main.safetensors"))?;
+//! # fn main() -> Result<(), level_studio::match3::cvae::ModelError> {
+//! let avalon = CvaeModel::load(std::path::Path::new("models/avalon-main.safetensors"))?;
 //! let want = Condition::new(7, 9, Symmetry::Vertical, Some(15.0));
 //! // Warn before generating when the training set never met this condition.
-//! if let level_studio::model::Feasibility::Infeasible { reason, .. } = avalon.feasibility(&want) {
+//! if let level_studio::match3::cvae::Feasibility::Infeasible { reason, .. } = avalon.feasibility(&want) {
 //!     eprintln!("warning: {reason}");
 //! }
 //! let layouts = avalon.generate(&want, 16, 42)?;            // batched, seeded
@@ -22,7 +22,7 @@
 //! # Ok(()) }
 //! ```
 //!
-//! - [`Generator`]: a loaded model (`Send + Sync`: load once, share it with worker threads
+//! - [`CvaeModel`]: a loaded model (`Send + Sync`: load once, share it with worker threads
 //!   through an `Arc`; on CPU it decodes through [`fast::FastDecoder`]). `load` (typed [`ModelError`]s for missing, truncated or
 //!   mismatched weights and sidecars of another architecture), `generate(condition, count,
 //!   seed)`, `generate_each(conditions, seed)`, `encode(level) → z`, `decode(z, conditions)`,
@@ -48,11 +48,11 @@ pub mod validated;
 pub use arch::{Cvae, ModelKind};
 pub use encoding::{Condition, MoveRange, Sample};
 pub use error::{ModelError, Result};
-pub use generator::{Generator, Interpolation};
+pub use generator::{CvaeModel, Interpolation};
 pub use metrics::SweepMetrics;
 pub use sidecar::{Feasibility, Sidecar};
 pub use sweep::{dataset_baseline, run_sweep, SweepReport};
-pub use train::{train, Progress, TrainConfig, Trained, TrainingSet};
+pub use train::{train, CvaeProgress, CvaeTrainConfig, Trained, TrainingSet};
 pub use validated::{
     generate_validated, validated_sweep, ValidatedReport, ValidatedRequest, ValidatedSweep,
 };

@@ -4,7 +4,7 @@
 use super::arch::{device, loss, Cvae, ModelKind, DTYPE, LATENT};
 use super::encoding::{condition_batch, encoder_batch, MoveRange, Sample};
 use super::error::{ModelError, Result};
-use super::generator::{save, snapshot, Generator};
+use super::generator::{save, snapshot, CvaeModel};
 use super::metrics::SweepMetrics;
 use super::sidecar::{
     coverage, data_hash, layout_fingerprint, Architecture, Sidecar, Training, SIDECAR_FORMAT,
@@ -21,7 +21,7 @@ use std::time::Instant;
 
 /// How a model is trained. The defaults converge in about a minute on two CPU cores.
 #[derive(Clone, Debug)]
-pub struct TrainConfig {
+pub struct CvaeTrainConfig {
     /// Which model to train.
     pub kind: ModelKind,
     /// Passes over the training set.
@@ -49,7 +49,7 @@ pub struct TrainConfig {
     pub selection_sweeps: usize,
 }
 
-impl TrainConfig {
+impl CvaeTrainConfig {
     /// The shipped defaults for `kind`: AdamW, lr 2e-3, batch 64, 80 epochs, sweep every 10.
     pub fn new(kind: ModelKind, seed: u64) -> Self {
         Self {
@@ -82,7 +82,7 @@ impl TrainConfig {
 
 /// What training reports as it goes.
 #[derive(Clone, Debug)]
-pub enum Progress {
+pub enum CvaeProgress {
     /// An epoch finished with these mean losses.
     Epoch {
         /// The epoch, counted from 1.
@@ -225,7 +225,7 @@ pub fn seeded_init(varmap: &VarMap, seed: u64) -> Result<()> {
 }
 
 /// A blank sidecar for a model about to be trained on `set`.
-pub fn initial_sidecar(config: &TrainConfig, set: &TrainingSet) -> Sidecar {
+pub fn initial_sidecar(config: &CvaeTrainConfig, set: &TrainingSet) -> Sidecar {
     Sidecar {
         format: SIDECAR_FORMAT,
         architecture: Architecture::of(config.kind),
@@ -331,9 +331,9 @@ fn step(
 /// # Errors
 /// Tensor failures, or [`ModelError::Write`] for a checkpoint.
 pub fn train(
-    config: &TrainConfig,
+    config: &CvaeTrainConfig,
     set: &TrainingSet,
-    mut progress: impl FnMut(Progress),
+    mut progress: impl FnMut(CvaeProgress),
 ) -> Result<Trained> {
     let started = Instant::now();
     let device = device();
@@ -363,7 +363,7 @@ pub fn train(
             sums = (sums.0 + t, sums.1 + r, sums.2 + k);
             batches += 1.0;
         }
-        progress(Progress::Epoch {
+        progress(CvaeProgress::Epoch {
             epoch,
             epochs: config.epochs,
             loss: sums.0 / batches,
@@ -398,7 +398,7 @@ pub fn train(
         )?;
         let score = metrics.selection_score();
         let is_best = best.as_ref().is_none_or(|b| score >= b.0);
-        progress(Progress::Checkpoint {
+        progress(CvaeProgress::Checkpoint {
             epoch,
             metrics: metrics.clone(),
             score,
@@ -448,7 +448,7 @@ fn selection_sweep(
     seed: u64,
     sweeps: usize,
 ) -> Result<SweepMetrics> {
-    let generator = Generator::from_varmap(varmap, sidecar.clone(), device)?;
+    let generator = CvaeModel::from_varmap(varmap, sidecar.clone(), device)?;
     let config = ValidationConfig {
         seed: 1,
         ..Default::default()

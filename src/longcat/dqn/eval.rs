@@ -7,7 +7,7 @@ use super::env::level_difficulty;
 use super::model::{DqnError, DqnModel};
 use super::policy::{generate, Policy};
 use crate::longcat::eval::HISTOGRAM_EDGES;
-use crate::longcat::generators::Generator;
+use crate::longcat::generators::RandomGenerator;
 use crate::longcat::{LongcatLevel, NON_TRIVIAL_DIFFICULTY};
 use crate::rng::Rng;
 use rayon::prelude::*;
@@ -105,7 +105,7 @@ pub fn run(
     let random: Vec<LongcatLevel> = (0..count)
         .into_par_iter()
         .map(|i| {
-            Generator::SolutionDown
+            RandomGenerator::SolutionDown
                 .attempt(shape.width, shape.height, &mut Rng::derive(seed, i as u64))
                 .map(|mut v| v.remove(0))
         })

@@ -2,7 +2,7 @@
 //! every level validated by the bots; and the same metrics on a dataset split as baseline.
 
 use super::encoding::{Condition, Sample};
-use super::generator::Generator;
+use super::generator::CvaeModel;
 use super::metrics::{self, SweepMetrics};
 use crate::match3::layout::{Layout, HEIGHTS, WIDTHS};
 use crate::match3::{validate, Validation, ValidationConfig};
@@ -77,7 +77,7 @@ pub fn validate_all(layouts: &[Layout], config: &ValidationConfig) -> Vec<Option
 /// # Errors
 /// A generation failure.
 pub fn run_sweep(
-    generator: &Generator,
+    generator: &CvaeModel,
     training: &[Layout],
     seed: u64,
     config: &ValidationConfig,
@@ -91,7 +91,7 @@ pub fn run_sweep(
 /// # Errors
 /// A generation failure.
 pub fn run_sweep_with(
-    generator: &Generator,
+    generator: &CvaeModel,
     training: &[Layout],
     seed: u64,
     config: &ValidationConfig,
@@ -142,7 +142,7 @@ pub fn run_sweep_with(
 /// # Errors
 /// A generation failure.
 pub fn variety(
-    generator: &Generator,
+    generator: &CvaeModel,
     conditions: &[Condition],
     seed: u64,
     novel: bool,

@@ -3,7 +3,7 @@
 
 use super::encoding::Condition;
 use super::error::Result;
-use super::generator::Generator;
+use super::generator::CvaeModel;
 use super::sidecar::Feasibility;
 use super::sweep::validate_all;
 use crate::match3::layout::Layout;
@@ -104,7 +104,7 @@ impl ValidatedReport {
 /// # Errors
 /// The condition's errors ([`super::ModelError::SizeOutOfRange`], …).
 pub fn generate_validated(
-    generator: &Generator,
+    generator: &CvaeModel,
     request: &ValidatedRequest,
     cancel: Option<&AtomicBool>,
 ) -> Result<ValidatedReport> {
@@ -224,7 +224,7 @@ pub struct ValidatedSweep {
 /// # Errors
 /// A generation failure.
 pub fn validated_sweep(
-    generator: &Generator,
+    generator: &CvaeModel,
     seed: u64,
     budget: usize,
     tolerance: f64,

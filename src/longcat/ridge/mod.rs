@@ -5,12 +5,14 @@
 //! Features are standardised (mean 0, standard deviation 1 over the training rows) before the
 //! penalty applies, and the intercept is not penalised, as in common ridge implementations.
 
-use super::variables::GraphVariables;
+pub mod training;
+
+use crate::longcat::variables::GraphVariables;
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// The coefficients that ship with the studio (`models/longcat-ridge.ron`).
-pub const SHIPPED_MODEL: &str = include_str!("../../models/longcat-ridge.ron");
+pub const SHIPPED_MODEL: &str = include_str!("../../../models/longcat-ridge.ron");
 
 /// Why a predictor could not be trained, loaded or read from a CSV.
 #[derive(Debug, thiserror::Error)]

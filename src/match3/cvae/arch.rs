@@ -3,7 +3,7 @@
 
 use super::error::Result;
 use crate::match3::layout::{CANVAS_HEIGHT, CANVAS_WIDTH};
-use candle_core::{DType, Device, Tensor, D};
+use candle_core::{DType, Tensor, D};
 use candle_nn::{
     conv2d, conv_transpose2d, linear, Conv2d, Conv2dConfig, ConvTranspose2d, ConvTranspose2dConfig,
     Linear, Module, VarBuilder,
@@ -277,15 +277,7 @@ pub fn loss(
     })
 }
 
-/// The device the models run on: the first CUDA device when built with `cuda` and one is
-/// present, the CPU otherwise.
-pub fn device() -> Device {
-    #[cfg(feature = "cuda")]
-    if let Ok(d) = Device::new_cuda(0) {
-        return d;
-    }
-    Device::Cpu
-}
+pub use crate::ml::device;
 
 /// The dtype of every tensor (f32 everywhere).
 pub const DTYPE: DType = DType::F32;
