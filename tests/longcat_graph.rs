@@ -58,7 +58,7 @@ fn corridor() {
     let start = a.graph.node(a.graph.start());
     assert_eq!(start.class, NodeClass::Solution);
     assert_eq!(
-        start.edges().map(|e| e.direction).collect::<Vec<_>>(),
+        start.edges().map(|e| e.action).collect::<Vec<_>>(),
         vec![Direction::Right]
     );
     assert_eq!(a.graph.node(1).depth, 1);

@@ -9,6 +9,7 @@
 mod analysis;
 mod conditions;
 mod edit;
+pub mod explore;
 mod generator;
 mod graph;
 mod id;
@@ -19,6 +20,7 @@ pub mod registry;
 pub use analysis::{AnalyseOptions, Analysis, Gauge, GaugeBand, GaugeHistogram, Verdict};
 pub use conditions::{ConditionKind, ConditionSpec, ConditionValue, Conditions};
 pub use edit::{Area, Markers, TileMark};
+pub use explore::{GraphError, GraphVariables, NodeClass, PlayerModel, StateSpace};
 pub use generator::{
     Feasibility, GenRequest, GenerationContext, LatentWalk, LevelGenerator, LevelSink, Suggestion,
 };

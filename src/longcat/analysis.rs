@@ -129,7 +129,7 @@ pub fn dot_of(graph: &StateGraph, title: &str) -> String {
                 out,
                 "  n{id} -> n{} [label=\"{}\"{colour}];",
                 e.to,
-                e.direction.letter()
+                e.action.letter()
             );
         }
     }

@@ -7,7 +7,7 @@
 //! difficulty is `M(start) / P(start)`, the expected charge until the first success (Wald's
 //! identity over independent attempts).
 
-use super::graph::{NodeClass, StateGraph};
+pub use crate::game::explore::PlayerModel;
 
 /// Levels with a player-model difficulty below this are trivial.
 ///
@@ -21,66 +21,6 @@ use super::graph::{NodeClass, StateGraph};
 /// this threshold, chosen on the scale's own meaning and not tuned, gives 9.9 % on the same
 /// generator (README table), so both scales draw the line in about the same place.
 pub const NON_TRIVIAL_DIFFICULTY: f64 = 10.0;
-
-/// `P` and `M` at every node of a graph.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PlayerModel {
-    /// `P(s)`: chance that one attempt from node `s` reaches a success.
-    pub success_chance: Vec<f64>,
-    /// `M(s)`: expected charge of one attempt from node `s`.
-    pub expected_charge: Vec<f64>,
-    start: usize,
-    solvable: bool,
-}
-
-impl PlayerModel {
-    /// Computes `P` and `M` for every node, successors first.
-    pub fn of(graph: &StateGraph) -> Self {
-        let n = graph.len();
-        let mut p = vec![0.0; n];
-        let mut m = vec![0.0; n];
-        for id in graph.topological_order().rev() {
-            let node = graph.node(id);
-            match node.class {
-                NodeClass::Success => p[id] = 1.0,
-                NodeClass::Fail | NodeClass::Dead => {}
-                NodeClass::Solution | NodeClass::Indeterminate => {
-                    let (mut sum_p, mut sum_m, mut degree) = (0.0, 0.0, 0usize);
-                    for e in node.edges() {
-                        sum_p += p[e.to];
-                        sum_m += m[e.to];
-                        degree += 1;
-                    }
-                    let d = degree as f64;
-                    p[id] = sum_p / d;
-                    m[id] = sum_m / d + if degree >= 2 { 1.0 } else { 0.0 };
-                }
-            }
-        }
-        Self {
-            success_chance: p,
-            expected_charge: m,
-            start: graph.start(),
-            solvable: graph.solvable(),
-        }
-    }
-
-    /// `P(start)`.
-    pub fn start_success_chance(&self) -> f64 {
-        self.success_chance[self.start]
-    }
-
-    /// `M(start)`.
-    pub fn start_expected_charge(&self) -> f64 {
-        self.expected_charge[self.start]
-    }
-
-    /// `M(start) / P(start)`, or `None` when the level is unsolvable (`P(start) = 0`).
-    pub fn difficulty(&self) -> Option<f64> {
-        self.solvable
-            .then(|| self.start_expected_charge() / self.start_success_chance())
-    }
-}
 
 /// True when a level's difficulty is at least [`NON_TRIVIAL_DIFFICULTY`].
 pub fn is_non_trivial(difficulty: Option<f64>) -> bool {

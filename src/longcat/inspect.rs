@@ -114,7 +114,7 @@ pub fn layout(graph: &StateGraph) -> GraphLayout {
     for (i, nd) in nodes.iter().enumerate() {
         for e in nd.edges() {
             parents[e.to].push(i as u32);
-            edges.push((i as u32, e.to as u32, e.direction.letter()));
+            edges.push((i as u32, e.to as u32, e.action.letter()));
             solution_edge.push(nd.class == NodeClass::Solution && on_the_way(nodes[e.to].class));
         }
     }

@@ -345,6 +345,7 @@ impl State {
     }
 
     /// Bitmask of filled cells (walls, body and head), bit `y * width + x`.
+    #[inline]
     pub fn filled(&self) -> u128 {
         self.filled
     }
@@ -360,6 +361,7 @@ impl State {
     }
 
     /// Filled cells and head packed into one number, unique among the states of one level.
+    #[inline]
     pub(crate) fn key(&self) -> u128 {
         // Cells use bits 0..100; the head index (< 128) goes in the top 7 bits.
         self.filled | (self.head as u128) << 121

@@ -1,0 +1,557 @@
+//! One state-graph explorer for every game with a finite state space: every position
+//! reachable from a start, found breadth-first through the game's `step` function (the shape
+//! of the `pathfinding` crate's `successors`), edges labelled with their move, and each node
+//! put in exactly one [`NodeClass`]. On top of the graph come, for any such game, the graph
+//! variables of SPEC §2.2 ([`GraphVariables`]) and the player model ([`PlayerModel`]), and the
+//! window's viewer draws it.
+//!
+//! The explorer needs the game's moves to make progress: [`StateSpace::progress`] grows
+//! along every move (Longcat: cells filled), so the graph is acyclic and classes and the
+//! player model come from one sweep over that order, successors first.
+
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hash, Hasher};
+
+/// What a node means to a player. Exclusive, first match wins, in this order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum NodeClass {
+    /// The goal is reached: solved (green).
+    Success,
+    /// Not solved, and no legal move (red).
+    Fail,
+    /// Visibly lost by the game's own test (Longcat: the empty cells are split) (purple).
+    Dead,
+    /// A success is reachable from here (blue).
+    Solution,
+    /// None of the above: lost, but not obviously so (yellow).
+    Indeterminate,
+}
+
+impl NodeClass {
+    /// Lower-case name, as in JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            NodeClass::Success => "success",
+            NodeClass::Fail => "fail",
+            NodeClass::Dead => "dead",
+            NodeClass::Solution => "solution",
+            NodeClass::Indeterminate => "indeterminate",
+        }
+    }
+
+    /// The viewer colour as a Graphviz / HTML colour name.
+    pub fn colour(self) -> &'static str {
+        match self {
+            NodeClass::Success => "green",
+            NodeClass::Fail => "red",
+            NodeClass::Dead => "purple",
+            NodeClass::Solution => "blue",
+            NodeClass::Indeterminate => "yellow",
+        }
+    }
+}
+
+/// Why a state graph was not built.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GraphError {
+    /// Exploring stopped at the state budget, so the machine is not eaten.
+    #[error("graph too large: more than {budget} states (raise the budget to explore further)")]
+    TooLarge {
+        /// The budget that was passed.
+        budget: usize,
+    },
+}
+
+/// A game's positions and moves, as the explorer walks them; `B` is the number of moves the
+/// game ever offers (Longcat: the four directions).
+pub trait StateSpace<const B: usize> {
+    /// One position.
+    type State: Copy + PartialEq;
+    /// What identifies a position in the graph's index.
+    type Key: Eq + Hash;
+    /// One move.
+    type Move: Copy + PartialEq;
+    /// What the game works out once per graph to judge positions quickly (Longcat: the
+    /// board's masks).
+    type Context;
+    /// The context of a graph, from its start.
+    fn context(start: &Self::State) -> Self::Context;
+    /// Every move, in the order edges list them.
+    fn moves() -> [Self::Move; B];
+    /// The position's key.
+    fn key(state: &Self::State) -> Self::Key;
+    /// The position after `mv`, or `None` when the move is not legal.
+    fn step(state: &Self::State, mv: Self::Move) -> Option<Self::State>;
+    /// True when the goal is reached.
+    fn is_success(context: &Self::Context, state: &Self::State) -> bool;
+    /// True when the position is visibly lost (no play can win from it).
+    fn is_dead(_context: &Self::Context, _state: &Self::State) -> bool {
+        false
+    }
+    /// A number that grows along every move (the graph is acyclic).
+    fn progress(state: &Self::State) -> u32;
+    /// Cells on the board (the `size` graph variable).
+    fn cells(state: &Self::State) -> usize;
+}
+
+/// An outgoing edge: the move and the node it leads to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Edge<M> {
+    /// The move.
+    pub action: M,
+    /// Index of the node reached, into [`StateGraph::nodes`].
+    pub to: usize,
+}
+
+const NO_EDGE: u32 = u32::MAX;
+
+/// One position of the graph.
+pub struct Node<P: StateSpace<B>, const B: usize> {
+    /// The position at this node.
+    pub state: P::State,
+    /// Fewest moves from the start.
+    pub depth: u32,
+    /// What the node means to a player.
+    pub class: NodeClass,
+    successors: [u32; B],
+}
+
+impl<P: StateSpace<B>, const B: usize> Clone for Node<P, B> {
+    fn clone(&self) -> Self {
+        Self {
+            state: self.state,
+            depth: self.depth,
+            class: self.class,
+            successors: self.successors,
+        }
+    }
+}
+
+impl<P: StateSpace<B>, const B: usize> std::fmt::Debug for Node<P, B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Node")
+            .field("depth", &self.depth)
+            .field("class", &self.class)
+            .field("successors", &self.successors)
+            .finish_non_exhaustive()
+    }
+}
+
+impl<P: StateSpace<B>, const B: usize> Node<P, B> {
+    /// The outgoing edges, in the order of [`StateSpace::moves`].
+    pub fn edges(&self) -> impl Iterator<Item = Edge<P::Move>> + '_ {
+        P::moves()
+            .into_iter()
+            .zip(self.successors)
+            .filter(|&(_, to)| to != NO_EDGE)
+            .map(|(action, to)| Edge {
+                action,
+                to: to as usize,
+            })
+    }
+
+    /// The node reached by `mv`, if that move is legal here.
+    pub fn successor(&self, mv: P::Move) -> Option<usize> {
+        P::moves()
+            .iter()
+            .position(|&m| m == mv)
+            .map(|i| self.successors[i])
+            .filter(|&to| to != NO_EDGE)
+            .map(|to| to as usize)
+    }
+
+    /// The indices of the nodes reached, in move order.
+    pub fn targets(&self) -> impl Iterator<Item = usize> + '_ {
+        self.successors
+            .iter()
+            .filter(|&&to| to != NO_EDGE)
+            .map(|&to| to as usize)
+    }
+
+    /// Number of legal moves.
+    pub fn out_degree(&self) -> usize {
+        self.successors.iter().filter(|&&s| s != NO_EDGE).count()
+    }
+
+    /// Branches: `max(0, out-degree − 1)`, the wrong choices a player could make here.
+    pub fn branches(&self) -> usize {
+        self.out_degree().saturating_sub(1)
+    }
+}
+
+/// A fast hasher for position keys (Longcat's packed `u128` keys are already well spread in
+/// the low bits; one multiply mixes the rest).
+#[derive(Default)]
+pub struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ u64::from(b)).wrapping_mul(0x51_7C_C1_B7_27_22_0A_95);
+        }
+    }
+    fn write_u128(&mut self, k: u128) {
+        let folded = (k as u64) ^ ((k >> 64) as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        self.0 = (folded ^ (folded >> 29)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        self.0 ^= self.0 >> 32;
+    }
+}
+
+/// The state graph of a start position: its nodes (node 0 is the start), edges and classes.
+pub struct StateGraph<P: StateSpace<B>, const B: usize> {
+    nodes: Vec<Node<P, B>>,
+    topological: Vec<u32>,
+    index: HashMap<P::Key, u32, BuildHasherDefault<KeyHasher>>,
+}
+
+impl<P: StateSpace<B>, const B: usize> Clone for StateGraph<P, B>
+where
+    P::Key: Clone,
+{
+    fn clone(&self) -> Self {
+        Self {
+            nodes: self.nodes.clone(),
+            topological: self.topological.clone(),
+            index: self.index.clone(),
+        }
+    }
+}
+
+impl<P: StateSpace<B>, const B: usize> std::fmt::Debug for StateGraph<P, B> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "StateGraph({} nodes)", self.nodes.len())
+    }
+}
+
+impl<P: StateSpace<B>, const B: usize> StateGraph<P, B> {
+    /// Explores every position reachable from `start`.
+    ///
+    /// # Errors
+    /// [`GraphError::TooLarge`] when more than `budget` positions exist.
+    pub fn explore(start: P::State, budget: usize) -> Result<Self, GraphError> {
+        let mut nodes = vec![Node {
+            state: start,
+            depth: 0,
+            class: NodeClass::Indeterminate,
+            successors: [NO_EDGE; B],
+        }];
+        let mut index: HashMap<P::Key, u32, BuildHasherDefault<KeyHasher>> = HashMap::default();
+        index.insert(P::key(&start), 0);
+        let moves = P::moves();
+        let mut next = 0;
+        while next < nodes.len() {
+            let state = nodes[next].state;
+            let depth = nodes[next].depth + 1;
+            let mut successors = [NO_EDGE; B];
+            for (slot, &mv) in successors.iter_mut().zip(moves.iter()) {
+                let Some(child) = P::step(&state, mv) else {
+                    continue;
+                };
+                let id = *index.entry(P::key(&child)).or_insert_with(|| {
+                    nodes.push(Node {
+                        state: child,
+                        depth,
+                        class: NodeClass::Indeterminate,
+                        successors: [NO_EDGE; B],
+                    });
+                    (nodes.len() - 1) as u32
+                });
+                *slot = id;
+            }
+            if nodes.len() > budget {
+                return Err(GraphError::TooLarge { budget });
+            }
+            nodes[next].successors = successors;
+            next += 1;
+        }
+        let topological = by_progress::<P, B>(&nodes);
+        let mut graph = Self {
+            nodes,
+            topological,
+            index,
+        };
+        graph.classify(&P::context(&start));
+        Ok(graph)
+    }
+
+    /// Classes in one sweep, successors first.
+    fn classify(&mut self, context: &P::Context) {
+        for &id in self.topological.iter().rev() {
+            let node = &self.nodes[id as usize];
+            let class = if P::is_success(context, &node.state) {
+                NodeClass::Success
+            } else if node.successors.iter().all(|&s| s == NO_EDGE) {
+                NodeClass::Fail
+            } else if P::is_dead(context, &node.state) {
+                NodeClass::Dead
+            } else if node.targets().any(|s| {
+                matches!(
+                    self.nodes[s].class,
+                    NodeClass::Success | NodeClass::Solution
+                )
+            }) {
+                NodeClass::Solution
+            } else {
+                NodeClass::Indeterminate
+            };
+            self.nodes[id as usize].class = class;
+        }
+    }
+
+    /// All nodes; index 0 is the start.
+    pub fn nodes(&self) -> &[Node<P, B>] {
+        &self.nodes
+    }
+
+    /// One node.
+    pub fn node(&self, id: usize) -> &Node<P, B> {
+        &self.nodes[id]
+    }
+
+    /// The start node's index (always 0).
+    pub fn start(&self) -> usize {
+        0
+    }
+
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Never true: a graph holds at least its start.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.is_empty()
+    }
+
+    /// The node holding `state`, if it is reachable (to follow a playtest on the graph).
+    pub fn find(&self, state: &P::State) -> Option<usize> {
+        self.index
+            .get(&P::key(state))
+            .map(|&id| id as usize)
+            .filter(|&id| self.nodes[id].state == *state)
+    }
+
+    /// Node indices in an order where every edge goes forward (less progress first).
+    pub fn topological_order(&self) -> impl DoubleEndedIterator<Item = usize> + '_ {
+        self.topological.iter().map(|&id| id as usize)
+    }
+
+    /// True when a success is reachable from the start.
+    pub fn solvable(&self) -> bool {
+        matches!(
+            self.nodes[0].class,
+            NodeClass::Success | NodeClass::Solution
+        )
+    }
+
+    /// One shortest solution (moves from the start to a success), if any.
+    pub fn shortest_solution(&self) -> Option<Vec<P::Move>> {
+        // BFS depths are shortest distances; walk back from the shallowest success by
+        // finding, for each node, a predecessor one level up.
+        let target = self
+            .nodes
+            .iter()
+            .enumerate()
+            .filter(|(_, n)| n.class == NodeClass::Success)
+            .min_by_key(|(_, n)| n.depth)
+            .map(|(i, _)| i)?;
+        let mut path = Vec::new();
+        let mut at = target;
+        while at != 0 {
+            let depth = self.nodes[at].depth;
+            let (from, action) = self
+                .nodes
+                .iter()
+                .enumerate()
+                .filter(|(_, n)| n.depth + 1 == depth)
+                .find_map(|(i, n)| n.edges().find(|e| e.to == at).map(|e| (i, e.action)))?;
+            path.push(action);
+            at = from;
+        }
+        path.reverse();
+        Some(path)
+    }
+}
+
+/// Node ids sorted by progress (a counting sort over the progress values seen).
+fn by_progress<P: StateSpace<B>, const B: usize>(nodes: &[Node<P, B>]) -> Vec<u32> {
+    let progress: Vec<u32> = nodes.iter().map(|n| P::progress(&n.state)).collect();
+    let max = progress.iter().copied().max().unwrap_or(0) as usize;
+    let mut counts = vec![0u32; max + 2];
+    for &p in &progress {
+        counts[p as usize + 1] += 1;
+    }
+    for i in 1..counts.len() {
+        counts[i] += counts[i - 1];
+    }
+    let mut order = vec![0u32; nodes.len()];
+    for (id, &p) in progress.iter().enumerate() {
+        order[counts[p as usize] as usize] = id as u32;
+        counts[p as usize] += 1;
+    }
+    order
+}
+
+/// The graph variables of SPEC §2.2, the numbers the difficulty predictor reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
+pub struct GraphVariables {
+    /// Nodes in the graph.
+    pub states: usize,
+    /// Cells on the board.
+    pub size: usize,
+    /// Branches summed over all nodes (`max(0, out-degree − 1)` each).
+    pub branches: usize,
+    /// Success nodes.
+    pub solutions: usize,
+    /// Fail nodes.
+    pub fails: usize,
+    /// Fewest moves to a success; `None` when unsolvable.
+    pub shortest_solution: Option<u32>,
+    /// Branches summed over solution nodes.
+    pub solution_branches: usize,
+    /// Nodes that are not dead.
+    pub non_dead: usize,
+    /// Dead nodes.
+    pub dead: usize,
+    /// Indeterminate nodes.
+    pub indeterminate: usize,
+    /// Branches summed over indeterminate nodes.
+    pub indeterminate_branches: usize,
+}
+
+impl GraphVariables {
+    /// Counts the variables of a graph.
+    pub fn of<P: StateSpace<B>, const B: usize>(graph: &StateGraph<P, B>) -> Self {
+        let first = &graph.node(graph.start()).state;
+        let mut v = GraphVariables {
+            states: graph.len(),
+            size: P::cells(first),
+            ..Default::default()
+        };
+        for node in graph.nodes() {
+            let b = node.branches();
+            v.branches += b;
+            match node.class {
+                NodeClass::Success => {
+                    v.solutions += 1;
+                    v.shortest_solution = Some(
+                        v.shortest_solution
+                            .map_or(node.depth, |d| d.min(node.depth)),
+                    );
+                }
+                NodeClass::Fail => v.fails += 1,
+                NodeClass::Dead => v.dead += 1,
+                NodeClass::Solution => v.solution_branches += b,
+                NodeClass::Indeterminate => {
+                    v.indeterminate += 1;
+                    v.indeterminate_branches += b;
+                }
+            }
+        }
+        v.non_dead = v.states - v.dead;
+        v
+    }
+
+    /// The variables as a row of numbers, in [`GraphVariables::NAMES`] order (an unsolvable
+    /// level's shortest solution counts as 0).
+    pub fn to_vec(&self) -> [f64; 11] {
+        [
+            self.states as f64,
+            self.size as f64,
+            self.branches as f64,
+            self.solutions as f64,
+            self.fails as f64,
+            f64::from(self.shortest_solution.unwrap_or(0)),
+            self.solution_branches as f64,
+            self.non_dead as f64,
+            self.dead as f64,
+            self.indeterminate as f64,
+            self.indeterminate_branches as f64,
+        ]
+    }
+
+    /// The variables' names, as in JSON and the predictor's files.
+    pub const NAMES: [&'static str; 11] = [
+        "states",
+        "size",
+        "branches",
+        "solutions",
+        "fails",
+        "shortest_solution",
+        "solution_branches",
+        "non_dead",
+        "dead",
+        "indeterminate",
+        "indeterminate_branches",
+    ];
+}
+
+/// The player model of SPEC §2.2, computed exactly on the state graph.
+///
+/// A player picks uniformly among the legal moves, restarts at once on a dead or fail state,
+/// and is charged one unit for each move taken where there was a real choice (out-degree ≥ 2).
+/// `P(s)` is the chance that one attempt from `s` succeeds and `M(s)` its expected charge; the
+/// difficulty is `M(start) / P(start)`, the expected charge until the first success (Wald's
+/// identity over independent attempts).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlayerModel {
+    /// `P(s)`: chance that one attempt from node `s` reaches a success.
+    pub success_chance: Vec<f64>,
+    /// `M(s)`: expected charge of one attempt from node `s`.
+    pub expected_charge: Vec<f64>,
+    start: usize,
+    solvable: bool,
+}
+
+impl PlayerModel {
+    /// Computes `P` and `M` for every node, successors first.
+    pub fn of<P: StateSpace<B>, const B: usize>(graph: &StateGraph<P, B>) -> Self {
+        let n = graph.len();
+        let mut p = vec![0.0; n];
+        let mut m = vec![0.0; n];
+        for id in graph.topological_order().rev() {
+            let node = graph.node(id);
+            match node.class {
+                NodeClass::Success => p[id] = 1.0,
+                NodeClass::Fail | NodeClass::Dead => {}
+                NodeClass::Solution | NodeClass::Indeterminate => {
+                    let (mut sum_p, mut sum_m, mut degree) = (0.0, 0.0, 0usize);
+                    for to in node.targets() {
+                        sum_p += p[to];
+                        sum_m += m[to];
+                        degree += 1;
+                    }
+                    let d = degree as f64;
+                    p[id] = sum_p / d;
+                    m[id] = sum_m / d + if degree >= 2 { 1.0 } else { 0.0 };
+                }
+            }
+        }
+        Self {
+            success_chance: p,
+            expected_charge: m,
+            start: graph.start(),
+            solvable: graph.solvable(),
+        }
+    }
+
+    /// `P(start)`.
+    pub fn start_success_chance(&self) -> f64 {
+        self.success_chance[self.start]
+    }
+
+    /// `M(start)`.
+    pub fn start_expected_charge(&self) -> f64 {
+        self.expected_charge[self.start]
+    }
+
+    /// `M(start) / P(start)`, or `None` when the level is unsolvable (`P(start) = 0`).
+    pub fn difficulty(&self) -> Option<f64> {
+        self.solvable
+            .then(|| self.start_expected_charge() / self.start_success_chance())
+    }
+}
