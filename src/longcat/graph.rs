@@ -60,6 +60,10 @@ impl StateSpace<4> for LongcatSpace {
         masks.0.is_split(masks.0.full & !state.filled())
     }
 
+    fn label(mv: Direction) -> char {
+        mv.letter()
+    }
+
     #[inline]
     fn progress(state: &State) -> u32 {
         state.filled().count_ones()

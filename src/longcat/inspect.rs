@@ -3,7 +3,7 @@
 //! on a worker (the window) or inline (the command line); the UI thread only draws.
 
 use super::difficulty::{PlayerModel, NON_TRIVIAL_DIFFICULTY};
-use super::graph::{NodeClass, StateGraph};
+use super::graph::StateGraph;
 use super::ridge::RidgeModel;
 use super::variables::GraphVariables;
 use super::LongcatLevel;
@@ -11,10 +11,7 @@ pub use crate::game::GraphLayout;
 use crate::jobs::{Cancel, JobError};
 use std::sync::OnceLock;
 
-/// Horizontal distance between depth columns, in graph units.
-pub const COLUMN_GAP: f32 = 44.0;
-/// Vertical distance between nodes of one column, in graph units.
-pub const ROW_GAP: f32 = 22.0;
+pub use crate::game::explore::{COLUMN_GAP, ROW_GAP};
 
 /// Everything the gauge and the graph viewer show for one Longcat board.
 #[derive(Clone, Debug)]
@@ -94,77 +91,7 @@ pub fn analyse_with(
     })
 }
 
-fn on_the_way(class: NodeClass) -> bool {
-    matches!(class, NodeClass::Solution | NodeClass::Success)
-}
-
-/// Lays nodes out in columns by depth; within a column, nodes are ordered by the mean
-/// position of their parents (one barycentre sweep), solution nodes pulled to the middle.
-pub fn layout(graph: &StateGraph) -> GraphLayout {
-    let nodes = graph.nodes();
-    let n = nodes.len();
-    let max_depth = nodes.iter().map(|nd| nd.depth as usize).max().unwrap_or(0);
-    let mut columns: Vec<Vec<u32>> = vec![Vec::new(); max_depth + 1];
-    for (i, nd) in nodes.iter().enumerate() {
-        columns[nd.depth as usize].push(i as u32);
-    }
-    let mut parents: Vec<Vec<u32>> = vec![Vec::new(); n];
-    let mut edges = Vec::new();
-    let mut solution_edge = Vec::new();
-    for (i, nd) in nodes.iter().enumerate() {
-        for e in nd.edges() {
-            parents[e.to].push(i as u32);
-            edges.push((i as u32, e.to as u32, e.action.letter()));
-            solution_edge.push(nd.class == NodeClass::Solution && on_the_way(nodes[e.to].class));
-        }
-    }
-    let mut rank = vec![0f32; n];
-    let mut positions = vec![[0f32; 2]; n];
-    for (depth, column) in columns.iter_mut().enumerate() {
-        if depth > 0 {
-            let key = |id: u32| {
-                let ps = &parents[id as usize];
-                let mean = if ps.is_empty() {
-                    0.0
-                } else {
-                    ps.iter().map(|&p| rank[p as usize]).sum::<f32>() / ps.len() as f32
-                };
-                (mean, id)
-            };
-            column.sort_by(|&a, &b| {
-                key(a)
-                    .partial_cmp(&key(b))
-                    .unwrap_or(std::cmp::Ordering::Equal)
-            });
-        }
-        let half = (column.len() as f32 - 1.0) / 2.0;
-        for (row, &id) in column.iter().enumerate() {
-            let y = row as f32 - half;
-            rank[id as usize] = y;
-            positions[id as usize] = [depth as f32 * COLUMN_GAP, y * ROW_GAP];
-        }
-    }
-    let mut bounds = [f32::MAX, f32::MAX, f32::MIN, f32::MIN];
-    for p in &positions {
-        bounds = [
-            bounds[0].min(p[0]),
-            bounds[1].min(p[1]),
-            bounds[2].max(p[0]),
-            bounds[3].max(p[1]),
-        ];
-    }
-    if positions.is_empty() {
-        bounds = [0.0; 4];
-    }
-    let column_sizes = columns.iter().map(|c| c.len()).collect();
-    GraphLayout {
-        positions,
-        edges,
-        solution_edge,
-        bounds,
-        column_sizes,
-    }
-}
+pub use crate::game::explore::layout;
 
 impl LongcatAnalysis {
     /// True when a success is reachable from the start.
