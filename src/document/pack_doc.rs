@@ -17,6 +17,8 @@ pub struct Measured {
     pub pass: Option<bool>,
     /// The verdict's badge (`UNSOLVABLE`), or why the analysis failed.
     pub label: String,
+    /// A soft failure: the level works but is not worth keeping (trivial).
+    pub weak: bool,
 }
 
 /// The cache key of a measured level: its game and cells.
@@ -47,6 +49,7 @@ pub fn measure(levels: &[MeasureKey], cancel: &Cancel) -> Vec<(MeasureKey, Measu
                 difficulty: a.difficulty,
                 pass: Some(a.verdict.pass),
                 label: a.verdict.label,
+                weak: a.verdict.weak,
             },
             Err(e) => Measured {
                 difficulty: None,
@@ -56,6 +59,7 @@ pub fn measure(levels: &[MeasureKey], cancel: &Cancel) -> Vec<(MeasureKey, Measu
                 } else {
                     e
                 },
+                weak: false,
             },
         };
         out.push(((*game, cells.clone()), measured));
@@ -145,6 +149,12 @@ impl PackDoc {
             .ok()
             .and_then(|g| g.stored_verdict(level))
             .or_else(|| self.measured_of(level).and_then(|m| m.pass))
+    }
+
+    /// Whether a failing level only fails softly (works, but is trivial).
+    pub fn weak(&self, level: &Level) -> bool {
+        level.game.game().is_ok_and(|g| g.stored_weak(level))
+            || self.measured_of(level).is_some_and(|m| m.weak)
     }
 
     fn measured_of(&self, level: &Level) -> Option<&Measured> {

@@ -124,6 +124,11 @@ pub trait Game: Send + Sync + 'static {
     fn stored_difficulty(&self, level: &Level) -> Option<f64>;
     /// Whether the stored figures say the level passes (valid / non-trivial).
     fn stored_verdict(&self, level: &Level) -> Option<bool>;
+    /// Whether the stored figures say the level works but is not worth keeping (a solvable,
+    /// trivial Longcat level): shown softer than a failure.
+    fn stored_weak(&self, _level: &Level) -> bool {
+        false
+    }
     /// The generators, in the order the sidebar lists them.
     fn generators(&self) -> Vec<Arc<dyn LevelGenerator>>;
     /// A difficulty number in words ("18 moves", "difficulty 5.1").

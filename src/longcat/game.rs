@@ -260,6 +260,12 @@ impl Game for LongcatGame {
             .map(|f| is_non_trivial(f.difficulty))
     }
 
+    fn stored_weak(&self, level: &Level) -> bool {
+        level
+            .longcat_figures()
+            .is_some_and(|f| f.solvable && !is_non_trivial(f.difficulty))
+    }
+
     fn generators(&self) -> Vec<Arc<dyn LevelGenerator>> {
         super::generate::all()
     }

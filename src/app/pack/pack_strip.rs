@@ -20,6 +20,8 @@ pub struct PackStrip {
     renaming: Option<(usize, String)>,
     /// The level last loaded into the editor from this strip.
     pub selected: Option<usize>,
+    /// A card to scroll into view on the next frame (a level just added).
+    pub reveal: Option<usize>,
 }
 
 /// Paints a level's cells small, into `rect` (thumbnails; also used by tests of the look).
@@ -53,8 +55,10 @@ pub fn paint_thumbnail(painter: &egui::Painter, rect: Rect, level: &Level) {
 
 fn figures_text(doc: &PackDoc, level: &Level) -> (String, Color32) {
     let verdict = doc.verdict(level);
+    let weak = verdict == Some(false) && doc.weak(level);
     let colour = match verdict {
         Some(true) => palette::GOOD,
+        Some(false) if weak => Color32::LIGHT_GRAY,
         Some(false) => palette::BAD,
         None => Color32::GRAY,
     };
@@ -69,6 +73,7 @@ fn figures_text(doc: &PackDoc, level: &Level) -> (String, Color32) {
                 .map_or_else(|_| format!("{d:.1}"), |g| g.difficulty_text(d));
             let mark = match verdict {
                 Some(true) => " ok",
+                Some(false) if weak => "",
                 Some(false) => " x",
                 None => "",
             };
@@ -126,146 +131,156 @@ impl PackStrip {
             return;
         }
         let stride = CARD.x + GAP;
-        egui::ScrollArea::horizontal()
+        let mut area = egui::ScrollArea::horizontal()
             .id_salt("pack-cards")
-            .auto_shrink([false, true])
-            .show_viewport(ui, |ui, viewport| {
-                ui.set_min_size(Vec2::new(levels.len() as f32 * stride, CARD.y + 4.0));
-                let origin = ui.max_rect().min;
-                let first = (viewport.min.x / stride).floor().max(0.0) as usize;
-                let last = ((viewport.max.x / stride).ceil() as usize + 1).min(levels.len());
-                for (i, level) in levels.iter().enumerate().take(last).skip(first) {
-                    let rect =
-                        Rect::from_min_size(origin + Vec2::new(i as f32 * stride, 2.0), CARD);
-                    let id = ui.scope_id().with(("card", i));
-                    let response = ui.interact(rect, id, Sense::click_and_drag());
-                    let painter = ui.painter();
-                    let selected = self.selected == Some(i);
-                    let fill = if response.hovered() {
-                        Color32::from_gray(58)
-                    } else {
-                        Color32::from_gray(44)
-                    };
-                    painter.rect_filled(rect, 6.0, fill);
-                    if selected {
-                        painter.rect_stroke(
-                            rect,
-                            6.0,
-                            Stroke::new(2.0, palette::ACCENT),
-                            StrokeKind::Inside,
+            .auto_shrink([false, true]);
+        if let Some(i) = self.reveal.take() {
+            // The new card in the middle of the cards' part of the strip (the curve takes the
+            // right of it).
+            let width = (ui.available_width() - CURVE_WIDTH).max(CARD.x);
+            let offset = i as f32 * stride - (width - CARD.x) / 2.0;
+            area = area.horizontal_scroll_offset(offset.max(0.0));
+        }
+        area.show_viewport(ui, |ui, viewport| {
+            ui.set_min_size(Vec2::new(levels.len() as f32 * stride, CARD.y + 4.0));
+            let origin = ui.max_rect().min;
+            let first = (viewport.min.x / stride).floor().max(0.0) as usize;
+            let last = ((viewport.max.x / stride).ceil() as usize + 1).min(levels.len());
+            for (i, level) in levels.iter().enumerate().take(last).skip(first) {
+                let rect = Rect::from_min_size(origin + Vec2::new(i as f32 * stride, 2.0), CARD);
+                let id = ui.scope_id().with(("card", i));
+                let response = ui.interact(rect, id, Sense::click_and_drag());
+                let painter = ui.painter();
+                let selected = self.selected == Some(i);
+                let fill = if response.hovered() {
+                    Color32::from_gray(58)
+                } else {
+                    Color32::from_gray(44)
+                };
+                painter.rect_filled(rect, 6.0, fill);
+                if selected {
+                    painter.rect_stroke(
+                        rect,
+                        6.0,
+                        Stroke::new(2.0, palette::ACCENT),
+                        StrokeKind::Inside,
+                    );
+                }
+                paint_thumbnail(
+                    painter,
+                    Rect::from_min_size(
+                        rect.min + Vec2::new(8.0, 8.0),
+                        Vec2::new(CARD.x - 16.0, 80.0),
+                    ),
+                    level,
+                );
+                painter.text(
+                    rect.left_top() + Vec2::new(6.0, 4.0),
+                    Align2::LEFT_TOP,
+                    format!("{}", i + 1),
+                    FontId::proportional(11.0),
+                    Color32::from_gray(200),
+                );
+                let (figures, colour) = figures_text(doc, level);
+                painter.text(
+                    rect.center_bottom() - Vec2::new(0.0, 6.0),
+                    Align2::CENTER_BOTTOM,
+                    figures,
+                    FontId::proportional(11.0),
+                    colour,
+                );
+                // Name, or the rename field.
+                let name_rect = Rect::from_min_size(
+                    rect.min + Vec2::new(4.0, 92.0),
+                    Vec2::new(CARD.x - 8.0, 18.0),
+                );
+                match &mut self.renaming {
+                    Some((r, text)) if *r == i => {
+                        let edit = ui.put(
+                            name_rect,
+                            egui::TextEdit::singleline(text).id_salt(("rename", i)),
+                        );
+                        // Enter or a click elsewhere keeps the name, Esc drops it. Focus is
+                        // asked for only while the field lacks it: asking again in the frame
+                        // it is left would undo the leaving, and Enter would never commit.
+                        if edit.lost_focus() {
+                            if ui.input(|inp| !inp.key_pressed(egui::Key::Escape)) {
+                                ctx.commands.push(AppCommand::Pack(PackCommand::Rename(
+                                    i,
+                                    text.trim().to_string(),
+                                )));
+                            }
+                            self.renaming = None;
+                        } else if !edit.has_focus() {
+                            edit.request_focus();
+                        }
+                    }
+                    _ => {
+                        let name = truncate(&level.name, 16);
+                        painter.text(
+                            name_rect.center(),
+                            Align2::CENTER_CENTER,
+                            name,
+                            FontId::proportional(12.0),
+                            Color32::from_gray(230),
                         );
                     }
-                    paint_thumbnail(
-                        painter,
-                        Rect::from_min_size(
-                            rect.min + Vec2::new(8.0, 8.0),
-                            Vec2::new(CARD.x - 16.0, 80.0),
-                        ),
-                        level,
-                    );
-                    painter.text(
-                        rect.left_top() + Vec2::new(6.0, 4.0),
-                        Align2::LEFT_TOP,
-                        format!("{}", i + 1),
-                        FontId::proportional(11.0),
-                        Color32::from_gray(200),
-                    );
-                    let (figures, colour) = figures_text(doc, level);
-                    painter.text(
-                        rect.center_bottom() - Vec2::new(0.0, 6.0),
-                        Align2::CENTER_BOTTOM,
-                        figures,
-                        FontId::proportional(11.0),
-                        colour,
-                    );
-                    // Name, or the rename field.
-                    let name_rect = Rect::from_min_size(
-                        rect.min + Vec2::new(4.0, 92.0),
-                        Vec2::new(CARD.x - 8.0, 18.0),
-                    );
-                    match &mut self.renaming {
-                        Some((r, text)) if *r == i => {
-                            let edit = ui.put(
-                                name_rect,
-                                egui::TextEdit::singleline(text).id_salt(("rename", i)),
-                            );
-                            edit.request_focus();
-                            if edit.lost_focus() {
-                                if ui.input(|inp| !inp.key_pressed(egui::Key::Escape)) {
-                                    ctx.commands.push(AppCommand::Pack(PackCommand::Rename(
-                                        i,
-                                        text.trim().to_string(),
-                                    )));
-                                }
-                                self.renaming = None;
-                            }
-                        }
-                        _ => {
-                            let name = truncate(&level.name, 16);
-                            painter.text(
-                                name_rect.center(),
-                                Align2::CENTER_CENTER,
-                                name,
-                                FontId::proportional(12.0),
-                                Color32::from_gray(230),
-                            );
-                        }
-                    }
-                    // Remove button.
-                    let close = Rect::from_min_size(
-                        rect.right_top() + Vec2::new(-20.0, 2.0),
-                        Vec2::splat(18.0),
-                    );
-                    let close_response = ui
-                        .interact(close, id.with("remove"), Sense::click())
-                        .on_hover_text("Remove from the pack");
-                    if response.hovered() || close_response.hovered() {
-                        let c = close.shrink(5.0);
-                        let stroke = Stroke::new(2.0, palette::BAD);
-                        ui.painter()
-                            .line_segment([c.left_top(), c.right_bottom()], stroke);
-                        ui.painter()
-                            .line_segment([c.right_top(), c.left_bottom()], stroke);
-                    }
-                    if close_response.clicked() {
-                        ctx.commands.push(AppCommand::Pack(PackCommand::Remove(i)));
-                        continue;
-                    }
-                    // Drag to reorder.
-                    if response.drag_started() {
-                        response.dnd_set_drag_payload(i);
-                    }
-                    if let Some(from) = response.dnd_hover_payload::<usize>() {
-                        if *from != i {
-                            let x = if *from < i {
-                                rect.right() + GAP / 2.0
-                            } else {
-                                rect.left() - GAP / 2.0
-                            };
-                            ui.painter().line_segment(
-                                [egui::pos2(x, rect.top()), egui::pos2(x, rect.bottom())],
-                                Stroke::new(3.0, palette::ACCENT),
-                            );
-                        }
-                    }
-                    if let Some(from) = response.dnd_release_payload::<usize>() {
-                        if *from != i {
-                            ctx.commands
-                                .push(AppCommand::Pack(PackCommand::Move { from: *from, to: i }));
-                        }
-                    }
-                    if response.double_clicked() {
-                        self.renaming = Some((i, level.name.clone()));
-                    } else if response.clicked() {
-                        self.selected = Some(i);
-                        ctx.commands.push(AppCommand::Pack(PackCommand::Edit(i)));
-                    }
-                    response.on_hover_text(format!(
-                        "{} · click: edit · double-click: rename · drag: reorder",
-                        level.name
-                    ));
                 }
-            });
+                // Remove button.
+                let close = Rect::from_min_size(
+                    rect.right_top() + Vec2::new(-20.0, 2.0),
+                    Vec2::splat(18.0),
+                );
+                let close_response = ui
+                    .interact(close, id.with("remove"), Sense::click())
+                    .on_hover_text("Remove from the pack");
+                if response.hovered() || close_response.hovered() {
+                    let c = close.shrink(5.0);
+                    let stroke = Stroke::new(2.0, palette::BAD);
+                    ui.painter()
+                        .line_segment([c.left_top(), c.right_bottom()], stroke);
+                    ui.painter()
+                        .line_segment([c.right_top(), c.left_bottom()], stroke);
+                }
+                if close_response.clicked() {
+                    ctx.commands.push(AppCommand::Pack(PackCommand::Remove(i)));
+                    continue;
+                }
+                // Drag to reorder.
+                if response.drag_started() {
+                    response.dnd_set_drag_payload(i);
+                }
+                if let Some(from) = response.dnd_hover_payload::<usize>() {
+                    if *from != i {
+                        let x = if *from < i {
+                            rect.right() + GAP / 2.0
+                        } else {
+                            rect.left() - GAP / 2.0
+                        };
+                        ui.painter().line_segment(
+                            [egui::pos2(x, rect.top()), egui::pos2(x, rect.bottom())],
+                            Stroke::new(3.0, palette::ACCENT),
+                        );
+                    }
+                }
+                if let Some(from) = response.dnd_release_payload::<usize>() {
+                    if *from != i {
+                        ctx.commands
+                            .push(AppCommand::Pack(PackCommand::Move { from: *from, to: i }));
+                    }
+                }
+                if response.double_clicked() {
+                    self.renaming = Some((i, level.name.clone()));
+                } else if response.clicked() {
+                    self.selected = Some(i);
+                    ctx.commands.push(AppCommand::Pack(PackCommand::Edit(i)));
+                }
+                response.on_hover_text(format!(
+                    "{} · click: edit · double-click: rename · drag: reorder",
+                    level.name
+                ));
+            }
+        });
     }
 
     fn curve(&self, ui: &mut egui::Ui, ctx: &PanelCtx<'_>) {

@@ -126,6 +126,7 @@ impl StudioApp {
         let name = level.name.clone();
         self.packs[active].add(level);
         self.strip.selected = Some(self.packs[active].pack.levels.len() - 1);
+        self.strip.reveal = self.strip.selected;
         self.status = format!("Added “{name}” to {}", self.packs[active].title());
         self.work_generation += 1;
     }
@@ -211,6 +212,7 @@ impl StudioApp {
                 self.packs[active].add(level);
                 self.desk.clean_revision = self.desk.editor.revision();
                 self.strip.selected = Some(self.packs[active].pack.levels.len() - 1);
+                self.strip.reveal = self.strip.selected;
                 self.status = format!("Added “{name}” to {}", self.packs[active].title());
                 self.work_generation += 1;
             }

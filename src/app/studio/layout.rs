@@ -114,7 +114,11 @@ impl StudioApp {
                 } else {
                     ""
                 };
-                ui.label(format!("{} · {}{unsaved}", self.game, e.name));
+                ui.label(format!(
+                    "{} · {}{unsaved}",
+                    e.board().rules().name(),
+                    e.name
+                ));
                 ui.separator();
                 if self.files_busy() {
                     ui.add(egui::Spinner::new().size(12.0));
