@@ -241,6 +241,23 @@ fn levels_added_to_a_pack_are_saved_and_reopened() {
     assert_eq!(saved.len(), 2);
     assert!(h.state().has_unsaved());
 
+    // Rename the second card (what a double-click starts), type a name, Enter: the level
+    // is renamed.
+    h.state_mut().pack_strip_mut().start_renaming(1, "new 9x10");
+    steps(&mut h, 2);
+    assert_eq!(
+        h.query_all_by_role(egui::accesskit::Role::TextInput)
+            .count(),
+        1,
+        "the name field is open"
+    );
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.event(egui::Event::Text("boss".into()));
+    steps(&mut h, 1);
+    h.key_press(Key::Enter);
+    steps(&mut h, 2);
+    assert_eq!(h.state().packs()[0].pack.levels[1].name, "boss");
+
     // Ctrl+S on an untitled pack asks for a path (in the window, in tests).
     let path = dir.path().join("mine.ron");
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);
@@ -264,6 +281,7 @@ fn levels_added_to_a_pack_are_saved_and_reopened() {
     steps(&mut h2, 2);
     open(&mut h2, &path);
     let app = h2.state();
+    assert_eq!(app.packs()[app.active_pack()].pack.levels[1].name, "boss");
     let reopened: Vec<Vec<String>> = app.packs()[app.active_pack()]
         .pack
         .levels

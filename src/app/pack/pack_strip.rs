@@ -22,6 +22,15 @@ pub struct PackStrip {
     pub selected: Option<usize>,
     /// A card to scroll into view on the next frame (a level just added).
     pub reveal: Option<usize>,
+    /// Where each shown card was drawn last frame (index, rect; tests click them).
+    pub card_rects: Vec<(usize, Rect)>,
+}
+
+impl PackStrip {
+    /// Opens the name field of card `index` (what double-clicking the card does).
+    pub fn start_renaming(&mut self, index: usize, name: &str) {
+        self.renaming = Some((index, name.to_string()));
+    }
 }
 
 /// Paints a level's cells small, into `rect` (thumbnails; also used by tests of the look).
@@ -121,6 +130,7 @@ impl PackStrip {
     }
 
     fn cards(&mut self, ui: &mut egui::Ui, ctx: &mut PanelCtx<'_>) {
+        self.card_rects.clear();
         let Some(doc) = ctx.packs.get(ctx.active_pack) else {
             ui.weak("No pack open. File > Open... or New pack.");
             return;
@@ -148,6 +158,7 @@ impl PackStrip {
             let last = ((viewport.max.x / stride).ceil() as usize + 1).min(levels.len());
             for (i, level) in levels.iter().enumerate().take(last).skip(first) {
                 let rect = Rect::from_min_size(origin + Vec2::new(i as f32 * stride, 2.0), CARD);
+                self.card_rects.push((i, rect));
                 let id = ui.scope_id().with(("card", i));
                 let response = ui.interact(rect, id, Sense::click_and_drag());
                 let painter = ui.painter();

@@ -8,6 +8,7 @@ use crate::app::editor::canvas::{CanvasView, StateOverlay};
 use crate::app::editor::Editor;
 use crate::app::generation::generate_panel::GeneratorPanel;
 use crate::app::generation::interpolation::InterpolationWindow;
+use crate::app::pack::pack_strip::PackStrip;
 use crate::app::pack_doc::PackDoc;
 use crate::app::playtest::PlaytestWindow;
 use crate::app::studio::errors::AppError;
@@ -159,6 +160,16 @@ impl StudioApp {
             }
         }
         out
+    }
+
+    /// The pack strip (tests read where cards are drawn).
+    pub fn pack_strip(&self) -> &PackStrip {
+        &self.strip
+    }
+
+    /// The pack strip, to start renaming a card in tests.
+    pub fn pack_strip_mut(&mut self) -> &mut PackStrip {
+        &mut self.strip
     }
 
     /// The graph viewer (tests read where nodes are drawn).
