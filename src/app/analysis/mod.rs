@@ -105,25 +105,30 @@ impl LiveAnalysis {
     fn collect(&mut self) -> bool {
         match self.worker.poll() {
             Some((revision, result)) => {
-                let latency_ms = self
-                    .started
-                    .take()
-                    .map(|s| s.1.elapsed().as_secs_f64() * 1e3)
-                    .unwrap_or(0.0);
-                let (result, work_ms) = match result {
-                    Ok((a, ms)) => (Ok(a), ms),
-                    Err(e) => (Err(e.to_string()), 0.0),
-                };
-                self.last = Some(Outcome {
-                    revision,
-                    latency_ms,
-                    work_ms,
-                    result,
-                });
+                self.record(revision, result);
                 true
             }
             None => false,
         }
+    }
+
+    /// Keeps a finished job's answer as the last outcome.
+    fn record(&mut self, revision: u64, result: Result<(Analysis, f64), JobError>) {
+        let latency_ms = self
+            .started
+            .take()
+            .map(|s| s.1.elapsed().as_secs_f64() * 1e3)
+            .unwrap_or(0.0);
+        let (result, work_ms) = match result {
+            Ok((a, ms)) => (Ok(a), ms),
+            Err(e) => (Err(e.to_string()), 0.0),
+        };
+        self.last = Some(Outcome {
+            revision,
+            latency_ms,
+            work_ms,
+            result,
+        });
     }
 
     /// True while an analysis is pending or running.
@@ -146,21 +151,7 @@ impl LiveAnalysis {
         self.tick(ctx);
         self.debounce = debounce;
         if let Some((revision, result)) = self.worker.wait(timeout) {
-            let latency_ms = self
-                .started
-                .take()
-                .map(|s| s.1.elapsed().as_secs_f64() * 1e3)
-                .unwrap_or(0.0);
-            let (result, work_ms) = match result {
-                Ok((a, ms)) => (Ok(a), ms),
-                Err(e) => (Err(e.to_string()), 0.0),
-            };
-            self.last = Some(Outcome {
-                revision,
-                latency_ms,
-                work_ms,
-                result,
-            });
+            self.record(revision, result);
             return true;
         }
         self.collect()

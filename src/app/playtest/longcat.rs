@@ -3,20 +3,17 @@
 
 use crate::app::board::Board as EditBoard;
 use crate::app::editor::palette;
-use crate::app::playtest::{BoardView, PlaySession, PlaytestWindow};
+use crate::app::playtest::{outcome_frame, Attempt, BoardView, PlaySession, PlaytestWindow};
 use crate::game::GameId;
 use crate::longcat::{Direction, LongcatLevel, State};
-use egui::{Color32, Key, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2};
-use std::time::Instant;
+use egui::{Key, Pos2, Rect, Sense, Vec2};
 
 /// A Longcat game in progress.
 pub struct LongcatPlay {
-    pub(super) cells: Vec<String>,
+    pub(super) attempt: Attempt,
     pub(super) level: LongcatLevel,
     /// Every state so far, the start first.
     pub history: Vec<State>,
-    pub(super) started: Instant,
-    pub(super) recorded: bool,
     swipe_from: Option<Pos2>,
     pub(super) message: String,
 }
@@ -26,10 +23,8 @@ impl LongcatPlay {
         let cells = level.cells().to_rows();
         Self {
             history: vec![State::start(&level)],
-            cells,
+            attempt: Attempt::new(cells),
             level,
-            started: Instant::now(),
-            recorded: false,
             swipe_from: None,
             message: "Arrow keys or WASD (or swipe) to move".into(),
         }
@@ -84,7 +79,7 @@ impl LongcatPlay {
     pub(super) fn undo(&mut self) {
         if self.history.len() > 1 {
             self.history.pop();
-            self.recorded = false;
+            self.attempt.recorded = false;
             self.message = format!("Undone: {} moves", self.moves());
         }
     }
@@ -144,12 +139,7 @@ impl LongcatPlay {
                 palette::paint_look(&painter, r, crate::longcat::game::cell_look(grid.get(x, y)));
             }
         }
-        let frame = match l.outcome() {
-            Some(true) => palette::GOOD,
-            Some(false) => palette::BAD,
-            None => Color32::from_gray(90),
-        };
-        painter.rect_stroke(rect, 3.0, Stroke::new(3.0, frame), StrokeKind::Outside);
+        outcome_frame(&painter, rect, l.outcome());
         // Mouse swipes.
         if response.drag_started() {
             l.swipe_from = response.interact_pointer_pos();
@@ -200,8 +190,12 @@ impl PlaySession for LongcatPlay {
         crate::longcat::ID
     }
 
-    fn cells(&self) -> &[String] {
-        &self.cells
+    fn attempt(&self) -> &Attempt {
+        &self.attempt
+    }
+
+    fn attempt_mut(&mut self) -> &mut Attempt {
+        &mut self.attempt
     }
 
     fn moves(&self) -> u32 {
@@ -214,18 +208,6 @@ impl PlaySession for LongcatPlay {
 
     fn message(&self) -> &str {
         &self.message
-    }
-
-    fn started(&self) -> Instant {
-        self.started
-    }
-
-    fn recorded(&self) -> bool {
-        self.recorded
-    }
-
-    fn set_recorded(&mut self) {
-        self.recorded = true;
     }
 
     fn status_ui(&self, ui: &mut egui::Ui) {

@@ -4,7 +4,7 @@
 
 use crate::app::board::Board as EditBoard;
 use crate::app::editor::palette;
-use crate::app::playtest::{BoardView, PlaySession, PlaytestWindow};
+use crate::app::playtest::{Attempt, BoardView, PlaySession, PlaytestWindow};
 use crate::game::GameId;
 use crate::match3::layout::{Rect as AreaRect, CANVAS_CELLS, CANVAS_WIDTH};
 use crate::match3::rules::{CascadeStep, Geometry, PlayBoard, Swap, COLOURS, GOAL_RED, RED};
@@ -13,7 +13,6 @@ use crate::match3::ValidationConfig;
 use crate::rng::Rng;
 use egui::{Color32, Key, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2};
 use std::collections::VecDeque;
-use std::time::Instant;
 
 /// Seconds each half of a cascade round is shown.
 pub const STEP_SECONDS: f64 = 0.18;
@@ -28,7 +27,7 @@ const TILE_COLOURS: [Color32; 4] = [
 
 /// A match-3 game in progress.
 pub struct Match3Play {
-    pub(super) cells: Vec<String>,
+    pub(super) attempt: Attempt,
     layout: crate::match3::Layout,
     geometry: Geometry,
     area: AreaRect,
@@ -44,10 +43,8 @@ pub struct Match3Play {
     drag_from: Option<usize>,
     pub(super) animation: VecDeque<(CascadeStep, bool)>,
     phase_started: Option<f64>,
-    pub(super) started: Instant,
     /// `Some(solved)` once the attempt ended.
     pub finished: Option<bool>,
-    pub(super) recorded: bool,
     pub(super) message: String,
 }
 
@@ -67,7 +64,7 @@ impl Match3Play {
         }
         let tiles = *board.tiles();
         Self {
-            cells: layout.to_rows(),
+            attempt: Attempt::new(layout.to_rows()),
             layout: layout.clone(),
             area: layout.play_area(),
             tiles,
@@ -80,9 +77,7 @@ impl Match3Play {
             drag_from: None,
             animation: VecDeque::new(),
             phase_started: None,
-            started: Instant::now(),
             finished: None,
-            recorded: false,
             message: "Click a tile, then a neighbour to swap them".into(),
         }
     }
@@ -318,8 +313,12 @@ impl PlaySession for Match3Play {
         crate::match3::ID
     }
 
-    fn cells(&self) -> &[String] {
-        &self.cells
+    fn attempt(&self) -> &Attempt {
+        &self.attempt
+    }
+
+    fn attempt_mut(&mut self) -> &mut Attempt {
+        &mut self.attempt
     }
 
     fn moves(&self) -> u32 {
@@ -332,18 +331,6 @@ impl PlaySession for Match3Play {
 
     fn message(&self) -> &str {
         &self.message
-    }
-
-    fn started(&self) -> Instant {
-        self.started
-    }
-
-    fn recorded(&self) -> bool {
-        self.recorded
-    }
-
-    fn set_recorded(&mut self) {
-        self.recorded = true;
     }
 
     fn status_ui(&self, ui: &mut egui::Ui) {

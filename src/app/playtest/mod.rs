@@ -27,24 +27,58 @@ pub struct BoardView {
     pub(super) origin: (usize, usize),
 }
 
+/// What every attempt keeps, whatever the game: the level's cells (playtests are kept with
+/// the level of these cells), when it started, and whether it already went to the level.
+#[derive(Clone, Debug)]
+pub struct Attempt {
+    /// The level's cells.
+    pub cells: Vec<String>,
+    /// When the attempt started.
+    pub started: Instant,
+    /// True once the attempt went to the level (undo clears it: the attempt goes on).
+    pub recorded: bool,
+}
+
+impl Attempt {
+    /// A fresh attempt at the level of these cells.
+    pub fn new(cells: Vec<String>) -> Self {
+        Self {
+            cells,
+            started: Instant::now(),
+            recorded: false,
+        }
+    }
+}
+
+/// The frame round a played board: green solved, red failed, grey while playing.
+pub(super) fn outcome_frame(painter: &egui::Painter, rect: Rect, outcome: Option<bool>) {
+    let colour = match outcome {
+        Some(true) => palette::GOOD,
+        Some(false) => palette::BAD,
+        None => egui::Color32::from_gray(90),
+    };
+    painter.rect_stroke(
+        rect,
+        3.0,
+        egui::Stroke::new(3.0, colour),
+        egui::StrokeKind::Outside,
+    );
+}
+
 /// One game being played in the window.
 pub trait PlaySession: Any {
     /// The game played.
     fn game(&self) -> GameId;
-    /// The level's cells (playtests are kept with the level of these cells).
-    fn cells(&self) -> &[String];
+    /// The attempt's bookkeeping (the level's cells, when it started, whether it was kept).
+    fn attempt(&self) -> &Attempt;
+    /// The same, to mark the attempt kept.
+    fn attempt_mut(&mut self) -> &mut Attempt;
     /// Moves made.
     fn moves(&self) -> u32;
     /// `Some(true)` solved, `Some(false)` failed, `None` while playing.
     fn outcome(&self) -> Option<bool>;
     /// The line under the controls ("Solved in 12 moves!").
     fn message(&self) -> &str;
-    /// When the attempt started.
-    fn started(&self) -> Instant;
-    /// True once the attempt went to the level.
-    fn recorded(&self) -> bool;
-    /// Marks the attempt as recorded.
-    fn set_recorded(&mut self);
     /// The counters row ("Moves used: 3 / 39 · Red cleared: …").
     fn status_ui(&self, ui: &mut egui::Ui);
     /// The game's own buttons beside Restart (undo a move, skip an animation).
@@ -135,16 +169,18 @@ impl PlaytestWindow {
     fn take_attempt(&mut self, force: bool) -> Option<AppCommand> {
         let play = self.play.as_mut()?;
         let outcome = play.outcome();
-        if play.recorded() || play.moves() == 0 || (outcome.is_none() && !force) {
+        if play.attempt().recorded || play.moves() == 0 || (outcome.is_none() && !force) {
             return None;
         }
-        play.set_recorded();
+        let (game, moves) = (play.game(), play.moves());
+        let attempt = play.attempt_mut();
+        attempt.recorded = true;
         Some(AppCommand::RecordPlaytest {
-            game: play.game(),
-            cells: play.cells().to_vec(),
+            game,
+            cells: attempt.cells.clone(),
             attempt: Playtest {
-                moves: play.moves(),
-                seconds: play.started().elapsed().as_secs_f64(),
+                moves,
+                seconds: attempt.started.elapsed().as_secs_f64(),
                 solved: outcome == Some(true),
             },
         })

@@ -2,13 +2,12 @@
 //! [`PlayRules`] show and turns keys and clicks into moves (arrow keys or WASD, a click, or a
 //! click on two neighbours to swap them), with undo where the game has it.
 
-use super::{BoardView, PlaySession};
+use super::{outcome_frame, Attempt, BoardView, PlaySession};
 use crate::app::board::Board as EditBoard;
 use crate::app::editor::palette;
 use crate::game::{GameId, Heading, PlayInput, PlayMove, PlayRules, PlayStatus};
 use crate::level::Level;
-use egui::{Color32, Key, Rect, Sense, Stroke, StrokeKind, Vec2};
-use std::time::Instant;
+use egui::{Key, Rect, Sense, Stroke, StrokeKind, Vec2};
 
 /// A game played through its rules.
 pub struct RulesPlay {
@@ -16,8 +15,7 @@ pub struct RulesPlay {
     rules: Box<dyn PlayRules>,
     status: PlayStatus,
     selected: Option<(usize, usize)>,
-    started: Instant,
-    recorded: bool,
+    attempt: Attempt,
 }
 
 /// A session through the game's [`PlayRules`], when the game offers them.
@@ -27,11 +25,10 @@ pub(super) fn start(board: &EditBoard, seed: u64) -> Option<Result<Box<dyn PlayS
     Some(rules.map(|rules| {
         Box::new(RulesPlay {
             status: rules.status(),
+            attempt: Attempt::new(level.cells.clone()),
             level,
             rules,
             selected: None,
-            started: Instant::now(),
-            recorded: false,
         }) as Box<dyn PlaySession>
     }))
 }
@@ -66,7 +63,7 @@ impl RulesPlay {
         });
         if undo && self.rules.undo() {
             self.status = self.rules.status();
-            self.recorded = false;
+            self.attempt.recorded = false;
         }
         if self.rules.input() == PlayInput::Directions {
             for h in headings {
@@ -94,8 +91,12 @@ impl PlaySession for RulesPlay {
         self.level.game
     }
 
-    fn cells(&self) -> &[String] {
-        &self.level.cells
+    fn attempt(&self) -> &Attempt {
+        &self.attempt
+    }
+
+    fn attempt_mut(&mut self) -> &mut Attempt {
+        &mut self.attempt
     }
 
     fn moves(&self) -> u32 {
@@ -108,18 +109,6 @@ impl PlaySession for RulesPlay {
 
     fn message(&self) -> &str {
         &self.status.message
-    }
-
-    fn started(&self) -> Instant {
-        self.started
-    }
-
-    fn recorded(&self) -> bool {
-        self.recorded
-    }
-
-    fn set_recorded(&mut self) {
-        self.recorded = true;
     }
 
     fn status_ui(&self, ui: &mut egui::Ui) {
@@ -138,7 +127,7 @@ impl PlaySession for RulesPlay {
             && self.rules.undo()
         {
             self.status = self.rules.status();
-            self.recorded = false;
+            self.attempt.recorded = false;
         }
     }
 
@@ -148,8 +137,7 @@ impl PlaySession for RulesPlay {
             self.status = rules.status();
             self.rules = rules;
             self.selected = None;
-            self.started = Instant::now();
-            self.recorded = false;
+            self.attempt = Attempt::new(self.level.cells.clone());
         }
     }
 
@@ -180,12 +168,7 @@ impl PlaySession for RulesPlay {
                 );
             }
         }
-        let frame = match self.status.outcome {
-            Some(true) => palette::GOOD,
-            Some(false) => palette::BAD,
-            None => Color32::from_gray(90),
-        };
-        painter.rect_stroke(rect, 3.0, Stroke::new(3.0, frame), StrokeKind::Outside);
+        outcome_frame(&painter, rect, self.status.outcome);
         if response.clicked() {
             if let Some(p) = response.interact_pointer_pos() {
                 let rel = (p - rect.min) / cell;
