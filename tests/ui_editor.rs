@@ -316,3 +316,30 @@ fn a_malformed_file_shows_an_error_and_keeps_the_level() {
     assert_eq!(app.packs().len(), 1);
     h.get_by_label_contains("bad.ron:4:");
 }
+
+#[test]
+fn panels_close_and_open_by_name_and_the_choice_is_a_setting() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir));
+    steps(&mut h, 2);
+    assert_eq!(
+        h.state().panel_names(),
+        ["Level", "Generate", "Difficulty", "State graph", "Pack"]
+    );
+    assert!(h.query_by_label("+ Add level").is_some());
+    // View > Pack unticks the strip; its name goes into the saved closed set.
+    h.get_by_label("View").click();
+    steps(&mut h, 2);
+    h.get_by_role_and_label(egui::accesskit::Role::CheckBox, "Pack")
+        .click();
+    steps(&mut h, 2);
+    assert!(!h.state().settings.panel_open("Pack"));
+    assert!(h.state().settings.closed_panels.contains("Pack"));
+    assert!(
+        h.query_by_label("+ Add level").is_none(),
+        "the strip is gone"
+    );
+    h.state_mut().settings.set_panel_open("Pack", true);
+    steps(&mut h, 2);
+    assert!(h.query_by_label("+ Add level").is_some());
+}

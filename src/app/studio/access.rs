@@ -12,6 +12,7 @@ use crate::app::pack::pack_strip::PackStrip;
 use crate::app::pack_doc::PackDoc;
 use crate::app::playtest::PlaytestWindow;
 use crate::app::studio::errors::AppError;
+use crate::app::studio::panel::ToolPanel;
 use crate::app::AppCommand;
 use crate::level::{Game, Level};
 use std::time::Duration;
@@ -160,6 +161,19 @@ impl StudioApp {
             }
         }
         out
+    }
+
+    /// The window's panels by name, in the order the View menu lists them (the names key the
+    /// saved open/closed set).
+    pub fn panel_names(&self) -> [&'static str; 5] {
+        let panels: [&dyn ToolPanel; 5] = [
+            &self.conditions,
+            &self.generators,
+            &self.gauge,
+            &self.graph,
+            &self.strip,
+        ];
+        panels.map(|p| p.name())
     }
 
     /// The pack strip (tests read where cards are drawn).

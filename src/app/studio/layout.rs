@@ -62,15 +62,13 @@ impl StudioApp {
                     }
                 });
                 ui.menu_button("View", |ui| {
-                    ui.checkbox(
-                        &mut self.settings.show_right_panel,
-                        "Difficulty and graph panel",
-                    );
-                    ui.checkbox(&mut self.settings.show_pack_strip, "Pack strip");
-                    ui.checkbox(
-                        &mut self.settings.show_generators,
-                        "Generators and candidates",
-                    );
+                    for name in self.panel_names() {
+                        let mut open = self.settings.panel_open(name);
+                        if ui.checkbox(&mut open, name).changed() {
+                            self.settings.set_panel_open(name, open);
+                        }
+                    }
+                    ui.separator();
                     ui.checkbox(&mut self.settings.show_frame_time, "Frame time");
                     if ui.button("Reset canvas zoom").clicked() {
                         self.canvas.zoom = 1.0;
@@ -137,6 +135,12 @@ impl StudioApp {
         let game = self.game;
         let shown = self.shown_state.as_ref().map(|s| s.node);
         let editor = &self.desk.editor;
+        let level_open = self.settings.panel_open(self.conditions.name());
+        let strip_open = self.settings.panel_open(self.strip.name());
+        let generators_open = self.settings.panel_open(self.generators.name());
+        let gauge_open = self.settings.panel_open(self.gauge.name());
+        let graph_open =
+            self.settings.panel_open(self.graph.name()) && editor.board().rules().has_state_graph();
         let mut ctx = PanelCtx {
             game,
             editor,
@@ -147,7 +151,7 @@ impl StudioApp {
             shown_state: shown,
             commands,
         };
-        if self.settings.show_pack_strip {
+        if strip_open {
             let r = Panel::bottom("pack-strip")
                 .resizable(true)
                 .default_size(self.settings.pack_strip_height)
@@ -184,13 +188,15 @@ impl StudioApp {
                 }
             }
         }
-        Panel::left("sidebar")
-            .resizable(true)
-            .default_size(230.0)
-            .show(ui, |ui| {
-                egui::ScrollArea::vertical().show(ui, |ui| self.conditions.ui(ui, &mut ctx));
-            });
-        if self.settings.show_generators {
+        if level_open {
+            Panel::left("sidebar")
+                .resizable(true)
+                .default_size(230.0)
+                .show(ui, |ui| {
+                    egui::ScrollArea::vertical().show(ui, |ui| self.conditions.ui(ui, &mut ctx));
+                });
+        }
+        if generators_open {
             let generators = &mut self.generators;
             Panel::left("generate")
                 .resizable(true)
@@ -202,15 +208,19 @@ impl StudioApp {
                     generators.candidates_ui(ui, game, ctx.commands);
                 });
         }
-        if self.settings.show_right_panel {
+        if gauge_open || graph_open {
             let r = Panel::right("analysis")
                 .resizable(true)
                 .default_size(self.settings.right_panel_width.max(380.0))
                 .min_size(340.0)
                 .show(ui, |ui| {
-                    self.gauge.ui(ui, &mut ctx);
-                    if editor.board().rules().has_state_graph() {
-                        ui.separator();
+                    if gauge_open {
+                        self.gauge.ui(ui, &mut ctx);
+                    }
+                    if graph_open {
+                        if gauge_open {
+                            ui.separator();
+                        }
                         self.graph.ui(ui, &mut ctx);
                     }
                 });

@@ -5,7 +5,7 @@ use crate::app::board::{tile_named, Tile};
 use crate::game::{Game as GameRules, GameId};
 use crate::symmetry::Symmetry;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 /// A canvas tool.
@@ -99,10 +99,9 @@ pub struct Settings {
     pub zoom: f32,
     /// Packs open at the end of the last run.
     pub last_packs: Vec<PathBuf>,
-    /// The right panel (gauge and graph) is shown.
-    pub show_right_panel: bool,
-    /// The bottom strip (the pack) is shown.
-    pub show_pack_strip: bool,
+    /// The panels the designer closed, by [`ToolPanel::name`](crate::app::studio::panel::ToolPanel::name)
+    /// (every other panel is open).
+    pub closed_panels: BTreeSet<String>,
     /// Width of the right panel in points.
     pub right_panel_width: f32,
     /// Height of the bottom strip in points.
@@ -111,8 +110,22 @@ pub struct Settings {
     pub show_frame_time: bool,
     /// Seconds between autosaves of unsaved work.
     pub autosave_seconds: f32,
-    /// The generators and candidates panel is shown.
-    pub show_generators: bool,
+}
+
+impl Settings {
+    /// True unless the designer closed the panel called `name`.
+    pub fn panel_open(&self, name: &str) -> bool {
+        !self.closed_panels.contains(name)
+    }
+
+    /// Opens or closes the panel called `name`.
+    pub fn set_panel_open(&mut self, name: &str, open: bool) {
+        if open {
+            self.closed_panels.remove(name);
+        } else {
+            self.closed_panels.insert(name.to_string());
+        }
+    }
 }
 
 impl Default for Settings {
@@ -122,13 +135,11 @@ impl Default for Settings {
             tools: ToolState::default(),
             zoom: 1.0,
             last_packs: Vec::new(),
-            show_right_panel: true,
-            show_pack_strip: true,
+            closed_panels: BTreeSet::new(),
             right_panel_width: 380.0,
             pack_strip_height: 190.0,
             show_frame_time: true,
             autosave_seconds: 20.0,
-            show_generators: true,
         }
     }
 }
