@@ -11,7 +11,9 @@ use crate::app::studio::recovery::{now_secs, RecoveredPack, Recovery};
 use crate::app::RepaintOnReport;
 use crate::export::png as png_sheet;
 use crate::files;
+use crate::jobs::{JobMode, Worker};
 use crate::level::{Level, Pack};
+use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -32,6 +34,24 @@ pub(crate) enum FileJob {
 pub(crate) enum Opened {
     Pack(Pack),
     Level(Box<Level>),
+}
+
+/// The file worker and the jobs waiting for it (one file at a time, in order).
+pub(crate) struct FileWork {
+    worker: Worker<FileDone>,
+    queue: VecDeque<FileJob>,
+    key: u64,
+}
+
+impl FileWork {
+    /// An idle file worker running jobs in `mode`.
+    pub(crate) fn new(mode: JobMode) -> Self {
+        Self {
+            worker: Worker::new("files", mode),
+            queue: VecDeque::new(),
+            key: 0,
+        }
+    }
 }
 
 /// Finished file work, applied on the UI thread.
@@ -137,25 +157,27 @@ impl StudioApp {
             FileJob::Open(path) => format!("Opening {}…", path.display()),
             FileJob::Export { path, .. } => format!("Exporting {}…", path.display()),
         };
-        self.file_queue.push_back(job);
+        self.files.queue.push_back(job);
         self.start_next_file_job();
     }
 
     fn start_next_file_job(&mut self) {
-        if self.files.busy() {
+        if self.files.worker.busy() {
             return;
         }
-        let Some(job) = self.file_queue.pop_front() else {
+        let Some(job) = self.files.queue.pop_front() else {
             return;
         };
-        self.file_key += 1;
-        self.files.start(self.file_key, move |_, _| Ok(job.run()));
+        self.files.key += 1;
+        self.files
+            .worker
+            .start(self.files.key, move |_, _| Ok(job.run()));
     }
 
     /// Applies finished file work and starts the next queued job.
     pub(super) fn poll_files(&mut self, ctx: &egui::Context) {
-        self.files.set_repaint(ctx);
-        while let Some((_, result)) = self.files.poll() {
+        self.files.worker.set_repaint(ctx);
+        while let Some((_, result)) = self.files.worker.poll() {
             match result {
                 Ok(done) => self.file_done(done),
                 Err(e) => self.errors.push(AppError::Open(e.to_string())),
@@ -167,8 +189,10 @@ impl StudioApp {
     /// Tests: wait until queued file work is done and applied.
     pub fn wait_for_files(&mut self, timeout: Duration) {
         let start = std::time::Instant::now();
-        while (self.files.busy() || !self.file_queue.is_empty()) && start.elapsed() < timeout {
-            if let Some((_, result)) = self.files.wait(timeout) {
+        while (self.files.worker.busy() || !self.files.queue.is_empty())
+            && start.elapsed() < timeout
+        {
+            if let Some((_, result)) = self.files.worker.wait(timeout) {
                 match result {
                     Ok(done) => self.file_done(done),
                     Err(e) => self.errors.push(AppError::Open(e.to_string())),
@@ -180,7 +204,7 @@ impl StudioApp {
 
     /// True while files are being read or written.
     pub fn files_busy(&self) -> bool {
-        self.files.busy() || !self.file_queue.is_empty()
+        self.files.worker.busy() || !self.files.queue.is_empty()
     }
 
     fn file_done(&mut self, done: FileDone) {

@@ -35,8 +35,8 @@ use crate::game::registry;
 use crate::level::{Game, Level, Playtest};
 use egui::{Key, KeyboardShortcut, Modifiers};
 use errors::AppError;
-use file_work::{FileDone, FileJob};
-use std::collections::{BTreeMap, VecDeque};
+use file_work::FileWork;
+use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
 
 /// What waits for the designer's answer in the unsaved-changes guard.
@@ -88,9 +88,7 @@ pub struct StudioApp {
     pub(super) unattached: Vec<(Game, Vec<String>, Playtest)>,
     pub(super) shown_state: Option<StateOverlay>,
     pub(super) errors: Vec<AppError>,
-    pub(super) files: Worker<FileDone>,
-    pub(super) file_queue: VecDeque<FileJob>,
-    pub(super) file_key: u64,
+    pub(super) files: FileWork,
     pub(super) status: String,
     pub(super) guard: Option<Guarded>,
     pub(super) recovery_offer: Option<Recovery>,
@@ -201,9 +199,7 @@ impl StudioApp {
             recovery_offer,
             dialogs: FileDialogs::new(mode == JobMode::Threads),
             pack_figures: Worker::new("pack figures", mode),
-            files: Worker::new("files", mode),
-            file_queue: VecDeque::new(),
-            file_key: 0,
+            files: FileWork::new(mode),
             work_generation: 0,
             autosaved_generation: 0,
             last_autosave: Instant::now(),
