@@ -85,6 +85,30 @@ fn a_registered_toy_game_is_edited_analysed_generated_played_and_saved_in_the_wi
     steps(&mut h, 2);
     h.get_by_label("CRATES");
 
+    // The state graph comes from the generic explorer over the toy's moves: one crate, two
+    // nodes (start and solved). The viewer draws it; a click shows a state on the canvas.
+    steps(&mut h, 2);
+    let node = h
+        .state()
+        .graph_panel()
+        .node_screen_pos(1)
+        .expect("node 1 is drawn");
+    click_at(&mut h, node);
+    let shown = h
+        .state()
+        .shown_state()
+        .expect("a graph state is shown")
+        .clone();
+    assert_eq!(shown.node, 1);
+    assert!(
+        shown.picture.caption.contains("success"),
+        "{}",
+        shown.picture.caption
+    );
+    h.key_press(egui::Key::Escape);
+    steps(&mut h, 2);
+    assert!(h.state().shown_state().is_none());
+
     // The sidebar's generator is the toy's; candidates stream in through the service.
     {
         let g = h.state_mut().generators_mut();

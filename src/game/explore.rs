@@ -9,9 +9,11 @@
 //! along every move (Longcat: cells filled), so the graph is acyclic and classes and the
 //! player model come from one sweep over that order, successors first.
 
-use super::GraphLayout;
+use super::{CellLook, ClassStyle, GraphLayout, StateGraphView, StatePicture};
+use crate::grid::Grid;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
+use std::fmt::Write;
 use std::hash::{BuildHasherDefault, Hash, Hasher};
 
 /// What a node means to a player. Exclusive, first match wins, in this order.
@@ -98,6 +100,8 @@ pub trait StateSpace<const B: usize> {
     fn label(_mv: Self::Move) -> char {
         '·'
     }
+    /// How a position looks, cell by cell (the viewer's hover and the canvas show it).
+    fn look(state: &Self::State) -> Grid<CellLook>;
 }
 
 /// An outgoing edge: the move and the node it leads to.
@@ -635,5 +639,131 @@ pub fn layout<P: StateSpace<B>, const B: usize>(graph: &StateGraph<P, B>) -> Gra
         solution_edge,
         bounds,
         column_sizes,
+    }
+}
+
+/// The viewer's classes, in legend order, with their colours (SPEC §2.2).
+pub const CLASS_STYLES: [ClassStyle; 5] = [
+    ClassStyle {
+        name: "success",
+        rgb: [60, 190, 90],
+    },
+    ClassStyle {
+        name: "solution",
+        rgb: [70, 130, 245],
+    },
+    ClassStyle {
+        name: "indeterminate",
+        rgb: [235, 200, 50],
+    },
+    ClassStyle {
+        name: "dead",
+        rgb: [160, 90, 210],
+    },
+    ClassStyle {
+        name: "fail",
+        rgb: [225, 70, 64],
+    },
+];
+
+/// Where a class sits in [`CLASS_STYLES`].
+pub fn legend_index(class: NodeClass) -> usize {
+    match class {
+        NodeClass::Success => 0,
+        NodeClass::Solution => 1,
+        NodeClass::Indeterminate => 2,
+        NodeClass::Dead => 3,
+        NodeClass::Fail => 4,
+    }
+}
+
+/// An explored graph with its layout, ready for the window's viewer: what a game's analysis
+/// puts in [`Analysis::graph`](super::Analysis::graph) to get the viewer with no code of its
+/// own.
+pub struct GraphPicture<P: StateSpace<B>, const B: usize> {
+    graph: StateGraph<P, B>,
+    layout: GraphLayout,
+}
+
+impl<P: StateSpace<B>, const B: usize> GraphPicture<P, B> {
+    /// Lays a graph out for the viewer.
+    pub fn new(graph: StateGraph<P, B>) -> Self {
+        let layout = layout(&graph);
+        Self { graph, layout }
+    }
+
+    /// The graph.
+    pub fn graph(&self) -> &StateGraph<P, B> {
+        &self.graph
+    }
+}
+
+impl<P, const B: usize> StateGraphView for GraphPicture<P, B>
+where
+    P: StateSpace<B>,
+    P::State: Send + Sync,
+    P::Key: Send + Sync,
+{
+    fn node_count(&self) -> usize {
+        self.graph.len()
+    }
+
+    fn start(&self) -> usize {
+        self.graph.start()
+    }
+
+    fn layout(&self) -> &GraphLayout {
+        &self.layout
+    }
+
+    fn classes(&self) -> &'static [ClassStyle] {
+        &CLASS_STYLES
+    }
+
+    fn class_of(&self, node: usize) -> usize {
+        self.graph
+            .nodes()
+            .get(node)
+            .map_or(legend_index(NodeClass::Indeterminate), |n| {
+                legend_index(n.class)
+            })
+    }
+
+    fn solution_rgb(&self) -> [u8; 3] {
+        CLASS_STYLES[legend_index(NodeClass::Solution)].rgb
+    }
+
+    fn state(&self, node: usize) -> Option<StatePicture> {
+        let n = self.graph.nodes().get(node)?;
+        Some(StatePicture {
+            caption: format!("node {node} · depth {} · {}", n.depth, n.class.name()),
+            cells: P::look(&n.state),
+        })
+    }
+
+    fn to_dot(&self, title: &str) -> String {
+        let mut out = String::new();
+        let _ = writeln!(out, "digraph \"{}\" {{", title.replace('"', "'"));
+        let _ = writeln!(out, "  rankdir=LR;");
+        let _ = writeln!(out, "  node [style=filled, shape=circle, label=\"\"];");
+        for (id, node) in self.graph.nodes().iter().enumerate() {
+            let extra = if id == self.graph.start() {
+                ", penwidth=3"
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                out,
+                "  n{id} [fillcolor={}, tooltip=\"#{id} d{} {}\"{extra}];",
+                node.class.colour(),
+                node.depth,
+                node.class.name()
+            );
+        }
+        for (a, b, letter) in &self.layout.edges {
+            let _ = writeln!(out, "  n{a} -> n{b} [label=\"{letter}\"];");
+        }
+        out.push_str("}\n");
+        out
     }
 }

@@ -5,6 +5,7 @@ use super::inspect::{self, LongcatAnalysis};
 use super::level::MAX_SIDE;
 use super::rules::BoardCell;
 use super::{is_non_trivial, LevelError, LongcatLevel, NodeClass, RidgeModel, DEFAULT_BUDGET};
+use crate::game::explore::{legend_index, StateSpace, CLASS_STYLES};
 use crate::game::{
     AnalyseOptions, Analysis, AsciiError, Game, GameId, Gauge, LevelGenerator, SizeRules, TileInfo,
     TileMark, Verdict,
@@ -308,42 +309,8 @@ const EMPTY: u8 = 1;
 /// Index of HEAD in the palette.
 const HEAD: u8 = 2;
 
-/// The viewer's classes, in legend order, with their colours (SPEC §2.2).
-const CLASSES: [ClassStyle; 5] = [
-    ClassStyle {
-        name: "success",
-        rgb: [60, 190, 90],
-    },
-    ClassStyle {
-        name: "solution",
-        rgb: [70, 130, 245],
-    },
-    ClassStyle {
-        name: "indeterminate",
-        rgb: [235, 200, 50],
-    },
-    ClassStyle {
-        name: "dead",
-        rgb: [160, 90, 210],
-    },
-    ClassStyle {
-        name: "fail",
-        rgb: [225, 70, 64],
-    },
-];
-
 /// The colour of the cat's body in graph states.
 const BODY_RGB: [u8; 3] = [233, 196, 106];
-
-fn legend_index(class: NodeClass) -> usize {
-    match class {
-        NodeClass::Success => 0,
-        NodeClass::Solution => 1,
-        NodeClass::Indeterminate => 2,
-        NodeClass::Dead => 3,
-        NodeClass::Fail => 4,
-    }
-}
 
 /// How a cell of a Longcat state looks in the viewer, the canvas and the playtest.
 pub fn cell_look(cell: BoardCell) -> CellLook {
@@ -379,7 +346,7 @@ impl StateGraphView for LongcatAnalysis {
     }
 
     fn classes(&self) -> &'static [ClassStyle] {
-        &CLASSES
+        &CLASS_STYLES
     }
 
     fn class_of(&self, node: usize) -> usize {
@@ -392,7 +359,7 @@ impl StateGraphView for LongcatAnalysis {
     }
 
     fn solution_rgb(&self) -> [u8; 3] {
-        CLASSES[legend_index(NodeClass::Solution)].rgb
+        CLASS_STYLES[legend_index(NodeClass::Solution)].rgb
     }
 
     fn to_dot(&self, title: &str) -> String {
@@ -401,14 +368,9 @@ impl StateGraphView for LongcatAnalysis {
 
     fn state(&self, node: usize) -> Option<StatePicture> {
         let n = self.graph.nodes().get(node)?;
-        let board = n.state.render();
-        let mut cells = Grid::filled(board.width(), board.height(), CellLook::default());
-        for (x, y, c) in board.iter() {
-            cells.set(x, y, cell_look(c));
-        }
         Some(StatePicture {
             caption: format!("node {node} · depth {} · {}", n.depth, n.class.name()),
-            cells,
+            cells: super::graph::LongcatSpace::look(&n.state),
         })
     }
 }

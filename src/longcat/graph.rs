@@ -10,6 +10,8 @@
 use super::level::LongcatLevel;
 use super::rules::{Direction, Geometry, State};
 use crate::game::explore::{self, StateSpace};
+use crate::game::CellLook;
+use crate::grid::Grid;
 
 pub use crate::game::explore::{GraphError, NodeClass};
 
@@ -62,6 +64,15 @@ impl StateSpace<4> for LongcatSpace {
 
     fn label(mv: Direction) -> char {
         mv.letter()
+    }
+
+    fn look(state: &State) -> Grid<CellLook> {
+        let board = state.render();
+        let mut cells = Grid::filled(board.width(), board.height(), CellLook::default());
+        for (x, y, c) in board.iter() {
+            cells.set(x, y, super::game::cell_look(c));
+        }
+        cells
     }
 
     #[inline]

@@ -5,6 +5,7 @@
 // Tests fail loudly on purpose: an unwrap or expect here is an assertion.
 #![allow(clippy::unwrap_used, clippy::expect_used, dead_code, missing_docs)]
 
+use level_studio::game::explore::{GraphPicture, StateGraph, StateSpace};
 use level_studio::game::{
     self, AnalyseOptions, Analysis, AsciiError, CellLook, ConditionKind, ConditionSpec,
     ConditionValue, Conditions, Game, GameId, Gauge, GenRequest, GenerationContext, LevelGenerator,
@@ -98,7 +99,10 @@ impl Game for ToyGame {
             gauge: Gauge::default(),
             fields,
             summary: format!("{crates} crates"),
-            graph: None,
+            graph: Some(Arc::new(GraphPicture::new(
+                StateGraph::<Clearing, MAX_CELLS>::explore(Clearing::start(level), 4096)
+                    .map_err(|e| JobError::Failed(e.to_string()))?,
+            ))),
             detail: None,
         })
     }
@@ -111,11 +115,92 @@ impl Game for ToyGame {
     fn generators(&self) -> Vec<Arc<dyn LevelGenerator>> {
         vec![Arc::new(Stripes)]
     }
+    fn has_state_graph(&self) -> bool {
+        true
+    }
     fn play(&self, level: &Level, _seed: u64) -> Option<Result<Box<dyn PlayRules>, String>> {
         Some(Ok(Box::new(ClearCrates {
             rows: level.cells.clone(),
             moves: 0,
         })))
+    }
+}
+
+/// Most cells a toy level has (6×6).
+pub const MAX_CELLS: usize = 36;
+
+/// The toy's positions for the generic explorer: which crates are left (a bit per cell) on a
+/// board of the level's size; a move clears one crate.
+pub struct Clearing;
+
+/// Crates left, and the board's width and height.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub struct Crates {
+    left: u64,
+    width: u8,
+    height: u8,
+}
+
+impl Clearing {
+    fn start(level: &Level) -> Crates {
+        let width = level.cells.first().map_or(0, |r| r.len());
+        let left = level
+            .cells
+            .concat()
+            .chars()
+            .enumerate()
+            .filter(|&(_, c)| c == 'x')
+            .fold(0u64, |m, (i, _)| m | 1 << i);
+        Crates {
+            left,
+            width: width as u8,
+            height: level.cells.len() as u8,
+        }
+    }
+}
+
+impl StateSpace<MAX_CELLS> for Clearing {
+    type State = Crates;
+    type Key = u64;
+    type Move = usize;
+    type Context = ();
+    fn context(_start: &Crates) {}
+    fn moves() -> [usize; MAX_CELLS] {
+        std::array::from_fn(|i| i)
+    }
+    fn key(s: &Crates) -> u64 {
+        s.left
+    }
+    fn step(s: &Crates, i: usize) -> Option<Crates> {
+        (s.left & 1 << i != 0).then_some(Crates {
+            left: s.left & !(1 << i),
+            ..*s
+        })
+    }
+    fn is_success(_: &(), s: &Crates) -> bool {
+        s.left == 0
+    }
+    fn progress(s: &Crates) -> u32 {
+        64 - s.left.count_ones()
+    }
+    fn cells(s: &Crates) -> usize {
+        usize::from(s.width) * usize::from(s.height)
+    }
+    fn look(s: &Crates) -> Grid<CellLook> {
+        let (w, h) = (usize::from(s.width), usize::from(s.height));
+        let mut g = Grid::filled(w, h, CellLook::default());
+        for i in 0..w * h {
+            let tile = usize::from(s.left & 1 << i != 0);
+            g.set(
+                i % w,
+                i / w,
+                CellLook {
+                    rgb: TILES[tile].rgb,
+                    mark: TileMark::Plain,
+                },
+            );
+        }
+        g
     }
 }
 
