@@ -1,8 +1,8 @@
 //! The registry: the one list of games. The window's game switch, the generator sidebar, the
 //! command line's `--game` and `--model`, file loading, exports and sorting all iterate it.
 //!
-//! Adding a game = one folder implementing [`Game`] + one line in [`builtin`]. Tests (and,
-//! later, plug-ins loaded at run time) add games with [`register`].
+//! Adding a game = one folder implementing [`Game`] + one line in `builtin()` (this file).
+//! Tests (and, later, plug-ins loaded at run time) add games with [`register`].
 
 use super::Game;
 use std::sync::RwLock;

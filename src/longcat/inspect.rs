@@ -109,7 +109,7 @@ impl LongcatAnalysis {
         )
     }
 
-    /// Nodes per class, in [`NodeClass`] order.
+    /// Nodes per class, in [`NodeClass`](super::NodeClass) order.
     pub fn class_counts(&self) -> [usize; 5] {
         let mut counts = [0; 5];
         for node in self.graph.nodes() {

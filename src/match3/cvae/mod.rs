@@ -29,7 +29,7 @@
 //!   `interpolate(a, b, steps)`, `feasibility(condition)`.
 //! - [`generate_validated`]: generate + validate with the bots until enough levels are valid
 //!   and within a tolerance of the requested moves, or a budget is spent; cancellable.
-//! - [`train`], [`run_sweep`], [`dataset_baseline`]: what `level-studio train` and `eval` run.
+//! - [`train()`](train::train), [`run_sweep`], [`dataset_baseline`]: what `level-studio train` and `eval` run.
 //! - Files: `NAME.safetensors` (layer names `enc1`…`dec3` are the keys) and `NAME.ron`
 //!   ([`Sidecar`]: architecture, move normalisation, data hash, seed, epochs, metrics at
 //!   selection, per-size move coverage).
