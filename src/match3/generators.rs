@@ -216,12 +216,14 @@ impl LevelGenerator for Cvae {
                 .into_iter()
                 .filter_map(|(what, c)| {
                     let c = c?;
-                    let moves = c.moves.map(|m| format!(" {} moves", moves_text(m)));
+                    // The button sets exactly what its label says (one decimal).
+                    let rounded = c.moves.map(|m| (m * 10.0).round() / 10.0);
+                    let moves = rounded.map(|m| format!(" {} moves", moves_text(m)));
                     let mut set = vec![
                         ("width", ConditionValue::Int(c.width as i64)),
                         ("height", ConditionValue::Int(c.height as i64)),
                     ];
-                    if let Some(m) = c.moves {
+                    if let Some(m) = rounded {
                         set.push(("moves", ConditionValue::Float(m)));
                     }
                     Some(Suggestion {

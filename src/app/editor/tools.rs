@@ -53,6 +53,15 @@ impl CanvasView {
                         }
                         self.last_cell = Some(c);
                     }
+                } else if let (true, false, Some((x, y))) =
+                    (response.clicked(), self.stroke_open, cell)
+                {
+                    // Press and release in one frame: no frame saw the button down.
+                    out.commands.push(EditCommand::BeginStroke {
+                        label: format!("Brush {name}"),
+                    });
+                    out.commands.push(EditCommand::Paint(paint(&[(x, y)])));
+                    out.commands.push(EditCommand::EndStroke);
                 }
             }
             Tool::Rectangle => {

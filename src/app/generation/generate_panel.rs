@@ -34,6 +34,8 @@ pub struct GeneratorPanel {
     tx: Sender<Streamed>,
     rx: Receiver<Streamed>,
     run: u64,
+    /// The game of the last run.
+    running: Option<GameId>,
     /// What the last run said (done, cancelled, failed), for the designer.
     pub note: Option<String>,
     /// The last error (a model that did not load, a refused condition).
@@ -83,6 +85,7 @@ impl GeneratorPanel {
             tx,
             rx,
             run: 0,
+            running: None,
             note: None,
             error: None,
             card_rects: Vec::new(),
@@ -171,6 +174,7 @@ impl GeneratorPanel {
 
     /// Starts generating for `game` (the previous run is cancelled, its candidates cleared).
     pub fn generate(&mut self, game: GameId, ctx: &egui::Context) {
+        self.running = Some(game);
         let request = self.request_mut(game).clone();
         self.candidates.retain(|c| c.level.game != game);
         self.start(ctx, move |models, cancel, progress, out| {
@@ -184,6 +188,7 @@ impl GeneratorPanel {
             return;
         };
         let game = candidate.level.game;
+        self.running = Some(game);
         let mut request = self.request_mut(game).clone();
         if request.generator != candidate.generator {
             self.choose(game, candidate.generator);
@@ -204,11 +209,15 @@ impl GeneratorPanel {
     pub fn cancel(&mut self) {
         if self.worker.busy() {
             self.worker.cancel();
+            // What already arrived is kept (and counted); later sends of this run are dropped.
+            self.collect();
             self.run += 1;
-            self.note = Some(format!(
-                "Cancelled ({} candidates kept)",
-                self.candidates.len()
-            ));
+            let kept = self
+                .candidates
+                .iter()
+                .filter(|c| Some(c.level.game) == self.running)
+                .count();
+            self.note = Some(format!("Cancelled ({kept} candidates kept)"));
         }
     }
 

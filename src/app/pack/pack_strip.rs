@@ -27,6 +27,13 @@ pub struct PackStrip {
 }
 
 impl PackStrip {
+    /// Forgets the selected card and any open name field (another pack or game is shown, or
+    /// the cards moved): they belonged to cards that are no longer where they were.
+    pub fn forget(&mut self) {
+        self.selected = None;
+        self.renaming = None;
+    }
+
     /// Opens the name field of card `index` (what double-clicking the card does).
     pub fn start_renaming(&mut self, index: usize, name: &str) {
         self.renaming = Some((index, name.to_string()));

@@ -27,6 +27,7 @@ impl StudioApp {
             }
             AppCommand::SwitchGame(game) => {
                 self.show_game(game);
+                self.strip.forget();
                 self.shown_state = None;
                 self.analysis.reset();
                 self.activate_pack_for(game);
@@ -217,25 +218,39 @@ impl StudioApp {
                 self.work_generation += 1;
             }
             PackCommand::Remove(i) => {
+                let name = self.packs[active]
+                    .pack
+                    .levels
+                    .get(i)
+                    .map(|l| l.name.clone());
                 self.packs[active].remove(i);
-                self.strip.selected = None;
+                self.strip.forget();
                 self.work_generation += 1;
+                if let Some(name) = name {
+                    self.status = format!("Removed “{name}” from {}", self.packs[active].title());
+                }
             }
             PackCommand::Rename(i, name) => {
                 if !name.is_empty() {
                     self.packs[active].rename(i, &name);
                     self.work_generation += 1;
+                    self.status = format!("Renamed level {} to “{name}”", i + 1);
                 }
             }
             PackCommand::Move { from, to } => {
                 self.packs[active].move_level(from, to);
                 self.strip.selected = Some(to);
                 self.work_generation += 1;
+                self.status = format!("Moved level {} to place {}", from + 1, to + 1);
             }
             PackCommand::SortByDifficulty => {
                 self.packs[active].sort_by_difficulty();
-                self.strip.selected = None;
+                self.strip.forget();
                 self.work_generation += 1;
+                self.status = format!(
+                    "Sorted {} from easiest to hardest",
+                    self.packs[active].title()
+                );
             }
             PackCommand::Edit(i) => {
                 let Some(level) = self.packs[active].pack.levels.get(i).cloned() else {
@@ -246,7 +261,7 @@ impl StudioApp {
             PackCommand::Activate(i) => {
                 if i < self.packs.len() {
                     self.active_pack = i;
-                    self.strip.selected = None;
+                    self.strip.forget();
                 }
             }
             PackCommand::New => {

@@ -127,7 +127,7 @@ impl StudioApp {
             self.packs.push(PackDoc::untitled("untitled"));
         }
         self.active_pack = self.active_pack.min(self.packs.len() - 1);
-        self.strip.selected = None;
+        self.strip.forget();
     }
 
     /// Opens a pack (a new tab, or over the tab of the same file) or loads a level onto the
@@ -252,7 +252,7 @@ impl StudioApp {
                 self.load_level(&level);
             }
         }
-        self.strip.selected = None;
+        self.strip.forget();
         self.status = format!("Opened {}", path.display());
     }
 
