@@ -25,6 +25,9 @@ pub enum EditCommand {
         board: Board,
         /// What the undo step is called ("New level").
         label: String,
+        /// The level's new name, when it changes with the board (opening a level); undo
+        /// brings the old name back.
+        name: Option<String>,
     },
     /// Undo the last step.
     Undo,
@@ -119,9 +122,12 @@ impl Editor {
                 self.history.end(&self.board);
                 false
             }
-            EditCommand::Replace { board, label } => {
+            EditCommand::Replace { board, label, name } => {
                 self.history.end(&self.board);
-                if board == self.board {
+                let names = name
+                    .filter(|n| *n != self.name)
+                    .map(|n| (std::mem::replace(&mut self.name, n.clone()), n));
+                if board == self.board && names.is_none() {
                     false
                 } else {
                     let before = std::mem::replace(&mut self.board, board);
@@ -129,6 +135,7 @@ impl Editor {
                         label,
                         before,
                         after: self.board.clone(),
+                        names,
                     });
                     true
                 }
@@ -142,11 +149,17 @@ impl Editor {
         changed
     }
 
-    fn restore(&mut self, f: impl FnOnce(&mut History, &Board) -> Option<Board>) -> bool {
+    fn restore(
+        &mut self,
+        f: impl FnOnce(&mut History, &Board) -> Option<(Board, Option<String>)>,
+    ) -> bool {
         match f(&mut self.history, &self.board) {
-            Some(board) => {
+            Some((board, name)) => {
                 let changed = board != self.board;
                 self.board = board;
+                if let Some(name) = name {
+                    self.name = name;
+                }
                 changed
             }
             None => false,
@@ -229,14 +242,31 @@ mod tests {
         let r0 = e.revision();
         assert!(e.apply(EditCommand::Replace {
             board: m3(5, 5),
-            label: "New".into()
+            label: "New".into(),
+            name: None,
         }));
         assert!(e.revision() > r0);
         assert!(!e.apply(EditCommand::Replace {
             board: m3(5, 5),
-            label: "New".into()
+            label: "New".into(),
+            name: None,
         }));
         e.apply(EditCommand::Undo);
         assert_eq!(e.board(), &m3(9, 11));
+    }
+
+    #[test]
+    fn undoing_an_open_brings_back_the_old_name_and_redo_the_new() {
+        let mut e = Editor::new(m3(9, 11), "mine");
+        assert!(e.apply(EditCommand::Replace {
+            board: m3(5, 5),
+            label: "Load other".into(),
+            name: Some("other".into()),
+        }));
+        assert_eq!(e.name, "other");
+        assert!(e.apply(EditCommand::Undo));
+        assert_eq!((e.name.as_str(), e.board()), ("mine", &m3(9, 11)));
+        assert!(e.apply(EditCommand::Redo));
+        assert_eq!((e.name.as_str(), e.board()), ("other", &m3(5, 5)));
     }
 }

@@ -12,6 +12,8 @@ pub struct Step {
     pub before: Board,
     /// The board after the step.
     pub after: Board,
+    /// The level's name before and after, when the step renamed it (opening a level).
+    pub names: Option<(String, String)>,
 }
 
 /// The undo and redo stacks of one board.
@@ -49,6 +51,7 @@ impl History {
                     label,
                     before,
                     after: board.clone(),
+                    names: None,
                 });
                 true
             }
@@ -65,22 +68,26 @@ impl History {
         self.redo.clear();
     }
 
-    /// Undoes the last step, closing an open stroke first; returns the board to show.
-    pub fn undo(&mut self, board: &Board) -> Option<Board> {
+    /// Undoes the last step, closing an open stroke first; returns the board to show and,
+    /// when the step renamed the level, the name to show.
+    pub fn undo(&mut self, board: &Board) -> Option<(Board, Option<String>)> {
         self.end(board);
         let step = self.undo.pop()?;
-        let before = step.before.clone();
+        let shown = (
+            step.before.clone(),
+            step.names.as_ref().map(|n| n.0.clone()),
+        );
         self.redo.push(step);
-        Some(before)
+        Some(shown)
     }
 
-    /// Redoes the last undone step; returns the board to show.
-    pub fn redo(&mut self, board: &Board) -> Option<Board> {
+    /// Redoes the last undone step; returns the board (and name) to show.
+    pub fn redo(&mut self, board: &Board) -> Option<(Board, Option<String>)> {
         self.end(board);
         let step = self.redo.pop()?;
-        let after = step.after.clone();
+        let shown = (step.after.clone(), step.names.as_ref().map(|n| n.1.clone()));
         self.undo.push(step);
-        Some(after)
+        Some(shown)
     }
 
     /// The label of the step Undo would undo.

@@ -35,10 +35,10 @@ impl StudioApp {
             AppCommand::NewLevel { width, height } => {
                 let board = Board::blank(self.editor().board().rules(), width, height);
                 self.shown_state = None;
-                self.editor_mut().name = format!("new {width}x{height}");
                 self.editor_mut().apply(EditCommand::Replace {
                     board,
                     label: "New level".into(),
+                    name: Some(format!("new {width}x{height}")),
                 });
             }
             AppCommand::ShowGraphState(node) => self.show_graph_state(node),
@@ -300,8 +300,8 @@ impl StudioApp {
         desk.editor.apply(EditCommand::Replace {
             board,
             label: format!("Load {}", level.name),
+            name: Some(level.name.clone()),
         });
-        desk.editor.name = level.name.clone();
         desk.editor.tags = level.tags.clone();
         desk.clean_revision = desk.editor.revision();
     }

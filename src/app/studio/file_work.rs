@@ -303,8 +303,8 @@ impl StudioApp {
                 desk.editor.apply(EditCommand::Replace {
                     board,
                     label: "Recover".into(),
+                    name: Some(level.name.clone()),
                 });
-                desk.editor.name = level.name.clone();
             }
         }
         if !offer.packs.is_empty() {

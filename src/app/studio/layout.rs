@@ -231,20 +231,36 @@ impl StudioApp {
         let canvas = &mut self.canvas;
         let state = self.shown_state.as_ref();
         let out = egui::CentralPanel::default().show(ui, |ui| {
+            // Newest errors last; at most three banners, each wrapped to the canvas width with
+            // its dismiss button first, so a long message never pushes it off screen.
             let mut dismiss = None;
-            for (i, e) in errors.iter().enumerate() {
+            let hidden = errors.len().saturating_sub(3);
+            if hidden > 0
+                && ui
+                    .small_button(format!("Dismiss {hidden} older errors"))
+                    .clicked()
+            {
+                errors.drain(..hidden);
+            }
+            let shown = errors.len().saturating_sub(3);
+            for (i, e) in errors.iter().enumerate().skip(shown) {
                 egui::Frame::new()
                     .fill(egui::Color32::from_rgb(90, 30, 30))
                     .inner_margin(6.0)
                     .corner_radius(4.0)
                     .show(ui, |ui| {
-                        ui.horizontal(|ui| {
-                            ui.label(
-                                RichText::new(format!("Error: {e}")).color(egui::Color32::WHITE),
-                            );
+                        ui.set_max_width(ui.available_width());
+                        ui.horizontal_top(|ui| {
                             if ui.small_button("x").on_hover_text("Dismiss").clicked() {
                                 dismiss = Some(i);
                             }
+                            ui.add(
+                                egui::Label::new(
+                                    RichText::new(format!("Error: {e}"))
+                                        .color(egui::Color32::WHITE),
+                                )
+                                .wrap(),
+                            );
                         });
                     });
             }
