@@ -393,3 +393,46 @@ fn a_click_shorter_than_a_frame_paints_and_switching_packs_closes_a_rename() {
         "the name field closed with the pack it belonged to"
     );
 }
+
+#[test]
+fn validate_plays_the_level_again_with_the_chosen_seed_and_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir));
+    steps(&mut h, 2);
+    new_match3(&mut h, 7, 9);
+    h.state_mut().analysis_mut().debounce = Duration::ZERO;
+    wait_for_gauge(&mut h);
+    steps(&mut h, 2);
+    // The gauge offers Validate with the bot seed and games (defaults 0 and 30).
+    h.get_by_label("Validate");
+    let figures = |h: &Harness<'_, StudioApp>| {
+        let o = h.state().analysis().last.as_ref().expect("an answer");
+        let f = &o.result.as_ref().expect("figures").fields;
+        (f["seed"].as_u64(), f["games"].as_u64())
+    };
+    assert_eq!(figures(&h), (Some(0), Some(30)));
+    command(&mut h, AppCommand::Validate { seed: 7, games: 12 });
+    wait_for_gauge(&mut h);
+    assert_eq!(figures(&h), (Some(7), Some(12)));
+    assert!(h.state().status().contains("seed 7"));
+}
+
+#[test]
+fn the_dqn_options_show_in_the_generator_panel() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir));
+    steps(&mut h, 2);
+    command(&mut h, AppCommand::SwitchGame(level_studio::longcat::ID));
+    h.state_mut()
+        .generators_mut()
+        .choose(level_studio::longcat::ID, "longcat-dqn");
+    steps(&mut h, 2);
+    for label in [
+        "Temperature",
+        "DAGP candidates",
+        "DAGP distance",
+        "DAGP noise rate",
+    ] {
+        h.get_by_label(label);
+    }
+}

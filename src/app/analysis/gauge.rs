@@ -5,14 +5,25 @@
 
 use crate::app::analysis::{Analysis, Outcome};
 use crate::app::editor::palette;
-use crate::app::studio::panel::{PanelCtx, ToolPanel};
+use crate::app::studio::panel::{AppCommand, PanelCtx, ToolPanel};
 use crate::game::{Gauge, GaugeHistogram};
 use egui::{Align2, Color32, FontId, Rect, RichText, Sense, Stroke, Vec2};
 use egui_plot::{Bar, BarChart, Plot, VLine};
 
 /// The gauge panel (stateless: it shows the live analysis).
-#[derive(Debug, Default)]
-pub struct GaugePanel;
+#[derive(Debug)]
+pub struct GaugePanel {
+    /// The bot seed the Validate button uses.
+    pub seed: u64,
+    /// The number of bot games the Validate button uses.
+    pub games: u32,
+}
+
+impl Default for GaugePanel {
+    fn default() -> Self {
+        Self { seed: 0, games: 30 }
+    }
+}
 
 impl ToolPanel for GaugePanel {
     fn name(&self) -> &'static str {
@@ -47,8 +58,38 @@ impl ToolPanel for GaugePanel {
                         .strong(),
                 );
             }
-            Some(Outcome { result: Ok(a), .. }) => draw_gauge(ui, a, stale),
+            Some(Outcome { result: Ok(a), .. }) => {
+                draw_gauge(ui, a, stale);
+                if a.gauge.histogram.is_some() {
+                    self.validate_row(ui, ctx);
+                }
+            }
         }
+    }
+}
+
+impl GaugePanel {
+    /// Bot seed and games, and a Validate button that plays the level again with them (for
+    /// games whose analysis plays bot games).
+    fn validate_row(&mut self, ui: &mut egui::Ui, ctx: &mut PanelCtx<'_>) {
+        ui.horizontal(|ui| {
+            ui.label("Bot seed");
+            ui.add(egui::DragValue::new(&mut self.seed))
+                .on_hover_text("Base seed of the bot games (the same seed gives the same figures)");
+            ui.label("Games");
+            ui.add(egui::DragValue::new(&mut self.games).range(1..=500))
+                .on_hover_text("Bot games per validation (30 by default)");
+            if ui
+                .button("Validate")
+                .on_hover_text("Play the level again with this seed and number of games")
+                .clicked()
+            {
+                ctx.commands.push(AppCommand::Validate {
+                    seed: self.seed,
+                    games: self.games,
+                });
+            }
+        });
     }
 }
 
@@ -65,9 +106,10 @@ fn scale_bar(
     let width = ui.available_width().min(420.0);
     let (rect, _) = ui.allocate_exact_size(Vec2::new(width, 46.0), Sense::hover());
     let p = ui.painter_at(rect);
+    // Inset by the marker's radius so a value at either end is drawn whole.
     let bar = Rect::from_min_size(
-        rect.min + Vec2::new(0.0, 14.0),
-        Vec2::new(rect.width(), 14.0),
+        rect.min + Vec2::new(9.0, 14.0),
+        Vec2::new(rect.width() - 18.0, 14.0),
     );
     let x_of = |v: f64| bar.left() + (v.clamp(0.0, max) / max) as f32 * bar.width();
     let (left, right) = if good_below {

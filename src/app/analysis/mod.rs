@@ -29,15 +29,17 @@ pub struct Outcome {
     pub result: Result<Analysis, String>,
 }
 
-/// Runs the analysis of one board (on a worker thread), with the game's default options.
+/// Runs the analysis of one board (on a worker thread).
 ///
 /// # Errors
 /// The problem in words; [`JobError::Cancelled`] when superseded.
-pub fn analyse(board: &Board, cancel: &Cancel) -> Result<Analysis, JobError> {
+pub fn analyse(
+    board: &Board,
+    options: &AnalyseOptions,
+    cancel: &Cancel,
+) -> Result<Analysis, JobError> {
     let level = board.to_level("", &[]);
-    board
-        .rules()
-        .analyse(&level, &AnalyseOptions::default(), cancel)
+    board.rules().analyse(&level, options, cancel)
 }
 
 /// The live gauge's state: the worker, the edit it waits to analyse, the last answer.
@@ -49,6 +51,8 @@ pub struct LiveAnalysis {
     pub last: Option<Outcome>,
     /// Debounce used (zero in tests that want an answer at once).
     pub debounce: Duration,
+    /// Seed and number of bot games (the gauge's Validate controls set them).
+    pub options: AnalyseOptions,
 }
 
 impl LiveAnalysis {
@@ -60,6 +64,7 @@ impl LiveAnalysis {
             started: None,
             last: None,
             debounce: DEBOUNCE,
+            options: AnalyseOptions::default(),
         }
     }
 
@@ -90,9 +95,10 @@ impl LiveAnalysis {
                     return (self.collect(), None);
                 };
                 self.started = Some((revision, edited));
+                let options = self.options.clone();
                 self.worker.start(revision, move |cancel, _| {
                     let t = Instant::now();
-                    analyse(&board, cancel).map(|a| (a, t.elapsed().as_secs_f64() * 1e3))
+                    analyse(&board, &options, cancel).map(|a| (a, t.elapsed().as_secs_f64() * 1e3))
                 });
             } else {
                 let _ = revision;

@@ -105,6 +105,13 @@ impl StudioApp {
                 attempt,
             } => self.record_playtest(game, cells, attempt),
             AppCommand::ToggleInterpolation => self.interpolation.open = !self.interpolation.open,
+            AppCommand::Validate { seed, games } => {
+                self.analysis.options.seed = seed;
+                self.analysis.options.games = Some(games.max(1));
+                // Forgetting the last answer makes the next frame analyse the board again.
+                self.analysis.reset();
+                self.status = format!("Validating with seed {seed}, {games} games");
+            }
             AppCommand::Quit => {
                 if self.has_unsaved() {
                     self.guard = Some(Guarded::Quit);

@@ -184,7 +184,7 @@ impl StudioApp {
             active_pack: 0,
             canvas,
             conditions: ConditionsPanel::default(),
-            gauge: GaugePanel,
+            gauge: GaugePanel::default(),
             graph: GraphPanel::default(),
             strip: PackStrip::default(),
             generators,

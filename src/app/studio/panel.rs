@@ -110,6 +110,13 @@ pub enum AppCommand {
     },
     /// Show or hide the latent interpolation window.
     ToggleInterpolation,
+    /// Analyse the level under edit again with this bot seed and number of games.
+    Validate {
+        /// Base seed of the bot games.
+        seed: u64,
+        /// Bot games per validation.
+        games: u32,
+    },
 }
 
 /// What a panel sees: the level, the live analysis and the packs (read), the tools (write),
