@@ -45,14 +45,24 @@ impl ToolPanel for ConditionsPanel {
             .spacing([8.0, 4.0])
             .show(ui, |ui| {
                 let label = ui.label("Width");
-                ui.add(egui::Slider::new(&mut size.0, range_w).show_value(false))
+                ui.add(egui::Slider::new(&mut size.0, range_w.clone()).show_value(false))
                     .labelled_by(label.id);
-                ui.monospace(size.0.to_string());
+                ui.add(egui::DragValue::new(&mut size.0).range(range_w.clone()))
+                    .on_hover_text(format!(
+                        "Type or drag; {}–{} columns",
+                        range_w.start(),
+                        range_w.end()
+                    ));
                 ui.end_row();
                 let label = ui.label("Height");
-                ui.add(egui::Slider::new(&mut size.1, range_h).show_value(false))
+                ui.add(egui::Slider::new(&mut size.1, range_h.clone()).show_value(false))
                     .labelled_by(label.id);
-                ui.monospace(size.1.to_string());
+                ui.add(egui::DragValue::new(&mut size.1).range(range_h.clone()))
+                    .on_hover_text(format!(
+                        "Type or drag; {}–{} rows",
+                        range_h.start(),
+                        range_h.end()
+                    ));
                 ui.end_row();
             });
         if ui

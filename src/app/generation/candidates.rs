@@ -107,7 +107,12 @@ fn card(ui: &mut egui::Ui, i: usize, c: &Candidate, commands: &mut Vec<AppComman
             Color32::from_gray(40)
         };
         painter.rect_filled(rect, 5.0, fill);
-        paint_thumbnail(painter, rect.shrink(6.0), &c.level);
+        // The badge has its own strip above the level, so it never hides a cell.
+        let level_rect = Rect::from_min_max(
+            rect.min + Vec2::new(6.0, 20.0),
+            rect.max - Vec2::new(6.0, 6.0),
+        );
+        paint_thumbnail(painter, level_rect, &c.level);
         let (figure, badge, colour) = figure_text(c);
         painter.rect_stroke(rect, 5.0, Stroke::new(1.5, colour), StrokeKind::Inside);
         let badge_width = 8.0 + 6.0 * badge.chars().count() as f32;
