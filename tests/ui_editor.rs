@@ -436,3 +436,57 @@ fn the_dqn_options_show_in_the_generator_panel() {
         h.get_by_label(label);
     }
 }
+
+#[test]
+fn closing_with_canvas_work_in_no_pack_keeps_it_for_the_next_start() {
+    let dir = tempfile::tempdir().unwrap();
+    let recovery = dir.path().join("recovery.ron");
+    {
+        let mut h = harness(studio(vec![], &dir));
+        steps(&mut h, 2);
+        // Nothing edited: a clean close leaves no recovery file.
+        h.state_mut().close_recovery();
+        assert!(!recovery.exists());
+        new_match3(&mut h, 5, 6);
+        let c = cell(&h, 3, 4);
+        stroke(&mut h, &[c]);
+        assert!(h.state().has_canvas_work());
+        h.state_mut().close_recovery();
+        assert!(recovery.exists(), "the canvas work is kept");
+    }
+    // The next start offers it back, and Recover puts it on the canvas.
+    let mut h = harness(studio(vec![], &dir));
+    steps(&mut h, 2);
+    h.get_by_label("Recover").click();
+    steps(&mut h, 2);
+    assert_eq!(h.state().editor().name, "new 5x6");
+    assert_eq!(h.state().editor().board().size(), (5, 6));
+}
+
+#[test]
+fn a_removed_level_comes_back_with_undo_remove() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir));
+    steps(&mut h, 2);
+    for (w, ht) in [(5, 5), (6, 6), (7, 7)] {
+        new_match3(&mut h, w, ht);
+        h.get_by_label("+ Add level").click();
+        steps(&mut h, 2);
+    }
+    let names = |h: &Harness<'_, StudioApp>| -> Vec<String> {
+        h.state().packs()[0]
+            .pack
+            .levels
+            .iter()
+            .map(|l| l.name.clone())
+            .collect()
+    };
+    let before = names(&h);
+    command(&mut h, AppCommand::Pack(PackCommand::Remove(1)));
+    assert_eq!(names(&h).len(), 2);
+    assert!(h.state().status().contains("Removed"));
+    h.get_by_label_contains("Undo remove").click();
+    steps(&mut h, 2);
+    assert_eq!(names(&h), before, "back in its place");
+    assert!(h.query_by_label_contains("Undo remove").is_none());
+}

@@ -78,6 +78,8 @@ pub struct PackDoc {
     pub dirty: bool,
     /// Difficulty and verdict of levels without stored figures, by game and cells.
     pub measured: HashMap<MeasureKey, Measured>,
+    /// The level removed last and where it was, for "Undo remove".
+    pub last_removed: Option<(usize, Level)>,
 }
 
 impl PackDoc {
@@ -88,6 +90,7 @@ impl PackDoc {
             path: Some(path),
             dirty: false,
             measured: HashMap::new(),
+            last_removed: None,
         }
     }
 
@@ -98,6 +101,7 @@ impl PackDoc {
             path: None,
             dirty: false,
             measured: HashMap::new(),
+            last_removed: None,
         }
     }
 
@@ -187,9 +191,21 @@ impl PackDoc {
     /// Removes a level (ignored out of range).
     pub fn remove(&mut self, index: usize) {
         if index < self.pack.levels.len() {
-            self.pack.levels.remove(index);
+            let level = self.pack.levels.remove(index);
+            self.last_removed = Some((index, level));
             self.dirty = true;
         }
+    }
+
+    /// Puts the last removed level back where it was (or last, when the pack got shorter);
+    /// returns its name.
+    pub fn undo_remove(&mut self) -> Option<String> {
+        let (index, level) = self.last_removed.take()?;
+        let name = level.name.clone();
+        let at = index.min(self.pack.levels.len());
+        self.pack.levels.insert(at, level);
+        self.dirty = true;
+        Some(name)
     }
 
     /// Renames a level.

@@ -123,6 +123,20 @@ impl PackStrip {
             {
                 ctx.commands.push(AppCommand::Pack(PackCommand::AddCurrent));
             }
+            let removed = ctx
+                .packs
+                .get(ctx.active_pack)
+                .and_then(|d| d.last_removed.as_ref())
+                .map(|(_, l)| l.name.clone());
+            if let Some(name) = removed {
+                if ui
+                    .button(format!("Undo remove “{}”", truncate(&name, 18)))
+                    .on_hover_text("Put the removed level back where it was")
+                    .clicked()
+                {
+                    ctx.commands.push(AppCommand::Pack(PackCommand::UndoRemove));
+                }
+            }
             if ui.button("Sort by difficulty").clicked() {
                 ctx.commands
                     .push(AppCommand::Pack(PackCommand::SortByDifficulty));

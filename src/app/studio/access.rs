@@ -217,4 +217,25 @@ impl StudioApp {
     pub fn has_unsaved(&self) -> bool {
         self.packs.iter().any(|p| p.dirty)
     }
+
+    /// True when a level on a canvas (of any game) has edits that are in no pack.
+    pub fn has_canvas_work(&self) -> bool {
+        std::iter::once(&self.desk)
+            .chain(self.parked.values())
+            .any(|d| d.editor.revision() != d.clean_revision && d.editor.history().undo_len() > 0)
+    }
+
+    /// What a clean exit does with the recovery file: canvas work that is in no pack is kept
+    /// there (it is offered back at the next start, so closing never loses it); otherwise the
+    /// file, which is only for crashes, goes.
+    pub fn close_recovery(&mut self) {
+        let Some(path) = self.paths.recovery_file.clone() else {
+            return;
+        };
+        if self.has_canvas_work() {
+            self.autosave_now(&path);
+        } else {
+            super::recovery::Recovery::remove(&path);
+        }
+    }
 }

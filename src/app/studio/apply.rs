@@ -237,6 +237,13 @@ impl StudioApp {
                     self.status = format!("Removed “{name}” from {}", self.packs[active].title());
                 }
             }
+            PackCommand::UndoRemove => {
+                if let Some(name) = self.packs[active].undo_remove() {
+                    self.strip.forget();
+                    self.work_generation += 1;
+                    self.status = format!("Put “{name}” back");
+                }
+            }
             PackCommand::Rename(i, name) => {
                 if !name.is_empty() {
                     self.packs[active].rename(i, &name);

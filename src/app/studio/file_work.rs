@@ -316,6 +316,7 @@ impl StudioApp {
                     path: p.path,
                     dirty: p.dirty,
                     measured: Default::default(),
+                    last_removed: None,
                 })
                 .collect();
             self.active_pack = 0;

@@ -384,10 +384,7 @@ impl eframe::App for StudioApp {
     }
 
     fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {
-        // A clean exit (after the unsaved-changes guard): the recovery file is only for crashes.
-        if let Some(path) = &self.paths.recovery_file {
-            Recovery::remove(path);
-        }
+        self.close_recovery();
     }
 
     fn auto_save_interval(&self) -> Duration {

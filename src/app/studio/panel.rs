@@ -15,6 +15,8 @@ pub enum PackCommand {
     AddCurrent,
     /// Remove a level.
     Remove(usize),
+    /// Put the level removed last back where it was.
+    UndoRemove,
     /// Rename a level.
     Rename(usize, String),
     /// Move a level to another place in the order.
