@@ -490,3 +490,20 @@ fn a_removed_level_comes_back_with_undo_remove() {
     assert_eq!(names(&h), before, "back in its place");
     assert!(h.query_by_label_contains("Undo remove").is_none());
 }
+
+#[test]
+fn f1_shows_the_shortcut_sheet_and_a_game_switch_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir));
+    steps(&mut h, 2);
+    assert!(h.query_by_label("Keyboard shortcuts").is_none());
+    h.key_press(Key::F1);
+    steps(&mut h, 2);
+    h.get_by_label("Keyboard shortcuts");
+    h.get_by_label("Ctrl+O / Ctrl+S / Ctrl+Shift+S");
+    h.key_press(Key::F1);
+    steps(&mut h, 2);
+    assert!(h.query_by_label("Keyboard shortcuts").is_none());
+    command(&mut h, AppCommand::SwitchGame(level_studio::longcat::ID));
+    assert_eq!(h.state().status(), "Longcat on the canvas");
+}

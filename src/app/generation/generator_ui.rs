@@ -155,6 +155,7 @@ impl ToolPanel for GeneratorPanel {
             let busy = self.worker.busy();
             if ui
                 .add_enabled(!busy, egui::Button::new("Generate"))
+                .on_hover_text("Make Count levels with these conditions and seed (the candidates of the last run are replaced)")
                 .clicked()
             {
                 ctx.commands.push(AppCommand::Generate);

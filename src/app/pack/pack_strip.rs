@@ -137,14 +137,26 @@ impl PackStrip {
                     ctx.commands.push(AppCommand::Pack(PackCommand::UndoRemove));
                 }
             }
-            if ui.button("Sort by difficulty").clicked() {
+            if ui
+                .button("Sort by difficulty")
+                .on_hover_text("Easiest first, by each level's difficulty (unknown last)")
+                .clicked()
+            {
                 ctx.commands
                     .push(AppCommand::Pack(PackCommand::SortByDifficulty));
             }
-            if ui.button("New pack").clicked() {
+            if ui
+                .button("New pack")
+                .on_hover_text("Start an empty pack in a new tab")
+                .clicked()
+            {
                 ctx.commands.push(AppCommand::Pack(PackCommand::New));
             }
-            if ui.button("Close pack").clicked() {
+            if ui
+                .button("Close pack")
+                .on_hover_text("Close this pack (asks first when it has unsaved changes)")
+                .clicked()
+            {
                 ctx.commands.push(AppCommand::Pack(PackCommand::Close));
             }
         });

@@ -28,6 +28,7 @@ impl StudioApp {
             AppCommand::SwitchGame(game) => {
                 self.show_game(game);
                 self.strip.forget();
+                self.status = format!("{} on the canvas", self.editor().board().rules().name());
                 self.shown_state = None;
                 self.analysis.reset();
                 self.activate_pack_for(game);

@@ -75,6 +75,11 @@ impl StudioApp {
                         self.canvas.pan = egui::Vec2::ZERO;
                     }
                 });
+                ui.menu_button("Help", |ui| {
+                    if ui.button("Keyboard shortcuts   F1").clicked() {
+                        self.help_open = true;
+                    }
+                });
                 ui.separator();
                 for g in crate::game::games() {
                     let game = g.id();
@@ -277,6 +282,7 @@ impl StudioApp {
     }
 
     pub(super) fn modals(&mut self, ctx: &egui::Context, commands: &mut Vec<AppCommand>) {
+        super::help::show(ctx, &mut self.help_open);
         self.playtest.ui(ctx, commands);
         if self.interpolation.open {
             // The levels to choose from, rebuilt only when packs, candidates or the editor change.

@@ -7,6 +7,7 @@ mod apply;
 pub mod dialogs;
 pub mod errors;
 mod file_work;
+pub mod help;
 mod layout;
 pub mod panel;
 pub mod recovery;
@@ -100,6 +101,8 @@ pub struct StudioApp {
     pub(super) close_confirmed: bool,
     pub(super) frame_ms: f32,
     pub(super) pending: Vec<AppCommand>,
+    /// The shortcut sheet is shown.
+    pub help_open: bool,
 }
 
 /// What the interpolation window's list of levels depends on: work generation, active pack,
@@ -206,6 +209,7 @@ impl StudioApp {
             close_confirmed: false,
             frame_ms: 0.0,
             pending: Vec::new(),
+            help_open: false,
             settings,
         };
         app.activate_pack_for(game);
@@ -279,6 +283,9 @@ impl StudioApp {
                 cmds.push(AppCommand::Save);
             }
         });
+        if ctx.input(|i| i.key_pressed(Key::F1)) {
+            self.help_open = !self.help_open;
+        }
         if !typing {
             for tool in Tool::ALL {
                 if ctx.input(|i| i.key_pressed(tool.key()) && i.modifiers.is_none()) {
