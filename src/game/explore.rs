@@ -344,6 +344,25 @@ impl<P: StateSpace<B>, const B: usize> StateGraph<P, B> {
             .filter(|&id| self.nodes[id].state == *state)
     }
 
+    /// Where a node's class sits in [`CLASS_STYLES`] (the viewer's legend); an unknown node
+    /// counts as indeterminate.
+    pub fn legend_class(&self, node: usize) -> usize {
+        legend_index(
+            self.nodes
+                .get(node)
+                .map_or(NodeClass::Indeterminate, |n| n.class),
+        )
+    }
+
+    /// The state at a node as the viewer and canvas draw it, `None` out of range.
+    pub fn picture(&self, node: usize) -> Option<StatePicture> {
+        let n = self.nodes.get(node)?;
+        Some(StatePicture {
+            caption: format!("node {node} · depth {} · {}", n.depth, n.class.name()),
+            cells: P::look(&n.state),
+        })
+    }
+
     /// Node indices in an order where every edge goes forward (less progress first).
     pub fn topological_order(&self) -> impl DoubleEndedIterator<Item = usize> + '_ {
         self.topological.iter().map(|&id| id as usize)
@@ -721,12 +740,7 @@ where
     }
 
     fn class_of(&self, node: usize) -> usize {
-        self.graph
-            .nodes()
-            .get(node)
-            .map_or(legend_index(NodeClass::Indeterminate), |n| {
-                legend_index(n.class)
-            })
+        self.graph.legend_class(node)
     }
 
     fn solution_rgb(&self) -> [u8; 3] {
@@ -734,11 +748,7 @@ where
     }
 
     fn state(&self, node: usize) -> Option<StatePicture> {
-        let n = self.graph.nodes().get(node)?;
-        Some(StatePicture {
-            caption: format!("node {node} · depth {} · {}", n.depth, n.class.name()),
-            cells: P::look(&n.state),
-        })
+        self.graph.picture(node)
     }
 
     fn to_dot(&self, title: &str) -> String {

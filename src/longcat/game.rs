@@ -5,7 +5,7 @@ use super::inspect::{self, LongcatAnalysis};
 use super::level::MAX_SIDE;
 use super::rules::BoardCell;
 use super::{is_non_trivial, LevelError, LongcatLevel, NodeClass, RidgeModel, DEFAULT_BUDGET};
-use crate::game::explore::{legend_index, StateSpace, CLASS_STYLES};
+use crate::game::explore::{legend_index, CLASS_STYLES};
 use crate::game::{
     AnalyseOptions, Analysis, AsciiError, Game, GameId, Gauge, LevelGenerator, SizeRules, TileInfo,
     TileMark, Verdict,
@@ -350,12 +350,7 @@ impl StateGraphView for LongcatAnalysis {
     }
 
     fn class_of(&self, node: usize) -> usize {
-        self.graph
-            .nodes()
-            .get(node)
-            .map_or(legend_index(NodeClass::Indeterminate), |n| {
-                legend_index(n.class)
-            })
+        self.graph.legend_class(node)
     }
 
     fn solution_rgb(&self) -> [u8; 3] {
@@ -367,10 +362,6 @@ impl StateGraphView for LongcatAnalysis {
     }
 
     fn state(&self, node: usize) -> Option<StatePicture> {
-        let n = self.graph.nodes().get(node)?;
-        Some(StatePicture {
-            caption: format!("node {node} · depth {} · {}", n.depth, n.class.name()),
-            cells: super::graph::LongcatSpace::look(&n.state),
-        })
+        self.graph.picture(node)
     }
 }
