@@ -68,7 +68,7 @@ fn main() {
         board: Board::from_level(&LongcatLevel::new(grid).expect("a level").to_level("bench"))
             .expect("a board"),
         label: "bench".into(),
-        name: None,
+        identity: None,
     }));
     frame(&ctx, &mut app, vec![]);
     assert!(app.finish_analysis(&ctx), "the graph was built");

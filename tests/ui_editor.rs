@@ -507,3 +507,71 @@ fn f1_shows_the_shortcut_sheet_and_a_game_switch_says_so() {
     command(&mut h, AppCommand::SwitchGame(level_studio::longcat::ID));
     assert_eq!(h.state().status(), "Longcat on the canvas");
 }
+
+#[test]
+fn a_canvas_edit_changes_the_pack_level_in_place_and_undo_restores_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("two.ron");
+    let mut pack = level_studio::level::Pack::new("two");
+    for (name, w, ht) in [("first", 5, 5), ("second", 6, 6)] {
+        let layout = level_studio::match3::Layout::open(w, ht).unwrap();
+        pack.levels
+            .push(level_studio::level::Level::from_layout(name, &layout));
+    }
+    level_studio::files::save_pack(&path, &pack).unwrap();
+    let mut h = harness(studio(vec![path], &dir));
+    steps(&mut h, 2);
+    let level = |h: &Harness<'_, StudioApp>, i: usize| h.state().packs()[0].pack.levels[i].clone();
+    let original = level(&h, 0);
+    // Clicking the first card puts it on the canvas, linked to its pack entry.
+    let card = h.state().pack_strip().card_rects[0].1.center();
+    stroke(&mut h, &[card]);
+    assert_eq!(h.state().linked(), Some((0, 0)));
+    assert_eq!(h.state().editor().name, original.name);
+    // A saved pack stays clean while its level is only looked at (and measured).
+    wait_for_gauge(&mut h);
+    steps(&mut h, 2);
+    assert!(
+        !h.state().has_unsaved(),
+        "looking at a level changes nothing"
+    );
+
+    let c = cell(&h, 4, 5);
+    stroke(&mut h, &[c]);
+    let edited = level(&h, 0);
+    assert_ne!(edited.cells, original.cells, "the stroke reached the pack");
+    assert_eq!(edited.name, original.name);
+    assert_eq!(h.state().packs()[0].pack.levels.len(), 2, "no second level");
+    assert!(h.state().has_unsaved());
+    assert!(!h.state().has_canvas_work(), "the work is in the pack");
+    h.get_by_label_contains("(level 1 of two.ron *)");
+
+    // The strip's order changes around it: the link follows the level.
+    command(
+        &mut h,
+        AppCommand::Pack(PackCommand::Move { from: 0, to: 1 }),
+    );
+    assert_eq!(h.state().linked(), Some((0, 1)));
+
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    steps(&mut h, 2);
+    assert_eq!(
+        level(&h, 1).cells,
+        original.cells,
+        "undo restores the entry"
+    );
+
+    // "+ Add level" on a pack level adds a copy under its own name, and the canvas then
+    // edits the copy.
+    h.get_by_label("+ Add level").click();
+    steps(&mut h, 2);
+    let names: Vec<String> = h.state().packs()[0]
+        .pack
+        .levels
+        .iter()
+        .map(|l| l.name.clone())
+        .collect();
+    assert_eq!(names.len(), 3);
+    assert_eq!(names[2], format!("{} (2)", original.name));
+    assert_eq!(h.state().linked(), Some((0, 2)));
+}

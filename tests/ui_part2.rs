@@ -445,6 +445,26 @@ fn a_candidate_dragged_onto_the_pack_strip_joins_the_pack() {
     let pack = &app.packs()[app.active_pack()].pack;
     assert_eq!(pack.levels.len(), before + 1, "{}", app.status());
     assert_eq!(pack.levels.last().unwrap().cells, cells[index]);
+
+    // The other candidate dropped onto the left half of the first card goes in first.
+    let (index, rect) = h.state().generators().card_rects[0];
+    let card = h.state().pack_strip().card_rects[0].1;
+    let from = rect.center();
+    let to = Pos2::new(card.left() + 12.0, card.center().y);
+    h.hover_at(from);
+    h.step();
+    h.drag_at(from);
+    h.step();
+    for k in 1..=6 {
+        h.hover_at(from + (to - from) * (k as f32 / 6.0));
+        h.step();
+    }
+    h.drop_at(to);
+    steps(&mut h, 2);
+    let app = h.state();
+    let pack = &app.packs()[app.active_pack()].pack;
+    assert_eq!(pack.levels.len(), before + 2, "{}", app.status());
+    assert_eq!(pack.levels[0].cells, cells[index], "{}", app.status());
 }
 
 /// The window's generator panel and `level-studio generate` run the same service: the same

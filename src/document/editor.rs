@@ -3,7 +3,36 @@
 
 use super::board::{Board, Tile};
 use super::history::{History, Step};
+use super::pack_doc::LevelRef;
 use crate::level::Level;
+
+/// Which level a board is: its name and, when it is a pack level edited in place, which
+/// one (edits then change that pack entry).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Identity {
+    /// The level's name.
+    pub name: String,
+    /// The pack level the canvas edits in place (`None`: work in no pack).
+    pub source: Option<LevelRef>,
+}
+
+impl Identity {
+    /// A level in no pack.
+    pub fn loose(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            source: None,
+        }
+    }
+
+    /// A pack level edited in place.
+    pub fn in_pack(name: impl Into<String>, source: LevelRef) -> Self {
+        Self {
+            name: name.into(),
+            source: Some(source),
+        }
+    }
+}
 
 /// An edit, as widgets and shortcuts emit it.
 #[derive(Clone, Debug, PartialEq)]
@@ -25,9 +54,9 @@ pub enum EditCommand {
         board: Board,
         /// What the undo step is called ("New level").
         label: String,
-        /// The level's new name, when it changes with the board (opening a level); undo
-        /// brings the old name back.
-        name: Option<String>,
+        /// Which level the board is now, when the replace makes it another level (opening a
+        /// level, a new one); undo brings the old name and pack link back.
+        identity: Option<Identity>,
     },
     /// Undo the last step.
     Undo,
@@ -42,6 +71,8 @@ pub struct Editor {
     board: Board,
     /// The level's name.
     pub name: String,
+    /// The pack level this board is, edited in place (`None`: work in no pack).
+    pub source: Option<LevelRef>,
     /// The level's tags, kept when it goes back into a pack.
     pub tags: Vec<String>,
     history: History,
@@ -54,6 +85,7 @@ impl Editor {
         Self {
             board,
             name: name.into(),
+            source: None,
             tags: Vec::new(),
             history: History::default(),
             revision: 1,
@@ -90,6 +122,19 @@ impl Editor {
         self.history.is_open()
     }
 
+    /// Which level the board is now.
+    pub fn identity(&self) -> Identity {
+        Identity {
+            name: self.name.clone(),
+            source: self.source,
+        }
+    }
+
+    fn set_identity(&mut self, identity: Identity) {
+        self.name = identity.name;
+        self.source = identity.source;
+    }
+
     /// The level as it would be stored now.
     pub fn to_level(&self) -> Level {
         self.board.to_level(&self.name, &self.tags)
@@ -122,12 +167,18 @@ impl Editor {
                 self.history.end(&self.board);
                 false
             }
-            EditCommand::Replace { board, label, name } => {
+            EditCommand::Replace {
+                board,
+                label,
+                identity,
+            } => {
                 self.history.end(&self.board);
-                let names = name
-                    .filter(|n| *n != self.name)
-                    .map(|n| (std::mem::replace(&mut self.name, n.clone()), n));
-                if board == self.board && names.is_none() {
+                let identities = identity.filter(|n| *n != self.identity()).map(|n| {
+                    let old = self.identity();
+                    self.set_identity(n.clone());
+                    (old, n)
+                });
+                if board == self.board && identities.is_none() {
                     false
                 } else {
                     let before = std::mem::replace(&mut self.board, board);
@@ -135,7 +186,7 @@ impl Editor {
                         label,
                         before,
                         after: self.board.clone(),
-                        names,
+                        identities,
                     });
                     true
                 }
@@ -151,14 +202,14 @@ impl Editor {
 
     fn restore(
         &mut self,
-        f: impl FnOnce(&mut History, &Board) -> Option<(Board, Option<String>)>,
+        f: impl FnOnce(&mut History, &Board) -> Option<(Board, Option<Identity>)>,
     ) -> bool {
         match f(&mut self.history, &self.board) {
-            Some((board, name)) => {
+            Some((board, identity)) => {
                 let changed = board != self.board;
                 self.board = board;
-                if let Some(name) = name {
-                    self.name = name;
+                if let Some(identity) = identity {
+                    self.set_identity(identity);
                 }
                 changed
             }
@@ -243,13 +294,13 @@ mod tests {
         assert!(e.apply(EditCommand::Replace {
             board: m3(5, 5),
             label: "New".into(),
-            name: None,
+            identity: None,
         }));
         assert!(e.revision() > r0);
         assert!(!e.apply(EditCommand::Replace {
             board: m3(5, 5),
             label: "New".into(),
-            name: None,
+            identity: None,
         }));
         e.apply(EditCommand::Undo);
         assert_eq!(e.board(), &m3(9, 11));
@@ -261,7 +312,7 @@ mod tests {
         assert!(e.apply(EditCommand::Replace {
             board: m3(5, 5),
             label: "Load other".into(),
-            name: Some("other".into()),
+            identity: Some(Identity::loose("other")),
         }));
         assert_eq!(e.name, "other");
         assert!(e.apply(EditCommand::Undo));

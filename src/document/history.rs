@@ -2,6 +2,7 @@
 //! board per step is cheaper than being clever), with an open step for the stroke in progress.
 
 use super::board::Board;
+use super::editor::Identity;
 
 /// One undoable step: the board before and after, and what the designer did.
 #[derive(Clone, Debug)]
@@ -12,8 +13,9 @@ pub struct Step {
     pub before: Board,
     /// The board after the step.
     pub after: Board,
-    /// The level's name before and after, when the step renamed it (opening a level).
-    pub names: Option<(String, String)>,
+    /// Which level the board was before and after, when the step made it another level
+    /// (opening a level, a new level).
+    pub identities: Option<(Identity, Identity)>,
 }
 
 /// The undo and redo stacks of one board.
@@ -51,7 +53,7 @@ impl History {
                     label,
                     before,
                     after: board.clone(),
-                    names: None,
+                    identities: None,
                 });
                 true
             }
@@ -69,23 +71,26 @@ impl History {
     }
 
     /// Undoes the last step, closing an open stroke first; returns the board to show and,
-    /// when the step renamed the level, the name to show.
-    pub fn undo(&mut self, board: &Board) -> Option<(Board, Option<String>)> {
+    /// when the step made it another level, which level it is again.
+    pub fn undo(&mut self, board: &Board) -> Option<(Board, Option<Identity>)> {
         self.end(board);
         let step = self.undo.pop()?;
         let shown = (
             step.before.clone(),
-            step.names.as_ref().map(|n| n.0.clone()),
+            step.identities.as_ref().map(|n| n.0.clone()),
         );
         self.redo.push(step);
         Some(shown)
     }
 
-    /// Redoes the last undone step; returns the board (and name) to show.
-    pub fn redo(&mut self, board: &Board) -> Option<(Board, Option<String>)> {
+    /// Redoes the last undone step; returns the board (and which level it is) to show.
+    pub fn redo(&mut self, board: &Board) -> Option<(Board, Option<Identity>)> {
         self.end(board);
         let step = self.redo.pop()?;
-        let shown = (step.after.clone(), step.names.as_ref().map(|n| n.1.clone()));
+        let shown = (
+            step.after.clone(),
+            step.identities.as_ref().map(|n| n.1.clone()),
+        );
         self.undo.push(step);
         Some(shown)
     }

@@ -9,6 +9,6 @@ pub mod history;
 pub mod pack_doc;
 
 pub use board::{Board, Tile};
-pub use editor::{EditCommand, Editor};
+pub use editor::{EditCommand, Editor, Identity};
 pub use history::{History, Step};
-pub use pack_doc::{Measured, PackDoc};
+pub use pack_doc::{LevelRef, Measured, PackDoc};

@@ -7,6 +7,23 @@ use crate::jobs::Cancel;
 use crate::level::{Game, Level, Pack};
 use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// A level of an open pack that keeps pointing at it while levels are added, moved, sorted
+/// or removed around it (the canvas edits it in place through this).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LevelRef {
+    /// The pack's [`PackDoc::uid`].
+    pub pack: u64,
+    /// The level's id within the pack.
+    pub level: u64,
+}
+
+/// Session-unique numbers for packs and their levels.
+fn next_uid() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
 
 /// What an analysis found for a level without stored figures.
 #[derive(Clone, Debug, PartialEq, Default)]
@@ -80,29 +97,90 @@ pub struct PackDoc {
     pub measured: HashMap<MeasureKey, Measured>,
     /// The level removed last and where it was, for "Undo remove".
     pub last_removed: Option<(usize, Level)>,
+    /// Names this open pack for [`LevelRef`]s (unique in the session).
+    pub uid: u64,
+    /// One id per level, in the levels' order (changed only by the methods below).
+    ids: Vec<u64>,
+    /// The id of the level removed last.
+    removed_id: Option<u64>,
 }
 
 impl PackDoc {
     /// A pack read from `path`.
     pub fn opened(pack: Pack, path: PathBuf) -> Self {
-        Self {
-            pack,
-            path: Some(path),
-            dirty: false,
-            measured: HashMap::new(),
-            last_removed: None,
-        }
+        Self::with(pack, Some(path), false)
     }
 
     /// A new empty pack.
     pub fn untitled(name: &str) -> Self {
+        Self::with(Pack::new(name), None, false)
+    }
+
+    /// A pack from anywhere (the recovery file), saved at `path` or not, with unsaved
+    /// changes or not.
+    pub fn with(pack: Pack, path: Option<PathBuf>, dirty: bool) -> Self {
         Self {
-            pack: Pack::new(name),
-            path: None,
-            dirty: false,
+            ids: pack.levels.iter().map(|_| next_uid()).collect(),
+            pack,
+            path,
+            dirty,
             measured: HashMap::new(),
             last_removed: None,
+            uid: next_uid(),
+            removed_id: None,
         }
+    }
+
+    /// The reference to level `index` (`None` out of range).
+    pub fn level_ref(&self, index: usize) -> Option<LevelRef> {
+        let level = *self.ids.get(index)?;
+        Some(LevelRef {
+            pack: self.uid,
+            level,
+        })
+    }
+
+    /// Where the referenced level is now (`None`: another pack's, or removed).
+    pub fn index_of(&self, r: LevelRef) -> Option<usize> {
+        if r.pack != self.uid || self.ids.len() != self.pack.levels.len() {
+            return None;
+        }
+        self.ids.iter().position(|&id| id == r.level)
+    }
+
+    /// A name no level of the pack has yet: `name`, else `name (2)`, `name (3)`, ….
+    pub fn unique_name(&self, name: &str) -> String {
+        let taken = |n: &str| self.pack.levels.iter().any(|l| l.name == n);
+        if !taken(name) {
+            return name.to_string();
+        }
+        (2..)
+            .map(|k| format!("{name} ({k})"))
+            .find(|n| !taken(n))
+            .unwrap_or_else(|| name.to_string())
+    }
+
+    /// Puts the canvas's version of level `index` in its place: its cells, symmetry and
+    /// figures (name, tags and playtests stay). Figures are taken with new cells, or when the
+    /// level has none and `fill_figures` (the canvas changed it earlier, and the gauge has
+    /// now answered), so looking at a level never marks the pack unsaved. Returns true when
+    /// the level changed.
+    pub fn update_level(&mut self, index: usize, edited: &Level, fill_figures: bool) -> bool {
+        let Some(level) = self.pack.levels.get_mut(index) else {
+            return false;
+        };
+        let new_cells = level.cells != edited.cells;
+        if new_cells {
+            level.cells = edited.cells.clone();
+            level.symmetry = edited.symmetry;
+            level.figures = edited.figures.clone();
+        } else if fill_figures && level.figures.is_none() && edited.figures.is_some() {
+            level.figures = edited.figures.clone();
+        } else {
+            return false;
+        }
+        self.dirty = true;
+        true
     }
 
     /// The name shown on the tab: the file name, with a star when unsaved.
@@ -184,7 +262,14 @@ impl PackDoc {
 
     /// Appends a level.
     pub fn add(&mut self, level: Level) {
-        self.pack.levels.push(level);
+        self.insert(self.pack.levels.len(), level);
+    }
+
+    /// Puts a level at `index` (the end when past it).
+    pub fn insert(&mut self, index: usize, level: Level) {
+        let at = index.min(self.pack.levels.len());
+        self.pack.levels.insert(at, level);
+        self.ids.insert(at.min(self.ids.len()), next_uid());
         self.dirty = true;
     }
 
@@ -193,6 +278,7 @@ impl PackDoc {
         if index < self.pack.levels.len() {
             let level = self.pack.levels.remove(index);
             self.last_removed = Some((index, level));
+            self.removed_id = (index < self.ids.len()).then(|| self.ids.remove(index));
             self.dirty = true;
         }
     }
@@ -204,6 +290,8 @@ impl PackDoc {
         let name = level.name.clone();
         let at = index.min(self.pack.levels.len());
         self.pack.levels.insert(at, level);
+        let id = self.removed_id.take().unwrap_or_else(next_uid);
+        self.ids.insert(at.min(self.ids.len()), id);
         self.dirty = true;
         Some(name)
     }
@@ -224,6 +312,10 @@ impl PackDoc {
         if from < n && from != to {
             let level = self.pack.levels.remove(from);
             self.pack.levels.insert(to.min(n - 1), level);
+            if from < self.ids.len() {
+                let id = self.ids.remove(from);
+                self.ids.insert(to.min(self.ids.len()), id);
+            }
             self.dirty = true;
         }
     }
@@ -236,15 +328,21 @@ impl PackDoc {
             .iter()
             .map(|l| self.difficulty(l).unwrap_or(f64::INFINITY))
             .collect();
-        let mut keyed: Vec<(f64, Level)> =
-            keys.into_iter().zip(self.pack.levels.drain(..)).collect();
-        let before: Vec<String> = keyed.iter().map(|k| k.1.name.clone()).collect();
-        keyed.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(std::cmp::Ordering::Equal));
-        let after: Vec<String> = keyed.iter().map(|k| k.1.name.clone()).collect();
-        self.pack.levels = keyed.into_iter().map(|k| k.1).collect();
-        if before != after {
-            self.dirty = true;
+        let mut order: Vec<usize> = (0..keys.len()).collect();
+        order.sort_by(|&a, &b| {
+            keys[a]
+                .partial_cmp(&keys[b])
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        if order.iter().enumerate().all(|(i, &o)| i == o) {
+            return;
         }
+        let mut levels: Vec<Option<Level>> = self.pack.levels.drain(..).map(Some).collect();
+        self.pack.levels = order.iter().filter_map(|&o| levels[o].take()).collect();
+        if self.ids.len() == order.len() {
+            self.ids = order.iter().map(|&o| self.ids[o]).collect();
+        }
+        self.dirty = true;
     }
 
     /// The difficulty curve: (position, difficulty) of levels with a known difficulty.
@@ -293,5 +391,27 @@ mod tests {
         let names: Vec<&str> = p.pack.levels.iter().map(|l| l.name.as_str()).collect();
         assert_eq!(names, ["boss", "mid"]);
         assert_eq!(p.curve(crate::match3::ID), vec![[1.0, 30.0], [2.0, 20.0]]);
+    }
+
+    #[test]
+    fn a_level_ref_follows_its_level_through_moves_sorts_and_removal() {
+        let mut p = PackDoc::untitled("t");
+        for (n, m) in [("a", 30.0), ("b", 10.0), ("c", 20.0)] {
+            p.add(level(n, m));
+        }
+        let a = p.level_ref(0).unwrap();
+        p.sort_by_difficulty();
+        assert_eq!(p.index_of(a), Some(2));
+        p.move_level(2, 0);
+        assert_eq!(p.index_of(a), Some(0));
+        p.insert(0, level("new", 5.0));
+        assert_eq!(p.index_of(a), Some(1));
+        p.remove(1);
+        assert_eq!(p.index_of(a), None);
+        p.undo_remove();
+        assert_eq!(p.index_of(a), Some(1));
+        assert_eq!(PackDoc::untitled("o").index_of(a), None);
+        assert_eq!(p.unique_name("a"), "a (2)");
+        assert_eq!(p.unique_name("z"), "z");
     }
 }

@@ -4,6 +4,7 @@
 
 use crate::app::board::Board;
 use crate::app::editor::palette;
+use crate::app::generation::candidates::CandidateDrag;
 use crate::app::pack_doc::PackDoc;
 use crate::app::studio::panel::{AppCommand, PackCommand, PanelCtx, ToolPanel};
 use crate::level::Level;
@@ -307,11 +308,45 @@ impl PackStrip {
                         );
                     }
                 }
-                if let Some(from) = response.dnd_release_payload::<usize>() {
+                // egui's release takes the payload whatever its type, so each type is asked
+                // for only while it is the one carried.
+                let carried_card = egui::DragAndDrop::has_payload_of_type::<usize>(ui.ctx());
+                let carried_candidate =
+                    egui::DragAndDrop::has_payload_of_type::<CandidateDrag>(ui.ctx());
+                let released_card = carried_card
+                    .then(|| response.dnd_release_payload::<usize>())
+                    .flatten();
+                if let Some(from) = released_card {
                     if *from != i {
                         ctx.commands
                             .push(AppCommand::Pack(PackCommand::Move { from: *from, to: i }));
                     }
+                }
+                // A candidate dropped onto a card goes in before it (left half) or after it.
+                let side = |p: egui::Pos2| usize::from(p.x > rect.center().x);
+                let pointer = ui.input(|inp| inp.pointer.latest_pos());
+                if response.dnd_hover_payload::<CandidateDrag>().is_some() {
+                    if let Some(p) = pointer {
+                        let x = if side(p) == 1 {
+                            rect.right() + GAP / 2.0
+                        } else {
+                            rect.left() - GAP / 2.0
+                        };
+                        ui.painter().line_segment(
+                            [egui::pos2(x, rect.top()), egui::pos2(x, rect.bottom())],
+                            Stroke::new(3.0, palette::ACCENT),
+                        );
+                    }
+                }
+                let released_candidate = carried_candidate
+                    .then(|| response.dnd_release_payload::<CandidateDrag>())
+                    .flatten();
+                if let Some(drag) = released_candidate {
+                    let at = i + pointer.map_or(1, side);
+                    ctx.commands.push(AppCommand::InsertLevel {
+                        level: drag.0.clone(),
+                        at,
+                    });
                 }
                 if response.double_clicked() {
                     self.renaming = Some((i, level.name.clone()));

@@ -9,7 +9,7 @@ use crate::app::editor::Editor;
 use crate::app::generation::generate_panel::GeneratorPanel;
 use crate::app::generation::interpolation::InterpolationWindow;
 use crate::app::pack::pack_strip::PackStrip;
-use crate::app::pack_doc::PackDoc;
+use crate::app::pack_doc::{LevelRef, PackDoc};
 use crate::app::playtest::PlaytestWindow;
 use crate::app::studio::errors::AppError;
 use crate::app::studio::panel::ToolPanel;
@@ -218,11 +218,28 @@ impl StudioApp {
         self.packs.iter().any(|p| p.dirty)
     }
 
-    /// True when a level on a canvas (of any game) has edits that are in no pack.
+    /// True when a level on a canvas (of any game) has edits that are in no pack (a pack
+    /// level edited in place is in its pack).
     pub fn has_canvas_work(&self) -> bool {
         std::iter::once(&self.desk)
             .chain(self.parked.values())
+            .filter(|d| self.find_level(d.editor.source).is_none())
             .any(|d| d.editor.revision() != d.clean_revision && d.editor.history().undo_len() > 0)
+    }
+
+    /// Where a pack level is now: (pack, level) indices (`None`: no link, or the level was
+    /// removed or its pack closed).
+    pub(super) fn find_level(&self, source: Option<LevelRef>) -> Option<(usize, usize)> {
+        let source = source?;
+        self.packs
+            .iter()
+            .enumerate()
+            .find_map(|(p, d)| d.index_of(source).map(|i| (p, i)))
+    }
+
+    /// The pack level the canvas edits in place: (pack, level) indices.
+    pub fn linked(&self) -> Option<(usize, usize)> {
+        self.find_level(self.desk.editor.source)
     }
 
     /// What a clean exit does with the recovery file: canvas work that is in no pack is kept

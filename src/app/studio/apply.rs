@@ -5,12 +5,13 @@
 use crate::app::board::Board;
 use crate::app::editor::canvas::StateOverlay;
 use crate::app::editor::EditCommand;
-use crate::app::pack_doc::PackDoc;
+use crate::app::pack_doc::{LevelRef, PackDoc};
 use crate::app::studio::dialogs::Purpose;
 use crate::app::studio::errors::AppError;
 use crate::app::studio::panel::{AppCommand, ExportFormat, PackCommand};
 use crate::app::studio::recovery::Recovery;
 use crate::app::studio::{Guarded, StudioApp};
+use crate::document::editor::Identity;
 use crate::level::{Game, Level, Playtest};
 
 impl StudioApp {
@@ -39,7 +40,7 @@ impl StudioApp {
                 self.editor_mut().apply(EditCommand::Replace {
                     board,
                     label: "New level".into(),
-                    name: Some(format!("new {width}x{height}")),
+                    identity: Some(Identity::loose(format!("new {width}x{height}"))),
                 });
             }
             AppCommand::ShowGraphState(node) => self.show_graph_state(node),
@@ -87,10 +88,11 @@ impl StudioApp {
             AppCommand::CancelGeneration => self.generators.cancel(),
             AppCommand::MoreLikeThis(i) => self.generators.more_like(i, ctx),
             AppCommand::LoadLevel(level) => {
-                self.load_level(&level);
+                self.load_level(&level, None);
                 self.status = format!("Opened “{}” in the editor", level.name);
             }
-            AppCommand::AddLevel(level) => self.add_level(level),
+            AppCommand::AddLevel(level) => self.add_level(level, None),
+            AppCommand::InsertLevel { level, at } => self.add_level(level, Some(at)),
             AppCommand::Playtest => {
                 if let Some(record) = self.playtest.abandon() {
                     self.apply(record, ctx);
@@ -124,19 +126,24 @@ impl StudioApp {
         }
     }
 
-    /// Appends a level (a candidate, an in-between level) to the active pack, with the
-    /// playtests already made on it.
-    fn add_level(&mut self, mut level: Level) {
+    /// Puts a level (a candidate, an in-between level) into the active pack at `at` (the
+    /// end when `None`), under a name no level there has, with the playtests already made on
+    /// it.
+    fn add_level(&mut self, mut level: Level, at: Option<usize>) {
         if self.packs.is_empty() {
             self.packs.push(PackDoc::untitled("untitled"));
         }
         let active = self.active_pack.min(self.packs.len() - 1);
         self.attach_playtests(&mut level);
+        let doc = &mut self.packs[active];
+        level.name = doc.unique_name(&level.name);
         let name = level.name.clone();
-        self.packs[active].add(level);
-        self.strip.selected = Some(self.packs[active].pack.levels.len() - 1);
-        self.strip.reveal = self.strip.selected;
-        self.status = format!("Added “{name}” to {}", self.packs[active].title());
+        let at = at
+            .unwrap_or(doc.pack.levels.len())
+            .min(doc.pack.levels.len());
+        doc.insert(at, level);
+        self.strip.reveal = Some(at);
+        self.status = format!("Added “{name}” to {} as level {}", doc.title(), at + 1);
         self.work_generation += 1;
     }
 
@@ -215,14 +222,29 @@ impl StudioApp {
         let active = self.active_pack.min(self.packs.len() - 1);
         match command {
             PackCommand::AddCurrent => {
+                // The canvas then edits the new pack level in place. When it already edited
+                // a pack level, the new one is a copy under a name of its own.
                 let mut level = self.level_for_pack();
-                self.attach_playtests(&mut level);
+                let copy = self.linked().is_some();
+                level.name = self.packs[active].unique_name(&level.name);
+                if copy {
+                    level.playtests.clear();
+                } else {
+                    self.attach_playtests(&mut level);
+                }
                 let name = level.name.clone();
                 self.packs[active].add(level);
+                let last = self.packs[active].pack.levels.len() - 1;
+                let editor = &mut self.desk.editor;
+                editor.name = name.clone();
+                editor.source = self.packs[active].level_ref(last);
                 self.desk.clean_revision = self.desk.editor.revision();
-                self.strip.selected = Some(self.packs[active].pack.levels.len() - 1);
-                self.strip.reveal = self.strip.selected;
-                self.status = format!("Added “{name}” to {}", self.packs[active].title());
+                self.strip.reveal = Some(last);
+                let what = if copy { "a copy" } else { "the canvas" };
+                self.status = format!(
+                    "Added {what} as “{name}” to {}; edits on the canvas now change it",
+                    self.packs[active].title()
+                );
                 self.work_generation += 1;
             }
             PackCommand::Remove(i) => {
@@ -248,13 +270,15 @@ impl StudioApp {
             PackCommand::Rename(i, name) => {
                 if !name.is_empty() {
                     self.packs[active].rename(i, &name);
+                    if self.linked() == Some((active, i)) {
+                        self.desk.editor.name = name.clone();
+                    }
                     self.work_generation += 1;
                     self.status = format!("Renamed level {} to “{name}”", i + 1);
                 }
             }
             PackCommand::Move { from, to } => {
                 self.packs[active].move_level(from, to);
-                self.strip.selected = Some(to);
                 self.work_generation += 1;
                 self.status = format!("Moved level {} to place {}", from + 1, to + 1);
             }
@@ -271,7 +295,14 @@ impl StudioApp {
                 let Some(level) = self.packs[active].pack.levels.get(i).cloned() else {
                     return;
                 };
-                self.load_level(&level);
+                let source = self.packs[active].level_ref(i);
+                self.load_level(&level, source);
+                self.status = format!(
+                    "Editing level {} “{}” of {} in place",
+                    i + 1,
+                    level.name,
+                    self.packs[active].title()
+                );
             }
             PackCommand::Activate(i) => {
                 if i < self.packs.len() {
@@ -294,8 +325,9 @@ impl StudioApp {
         }
     }
 
-    /// Loads a level onto the canvas (an undoable replace), switching game if needed.
-    pub(super) fn load_level(&mut self, level: &Level) {
+    /// Loads a level onto the canvas (an undoable replace), switching game if needed;
+    /// `source` is the pack level it is, when the canvas edits that level in place.
+    pub(super) fn load_level(&mut self, level: &Level, source: Option<LevelRef>) {
         let board = match Board::from_level(level) {
             Ok(b) => b,
             Err(e) => {
@@ -315,9 +347,46 @@ impl StudioApp {
         desk.editor.apply(EditCommand::Replace {
             board,
             label: format!("Load {}", level.name),
-            name: Some(level.name.clone()),
+            identity: Some(Identity {
+                name: level.name.clone(),
+                source,
+            }),
         });
         desk.editor.tags = level.tags.clone();
         desk.clean_revision = desk.editor.revision();
+        desk.synced = source.map(|s| (s, desk.editor.revision(), false));
+    }
+
+    /// Writes the canvas into the pack level it edits in place: new cells (with the gauge's
+    /// figures once they are for these cells). Looking at a level changes nothing.
+    pub(super) fn sync_pack_level(&mut self) {
+        let Some(source) = self.desk.editor.source else {
+            return;
+        };
+        let revision = self.desk.editor.revision();
+        let fresh = self
+            .analysis
+            .last
+            .as_ref()
+            .is_some_and(|o| o.revision == revision && o.result.is_ok());
+        if self.desk.synced == Some((source, revision, fresh)) {
+            return;
+        }
+        self.desk.synced = Some((source, revision, fresh));
+        let level = self.level_for_pack();
+        let found = self
+            .packs
+            .iter_mut()
+            .find_map(|d| d.index_of(source).map(|i| (d, i)));
+        if let Some((doc, i)) = found {
+            let new_cells = doc.pack.levels[i].cells != level.cells;
+            let fill_figures = self.desk.edited == Some(source);
+            if doc.update_level(i, &level, fill_figures) {
+                self.work_generation += 1;
+            }
+            if new_cells {
+                self.desk.edited = Some(source);
+            }
+        }
     }
 }

@@ -9,6 +9,7 @@ use crate::app::pack_doc::PackDoc;
 use crate::app::studio::panel::ExportFormat;
 use crate::app::studio::recovery::{now_secs, RecoveredPack, Recovery};
 use crate::app::RepaintOnReport;
+use crate::document::editor::Identity;
 use crate::export::png as png_sheet;
 use crate::files;
 use crate::jobs::{JobMode, Worker};
@@ -211,7 +212,7 @@ impl StudioApp {
         match done {
             FileDone::Opened(path, Ok(Opened::Pack(pack))) => self.opened_pack(&path, pack),
             FileDone::Opened(path, Ok(Opened::Level(level))) => {
-                self.load_level(&level);
+                self.load_level(&level, None);
                 self.status = format!("Loaded {} onto the canvas", path.display());
             }
             FileDone::Opened(_, Err(e)) => self.errors.push(AppError::Open(e)),
@@ -247,9 +248,11 @@ impl StudioApp {
                 self.active_pack = self.packs.len() - 1;
             }
         }
-        if let Some(level) = self.packs[self.active_pack].pack.levels.first().cloned() {
+        let doc = &self.packs[self.active_pack];
+        if let Some(level) = doc.pack.levels.first().cloned() {
             if level.game != self.game {
-                self.load_level(&level);
+                let source = doc.level_ref(0);
+                self.load_level(&level, source);
             }
         }
         self.strip.forget();
@@ -303,7 +306,7 @@ impl StudioApp {
                 desk.editor.apply(EditCommand::Replace {
                     board,
                     label: "Recover".into(),
-                    name: Some(level.name.clone()),
+                    identity: Some(Identity::loose(level.name.clone())),
                 });
             }
         }
@@ -311,13 +314,7 @@ impl StudioApp {
             self.packs = offer
                 .packs
                 .into_iter()
-                .map(|p| PackDoc {
-                    pack: p.pack,
-                    path: p.path,
-                    dirty: p.dirty,
-                    measured: Default::default(),
-                    last_removed: None,
-                })
+                .map(|p| PackDoc::with(p.pack, p.path, p.dirty))
                 .collect();
             self.active_pack = 0;
         }

@@ -112,16 +112,16 @@ impl StudioApp {
         Panel::bottom("status").show(ui, |ui| {
             ui.horizontal(|ui| {
                 let e = self.editor();
-                let unsaved = if e.revision() != self.desk.clean_revision {
-                    " (not in a pack)"
-                } else {
-                    ""
+                let place = match self.linked() {
+                    Some((p, i)) => format!(" (level {} of {})", i + 1, self.packs[p].title()),
+                    None if e.revision() != self.desk.clean_revision => " (not in a pack)".into(),
+                    None => String::new(),
                 };
-                ui.label(format!(
-                    "{} · {}{unsaved}",
-                    e.board().rules().name(),
-                    e.name
-                ));
+                ui.label(format!("{} · {}{place}", e.board().rules().name(), e.name))
+                    .on_hover_text(
+                        "Edits to a pack level change it in its pack (undo with Ctrl+Z); \
+                         “+ Add level” adds a copy",
+                    );
                 ui.separator();
                 if self.files_busy() {
                     ui.add(egui::Spinner::new().size(12.0));
@@ -139,6 +139,10 @@ impl StudioApp {
     pub(super) fn panels(&mut self, ui: &mut egui::Ui, commands: &mut Vec<AppCommand>) {
         let game = self.game;
         let shown = self.shown_state.as_ref().map(|s| s.node);
+        self.strip.selected = self
+            .linked()
+            .filter(|&(p, _)| p == self.active_pack)
+            .map(|(_, i)| i);
         let editor = &self.desk.editor;
         let level_open = self.settings.panel_open(self.conditions.name());
         let strip_open = self.settings.panel_open(self.strip.name());

@@ -24,7 +24,7 @@ use crate::app::generation::generate_panel::GeneratorPanel;
 use crate::app::generation::interpolation::InterpolationWindow;
 use crate::app::jobs::{JobMode, Worker};
 use crate::app::pack::pack_strip::PackStrip;
-use crate::app::pack_doc::{self, MeasureKey, Measured, PackDoc};
+use crate::app::pack_doc::{self, LevelRef, MeasureKey, Measured, PackDoc};
 use crate::app::playtest::PlaytestWindow;
 use crate::app::studio::dialogs::FileDialogs;
 use crate::app::studio::panel::AppCommand;
@@ -115,6 +115,11 @@ pub(super) type SourcesKey = (u64, usize, (u64, usize), u64, Option<u64>);
 pub(super) struct Desk {
     pub(super) editor: Editor,
     pub(super) clean_revision: u64,
+    /// The pack link, revision and figure freshness last written into the pack level the
+    /// canvas edits in place.
+    pub(super) synced: Option<(LevelRef, u64, bool)>,
+    /// The pack level whose cells the canvas has changed (its figures follow the gauge).
+    pub(super) edited: Option<LevelRef>,
 }
 
 impl Desk {
@@ -122,6 +127,8 @@ impl Desk {
         Self {
             clean_revision: editor.revision(),
             editor,
+            synced: None,
+            edited: None,
         }
     }
 
@@ -374,6 +381,7 @@ impl StudioApp {
         if self.analysis.busy() {
             ctx.request_repaint_after(Duration::from_millis(30));
         }
+        self.sync_pack_level();
         self.maybe_autosave(ctx);
     }
 }

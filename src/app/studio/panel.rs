@@ -99,6 +99,13 @@ pub enum AppCommand {
     LoadLevel(Level),
     /// Append a level to the active pack.
     AddLevel(Level),
+    /// Put a level into the active pack at a place (a candidate dropped onto a card).
+    InsertLevel {
+        /// The level.
+        level: Level,
+        /// Its place in the pack (the end when past it).
+        at: usize,
+    },
     /// Open the playtest window on the level under edit.
     Playtest,
     /// Keep a designer's attempt with the level of these cells.
