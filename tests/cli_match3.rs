@@ -177,3 +177,108 @@ fn a_closed_pipe_ends_the_command_quietly() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+/// `export --format tmj` writes one Tiled map per level whose tile ids, read back through
+/// the embedded tileset's `char` properties, give the level's cells; `--format png` writes a
+/// labelled sheet.
+#[test]
+fn export_writes_tiled_maps_and_a_labelled_sheet() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    for pack_file in ["levels/match3/paper/test.ron", "levels/longcat/starter.ron"] {
+        let pack_path = root.join(pack_file);
+        let pack = level_studio::files::load_pack(&pack_path).unwrap();
+        let maps = dir.path().join(format!("{}-maps", pack.name));
+        let out = studio()
+            .arg("export")
+            .arg(&pack_path)
+            .args(["--format", "tmj", "--out"])
+            .arg(&maps)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut tmj: Vec<_> = std::fs::read_dir(&maps)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|e| e == "tmj"))
+            .collect();
+        tmj.sort();
+        assert_eq!(tmj.len(), pack.levels.len());
+        for (path, level) in tmj.iter().zip(&pack.levels) {
+            let map: serde_json::Value =
+                serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+            assert_eq!(map["type"], "map");
+            assert_eq!(map["orientation"], "orthogonal");
+            assert_eq!(map["infinite"], false);
+            let tileset = &map["tilesets"][0];
+            assert_eq!(tileset["firstgid"], 1);
+            let image = maps.join(tileset["image"].as_str().unwrap());
+            assert!(image.exists(), "the tileset picture is beside the map");
+            let chars: Vec<char> = tileset["tiles"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|t| {
+                    t["properties"][1]["value"]
+                        .as_str()
+                        .unwrap()
+                        .chars()
+                        .next()
+                        .unwrap()
+                })
+                .collect();
+            let width = map["width"].as_u64().unwrap() as usize;
+            let cells: Vec<String> = map["layers"][0]["data"]
+                .as_array()
+                .unwrap()
+                .chunks(width)
+                .map(|row| {
+                    row.iter()
+                        .map(|g| chars[g.as_u64().unwrap() as usize - 1])
+                        .collect()
+                })
+                .collect();
+            assert_eq!(cells, level.cells, "{}", path.display());
+        }
+        let world = std::fs::read_dir(&maps)
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .find(|p| p.extension().is_some_and(|e| e == "world"))
+            .unwrap();
+        let world: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(world).unwrap()).unwrap();
+        assert_eq!(world["maps"].as_array().unwrap().len(), pack.levels.len());
+
+        let png = dir.path().join(format!("{}.png", pack.name));
+        let out = studio()
+            .arg("export")
+            .arg(&pack_path)
+            .args(["--format", "png", "--out"])
+            .arg(&png)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(std::fs::metadata(&png).unwrap().len() > 1000);
+    }
+    // A file where the folder should be is refused, and left alone.
+    let file = dir.path().join("taken");
+    std::fs::write(&file, "mine").unwrap();
+    let out = studio()
+        .arg("export")
+        .arg(root.join("levels/longcat/starter.ron"))
+        .args(["--format", "tmj", "--out"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("folder"));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
+}

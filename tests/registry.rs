@@ -107,8 +107,13 @@ fn a_toy_game_works_through_the_registry_service_files_and_command_line() {
     assert_eq!(level_studio::files::load_level(&txt).unwrap().game, TOY);
     // PNG sheet with the toy's own colours.
     let png = dir.path().join("toys.png");
-    level_studio::export::export_png(&png, &pack, |_| Some(true)).unwrap();
+    level_studio::export::export_png(&png, &pack, &[]).unwrap();
     assert!(std::fs::metadata(&png).unwrap().len() > 100);
+    // Tiled maps with the toy's tiles as the tileset.
+    let maps = dir.path().join("tiled");
+    let written = level_studio::export::tiled::export_tmj(&maps, &pack, &[]).unwrap();
+    assert_eq!(written.maps.len(), pack.levels.len());
+    assert!(written.tilesets[0].ends_with("toy-tiles.png"));
 
     // The command line, in this process, knows the toy game too.
     let out = dir.path().join("cli.ron");

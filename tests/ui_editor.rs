@@ -575,3 +575,28 @@ fn a_canvas_edit_changes_the_pack_level_in_place_and_undo_restores_it() {
     assert_eq!(names[2], format!("{} (2)", original.name));
     assert_eq!(h.state().linked(), Some((0, 2)));
 }
+
+#[test]
+fn the_window_exports_tiled_maps_and_a_labelled_sheet() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir));
+    steps(&mut h, 2);
+    for (w, ht) in [(5, 5), (6, 7)] {
+        new_match3(&mut h, w, ht);
+        h.get_by_label("+ Add level").click();
+        steps(&mut h, 2);
+    }
+    let maps = dir.path().join("maps");
+    command(&mut h, AppCommand::ExportTiled(maps.clone()));
+    h.state_mut().wait_for_files(Duration::from_secs(20));
+    steps(&mut h, 2);
+    assert!(h.state().errors().is_empty(), "{:?}", h.state().errors());
+    assert!(maps.join("01-new-5x5.tmj").exists());
+    assert!(maps.join("02-new-6x7.tmj").exists());
+    assert!(maps.join("match3-tiles.png").exists());
+    assert!(h.state().status().contains("Exported"), "{}", h.state().status());
+    let png = dir.path().join("sheet.png");
+    command(&mut h, AppCommand::ExportPng(png.clone()));
+    h.state_mut().wait_for_files(Duration::from_secs(20));
+    assert!(png.exists());
+}

@@ -1,9 +1,12 @@
-//! `export PACK --format json|png --out FILE`: the JSON export, or a labelled PNG sheet (the
-//! bar under each level: green when its stored figures pass, red when they fail, grey when
-//! it has none).
+//! `export PACK --format json|png|tmj --out PATH`: the JSON export; a PNG sheet labelled with
+//! each level's number, name, figure and verdict (stored figures first, else measured by its
+//! game's analysis, as the window's pack strip does); or a folder of Tiled maps.
 
+use crate::document::{pack_doc, PackDoc};
+use crate::export::{self, tiled};
 use crate::files;
-use anyhow::{bail, Result};
+use crate::jobs::Cancel;
+use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -12,12 +15,22 @@ use std::process::ExitCode;
 pub struct ExportArgs {
     /// The pack to export (.ron).
     pub pack: PathBuf,
-    /// Output format.
+    /// Output format: json (one file), png (a labelled sheet) or tmj (a folder of Tiled
+    /// maps, one per level, with the tilesets and a .world file).
     #[arg(long, default_value = "json")]
     pub format: String,
-    /// Where to write.
+    /// Where to write (a file; a folder for tmj).
     #[arg(long)]
     pub out: PathBuf,
+}
+
+/// The pack's levels' labels: stored figures, else measured now.
+fn notes(pack: crate::level::Pack) -> Vec<export::SheetNote> {
+    let mut doc = PackDoc::with(pack, None, false);
+    for (key, measured) in pack_doc::measure(&doc.unmeasured(), &Cancel::default()) {
+        doc.measured.insert(key, measured);
+    }
+    export::notes_of(&doc)
 }
 
 pub fn run(args: &ExportArgs) -> Result<ExitCode> {
@@ -25,13 +38,26 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode> {
     match args.format.as_str() {
         "json" => files::export_pack_json(&args.out, &pack)?,
         "png" => {
-            let good = |i: usize| {
-                let level = &pack.levels[i];
-                level.game.game().ok()?.stored_verdict(level)
-            };
-            crate::export::export_png(&args.out, &pack, good).map_err(|e| anyhow::anyhow!(e))?
+            let notes = notes(pack.clone());
+            export::export_png(&args.out, &pack, &notes).map_err(|e| anyhow!(e))?
         }
-        other => bail!("unknown export format {other:?} (json, png)"),
+        "tmj" => {
+            let notes = notes(pack.clone());
+            let written = tiled::export_tmj(&args.out, &pack, &notes).map_err(|e| anyhow!(e))?;
+            println!(
+                "wrote {} maps, {} tilesets and {} to {}",
+                written.maps.len(),
+                written.tilesets.len(),
+                written
+                    .world
+                    .file_name()
+                    .map(|n| n.to_string_lossy().to_string())
+                    .unwrap_or_default(),
+                args.out.display()
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
+        other => bail!("unknown export format {other:?} (json, png, tmj)"),
     }
     println!(
         "exported {} levels to {}",

@@ -1,11 +1,41 @@
 //! The PNG sheet export: every level of a pack as a small picture in reading order, with a
-//! bar under each (green valid / non-trivial, red invalid / trivial, grey unknown). Tile
-//! colours come from each level's game in the registry.
+//! bar under each (green valid / non-trivial, red invalid / trivial, grey unknown) and a
+//! label: its number and name, its figure and verdict. Tile colours come from each level's
+//! game in the registry.
 
+use super::font;
+use crate::document::PackDoc;
 use crate::files::write_atomic;
 use crate::level::{Level, Pack};
 use image::{Rgb, RgbImage};
 use std::path::Path;
+
+/// What the sheet says about a level beyond its number and name.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SheetNote {
+    /// The level's figure in words ("18.0 moves").
+    pub figure: Option<String>,
+    /// Whether it passes its game's verdict (`None`: unknown).
+    pub pass: Option<bool>,
+}
+
+/// The notes of every level of an open pack: stored figures first, else what its game's
+/// analysis measured (see [`PackDoc::difficulty`]).
+pub fn notes_of(doc: &PackDoc) -> Vec<SheetNote> {
+    doc.pack
+        .levels
+        .iter()
+        .map(|level| SheetNote {
+            figure: doc.difficulty(level).map(|d| {
+                level
+                    .game
+                    .game()
+                    .map_or_else(|_| format!("{d:.1}"), |g| g.difficulty_text(d))
+            }),
+            pass: doc.verdict(level),
+        })
+        .collect()
+}
 
 /// A level's cells as tile colours, row by row (`None` when its game is not registered or a
 /// character is not one of its tiles).
@@ -25,13 +55,14 @@ fn colours(level: &Level) -> Option<Vec<Vec<[u8; 3]>>> {
 pub const CELL: u32 = 10;
 const PAD: u32 = 14;
 const BAR: u32 = 6;
+/// Height of the two label lines under each level.
+const LABEL: u32 = 2 * (font::HEIGHT + 3);
+/// Narrowest a level's place may be, so its label has room.
+const MIN_WIDTH: u32 = 19 * font::ADVANCE;
 
-/// Draws the sheet: `columns` levels a row, each framed on a dark background.
-pub fn render_sheet(
-    pack: &Pack,
-    columns: usize,
-    difficulty: impl Fn(usize) -> Option<bool>,
-) -> RgbImage {
+/// Draws the sheet: `columns` levels a row, each framed on a dark background and labelled
+/// with `notes` (one per level; missing notes read as unknown).
+pub fn render_sheet(pack: &Pack, columns: usize, notes: &[SheetNote]) -> RgbImage {
     let columns = columns.max(1) as u32;
     let (mut cw, mut ch) = (1u32, 1u32);
     let pictures: Vec<Option<Vec<Vec<[u8; 3]>>>> = pack.levels.iter().map(colours).collect();
@@ -39,22 +70,50 @@ pub fn render_sheet(
         ch = ch.max(rows.len() as u32);
         cw = cw.max(rows.iter().map(|r| r.len() as u32).max().unwrap_or(0));
     }
-    let tile_w = cw * CELL + PAD;
-    let tile_h = ch * CELL + PAD + BAR + 4;
+    let tile_w = (cw * CELL).max(MIN_WIDTH) + PAD;
+    let tile_h = ch * CELL + PAD + BAR + 4 + LABEL;
     let rows = (pack.levels.len() as u32).div_ceil(columns).max(1);
     let mut img = RgbImage::from_pixel(
         columns * tile_w + PAD,
         rows * tile_h + PAD,
         Rgb([28, 30, 36]),
     );
+    let place_w = tile_w - PAD;
     for (i, picture) in pictures.iter().enumerate() {
         let (col, row) = (i as u32 % columns, i as u32 / columns);
         let (ox, oy) = (PAD + col * tile_w, PAD + row * tile_h);
+        let note = notes.get(i).cloned().unwrap_or_default();
+        let colour = match note.pass {
+            Some(true) => [76, 187, 94],
+            Some(false) => [229, 83, 75],
+            None => [120, 120, 120],
+        };
+        let bar_y = oy + ch * CELL + 3;
+        for py in 0..BAR {
+            for px in 0..place_w {
+                img.put_pixel(ox + px, bar_y + py, Rgb(colour));
+            }
+        }
+        let label_y = bar_y + BAR + 3;
+        let title = font::fit(&format!("{} {}", i + 1, pack.levels[i].name), place_w);
+        font::draw(&mut img, ox, label_y, &title, [225, 225, 230]);
+        let verdict = match note.pass {
+            Some(true) => "ok",
+            Some(false) => "x",
+            None => "?",
+        };
+        let figure = match &note.figure {
+            Some(f) => format!("{f} {verdict}"),
+            None => format!("no figure {verdict}"),
+        };
+        let figure = font::fit(&figure, place_w);
+        font::draw(&mut img, ox, label_y + font::HEIGHT + 3, &figure, colour);
         let Some(rows) = picture else {
+            font::draw(&mut img, ox, oy, "not a level", [229, 83, 75]);
             continue;
         };
         let width = rows.iter().map(|r| r.len() as u32).max().unwrap_or(0);
-        let dx = (cw - width) * CELL / 2;
+        let dx = (place_w - width * CELL) / 2;
         let dy = (ch - rows.len() as u32) * CELL / 2;
         for (y, cells) in rows.iter().enumerate() {
             for (x, &rgb) in cells.iter().enumerate() {
@@ -69,37 +128,21 @@ pub fn render_sheet(
                 }
             }
         }
-        let colour = match difficulty(i) {
-            Some(true) => [76, 187, 94],
-            Some(false) => [229, 83, 75],
-            None => [120, 120, 120],
-        };
-        let bar_y = oy + ch * CELL + 3;
-        for py in 0..BAR {
-            for px in 0..cw * CELL {
-                img.put_pixel(ox + px, bar_y + py, Rgb(colour));
-            }
-        }
     }
     img
 }
 
-/// Writes the sheet of a pack to `path` (atomically); `good(i)` says whether level `i` passes
-/// (valid / non-trivial), `None` when unknown.
+/// Writes the sheet of a pack to `path` (atomically), each level labelled with its note.
 ///
 /// # Errors
 /// The problem in words, naming the file.
-pub fn export_png(
-    path: &Path,
-    pack: &Pack,
-    good: impl Fn(usize) -> Option<bool>,
-) -> Result<(), String> {
+pub fn export_png(path: &Path, pack: &Pack, notes: &[SheetNote]) -> Result<(), String> {
     let columns = pack
         .levels
         .first()
         .and_then(|l| l.game.game().ok())
         .map_or(12, |g| g.sheet_columns());
-    let img = render_sheet(pack, columns, good);
+    let img = render_sheet(pack, columns, notes);
     let mut bytes = Vec::new();
     img.write_to(
         &mut std::io::Cursor::new(&mut bytes),
@@ -122,8 +165,8 @@ mod tests {
             pack.levels
                 .push(Level::from_layout("l", &Layout::open(5, 5).unwrap()));
         }
-        let img = render_sheet(&pack, 12, |_| None);
-        assert_eq!(img.width(), 12 * (9 * CELL + PAD) + PAD);
-        assert_eq!(img.height(), 2 * (11 * CELL + PAD + BAR + 4) + PAD);
+        let img = render_sheet(&pack, 12, &[]);
+        assert_eq!(img.width(), 12 * ((9 * CELL).max(MIN_WIDTH) + PAD) + PAD);
+        assert_eq!(img.height(), 2 * (11 * CELL + PAD + BAR + 4 + LABEL) + PAD);
     }
 }

@@ -70,10 +70,12 @@ impl StudioApp {
             AppCommand::SaveAsDialog => self.request_dialog(Purpose::SaveAs, ctx),
             AppCommand::ExportJson(path) => self.export(&path, ExportFormat::Json),
             AppCommand::ExportPng(path) => self.export(&path, ExportFormat::Png),
+            AppCommand::ExportTiled(path) => self.export(&path, ExportFormat::Tiled),
             AppCommand::ExportDialog(format) => {
                 let purpose = match format {
                     ExportFormat::Json => Purpose::ExportJson,
                     ExportFormat::Png => Purpose::ExportPng,
+                    ExportFormat::Tiled => Purpose::ExportTiled,
                 };
                 self.request_dialog(purpose, ctx);
             }

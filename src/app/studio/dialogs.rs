@@ -17,6 +17,8 @@ pub enum Purpose {
     ExportJson,
     /// Export a PNG sheet.
     ExportPng,
+    /// Export Tiled maps into a folder.
+    ExportTiled,
 }
 
 impl Purpose {
@@ -26,6 +28,7 @@ impl Purpose {
             Purpose::SaveAs => "Save pack as",
             Purpose::ExportJson => "Export pack as JSON",
             Purpose::ExportPng => "Export pack as PNG sheet",
+            Purpose::ExportTiled => "Export pack as Tiled maps (a folder)",
         }
     }
 
@@ -35,6 +38,7 @@ impl Purpose {
             Purpose::SaveAs => AppCommand::SaveAs(path),
             Purpose::ExportJson => AppCommand::ExportJson(path),
             Purpose::ExportPng => AppCommand::ExportPng(path),
+            Purpose::ExportTiled => AppCommand::ExportTiled(path),
         }
     }
 }
@@ -101,6 +105,7 @@ impl FileDialogs {
                     Purpose::SaveAs => d.add_filter("RON pack", &["ron"]).save_file(),
                     Purpose::ExportJson => d.add_filter("JSON", &["json"]).save_file(),
                     Purpose::ExportPng => d.add_filter("PNG", &["png"]).save_file(),
+                    Purpose::ExportTiled => d.pick_folder(),
                 };
                 let _ = tx.send((purpose, picked, t.elapsed()));
                 ctx.request_repaint();
@@ -143,7 +148,11 @@ impl FileDialogs {
             .resizable(false)
             .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
             .show(ctx, |ui| {
-                ui.label("File path:");
+                ui.label(if purpose == Purpose::ExportTiled {
+                    "Folder (made when missing):"
+                } else {
+                    "File path:"
+                });
                 let edit = ui.add(
                     egui::TextEdit::singleline(text)
                         .desired_width(420.0)

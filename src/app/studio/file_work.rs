@@ -10,7 +10,8 @@ use crate::app::studio::panel::ExportFormat;
 use crate::app::studio::recovery::{now_secs, RecoveredPack, Recovery};
 use crate::app::RepaintOnReport;
 use crate::document::editor::Identity;
-use crate::export::png as png_sheet;
+use crate::export::png::{self as png_sheet, SheetNote};
+use crate::export::tiled;
 use crate::files;
 use crate::jobs::{JobMode, Worker};
 use crate::level::{Level, Pack};
@@ -22,12 +23,12 @@ use std::time::Duration;
 pub(crate) enum FileJob {
     /// Read a pack or a level.
     Open(PathBuf),
-    /// Write the pack in a format; `verdicts` label the PNG sheet's levels.
+    /// Write the pack in a format; `notes` label the PNG sheet's levels and Tiled maps.
     Export {
         path: PathBuf,
         format: ExportFormat,
         pack: Box<Pack>,
-        verdicts: Vec<Option<bool>>,
+        notes: Vec<SheetNote>,
     },
 }
 
@@ -72,15 +73,14 @@ impl FileJob {
                 path,
                 format,
                 pack,
-                verdicts,
+                notes,
             } => {
                 let written = match format {
                     ExportFormat::Json => {
                         files::export_pack_json(&path, &pack).map_err(|e| e.to_string())
                     }
-                    ExportFormat::Png => {
-                        png_sheet::export_png(&path, &pack, |i| verdicts.get(i).copied().flatten())
-                    }
+                    ExportFormat::Png => png_sheet::export_png(&path, &pack, &notes),
+                    ExportFormat::Tiled => tiled::export_tmj(&path, &pack, &notes).map(|_| ()),
                 };
                 FileDone::Exported(path, written)
             }
@@ -138,18 +138,17 @@ impl StudioApp {
         self.queue_file_job(FileJob::Open(path.to_path_buf()));
     }
 
-    /// Exports the active pack (JSON, or a PNG sheet labelled with each level's verdict) on a
+    /// Exports the active pack (JSON, a labelled PNG sheet, or a folder of Tiled maps) on a
     /// worker.
     pub(super) fn export(&mut self, path: &Path, format: ExportFormat) {
         let Some(doc) = self.packs.get(self.active_pack) else {
             return;
         };
-        let verdicts = doc.pack.levels.iter().map(|l| doc.verdict(l)).collect();
         self.queue_file_job(FileJob::Export {
             path: path.to_path_buf(),
             format,
             pack: Box::new(doc.pack.clone()),
-            verdicts,
+            notes: crate::export::notes_of(doc),
         });
     }
 

@@ -26,8 +26,22 @@ impl StudioApp {
                     if ui.button("Export JSON…").clicked() {
                         commands.push(AppCommand::ExportDialog(ExportFormat::Json));
                     }
-                    if ui.button("Export PNG sheet…").clicked() {
+                    if ui
+                        .button("Export PNG sheet…")
+                        .on_hover_text("Every level with its number, name, figure and verdict")
+                        .clicked()
+                    {
                         commands.push(AppCommand::ExportDialog(ExportFormat::Png));
+                    }
+                    if ui
+                        .button("Export Tiled maps…")
+                        .on_hover_text(
+                            "A folder with one Tiled map (.tmj) per level, the tilesets and a \
+                             .world file that shows the whole pack",
+                        )
+                        .clicked()
+                    {
+                        commands.push(AppCommand::ExportDialog(ExportFormat::Tiled));
                     }
                     ui.separator();
                     if ui.button("New pack").clicked() {
@@ -400,6 +414,10 @@ impl StudioApp {
             .map(|p| match purpose {
                 Purpose::ExportJson => p.with_extension("json"),
                 Purpose::ExportPng => p.with_extension("png"),
+                Purpose::ExportTiled => {
+                    let stem = p.file_stem().unwrap_or_default().to_string_lossy();
+                    p.with_file_name(format!("{stem}-tiled"))
+                }
                 _ => p,
             });
         self.dialogs.request(purpose, start, ctx);

@@ -45,6 +45,8 @@ pub enum ExportFormat {
     Json,
     /// A labelled PNG sheet of the levels.
     Png,
+    /// A folder of Tiled maps, one per level.
+    Tiled,
 }
 
 /// Something a panel, the menu or a shortcut asks the studio to do.
@@ -81,6 +83,8 @@ pub enum AppCommand {
     ExportJson(PathBuf),
     /// Export the active pack as a PNG sheet.
     ExportPng(PathBuf),
+    /// Export the active pack as Tiled maps into a folder.
+    ExportTiled(PathBuf),
     /// Ask where to export, in this format.
     ExportDialog(ExportFormat),
     /// Restore the autosaved work offered at start.
