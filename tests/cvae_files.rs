@@ -142,18 +142,36 @@ fn bad_conditions_give_typed_errors_and_infeasible_ones_a_nearest() {
         err(Condition::new(7, 9, Symmetry::None, None)),
         ModelError::MovesRequired { .. }
     ));
-    // The paper's example: 4x4 in 10 moves.
+    // The paper's example: 4x4 in 10 moves. No 4x4 training level is valid, so nothing at
+    // 4x4 is suggested; the suggestion is a size whose training levels are valid.
     match g.feasibility(&Condition::new(4, 4, Symmetry::Vertical, Some(10.0))) {
         Feasibility::Infeasible {
-            nearest_same_size: Some(s),
-            nearest_same_moves,
-            ..
+            reason,
+            nearest_same_size,
+            nearest_same_moves: Some(c),
         } => {
-            assert_eq!((s.width, s.height), (4, 4));
-            assert!(s.moves.unwrap() > 10.0);
-            assert!(nearest_same_moves.is_none_or(|c| (c.width, c.height) != (4, 4)));
+            assert!(reason.contains("4x4 never gives a valid level"), "{reason}");
+            assert!(nearest_same_size.is_none());
+            assert_ne!((c.width, c.height), (4, 4));
+            assert_eq!(
+                g.feasibility(&c),
+                Feasibility::Feasible,
+                "the suggestion is feasible"
+            );
+            assert!(c.moves.unwrap() <= 20.0);
         }
         other => panic!("4x4 in 10 moves reported {other:?}"),
+    }
+    // Too few moves for a size that can be valid: the same size at its fewest valid moves.
+    match g.feasibility(&Condition::new(7, 9, Symmetry::Vertical, Some(3.0))) {
+        Feasibility::Infeasible {
+            nearest_same_size: Some(s),
+            ..
+        } => {
+            assert_eq!((s.width, s.height), (7, 9));
+            assert_eq!(g.feasibility(&s), Feasibility::Feasible);
+        }
+        other => panic!("7x9 in 3 moves reported {other:?}"),
     }
     assert_eq!(
         g.feasibility(&Condition::new(9, 11, Symmetry::Vertical, Some(20.0))),

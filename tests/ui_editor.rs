@@ -594,7 +594,11 @@ fn the_window_exports_tiled_maps_and_a_labelled_sheet() {
     assert!(maps.join("01-new-5x5.tmj").exists());
     assert!(maps.join("02-new-6x7.tmj").exists());
     assert!(maps.join("match3-tiles.png").exists());
-    assert!(h.state().status().contains("Exported"), "{}", h.state().status());
+    assert!(
+        h.state().status().contains("Exported"),
+        "{}",
+        h.state().status()
+    );
     let png = dir.path().join("sheet.png");
     command(&mut h, AppCommand::ExportPng(png.clone()));
     h.state_mut().wait_for_files(Duration::from_secs(20));

@@ -200,67 +200,103 @@ pub fn data_hash(bytes: &[u8]) -> String {
 
 impl Sidecar {
     /// Checks `condition` against the training coverage. Moves are only checked for models
-    /// that take them; a size absent from the training set is infeasible.
+    /// that take them; a size absent from the training set is infeasible. What is suggested
+    /// instead is always a size and moves at which training levels are *valid* (median
+    /// moves within the validation limit, 20): a size whose training levels all take more
+    /// is said plainly never to give a valid level.
     pub fn feasibility(&self, condition: &Condition) -> Feasibility {
-        let at = |w: usize, h: usize| self.coverage.iter().find(|c| c.width == w && c.height == h);
-        let Some(cov) = at(condition.width, condition.height) else {
-            let nearest = self
-                .coverage
+        let limit = f64::from(crate::match3::ValidationConfig::default().limit);
+        // The moves at which a size's training levels are valid (its fewest moves up to the
+        // limit), `None` when none is.
+        let valid = |c: &SizeCoverage| {
+            (c.min_moves <= limit).then(|| (c.min_moves, c.max_moves.min(limit)))
+        };
+        let uses_moves = self.architecture.kind.uses_moves();
+        let moves = condition.moves.filter(|_| uses_moves);
+        let size_gap = |c: &SizeCoverage| {
+            c.width.abs_diff(condition.width) + c.height.abs_diff(condition.height)
+        };
+        let into = |m: f64, (lo, hi): (f64, f64)| m.clamp(lo, hi);
+        // Another size that gives valid levels, with the valid moves nearest the request:
+        // the one whose moves come closest (then the nearest size), or, when the size asked
+        // for is the problem (`size_first`), the nearest size (then the closest moves).
+        let nearest_same_moves = |skip: Option<(usize, usize)>, size_first: bool| {
+            self.coverage
                 .iter()
-                .min_by_key(|c| {
-                    c.width.abs_diff(condition.width) + c.height.abs_diff(condition.height)
+                .filter(|c| Some((c.width, c.height)) != skip)
+                .filter_map(|c| valid(c).map(|r| (c, r)))
+                .min_by(|(a, ra), (b, rb)| {
+                    let gap = |r: (f64, f64)| moves.map_or(0.0, |m| (into(m, r) - m).abs());
+                    let by_moves = gap(*ra).total_cmp(&gap(*rb));
+                    let by_size = size_gap(a).cmp(&size_gap(b));
+                    if size_first {
+                        by_size.then(by_moves)
+                    } else {
+                        by_moves.then(by_size)
+                    }
                 })
-                .map(|c| Condition {
+                .map(|(c, r)| Condition {
                     width: c.width,
                     height: c.height,
+                    moves: moves.map(|m| into(m, r)).or(condition.moves),
                     ..*condition
-                });
+                })
+        };
+        let (w, h) = (condition.width, condition.height);
+        let Some(cov) = self.coverage.iter().find(|c| c.width == w && c.height == h) else {
             return Feasibility::Infeasible {
-                reason: format!(
-                    "the training set has no {}x{} level",
-                    condition.width, condition.height
-                ),
+                reason: format!("the training set has no {w}x{h} level"),
                 nearest_same_size: None,
-                nearest_same_moves: nearest,
+                nearest_same_moves: nearest_same_moves(None, true),
             };
         };
-        let (Some(moves), true) = (condition.moves, self.architecture.kind.uses_moves()) else {
+        let Some(moves) = moves else {
             return Feasibility::Feasible;
         };
-        if (cov.min_moves..=cov.max_moves).contains(&moves) {
+        let Some(range) = valid(cov) else {
+            return Feasibility::Infeasible {
+                reason: format!(
+                    "{w}x{h} never gives a valid level: all {} training levels of that size \
+                     take {} moves or more, and a valid level takes at most {limit}",
+                    cov.levels,
+                    moves_text(cov.min_moves)
+                ),
+                nearest_same_size: None,
+                nearest_same_moves: nearest_same_moves(Some((w, h)), true),
+            };
+        };
+        if (range.0..=range.1).contains(&moves) {
             return Feasibility::Feasible;
         }
-        let clamped = moves.clamp(cov.min_moves, cov.max_moves);
-        // The size (any) whose covered moves come closest to the request, then the nearest
-        // such size to the one asked for.
-        let gap = |c: &SizeCoverage| (moves.clamp(c.min_moves, c.max_moves) - moves).abs();
-        let nearest_same_moves = self
-            .coverage
-            .iter()
-            .min_by(|a, b| {
-                let size_gap = |c: &SizeCoverage| {
-                    c.width.abs_diff(condition.width) + c.height.abs_diff(condition.height)
-                };
-                gap(a)
-                    .total_cmp(&gap(b))
-                    .then(size_gap(a).cmp(&size_gap(b)))
-            })
-            .map(|c| Condition {
-                width: c.width,
-                height: c.height,
-                moves: Some(moves.clamp(c.min_moves, c.max_moves)),
-                ..*condition
-            });
+        let why = if moves > limit {
+            format!(
+                "a level that takes {} moves is not valid (at most {limit})",
+                moves_text(moves)
+            )
+        } else {
+            format!(
+                "no valid {w}x{h} training level takes {} moves (they take {} to {})",
+                moves_text(moves),
+                moves_text(range.0),
+                moves_text(range.1)
+            )
+        };
         Feasibility::Infeasible {
-            reason: format!(
-                "no {}x{} training level takes {} moves (they take {} to {})",
-                condition.width, condition.height, moves, cov.min_moves, cov.max_moves
-            ),
+            reason: why,
             nearest_same_size: Some(Condition {
-                moves: Some(clamped),
+                moves: Some(into(moves, range)),
                 ..*condition
             }),
-            nearest_same_moves,
+            nearest_same_moves: nearest_same_moves(Some((w, h)), false),
         }
+    }
+}
+
+/// Moves in words: whole numbers without a decimal point.
+fn moves_text(m: f64) -> String {
+    if m.fract() == 0.0 {
+        format!("{m:.0}")
+    } else {
+        format!("{m:.1}")
     }
 }
