@@ -95,6 +95,20 @@ fn generating_with_a_fixed_seed_shows_the_same_candidates() {
     assert_eq!(h.get_all_by_label("+ Pack").count(), first.len());
     let again = generate_and_wait(&mut h);
     assert_eq!(first, again, "same seed, same candidates");
+    // The run before is put aside, not lost: Clear, then "Previous" brings the set back.
+    h.get_by_label("Clear").click();
+    steps(&mut h, 2);
+    assert!(h.state().generators().candidates.is_empty());
+    h.get_by_label_contains("Previous (").click();
+    steps(&mut h, 2);
+    let back: Vec<Vec<String>> = h
+        .state()
+        .generators()
+        .candidates
+        .iter()
+        .map(|c| c.level.cells.clone())
+        .collect();
+    assert_eq!(back, first);
 
     // "+ Pack" adds the candidate to the active pack.
     let before = h.state().packs()[h.state().active_pack()].pack.levels.len();

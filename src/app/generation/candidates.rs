@@ -46,10 +46,31 @@ impl GeneratorPanel {
             if self.busy() {
                 ui.spinner();
             }
-            if !shown.is_empty() && ui.small_button("Clear").clicked() {
-                self.candidates.retain(|c| c.level.game != game);
+            if !shown.is_empty()
+                && ui
+                    .small_button("Clear")
+                    .on_hover_text("Put these candidates aside (“Previous” brings them back)")
+                    .clicked()
+            {
+                self.put_aside(game);
+            }
+            if let Some(earlier) = self.previous.get(&game) {
+                if ui
+                    .small_button(format!("Previous ({})", earlier.len()))
+                    .on_hover_text(
+                        "Swap in the candidates the last Generate, More like this or Clear \
+                         put aside",
+                    )
+                    .clicked()
+                {
+                    self.swap_previous(game);
+                }
             }
         });
+        // Clear or Previous may have changed the set.
+        let shown: Vec<usize> = (0..self.candidates.len())
+            .filter(|&i| self.candidates[i].level.game == game)
+            .collect();
         if shown.is_empty() {
             ui.weak(if self.busy() {
                 "Generating…"

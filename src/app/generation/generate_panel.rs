@@ -28,6 +28,8 @@ pub struct GeneratorPanel {
     pub models: ModelCache,
     /// Candidates of the last run, in arrival order.
     pub candidates: Vec<Candidate>,
+    /// Per game, the candidates a new run or Clear replaced ("Previous" brings them back).
+    pub previous: HashMap<GameId, Vec<Candidate>>,
     /// The running generation (or "more like this").
     pub(super) worker: Worker<GenSummary>,
     loader: Worker<()>,
@@ -80,6 +82,7 @@ impl GeneratorPanel {
             requests: HashMap::new(),
             models: ModelCache::new(models_dir),
             candidates: Vec::new(),
+            previous: HashMap::new(),
             worker: Worker::new("generation", mode),
             loader: Worker::new("model loading", mode),
             tx,
@@ -172,11 +175,49 @@ impl GeneratorPanel {
         });
     }
 
-    /// Starts generating for `game` (the previous run is cancelled, its candidates cleared).
+    /// Puts `game`'s candidates aside (they come back with [`GeneratorPanel::swap_previous`]);
+    /// nothing is put aside when there are none, so the last real set stays.
+    pub fn put_aside(&mut self, game: GameId) {
+        let (mine, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut self.candidates)
+            .into_iter()
+            .partition(|c| c.level.game == game);
+        self.candidates = rest;
+        if !mine.is_empty() {
+            self.note = Some(format!(
+                "{} earlier candidates put aside: “Previous” brings them back",
+                mine.len()
+            ));
+            self.previous.insert(game, mine);
+        }
+    }
+
+    /// Swaps `game`'s candidates with the ones put aside last (a run of that game is
+    /// stopped first).
+    pub fn swap_previous(&mut self, game: GameId) {
+        if self.running == Some(game) {
+            self.cancel();
+        }
+        let Some(back) = self.previous.remove(&game) else {
+            return;
+        };
+        let (mine, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut self.candidates)
+            .into_iter()
+            .partition(|c| c.level.game == game);
+        self.note = Some(format!("{} earlier candidates back", back.len()));
+        self.candidates = rest;
+        self.candidates.extend(back);
+        self.run += 1;
+        if !mine.is_empty() {
+            self.previous.insert(game, mine);
+        }
+    }
+
+    /// Starts generating for `game` (the previous run is cancelled; its candidates are put
+    /// aside, not lost).
     pub fn generate(&mut self, game: GameId, ctx: &egui::Context) {
         self.running = Some(game);
         let request = self.request_mut(game).clone();
-        self.candidates.retain(|c| c.level.game != game);
+        self.put_aside(game);
         self.start(ctx, move |models, cancel, progress, out| {
             generation::run(&request, models, cancel, progress, out)
         });
@@ -198,7 +239,7 @@ impl GeneratorPanel {
             return;
         }
         request.seed = request.seed.wrapping_add(index as u64 + 1);
-        self.candidates.retain(|c| c.level.game != game);
+        self.put_aside(game);
         self.candidates.push(candidate.clone());
         self.start(ctx, move |models, cancel, _, out| {
             generation::run_near(&candidate.level, &request, models, cancel, out)
@@ -238,10 +279,17 @@ impl GeneratorPanel {
             self.collect();
             match outcome {
                 Ok(summary) => {
-                    self.note = Some(match summary.note {
+                    let mut note = match summary.note {
                         Some(n) => format!("Done: {n}"),
                         None => format!("Done: {} candidates", summary.sent),
-                    })
+                    };
+                    if let Some(earlier) = self.running.and_then(|g| self.previous.get(&g)) {
+                        note.push_str(&format!(
+                            " · the {} before are under “Previous”",
+                            earlier.len()
+                        ));
+                    }
+                    self.note = Some(note);
                 }
                 Err(JobError::Cancelled) => {}
                 Err(JobError::Failed(e)) => self.error = Some(e),
