@@ -604,3 +604,38 @@ fn the_window_exports_tiled_maps_and_a_labelled_sheet() {
     h.state_mut().wait_for_files(Duration::from_secs(20));
     assert!(png.exists());
 }
+
+#[test]
+fn quitting_with_canvas_work_in_no_pack_asks_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let recovery = dir.path().join("recovery.ron");
+    let mut h = harness(studio(vec![], &dir));
+    steps(&mut h, 2);
+    new_match3(&mut h, 5, 6);
+    let c = cell(&h, 3, 4);
+    stroke(&mut h, &[c]);
+    command(&mut h, AppCommand::Quit);
+    assert!(h.state().guard().is_some(), "quitting asks");
+    steps(&mut h, 2);
+    h.get_by_label_contains("is in no pack");
+    // "Add it to …" puts the level in the pack and stays.
+    h.get_by_label_contains("Add it to").click();
+    steps(&mut h, 2);
+    assert!(h.state().guard().is_none());
+    assert_eq!(
+        h.state().packs()[h.state().active_pack()].pack.levels.len(),
+        1
+    );
+    assert!(!h.state().has_canvas_work());
+
+    // New work in no pack, then Discard: nothing is kept for the next start.
+    new_match3(&mut h, 6, 6);
+    let c = cell(&h, 3, 4);
+    stroke(&mut h, &[c]);
+    command(&mut h, AppCommand::Quit);
+    steps(&mut h, 2);
+    h.get_by_label("Discard").click();
+    steps(&mut h, 2);
+    h.state_mut().close_recovery();
+    assert!(!recovery.exists(), "discarded work is not kept");
+}

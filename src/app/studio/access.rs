@@ -227,6 +227,13 @@ impl StudioApp {
             .any(|d| d.editor.revision() != d.clean_revision && d.editor.history().undo_len() > 0)
     }
 
+    /// Forgets that the canvases hold work in no pack (the designer discarded it).
+    pub(super) fn mark_canvas_clean(&mut self) {
+        for desk in std::iter::once(&mut self.desk).chain(self.parked.values_mut()) {
+            desk.clean_revision = desk.editor.revision();
+        }
+    }
+
     /// Where a pack level is now: (pack, level) indices (`None`: no link, or the level was
     /// removed or its pack closed).
     pub(super) fn find_level(&self, source: Option<LevelRef>) -> Option<(usize, usize)> {

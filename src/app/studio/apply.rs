@@ -118,7 +118,7 @@ impl StudioApp {
                 self.status = format!("Validating with seed {seed}, {games} games");
             }
             AppCommand::Quit => {
-                if self.has_unsaved() {
+                if self.has_unsaved() || self.has_canvas_work() {
                     self.guard = Some(Guarded::Quit);
                 } else {
                     self.close_confirmed = true;

@@ -349,22 +349,49 @@ impl StudioApp {
                 .filter(|p| p.dirty)
                 .map(|p| p.title())
                 .collect();
+            // Quitting also asks about canvas work that is in no pack.
+            let canvas_work = (guarded == Guarded::Quit && self.has_canvas_work())
+                .then(|| self.editor().name.clone());
+            let pack_title = self.packs.get(self.active_pack).map(|p| p.title());
             let mut decision = None;
+            let mut add_first = false;
             egui::Modal::new(egui::Id::unique("unsaved")).show(ctx, |ui| {
                 ui.heading("Unsaved changes");
-                ui.label(format!(
-                    "These packs have unsaved changes: {}",
-                    dirty.join(", ")
-                ));
+                if !dirty.is_empty() {
+                    ui.label(format!(
+                        "These packs have unsaved changes: {}",
+                        dirty.join(", ")
+                    ));
+                }
+                if let Some(name) = &canvas_work {
+                    ui.label(format!(
+                        "The level on the canvas, “{name}”, is in no pack. Kept, it is \
+                         offered back at the next start."
+                    ));
+                }
                 let what = match &guarded {
                     Guarded::Open(p) => format!("Opening {} replaces the open copy.", p.display()),
                     Guarded::ClosePack(_) => "Closing the pack drops them.".to_string(),
-                    Guarded::Quit => "Quitting drops them.".to_string(),
+                    Guarded::Quit => "Discard drops them.".to_string(),
                 };
                 ui.label(what);
                 ui.horizontal(|ui| {
-                    if ui.button("Save").clicked() {
+                    let save = match (dirty.is_empty(), canvas_work.is_some()) {
+                        (true, true) => "Keep for next start",
+                        (false, true) => "Save packs, keep the level",
+                        _ => "Save",
+                    };
+                    if ui.button(save).clicked() {
                         decision = Some(GuardAnswer::Save);
+                    }
+                    if let (Some(_), Some(pack)) = (&canvas_work, &pack_title) {
+                        if ui
+                            .button(format!("Add it to {pack}"))
+                            .on_hover_text("Add the canvas level to the active pack and stay")
+                            .clicked()
+                        {
+                            add_first = true;
+                        }
                     }
                     if ui.button("Discard").clicked() {
                         decision = Some(GuardAnswer::Discard);
@@ -374,6 +401,11 @@ impl StudioApp {
                     }
                 });
             });
+            if add_first {
+                self.guard = None;
+                commands.push(AppCommand::Pack(PackCommand::AddCurrent));
+                self.status = "Added the canvas level to the pack; save the pack, then quit".into();
+            }
             if let Some(d) = decision {
                 self.resolve_guard(guarded, d, ctx, commands);
             }
@@ -391,7 +423,13 @@ impl StudioApp {
         match decision {
             GuardAnswer::Cancel => return,
             GuardAnswer::Save if !self.save_all_dirty() => return,
-            GuardAnswer::Save | GuardAnswer::Discard => {}
+            GuardAnswer::Save => {}
+            GuardAnswer::Discard => {
+                if guarded == Guarded::Quit {
+                    // Canvas work is dropped too: the exit keeps no recovery file for it.
+                    self.mark_canvas_clean();
+                }
+            }
         }
         match guarded {
             Guarded::Open(path) => {

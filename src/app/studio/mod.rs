@@ -315,7 +315,7 @@ impl StudioApp {
         self.shortcuts(&ctx);
         if ctx.input(|i| i.viewport().close_requested())
             && !self.close_confirmed
-            && self.has_unsaved()
+            && (self.has_unsaved() || self.has_canvas_work())
         {
             ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
             self.guard = Some(Guarded::Quit);
