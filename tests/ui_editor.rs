@@ -262,8 +262,9 @@ fn levels_added_to_a_pack_are_saved_and_reopened() {
     let path = dir.path().join("mine.ron");
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);
     steps(&mut h, 2);
-    h.get_by_role(egui::accesskit::Role::TextInput)
-        .type_text(&path.display().to_string());
+    // The field proposes a file in the designer's folder: replace it.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.event(egui::Event::Text(path.display().to_string()));
     steps(&mut h, 1);
     h.key_press(Key::Enter);
     steps(&mut h, 3);
@@ -544,7 +545,7 @@ fn a_canvas_edit_changes_the_pack_level_in_place_and_undo_restores_it() {
     assert_eq!(h.state().packs()[0].pack.levels.len(), 2, "no second level");
     assert!(h.state().has_unsaved());
     assert!(!h.state().has_canvas_work(), "the work is in the pack");
-    h.get_by_label_contains("(level 1 of two.ron *)");
+    h.get_by_label_contains("(level 1 of two *)");
 
     // The strip's order changes around it: the link follows the level.
     command(
@@ -638,4 +639,40 @@ fn quitting_with_canvas_work_in_no_pack_asks_first() {
     steps(&mut h, 2);
     h.state_mut().close_recovery();
     assert!(!recovery.exists(), "discarded work is not kept");
+}
+
+#[test]
+fn a_pack_is_renamed_from_its_tab_and_save_as_proposes_the_designers_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let shipped = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("levels/longcat/starter.ron");
+    let mut h = harness(studio(vec![shipped], &dir));
+    steps(&mut h, 2);
+    command(&mut h, AppCommand::Pack(PackCommand::Activate(0)));
+    let before = h.state().packs()[0].pack.name.clone();
+    h.state_mut()
+        .pack_strip_mut()
+        .start_renaming_pack(0, &before);
+    steps(&mut h, 2);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.event(egui::Event::Text("My Cats".into()));
+    steps(&mut h, 1);
+    h.key_press(Key::Enter);
+    steps(&mut h, 2);
+    assert_eq!(h.state().packs()[0].pack.name, "My Cats");
+    assert!(h.state().has_unsaved());
+    // Save as proposes a file named after the pack in the designer's folder, not levels/.
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::S);
+    steps(&mut h, 3);
+    let field = h.get_by_role(egui::accesskit::Role::TextInput);
+    let proposed = format!("{:?}", field);
+    let expected = dir.path().join("packs").join("my-cats.ron");
+    assert!(
+        proposed.contains(&expected.display().to_string()),
+        "{proposed}"
+    );
+    h.key_press(Key::Enter);
+    steps(&mut h, 3);
+    assert!(expected.exists(), "{:?}", h.state().errors());
+    let saved = level_studio::files::load_pack(&expected).unwrap();
+    assert_eq!(saved.name, "My Cats");
 }

@@ -183,18 +183,20 @@ impl PackDoc {
         true
     }
 
-    /// The name shown on the tab: the file name, with a star when unsaved.
+    /// The name shown on the tab: the pack's name, with a star when unsaved.
     pub fn title(&self) -> String {
-        let base = self
-            .path
-            .as_ref()
-            .and_then(|p| p.file_name())
-            .map(|n| n.to_string_lossy().to_string())
-            .unwrap_or_else(|| self.pack.name.clone());
         if self.dirty {
-            format!("{base} *")
+            format!("{} *", self.pack.name)
         } else {
-            base
+            self.pack.name.clone()
+        }
+    }
+
+    /// Renames the pack (its name inside the file; the file keeps its path).
+    pub fn rename_pack(&mut self, name: &str) {
+        if self.pack.name != name {
+            self.pack.name = name.to_string();
+            self.dirty = true;
         }
     }
 

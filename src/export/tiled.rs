@@ -33,8 +33,8 @@ pub struct TiledExport {
     pub world: PathBuf,
 }
 
-/// A name for files: lower case letters, digits and dashes.
-fn slug(name: &str) -> String {
+/// A name for files: lower case letters, digits and dashes (`level` when none is left).
+pub fn slug(name: &str) -> String {
     let mut out = String::new();
     for c in name.chars() {
         if c.is_ascii_alphanumeric() {

@@ -19,6 +19,8 @@ const CURVE_WIDTH: f32 = 270.0;
 #[derive(Debug, Default)]
 pub struct PackStrip {
     renaming: Option<(usize, String)>,
+    /// The pack tab being renamed, and the name typed so far.
+    renaming_pack: Option<(usize, String)>,
     /// The level last loaded into the editor from this strip.
     pub selected: Option<usize>,
     /// A card to scroll into view on the next frame (a level just added).
@@ -33,6 +35,12 @@ impl PackStrip {
     pub fn forget(&mut self) {
         self.selected = None;
         self.renaming = None;
+        self.renaming_pack = None;
+    }
+
+    /// Opens the name field of pack tab `index` (what double-clicking the tab does).
+    pub fn start_renaming_pack(&mut self, index: usize, name: &str) {
+        self.renaming_pack = Some((index, name.to_string()));
     }
 
     /// Opens the name field of card `index` (what double-clicking the card does).
@@ -107,11 +115,41 @@ impl PackStrip {
         ui.horizontal(|ui| {
             ui.strong("Pack");
             for (i, doc) in ctx.packs.iter().enumerate() {
-                if ui
+                if let Some((r, text)) = &mut self.renaming_pack {
+                    if *r == i {
+                        let edit = ui.add(
+                            egui::TextEdit::singleline(text)
+                                .desired_width(140.0)
+                                .id_salt(("rename-pack", i)),
+                        );
+                        // As for level names: Enter or a click elsewhere keeps, Esc drops.
+                        if edit.lost_focus() {
+                            if ui.input(|inp| !inp.key_pressed(egui::Key::Escape)) {
+                                ctx.commands.push(AppCommand::Pack(PackCommand::RenamePack(
+                                    i,
+                                    text.trim().to_string(),
+                                )));
+                            }
+                            self.renaming_pack = None;
+                        } else if !edit.has_focus() {
+                            edit.request_focus();
+                        }
+                        continue;
+                    }
+                }
+                let file = doc
+                    .path
+                    .as_ref()
+                    .map_or_else(|| "not saved yet".to_string(), |p| p.display().to_string());
+                let tab = ui
                     .selectable_label(i == ctx.active_pack, doc.title())
-                    .on_hover_text(doc.pack.description.as_str())
-                    .clicked()
-                {
+                    .on_hover_text(format!(
+                        "{file}\n{}\nDouble-click to rename",
+                        doc.pack.description
+                    ));
+                if tab.double_clicked() {
+                    self.renaming_pack = Some((i, doc.pack.name.clone()));
+                } else if tab.clicked() {
                     ctx.commands
                         .push(AppCommand::Pack(PackCommand::Activate(i)));
                 }

@@ -306,6 +306,13 @@ impl StudioApp {
                     self.packs[active].title()
                 );
             }
+            PackCommand::RenamePack(i, name) => {
+                if let (Some(doc), false) = (self.packs.get_mut(i), name.is_empty()) {
+                    doc.rename_pack(&name);
+                    self.work_generation += 1;
+                    self.status = format!("Renamed the pack to “{name}”");
+                }
+            }
             PackCommand::Activate(i) => {
                 if i < self.packs.len() {
                     self.active_pack = i;

@@ -262,11 +262,30 @@ impl StudioApp {
         let Some(doc) = self.packs.get_mut(self.active_pack) else {
             return;
         };
+        if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+            if let Err(e) = std::fs::create_dir_all(dir) {
+                self.errors
+                    .push(AppError::Save(format!("{}: {e}", dir.display())));
+                return;
+            }
+        }
+        // An untitled pack takes the name of the file it is first saved as.
+        let renamed = doc.path.is_none() && doc.pack.name.starts_with("untitled");
+        let before = doc.pack.name.clone();
+        if renamed {
+            if let Some(stem) = path.file_stem() {
+                doc.pack.name = stem.to_string_lossy().to_string();
+            }
+        }
         match files::save_pack(path, &doc.pack) {
             Ok(()) => {
                 doc.path = Some(path.to_path_buf());
                 doc.dirty = false;
                 self.status = format!("Saved {}", path.display());
+            }
+            Err(e) if renamed => {
+                doc.pack.name = before;
+                self.errors.push(AppError::Save(e.to_string()));
             }
             Err(e) => self.errors.push(AppError::Save(e.to_string())),
         }

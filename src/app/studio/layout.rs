@@ -445,10 +445,29 @@ impl StudioApp {
     }
 
     pub(super) fn request_dialog(&mut self, purpose: Purpose, ctx: &egui::Context) {
+        // A new file goes into the designer's packs folder, never into the shipped
+        // `levels/`; it is named after the pack.
+        let own_file = |doc: &crate::app::pack_doc::PackDoc| {
+            let shipped = doc
+                .path
+                .as_ref()
+                .is_some_and(|p| p.starts_with(&self.paths.levels_dir));
+            match &doc.path {
+                Some(p) if !shipped => p.clone(),
+                _ => self.paths.user_packs.join(format!(
+                    "{}.ron",
+                    crate::export::tiled::slug(&doc.pack.name)
+                )),
+            }
+        };
         let start = self
             .packs
             .get(self.active_pack)
-            .and_then(|p| p.path.clone())
+            .map(|doc| match (purpose, &doc.path) {
+                (Purpose::SaveAs, _) => own_file(doc),
+                (_, Some(p)) => p.clone(),
+                (_, None) => own_file(doc),
+            })
             .map(|p| match purpose {
                 Purpose::ExportJson => p.with_extension("json"),
                 Purpose::ExportPng => p.with_extension("png"),

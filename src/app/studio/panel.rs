@@ -32,6 +32,8 @@ pub enum PackCommand {
     Edit(usize),
     /// Make another open pack the active one.
     Activate(usize),
+    /// Rename an open pack.
+    RenamePack(usize, String),
     /// Start a new empty pack.
     New,
     /// Close the active pack (guarded when unsaved).

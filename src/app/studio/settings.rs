@@ -153,6 +153,11 @@ pub struct StudioPaths {
     pub recovery_file: Option<PathBuf>,
     /// Where the generators' weights are (`models/`).
     pub models_dir: PathBuf,
+    /// The shipped packs' folder (`levels/`): Save as never proposes a file in it.
+    pub levels_dir: PathBuf,
+    /// Where Save as proposes new pack files: `~/Documents/Level Studio` (or
+    /// `~/level-studio` without a Documents folder); made on first save.
+    pub user_packs: PathBuf,
 }
 
 impl StudioPaths {
@@ -168,19 +173,34 @@ impl StudioPaths {
                 std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share/level-studio"))
             })
             .map(|d| d.join("recovery.ron"));
+        let home = std::env::var_os("HOME").map(PathBuf::from);
+        let user_packs = match home {
+            Some(h) if h.join("Documents").is_dir() => h.join("Documents").join("Level Studio"),
+            Some(h) => h.join("level-studio"),
+            None => root.join("my-packs"),
+        };
         Self {
             shipped_packs,
             recovery_file,
             models_dir: root.join("models"),
+            levels_dir: root.join("levels"),
+            user_packs,
         }
     }
 
     /// Paths for tests: the given packs and a recovery file of the test's choosing.
     pub fn for_tests(shipped_packs: Vec<PathBuf>, recovery_file: Option<PathBuf>) -> Self {
+        let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+        let user_packs = recovery_file.as_ref().and_then(|f| f.parent()).map_or_else(
+            || std::env::temp_dir().join("level-studio"),
+            |d| d.join("packs"),
+        );
         Self {
             shipped_packs,
             recovery_file,
-            models_dir: PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("models"),
+            models_dir: root.join("models"),
+            levels_dir: root.join("levels"),
+            user_packs,
         }
     }
 }
