@@ -218,6 +218,10 @@ fn a_tiny_longcat_level_is_played_to_success_by_keys_and_recorded() {
         vec![(3, true)],
         "the attempt is kept with the level"
     );
+    // The level's details in the sidebar list it.
+    steps(&mut h, 2);
+    h.get_by_label("Playtests (1 of 1 solved)");
+    h.get_by_label("solved");
 }
 
 #[test]

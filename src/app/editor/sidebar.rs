@@ -153,5 +153,61 @@ impl ToolPanel for ConditionsPanel {
             history.undo_len(),
             history.redo_len()
         ));
+        ui.separator();
+        playtests_ui(ui, ctx);
     }
+}
+
+/// The designer's attempts at the level on the canvas (kept with every pack level of the same
+/// cells, or waiting to join the level when it is added): moves, time, solved.
+fn playtests_ui(ui: &mut egui::Ui, ctx: &PanelCtx<'_>) {
+    let cells = ctx.editor.board().to_rows();
+    let game = ctx.editor.board().rules().id();
+    let mut attempts: Vec<&crate::level::Playtest> = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    for doc in ctx.packs {
+        for level in doc.pack.levels.iter() {
+            // The same level open in two packs holds the same attempts: list them once.
+            if level.game == game && level.cells == cells && seen.insert(&level.name) {
+                attempts.extend(level.playtests.iter());
+            }
+        }
+    }
+    attempts.extend(
+        ctx.unattached
+            .iter()
+            .filter(|(g, c, _)| *g == game && *c == cells)
+            .map(|(_, _, p)| p),
+    );
+    let solved = attempts.iter().filter(|p| p.solved).count();
+    egui::CollapsingHeader::new(format!("Playtests ({solved} of {} solved)", attempts.len()))
+        .id_salt("playtests")
+        .default_open(true)
+        .show(ui, |ui| {
+            if attempts.is_empty() {
+                ui.weak("None yet: Playtest in the menu bar plays this level.");
+                return;
+            }
+            egui::Grid::new("playtest-list")
+                .num_columns(4)
+                .striped(true)
+                .show(ui, |ui| {
+                    ui.weak("#");
+                    ui.weak("moves");
+                    ui.weak("time");
+                    ui.weak("result");
+                    ui.end_row();
+                    for (i, p) in attempts.iter().enumerate() {
+                        ui.label(format!("{}", i + 1));
+                        ui.label(format!("{}", p.moves));
+                        ui.label(format!("{:.0} s", p.seconds));
+                        if p.solved {
+                            ui.colored_label(palette::GOOD, "solved");
+                        } else {
+                            ui.colored_label(palette::BAD, "not solved");
+                        }
+                        ui.end_row();
+                    }
+                });
+        });
 }

@@ -172,6 +172,7 @@ impl StudioApp {
             packs: &self.packs,
             active_pack: self.active_pack,
             shown_state: shown,
+            unattached: &self.unattached,
             commands,
         };
         if strip_open {

@@ -151,6 +151,8 @@ pub struct PanelCtx<'a> {
     pub active_pack: usize,
     /// The graph node shown on the canvas, if any.
     pub shown_state: Option<usize>,
+    /// Playtests of levels in no pack yet (game, cells, attempt).
+    pub unattached: &'a [(Game, Vec<String>, Playtest)],
     /// Commands for the studio to apply after the panels ran.
     pub commands: &'a mut Vec<AppCommand>,
 }
