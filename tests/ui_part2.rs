@@ -571,3 +571,52 @@ fn the_window_and_the_command_line_make_the_same_levels() {
         assert_eq!(cli, window, "{generator}: the window and the CLI differ");
     }
 }
+
+/// A restart brings back the canvas level, the generator settings and the candidates.
+#[test]
+fn the_session_survives_a_restart() {
+    let dir = tempfile::tempdir().unwrap();
+    let (cells, board) = {
+        let mut h = harness(studio(vec![], &dir, JobMode::Threads));
+        steps(&mut h, 2);
+        avalon_request(&mut h, 3, 11);
+        steps(&mut h, 1);
+        let cells = generate_and_wait(&mut h);
+        assert!(!cells.is_empty());
+        command(
+            &mut h,
+            AppCommand::NewLevel {
+                width: 6,
+                height: 7,
+            },
+        );
+        let board = h.state().editor().board().clone();
+        h.state_mut().save_session();
+        (cells, board)
+    };
+    let mut h = harness(studio(vec![], &dir, JobMode::Threads));
+    steps(&mut h, 2);
+    assert_eq!(h.state().editor().board(), &board);
+    assert_eq!(h.state().editor().name, "new 6x7");
+    let r = h
+        .state_mut()
+        .generators_mut()
+        .request(level_studio::match3::ID)
+        .clone();
+    assert_eq!((r.generator, r.count, r.seed), ("avalon", 3, 11));
+    assert_eq!(r.conditions.float("moves"), Some(18.0));
+    let back: Vec<Vec<String>> = h
+        .state()
+        .generators()
+        .candidates
+        .iter()
+        .map(|c| c.level.cells.clone())
+        .collect();
+    assert_eq!(back, cells);
+    // A damaged session file starts a fresh session and nothing else goes wrong.
+    std::fs::write(dir.path().join("session.ron"), "(canvases: [oops").unwrap();
+    let mut h = harness(studio(vec![], &dir, JobMode::Threads));
+    steps(&mut h, 2);
+    assert!(h.state().generators().candidates.is_empty());
+    assert!(h.state().errors().is_empty());
+}

@@ -100,6 +100,11 @@ impl GeneratorPanel {
         self.request_mut(game)
     }
 
+    /// The request of a game, when the designer has touched its generator settings.
+    pub fn saved_request(&self, game: GameId) -> Option<&GenRequest> {
+        self.requests.get(&game)
+    }
+
     /// The request of a game, to edit.
     pub fn request_mut(&mut self, game: GameId) -> &mut GenRequest {
         self.requests

@@ -11,6 +11,7 @@ pub mod help;
 mod layout;
 pub mod panel;
 pub mod recovery;
+pub mod session;
 pub mod settings;
 
 use crate::app::analysis::gauge::GaugePanel;
@@ -219,6 +220,14 @@ impl StudioApp {
             help_open: false,
             settings,
         };
+        if let Some(session) = app
+            .paths
+            .session_file
+            .as_deref()
+            .and_then(session::Session::read)
+        {
+            app.restore(session);
+        }
         app.activate_pack_for(game);
         app
     }
@@ -396,6 +405,7 @@ impl eframe::App for StudioApp {
         self.settings.zoom = self.canvas.zoom;
         self.settings.last_packs = self.packs.iter().filter_map(|p| p.path.clone()).collect();
         eframe::set_value(storage, eframe::APP_KEY, &self.settings);
+        self.save_session();
     }
 
     fn on_exit(&mut self, _gl: Option<&eframe::glow::Context>) {

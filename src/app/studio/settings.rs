@@ -151,6 +151,9 @@ pub struct StudioPaths {
     pub shipped_packs: Vec<PathBuf>,
     /// The autosave file offered back after a crash (`None`: no autosave).
     pub recovery_file: Option<PathBuf>,
+    /// The session file (canvases, generator settings, candidates) read at start and
+    /// written with the settings (`None`: sessions are not kept).
+    pub session_file: Option<PathBuf>,
     /// Where the generators' weights are (`models/`).
     pub models_dir: PathBuf,
     /// The shipped packs' folder (`levels/`): Save as never proposes a file in it.
@@ -179,9 +182,14 @@ impl StudioPaths {
             Some(h) => h.join("level-studio"),
             None => root.join("my-packs"),
         };
+        let session_file = recovery_file
+            .as_ref()
+            .and_then(|f| f.parent())
+            .map(|d| d.join("session.ron"));
         Self {
             shipped_packs,
             recovery_file,
+            session_file,
             models_dir: root.join("models"),
             levels_dir: root.join("levels"),
             user_packs,
@@ -195,9 +203,14 @@ impl StudioPaths {
             || std::env::temp_dir().join("level-studio"),
             |d| d.join("packs"),
         );
+        let session_file = recovery_file
+            .as_ref()
+            .and_then(|f| f.parent())
+            .map(|d| d.join("session.ron"));
         Self {
             shipped_packs,
             recovery_file,
+            session_file,
             models_dir: root.join("models"),
             levels_dir: root.join("levels"),
             user_packs,
