@@ -465,9 +465,8 @@ impl StudioApp {
             .packs
             .get(self.active_pack)
             .map(|doc| match (purpose, &doc.path) {
-                (Purpose::SaveAs, _) => own_file(doc),
-                (_, Some(p)) => p.clone(),
-                (_, None) => own_file(doc),
+                (Purpose::Open, Some(p)) => p.clone(),
+                _ => own_file(doc),
             })
             .map(|p| match purpose {
                 Purpose::ExportJson => p.with_extension("json"),

@@ -162,12 +162,14 @@ impl StudioApp {
         if packs.is_empty() {
             packs.push(PackDoc::untitled("untitled"));
         }
+        // Each game starts on the first level of its packs, edited in place.
         let first_level = |game: Game| {
-            packs
-                .iter()
-                .flat_map(|d| d.pack.levels.iter())
-                .find(|l| l.game == game)
-                .and_then(|l| Editor::from_level(l).ok())
+            packs.iter().find_map(|d| {
+                let i = d.pack.levels.iter().position(|l| l.game == game)?;
+                let mut editor = Editor::from_level(&d.pack.levels[i]).ok()?;
+                editor.source = d.level_ref(i);
+                Some(editor)
+            })
         };
         let mut parked: BTreeMap<Game, Desk> = crate::game::games()
             .iter()

@@ -194,10 +194,16 @@ impl StudioApp {
                     .packs
                     .iter()
                     .find(|d| d.path.as_deref() == Some(path.as_path()))?;
-                let same = doc.pack.levels.get(i)?.cells == saved.level.cells;
-                same.then(|| doc.level_ref(i)).flatten()
+                let level = doc.pack.levels.get(i)?;
+                let same = level.cells == saved.level.cells;
+                same.then(|| doc.level_ref(i).map(|r| (r, level.name.clone())))
+                    .flatten()
             });
-            editor.source = linked;
+            if let Some((_, name)) = &linked {
+                // The pack's name wins: a rename that was not saved is not brought back.
+                editor.name = name.clone();
+            }
+            editor.source = linked.map(|(r, _)| r);
             let game = saved.level.game;
             *self.desk_mut(game) = Desk::new(editor);
         }
