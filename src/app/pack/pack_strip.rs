@@ -122,17 +122,12 @@ impl PackStrip {
                                 .desired_width(140.0)
                                 .id_salt(("rename-pack", i)),
                         );
-                        // As for level names: Enter or a click elsewhere keeps, Esc drops.
-                        if edit.lost_focus() {
-                            if ui.input(|inp| !inp.key_pressed(egui::Key::Escape)) {
-                                ctx.commands.push(AppCommand::Pack(PackCommand::RenamePack(
-                                    i,
-                                    text.trim().to_string(),
-                                )));
+                        if let Some(answer) = name_field_answer(ui, &edit, text) {
+                            if let Some(name) = answer {
+                                ctx.commands
+                                    .push(AppCommand::Pack(PackCommand::RenamePack(i, name)));
                             }
                             self.renaming_pack = None;
-                        } else if !edit.has_focus() {
-                            edit.request_focus();
                         }
                         continue;
                     }
@@ -283,19 +278,12 @@ impl PackStrip {
                             name_rect,
                             egui::TextEdit::singleline(text).id_salt(("rename", i)),
                         );
-                        // Enter or a click elsewhere keeps the name, Esc drops it. Focus is
-                        // asked for only while the field lacks it: asking again in the frame
-                        // it is left would undo the leaving, and Enter would never commit.
-                        if edit.lost_focus() {
-                            if ui.input(|inp| !inp.key_pressed(egui::Key::Escape)) {
-                                ctx.commands.push(AppCommand::Pack(PackCommand::Rename(
-                                    i,
-                                    text.trim().to_string(),
-                                )));
+                        if let Some(answer) = name_field_answer(ui, &edit, text) {
+                            if let Some(name) = answer {
+                                ctx.commands
+                                    .push(AppCommand::Pack(PackCommand::Rename(i, name)));
                             }
                             self.renaming = None;
-                        } else if !edit.has_focus() {
-                            edit.request_focus();
                         }
                     }
                     _ => {
@@ -431,6 +419,21 @@ impl PackStrip {
                 );
             });
     }
+}
+
+/// What an inline name field answered this frame: `None` while it is still being typed in,
+/// `Some(Some(name))` when Enter or a click elsewhere keeps the name, `Some(None)` when Esc
+/// drops it. Focus is asked for only while the field lacks it: asking again in the frame it
+/// is left would undo the leaving, and Enter would never commit.
+fn name_field_answer(ui: &egui::Ui, edit: &egui::Response, text: &str) -> Option<Option<String>> {
+    if edit.lost_focus() {
+        let kept = ui.input(|inp| !inp.key_pressed(egui::Key::Escape));
+        return Some(kept.then(|| text.trim().to_string()));
+    }
+    if !edit.has_focus() {
+        edit.request_focus();
+    }
+    None
 }
 
 fn truncate(s: &str, n: usize) -> String {

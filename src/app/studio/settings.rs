@@ -182,10 +182,7 @@ impl StudioPaths {
             Some(h) => h.join("level-studio"),
             None => root.join("my-packs"),
         };
-        let session_file = recovery_file
-            .as_ref()
-            .and_then(|f| f.parent())
-            .map(|d| d.join("session.ron"));
+        let session_file = session_beside(recovery_file.as_deref());
         Self {
             shipped_packs,
             recovery_file,
@@ -203,10 +200,7 @@ impl StudioPaths {
             || std::env::temp_dir().join("level-studio"),
             |d| d.join("packs"),
         );
-        let session_file = recovery_file
-            .as_ref()
-            .and_then(|f| f.parent())
-            .map(|d| d.join("session.ron"));
+        let session_file = session_beside(recovery_file.as_deref());
         Self {
             shipped_packs,
             recovery_file,
@@ -216,6 +210,13 @@ impl StudioPaths {
             user_packs,
         }
     }
+}
+
+/// The session file, kept beside the recovery file.
+fn session_beside(recovery_file: Option<&std::path::Path>) -> Option<PathBuf> {
+    recovery_file
+        .and_then(|f| f.parent())
+        .map(|d| d.join("session.ron"))
 }
 
 /// The starter packs a game ships in its `levels/` folder (`*starter*.ron`), sorted.
