@@ -676,3 +676,24 @@ fn a_pack_is_renamed_from_its_tab_and_save_as_proposes_the_designers_folder() {
     let saved = level_studio::files::load_pack(&expected).unwrap();
     assert_eq!(saved.name, "My Cats");
 }
+
+#[test]
+fn a_typed_size_out_of_range_is_set_to_the_nearest_end_and_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir));
+    steps(&mut h, 3);
+    // The level panel's field comes first (the generator has a Width condition too). A click
+    // puts it in edit mode with its text selected, so typing replaces it.
+    let width = egui::accesskit::Role::SpinButton;
+    h.get_all_by_role_and_label(width, "Width").next().unwrap().click();
+    steps(&mut h, 2);
+    h.get_all_by_role_and_label(width, "Width").next().unwrap().type_text("99");
+    steps(&mut h, 1);
+    h.key_press(Key::Enter);
+    steps(&mut h, 3);
+    h.get_by_label_contains("Width 99 is out of range");
+    let max = h.state().editor().board().rules().size_rules().max.0;
+    h.get_by_label_contains(&format!("New {max}×")).click();
+    steps(&mut h, 3);
+    assert_eq!(h.state().editor().board().width(), max);
+}

@@ -24,6 +24,7 @@ pub mod generation;
 pub mod pack;
 pub mod playtest;
 pub mod studio;
+pub mod widgets;
 
 pub use crate::document::{board, history, pack_doc};
 pub use crate::jobs::{self, JobMode};

@@ -104,7 +104,11 @@ fn scale_bar(
     good_below: bool,
 ) {
     let width = ui.available_width().min(420.0);
-    let (rect, _) = ui.allocate_exact_size(Vec2::new(width, 46.0), Sense::hover());
+    let (rect, response) = ui.allocate_exact_size(Vec2::new(width, 46.0), Sense::hover());
+    response.on_hover_text(format!(
+        "The dot is this level's figure ({value:.1}); the line is the threshold ({threshold_label}); \
+         the blue band, where shown, is the spread of the bot games. Green is the good side."
+    ));
     let p = ui.painter_at(rect);
     // Inset by the marker's radius so a value at either end is drawn whole.
     let bar = Rect::from_min_size(
@@ -161,6 +165,16 @@ fn scale_bar(
         7.0,
         Stroke::new(1.5, Color32::WHITE),
     );
+    if value > max {
+        // Off the scale: the handle waits at the end with the figure beside it.
+        p.text(
+            egui::pos2(vx - 10.0, bar.top() - 2.0),
+            Align2::RIGHT_BOTTOM,
+            format!("{value:.0} ›"),
+            FontId::proportional(11.0),
+            ui.visuals().strong_text_color(),
+        );
+    }
     p.text(
         egui::pos2(bar.left(), bar.bottom() + 3.0),
         Align2::LEFT_TOP,
@@ -255,8 +269,26 @@ fn histogram(ui: &mut egui::Ui, g: &Gauge, h: &GaugeHistogram) {
             Bar::new(x, f64::from(n)).width(0.85).fill(fill)
         })
         .collect();
+    // A fixed count axis (at most three steps, labels always shown) so the labels do not fade
+    // in and out as the tallest bar changes from one validation to the next.
+    let tallest = h.bars.iter().map(|&(_, n)| f64::from(n)).fold(1.0, f64::max);
+    let step = count_step(tallest);
+    let top = (tallest / step).ceil() * step;
     Plot::new("gauge-histogram")
         .height(140.0)
+        .y_grid_spacer(move |input| {
+            (0..)
+                .map(|k| f64::from(k) * step)
+                .take_while(|&v| v <= input.bounds.1)
+                .map(|value| egui_plot::GridMark {
+                    value,
+                    step_size: step,
+                })
+                .collect()
+        })
+        .custom_y_axes(vec![egui_plot::AxisHints::new_y()
+            .min_thickness(28.0)
+            .label_spacing(0.0..=1.0)])
         .allow_drag(false)
         .allow_zoom(false)
         .allow_scroll(false)
@@ -264,7 +296,7 @@ fn histogram(ui: &mut egui::Ui, g: &Gauge, h: &GaugeHistogram) {
         .include_x(g.scale.0)
         .include_x(g.scale.1 + 1.0)
         .include_y(0.0)
-        .include_y(5.0)
+        .include_y(top)
         .show_grid([false, true])
         .show(ui, |plot| {
             plot.bar_chart(BarChart::new("games", bars));
@@ -279,4 +311,29 @@ fn histogram(ui: &mut egui::Ui, g: &Gauge, h: &GaugeHistogram) {
                 plot.vline(VLine::new("value", v).color(palette::ACCENT).width(2.0));
             }
         });
+}
+
+/// The step of the histogram's count axis: the smallest round step that covers `tallest` in at
+/// most three steps.
+fn count_step(tallest: f64) -> f64 {
+    [1.0, 2.0, 5.0, 10.0, 20.0, 25.0, 50.0, 100.0, 200.0, 250.0, 500.0]
+        .into_iter()
+        .find(|s| (tallest / s).ceil() <= 3.0)
+        .unwrap_or_else(|| (tallest / 3.0).ceil())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::count_step;
+
+    #[test]
+    fn the_count_axis_covers_the_tallest_bar_in_three_round_steps() {
+        assert_eq!(count_step(1.0), 1.0);
+        assert_eq!(count_step(3.0), 1.0);
+        assert_eq!(count_step(4.0), 2.0);
+        assert_eq!(count_step(12.0), 5.0);
+        assert_eq!(count_step(30.0), 10.0);
+        assert_eq!(count_step(70.0), 25.0);
+        assert_eq!(count_step(5000.0), 1667.0);
+    }
 }

@@ -4,6 +4,7 @@
 
 use crate::app::board::Board;
 use crate::app::editor::palette;
+use crate::app::editor::tools::{brush_targets, rect_cells};
 use crate::app::editor::EditCommand;
 use crate::app::studio::settings::ToolState;
 use crate::game::StatePicture;
@@ -91,10 +92,20 @@ impl CanvasView {
         let area = response.rect;
         painter.rect_filled(area, 0.0, palette::CANVAS_BG);
 
+        // The header is laid out first (wrapped to the canvas) so the fitted board sits below it.
+        let header = painter.layout(
+            header_text(board, state),
+            FontId::proportional(14.0),
+            ui.visuals().strong_text_color(),
+            (area.width() - 20.0).max(40.0),
+        );
+        let header_h = header.size().y + 16.0;
+        let footer_h = 30.0;
+
         // View transform: fit, then zoom about the pointer and pan.
         let (w, h) = (board.width() as f32, board.height() as f32);
         let fit = ((area.width() - 40.0) / w)
-            .min((area.height() - 56.0) / h)
+            .min((area.height() - header_h - footer_h - 16.0) / h)
             .max(4.0);
         if response.hovered() {
             let (zoom_delta, scroll, pointer) = ui.input(|i| {
@@ -122,8 +133,8 @@ impl CanvasView {
         }
         self.cell_size = fit * self.zoom;
         let size = Vec2::new(w, h) * self.cell_size;
-        self.board_rect =
-            Rect::from_center_size(area.center() + self.pan + Vec2::new(0.0, 8.0), size);
+        let middle = area.center() + Vec2::new(0.0, (header_h - footer_h) / 2.0);
+        self.board_rect = Rect::from_center_size(middle + self.pan, size);
         let painter = painter.with_clip_rect(area);
 
         match state {
@@ -132,8 +143,15 @@ impl CanvasView {
         }
 
         // Pointer → cells.
+        // The bands above and below the board hide it, so the pointer on them is on no cell.
+        let view = Rect::from_min_max(
+            area.min + Vec2::new(0.0, header_h),
+            area.max - Vec2::new(0.0, footer_h),
+        );
         let pointer = response.hover_pos().or(response.interact_pointer_pos());
-        let cell = pointer.and_then(|p| self.cell_at(p, board));
+        let cell = pointer
+            .filter(|p| view.contains(*p))
+            .and_then(|p| self.cell_at(p, board));
         self.hovered = cell;
         let primary_down = ui.input(|i| i.pointer.primary_down());
         if state.is_some() {
@@ -150,8 +168,12 @@ impl CanvasView {
             self.last_cell = None;
         }
 
-        // Rectangle preview.
+        // Rectangle preview: every cell it will paint, mirror images included, and its outline.
         if let (Some(a), Some(b)) = (self.rect_start, cell) {
+            let shade = palette::ACCENT.gamma_multiply(0.35);
+            for (x, y) in brush_targets(board, tools, &rect_cells(a, b)) {
+                painter.rect_filled(self.cell_rect(x, y), 0.0, shade);
+            }
             let r = Rect::from_two_pos(
                 self.cell_rect(a.0.min(b.0), a.1.min(b.1)).min,
                 self.cell_rect(a.0.max(b.0), a.1.max(b.1)).max,
@@ -171,7 +193,7 @@ impl CanvasView {
                 StrokeKind::Inside,
             );
         }
-        self.draw_readouts(ui, &painter, area, board, state, cell);
+        self.draw_readouts(ui, &painter, area, header, board, state, cell);
         out
     }
 
@@ -257,44 +279,24 @@ impl CanvasView {
         );
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn draw_readouts(
         &self,
         ui: &egui::Ui,
         painter: &egui::Painter,
         area: Rect,
+        header: std::sync::Arc<egui::Galley>,
         board: &Board,
         state: Option<&StateOverlay>,
         cell: Option<(usize, usize)>,
     ) {
-        let font = FontId::proportional(14.0);
+        // Opaque bands, so a zoomed or panned board never runs under the text.
+        let band = palette::CANVAS_BG.gamma_multiply(0.92);
+        let top = Rect::from_min_size(area.min, Vec2::new(area.width(), header.size().y + 16.0));
+        painter.rect_filled(top, 0.0, band);
         let text = ui.visuals().strong_text_color();
-        let top = match state {
-            Some(s) => format!(
-                "Graph state: {}   (click the canvas or press Esc to edit the level)",
-                s.picture.caption
-            ),
-            None => {
-                let (sw, sh) = board.size();
-                let markers = board.markers();
-                let what = if board.play_area().is_some() {
-                    "Size"
-                } else {
-                    "Grid"
-                };
-                let mut line = format!("{what} {sw}×{sh}   ·   Symmetry {}", board.symmetry());
-                if !markers.name.is_empty() {
-                    line += &format!("   ·   {} {}s", markers.cells.len(), markers.name);
-                }
-                line
-            }
-        };
-        painter.text(
-            area.left_top() + Vec2::new(10.0, 8.0),
-            Align2::LEFT_TOP,
-            top,
-            font.clone(),
-            text,
-        );
+        painter.galley(area.left_top() + Vec2::new(10.0, 8.0), header, text);
+        let font = FontId::proportional(14.0);
         let hover = match cell {
             Some((x, y)) if state.is_none() => {
                 let markers = board.markers();
@@ -308,6 +310,8 @@ impl CanvasView {
             Some((x, y)) => format!("Cell ({x}, {y})"),
             None => "Left: paint · middle/right drag: pan · Ctrl+wheel: zoom".to_string(),
         };
+        let bottom = Rect::from_min_max(area.left_bottom() - Vec2::new(0.0, 30.0), area.max);
+        painter.rect_filled(bottom, 0.0, band);
         painter.text(
             area.left_bottom() + Vec2::new(10.0, -8.0),
             Align2::LEFT_BOTTOM,
@@ -315,6 +319,30 @@ impl CanvasView {
             font,
             ui.visuals().text_color(),
         );
+    }
+}
+
+/// The line above the board: the graph state shown, or the level's size, symmetry and markers.
+fn header_text(board: &Board, state: Option<&StateOverlay>) -> String {
+    match state {
+        Some(s) => format!(
+            "Graph state: {}   (click the canvas or press Esc to edit the level)",
+            s.picture.caption
+        ),
+        None => {
+            let (sw, sh) = board.size();
+            let markers = board.markers();
+            let what = if board.play_area().is_some() {
+                "Size"
+            } else {
+                "Grid"
+            };
+            let mut line = format!("{what} {sw}×{sh}   ·   Symmetry {}", board.symmetry());
+            if !markers.name.is_empty() {
+                line += &format!("   ·   {} {}s", markers.cells.len(), markers.name);
+            }
+            line
+        }
     }
 }
 

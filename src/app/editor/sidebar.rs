@@ -5,6 +5,7 @@ use crate::app::editor::palette;
 use crate::app::editor::EditCommand;
 use crate::app::studio::panel::{AppCommand, PanelCtx, ToolPanel};
 use crate::app::studio::settings::Tool;
+use crate::app::widgets::bounded_number;
 use crate::game::GameId;
 use crate::symmetry::Symmetry;
 use egui::{RichText, Sense, Vec2};
@@ -15,6 +16,8 @@ use std::collections::HashMap;
 pub struct ConditionsPanel {
     /// Size of a new level, per game (the game's default size until changed).
     pub sizes: HashMap<GameId, (usize, usize)>,
+    /// Why the last typed size was changed (out of the game's range).
+    pub size_note: Option<String>,
 }
 
 impl ToolPanel for ConditionsPanel {
@@ -40,6 +43,7 @@ impl ToolPanel for ConditionsPanel {
         let sizes = rules.size_rules();
         let size = self.sizes.entry(rules.id()).or_insert(sizes.default);
         let (range_w, range_h) = (sizes.min.0..=sizes.max.0, sizes.min.1..=sizes.max.1);
+        let note = &mut self.size_note;
         egui::Grid::new("conditions")
             .num_columns(3)
             .spacing([8.0, 4.0])
@@ -47,24 +51,29 @@ impl ToolPanel for ConditionsPanel {
                 let label = ui.label("Width");
                 ui.add(egui::Slider::new(&mut size.0, range_w.clone()).show_value(false))
                     .labelled_by(label.id);
-                ui.add(egui::DragValue::new(&mut size.0).range(range_w.clone()))
-                    .on_hover_text(format!(
+                bounded_number(ui, &mut size.0, range_w.clone(), "Width", note, 1.0)
+                    .labelled_by(label.id)
+                    .on_hover_text(
+                    format!(
                         "Type or drag; {}–{} columns",
                         range_w.start(),
                         range_w.end()
-                    ));
+                    ),
+                );
                 ui.end_row();
                 let label = ui.label("Height");
                 ui.add(egui::Slider::new(&mut size.1, range_h.clone()).show_value(false))
                     .labelled_by(label.id);
-                ui.add(egui::DragValue::new(&mut size.1).range(range_h.clone()))
-                    .on_hover_text(format!(
-                        "Type or drag; {}–{} rows",
-                        range_h.start(),
-                        range_h.end()
-                    ));
+                bounded_number(ui, &mut size.1, range_h.clone(), "Height", note, 1.0)
+                    .labelled_by(label.id)
+                    .on_hover_text(
+                    format!("Type or drag; {}–{} rows", range_h.start(), range_h.end()),
+                );
                 ui.end_row();
             });
+        if let Some(n) = &self.size_note {
+            ui.colored_label(palette::ACCENT, n);
+        }
         if ui
             .button(format!("New {}×{} level", size.0, size.1))
             .on_hover_text("Replace the board (undoable)")

@@ -21,20 +21,13 @@ impl CanvasView {
         let rules = board.rules();
         let tile = tools.tile(rules);
         let name = board.tile_name_of(tile);
-        let unique = rules.unique_tile() == Some(tile);
         let pressed = response.is_pointer_button_down_on() && primary_down;
         let released = ui.input(|i| i.pointer.primary_released());
         let paint = |cells: &[(usize, usize)]| -> Vec<(usize, usize, Tile)> {
-            let mut v = Vec::new();
-            for &(x, y) in cells {
-                let targets = if unique {
-                    vec![(x, y)]
-                } else {
-                    Board::mirrored(x, y, board.mirror_frame(x, y), tools.mirror)
-                };
-                v.extend(targets.into_iter().map(|(mx, my)| (mx, my, tile)));
-            }
-            v
+            brush_targets(board, tools, cells)
+                .into_iter()
+                .map(|(x, y)| (x, y, tile))
+                .collect()
         };
         match tools.tool {
             Tool::Brush => {
@@ -70,16 +63,10 @@ impl CanvasView {
                 }
                 if released || !primary_down {
                     if let (Some(a), Some(b)) = (self.rect_start.take(), cell) {
-                        let mut cells = Vec::new();
-                        for y in a.1.min(b.1)..=a.1.max(b.1) {
-                            for x in a.0.min(b.0)..=a.0.max(b.0) {
-                                cells.push((x, y));
-                            }
-                        }
                         out.commands.push(EditCommand::BeginStroke {
                             label: format!("Rectangle {name}"),
                         });
-                        out.commands.push(EditCommand::Paint(paint(&cells)));
+                        out.commands.push(EditCommand::Paint(paint(&rect_cells(a, b))));
                         out.commands.push(EditCommand::EndStroke);
                     }
                     self.rect_start = None;
@@ -103,6 +90,37 @@ impl CanvasView {
             }
         }
     }
+}
+
+/// The cells a brush touches when it paints `cells`: each one and its mirror images under the
+/// chosen symmetry (the game's unique tile, such as the cat's head, is painted once).
+pub(super) fn brush_targets(
+    board: &Board,
+    tools: &ToolState,
+    cells: &[(usize, usize)],
+) -> Vec<(usize, usize)> {
+    let rules = board.rules();
+    let unique = rules.unique_tile() == Some(tools.tile(rules));
+    let mut out = Vec::new();
+    for &(x, y) in cells {
+        if unique {
+            out.push((x, y));
+        } else {
+            out.extend(Board::mirrored(x, y, board.mirror_frame(x, y), tools.mirror));
+        }
+    }
+    out
+}
+
+/// The cells of the rectangle with corners `a` and `b`, row by row.
+pub(super) fn rect_cells(a: (usize, usize), b: (usize, usize)) -> Vec<(usize, usize)> {
+    let mut cells = Vec::new();
+    for y in a.1.min(b.1)..=a.1.max(b.1) {
+        for x in a.0.min(b.0)..=a.0.max(b.0) {
+            cells.push((x, y));
+        }
+    }
+    cells
 }
 
 /// The cells on a straight line between two cells (so fast strokes leave no holes).

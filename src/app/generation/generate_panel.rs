@@ -42,6 +42,8 @@ pub struct GeneratorPanel {
     pub note: Option<String>,
     /// The last error (a model that did not load, a refused condition).
     pub error: Option<String>,
+    /// Why a typed condition was changed (out of its range).
+    pub range_note: Option<String>,
     /// Where each shown candidate's thumbnail was drawn last frame (index, rect; tests drag
     /// them).
     pub card_rects: Vec<(usize, egui::Rect)>,
@@ -91,6 +93,7 @@ impl GeneratorPanel {
             running: None,
             note: None,
             error: None,
+            range_note: None,
             card_rects: Vec::new(),
         }
     }

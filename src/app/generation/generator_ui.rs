@@ -4,6 +4,7 @@
 
 use super::generate_panel::{generator_of, GeneratorPanel};
 use crate::app::studio::panel::{AppCommand, PanelCtx, ToolPanel};
+use crate::app::widgets::bounded_number;
 use crate::game::{ConditionKind, ConditionValue, GameId};
 use crate::symmetry::Symmetry;
 use egui::RichText;
@@ -44,8 +45,10 @@ impl GeneratorPanel {
     fn conditions_ui(&mut self, ui: &mut egui::Ui, game: GameId) {
         self.generator_choice_ui(ui, game);
         let models = self.models.clone();
+        let mut note = self.range_note.take();
         let r = self.request_mut(game);
         let Some(generator) = generator_of(r) else {
+            self.range_note = note;
             return;
         };
         if let Some(e) = generator
@@ -71,10 +74,10 @@ impl GeneratorPanel {
                     };
                     let response = match (&spec.kind, value) {
                         (ConditionKind::Int { min, max }, ConditionValue::Int(v)) => {
-                            ui.add(egui::DragValue::new(v).range(*min..=*max))
+                            bounded_number(ui, v, *min..=*max, spec.label, &mut note, 1.0)
                         }
                         (ConditionKind::Float { min, max, step }, ConditionValue::Float(v)) => {
-                            ui.add(egui::DragValue::new(v).range(*min..=*max).speed(*step))
+                            bounded_number(ui, v, *min..=*max, spec.label, &mut note, *step)
                         }
                         (ConditionKind::Symmetry, ConditionValue::Symmetry(s)) => {
                             egui::ComboBox::from_id_salt(("gen-condition", spec.key))
@@ -93,13 +96,19 @@ impl GeneratorPanel {
                     ui.end_row();
                 }
                 let l = ui.label("Count");
-                ui.add(egui::DragValue::new(&mut r.count).range(1..=64))
-                    .labelled_by(l.id);
+                bounded_number(ui, &mut r.count, 1..=64, "Count", &mut note, 1.0)
+                    .labelled_by(l.id)
+                    .on_hover_text("How many candidates one run makes (1–64)");
                 ui.end_row();
                 let l = ui.label("Seed");
-                ui.add(egui::DragValue::new(&mut r.seed)).labelled_by(l.id);
+                ui.add(egui::DragValue::new(&mut r.seed))
+                    .labelled_by(l.id)
+                    .on_hover_text("The same seed and conditions give the same candidates");
                 ui.end_row();
             });
+        if let Some(n) = &note {
+            ui.colored_label(crate::app::editor::palette::ACCENT, n);
+        }
         ui.checkbox(&mut r.validated_only, "Validated only")
             .on_hover_text(generator.validated_help());
         let ctx = crate::game::GenerationContext {
@@ -132,6 +141,7 @@ impl GeneratorPanel {
                 }
             }
         }
+        self.range_note = note;
     }
 }
 

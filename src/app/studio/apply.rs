@@ -33,6 +33,9 @@ impl StudioApp {
                 self.shown_state = None;
                 self.analysis.reset();
                 self.activate_pack_for(game);
+                // Another game's board has another shape: the canvas fits it again.
+                self.canvas.zoom = 1.0;
+                self.canvas.pan = egui::Vec2::ZERO;
             }
             AppCommand::NewLevel { width, height } => {
                 let board = Board::blank(self.editor().board().rules(), width, height);

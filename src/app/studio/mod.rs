@@ -324,12 +324,15 @@ impl StudioApp {
                 .push(AppCommand::Open(file.path().to_path_buf()));
         }
         self.shortcuts(&ctx);
-        if ctx.input(|i| i.viewport().close_requested())
-            && !self.close_confirmed
-            && (self.has_unsaved() || self.has_canvas_work())
-        {
-            ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
-            self.guard = Some(Guarded::Quit);
+        if ctx.input(|i| i.viewport().close_requested()) {
+            if !self.close_confirmed && (self.has_unsaved() || self.has_canvas_work()) {
+                ctx.send_viewport_cmd(egui::ViewportCommand::CancelClose);
+                self.guard = Some(Guarded::Quit);
+            } else {
+                // The window goes: a running generation stops now, so the last frame and the
+                // session save do not share the cores with it.
+                self.generators.cancel();
+            }
         }
 
         let mut commands = std::mem::take(&mut self.pending);
