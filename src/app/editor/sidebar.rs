@@ -157,9 +157,10 @@ impl ToolPanel for ConditionsPanel {
                 ctx.commands.push(AppCommand::Edit(EditCommand::Redo));
             }
         });
+        let undo = history.undo_len();
+        let steps = if undo == 1 { "step" } else { "steps" };
         ui.weak(format!(
-            "{} steps to undo · {} to redo",
-            history.undo_len(),
+            "{undo} {steps} to undo · {} to redo",
             history.redo_len()
         ));
         ui.separator();
