@@ -119,6 +119,17 @@ pub fn from_json<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, File
     })
 }
 
+/// The temporary file a save of `path` writes first: hidden, beside it, named after it and
+/// this process (`.NAME.PID.tmp`).
+pub fn temp_path(path: &Path) -> PathBuf {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
+    dir.join(format!(".{name}.{}.tmp", std::process::id()))
+}
+
 /// Writes bytes atomically: a temporary file beside the target, flushed and synced, then
 /// renamed over it, so a crash mid-save leaves the old file whole.
 ///
@@ -130,8 +141,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
     std::fs::create_dir_all(dir).map_err(io_err(path))?;
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
-    let tmp = dir.join(format!(".{name}.{}.tmp", std::process::id()));
+    let tmp = temp_path(path);
     let result = (|| {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(bytes)?;

@@ -91,9 +91,21 @@ fn bad_weight_files_give_typed_errors() {
         Err(ModelError::MissingSidecar { .. })
     ));
 
-    // Avalon weights described by a Vanilla sidecar: the encoder's first layer mismatches.
+    // Avalon weights beside a Vanilla sidecar: the sidecar's stamp is of other weights.
     let mixed = copy_model("avalon-main", dir.path(), "mixed");
     std::fs::copy(sidecar_path(&weights("vanilla-main")), sidecar_path(&mixed)).unwrap();
+    assert!(matches!(
+        CvaeModel::load(&mixed),
+        Err(ModelError::CorruptWeights { .. })
+    ));
+    // ... and once restamped (the designer vouches for them), the encoder's first layer
+    // mismatches the Vanilla architecture.
+    let status = std::process::Command::new(env!("CARGO_BIN_EXE_level-studio"))
+        .args(["train", "--model", "vanilla", "--restamp", "--out"])
+        .arg(&mixed)
+        .status()
+        .unwrap();
+    assert!(status.success());
     assert!(matches!(
         CvaeModel::load(&mixed),
         Err(ModelError::ShapeMismatch { .. })

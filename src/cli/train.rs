@@ -38,6 +38,10 @@ pub struct TrainArgs {
     /// Match-3 cVAEs: seeded 144-level sweeps averaged to score a checkpoint.
     #[arg(long, default_value_t = 2)]
     pub selection_sweeps: usize,
+    /// Do not train: write the length and hash of the existing weights at --out into their
+    /// sidecar (for sidecars written before they carried one). Only for weights you trust.
+    #[arg(long)]
+    pub restamp: bool,
 }
 
 pub fn run(args: &TrainArgs) -> Result<ExitCode> {

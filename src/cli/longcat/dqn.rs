@@ -17,6 +17,11 @@ fn weights_path(given: &Option<PathBuf>) -> PathBuf {
 }
 
 pub fn train(args: &TrainArgs) -> Result<ExitCode> {
+    if args.restamp {
+        crate::ml::restamp::<model::DqnSidecar>(&args.out).map_err(anyhow::Error::msg)?;
+        println!("stamped {}", model::sidecar_path(&args.out).display());
+        return Ok(ExitCode::SUCCESS);
+    }
     let (w, h) = args.size.unwrap_or((8, 8));
     if w < 2 || h < 2 || w > 10 || h > 10 {
         bail!("size {w}x{h} is outside Longcat's 2x2..10x10");
@@ -28,6 +33,9 @@ pub fn train(args: &TrainArgs) -> Result<ExitCode> {
     }
     let mut config = DqnTrainConfig::new(w, h, args.seed);
     if let Some(steps) = args.epochs {
+        if steps == 0 {
+            bail!("--epochs (training steps) must be at least 1");
+        }
         config.steps = steps;
     }
     config.checkpoint = Some(args.out.clone());

@@ -85,6 +85,19 @@ pub struct DqnSidecar {
     pub random_mean_difficulty: f64,
     /// The command that reproduces the weights.
     pub command: String,
+    /// Length and hash of the weights file, written when the weights are saved.
+    #[serde(default)]
+    pub weights: Option<crate::ml::WeightsStamp>,
+}
+
+impl crate::ml::Stamped for DqnSidecar {
+    fn stamp(&self) -> Option<&crate::ml::WeightsStamp> {
+        self.weights.as_ref()
+    }
+
+    fn set_stamp(&mut self, stamp: crate::ml::WeightsStamp) {
+        self.weights = Some(stamp);
+    }
 }
 
 /// A loaded Q-network with its sidecar.
@@ -139,8 +152,9 @@ impl DqnModel {
             path: weights.to_path_buf(),
             reason,
         };
-        let tensors =
-            candle_core::safetensors::load(weights, &device).map_err(|e| corrupt(e.to_string()))?;
+        let bytes = crate::ml::read_stamped(weights, &side_path, sidecar.weights.as_ref())
+            .map_err(corrupt)?;
+        let tensors = crate::ml::tensors_from(&bytes, &device).map_err(corrupt)?;
         let vb = VarBuilder::from_tensors(tensors, DType::F32, &device);
         let net = QNet::new(sidecar.shape, vb).map_err(|e| corrupt(e.to_string()))?;
         Ok(Self {

@@ -299,6 +299,7 @@ fn sidecar(
             "level-studio train --model longcat-dqn --size {}x{} --seed {} --epochs {} --out models/longcat-dqn-{}x{}.safetensors",
             config.width, config.height, config.seed, config.steps, config.width, config.height
         ),
+        weights: None,
     }
 }
 

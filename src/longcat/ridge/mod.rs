@@ -264,6 +264,25 @@ impl RidgeModel {
                 known,
             });
         }
+        // NaN would predict NaN, shown as 0.00 after the floor at 0; a zero scale divides
+        // by zero.
+        let numbers = model
+            .means
+            .iter()
+            .chain(&model.coefficients)
+            .chain(std::iter::once(&model.intercept));
+        if numbers.clone().any(|v| !v.is_finite())
+            || model.scales.iter().any(|v| !v.is_finite() || *v <= 0.0)
+        {
+            return Err(PredictorError::ModelFile {
+                path: path.to_string(),
+                line: 1,
+                column: 1,
+                message: "a mean, scale, coefficient or the intercept is not a finite number \
+                          (scales must be positive)"
+                    .into(),
+            });
+        }
         Ok(model)
     }
 

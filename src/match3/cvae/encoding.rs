@@ -129,6 +129,11 @@ impl Sample {
         let moves = moves
             .or_else(|| level.match3_figures().map(|f| f.median_moves))
             .unwrap_or(MAX_RECORDED_MOVES);
+        if !moves.is_finite() || moves < 0.0 {
+            return Err(bad(format!(
+                "its median moves ({moves}) is not a number of moves; validate the level again"
+            )));
+        }
         Ok(Self {
             symmetry: layout.symmetry(),
             layout,

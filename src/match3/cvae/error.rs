@@ -21,12 +21,12 @@ pub enum ModelError {
         /// Where the sidecar was looked for.
         path: PathBuf,
     },
-    /// The weights file is not a readable safetensors file (truncated, corrupt, not safetensors).
-    #[error("model weights {path} are unreadable (truncated or not safetensors): {reason}")]
+    /// The weights file is unreadable, damaged, holds NaN, or is not the one its sidecar describes.
+    #[error("model weights {path} are refused: {reason}")]
     CorruptWeights {
         /// The weights file.
         path: PathBuf,
-        /// What the safetensors reader reported.
+        /// What is wrong: unreadable, damaged, NaN values, or not the sidecar's weights.
         reason: String,
     },
     /// The sidecar does not parse.

@@ -82,15 +82,17 @@ impl CvaeModel {
                 path: weights.to_path_buf(),
             });
         }
-        let sidecar = read_sidecar(&sidecar_path(weights))?;
+        let side = sidecar_path(weights);
+        let sidecar = read_sidecar(&side)?;
         let device = device();
-        // The buffered loader: reads the file into memory and checks it, no memory map.
-        let tensors = candle_core::safetensors::load(weights, &device).map_err(|e| {
-            ModelError::CorruptWeights {
-                path: weights.to_path_buf(),
-                reason: e.to_string(),
-            }
-        })?;
+        let corrupt = |reason: String| ModelError::CorruptWeights {
+            path: weights.to_path_buf(),
+            reason,
+        };
+        // Read into memory (no memory map), checked against the sidecar's stamp.
+        let bytes = crate::ml::read_stamped(weights, &side, sidecar.weights.as_ref())
+            .map_err(corrupt)?;
+        let tensors = crate::ml::tensors_from(&bytes, &device).map_err(corrupt)?;
         check_tensors(weights, sidecar.architecture.kind, &tensors)?;
         let vb = VarBuilder::from_tensors(tensors, DTYPE, &device);
         let model = Cvae::new(sidecar.architecture.kind, vb)?;
@@ -404,6 +406,12 @@ pub fn read_sidecar(path: &Path) -> Result<Sidecar> {
         path: path.to_path_buf(),
         reason: e.to_string(),
     })?;
+    if let Err(reason) = sidecar.check_numbers() {
+        return Err(ModelError::CorruptSidecar {
+            path: path.to_path_buf(),
+            reason,
+        });
+    }
     let expected = Architecture::of(sidecar.architecture.kind);
     if sidecar.format != SIDECAR_FORMAT || sidecar.architecture != expected {
         return Err(ModelError::WrongArchitecture {

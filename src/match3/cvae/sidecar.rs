@@ -132,6 +132,19 @@ pub struct Sidecar {
     /// back a copy of one.
     #[serde(default)]
     pub training_fingerprints: Vec<u64>,
+    /// Length and hash of the weights file, written when the weights are saved.
+    #[serde(default)]
+    pub weights: Option<crate::ml::WeightsStamp>,
+}
+
+impl crate::ml::Stamped for Sidecar {
+    fn stamp(&self) -> Option<&crate::ml::WeightsStamp> {
+        self.weights.as_ref()
+    }
+
+    fn set_stamp(&mut self, stamp: crate::ml::WeightsStamp) {
+        self.weights = Some(stamp);
+    }
 }
 
 /// A stable 64-bit fingerprint of a layout's canvas (FNV-1a over the cell classes).
@@ -189,16 +202,41 @@ pub fn coverage(samples: &[Sample]) -> Vec<SizeCoverage> {
 }
 
 /// FNV-1a 64 of `bytes` as 16 hex digits: a cheap fingerprint of the training data.
-pub fn data_hash(bytes: &[u8]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("{h:016x}")
-}
+pub use crate::ml::fnv1a_hex as data_hash;
 
 impl Sidecar {
+    /// Checks the numbers generation relies on: the move range and every coverage entry are
+    /// finite and ordered, and each size is one the game has.
+    ///
+    /// # Errors
+    /// What is wrong, naming the entry.
+    pub fn check_numbers(&self) -> Result<(), String> {
+        let ordered = |what: &str, lo: f64, hi: f64| {
+            if !lo.is_finite() || !hi.is_finite() {
+                Err(format!("{what}: {lo} to {hi} is not a finite range"))
+            } else if lo > hi || lo < 0.0 {
+                Err(format!("{what}: {lo} to {hi} is not an ordered range of moves"))
+            } else {
+                Ok(())
+            }
+        };
+        ordered("moves", self.moves.min, self.moves.max)?;
+        for c in &self.coverage {
+            let what = format!("coverage of {}x{}", c.width, c.height);
+            if !WIDTHS.contains(&c.width) || !HEIGHTS.contains(&c.height) {
+                return Err(format!(
+                    "{what}: not a match-3 size (widths {}..={}, heights {}..={})",
+                    WIDTHS.start(),
+                    WIDTHS.end(),
+                    HEIGHTS.start(),
+                    HEIGHTS.end()
+                ));
+            }
+            ordered(&what, c.min_moves, c.max_moves)?;
+        }
+        Ok(())
+    }
+
     /// Checks `condition` against the training coverage. Moves are only checked for models
     /// that take them; a size absent from the training set is infeasible. What is suggested
     /// instead is always a size and moves at which training levels are *valid* (median

@@ -258,6 +258,7 @@ pub fn initial_sidecar(config: &CvaeTrainConfig, set: &TrainingSet) -> Sidecar {
             f.dedup();
             f
         },
+        weights: None,
     }
 }
 
