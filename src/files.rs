@@ -14,12 +14,13 @@ use std::path::{Path, PathBuf};
 #[derive(Debug, thiserror::Error)]
 pub enum FileError {
     /// The file could not be read or written.
-    #[error("{path}: {source}")]
+    #[error("{path}: {error}")]
     Io {
         /// The file.
         path: PathBuf,
-        /// The operating system's error.
-        source: std::io::Error,
+        /// The operating system's error (not a `source`: the message already says it, and a
+        /// chain would print it twice).
+        error: std::io::Error,
     },
     /// The RON or JSON text is malformed or has the wrong shape.
     #[error("{path}:{line}:{column}: {message}")]
@@ -59,15 +60,31 @@ pub enum FileError {
         /// The file.
         path: PathBuf,
     },
+    /// The file is larger than the studio reads.
+    #[error("{path}: larger than {} MiB; not a level, pack or model file the studio reads", limit / (1024 * 1024))]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The limit in bytes.
+        limit: u64,
+    },
+    /// A save target that must not be replaced (a link, a device, a read-only file).
+    #[error("{path}: not replaced: {reason}")]
+    Refused {
+        /// The target.
+        path: PathBuf,
+        /// Why, in words.
+        reason: String,
+    },
     /// A value could not be written as RON or JSON (a number the format cannot hold).
     #[error("could not write the data: {0}")]
     Serialise(String),
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> FileError + '_ {
-    move |source| FileError::Io {
+    move |error| FileError::Io {
         path: path.to_path_buf(),
-        source,
+        error,
     }
 }
 
@@ -131,20 +148,29 @@ pub fn temp_path(path: &Path) -> PathBuf {
 }
 
 /// Writes bytes atomically: a temporary file beside the target, flushed and synced, then
-/// renamed over it, so a crash mid-save leaves the old file whole.
+/// renamed over it, so a crash mid-save leaves the old file whole. An existing target must be
+/// a plain, writable file with no other hard link (a symbolic link, FIFO, device or folder is
+/// refused, never replaced); the new file keeps its permissions. The temporary file is removed
+/// on every error, and temporary files of this naming older than a day (left by a killed save)
+/// are removed from the folder.
 ///
 /// # Errors
-/// [`FileError::Io`].
+/// [`FileError::Io`]; [`FileError::Refused`] for a target that must not be replaced.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
     let dir = path
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
+    let existing = replaceable(path)?;
     std::fs::create_dir_all(dir).map_err(io_err(path))?;
+    remove_stale_temps(dir);
     let tmp = temp_path(path);
     let result = (|| {
         let mut f = std::fs::File::create(&tmp)?;
         f.write_all(bytes)?;
+        if let Some(meta) = &existing {
+            f.set_permissions(meta.permissions())?;
+        }
         f.sync_all()?;
         std::fs::rename(&tmp, path)
     })();
@@ -154,8 +180,132 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
     result.map_err(io_err(path))
 }
 
+/// The metadata of an existing save target, or why it must not be replaced.
+fn replaceable(path: &Path) -> Result<Option<std::fs::Metadata>, FileError> {
+    let refuse = |reason: String| FileError::Refused {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let meta = match std::fs::symlink_metadata(path) {
+        Ok(m) => m,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(io_err(path)(e)),
+    };
+    let kind = meta.file_type();
+    if kind.is_symlink() {
+        return Err(refuse(
+            "it is a symbolic link; write to the file it points to by its own path".into(),
+        ));
+    }
+    if kind.is_dir() {
+        return Err(refuse("it is a folder".into()));
+    }
+    if !kind.is_file() {
+        return Err(refuse(
+            "it is not a regular file (a FIFO, socket or device)".into(),
+        ));
+    }
+    if meta.permissions().readonly() {
+        return Err(refuse(
+            "it is read-only; make it writable first if it should change".into(),
+        ));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if meta.nlink() > 1 {
+            return Err(refuse(format!(
+                "it has {} hard links, and a save would break them",
+                meta.nlink()
+            )));
+        }
+    }
+    Ok(Some(meta))
+}
+
+/// Removes `.NAME.PID.tmp` files older than a day from `dir`: what saves killed mid-write
+/// (power loss, kill -9) left behind. Errors are ignored: this is housekeeping.
+fn remove_stale_temps(dir: &Path) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let day = std::time::Duration::from_secs(24 * 3600);
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(name) = name.to_str() else {
+            continue;
+        };
+        if !is_temp_name(name) {
+            continue;
+        }
+        let old = entry
+            .metadata()
+            .ok()
+            .filter(std::fs::Metadata::is_file)
+            .and_then(|m| m.modified().ok())
+            .and_then(|t| t.elapsed().ok())
+            .is_some_and(|age| age > day);
+        if old {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Whether `name` is of [`temp_path`]'s naming: `.NAME.PID.tmp`.
+fn is_temp_name(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix('.').and_then(|n| n.strip_suffix(".tmp")) else {
+        return false;
+    };
+    match rest.rsplit_once('.') {
+        Some((stem, pid)) => {
+            !stem.is_empty() && !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit())
+        }
+        None => false,
+    }
+}
+
+/// The largest file the studio reads: a pack of several hundred thousand levels fits, and
+/// `/dev/zero` or a runaway file is refused instead of filling the memory.
+pub const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
+
+/// Reads a text file of at most [`MAX_FILE_BYTES`], without a leading UTF-8 byte-order mark.
+///
+/// # Errors
+/// [`FileError::Io`]; [`FileError::Parse`] at the first byte that is not UTF-8;
+/// [`FileError::TooLarge`].
+pub fn read_text(path: &Path) -> Result<String, FileError> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(io_err(path))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io_err(path))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(FileError::TooLarge {
+            path: path.to_path_buf(),
+            limit: MAX_FILE_BYTES,
+        });
+    }
+    let mut text = String::from_utf8(bytes).map_err(|e| {
+        let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
+        let start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let column = String::from_utf8_lossy(&good[start..]).chars().count() + 1;
+        FileError::Parse {
+            path: path.to_path_buf(),
+            line,
+            column,
+            message: "not UTF-8 text".into(),
+        }
+    })?;
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
+    Ok(text)
+}
+
 fn read(path: &Path) -> Result<String, FileError> {
-    std::fs::read_to_string(path).map_err(io_err(path))
+    read_text(path)
 }
 
 /// Checks that a level's cells make a level of its game (looked up in the registry).
@@ -186,12 +336,32 @@ fn foreign_chars(game: &dyn crate::game::Game, text: &str) -> usize {
 }
 
 /// Builds a level from ASCII art. With `game`, the text is read as that game's level;
-/// without, every registered game tries, and exactly one must accept it.
+/// without, the game is the one whose tiles the text uses. Text whose characters are tiles of
+/// several games (a Longcat level without its head is also a match-3 layout) is refused with
+/// the reason: ASCII carries no game, so it must be named (`--game`).
 ///
 /// # Errors
 /// [`FileError::Parse`] for a bad character or ragged rows (with line and column),
-/// [`FileError::Level`] for a bad size or content, or text that several games accept.
+/// [`FileError::Level`] for a bad size or content, or text whose game is ambiguous.
 pub fn level_from_ascii(path: &Path, text: &str, game: Option<Game>) -> Result<Level, FileError> {
+    ascii_level(path, text, game, None)
+}
+
+/// As [`level_from_ascii`] without a named game, but text that fits several games is read as
+/// `hint`'s when it is one of them (the window reads it as the game on the canvas).
+///
+/// # Errors
+/// As [`level_from_ascii`].
+pub fn level_from_ascii_hinted(path: &Path, text: &str, hint: Game) -> Result<Level, FileError> {
+    ascii_level(path, text, None, Some(hint))
+}
+
+fn ascii_level(
+    path: &Path,
+    text: &str,
+    game: Option<Game>,
+    hint: Option<Game>,
+) -> Result<Level, FileError> {
     let name = path
         .file_stem()
         .and_then(|s| s.to_str())
@@ -227,21 +397,42 @@ pub fn level_from_ascii(path: &Path, text: &str, game: Option<Game>) -> Result<L
         return game.level_from_ascii(&name, text).map_err(file_error);
     }
     let games = crate::game::games();
+    // The games whose tiles are every character of the text.
+    let fitting: Vec<_> = games
+        .iter()
+        .filter(|g| foreign_chars(**g, text) == 0)
+        .collect();
+    if fitting.len() > 1 {
+        if let Some(g) = fitting.iter().find(|g| Some(g.id()) == hint) {
+            return g.level_from_ascii(&name, text).map_err(file_error);
+        }
+        // Only a guess needs the game named: when no game takes the text, its error is
+        // what the designer needs (a ragged row, a bad size).
+        let results: Vec<_> = fitting
+            .iter()
+            .map(|g| g.level_from_ascii(&name, text))
+            .collect();
+        if results.iter().all(Result::is_err) {
+            if let Some(Err(e)) = results.into_iter().next() {
+                return Err(file_error(e));
+            }
+        }
+        let mut used: Vec<char> = text.chars().filter(|c| !c.is_whitespace()).collect();
+        used.sort_unstable();
+        used.dedup();
+        let names: Vec<&str> = fitting.iter().map(|g| g.id().as_str()).collect();
+        return Err(level_error(format!(
+            "its characters ({}) are tiles of several games ({}), and ASCII art does not say \
+             which; name the game (--game {})",
+            used.iter().map(|c| format!("'{c}'")).collect::<Vec<_>>().join(" "),
+            names.join(", "),
+            names.join(" or --game ")
+        )));
+    }
     let tries: Vec<_> = games
         .iter()
         .map(|g| (*g, g.level_from_ascii(&name, text)))
         .collect();
-    let accepted: Vec<&str> = tries
-        .iter()
-        .filter(|(_, r)| r.is_ok())
-        .map(|(g, _)| g.id().as_str())
-        .collect();
-    if accepted.len() > 1 {
-        return Err(level_error(format!(
-            "the text is a level of several games ({}); name the game (--game)",
-            accepted.join(", ")
-        )));
-    }
     let best = tries
         .into_iter()
         .min_by_key(|(g, r)| (r.is_err(), foreign_chars(*g, text)));
@@ -256,11 +447,20 @@ pub fn level_from_ascii(path: &Path, text: &str, game: Option<Game>) -> Result<L
 /// # Errors
 /// [`FileError`] naming the file, and the line and column where the text is malformed.
 pub fn load_level(path: &Path) -> Result<Level, FileError> {
+    load_level_hinted(path, None)
+}
+
+/// As [`load_level`]; ASCII art whose characters fit several games is read as `hint`'s when
+/// it is one of them.
+///
+/// # Errors
+/// As [`load_level`].
+pub fn load_level_hinted(path: &Path, hint: Option<Game>) -> Result<Level, FileError> {
     let text = read(path)?;
     let level: Level = match extension(path).as_str() {
         "ron" => from_ron(path, &text)?,
         "json" => from_json(path, &text)?,
-        _ => return level_from_ascii(path, &text, None),
+        _ => return ascii_level(path, &text, None, hint),
     };
     check_level(path, &level)?;
     Ok(level)
@@ -320,26 +520,74 @@ pub fn load_levels(path: &Path) -> Result<Vec<Level>, FileError> {
 /// # Errors
 /// As [`load_levels`].
 pub fn load_levels_as(path: &Path, game: Option<Game>) -> Result<Vec<Level>, FileError> {
+    match extension(path).as_str() {
+        "ron" | "json" => Ok(match load_pack_or_level(path)? {
+            Loaded::Pack(pack) => pack.levels,
+            Loaded::Level(level) => vec![*level],
+        }),
+        _ => level_from_ascii(path, &read(path)?, game).map(|l| vec![l]),
+    }
+}
+
+/// What a RON or JSON file holds.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Loaded {
+    /// A pack of levels.
+    Pack(Pack),
+    /// One level.
+    Level(Box<Level>),
+}
+
+/// Loads a RON or JSON file that holds a pack or one level. A file with a `levels` field is a
+/// pack, and its errors are reported as the pack's (the line and column of the bad value, as
+/// `export` reports them); any other file is a level.
+///
+/// # Errors
+/// [`FileError`] naming the file, line and column, or the first bad level.
+pub fn load_pack_or_level(path: &Path) -> Result<Loaded, FileError> {
     let text = read(path)?;
-    let ext = extension(path);
-    if ext == "ron" || ext == "json" {
-        let as_pack: Result<Pack, FileError> = if ext == "ron" {
-            from_ron(path, &text)
+    let json = extension(path) == "json";
+    let parse_pack = |text: &str| -> Result<Pack, FileError> {
+        let pack = if json {
+            from_json(path, text)?
         } else {
-            from_json(path, &text)
+            from_ron(path, text)?
         };
-        if let Ok(pack) = as_pack {
-            let pack = migrate(path, pack)?;
-            for level in &pack.levels {
-                check_level(path, level)?;
-            }
-            return Ok(pack.levels);
+        let pack = migrate(path, pack)?;
+        for level in &pack.levels {
+            check_level(path, level)?;
         }
+        Ok(pack)
+    };
+    let parse_level = |text: &str| -> Result<Level, FileError> {
+        let level: Level = if json {
+            from_json(path, text)?
+        } else {
+            from_ron(path, text)?
+        };
+        check_level(path, &level)?;
+        Ok(level)
+    };
+    if has_levels_field(&text) {
+        match parse_pack(&text) {
+            Ok(pack) => Ok(Loaded::Pack(pack)),
+            // A level whose text merely mentions "levels:" (in a name) is still a level.
+            Err(pack_error) => parse_level(&text)
+                .map(|l| Loaded::Level(Box::new(l)))
+                .map_err(|_| pack_error),
+        }
+    } else {
+        parse_level(&text).map(|l| Loaded::Level(Box::new(l)))
     }
-    match ext.as_str() {
-        "ron" | "json" => load_level(path).map(|l| vec![l]),
-        _ => level_from_ascii(path, &text, game).map(|l| vec![l]),
-    }
+}
+
+/// Whether RON or JSON text has a `levels` field (`levels:` or `"levels":`).
+fn has_levels_field(text: &str) -> bool {
+    text.match_indices("levels").any(|(at, word)| {
+        let before = text[..at].chars().next_back();
+        let after = text[at + word.len()..].trim_start_matches('"').trim_start();
+        !before.is_some_and(|c| c.is_alphanumeric() || c == '_') && after.starts_with(':')
+    })
 }
 
 /// Saves a level as RON, atomically.

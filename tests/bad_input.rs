@@ -189,3 +189,212 @@ fn a_predictor_with_a_nan_coefficient_is_refused_not_read_as_zero() {
         .to_string();
     assert!(err.contains("not a finite number"), "{err}");
 }
+
+fn export_json(pack: &Path, out: &Path) -> std::process::Output {
+    studio()
+        .args(["export", "--format", "json"])
+        .arg(pack)
+        .arg("--out")
+        .arg(out)
+        .output()
+        .unwrap()
+}
+
+fn refused(out: &std::process::Output, why: &str) {
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("not replaced") && err.contains(why), "{err}");
+}
+
+#[cfg(unix)]
+#[test]
+fn out_never_replaces_a_symlink_fifo_read_only_or_hard_linked_file() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let pack = Path::new("levels/match3/match3-starter.ron");
+    let target = dir.path().join("target.json");
+    std::fs::write(&target, "original").unwrap();
+
+    let link = dir.path().join("link.json");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    refused(&export_json(pack, &link), "symbolic link");
+    assert!(std::fs::symlink_metadata(&link).unwrap().file_type().is_symlink());
+
+    let fifo = dir.path().join("fifo.json");
+    assert!(Command::new("mkfifo").arg(&fifo).status().unwrap().success());
+    refused(&export_json(pack, &fifo), "FIFO");
+
+    let read_only = dir.path().join("read-only.json");
+    std::fs::write(&read_only, "keep").unwrap();
+    std::fs::set_permissions(&read_only, std::fs::Permissions::from_mode(0o444)).unwrap();
+    let out = export_json(pack, &read_only);
+    // Root may write anything; the studio still refuses to replace a read-only file.
+    refused(&out, "read-only");
+    assert_eq!(std::fs::read_to_string(&read_only).unwrap(), "keep");
+
+    let hard = dir.path().join("hard.json");
+    std::fs::hard_link(&target, &hard).unwrap();
+    refused(&export_json(pack, &hard), "hard links");
+    assert_eq!(std::fs::read_to_string(&target).unwrap(), "original");
+    // Nothing was left behind.
+    let temps = std::fs::read_dir(dir.path())
+        .unwrap()
+        .filter(|e| e.as_ref().unwrap().file_name().to_string_lossy().ends_with(".tmp"))
+        .count();
+    assert_eq!(temps, 0);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_save_keeps_the_files_permissions_and_clears_stale_temporary_files() {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().unwrap();
+    let out_path = dir.path().join("pack.json");
+    std::fs::write(&out_path, "old").unwrap();
+    std::fs::set_permissions(&out_path, std::fs::Permissions::from_mode(0o600)).unwrap();
+    // A save killed a long time ago, and one of another process now.
+    let stale = dir.path().join(".pack.json.4242.tmp");
+    let fresh = dir.path().join(".pack.json.4243.tmp");
+    for f in [&stale, &fresh] {
+        std::fs::write(f, "partial").unwrap();
+    }
+    let two_days = std::time::SystemTime::now() - std::time::Duration::from_secs(2 * 24 * 3600);
+    std::fs::File::options()
+        .write(true)
+        .open(&stale)
+        .unwrap()
+        .set_modified(two_days)
+        .unwrap();
+    let out = export_json(Path::new("levels/match3/match3-starter.ron"), &out_path);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let mode = std::fs::metadata(&out_path).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode, 0o600);
+    assert!(!stale.exists());
+    assert!(fresh.exists());
+}
+
+#[test]
+fn unbounded_games_counts_and_files_are_refused_with_the_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let level = dir.path().join("a.txt");
+    std::fs::write(&level, "~~~~\n....\n....\n....\n").unwrap();
+    let out = studio()
+        .args(["validate", "--games", "4294967295"])
+        .arg(&level)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("1..=10000"));
+
+    for count in ["0", "100000000"] {
+        let out = studio()
+            .args(["generate", "--model", "rule-based", "--count", count, "--out"])
+            .arg(dir.path().join("g.ron"))
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{count}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("1 to 100000 levels"), "{err}");
+    }
+
+    #[cfg(unix)]
+    {
+        let out = studio().args(["validate", "/dev/zero"]).output().unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("larger than 256 MiB"), "{err}");
+    }
+}
+
+#[test]
+fn a_byte_order_mark_is_accepted_and_bad_utf8_is_placed() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string("levels/match3/match3-starter.ron").unwrap();
+    let bom = dir.path().join("bom.ron");
+    std::fs::write(&bom, format!("\u{feff}{text}")).unwrap();
+    level_studio::files::load_pack(&bom).unwrap();
+
+    let bad = dir.path().join("bad.ron");
+    let mut bytes = b"(\n  name: \"a".to_vec();
+    bytes.push(0xff);
+    std::fs::write(&bad, &bytes).unwrap();
+    let err = level_studio::files::load_pack(&bad).unwrap_err().to_string();
+    assert!(err.ends_with("bad.ron:2:11: not UTF-8 text"), "{err}");
+}
+
+#[test]
+fn an_io_error_is_printed_once() {
+    let out = studio()
+        .args(["export", "--format", "json", "no/such/pack.ron", "--out"])
+        .arg(std::env::temp_dir().join("never.json"))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(err.matches("No such file or directory").count(), 1, "{err}");
+}
+
+/// The first line of stderr that names the file, without the "error: " prefix.
+fn error_line(out: &std::process::Output, file: &Path) -> String {
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    err.lines()
+        .find(|l| l.contains(&*file.display().to_string()))
+        .unwrap_or_else(|| panic!("no error names the file: {err}"))
+        .trim_start_matches("error: ")
+        .to_string()
+}
+
+#[test]
+fn validate_graph_and_export_report_the_same_line_and_column_for_a_malformed_pack() {
+    let dir = tempfile::tempdir().unwrap();
+    let text = std::fs::read_to_string("levels/longcat/starter.ron").unwrap();
+    // Break the fifth level's symmetry, deep in the file.
+    let mut at = 0;
+    for _ in 0..5 {
+        at += text[at..].find("symmetry: ").unwrap() + 1;
+    }
+    let at = at - 1 + "symmetry: ".len();
+    let broken = format!("{}Diagonal{}", &text[..at], &text[at..].split_once(',').unwrap().1);
+    let broken = broken.replacen("Diagonal", "Diagonal,", 1);
+    let pack = dir.path().join("broken.ron");
+    std::fs::write(&pack, broken).unwrap();
+    let run = |args: &[&str]| studio().args(args).arg(&pack).output().unwrap();
+    let export = error_line(
+        &studio()
+            .args(["export", "--format", "json"])
+            .arg(&pack)
+            .arg("--out")
+            .arg(dir.path().join("x.json"))
+            .output()
+            .unwrap(),
+        &pack,
+    );
+    let line = text[..at].lines().count();
+    assert!(export.contains(&format!("broken.ron:{line}:")), "{export}");
+    assert_eq!(error_line(&run(&["validate"]), &pack), export);
+    assert_eq!(error_line(&run(&["graph"]), &pack), export);
+}
+
+#[test]
+fn ascii_art_whose_characters_fit_several_games_is_refused_until_the_game_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    // A Longcat level that lost its head: '#' and '.' are tiles of both games.
+    let level = dir.path().join("headless.txt");
+    std::fs::write(&level, "#....\n.#...\n.....\n").unwrap();
+    let out = studio().arg("validate").arg(&level).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("tiles of several games") && err.contains("--game"), "{err}");
+    let out = studio()
+        .args(["validate", "--game", "longcat"])
+        .arg(&level)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("head"));
+    // '~' is match-3's alone: no game to name.
+    let gap = dir.path().join("gap.txt");
+    std::fs::write(&gap, "~..~\n....\n....\n....\n").unwrap();
+    let out = studio().arg("validate").arg(&gap).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+}

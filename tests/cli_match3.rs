@@ -18,7 +18,7 @@ fn validate_json_prints_one_object_per_file_with_the_figures() {
     let b = dir.path().join("b.txt");
     std::fs::write(&b, "....\n....\n....\n....\n").unwrap();
     let out = studio()
-        .args(["validate", "--json", "--seed", "3"])
+        .args(["validate", "--json", "--seed", "3", "--game", "match3"])
         .arg(&a)
         .arg(&b)
         .output()
@@ -65,7 +65,7 @@ fn validate_keeps_going_past_a_bad_file_and_names_it() {
     let good = dir.path().join("good.txt");
     std::fs::write(&good, ".......\n".repeat(8)).unwrap();
     let out = studio()
-        .arg("validate")
+        .args(["validate", "--game", "match3"])
         .arg(&bad)
         .arg(&stuck)
         .arg(&good)
@@ -92,7 +92,7 @@ fn validate_reports_missing_files_and_too_large_areas() {
     let wide = dir.path().join("wide.txt");
     std::fs::write(&wide, "..........\n".repeat(12)).unwrap();
     let out = studio()
-        .arg("validate")
+        .args(["validate", "--game", "match3"])
         .arg(&wide)
         .arg(dir.path().join("missing.ron"))
         .output()

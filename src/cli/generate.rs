@@ -14,6 +14,7 @@ use clap::Args;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::{Duration, Instant};
 
 #[derive(Args, Debug)]
 pub struct GenerateArgs {
@@ -35,8 +36,8 @@ pub struct GenerateArgs {
     /// Any condition as KEY=VALUE (repeatable), e.g. `--set dagp_n=3`.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
-    /// Number of levels.
-    #[arg(long, default_value_t = 10)]
+    /// Number of levels, 1 to 100,000 (the pack so far is saved every 10 s of a long run).
+    #[arg(long, default_value_t = 10, value_parser = count_in_range)]
     pub count: usize,
     /// Seed.
     #[arg(long, default_value_t = 0)]
@@ -56,6 +57,22 @@ pub struct GenerateArgs {
     /// Output pack (.ron).
     #[arg(long)]
     pub out: PathBuf,
+}
+
+/// The most levels one `generate` makes.
+pub const MAX_COUNT: usize = 100_000;
+
+fn count_in_range(s: &str) -> Result<usize, String> {
+    let n: usize = s
+        .parse()
+        .map_err(|_| format!("{s:?} is not a number of levels"))?;
+    if !(1..=MAX_COUNT).contains(&n) {
+        return Err(format!(
+            "{n} is not 1 to {MAX_COUNT} levels; for more, run several generations with \
+             different seeds"
+        ));
+    }
+    Ok(n)
 }
 
 /// Parses `WxH`.
@@ -164,6 +181,9 @@ fn request(args: &GenerateArgs) -> Result<GenRequest> {
     })
 }
 
+/// How often a long generation reports and saves what it made so far.
+const SAVE_EVERY: Duration = Duration::from_secs(10);
+
 pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
     let request = request(args)?;
     let (request, generator) = generation::prepare(&request).map_err(|e| anyhow!(e))?;
@@ -201,19 +221,38 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
         described.join(", "),
         request.seed
     );
-    let show_progress = request.count >= 20 && std::io::stderr().is_terminal();
+    // Progress on stderr: a bar redrawn in place on a terminal, a line every 10 s otherwise.
+    let terminal = std::io::stderr().is_terminal();
+    let show_progress = request.count >= 20;
+    let mut last_line = Instant::now();
     let mut progress = |fraction: f32, note: String| {
-        if show_progress {
+        if show_progress && terminal {
             eprint!("\r[{:>3.0} %] {note}   ", fraction * 100.0);
             let _ = std::io::stderr().flush();
+        } else if show_progress && last_line.elapsed() >= SAVE_EVERY {
+            eprintln!("[{:>3.0} %] {note}", fraction * 100.0);
+            last_line = Instant::now();
         }
     };
+    // A long run saves the pack so far every 10 s, so stopping it keeps what it made.
+    let mut last_save = Instant::now();
+    let mut save_error = None;
     let summary = generation::run(&request, &models, &cancel, &mut progress, &mut |c| {
-        pack.levels.push(c.level)
+        pack.levels.push(c.level);
+        if last_save.elapsed() >= SAVE_EVERY && pack.levels.len() < request.count {
+            if let Err(e) = files::save_pack(&args.out, &pack) {
+                save_error.get_or_insert(e);
+                cancel.cancel();
+            }
+            last_save = Instant::now();
+        }
     })
     .map_err(|e| anyhow!("{e}"))?;
-    if show_progress {
+    if show_progress && terminal {
         eprintln!();
+    }
+    if let Some(e) = save_error {
+        return Err(e.into());
     }
     if pack.levels.is_empty() {
         bail!(

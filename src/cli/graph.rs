@@ -20,9 +20,9 @@ pub struct GraphArgs {
     /// Write the graph in Graphviz DOT format here.
     #[arg(long)]
     pub dot: Option<PathBuf>,
-    /// Largest number of states to explore before giving up.
-    #[arg(long, default_value_t = 200_000)]
-    pub budget: usize,
+    /// Largest number of states to explore before giving up, 1 to 50,000,000.
+    #[arg(long, default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(1..=50_000_000))]
+    pub budget: u64,
     /// In a pack: the level's name, or its 1-based position.
     #[arg(long)]
     pub level: Option<String>,
@@ -53,7 +53,7 @@ pub fn run(args: &GraphArgs) -> Result<ExitCode> {
         );
     }
     let options = AnalyseOptions {
-        budget: Some(args.budget),
+        budget: Some(usize::try_from(args.budget).unwrap_or(usize::MAX)),
         predictor: args.predictor.clone(),
         ..AnalyseOptions::default()
     };

@@ -15,7 +15,8 @@ pub struct ValidateArgs {
     /// Level files (.ron, .json, or ASCII .txt) or packs.
     #[arg(required = true)]
     pub files: Vec<PathBuf>,
-    /// Read ASCII files as levels of this game (otherwise the one game that accepts them).
+    /// Read ASCII files as levels of this game (needed when their characters are tiles of
+    /// several games: ASCII art does not say which).
     #[arg(long)]
     pub game: Option<GameId>,
     /// Print one JSON object per level, one per line.
@@ -24,15 +25,15 @@ pub struct ValidateArgs {
     /// Base seed of the games.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Number of games per level (match-3 bots).
-    #[arg(long, default_value_t = 30)]
+    /// Number of games per level (match-3 bots), 1 to 10,000.
+    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=10_000))]
     pub games: u32,
-    /// The designers' move limit (match-3: valid when the median is at most this).
-    #[arg(long, default_value_t = 20)]
+    /// The designers' move limit (match-3: valid when the median is at most this), 1 to 1,000.
+    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1_000))]
     pub limit: u32,
-    /// Largest state graph to explore (Longcat).
-    #[arg(long)]
-    pub budget: Option<usize>,
+    /// Largest state graph to explore (Longcat), 1 to 50,000,000 states.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=50_000_000))]
+    pub budget: Option<u64>,
     /// Play with the naive baseline (match-3: the random bot) instead of the validation bot.
     #[arg(long)]
     pub random_bot: bool,
@@ -43,7 +44,7 @@ pub fn run(args: &ValidateArgs) -> Result<ExitCode> {
         seed: args.seed,
         games: Some(args.games),
         limit: Some(args.limit),
-        budget: args.budget,
+        budget: args.budget.map(|b| usize::try_from(b).unwrap_or(usize::MAX)),
         baseline: args.random_bot,
         predictor: None,
     };

@@ -113,7 +113,7 @@ pub fn tensors_from(bytes: &[u8], device: &Device) -> Result<HashMap<String, Ten
 /// A missing or unreadable file, or one that cannot be written.
 pub fn restamp<S: Serialize + DeserializeOwned + Stamped>(weights: &Path) -> Result<(), String> {
     let side = sidecar_path(weights);
-    let text = std::fs::read_to_string(&side).map_err(|e| format!("{}: {e}", side.display()))?;
+    let text = crate::files::read_text(&side).map_err(|e| e.to_string())?;
     let mut sidecar: S =
         crate::files::from_ron(&side, &text).map_err(|e| e.to_string())?;
     let bytes = std::fs::read(weights).map_err(|e| format!("{}: {e}", weights.display()))?;

@@ -14,15 +14,15 @@ use crate::export::png::{self as png_sheet, SheetNote};
 use crate::export::tiled;
 use crate::files;
 use crate::jobs::{JobMode, Worker};
-use crate::level::{Level, Pack};
+use crate::level::{Game, Level, Pack};
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 /// File work for the worker.
 pub(crate) enum FileJob {
-    /// Read a pack or a level.
-    Open(PathBuf),
+    /// Read a pack or a level (ASCII art that fits several games is read as this game's).
+    Open(PathBuf, Game),
     /// Write the pack in a format; `notes` label the PNG sheet's levels and Tiled maps.
     Export {
         path: PathBuf,
@@ -65,8 +65,8 @@ pub(crate) enum FileDone {
 impl FileJob {
     fn run(self) -> FileDone {
         match self {
-            FileJob::Open(path) => {
-                let opened = read(&path);
+            FileJob::Open(path, game) => {
+                let opened = read(&path, game);
                 FileDone::Opened(path, opened)
             }
             FileJob::Export {
@@ -90,32 +90,20 @@ impl FileJob {
 
 /// Reads a pack or a level file. A `.ron`/`.json` file is a pack, else a level; when both
 /// fail, the error of what the text looks like is reported.
-fn read(path: &Path) -> Result<Opened, String> {
+fn read(path: &Path, game: Game) -> Result<Opened, String> {
     let ext = path
         .extension()
         .and_then(|e| e.to_str())
         .unwrap_or("")
         .to_ascii_lowercase();
     if ext != "ron" && ext != "json" {
-        return files::load_level(path)
+        return files::load_level_hinted(path, Some(game))
             .map(|l| Opened::Level(Box::new(l)))
             .map_err(|e| e.to_string());
     }
-    match files::load_pack(path) {
-        Ok(p) => Ok(Opened::Pack(p)),
-        Err(pack_err) => {
-            let looks_like_pack = std::fs::read_to_string(path)
-                .map(|t| t.contains("levels"))
-                .unwrap_or(false);
-            match files::load_level(path) {
-                Ok(level) => Ok(Opened::Level(Box::new(level))),
-                Err(level_err) => Err(if looks_like_pack {
-                    pack_err.to_string()
-                } else {
-                    level_err.to_string()
-                }),
-            }
-        }
+    match files::load_pack_or_level(path).map_err(|e| e.to_string())? {
+        files::Loaded::Pack(p) => Ok(Opened::Pack(p)),
+        files::Loaded::Level(l) => Ok(Opened::Level(l)),
     }
 }
 
@@ -135,7 +123,7 @@ impl StudioApp {
     /// canvas. The file is read on a worker; a malformed or foreign file is reported with
     /// file, line and column and nothing open changes.
     pub(super) fn open_file(&mut self, path: &Path) {
-        self.queue_file_job(FileJob::Open(path.to_path_buf()));
+        self.queue_file_job(FileJob::Open(path.to_path_buf(), self.game));
     }
 
     /// Exports the active pack (JSON, a labelled PNG sheet, or a folder of Tiled maps) on a
@@ -154,7 +142,7 @@ impl StudioApp {
 
     fn queue_file_job(&mut self, job: FileJob) {
         self.status = match &job {
-            FileJob::Open(path) => format!("Opening {}…", path.display()),
+            FileJob::Open(path, _) => format!("Opening {}…", path.display()),
             FileJob::Export { path, .. } => format!("Exporting {}…", path.display()),
         };
         self.files.queue.push_back(job);

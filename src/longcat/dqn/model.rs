@@ -125,7 +125,7 @@ impl DqnModel {
             });
         }
         let side_path = sidecar_path(weights);
-        let text = std::fs::read_to_string(&side_path).map_err(|e| DqnError::Sidecar {
+        let text = files::read_text(&side_path).map_err(|e| DqnError::Sidecar {
             path: side_path.clone(),
             reason: e.to_string(),
         })?;

@@ -82,6 +82,9 @@ pub enum PredictorError {
         /// The operating system's error.
         source: std::io::Error,
     },
+    /// A file that cannot be read as text (too large, not UTF-8).
+    #[error(transparent)]
+    File(#[from] crate::files::FileError),
 }
 
 /// A fitted ridge model: `prediction = intercept + Σ coefficient_i · (x_i − mean_i) / scale_i`.
@@ -291,10 +294,7 @@ impl RidgeModel {
     /// # Errors
     /// As [`RidgeModel::from_ron`], or [`PredictorError::Io`].
     pub fn load(path: &Path) -> Result<Self, PredictorError> {
-        let text = std::fs::read_to_string(path).map_err(|source| PredictorError::Io {
-            path: path.to_path_buf(),
-            source,
-        })?;
+        let text = crate::files::read_text(path)?;
         Self::from_ron(&path.display().to_string(), &text)
     }
 

@@ -399,8 +399,14 @@ impl CvaeModel {
 /// [`ModelError::MissingSidecar`], [`ModelError::CorruptSidecar`],
 /// [`ModelError::WrongArchitecture`].
 pub fn read_sidecar(path: &Path) -> Result<Sidecar> {
-    let text = std::fs::read_to_string(path).map_err(|_| ModelError::MissingSidecar {
+    if !path.exists() {
+        return Err(ModelError::MissingSidecar {
+            path: path.to_path_buf(),
+        });
+    }
+    let text = crate::files::read_text(path).map_err(|e| ModelError::CorruptSidecar {
         path: path.to_path_buf(),
+        reason: e.to_string(),
     })?;
     let sidecar: Sidecar = ron::from_str(&text).map_err(|e| ModelError::CorruptSidecar {
         path: path.to_path_buf(),
