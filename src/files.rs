@@ -316,7 +316,8 @@ pub fn check_level(path: &Path, level: &Level) -> Result<(), FileError> {
     let problem = match level.game.game() {
         Ok(game) => game.check(&level.cells).err(),
         Err(e) => Some(e.to_string()),
-    };
+    }
+    .or_else(|| level.non_finite_number());
     match problem {
         Some(message) => Err(FileError::Level {
             path: path.to_path_buf(),
@@ -424,7 +425,10 @@ fn ascii_level(
         return Err(level_error(format!(
             "its characters ({}) are tiles of several games ({}), and ASCII art does not say \
              which; name the game (--game {})",
-            used.iter().map(|c| format!("'{c}'")).collect::<Vec<_>>().join(" "),
+            used.iter()
+                .map(|c| format!("'{c}'"))
+                .collect::<Vec<_>>()
+                .join(" "),
             names.join(", "),
             names.join(" or --game ")
         )));
@@ -611,6 +615,16 @@ pub fn save_pack(path: &Path, pack: &Pack) -> Result<(), FileError> {
 /// # Errors
 /// [`FileError::Io`].
 pub fn export_pack_json(path: &Path, pack: &Pack) -> Result<(), FileError> {
+    // JSON has no NaN: serde would write `null`, which does not read back.
+    for level in &pack.levels {
+        if let Some(message) = level.non_finite_number() {
+            return Err(FileError::Level {
+                path: path.to_path_buf(),
+                level: level.name.clone(),
+                message: format!("{message}; validate the level again before exporting"),
+            });
+        }
+    }
     let mut s =
         serde_json::to_string_pretty(pack).map_err(|e| FileError::Serialise(e.to_string()))?;
     s.push('\n');

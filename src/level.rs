@@ -9,6 +9,7 @@ pub use crate::game::GameId as Game;
 
 /// The match-3 figures kept with a level: a validation without the per-game list.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Match3Figures {
     /// Median of the moves the bot games recorded.
     pub median_moves: f64,
@@ -42,6 +43,7 @@ impl From<&Validation> for Match3Figures {
 
 /// The Longcat figures kept with a level: its graph variables and difficulty.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct LongcatFigures {
     /// Nodes of the state graph, the start included.
     pub states: usize,
@@ -84,6 +86,7 @@ pub enum Figures {
 
 /// One attempt by the designer at playing a level inside the studio.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Playtest {
     /// Moves made.
     pub moves: u32,
@@ -95,6 +98,7 @@ pub struct Playtest {
 
 /// One level as stored in files.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Level {
     /// Which game the cells belong to.
     pub game: Game,
@@ -128,6 +132,31 @@ impl Level {
             figures: None,
             playtests: Vec::new(),
         }
+    }
+
+    /// The first stored number that is not finite (NaN or infinite), named: such a figure
+    /// cannot be written as JSON and means nothing to a designer.
+    pub fn non_finite_number(&self) -> Option<String> {
+        let mut numbers: Vec<(&str, f64)> = match &self.figures {
+            Some(Figures::Match3(f)) => {
+                vec![("median_moves", f.median_moves), ("std_moves", f.std_moves)]
+            }
+            Some(Figures::Longcat(f)) => {
+                let mut v = vec![("predicted_difficulty", f.predicted_difficulty)];
+                v.extend(f.difficulty.map(|d| ("difficulty", d)));
+                v
+            }
+            None => Vec::new(),
+        };
+        numbers.extend(
+            self.playtests
+                .iter()
+                .map(|p| ("playtest seconds", p.seconds)),
+        );
+        numbers
+            .into_iter()
+            .find(|(_, v)| !v.is_finite())
+            .map(|(name, v)| format!("its figure {name} is {v}, not a finite number"))
     }
 
     /// The match-3 layout of this level.
@@ -165,6 +194,7 @@ impl Level {
 
 /// A level pack: ordered levels with metadata.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Pack {
     /// File format version.
     #[serde(default = "Pack::format_version")]

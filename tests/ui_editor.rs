@@ -685,9 +685,15 @@ fn a_typed_size_out_of_range_is_set_to_the_nearest_end_and_said() {
     // The level panel's field comes first (the generator has a Width condition too). A click
     // puts it in edit mode with its text selected, so typing replaces it.
     let width = egui::accesskit::Role::SpinButton;
-    h.get_all_by_role_and_label(width, "Width").next().unwrap().click();
+    h.get_all_by_role_and_label(width, "Width")
+        .next()
+        .unwrap()
+        .click();
     steps(&mut h, 2);
-    h.get_all_by_role_and_label(width, "Width").next().unwrap().type_text("99");
+    h.get_all_by_role_and_label(width, "Width")
+        .next()
+        .unwrap()
+        .type_text("99");
     steps(&mut h, 1);
     h.key_press(Key::Enter);
     steps(&mut h, 3);

@@ -25,7 +25,7 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub model: String,
     /// Level size as WxH (the `width` and `height` conditions).
-    #[arg(long, value_parser = parse_size)]
+    #[arg(long, value_parser = parse_size, allow_hyphen_values = true)]
     pub size: Option<(usize, usize)>,
     /// Symmetry (none, vertical, horizontal, quadrant).
     #[arg(long)]
@@ -85,11 +85,11 @@ pub fn parse_size(s: &str) -> Result<(usize, usize), String> {
     let w: usize = w
         .trim()
         .parse()
-        .map_err(|_| format!("size {s:?}: width is not a number"))?;
+        .map_err(|_| format!("size {s:?}: the width is not a whole number of cells"))?;
     let h: usize = h
         .trim()
         .parse()
-        .map_err(|_| format!("size {s:?}: height is not a number"))?;
+        .map_err(|_| format!("size {s:?}: the height is not a whole number of cells"))?;
     if w == 0 || h == 0 || w > 64 || h > 64 {
         return Err(format!("size {s:?} is out of range"));
     }

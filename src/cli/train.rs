@@ -23,7 +23,7 @@ pub struct TrainArgs {
     #[arg(long)]
     pub epochs: Option<usize>,
     /// Level size as WxH (longcat-dqn).
-    #[arg(long, value_parser = super::generate::parse_size)]
+    #[arg(long, value_parser = super::generate::parse_size, allow_hyphen_values = true)]
     pub size: Option<(usize, usize)>,
     /// Match-3 cVAEs: show each valid training level (median ≤ 20 moves) this many times
     /// per epoch.

@@ -44,7 +44,9 @@ pub fn run(args: &ValidateArgs) -> Result<ExitCode> {
         seed: args.seed,
         games: Some(args.games),
         limit: Some(args.limit),
-        budget: args.budget.map(|b| usize::try_from(b).unwrap_or(usize::MAX)),
+        budget: args
+            .budget
+            .map(|b| usize::try_from(b).unwrap_or(usize::MAX)),
         baseline: args.random_bot,
         predictor: None,
     };

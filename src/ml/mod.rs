@@ -90,7 +90,8 @@ pub fn read_stamped(
 /// # Errors
 /// The reader's error, or the name of a tensor holding NaN or infinity.
 pub fn tensors_from(bytes: &[u8], device: &Device) -> Result<HashMap<String, Tensor>, String> {
-    let tensors = candle_core::safetensors::load_buffer(bytes, device).map_err(|e| e.to_string())?;
+    let tensors =
+        candle_core::safetensors::load_buffer(bytes, device).map_err(|e| e.to_string())?;
     let mut names: Vec<&String> = tensors.keys().collect();
     names.sort();
     for name in names {
@@ -114,8 +115,7 @@ pub fn tensors_from(bytes: &[u8], device: &Device) -> Result<HashMap<String, Ten
 pub fn restamp<S: Serialize + DeserializeOwned + Stamped>(weights: &Path) -> Result<(), String> {
     let side = sidecar_path(weights);
     let text = crate::files::read_text(&side).map_err(|e| e.to_string())?;
-    let mut sidecar: S =
-        crate::files::from_ron(&side, &text).map_err(|e| e.to_string())?;
+    let mut sidecar: S = crate::files::from_ron(&side, &text).map_err(|e| e.to_string())?;
     let bytes = std::fs::read(weights).map_err(|e| format!("{}: {e}", weights.display()))?;
     candle_core::safetensors::load_buffer(&bytes, &Device::Cpu)
         .map_err(|e| format!("{}: not safetensors: {e}", weights.display()))?;

@@ -271,7 +271,11 @@ fn histogram(ui: &mut egui::Ui, g: &Gauge, h: &GaugeHistogram) {
         .collect();
     // A fixed count axis (at most three steps, labels always shown) so the labels do not fade
     // in and out as the tallest bar changes from one validation to the next.
-    let tallest = h.bars.iter().map(|&(_, n)| f64::from(n)).fold(1.0, f64::max);
+    let tallest = h
+        .bars
+        .iter()
+        .map(|&(_, n)| f64::from(n))
+        .fold(1.0, f64::max);
     let step = count_step(tallest);
     let top = (tallest / step).ceil() * step;
     Plot::new("gauge-histogram")
@@ -316,10 +320,12 @@ fn histogram(ui: &mut egui::Ui, g: &Gauge, h: &GaugeHistogram) {
 /// The step of the histogram's count axis: the smallest round step that covers `tallest` in at
 /// most three steps.
 fn count_step(tallest: f64) -> f64 {
-    [1.0, 2.0, 5.0, 10.0, 20.0, 25.0, 50.0, 100.0, 200.0, 250.0, 500.0]
-        .into_iter()
-        .find(|s| (tallest / s).ceil() <= 3.0)
-        .unwrap_or_else(|| (tallest / 3.0).ceil())
+    [
+        1.0, 2.0, 5.0, 10.0, 20.0, 25.0, 50.0, 100.0, 200.0, 250.0, 500.0,
+    ]
+    .into_iter()
+    .find(|s| (tallest / s).ceil() <= 3.0)
+    .unwrap_or_else(|| (tallest / 3.0).ceil())
 }
 
 #[cfg(test)]

@@ -53,22 +53,22 @@ impl ToolPanel for ConditionsPanel {
                     .labelled_by(label.id);
                 bounded_number(ui, &mut size.0, range_w.clone(), "Width", note, 1.0)
                     .labelled_by(label.id)
-                    .on_hover_text(
-                    format!(
+                    .on_hover_text(format!(
                         "Type or drag; {}–{} columns",
                         range_w.start(),
                         range_w.end()
-                    ),
-                );
+                    ));
                 ui.end_row();
                 let label = ui.label("Height");
                 ui.add(egui::Slider::new(&mut size.1, range_h.clone()).show_value(false))
                     .labelled_by(label.id);
                 bounded_number(ui, &mut size.1, range_h.clone(), "Height", note, 1.0)
                     .labelled_by(label.id)
-                    .on_hover_text(
-                    format!("Type or drag; {}–{} rows", range_h.start(), range_h.end()),
-                );
+                    .on_hover_text(format!(
+                        "Type or drag; {}–{} rows",
+                        range_h.start(),
+                        range_h.end()
+                    ));
                 ui.end_row();
             });
         if let Some(n) = &self.size_note {

@@ -66,7 +66,8 @@ impl CanvasView {
                         out.commands.push(EditCommand::BeginStroke {
                             label: format!("Rectangle {name}"),
                         });
-                        out.commands.push(EditCommand::Paint(paint(&rect_cells(a, b))));
+                        out.commands
+                            .push(EditCommand::Paint(paint(&rect_cells(a, b))));
                         out.commands.push(EditCommand::EndStroke);
                     }
                     self.rect_start = None;
@@ -106,7 +107,12 @@ pub(super) fn brush_targets(
         if unique {
             out.push((x, y));
         } else {
-            out.extend(Board::mirrored(x, y, board.mirror_frame(x, y), tools.mirror));
+            out.extend(Board::mirrored(
+                x,
+                y,
+                board.mirror_frame(x, y),
+                tools.mirror,
+            ));
         }
     }
     out

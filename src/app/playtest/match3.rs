@@ -335,13 +335,17 @@ impl PlaySession for Match3Play {
 
     fn status_ui(&self, ui: &mut egui::Ui) {
         let config = ValidationConfig::default();
-        ui.label(format!("Moves used: {} / {}", self.moves, config.max_moves()))
-            .on_hover_text(format!(
-                "A valid level takes the bots {} moves or fewer (median); an attempt ends at {}, \
+        ui.label(format!(
+            "Moves used: {} / {}",
+            self.moves,
+            config.max_moves()
+        ))
+        .on_hover_text(format!(
+            "A valid level takes the bots {} moves or fewer (median); an attempt ends at {}, \
                  as the bots' games do",
-                config.limit,
-                config.max_moves()
-            ));
+            config.limit,
+            config.max_moves()
+        ));
         ui.separator();
         let (red, all) = self.shown_counts();
         ui.label(format!("Red cleared: {red} / {GOAL_RED}"));

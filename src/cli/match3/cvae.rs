@@ -174,7 +174,8 @@ fn print_table(label: &str, m: &SweepMetrics, seconds: f64) {
 pub fn train(args: &TrainArgs) -> Result<ExitCode> {
     let kind: ModelKind = args.model.parse().map_err(anyhow::Error::msg)?;
     if args.restamp {
-        crate::ml::restamp::<crate::match3::cvae::Sidecar>(&args.out).map_err(anyhow::Error::msg)?;
+        crate::ml::restamp::<crate::match3::cvae::Sidecar>(&args.out)
+            .map_err(anyhow::Error::msg)?;
         println!("stamped {}", crate::ml::sidecar_path(&args.out).display());
         return Ok(ExitCode::SUCCESS);
     }

@@ -24,6 +24,12 @@ pub struct DatasetArgs {
 }
 
 pub fn run(args: &DatasetArgs) -> Result<ExitCode> {
+    if let Some(only) = &args.only {
+        if !DatasetKind::ALL.iter().any(|k| k.name() == only) {
+            let names: Vec<&str> = DatasetKind::ALL.iter().map(|k| k.name()).collect();
+            anyhow::bail!("--only {only:?} is not a dataset ({})", names.join(", "));
+        }
+    }
     for kind in DatasetKind::ALL {
         if args.only.as_deref().is_some_and(|o| o != kind.name()) {
             continue;

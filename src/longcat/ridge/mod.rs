@@ -357,9 +357,67 @@ pub struct PlaytestRow {
     pub mean_seconds: f64,
 }
 
+/// The fields of one CSV line: separated by commas and trimmed; a field in double quotes may
+/// hold commas, and `""` inside it is one quote (RFC 4180).
+///
+/// # Errors
+/// An unclosed quote, or text after a closing quote.
+pub fn csv_fields(line: &str) -> Result<Vec<String>, String> {
+    let mut fields = Vec::new();
+    let mut chars = line.chars().peekable();
+    loop {
+        while chars.peek().is_some_and(|c| *c == ' ' || *c == '\t') {
+            chars.next();
+        }
+        let mut field = String::new();
+        if chars.peek() == Some(&'"') {
+            chars.next();
+            loop {
+                match chars.next() {
+                    Some('"') if chars.peek() == Some(&'"') => {
+                        chars.next();
+                        field.push('"');
+                    }
+                    Some('"') => break,
+                    Some(c) => field.push(c),
+                    None => return Err("a quoted field is not closed".into()),
+                }
+            }
+            while chars.peek().is_some_and(|c| *c == ' ' || *c == '\t') {
+                chars.next();
+            }
+            if chars.peek().is_some_and(|c| *c != ',') {
+                return Err(format!("text after the closing quote of {field:?}"));
+            }
+        } else {
+            while let Some(c) = chars.peek().copied().filter(|c| *c != ',') {
+                chars.next();
+                field.push(c);
+            }
+            field = field.trim().to_string();
+        }
+        fields.push(field);
+        if chars.next().is_none() {
+            return Ok(fields);
+        }
+    }
+}
+
+/// One CSV field: quoted when it holds a comma, a quote, a `#` or spaces at its ends, so
+/// that [`csv_fields`] reads it back unchanged.
+pub fn csv_field(text: &str) -> String {
+    let plain = !text.contains([',', '"', '#']) && text.trim() == text;
+    if plain {
+        text.to_string()
+    } else {
+        format!("\"{}\"", text.replace('"', "\"\""))
+    }
+}
+
 /// Parses a playtest CSV: `level,mean_seconds` per line, an optional header line, blank
 /// lines and `#` comment lines ignored. `level` is a path to a level file (relative to the
-/// CSV's folder), or `pack.ron#Level name` for one level of a pack.
+/// CSV's folder), or `pack.ron#Level name` for one level of a pack; a level holding a comma
+/// or a quote is written in double quotes (see [`csv_field`]).
 ///
 /// # Errors
 /// [`PredictorError::Csv`] naming the line of the first problem.
@@ -378,7 +436,8 @@ pub fn parse_playtest_csv(path: &Path, text: &str) -> Result<Vec<PlaytestRow>, P
         if trimmed.is_empty() || trimmed.starts_with('#') {
             continue;
         }
-        let fields: Vec<&str> = trimmed.split(',').map(str::trim).collect();
+        let fields = csv_fields(trimmed).map_err(|m| bad(line, m))?;
+        let fields: Vec<&str> = fields.iter().map(String::as_str).collect();
         if fields.len() != 2 {
             return Err(bad(
                 line,
@@ -429,6 +488,27 @@ pub fn parse_playtest_csv(path: &Path, text: &str) -> Result<Vec<PlaytestRow>, P
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn csv_fields_read_back_what_csv_field_writes() {
+        for name in [
+            "plain",
+            "a, b",
+            "say \"hi\"",
+            " padded ",
+            "pack.ron#13 x, y",
+            "",
+        ] {
+            let line = format!("{},12.5", csv_field(name));
+            assert_eq!(
+                csv_fields(&line).unwrap(),
+                vec![name.to_string(), "12.5".into()],
+                "{line}"
+            );
+        }
+        assert!(csv_fields("\"open,1").is_err());
+        assert!(csv_fields("\"a\"b,1").is_err());
+    }
 
     #[test]
     fn solves_a_small_system() {

@@ -90,8 +90,8 @@ impl CvaeModel {
             reason,
         };
         // Read into memory (no memory map), checked against the sidecar's stamp.
-        let bytes = crate::ml::read_stamped(weights, &side, sidecar.weights.as_ref())
-            .map_err(corrupt)?;
+        let bytes =
+            crate::ml::read_stamped(weights, &side, sidecar.weights.as_ref()).map_err(corrupt)?;
         let tensors = crate::ml::tensors_from(&bytes, &device).map_err(corrupt)?;
         check_tensors(weights, sidecar.architecture.kind, &tensors)?;
         let vb = VarBuilder::from_tensors(tensors, DTYPE, &device);

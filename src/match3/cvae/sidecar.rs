@@ -215,7 +215,9 @@ impl Sidecar {
             if !lo.is_finite() || !hi.is_finite() {
                 Err(format!("{what}: {lo} to {hi} is not a finite range"))
             } else if lo > hi || lo < 0.0 {
-                Err(format!("{what}: {lo} to {hi} is not an ordered range of moves"))
+                Err(format!(
+                    "{what}: {lo} to {hi} is not an ordered range of moves"
+                ))
             } else {
                 Ok(())
             }
