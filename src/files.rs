@@ -549,7 +549,15 @@ pub enum Loaded {
 /// # Errors
 /// [`FileError`] naming the file, line and column, or the first bad level.
 pub fn load_pack_or_level(path: &Path) -> Result<Loaded, FileError> {
-    let text = read(path)?;
+    parse_pack_or_level(path, &read(path)?)
+}
+
+/// As [`load_pack_or_level`] on text already read (`path` names it and its extension says
+/// JSON or RON).
+///
+/// # Errors
+/// As [`load_pack_or_level`].
+pub fn parse_pack_or_level(path: &Path, text: &str) -> Result<Loaded, FileError> {
     let json = extension(path) == "json";
     let parse_pack = |text: &str| -> Result<Pack, FileError> {
         let pack = if json {
@@ -572,16 +580,16 @@ pub fn load_pack_or_level(path: &Path) -> Result<Loaded, FileError> {
         check_level(path, &level)?;
         Ok(level)
     };
-    if has_levels_field(&text) {
-        match parse_pack(&text) {
+    if has_levels_field(text) {
+        match parse_pack(text) {
             Ok(pack) => Ok(Loaded::Pack(pack)),
             // A level whose text merely mentions "levels:" (in a name) is still a level.
-            Err(pack_error) => parse_level(&text)
+            Err(pack_error) => parse_level(text)
                 .map(|l| Loaded::Level(Box::new(l)))
                 .map_err(|_| pack_error),
         }
     } else {
-        parse_level(&text).map(|l| Loaded::Level(Box::new(l)))
+        parse_level(text).map(|l| Loaded::Level(Box::new(l)))
     }
 }
 

@@ -90,6 +90,34 @@ pub struct DqnSidecar {
     pub weights: Option<crate::ml::WeightsStamp>,
 }
 
+impl DqnSidecar {
+    /// Parses and checks a sidecar's text (`path` names it in errors): the architecture and a
+    /// Longcat board size.
+    ///
+    /// # Errors
+    /// [`DqnError::Sidecar`], [`DqnError::WrongArchitecture`].
+    pub fn parse(path: &Path, text: &str) -> Result<Self, DqnError> {
+        let sidecar: DqnSidecar = files::from_ron(path, text).map_err(|e| DqnError::Sidecar {
+            path: path.to_path_buf(),
+            reason: e.to_string(),
+        })?;
+        if sidecar.architecture != ARCHITECTURE {
+            return Err(DqnError::WrongArchitecture {
+                path: path.to_path_buf(),
+                found: sidecar.architecture,
+            });
+        }
+        let QNetShape { width, height } = sidecar.shape;
+        if !(1..=MAX_SIDE).contains(&width) || !(1..=MAX_SIDE).contains(&height) {
+            return Err(DqnError::Sidecar {
+                path: path.to_path_buf(),
+                reason: format!("board {width}x{height} is not a Longcat board (1x1 to 10x10)"),
+            });
+        }
+        Ok(sidecar)
+    }
+}
+
 impl crate::ml::Stamped for DqnSidecar {
     fn stamp(&self) -> Option<&crate::ml::WeightsStamp> {
         self.weights.as_ref()
@@ -129,24 +157,7 @@ impl DqnModel {
             path: side_path.clone(),
             reason: e.to_string(),
         })?;
-        let sidecar: DqnSidecar =
-            files::from_ron(&side_path, &text).map_err(|e| DqnError::Sidecar {
-                path: side_path.clone(),
-                reason: e.to_string(),
-            })?;
-        if sidecar.architecture != ARCHITECTURE {
-            return Err(DqnError::WrongArchitecture {
-                path: side_path,
-                found: sidecar.architecture,
-            });
-        }
-        let QNetShape { width, height } = sidecar.shape;
-        if !(1..=MAX_SIDE).contains(&width) || !(1..=MAX_SIDE).contains(&height) {
-            return Err(DqnError::Sidecar {
-                path: side_path,
-                reason: format!("board {width}x{height} is not a Longcat board (1x1 to 10x10)"),
-            });
-        }
+        let sidecar = DqnSidecar::parse(&side_path, &text)?;
         let device = Device::Cpu;
         let corrupt = |reason: String| DqnError::CorruptWeights {
             path: weights.to_path_buf(),

@@ -408,7 +408,15 @@ pub fn read_sidecar(path: &Path) -> Result<Sidecar> {
         path: path.to_path_buf(),
         reason: e.to_string(),
     })?;
-    let sidecar: Sidecar = ron::from_str(&text).map_err(|e| ModelError::CorruptSidecar {
+    parse_sidecar(path, &text)
+}
+
+/// Parses and checks a sidecar's text (`path` names it in errors).
+///
+/// # Errors
+/// [`ModelError::CorruptSidecar`], [`ModelError::WrongArchitecture`].
+pub fn parse_sidecar(path: &Path, text: &str) -> Result<Sidecar> {
+    let sidecar: Sidecar = ron::from_str(text).map_err(|e| ModelError::CorruptSidecar {
         path: path.to_path_buf(),
         reason: e.to_string(),
     })?;
