@@ -523,3 +523,16 @@ fn dataset_only_an_unknown_name_and_a_negative_size_say_what_is_wrong() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("width is not a whole number"), "{err}");
 }
+
+#[test]
+fn a_sidecar_that_exists_but_cannot_be_read_says_so_not_missing() {
+    let dir = tempfile::tempdir().unwrap();
+    let w = copy_model("vanilla-main", dir.path(), "unreadable");
+    let side = sidecar_path(&w);
+    std::fs::remove_file(&side).unwrap();
+    std::fs::create_dir(&side).unwrap();
+    match CvaeModel::load(&w) {
+        Err(ModelError::CorruptSidecar { path, .. }) => assert_eq!(path, side),
+        other => panic!("expected an unreadable sidecar, got {other:?}"),
+    }
+}
