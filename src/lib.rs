@@ -9,6 +9,7 @@
 pub mod app;
 pub mod cli;
 pub mod document;
+pub mod dungeon;
 pub mod export;
 pub mod files;
 pub mod game;
