@@ -121,6 +121,11 @@ pub enum RoomError {
         /// Rows.
         height: usize,
     },
+    /// No floor at all (an imported room whose inside is void or blocks).
+    #[error(
+        "no floor cell: the avatar and the key need floor (the room's inside is void or blocks)"
+    )]
+    NoFloor,
     /// A thing the room needs exactly one of is missing or repeated.
     #[error("{found} {what} ('{letter}'); a room has exactly one{why}")]
     Count {
