@@ -6,6 +6,7 @@
 pub mod import;
 pub mod room;
 pub mod rules;
+pub mod skeleton;
 
 pub use room::{Cell, Room, RoomError, Speed};
 pub use rules::{Action, Dir, Monster, Outcome, Play, TickEvents, TICK_LIMIT};

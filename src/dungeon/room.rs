@@ -74,6 +74,22 @@ impl Cell {
     }
 }
 
+/// The colour a cell is drawn in (palette, canvas, graph states, PNG sheets).
+pub fn rgb(cell: Cell) -> [u8; 3] {
+    match cell {
+        Cell::Wall => [84, 74, 66],
+        Cell::Floor => [228, 216, 186],
+        Cell::Block => [146, 112, 78],
+        Cell::Water => [64, 124, 204],
+        Cell::Avatar => [62, 168, 84],
+        Cell::Key => [240, 196, 40],
+        Cell::Exit => [150, 64, 172],
+        Cell::Monster(Speed::Quick) => [232, 70, 60],
+        Cell::Monster(Speed::Normal) => [206, 106, 40],
+        Cell::Monster(Speed::Slow) => [150, 60, 64],
+    }
+}
+
 impl AsciiCell for Cell {
     fn to_ascii(self) -> char {
         match self {

@@ -5,9 +5,12 @@
 //! variables of SPEC §2.2 ([`GraphVariables`]) and the player model ([`PlayerModel`]), and the
 //! window's viewer draws it.
 //!
-//! The explorer needs the game's moves to make progress: [`StateSpace::progress`] grows
-//! along every move (Longcat: cells filled), so the graph is acyclic and classes and the
-//! player model come from one sweep over that order, successors first.
+//! In an acyclic space ([`StateSpace::ACYCLIC`], the default) [`StateSpace::progress`] grows
+//! along every move (Longcat: cells filled), and classes and the player model come from one
+//! sweep over that order, successors first. A space whose moves can return to a position
+//! (dungeon rooms: the avatar walks back and forth) sets `ACYCLIC = false`: its classes come
+//! from a backward search from the successes, and a node from which no success is reachable
+//! is [`NodeClass::Dead`] (the win is unreachable); it has no player model.
 
 use super::{CellLook, ClassStyle, GraphLayout, StateGraphView, StatePicture};
 use crate::grid::Grid;
@@ -92,7 +95,9 @@ pub trait StateSpace<const B: usize> {
     fn is_dead(_context: &Self::Context, _state: &Self::State) -> bool {
         false
     }
-    /// A number that grows along every move (the graph is acyclic).
+    /// False when a move can lead back to an earlier position (see the module's notes).
+    const ACYCLIC: bool = true;
+    /// A number that grows along every move (acyclic spaces; others return 0).
     fn progress(state: &Self::State) -> u32;
     /// Cells on the board (the `size` graph variable).
     fn cells(state: &Self::State) -> usize;
@@ -277,14 +282,74 @@ impl<P: StateSpace<B>, const B: usize> StateGraph<P, B> {
             nodes[next].successors = successors;
             next += 1;
         }
-        let topological = by_progress::<P, B>(&nodes);
+        let topological = if P::ACYCLIC {
+            by_progress::<P, B>(&nodes)
+        } else {
+            (0..nodes.len() as u32).collect()
+        };
         let mut graph = Self {
             nodes,
             topological,
             index,
         };
-        graph.classify(&P::context(&start));
+        if P::ACYCLIC {
+            graph.classify(&P::context(&start));
+        } else {
+            graph.classify_backward(&P::context(&start));
+        }
         Ok(graph)
+    }
+
+    /// Classes of a space with cycles: the nodes that reach a success are found by a
+    /// breadth-first search over the reversed edges; a node that reaches none is dead.
+    fn classify_backward(&mut self, context: &P::Context) {
+        let n = self.nodes.len();
+        // Predecessor lists in one array: `starts[v]..starts[v + 1]` indexes `from`.
+        let mut starts = vec![0usize; n + 1];
+        for node in &self.nodes {
+            for to in node.targets() {
+                starts[to + 1] += 1;
+            }
+        }
+        for i in 0..n {
+            starts[i + 1] += starts[i];
+        }
+        let mut fill = starts.clone();
+        let mut from = vec![0u32; starts[n]];
+        for (id, node) in self.nodes.iter().enumerate() {
+            for to in node.targets() {
+                from[fill[to]] = id as u32;
+                fill[to] += 1;
+            }
+        }
+        let mut reaches = vec![false; n];
+        let mut queue = std::collections::VecDeque::new();
+        for (id, node) in self.nodes.iter().enumerate() {
+            if P::is_success(context, &node.state) {
+                reaches[id] = true;
+                queue.push_back(id);
+            }
+        }
+        while let Some(v) = queue.pop_front() {
+            for &u in &from[starts[v]..starts[v + 1]] {
+                let u = u as usize;
+                if !reaches[u] {
+                    reaches[u] = true;
+                    queue.push_back(u);
+                }
+            }
+        }
+        for (id, node) in self.nodes.iter_mut().enumerate() {
+            node.class = if P::is_success(context, &node.state) {
+                NodeClass::Success
+            } else if node.successors.iter().all(|&s| s == NO_EDGE) {
+                NodeClass::Fail
+            } else if reaches[id] {
+                NodeClass::Solution
+            } else {
+                NodeClass::Dead
+            };
+        }
     }
 
     /// Classes in one sweep, successors first.
@@ -363,7 +428,8 @@ impl<P: StateSpace<B>, const B: usize> StateGraph<P, B> {
         })
     }
 
-    /// Node indices in an order where every edge goes forward (less progress first).
+    /// Node indices in an order where every edge goes forward (less progress first); in a
+    /// space with cycles, breadth-first order, where edges may go back.
     pub fn topological_order(&self) -> impl DoubleEndedIterator<Item = usize> + '_ {
         self.topological.iter().map(|&id| id as usize)
     }
@@ -536,8 +602,10 @@ pub struct PlayerModel {
 }
 
 impl PlayerModel {
-    /// Computes `P` and `M` for every node, successors first.
+    /// Computes `P` and `M` for every node, successors first (acyclic spaces only: in a
+    /// space with cycles there is no "successors first").
     pub fn of<P: StateSpace<B>, const B: usize>(graph: &StateGraph<P, B>) -> Self {
+        debug_assert!(P::ACYCLIC, "the player model needs an acyclic state space");
         let n = graph.len();
         let mut p = vec![0.0; n];
         let mut m = vec![0.0; n];
