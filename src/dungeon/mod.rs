@@ -3,6 +3,7 @@
 //! skeleton graph, the agents, the importers, the generators and the registry line follow
 //! (issue 14), and until then the game is not registered.
 
+pub mod agents;
 pub mod import;
 pub mod room;
 pub mod rules;

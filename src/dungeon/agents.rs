@@ -1,0 +1,508 @@
+//! The agent ladder that plays dungeon rooms (SPEC §2.3), from naive to strong, each seeded and
+//! with a fixed budget of work per tick (never wall-clock), so results are the same on every
+//! machine:
+//!
+//! - **do-nothing** waits every tick;
+//! - **random** picks any action;
+//! - **one-step** tries each action on a copy of the game (monsters moved by its own dice) and
+//!   keeps the one whose result scores best: a win, then no death, then the game's score, then
+//!   the walking distance to the key (or, holding it, the exit);
+//! - **planner** replans every tick: it swings at a monster it faces; otherwise it walks the
+//!   shortest way to the key (then the exit) that avoids the monsters and the cells they can
+//!   step onto this tick; when monsters stand in the only way, it lines up with the first of
+//!   them (arriving on the cell before it, facing it) and strikes;
+//! - **mcts** runs a fixed number of Monte Carlo tree search iterations each tick (UCT over the
+//!   six actions, uniformly random rollouts of a fixed depth, scored like one-step);
+//! - **human-like** is the planner with timing slips (rl-quality-diversity §6.5): with
+//!   probability 0.3, at most once per 4 ticks, its action is checked one tick late or early,
+//!   and a tick where that slip would have let a monster touch the avatar counts one *virtual
+//!   damage*; play goes on unchanged.
+//!
+//! A game's monsters roll their own seeded dice (`Rng::derive(seed, 2 * game)`), the agent its
+//! own (`Rng::derive(seed, 2 * game + 1)`).
+
+use super::room::{Cell, Room};
+use super::rules::{Action, Dir, Outcome, Play, TICK_LIMIT};
+use crate::grid::Grid;
+use crate::rng::Rng;
+use std::collections::VecDeque;
+
+/// MCTS iterations per tick.
+pub const MCTS_ITERATIONS: usize = 24;
+/// MCTS rollout depth, in ticks.
+pub const MCTS_DEPTH: usize = 6;
+/// The human-like agent's chance of a timing slip on a tick that may slip.
+pub const SLIP_CHANCE: f64 = 0.3;
+/// Ticks between two slips of the human-like agent, at least.
+pub const SLIP_GAP: u32 = 4;
+
+/// The agents, naive first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AgentKind {
+    /// Waits every tick.
+    DoNothing,
+    /// Any action, uniformly.
+    Random,
+    /// The best action one tick ahead.
+    OneStep,
+    /// Replanning shortest paths around the monsters.
+    Planner,
+    /// Monte Carlo tree search.
+    Mcts,
+    /// The planner with timing slips, counting virtual damage.
+    HumanLike,
+}
+
+impl AgentKind {
+    /// The ladder, naive first.
+    pub const ALL: [AgentKind; 6] = [
+        AgentKind::DoNothing,
+        AgentKind::Random,
+        AgentKind::OneStep,
+        AgentKind::Planner,
+        AgentKind::Mcts,
+        AgentKind::HumanLike,
+    ];
+
+    /// The name in JSON and on the gauge.
+    pub fn name(self) -> &'static str {
+        match self {
+            AgentKind::DoNothing => "do-nothing",
+            AgentKind::Random => "random",
+            AgentKind::OneStep => "one-step",
+            AgentKind::Planner => "planner",
+            AgentKind::Mcts => "mcts",
+            AgentKind::HumanLike => "human-like",
+        }
+    }
+}
+
+/// How one game ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct GameResult {
+    /// The final outcome.
+    pub outcome: Outcome,
+    /// Ticks played.
+    pub ticks: u32,
+    /// The final score.
+    pub score: i32,
+    /// Virtual damage (human-like agent; 0 for the others).
+    pub virtual_damage: u32,
+}
+
+/// One agent's figures over several games.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct AgentStats {
+    /// The agent.
+    pub agent: AgentKind,
+    /// Games played.
+    pub games: u32,
+    /// Share of games won.
+    pub win_rate: f64,
+    /// Mean ticks per game.
+    pub mean_ticks: f64,
+    /// Mean final score.
+    pub mean_score: f64,
+    /// Mean virtual damage (the human-like agent only).
+    pub mean_virtual_damage: Option<f64>,
+}
+
+/// Walking distances (ignoring monsters) to the key and to the exit, worked out once a room.
+#[derive(Clone)]
+pub struct Distances {
+    to_key: Grid<u32>,
+    to_exit: Grid<u32>,
+}
+
+impl Distances {
+    /// The distance maps of a room (`u32::MAX` where the target cannot be reached).
+    pub fn of(room: &Room) -> Self {
+        let exit = room.exit();
+        let floor = |p: (usize, usize)| {
+            let c = room.cells().get(p.0, p.1);
+            !c.is_solid() && c != Cell::Exit
+        };
+        Self {
+            to_key: bfs(room, room.key(), &floor),
+            to_exit: bfs(room, exit, &floor),
+        }
+    }
+
+    /// Walking distance from `at` to what the avatar needs next.
+    pub fn to_goal(&self, at: (usize, usize), has_key: bool) -> u32 {
+        if has_key {
+            self.to_exit.get(at.0, at.1)
+        } else {
+            self.to_key.get(at.0, at.1)
+        }
+    }
+}
+
+fn bfs(room: &Room, from: (usize, usize), open: &dyn Fn((usize, usize)) -> bool) -> Grid<u32> {
+    let mut dist = Grid::filled(room.width(), room.height(), u32::MAX);
+    dist.set(from.0, from.1, 0);
+    let mut queue = VecDeque::from([from]);
+    while let Some(at) = queue.pop_front() {
+        let d = dist.get(at.0, at.1);
+        for dir in Dir::ALL {
+            let (x, y) = dir.from(at);
+            if room.get(x, y).is_none() {
+                continue;
+            }
+            let next = (x as usize, y as usize);
+            if open(next) && dist.get(next.0, next.1) == u32::MAX {
+                dist.set(next.0, next.1, d + 1);
+                queue.push_back(next);
+            }
+        }
+    }
+    dist
+}
+
+/// How good a position is for the one-step agent and MCTS rollouts (higher is better).
+fn value(play: &Play, distances: &Distances) -> f64 {
+    match play.outcome {
+        Outcome::Won => 1000.0,
+        Outcome::Died => -1000.0,
+        Outcome::TimedOut => -500.0,
+        Outcome::Playing => {
+            let d = distances.to_goal(play.avatar, play.key);
+            let d = if d == u32::MAX { 100.0 } else { f64::from(d) };
+            10.0 * f64::from(play.score) + if play.key { 50.0 } else { 0.0 } - d
+        }
+    }
+}
+
+/// The planner's action in `play`.
+pub fn plan(room: &Room, play: &Play) -> Action {
+    if let Some(ahead) = cell_ahead(room, play.avatar, play.facing) {
+        if play.monster_at(ahead).is_some() {
+            return Action::Sword;
+        }
+    }
+    let target = if play.key { room.exit() } else { room.key() };
+    let next_tick = play.tick + 1;
+    let monster = |p: (usize, usize)| play.monster_at(p).is_some();
+    let threatened = |p: (usize, usize)| {
+        play.monsters.iter().any(|m| {
+            m.alive
+                && next_tick.is_multiple_of(m.speed.period())
+                && m.pos.0.abs_diff(p.0) + m.pos.1.abs_diff(p.1) == 1
+        })
+    };
+    let passable = |p: (usize, usize)| {
+        let c = room.cells().get(p.0, p.1);
+        !c.is_solid() && (c != Cell::Exit || play.key)
+    };
+    // Safe first, then past threatened cells; monsters are never walked into.
+    for avoid_threats in [true, false] {
+        let open = |p: (usize, usize)| {
+            passable(p) && !monster(p) && !(avoid_threats && threatened(p) && p != target)
+        };
+        if let Some(dir) = first_step(room, play.avatar, target, &open) {
+            return Action::Move(dir);
+        }
+    }
+    // Monsters block the way: line up with the first one on the way and strike.
+    let through = |p: (usize, usize)| passable(p);
+    if let Some(path) = path(room, play.avatar, target, &through) {
+        if let Some(i) = path.iter().position(|&p| monster(p)) {
+            let before = if i == 0 { play.avatar } else { path[i - 1] };
+            let towards = direction(before, path[i]);
+            // The cell from which a step `towards` lands on `before`, facing the monster.
+            let (bx, by) = (before.0 as i64, before.1 as i64);
+            let (dx, dy) = towards.delta();
+            let back = (bx - dx, by - dy);
+            let back_open = room.get(back.0, back.1).is_some()
+                && passable((back.0 as usize, back.1 as usize))
+                && !monster((back.0 as usize, back.1 as usize));
+            if play.avatar == before {
+                if back_open {
+                    return Action::Move(opposite(towards));
+                }
+            } else if back_open && play.avatar == (back.0 as usize, back.1 as usize) {
+                return Action::Move(towards);
+            } else if back_open {
+                let open = |p: (usize, usize)| passable(p) && !monster(p) && p != before;
+                let goal = (back.0 as usize, back.1 as usize);
+                if let Some(dir) = first_step(room, play.avatar, goal, &open) {
+                    return Action::Move(dir);
+                }
+            }
+        }
+    }
+    Action::Wait
+}
+
+fn opposite(d: Dir) -> Dir {
+    match d {
+        Dir::Up => Dir::Down,
+        Dir::Down => Dir::Up,
+        Dir::Left => Dir::Right,
+        Dir::Right => Dir::Left,
+    }
+}
+
+fn direction(from: (usize, usize), to: (usize, usize)) -> Dir {
+    if to.0 > from.0 {
+        Dir::Right
+    } else if to.0 < from.0 {
+        Dir::Left
+    } else if to.1 > from.1 {
+        Dir::Down
+    } else {
+        Dir::Up
+    }
+}
+
+fn cell_ahead(room: &Room, at: (usize, usize), facing: Dir) -> Option<(usize, usize)> {
+    let (x, y) = facing.from(at);
+    room.get(x, y).map(|_| (x as usize, y as usize))
+}
+
+/// The cells of a shortest walk from `from` (excluded) to `to` (included) through `open`
+/// cells (`to` need not be open).
+fn path(
+    room: &Room,
+    from: (usize, usize),
+    to: (usize, usize),
+    open: &dyn Fn((usize, usize)) -> bool,
+) -> Option<Vec<(usize, usize)>> {
+    let mut came = Grid::filled(room.width(), room.height(), None::<(usize, usize)>);
+    let mut queue = VecDeque::from([from]);
+    came.set(from.0, from.1, Some(from));
+    while let Some(at) = queue.pop_front() {
+        if at == to {
+            let mut cells = vec![at];
+            let mut p = at;
+            while let Some(prev) = came.get(p.0, p.1).filter(|&q| q != from) {
+                cells.push(prev);
+                p = prev;
+            }
+            cells.reverse();
+            return Some(cells);
+        }
+        for dir in Dir::ALL {
+            let (x, y) = dir.from(at);
+            if room.get(x, y).is_none() {
+                continue;
+            }
+            let next = (x as usize, y as usize);
+            if came.get(next.0, next.1).is_none() && (next == to || open(next)) {
+                came.set(next.0, next.1, Some(at));
+                queue.push_back(next);
+            }
+        }
+    }
+    None
+}
+
+fn first_step(
+    room: &Room,
+    from: (usize, usize),
+    to: (usize, usize),
+    open: &dyn Fn((usize, usize)) -> bool,
+) -> Option<Dir> {
+    if from == to {
+        return None;
+    }
+    path(room, from, to, open).map(|p| direction(from, p[0]))
+}
+
+/// One-step lookahead: each action on a copy of the game, the best result kept.
+fn one_step(room: &Room, play: &Play, distances: &Distances, rng: &mut Rng) -> Action {
+    let mut best = (f64::NEG_INFINITY, Action::Wait);
+    let mut order = Action::ALL;
+    rng.shuffle(&mut order);
+    for action in order {
+        let mut copy = play.clone();
+        let mut dice = Rng::new(rng.next_u64());
+        copy.tick(room, action, &mut dice, TICK_LIMIT);
+        let v = value(&copy, distances);
+        if v > best.0 {
+            best = (v, action);
+        }
+    }
+    best.1
+}
+
+/// Monte Carlo tree search over the next actions, [`MCTS_ITERATIONS`] iterations of UCT with
+/// random rollouts [`MCTS_DEPTH`] ticks deep.
+fn mcts(room: &Room, play: &Play, distances: &Distances, rng: &mut Rng) -> Action {
+    // A two-level tree: the first action, then a rollout. Enough for a per-tick decision
+    // at a fixed cost.
+    let n_actions = Action::ALL.len();
+    let mut visits = vec![0u32; n_actions];
+    let mut totals = vec![0f64; n_actions];
+    for it in 0..MCTS_ITERATIONS {
+        let arm = if it < n_actions {
+            it
+        } else {
+            let ln = (it as f64).ln();
+            (0..n_actions)
+                .max_by(|&a, &b| {
+                    let ucb = |i: usize| {
+                        totals[i] / f64::from(visits[i])
+                            + 300.0 * (2.0 * ln / f64::from(visits[i])).sqrt()
+                    };
+                    ucb(a).total_cmp(&ucb(b))
+                })
+                .unwrap_or(0)
+        };
+        let mut copy = play.clone();
+        let mut dice = Rng::new(rng.next_u64());
+        copy.tick(room, Action::ALL[arm], &mut dice, TICK_LIMIT);
+        for _ in 0..MCTS_DEPTH {
+            if copy.outcome != Outcome::Playing {
+                break;
+            }
+            copy.tick(
+                room,
+                Action::ALL[rng.index(n_actions)],
+                &mut dice,
+                TICK_LIMIT,
+            );
+        }
+        visits[arm] += 1;
+        totals[arm] += value(&copy, distances);
+    }
+    let best = (0..n_actions)
+        .max_by(|&a, &b| {
+            let mean = |i: usize| totals[i] / f64::from(visits[i].max(1));
+            mean(a).total_cmp(&mean(b))
+        })
+        .unwrap_or(0);
+    Action::ALL[best]
+}
+
+/// Whether doing `action` one tick off would have put a monster on the avatar: late, the
+/// monsters of this tick move first; early, the avatar then waits out a tick (the monsters of
+/// this tick and the next move before it acts again). Late or early is a coin flip.
+fn slip_hurts(room: &Room, play: &Play, action: Action, rng: &mut Rng) -> bool {
+    let mut copy = play.clone();
+    let mut dice = Rng::new(rng.next_u64());
+    copy.tick += 1;
+    if rng.chance(0.5) {
+        copy.monsters_act(room, &mut dice);
+        copy.avatar_acts(room, action);
+    } else {
+        copy.avatar_acts(room, action);
+        copy.monsters_act(room, &mut dice);
+        copy.tick += 1;
+        copy.monsters_act(room, &mut dice);
+    }
+    copy.outcome == Outcome::Died
+}
+
+/// Plays one game of `room` with `agent`; the game's dice come from `seed` and `game`.
+pub fn play_game(room: &Room, agent: AgentKind, seed: u64, game: u64, limit: u32) -> GameResult {
+    let distances = Distances::of(room);
+    let mut monsters = Rng::derive(seed, 2 * game);
+    let mut own = Rng::derive(seed, 2 * game + 1);
+    let mut play = Play::start(room);
+    let mut virtual_damage = 0;
+    let mut last_slip: Option<u32> = None;
+    while play.outcome == Outcome::Playing {
+        let action = match agent {
+            AgentKind::DoNothing => Action::Wait,
+            AgentKind::Random => Action::ALL[own.index(Action::ALL.len())],
+            AgentKind::OneStep => one_step(room, &play, &distances, &mut own),
+            AgentKind::Planner => plan(room, &play),
+            AgentKind::Mcts => mcts(room, &play, &distances, &mut own),
+            AgentKind::HumanLike => {
+                let action = plan(room, &play);
+                let may_slip = last_slip.is_none_or(|t| play.tick >= t + SLIP_GAP);
+                if may_slip && own.chance(SLIP_CHANCE) {
+                    last_slip = Some(play.tick);
+                    if slip_hurts(room, &play, action, &mut own) {
+                        virtual_damage += 1;
+                    }
+                }
+                action
+            }
+        };
+        play.tick(room, action, &mut monsters, limit);
+    }
+    GameResult {
+        outcome: play.outcome,
+        ticks: play.tick,
+        score: play.score,
+        virtual_damage,
+    }
+}
+
+/// `games` seeded games of `room` by `agent`.
+pub fn evaluate(room: &Room, agent: AgentKind, games: u32, seed: u64, limit: u32) -> AgentStats {
+    let results: Vec<GameResult> = (0..u64::from(games))
+        .map(|g| play_game(room, agent, seed, g, limit))
+        .collect();
+    let n = f64::from(games.max(1));
+    let mean = |f: &dyn Fn(&GameResult) -> f64| results.iter().map(f).sum::<f64>() / n;
+    AgentStats {
+        agent,
+        games,
+        win_rate: mean(&|r| f64::from(u8::from(r.outcome == Outcome::Won))),
+        mean_ticks: mean(&|r| f64::from(r.ticks)),
+        mean_score: mean(&|r| f64::from(r.score)),
+        mean_virtual_damage: (agent == AgentKind::HumanLike)
+            .then(|| mean(&|r| f64::from(r.virtual_damage))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn room(text: &str) -> Room {
+        Room::parse_ascii(text).unwrap()
+    }
+
+    const OPEN: &str =
+        "wwwwwwwww\nwA......w\nw.......w\nw...3...w\nw......+w\nwg......w\nwwwwwwwww\n";
+
+    #[test]
+    fn do_nothing_never_wins_and_the_planner_solves_a_frozen_room() {
+        // No monsters: the planner walks key then exit in the fewest ticks.
+        let r = room("wwwwwww\nwA....w\nw.ww..w\nw..+.gw\nwwwwwww\n");
+        let s = evaluate(&r, AgentKind::DoNothing, 10, 0, TICK_LIMIT);
+        assert_eq!(s.win_rate, 0.0);
+        assert_eq!(s.mean_ticks, f64::from(TICK_LIMIT));
+        let s = evaluate(&r, AgentKind::Planner, 10, 0, TICK_LIMIT);
+        assert_eq!(s.win_rate, 1.0);
+        // As few ticks as the skeleton's shortest solution (4 to the key, 2 to the exit).
+        let shortest = crate::dungeon::skeleton::skeleton(&r, 10_000)
+            .unwrap()
+            .shortest_solution()
+            .unwrap()
+            .len();
+        assert_eq!(shortest, 6);
+        assert_eq!(s.mean_ticks, 6.0);
+    }
+
+    #[test]
+    fn the_planner_strikes_a_monster_in_the_only_way() {
+        let r = room("wwwwwwwww\nwA.3...+w\nwwwwwwwgw\nwwwwwwwww\n");
+        let result = play_game(&r, AgentKind::Planner, 0, 0, TICK_LIMIT);
+        assert_eq!(result.outcome, Outcome::Won, "{result:?}");
+        assert_eq!(result.score, 4, "key, kill and win");
+    }
+
+    #[test]
+    fn seeds_reproduce_games_and_the_ladder_is_ordered() {
+        let r = room(OPEN);
+        for agent in AgentKind::ALL {
+            assert_eq!(
+                play_game(&r, agent, 5, 3, TICK_LIMIT),
+                play_game(&r, agent, 5, 3, TICK_LIMIT),
+                "{}",
+                agent.name()
+            );
+        }
+        let rate = |a| evaluate(&r, a, 20, 1, TICK_LIMIT).win_rate;
+        assert_eq!(rate(AgentKind::DoNothing), 0.0);
+        assert!(rate(AgentKind::Planner) >= 0.9);
+        assert!(rate(AgentKind::Random) < rate(AgentKind::Planner));
+        let human = evaluate(&r, AgentKind::HumanLike, 20, 1, TICK_LIMIT);
+        assert!(human.mean_virtual_damage.is_some());
+    }
+}
