@@ -24,124 +24,91 @@ const PLAYING: u8 = 0;
 const WON: u8 = 1;
 const LOST: u8 = 2;
 
-/// One position of the skeleton: the room's terrain travels with it (2 bits a cell), so a
-/// position is complete on its own.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub struct Position {
-    /// 0 floor, 1 wall, 2 block, 3 water; two bits per cell in reading order.
-    terrain: [u64; 8],
-    /// Where each monster stands (frozen), by index.
-    monster_cells: [u8; MAX_MONSTERS],
-    /// How many monsters the room has.
-    monster_count: u8,
-    /// Bit `i` set while monster `i` lives.
-    alive: u64,
-    width: u8,
-    height: u8,
-    exit: u8,
-    key: u8,
-    avatar: u8,
-    facing: u8,
-    has_key: bool,
-    end: u8,
+/// What stays the same across a room's skeleton: its terrain and where the monsters stand.
+#[derive(Clone, Debug)]
+pub struct Frozen {
+    /// 0 floor, 1 wall, 2 block, 3 water, in reading order.
+    terrain: Vec<u8>,
+    /// Where each monster stands, by index.
+    monster_cells: Vec<u16>,
+    width: usize,
+    height: usize,
+    exit: u16,
+    key: u16,
 }
 
-impl std::fmt::Debug for Position {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "Position(avatar {}, facing {}, key {}, end {})",
-            self.avatar, self.facing, self.has_key, self.end
-        )
-    }
-}
-
-impl Position {
-    /// The start of a room.
-    pub fn start(room: &Room) -> Self {
+impl Frozen {
+    /// The frozen room.
+    pub fn of(room: &Room) -> Self {
         let width = room.width();
-        let index = |(x, y): (usize, usize)| (y * width + x) as u8;
-        let mut p = Self {
-            terrain: [0; 8],
-            monster_cells: [0; MAX_MONSTERS],
-            monster_count: 0,
-            alive: 0,
-            width: width as u8,
-            height: room.height() as u8,
+        let index = |(x, y): (usize, usize)| (y * width + x) as u16;
+        Self {
+            terrain: room
+                .cells()
+                .cells()
+                .iter()
+                .map(|c| match c {
+                    Cell::Wall => 1,
+                    Cell::Block => 2,
+                    Cell::Water => 3,
+                    _ => 0,
+                })
+                .collect(),
+            monster_cells: room.monsters().iter().map(|m| index(m.0)).collect(),
+            width,
+            height: room.height(),
             exit: index(room.exit()),
             key: index(room.key()),
-            avatar: index(room.avatar()),
-            facing: 1,
-            has_key: false,
-            end: PLAYING,
-        };
-        for (x, y, cell) in room.cells().iter() {
-            let i = y * width + x;
-            let t: u64 = match cell {
-                Cell::Wall => 1,
-                Cell::Block => 2,
-                Cell::Water => 3,
-                _ => 0,
-            };
-            p.terrain[i / 32] |= t << ((i % 32) * 2);
-            if matches!(cell, Cell::Monster(_)) && usize::from(p.monster_count) < MAX_MONSTERS {
-                p.monster_cells[usize::from(p.monster_count)] = i as u8;
-                p.alive |= 1 << p.monster_count;
-                p.monster_count += 1;
-            }
         }
-        p
-    }
-
-    fn terrain_at(&self, i: usize) -> u64 {
-        (self.terrain[i / 32] >> ((i % 32) * 2)) & 3
     }
 
     /// The live monster at cell `i`, by index.
-    fn monster_at(&self, i: usize) -> Option<usize> {
-        (0..usize::from(self.monster_count))
-            .find(|&m| self.alive & (1 << m) != 0 && usize::from(self.monster_cells[m]) == i)
+    fn monster_at(&self, p: &Position, i: usize) -> Option<usize> {
+        self.monster_cells
+            .iter()
+            .enumerate()
+            .find(|&(m, &c)| p.alive & (1 << m) != 0 && usize::from(c) == i)
+            .map(|(m, _)| m)
     }
 
-    /// The cell one step `dir` from the avatar, if inside the room.
-    fn ahead(&self, dir: Dir) -> Option<usize> {
-        let (w, h) = (usize::from(self.width), usize::from(self.height));
-        let a = usize::from(self.avatar);
-        let (x, y) = dir.from((a % w, a / w));
-        (x >= 0 && y >= 0 && (x as usize) < w && (y as usize) < h)
-            .then(|| y as usize * w + x as usize)
+    /// The cell one step `dir` from `i`, if inside the room.
+    fn ahead(&self, i: usize, dir: Dir) -> Option<usize> {
+        let (x, y) = dir.from((i % self.width, i / self.width));
+        (x >= 0 && y >= 0 && (x as usize) < self.width && (y as usize) < self.height)
+            .then(|| y as usize * self.width + x as usize)
     }
 
     /// The position after `action`, `None` when it changes nothing or the game is over.
-    pub fn after(&self, action: Action) -> Option<Self> {
-        if self.end != PLAYING {
+    pub fn after(&self, p: &Position, action: Action) -> Option<Position> {
+        if p.end != PLAYING {
             return None;
         }
-        let mut next = *self;
+        let mut next = *p;
+        let avatar = usize::from(p.avatar);
         match action {
             Action::Wait => return None,
             Action::Sword => {
-                let target = self.ahead(DIRS[usize::from(self.facing)])?;
-                let m = self.monster_at(target)?;
+                let target = self.ahead(avatar, DIRS[usize::from(p.facing)])?;
+                let m = self.monster_at(p, target)?;
                 next.alive &= !(1 << m);
             }
             Action::Move(dir) => {
                 next.facing = DIRS.iter().position(|&d| d == dir).unwrap_or(0) as u8;
-                let open = self.ahead(dir).filter(|&t| {
-                    self.terrain_at(t) == 0 && (t != usize::from(self.exit) || self.has_key)
+                let open = self.ahead(avatar, dir).filter(|&t| {
+                    self.terrain[t] == 0 && (t != usize::from(self.exit) || p.has_key)
                 });
                 if let Some(t) = open {
-                    next.avatar = t as u8;
+                    next.avatar = t as u16;
                     if t == usize::from(self.key) {
                         next.has_key = true;
                     }
                     if t == usize::from(self.exit) {
                         next.end = WON;
-                    } else if self.monster_at(t).is_some() {
+                    } else if self.monster_at(p, t).is_some() {
                         next.end = LOST;
                     }
                 }
-                if next == *self {
+                if next == *p {
                     return None;
                 }
             }
@@ -149,35 +116,24 @@ impl Position {
         Some(next)
     }
 
-    /// True once the avatar left by the exit.
-    pub fn won(&self) -> bool {
-        self.end == WON
-    }
-
-    /// True once the avatar walked onto a monster.
-    pub fn lost(&self) -> bool {
-        self.end == LOST
-    }
-
-    /// How the position looks, cell by cell.
-    pub fn look(&self) -> Grid<CellLook> {
-        let (w, h) = (usize::from(self.width), usize::from(self.height));
-        let mut cells = Grid::filled(w, h, CellLook::default());
-        for i in 0..w * h {
-            let cell = if i == usize::from(self.avatar) && !self.won() {
+    /// How a position looks, cell by cell.
+    pub fn look(&self, p: &Position) -> Grid<CellLook> {
+        let mut cells = Grid::filled(self.width, self.height, CellLook::default());
+        for i in 0..self.width * self.height {
+            let cell = if i == usize::from(p.avatar) && !p.won() {
                 Cell::Avatar
-            } else if self.monster_at(i).is_some() {
+            } else if self.monster_at(p, i).is_some() {
                 Cell::Monster(super::room::Speed::Normal)
             } else if i == usize::from(self.exit) {
                 Cell::Exit
-            } else if i == usize::from(self.key) && !self.has_key {
+            } else if i == usize::from(self.key) && !p.has_key {
                 Cell::Key
             } else {
-                [Cell::Floor, Cell::Wall, Cell::Block, Cell::Water][self.terrain_at(i) as usize]
+                [Cell::Floor, Cell::Wall, Cell::Block, Cell::Water][usize::from(self.terrain[i])]
             };
             cells.set(
-                i % w,
-                i / w,
+                i % self.width,
+                i / self.width,
                 CellLook {
                     rgb: super::room::rgb(cell),
                     mark: if cell == Cell::Avatar {
@@ -189,6 +145,46 @@ impl Position {
             );
         }
         cells
+    }
+}
+
+/// One position of the skeleton (the room itself is the graph's [`Frozen`] context).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Position {
+    /// Bit `i` set while monster `i` lives.
+    alive: u64,
+    avatar: u16,
+    facing: u8,
+    has_key: bool,
+    end: u8,
+}
+
+impl Position {
+    /// The start of a room.
+    pub fn start(room: &Room) -> Self {
+        let (x, y) = room.avatar();
+        let count = room.monsters().len().min(MAX_MONSTERS);
+        Self {
+            alive: if count == 64 {
+                u64::MAX
+            } else {
+                (1u64 << count) - 1
+            },
+            avatar: (y * room.width() + x) as u16,
+            facing: 1,
+            has_key: false,
+            end: PLAYING,
+        }
+    }
+
+    /// True once the avatar left by the exit.
+    pub fn won(&self) -> bool {
+        self.end == WON
+    }
+
+    /// True once the avatar walked onto a monster.
+    pub fn lost(&self) -> bool {
+        self.end == LOST
     }
 }
 
@@ -211,11 +207,9 @@ impl StateSpace<5> for DungeonSpace {
     type State = Position;
     type Key = u128;
     type Move = Action;
-    type Context = ();
+    type Context = Frozen;
 
     const ACYCLIC: bool = false;
-
-    fn context(_start: &Position) {}
 
     fn moves() -> [Action; 5] {
         MOVES
@@ -224,16 +218,16 @@ impl StateSpace<5> for DungeonSpace {
     fn key(p: &Position) -> u128 {
         u128::from(p.alive)
             | u128::from(p.avatar) << 64
-            | u128::from(p.facing) << 72
-            | u128::from(p.has_key) << 74
-            | u128::from(p.end) << 75
+            | u128::from(p.facing) << 80
+            | u128::from(p.has_key) << 82
+            | u128::from(p.end) << 83
     }
 
-    fn step(p: &Position, mv: Action) -> Option<Position> {
-        p.after(mv)
+    fn step(room: &Frozen, p: &Position, mv: Action) -> Option<Position> {
+        room.after(p, mv)
     }
 
-    fn is_success(_: &(), p: &Position) -> bool {
+    fn is_success(_: &Frozen, p: &Position) -> bool {
         p.won()
     }
 
@@ -241,16 +235,16 @@ impl StateSpace<5> for DungeonSpace {
         0
     }
 
-    fn cells(p: &Position) -> usize {
-        usize::from(p.width) * usize::from(p.height)
+    fn cells(room: &Frozen, _: &Position) -> usize {
+        room.width * room.height
     }
 
     fn label(mv: Action) -> char {
         mv.letter()
     }
 
-    fn look(p: &Position) -> Grid<CellLook> {
-        p.look()
+    fn look(room: &Frozen, p: &Position) -> Grid<CellLook> {
+        room.look(p)
     }
 }
 
@@ -280,7 +274,11 @@ pub fn skeleton(room: &Room, budget: usize) -> Result<SkeletonGraph, SkeletonErr
     if count > MAX_MONSTERS {
         return Err(SkeletonError::TooManyMonsters { count });
     }
-    Ok(SkeletonGraph::explore(Position::start(room), budget)?)
+    Ok(SkeletonGraph::explore(
+        Frozen::of(room),
+        Position::start(room),
+        budget,
+    )?)
 }
 
 #[cfg(test)]

@@ -78,17 +78,16 @@ pub trait StateSpace<const B: usize> {
     type Key: Eq + Hash;
     /// One move.
     type Move: Copy + PartialEq;
-    /// What the game works out once per graph to judge positions quickly (Longcat: the
-    /// board's masks).
+    /// What stays the same across a graph, worked out once and passed to every call
+    /// (Longcat: the board's masks; a dungeon room: its terrain and monsters), so positions
+    /// stay small.
     type Context;
-    /// The context of a graph, from its start.
-    fn context(start: &Self::State) -> Self::Context;
     /// Every move, in the order edges list them.
     fn moves() -> [Self::Move; B];
     /// The position's key.
     fn key(state: &Self::State) -> Self::Key;
     /// The position after `mv`, or `None` when the move is not legal.
-    fn step(state: &Self::State, mv: Self::Move) -> Option<Self::State>;
+    fn step(context: &Self::Context, state: &Self::State, mv: Self::Move) -> Option<Self::State>;
     /// True when the goal is reached.
     fn is_success(context: &Self::Context, state: &Self::State) -> bool;
     /// True when the position is visibly lost (no play can win from it).
@@ -100,13 +99,13 @@ pub trait StateSpace<const B: usize> {
     /// A number that grows along every move (acyclic spaces; others return 0).
     fn progress(state: &Self::State) -> u32;
     /// Cells on the board (the `size` graph variable).
-    fn cells(state: &Self::State) -> usize;
+    fn cells(context: &Self::Context, state: &Self::State) -> usize;
     /// The letter the viewer and Graphviz write on an edge of this move (`U`).
     fn label(_mv: Self::Move) -> char {
         '·'
     }
     /// How a position looks, cell by cell (the viewer's hover and the canvas show it).
-    fn look(state: &Self::State) -> Grid<CellLook>;
+    fn look(context: &Self::Context, state: &Self::State) -> Grid<CellLook>;
 }
 
 /// An outgoing edge: the move and the node it leads to.
@@ -220,17 +219,20 @@ pub struct StateGraph<P: StateSpace<B>, const B: usize> {
     nodes: Vec<Node<P, B>>,
     topological: Vec<u32>,
     index: HashMap<P::Key, u32, BuildHasherDefault<KeyHasher>>,
+    context: P::Context,
 }
 
 impl<P: StateSpace<B>, const B: usize> Clone for StateGraph<P, B>
 where
     P::Key: Clone,
+    P::Context: Clone,
 {
     fn clone(&self) -> Self {
         Self {
             nodes: self.nodes.clone(),
             topological: self.topological.clone(),
             index: self.index.clone(),
+            context: self.context.clone(),
         }
     }
 }
@@ -242,11 +244,15 @@ impl<P: StateSpace<B>, const B: usize> std::fmt::Debug for StateGraph<P, B> {
 }
 
 impl<P: StateSpace<B>, const B: usize> StateGraph<P, B> {
-    /// Explores every position reachable from `start`.
+    /// Explores every position reachable from `start` in `context`.
     ///
     /// # Errors
     /// [`GraphError::TooLarge`] when more than `budget` positions exist.
-    pub fn explore(start: P::State, budget: usize) -> Result<Self, GraphError> {
+    pub fn explore(
+        context: P::Context,
+        start: P::State,
+        budget: usize,
+    ) -> Result<Self, GraphError> {
         let mut nodes = vec![Node {
             state: start,
             depth: 0,
@@ -262,7 +268,7 @@ impl<P: StateSpace<B>, const B: usize> StateGraph<P, B> {
             let depth = nodes[next].depth + 1;
             let mut successors = [NO_EDGE; B];
             for (slot, &mv) in successors.iter_mut().zip(moves.iter()) {
-                let Some(child) = P::step(&state, mv) else {
+                let Some(child) = P::step(&context, &state, mv) else {
                     continue;
                 };
                 let id = *index.entry(P::key(&child)).or_insert_with(|| {
@@ -291,18 +297,20 @@ impl<P: StateSpace<B>, const B: usize> StateGraph<P, B> {
             nodes,
             topological,
             index,
+            context,
         };
         if P::ACYCLIC {
-            graph.classify(&P::context(&start));
+            graph.classify();
         } else {
-            graph.classify_backward(&P::context(&start));
+            graph.classify_backward();
         }
         Ok(graph)
     }
 
     /// Classes of a space with cycles: the nodes that reach a success are found by a
     /// breadth-first search over the reversed edges; a node that reaches none is dead.
-    fn classify_backward(&mut self, context: &P::Context) {
+    fn classify_backward(&mut self) {
+        let context = &self.context;
         let n = self.nodes.len();
         // Predecessor lists in one array: `starts[v]..starts[v + 1]` indexes `from`.
         let mut starts = vec![0usize; n + 1];
@@ -353,7 +361,8 @@ impl<P: StateSpace<B>, const B: usize> StateGraph<P, B> {
     }
 
     /// Classes in one sweep, successors first.
-    fn classify(&mut self, context: &P::Context) {
+    fn classify(&mut self) {
+        let context = &self.context;
         for &id in self.topological.iter().rev() {
             let node = &self.nodes[id as usize];
             let class = if P::is_success(context, &node.state) {
@@ -424,7 +433,7 @@ impl<P: StateSpace<B>, const B: usize> StateGraph<P, B> {
         let n = self.nodes.get(node)?;
         Some(StatePicture {
             caption: format!("node {node} · depth {} · {}", n.depth, n.class.name()),
-            cells: P::look(&n.state),
+            cells: P::look(&self.context, &n.state),
         })
     }
 
@@ -523,7 +532,7 @@ impl GraphVariables {
         let first = &graph.node(graph.start()).state;
         let mut v = GraphVariables {
             states: graph.len(),
-            size: P::cells(first),
+            size: P::cells(&graph.context, first),
             ..Default::default()
         };
         for node in graph.nodes() {
@@ -790,6 +799,7 @@ where
     P: StateSpace<B>,
     P::State: Send + Sync,
     P::Key: Send + Sync,
+    P::Context: Send + Sync,
 {
     fn node_count(&self) -> usize {
         self.graph.len()

@@ -33,11 +33,6 @@ impl StateSpace<4> for LongcatSpace {
     type Context = Masks;
 
     #[inline]
-    fn context(start: &State) -> Masks {
-        Masks(start.geometry())
-    }
-
-    #[inline]
     fn moves() -> [Direction; 4] {
         Direction::ALL
     }
@@ -48,7 +43,7 @@ impl StateSpace<4> for LongcatSpace {
     }
 
     #[inline]
-    fn step(state: &State, mv: Direction) -> Option<State> {
+    fn step(_: &Masks, state: &State, mv: Direction) -> Option<State> {
         state.apply(mv)
     }
 
@@ -66,7 +61,7 @@ impl StateSpace<4> for LongcatSpace {
         mv.letter()
     }
 
-    fn look(state: &State) -> Grid<CellLook> {
+    fn look(_: &Masks, state: &State) -> Grid<CellLook> {
         let board = state.render();
         let mut cells = Grid::filled(board.width(), board.height(), CellLook::default());
         for (x, y, c) in board.iter() {
@@ -80,7 +75,7 @@ impl StateSpace<4> for LongcatSpace {
         state.filled().count_ones()
     }
 
-    fn cells(state: &State) -> usize {
+    fn cells(_: &Masks, state: &State) -> usize {
         state.width() * state.height()
     }
 }
@@ -100,7 +95,8 @@ impl explore::StateGraph<LongcatSpace, 4> {
     /// # Errors
     /// [`GraphError::TooLarge`] when more than `budget` states exist.
     pub fn build(level: &LongcatLevel, budget: usize) -> Result<Self, GraphError> {
-        Self::explore(State::start(level), budget)
+        let start = State::start(level);
+        Self::explore(Masks(start.geometry()), start, budget)
     }
 
     /// Explores every state reachable from `start` (a level's start or any state of play).
@@ -108,7 +104,7 @@ impl explore::StateGraph<LongcatSpace, 4> {
     /// # Errors
     /// [`GraphError::TooLarge`] when more than `budget` states exist.
     pub fn from_state(start: State, budget: usize) -> Result<Self, GraphError> {
-        Self::explore(start, budget)
+        Self::explore(Masks(start.geometry()), start, budget)
     }
 }
 

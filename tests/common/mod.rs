@@ -100,7 +100,7 @@ impl Game for ToyGame {
             fields,
             summary: format!("{crates} crates"),
             graph: Some(Arc::new(GraphPicture::new(
-                StateGraph::<Clearing, MAX_CELLS>::explore(Clearing::start(level), 4096)
+                StateGraph::<Clearing, MAX_CELLS>::explore((), Clearing::start(level), 4096)
                     .map_err(|e| JobError::Failed(e.to_string()))?,
             ))),
             detail: None,
@@ -164,14 +164,13 @@ impl StateSpace<MAX_CELLS> for Clearing {
     type Key = u64;
     type Move = usize;
     type Context = ();
-    fn context(_start: &Crates) {}
     fn moves() -> [usize; MAX_CELLS] {
         std::array::from_fn(|i| i)
     }
     fn key(s: &Crates) -> u64 {
         s.left
     }
-    fn step(s: &Crates, i: usize) -> Option<Crates> {
+    fn step(_: &(), s: &Crates, i: usize) -> Option<Crates> {
         (s.left & 1 << i != 0).then_some(Crates {
             left: s.left & !(1 << i),
             ..*s
@@ -183,10 +182,10 @@ impl StateSpace<MAX_CELLS> for Clearing {
     fn progress(s: &Crates) -> u32 {
         64 - s.left.count_ones()
     }
-    fn cells(s: &Crates) -> usize {
+    fn cells(_: &(), s: &Crates) -> usize {
         usize::from(s.width) * usize::from(s.height)
     }
-    fn look(s: &Crates) -> Grid<CellLook> {
+    fn look(_: &(), s: &Crates) -> Grid<CellLook> {
         let (w, h) = (usize::from(s.width), usize::from(s.height));
         let mut g = Grid::filled(w, h, CellLook::default());
         for i in 0..w * h {
