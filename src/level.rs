@@ -75,6 +75,40 @@ pub struct LongcatFigures {
     pub predicted_difficulty: f64,
 }
 
+/// One agent's games on a dungeon room.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AgentFigures {
+    /// The agent (`planner`, `human-like`, …).
+    pub agent: String,
+    /// Share of games won.
+    pub win_rate: f64,
+    /// Mean ticks per game.
+    pub mean_ticks: f64,
+    /// Mean final score.
+    pub mean_score: f64,
+}
+
+/// The skeleton graph and the agent ladder's games of a dungeon room.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DungeonFigures {
+    /// A win is reachable with the monsters frozen.
+    pub solvable: bool,
+    /// Moves of the skeleton's shortest solution.
+    pub shortest_solution: Option<u32>,
+    /// Positions of the skeleton graph.
+    pub states: usize,
+    /// The difficulty: the human-like agent's mean virtual damage.
+    pub virtual_damage: f64,
+    /// Games per agent.
+    pub games: u32,
+    /// Base seed of the games.
+    pub seed: u64,
+    /// Each agent's figures, naive first.
+    pub agents: Vec<AgentFigures>,
+}
+
 /// The last validation result stored with a level.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Figures {
@@ -82,6 +116,8 @@ pub enum Figures {
     Match3(Match3Figures),
     /// State-graph figures of a Longcat level.
     Longcat(LongcatFigures),
+    /// Skeleton graph and agent games of a dungeon room.
+    Dungeon(DungeonFigures),
 }
 
 /// One attempt by the designer at playing a level inside the studio.
@@ -146,6 +182,17 @@ impl Level {
                 v.extend(f.difficulty.map(|d| ("difficulty", d)));
                 v
             }
+            Some(Figures::Dungeon(f)) => {
+                let mut v = vec![("virtual_damage", f.virtual_damage)];
+                for a in &f.agents {
+                    v.extend([
+                        ("win_rate", a.win_rate),
+                        ("mean_ticks", a.mean_ticks),
+                        ("mean_score", a.mean_score),
+                    ]);
+                }
+                v
+            }
             None => Vec::new(),
         };
         numbers.extend(
@@ -180,6 +227,14 @@ impl Level {
     pub fn longcat_figures(&self) -> Option<&LongcatFigures> {
         match &self.figures {
             Some(Figures::Longcat(f)) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// The dungeon figures, if stored.
+    pub fn dungeon_figures(&self) -> Option<&DungeonFigures> {
+        match &self.figures {
+            Some(Figures::Dungeon(f)) => Some(f),
             _ => None,
         }
     }

@@ -441,9 +441,9 @@ fn ascii_art_whose_characters_fit_several_games_is_refused_until_the_game_is_nam
         .unwrap();
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("head"));
-    // '~' is match-3's alone: no game to name.
+    // '~' with '#' is match-3's alone: no game to name.
     let gap = dir.path().join("gap.txt");
-    std::fs::write(&gap, "~..~\n....\n....\n....\n").unwrap();
+    std::fs::write(&gap, "~..~\n.#..\n....\n....\n").unwrap();
     let out = studio().arg("validate").arg(&gap).output().unwrap();
     assert!(
         out.status.success(),

@@ -38,7 +38,7 @@ fn the_shipped_games_are_registered_with_their_generators() {
 }
 
 #[test]
-fn list_json_lists_both_games_with_generators_and_conditions() {
+fn list_json_lists_every_game_with_generators_and_conditions() {
     let out = Command::new(env!("CARGO_BIN_EXE_level-studio"))
         .args(["list", "--json"])
         .output()
@@ -47,7 +47,7 @@ fn list_json_lists_both_games_with_generators_and_conditions() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let games = v["games"].as_array().unwrap();
     let ids: Vec<&str> = games.iter().map(|g| g["id"].as_str().unwrap()).collect();
-    assert_eq!(ids, ["match3", "longcat"]);
+    assert_eq!(ids, ["match3", "longcat", "dungeon"]);
     let avalon = &games[0]["generators"][0];
     assert_eq!(avalon["id"], "avalon");
     let keys: Vec<&str> = avalon["conditions"]
@@ -65,6 +65,13 @@ fn list_json_lists_both_games_with_generators_and_conditions() {
         .unwrap()
         .iter()
         .any(|c| c["key"] == "temperature"));
+    let dungeon: Vec<&str> = games[2]["generators"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(dungeon, ["random", "constructive"]);
 }
 
 #[test]

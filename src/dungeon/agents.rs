@@ -436,6 +436,12 @@ pub fn evaluate(room: &Room, agent: AgentKind, games: u32, seed: u64, limit: u32
     let results: Vec<GameResult> = (0..u64::from(games))
         .map(|g| play_game(room, agent, seed, g, limit))
         .collect();
+    stats(agent, &results)
+}
+
+/// The figures of games already played by `agent`.
+pub fn stats(agent: AgentKind, results: &[GameResult]) -> AgentStats {
+    let games = results.len() as u32;
     let n = f64::from(games.max(1));
     let mean = |f: &dyn Fn(&GameResult) -> f64| results.iter().map(f).sum::<f64>() / n;
     AgentStats {

@@ -7,11 +7,13 @@
 //! command and the starter pack; until then the game is not registered.
 
 pub mod agents;
+pub mod game;
 pub mod generators;
 pub mod import;
 pub mod room;
 pub mod rules;
 pub mod skeleton;
 
+pub use game::{DungeonGame, ID};
 pub use room::{Cell, Room, RoomError, Speed};
 pub use rules::{Action, Dir, Monster, Outcome, Play, TickEvents, TICK_LIMIT};

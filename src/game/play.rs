@@ -9,7 +9,8 @@ use crate::grid::Grid;
 /// How the player gives moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PlayInput {
-    /// Arrow keys or WASD.
+    /// Arrow keys or WASD (and Space and `.` for the action and waiting, where the game
+    /// has them).
     Directions,
     /// Click a cell, then a neighbour, to swap them.
     Swap,
@@ -39,6 +40,10 @@ pub enum PlayMove {
     Swap((usize, usize), (usize, usize)),
     /// Click cell `(x, y)`.
     Click(usize, usize),
+    /// The action key (Space): the game's one action besides moving (the dungeon's sword).
+    Act,
+    /// Let a tick pass without acting (`.`), in games where time passes.
+    Wait,
 }
 
 /// Where a game in progress stands.

@@ -8,8 +8,12 @@ use super::Game;
 use std::sync::RwLock;
 
 /// The games that ship, one line each, in the order menus list them.
-fn builtin() -> [&'static dyn Game; 2] {
-    [&crate::match3::Match3Game, &crate::longcat::LongcatGame]
+fn builtin() -> [&'static dyn Game; 3] {
+    [
+        &crate::match3::Match3Game,
+        &crate::longcat::LongcatGame,
+        &crate::dungeon::DungeonGame,
+    ]
 }
 
 static EXTRA: RwLock<Vec<&'static dyn Game>> = RwLock::new(Vec::new());

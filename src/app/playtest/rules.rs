@@ -44,7 +44,7 @@ impl RulesPlay {
         if ui.ctx().egui_wants_keyboard_input() {
             return;
         }
-        let (headings, undo) = ui.input(|i| {
+        let (headings, undo, act, wait) = ui.input(|i| {
             let keys = [
                 ([Key::ArrowUp, Key::W], Heading::Up),
                 ([Key::ArrowDown, Key::S], Heading::Down),
@@ -59,6 +59,8 @@ impl RulesPlay {
             (
                 headings,
                 i.key_pressed(Key::Backspace) || i.key_pressed(Key::U),
+                i.key_pressed(Key::Space) && i.modifiers.is_none(),
+                i.key_pressed(Key::Period) && i.modifiers.is_none(),
             )
         });
         if undo && self.rules.undo() {
@@ -68,6 +70,12 @@ impl RulesPlay {
         if self.rules.input() == PlayInput::Directions {
             for h in headings {
                 self.play(PlayMove::Go(h));
+            }
+            if act {
+                self.play(PlayMove::Act);
+            }
+            if wait {
+                self.play(PlayMove::Wait);
             }
         }
     }

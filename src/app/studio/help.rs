@@ -1,7 +1,7 @@
 //! The Help window (Help menu or F1): every keyboard shortcut and mouse gesture on one sheet.
 
 /// What the sheet lists: action, keys or gesture.
-pub const SHORTCUTS: [(&str, &str); 14] = [
+pub const SHORTCUTS: [(&str, &str); 15] = [
     ("Brush / Rectangle / Fill / Eyedropper", "B / R / F / I"),
     ("Paint", "left button (one stroke = one undo step)"),
     ("Pan the canvas", "middle or right drag, mouse wheel"),
@@ -27,6 +27,7 @@ pub const SHORTCUTS: [(&str, &str); 14] = [
         "Playtest: move / undo a move",
         "arrows or WASD / Backspace or U",
     ),
+    ("Playtest (dungeon): sword / wait a tick", "Space / ."),
     ("This sheet", "F1"),
 ];
 

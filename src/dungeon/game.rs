@@ -1,0 +1,692 @@
+//! Dungeon rooms as a registered game: tiles, sizes, files, the analysis (the skeleton graph
+//! and the agent ladder's games) and the random and constructive generators.
+
+use super::agents::{play_game, stats, AgentKind, AgentStats};
+use super::generators::{constructive_room, random_room, GenerateError};
+use super::room::{Cell, Room, RoomError, Speed, MAX_SIDE};
+use super::rules::{Action, Dir, Outcome, Play, TICK_LIMIT};
+use super::skeleton::{skeleton, SkeletonGraph, DEFAULT_BUDGET};
+use crate::game::explore::GraphPicture;
+use crate::game::{
+    AnalyseOptions, Analysis, AsciiError, CellLook, ConditionKind, ConditionSpec, ConditionValue,
+    Game, GameId, Gauge, GaugeHistogram, GenRequest, GenerationContext, GraphVariables, Heading,
+    LevelGenerator, LevelSink, PlayInput, PlayMove, PlayRules, PlayStatus, SizeRules, TileInfo,
+    TileMark, Verdict,
+};
+use crate::grid::{AsciiCell, Grid};
+use crate::jobs::{Cancel, JobError};
+use crate::level::{AgentFigures, DungeonFigures, Figures, Level};
+use crate::rng::Rng;
+use serde_json::json;
+use std::sync::Arc;
+
+/// The id of dungeon rooms.
+pub const ID: GameId = GameId::new("dungeon");
+
+/// Bot games per agent unless told otherwise.
+pub const DEFAULT_GAMES: u32 = 30;
+
+/// Zelda-like dungeon rooms.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DungeonGame;
+
+/// The palette, in tile order (a level's cells are stored by letter).
+const CELLS: [Cell; 10] = [
+    Cell::Wall,
+    Cell::Floor,
+    Cell::Block,
+    Cell::Water,
+    Cell::Avatar,
+    Cell::Key,
+    Cell::Exit,
+    Cell::Monster(Speed::Quick),
+    Cell::Monster(Speed::Normal),
+    Cell::Monster(Speed::Slow),
+];
+
+const fn tile(ascii: char, name: &'static str, rgb: [u8; 3]) -> TileInfo {
+    TileInfo { ascii, name, rgb }
+}
+
+const TILES: [TileInfo; 10] = [
+    tile('w', "WALL", [84, 74, 66]),
+    tile('.', "FLOOR", [228, 216, 186]),
+    tile('B', "BLOCK", [146, 112, 78]),
+    tile('~', "WATER", [64, 124, 204]),
+    tile('A', "AVATAR", [62, 168, 84]),
+    tile('+', "KEY", [240, 196, 40]),
+    tile('g', "EXIT", [150, 64, 172]),
+    tile('1', "QUICK MONSTER", [232, 70, 60]),
+    tile('2', "MONSTER", [206, 106, 40]),
+    tile('3', "SLOW MONSTER", [150, 60, 64]),
+];
+
+const FLOOR: u8 = 1;
+const AVATAR: u8 = 4;
+const KEY: u8 = 5;
+const EXIT: u8 = 6;
+
+fn ascii_error(e: RoomError) -> AsciiError {
+    match e {
+        RoomError::Grid(g) => AsciiError::Grid(g),
+        other => AsciiError::Level(other.to_string()),
+    }
+}
+
+/// A stored level of a room.
+pub fn to_level(room: &Room, name: impl Into<String>) -> Level {
+    Level {
+        game: ID,
+        name: name.into(),
+        cells: room.to_rows(),
+        symmetry: crate::symmetry::detect(room.cells()),
+        tags: Vec::new(),
+        figures: None,
+        playtests: Vec::new(),
+    }
+}
+
+/// The analysis of a room: its skeleton graph and `games` seeded games per agent.
+///
+/// # Errors
+/// The room is not a room, its skeleton passes the budget, or the job was cancelled.
+pub fn analyse_room(
+    room: &Room,
+    options: &AnalyseOptions,
+    cancel: &Cancel,
+) -> Result<Analysis, JobError> {
+    let graph = skeleton(room, options.budget.unwrap_or(DEFAULT_BUDGET))
+        .map_err(|e| JobError::Failed(e.to_string()))?;
+    let games = options.games.unwrap_or(DEFAULT_GAMES).max(1);
+    let mut ladder: Vec<AgentStats> = Vec::new();
+    let mut damage = Vec::new();
+    for agent in AgentKind::ALL {
+        if cancel.is_cancelled() {
+            return Err(JobError::Cancelled);
+        }
+        let results: Vec<_> = (0..u64::from(games))
+            .map(|g| play_game(room, agent, options.seed, g, TICK_LIMIT))
+            .collect();
+        if agent == AgentKind::HumanLike {
+            damage = results.iter().map(|r| r.virtual_damage).collect();
+        }
+        ladder.push(stats(agent, &results));
+    }
+    Ok(analysis_of(&graph, &ladder, &damage, games, options.seed))
+}
+
+fn analysis_of(
+    graph: &SkeletonGraph,
+    ladder: &[AgentStats],
+    damage: &[u32],
+    games: u32,
+    seed: u64,
+) -> Analysis {
+    let v = GraphVariables::of(graph);
+    let solvable = graph.solvable();
+    let shortest: Option<String> = graph
+        .shortest_solution()
+        .map(|s| s.iter().map(|a| a.letter()).collect());
+    let rate = |kind: AgentKind| {
+        ladder
+            .iter()
+            .find(|s| s.agent == kind)
+            .map_or(0.0, |s| s.win_rate)
+    };
+    let difficulty = ladder
+        .iter()
+        .find_map(|s| s.mean_virtual_damage)
+        .unwrap_or(0.0);
+    let planner = rate(AgentKind::Planner);
+    let verdict = if !solvable {
+        Verdict {
+            pass: false,
+            weak: false,
+            label: "UNSOLVABLE".into(),
+            reason: "no way to the exit with the key, even with the monsters frozen".into(),
+        }
+    } else if planner >= 0.5 {
+        Verdict {
+            pass: true,
+            weak: false,
+            label: "PLAYABLE".into(),
+            reason: format!("the planner wins {:.0} % of its games", planner * 100.0),
+        }
+    } else {
+        Verdict {
+            pass: false,
+            weak: true,
+            label: "HARSH".into(),
+            reason: format!(
+                "solvable, but the planner wins only {:.0} % of its games",
+                planner * 100.0
+            ),
+        }
+    };
+    let agents_json: serde_json::Map<String, serde_json::Value> = ladder
+        .iter()
+        .map(|s| {
+            let mut o = json!({
+                "win_rate": s.win_rate,
+                "mean_ticks": s.mean_ticks,
+                "mean_score": s.mean_score,
+            });
+            if let (Some(d), Some(m)) = (s.mean_virtual_damage, o.as_object_mut()) {
+                m.insert("mean_virtual_damage".into(), json!(d));
+            }
+            (s.agent.name().to_string(), o)
+        })
+        .collect();
+    let fields = json!({
+        "solvable": solvable,
+        "shortest_solution": v.shortest_solution,
+        "states": v.states,
+        "difficulty": difficulty,
+        "agents": agents_json,
+    });
+    let summary = format!(
+        "{} states, {}, virtual damage {difficulty:.2}; win rates: {}",
+        v.states,
+        match &shortest {
+            Some(s) => format!("shortest solution {} moves", s.len()),
+            None => "unsolvable".into(),
+        },
+        ladder
+            .iter()
+            .map(|s| format!("{} {:.0} %", s.agent.name(), s.win_rate * 100.0))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let mut notes = vec![format!(
+        "Human-like agent: mean virtual damage over {games} games (seed {seed})"
+    )];
+    if let Some(s) = &shortest {
+        notes.push(format!(
+            "Shortest solution (monsters frozen): {} moves  {s}",
+            s.len()
+        ));
+    }
+    let mut bars: Vec<(f64, u32)> = Vec::new();
+    for &d in damage {
+        match bars.iter_mut().find(|b| b.0 == f64::from(d)) {
+            Some(b) => b.1 += 1,
+            None => bars.push((f64::from(d), 1)),
+        }
+    }
+    bars.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let top = bars.last().map_or(1.0, |b| b.0);
+    let gauge = Gauge {
+        title: "Difficulty".into(),
+        headline: if solvable {
+            format!("Virtual damage {difficulty:.2}")
+        } else {
+            "Unsolvable".into()
+        },
+        value: solvable.then_some(difficulty),
+        scale: (0.0, (top + 1.0).max(difficulty * 1.2).max(2.0)),
+        threshold: None,
+        good_below: true,
+        band: None,
+        notes,
+        histogram: Some(GaugeHistogram {
+            caption: format!("Virtual damage in {games} human-like games"),
+            bars,
+        }),
+        table: Some((
+            "Agents (win rate · mean ticks · mean score)".into(),
+            ladder
+                .iter()
+                .map(|s| {
+                    (
+                        s.agent.name().to_string(),
+                        format!(
+                            "{:.0} % · {:.0} · {:.1}",
+                            s.win_rate * 100.0,
+                            s.mean_ticks,
+                            s.mean_score
+                        ),
+                    )
+                })
+                .collect(),
+        )),
+    };
+    let figures = DungeonFigures {
+        solvable,
+        shortest_solution: v.shortest_solution,
+        states: v.states,
+        virtual_damage: difficulty,
+        games,
+        seed,
+        agents: ladder
+            .iter()
+            .map(|s| AgentFigures {
+                agent: s.agent.name().to_string(),
+                win_rate: s.win_rate,
+                mean_ticks: s.mean_ticks,
+                mean_score: s.mean_score,
+            })
+            .collect(),
+    };
+    Analysis {
+        difficulty: solvable.then_some(difficulty),
+        figures: Some(Figures::Dungeon(figures)),
+        verdict,
+        gauge,
+        fields: match fields {
+            serde_json::Value::Object(m) => m,
+            _ => serde_json::Map::new(),
+        },
+        summary,
+        graph: Some(Arc::new(GraphPicture::new(graph.clone()))),
+        detail: None,
+    }
+}
+
+impl Game for DungeonGame {
+    fn id(&self) -> GameId {
+        ID
+    }
+
+    fn name(&self) -> &'static str {
+        "Dungeon"
+    }
+
+    fn file_tag(&self) -> &'static str {
+        "Dungeon"
+    }
+
+    fn tiles(&self) -> &'static [TileInfo] {
+        &TILES
+    }
+
+    fn size_rules(&self) -> SizeRules {
+        SizeRules {
+            min: (4, 4),
+            max: (MAX_SIDE, MAX_SIDE),
+            default: (13, 9),
+        }
+    }
+
+    fn check(&self, rows: &[String]) -> Result<(), String> {
+        Room::from_rows(rows).map(|_| ()).map_err(|e| e.to_string())
+    }
+
+    fn blank(&self, width: usize, height: usize) -> Level {
+        let (w, h) = self.size_rules().clamp(width, height);
+        let mut g = Grid::filled(w, h, Cell::Floor);
+        for x in 0..w {
+            g.set(x, 0, Cell::Wall);
+            g.set(x, h - 1, Cell::Wall);
+        }
+        for y in 0..h {
+            g.set(0, y, Cell::Wall);
+            g.set(w - 1, y, Cell::Wall);
+        }
+        g.set(1, 1, Cell::Avatar);
+        g.set(w - 2, 1, Cell::Key);
+        g.set(w - 2, h - 2, Cell::Exit);
+        Level {
+            game: ID,
+            name: format!("{w}x{h}"),
+            cells: g.to_rows(),
+            symmetry: Default::default(),
+            tags: Vec::new(),
+            figures: None,
+            playtests: Vec::new(),
+        }
+    }
+
+    fn level_from_ascii(&self, name: &str, text: &str) -> Result<Level, AsciiError> {
+        Room::parse_ascii(text)
+            .map(|room| to_level(&room, name))
+            .map_err(ascii_error)
+    }
+
+    fn analyse(
+        &self,
+        level: &Level,
+        options: &AnalyseOptions,
+        cancel: &Cancel,
+    ) -> Result<Analysis, JobError> {
+        let room = Room::from_rows(&level.cells).map_err(|e| JobError::Failed(e.to_string()))?;
+        analyse_room(&room, options, cancel)
+    }
+
+    fn stored_difficulty(&self, level: &Level) -> Option<f64> {
+        level
+            .dungeon_figures()
+            .filter(|f| f.solvable)
+            .map(|f| f.virtual_damage)
+    }
+
+    fn stored_verdict(&self, level: &Level) -> Option<bool> {
+        level.dungeon_figures().map(|f| {
+            f.solvable
+                && f.agents
+                    .iter()
+                    .any(|a| a.agent == AgentKind::Planner.name() && a.win_rate >= 0.5)
+        })
+    }
+
+    fn stored_weak(&self, level: &Level) -> bool {
+        level.dungeon_figures().is_some_and(|f| f.solvable)
+            && self.stored_verdict(level) == Some(false)
+    }
+
+    fn generators(&self) -> Vec<Arc<dyn LevelGenerator>> {
+        vec![
+            Arc::new(RoomGenerator::Random),
+            Arc::new(RoomGenerator::Constructive),
+        ]
+    }
+
+    fn difficulty_text(&self, difficulty: f64) -> String {
+        format!("damage {difficulty:.2}")
+    }
+
+    fn has_state_graph(&self) -> bool {
+        true
+    }
+
+    fn play(&self, level: &Level, seed: u64) -> Option<Result<Box<dyn PlayRules>, String>> {
+        Some(
+            Room::from_rows(&level.cells)
+                .map(|room| Box::new(DungeonPlay::new(room, seed)) as Box<dyn PlayRules>)
+                .map_err(|e| e.to_string()),
+        )
+    }
+
+    fn tile_mark(&self, tile: u8) -> TileMark {
+        if tile == AVATAR {
+            TileMark::Avatar
+        } else {
+            TileMark::Plain
+        }
+    }
+
+    fn default_brush(&self) -> u8 {
+        0
+    }
+
+    fn unique_tile(&self) -> Option<u8> {
+        Some(AVATAR)
+    }
+
+    /// The avatar, the key and the exit are one each: painting one moves it (its old cell
+    /// becomes floor).
+    fn paint(&self, cells: &mut Grid<u8>, x: usize, y: usize, tile: u8) -> bool {
+        if matches!(tile, AVATAR | KEY | EXIT) {
+            for c in cells.cells_mut() {
+                if *c == tile {
+                    *c = FLOOR;
+                }
+            }
+        }
+        cells.set(x, y, tile);
+        true
+    }
+}
+
+/// The tile index of a cell (its place in the palette).
+pub fn tile_of(cell: Cell) -> u8 {
+    CELLS.iter().position(|&c| c == cell).unwrap_or(0) as u8
+}
+
+/// The letter of a tile index.
+pub fn letter_of(tile: u8) -> char {
+    CELLS.get(usize::from(tile)).map_or('w', |c| c.to_ascii())
+}
+
+/// The two plain generators, as the registry lists them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoomGenerator {
+    /// Uniform sprites in a walled room.
+    Random,
+    /// GVGAI's constructive generator.
+    Constructive,
+}
+
+impl RoomGenerator {
+    fn make(self, w: usize, h: usize, seed: u64) -> Result<Room, GenerateError> {
+        match self {
+            RoomGenerator::Random => random_room(w, h, seed),
+            RoomGenerator::Constructive => constructive_room(w, h, seed),
+        }
+    }
+}
+
+impl LevelGenerator for RoomGenerator {
+    fn id(&self) -> &'static str {
+        match self {
+            RoomGenerator::Random => "random",
+            RoomGenerator::Constructive => "constructive",
+        }
+    }
+
+    fn label(&self) -> &'static str {
+        match self {
+            RoomGenerator::Random => "Random",
+            RoomGenerator::Constructive => "Constructive",
+        }
+    }
+
+    fn description(&self) -> &'static str {
+        match self {
+            RoomGenerator::Random => "every inside cell a random sprite: the naive baseline",
+            RoomGenerator::Constructive => {
+                "GVGAI's constructive generator: solid corridors keeping the floor connected, \
+                 monsters far from the avatar, the exit farthest"
+            }
+        }
+    }
+
+    fn conditions(&self) -> Vec<ConditionSpec> {
+        let side = |key, label, default, help| ConditionSpec {
+            key,
+            label,
+            kind: ConditionKind::Int {
+                min: 4,
+                max: MAX_SIDE as i64,
+            },
+            default: ConditionValue::Int(default),
+            required: false,
+            help,
+        };
+        vec![
+            side("width", "Width", 13, "room width, walls included"),
+            side("height", "Height", 9, "room height, walls included"),
+        ]
+    }
+
+    fn validated_help(&self) -> &'static str {
+        "Keep only rooms the planner wins at least half its games in"
+    }
+
+    fn generate(
+        &self,
+        request: &GenRequest,
+        ctx: &GenerationContext<'_>,
+        sink: &mut dyn LevelSink,
+    ) -> Result<(), JobError> {
+        let (w, h) = request.conditions.size().unwrap_or((13, 9));
+        for attempt in 0u64.. {
+            if ctx.cancel.is_cancelled() {
+                return Err(JobError::Cancelled);
+            }
+            let seed = crate::rng::Rng::derive(request.seed, attempt).next_u64();
+            let room = self
+                .make(w, h, seed)
+                .map_err(|e| JobError::Failed(e.to_string()))?;
+            if !sink.offer(to_level(&room, "generated")) {
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A playtest: one tick a key (arrows or WASD move, Space swings the sword, `.` waits), the
+/// monsters moved by the seeded dice; every tick can be taken back.
+pub struct DungeonPlay {
+    room: Room,
+    play: Play,
+    rng: Rng,
+    history: Vec<(Play, Rng)>,
+    message: String,
+}
+
+impl DungeonPlay {
+    /// A game of `room` whose monsters roll `seed`'s dice.
+    pub fn new(room: Room, seed: u64) -> Self {
+        Self {
+            play: Play::start(&room),
+            room,
+            rng: Rng::new(seed),
+            history: Vec::new(),
+            message: "Arrows or WASD move, Space swings the sword, . waits".into(),
+        }
+    }
+}
+
+impl PlayRules for DungeonPlay {
+    fn view(&self) -> Grid<CellLook> {
+        let mut cells = Grid::filled(self.room.width(), self.room.height(), CellLook::default());
+        for (x, y, cell) in self.room.cells().iter() {
+            let shown = match cell {
+                Cell::Avatar | Cell::Monster(_) => Cell::Floor,
+                Cell::Key if self.play.key => Cell::Floor,
+                other => other,
+            };
+            cells.set(x, y, look(shown));
+        }
+        for m in self.play.monsters.iter().filter(|m| m.alive) {
+            cells.set(m.pos.0, m.pos.1, look(Cell::Monster(m.speed)));
+        }
+        if self.play.outcome != Outcome::Won {
+            let (x, y) = self.play.avatar;
+            cells.set(x, y, look(Cell::Avatar));
+        }
+        cells
+    }
+
+    fn input(&self) -> PlayInput {
+        PlayInput::Directions
+    }
+
+    fn apply(&mut self, mv: PlayMove) -> bool {
+        let action = match mv {
+            PlayMove::Go(h) => Action::Move(match h {
+                Heading::Up => Dir::Up,
+                Heading::Down => Dir::Down,
+                Heading::Left => Dir::Left,
+                Heading::Right => Dir::Right,
+            }),
+            PlayMove::Act => Action::Sword,
+            PlayMove::Wait => Action::Wait,
+            PlayMove::Swap(..) | PlayMove::Click(..) => return false,
+        };
+        if self.play.outcome != Outcome::Playing {
+            return false;
+        }
+        self.history.push((self.play.clone(), self.rng.clone()));
+        let events = self
+            .play
+            .tick(&self.room, action, &mut self.rng, TICK_LIMIT);
+        self.message = match self.play.outcome {
+            Outcome::Won => format!("Out with the key in {} ticks!", self.play.tick),
+            Outcome::Died => "A monster got you.".into(),
+            Outcome::TimedOut => format!("Out of time ({TICK_LIMIT} ticks)."),
+            Outcome::Playing if events.killed => "Got one! (+2)".into(),
+            Outcome::Playing if events.took_key => "You have the key (+1): now the exit".into(),
+            Outcome::Playing if events.bumped => "Blocked: you turn to face it".into(),
+            Outcome::Playing => String::new(),
+        };
+        true
+    }
+
+    fn status(&self) -> PlayStatus {
+        let facing = match self.play.facing {
+            Dir::Up => "up",
+            Dir::Down => "down",
+            Dir::Left => "left",
+            Dir::Right => "right",
+        };
+        PlayStatus {
+            moves: self.play.tick,
+            outcome: match self.play.outcome {
+                Outcome::Playing => None,
+                Outcome::Won => Some(true),
+                Outcome::Died | Outcome::TimedOut => Some(false),
+            },
+            message: self.message.clone(),
+            counters: vec![
+                ("Tick".into(), format!("{} / {TICK_LIMIT}", self.play.tick)),
+                ("Score".into(), self.play.score.to_string()),
+                (
+                    "Key".into(),
+                    if self.play.key { "yes" } else { "no" }.into(),
+                ),
+                ("Facing".into(), facing.into()),
+                (
+                    "Monsters".into(),
+                    self.play
+                        .monsters
+                        .iter()
+                        .filter(|m| m.alive)
+                        .count()
+                        .to_string(),
+                ),
+            ],
+        }
+    }
+
+    fn undo(&mut self) -> bool {
+        match self.history.pop() {
+            Some((play, rng)) => {
+                self.play = play;
+                self.rng = rng;
+                self.message = "Took back a tick".into();
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+fn look(cell: Cell) -> CellLook {
+    CellLook {
+        rgb: super::room::rgb(cell),
+        mark: if cell == Cell::Avatar {
+            TileMark::Avatar
+        } else {
+            TileMark::Plain
+        },
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_playtest_plays_ticks_strikes_wins_and_takes_ticks_back() {
+        let room = Room::parse_ascii("wwwwwww\nwA.1+gw\nwwwwwww\n").unwrap();
+        let mut p = DungeonPlay::new(room, 0);
+        assert!(p.apply(PlayMove::Go(Heading::Right)));
+        // Facing the slow monster from the next cell: the sword kills it.
+        assert!(p.apply(PlayMove::Act));
+        assert_eq!(p.status().message, "Got one! (+2)");
+        assert!(p.undo());
+        assert_eq!(p.status().moves, 1);
+        assert!(p.apply(PlayMove::Act));
+        for _ in 0..3 {
+            assert!(p.apply(PlayMove::Go(Heading::Right)));
+        }
+        let s = p.status();
+        assert_eq!((s.outcome, s.moves), (Some(true), 5));
+        assert!(!p.apply(PlayMove::Wait), "the game is over");
+        assert!(!p.apply(PlayMove::Click(1, 1)));
+        let blank = DungeonGame.blank(4, 4);
+        assert!(DungeonGame.check(&blank.cells).is_ok());
+    }
+}
