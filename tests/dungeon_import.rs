@@ -54,3 +54,65 @@ fn a_folder_without_dungeon_files_is_refused() {
         Err(ImportError::NoDungeons(_))
     ));
 }
+
+#[test]
+fn the_import_command_writes_a_pack_and_refuses_an_empty_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let studio = || std::process::Command::new(env!("CARGO_BIN_EXE_level-studio"));
+    // GVGAI letters round-trip.
+    let gvgai = dir.path().join("zelda_lvl0.txt");
+    let text = "wwwwwwwwwwwww\nwA.......w..w\nw..w........w\nw...w...w.+ww\nwww.w2..wwwww\nw.......w.g.w\nw.w.....w...w\nw1....3.....w\nwwwwwwwwwwwww\n";
+    std::fs::write(&gvgai, text).unwrap();
+    let out_pack = dir.path().join("gvgai.ron");
+    let out = studio()
+        .args(["import", "--format", "gvgai-zelda"])
+        .arg(&gvgai)
+        .arg("--out")
+        .arg(&out_pack)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let pack = level_studio::files::load_pack(&out_pack).unwrap();
+    assert_eq!(pack.levels[0].cells.join("\n") + "\n", text);
+
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let none = dir.path().join("none.ron");
+    let out = studio()
+        .args(["import", "--format", "vglc-zelda"])
+        .arg(&empty)
+        .arg("--out")
+        .arg(&none)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("no VGLC Zelda dungeon files"));
+    assert!(!none.exists());
+
+    let corpus = Path::new(CORPUS);
+    if !corpus.exists() {
+        eprintln!("skipped the corpus part: the VGLC corpus is not at {CORPUS}");
+        return;
+    }
+    let all = dir.path().join("vglc.ron");
+    let out = studio()
+        .args(["import", "--format", "vglc-zelda"])
+        .arg(corpus)
+        .arg("--out")
+        .arg(&all)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        level_studio::files::load_pack(&all).unwrap().levels.len(),
+        459 - 52
+    );
+}

@@ -4,6 +4,7 @@ mod eval;
 mod export;
 mod generate;
 mod graph;
+mod import;
 mod list;
 mod train;
 mod validate;
@@ -69,6 +70,8 @@ pub enum Command {
     Eval(eval::EvalArgs),
     /// Regenerate the match-3 datasets under levels/match3 with the rule-based synthesiser.
     Dataset(match3::dataset::DatasetArgs),
+    /// Import levels from other formats (GVGAI Zelda, VGLC Zelda) into a pack.
+    Import(import::ImportArgs),
 }
 
 /// Parses the arguments and runs the command; `None` means no sub-command was given (the
@@ -101,6 +104,7 @@ fn run(cli: Cli) -> Option<ExitCode> {
         Command::Generate(args) => generate::run(&args),
         Command::Train(args) => train::run(&args),
         Command::Eval(args) => eval::run(&args),
+        Command::Import(args) => import::run(&args),
     };
     Some(match result {
         Ok(code) => code,
