@@ -1,10 +1,8 @@
 //! Dungeon rooms (SPEC §2.3): a Zelda-like room with an avatar, a key, a locked exit and
-//! monsters, played by GVGAI's Zelda rules. Here so far: the room and its letters (`room`),
-//! the tick rules (`rules`), the exact skeleton graph (`skeleton`), the agent ladder with the
-//! human-like agent (`agents`), the random and constructive generators (`generators`) and the
-//! GVGAI and VGLC importers (`import`). Still to come (issue 14): the [`crate::game::Game`]
-//! implementation and its registry line (analysis, gauge, palette, playtest), the `import`
-//! command and the starter pack; until then the game is not registered.
+//! monsters, played by GVGAI's Zelda rules. The room and its letters (`room`), the tick rules
+//! (`rules`), the exact skeleton graph (`skeleton`), the agent ladder with the human-like
+//! agent (`agents`), the random and constructive generators (`generators`), the GVGAI and
+//! VGLC importers (`import`) and the registered game with its analysis and playtest (`game`).
 
 pub mod agents;
 pub mod game;
