@@ -1,6 +1,6 @@
 //! Seeded mutation fuzzing of every reader of outside input: level and pack files (RON and
-//! JSON), ASCII art, cVAE and DQN sidecars, the difficulty predictor, the playtest CSV and
-//! safetensors weights. Each target mutates the shipped files (bit flips, random bytes,
+//! JSON), ASCII art (every game's), VGLC Zelda dungeons, cVAE and DQN sidecars, the
+//! difficulty predictor, the playtest CSV and safetensors weights. Each target mutates the shipped files (bit flips, random bytes,
 //! deleted, repeated or truncated runs, and tokens such as `NaN`, `-1` or unbalanced
 //! brackets) and feeds them to the reader, which must answer with a value or an error and
 //! never panic.
@@ -146,6 +146,32 @@ fn read(path: &str) -> Vec<u8> {
     std::fs::read(path).unwrap()
 }
 
+/// Two VGLC rooms side by side (text orientation), with doorways, blocks, water and a monster.
+fn vglc_seed() -> Vec<u8> {
+    let room = [
+        "WWWWDDDWWWW",
+        "WWFFFFFFFWW",
+        "WWFBFFFPFWW",
+        "WWFFFMFFFWW",
+        "WWFFOFFFFWW",
+        "WWFFFFFIFWW",
+        "WDFFFFFFFDW",
+        "WDFFFSFFFDW",
+        "WWFFFFFFFWW",
+        "WWFFPPPFFWW",
+        "WWFFFFFFFWW",
+        "WWFFFFFFFWW",
+        "WWFFFFFFFWW",
+        "WWFFFFFFFWW",
+        "WWWWDDDWWWW",
+        "WWWWWWWWWWW",
+    ];
+    room.iter()
+        .map(|r| format!("{r}{}\n", "-".repeat(11)))
+        .collect::<String>()
+        .into_bytes()
+}
+
 /// A small safetensors file (two tensors) written by the same candle the models use.
 fn tiny_safetensors() -> Vec<u8> {
     use candle_core::{Device, Tensor};
@@ -225,7 +251,7 @@ fn targets() -> Vec<Target> {
                 let t = text(b);
                 let path = Path::new("f.txt");
                 let _ = files::level_from_ascii(path, &t, None);
-                for game in ["match3", "longcat"] {
+                for game in ["match3", "longcat", "dungeon"] {
                     let id: GameId = game.parse().unwrap();
                     let _ = files::level_from_ascii(path, &t, Some(id));
                 }
@@ -268,6 +294,13 @@ fn targets() -> Vec<Target> {
             vec![csv],
             Box::new(|b: &[u8]| {
                 let _ = parse_playtest_csv(Path::new("p.csv"), &text(b));
+            }),
+        ),
+        (
+            "vglc-zelda",
+            vec![vglc_seed()],
+            Box::new(|b: &[u8]| {
+                let _ = level_studio::dungeon::import::vglc_rooms(Path::new("d.txt"), &text(b), 0);
             }),
         ),
         (

@@ -34,7 +34,7 @@ impl Recovery {
     /// Reads a recovery file; `None` when there is none or it cannot be read (a damaged
     /// recovery file is not worth an error dialog at start).
     pub fn read(path: &Path) -> Option<Self> {
-        let text = std::fs::read_to_string(path).ok()?;
+        let text = crate::files::read_text(path).ok()?;
         from_ron(path, &text).ok()
     }
 

@@ -106,7 +106,7 @@ pub struct SavedCandidate {
 impl Session {
     /// Reads a session file (`None` when missing or unreadable).
     pub fn read(path: &Path) -> Option<Self> {
-        let text = std::fs::read_to_string(path).ok()?;
+        let text = crate::files::read_text(path).ok()?;
         crate::files::from_ron(path, &text).ok()
     }
 
