@@ -313,15 +313,7 @@ impl Game for DungeonGame {
 
     fn blank(&self, width: usize, height: usize) -> Level {
         let (w, h) = self.size_rules().clamp(width, height);
-        let mut g = Grid::filled(w, h, Cell::Floor);
-        for x in 0..w {
-            g.set(x, 0, Cell::Wall);
-            g.set(x, h - 1, Cell::Wall);
-        }
-        for y in 0..h {
-            g.set(0, y, Cell::Wall);
-            g.set(w - 1, y, Cell::Wall);
-        }
+        let mut g = super::generators::walled(w, h);
         g.set(1, 1, Cell::Avatar);
         g.set(w - 2, 1, Cell::Key);
         g.set(w - 2, h - 2, Cell::Exit);

@@ -55,7 +55,8 @@ fn check_size(width: usize, height: usize) -> Result<(), GenerateError> {
     Ok(())
 }
 
-fn walled(width: usize, height: usize) -> Grid<Cell> {
+/// A `width × height` room of floor inside a wall border.
+pub(crate) fn walled(width: usize, height: usize) -> Grid<Cell> {
     let mut g = Grid::filled(width, height, Cell::Floor);
     for x in 0..width {
         g.set(x, 0, Cell::Wall);
