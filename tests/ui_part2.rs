@@ -620,3 +620,55 @@ fn the_session_survives_a_restart() {
     assert!(h.state().generators().candidates.is_empty());
     assert!(h.state().errors().is_empty());
 }
+
+#[test]
+fn a_dungeon_room_is_played_tick_by_tick_with_sword_wait_and_undo() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir, JobMode::Inline));
+    steps(&mut h, 2);
+    let game = level_studio::dungeon::DungeonGame;
+    let level = level_studio::game::Game::level_from_ascii(
+        &game,
+        "corridor",
+        "wwwwwwwww\nwA..+..gw\nwwwwwwwww\n",
+    )
+    .unwrap();
+    command(&mut h, AppCommand::LoadLevel(level.clone()));
+    assert_eq!(h.state().game(), level_studio::dungeon::ID);
+    command(&mut h, AppCommand::Pack(PackCommand::AddCurrent));
+    h.get_by_label("Playtest").click();
+    steps(&mut h, 2);
+    // Space swings at the wall below (a tick), "." waits (a tick), Backspace takes it back.
+    for key in [Key::Space, Key::Period] {
+        h.key_press(key);
+        steps(&mut h, 1);
+    }
+    h.get_by_label("Tick: 2 / 200");
+    h.key_press(Key::Backspace);
+    steps(&mut h, 1);
+    h.get_by_label("Tick: 1 / 200");
+    for _ in 0..3 {
+        h.key_press(Key::D);
+        steps(&mut h, 1);
+    }
+    h.get_by_label("Key: yes");
+    for _ in 0..3 {
+        h.key_press(Key::ArrowRight);
+        steps(&mut h, 1);
+    }
+    steps(&mut h, 1);
+    h.get_by_label_contains("Out with the key in 7 ticks!");
+    let app = h.state();
+    let pack = &app.packs()[app.active_pack()].pack;
+    let played = pack.levels.iter().find(|l| l.cells == level.cells).unwrap();
+    let attempts: Vec<(u32, bool)> = played
+        .playtests
+        .iter()
+        .map(|p| (p.moves, p.solved))
+        .collect();
+    assert_eq!(
+        attempts,
+        vec![(7, true)],
+        "the attempt is kept with the level"
+    );
+}
