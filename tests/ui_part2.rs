@@ -48,6 +48,19 @@ fn click_at(h: &mut Harness<'_, StudioApp>, pos: Pos2) {
 }
 
 /// Sets the match-3 request: Avalon 7×9 vertical, 18 moves, `count` levels, `seed`.
+/// Press at `from`, move to `to` in six steps, release there.
+fn drag(h: &mut Harness<'_, StudioApp>, from: Pos2, to: Pos2) {
+    h.hover_at(from);
+    h.step();
+    h.drag_at(from);
+    h.step();
+    for k in 1..=6 {
+        h.hover_at(from + (to - from) * (k as f32 / 6.0));
+        h.step();
+    }
+    h.drop_at(to);
+}
+
 fn avalon_request(h: &mut Harness<'_, StudioApp>, count: usize, seed: u64) {
     let g = h.state_mut().generators_mut();
     g.choose(level_studio::match3::ID, "avalon");
@@ -449,15 +462,7 @@ fn a_candidate_dragged_onto_the_pack_strip_joins_the_pack() {
     // Press on the card, move down onto the strip in steps, release there.
     let from = rect.center();
     let to = Pos2::new(from.x + 300.0, 800.0);
-    h.hover_at(from);
-    h.step();
-    h.drag_at(from);
-    h.step();
-    for k in 1..=6 {
-        h.hover_at(from + (to - from) * (k as f32 / 6.0));
-        h.step();
-    }
-    h.drop_at(to);
+    drag(&mut h, from, to);
     steps(&mut h, 2);
     let app = h.state();
     let pack = &app.packs()[app.active_pack()].pack;
@@ -469,15 +474,7 @@ fn a_candidate_dragged_onto_the_pack_strip_joins_the_pack() {
     let card = h.state().pack_strip().card_rects[0].1;
     let from = rect.center();
     let to = Pos2::new(card.left() + 12.0, card.center().y);
-    h.hover_at(from);
-    h.step();
-    h.drag_at(from);
-    h.step();
-    for k in 1..=6 {
-        h.hover_at(from + (to - from) * (k as f32 / 6.0));
-        h.step();
-    }
-    h.drop_at(to);
+    drag(&mut h, from, to);
     steps(&mut h, 2);
     let app = h.state();
     let pack = &app.packs()[app.active_pack()].pack;

@@ -112,17 +112,17 @@ pub fn analyse_room(
         }
         ladder.push(stats(agent, &results));
     }
-    Ok(analysis_of(&graph, &ladder, &damage, games, options.seed))
+    Ok(analysis_of(graph, &ladder, &damage, games, options.seed))
 }
 
 fn analysis_of(
-    graph: &SkeletonGraph,
+    graph: SkeletonGraph,
     ladder: &[AgentStats],
     damage: &[u32],
     games: u32,
     seed: u64,
 ) -> Analysis {
-    let v = GraphVariables::of(graph);
+    let v = GraphVariables::of(&graph);
     let solvable = graph.solvable();
     let shortest: Option<String> = graph
         .shortest_solution()
@@ -277,7 +277,7 @@ fn analysis_of(
             _ => serde_json::Map::new(),
         },
         summary,
-        graph: Some(Arc::new(GraphPicture::new(graph.clone()))),
+        graph: Some(Arc::new(GraphPicture::new(graph))),
         detail: None,
     }
 }
