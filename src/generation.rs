@@ -7,8 +7,8 @@
 //! budget is spent, or the job is cancelled.
 
 use crate::game::{
-    self, AnalyseOptions, ConditionSpec, GameId, GenRequest, GenerationContext, LevelGenerator,
-    LevelSink, ModelCache, Verdict,
+    self, AnalyseOptions, Chart, ConditionSpec, GameId, GenRequest, GenerationContext,
+    LevelGenerator, LevelSink, ModelCache, Verdict,
 };
 use crate::jobs::{Cancel, JobError};
 use crate::level::Level;
@@ -148,6 +148,7 @@ struct Stream<'a> {
     label: &'static str,
     name: &'a dyn Fn(&GenRequest, usize) -> String,
     progress: &'a mut dyn FnMut(f32, String),
+    charts: &'a mut dyn FnMut(&[Chart]),
     out: &'a mut dyn FnMut(Candidate),
 }
 
@@ -197,6 +198,14 @@ impl LevelSink for Stream<'_> {
         self.attempts += attempts;
         self.keep_going()
     }
+
+    fn progress(&mut self, fraction: f32, note: String) {
+        (self.progress)(fraction, format!("{}: {note}", self.label));
+    }
+
+    fn charts(&mut self, charts: &[Chart]) {
+        (self.charts)(charts);
+    }
 }
 
 /// Runs one request, sending each candidate to `out` as soon as it is ready.
@@ -209,6 +218,21 @@ pub fn run(
     models: &ModelCache,
     cancel: &Cancel,
     progress: &mut dyn FnMut(f32, String),
+    out: &mut dyn FnMut(Candidate),
+) -> Result<GenSummary, JobError> {
+    run_charted(request, models, cancel, progress, &mut |_| {}, out)
+}
+
+/// As [`run`], and `charts` hears the charts a searching generator draws as it goes.
+///
+/// # Errors
+/// As [`run`].
+pub fn run_charted(
+    request: &GenRequest,
+    models: &ModelCache,
+    cancel: &Cancel,
+    progress: &mut dyn FnMut(f32, String),
+    charts: &mut dyn FnMut(&[Chart]),
     out: &mut dyn FnMut(Candidate),
 ) -> Result<GenSummary, JobError> {
     let (request, generator) = prepare(request)?;
@@ -228,6 +252,7 @@ pub fn run(
         label: generator.label(),
         name: &level_name,
         progress,
+        charts,
         out,
     };
     generator.generate(&request, &ctx, &mut stream)?;
@@ -282,6 +307,7 @@ pub fn run_near(
         label: generator.label(),
         name: &name,
         progress: &mut progress,
+        charts: &mut |_| {},
         out,
     };
     generator.near(level, &request, &ctx, &mut stream)?;

@@ -10,6 +10,7 @@ pub mod app;
 pub mod cli;
 pub mod document;
 pub mod dungeon;
+pub mod evolve;
 pub mod export;
 pub mod files;
 pub mod game;

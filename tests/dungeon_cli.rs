@@ -95,3 +95,123 @@ fn graph_writes_dot_and_generate_makes_valid_rooms() {
             .all(|l| l.cells.len() == 8 && l.cells[0].len() == 11));
     }
 }
+
+#[test]
+fn fi2pop_evolves_alpha_and_beta_rooms_and_eval_profiles_the_agents_on_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let pack = |fitness: &str| {
+        let out = dir.path().join(format!("{fitness}.ron"));
+        let run = studio()
+            .args(["generate", "--game", "dungeon", "--model", "fi2pop"])
+            .args([
+                "--fitness",
+                fitness,
+                "--generations",
+                "6",
+                "--population",
+                "20",
+            ])
+            .args(["--count", "3", "--seed", "2", "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let stderr = String::from_utf8_lossy(&run.stderr);
+        assert!(
+            stderr.contains("generation"),
+            "progress on stderr: {stderr}"
+        );
+        out
+    };
+    let (alpha, beta) = (pack("alpha"), pack("beta"));
+    let text = std::fs::read_to_string(&alpha).unwrap();
+    assert_eq!(text.matches("fi2pop-alpha-13x9-").count(), 3, "{text}");
+    // The same seed gives the same pack.
+    let again = dir.path().join("again.ron");
+    let run = studio()
+        .args(["generate", "--game", "dungeon", "--model", "fi2pop-alpha"])
+        .args(["--generations", "6", "--population", "20"])
+        .args(["--count", "3", "--seed", "2", "--out"])
+        .arg(&again)
+        .output()
+        .unwrap();
+    assert!(run.status.success());
+    assert_eq!(std::fs::read_to_string(&again).unwrap(), text);
+    let out = studio()
+        .args(["eval", "--game", "dungeon", "--model", "fi2pop", "--json"])
+        .args(["--games", "6", "--profile"])
+        .arg(&alpha)
+        .arg(&beta)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for side in ["alpha", "beta"] {
+        assert!(v[side]["mean_group_size"].as_f64().unwrap() >= 1.0, "{v}");
+        for agent in [
+            "do-nothing",
+            "random",
+            "one-step",
+            "planner",
+            "mcts",
+            "human-like",
+        ] {
+            let p = &v[side]["profiles"][agent];
+            for key in ["win_rate", "normalised_score"] {
+                let x = p[key].as_f64().unwrap();
+                assert!((0.0..=1.0).contains(&x), "{side} {agent} {key}: {v}");
+            }
+        }
+        assert_eq!(v[side]["profiles"]["do-nothing"]["win_rate"], 0.0);
+    }
+    assert!(
+        v["alpha"]["mean_group_size"].as_f64().unwrap()
+            > v["beta"]["mean_group_size"].as_f64().unwrap(),
+        "{v}"
+    );
+}
+
+#[test]
+fn fi2pop_refuses_bad_flags_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("x.ron");
+    for args in [
+        vec!["--model", "random", "--fitness", "beta"],
+        vec!["--model", "fi2pop", "--population", "1"],
+        vec!["--model", "fi2pop", "--generations", "100000"],
+        vec!["--model", "random", "--generations", "3"],
+    ] {
+        let run = studio()
+            .args(["generate", "--game", "dungeon", "--count", "1", "--out"])
+            .arg(&out)
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(!run.status.success(), "{args:?}");
+        assert!(!String::from_utf8_lossy(&run.stderr).trim().is_empty());
+        assert!(!out.exists(), "{args:?}");
+    }
+    let missing = studio()
+        .args([
+            "eval",
+            "--game",
+            "dungeon",
+            "--model",
+            "fi2pop",
+            "--profile",
+        ])
+        .arg(dir.path().join("a.ron"))
+        .arg(dir.path().join("b.ron"))
+        .output()
+        .unwrap();
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("a.ron"));
+}

@@ -71,7 +71,10 @@ fn list_json_lists_every_game_with_generators_and_conditions() {
         .iter()
         .map(|g| g["id"].as_str().unwrap())
         .collect();
-    assert_eq!(dungeon, ["random", "constructive"]);
+    assert_eq!(
+        dungeon,
+        ["random", "constructive", "fi2pop-alpha", "fi2pop-beta"]
+    );
 }
 
 #[test]

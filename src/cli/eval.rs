@@ -45,6 +45,19 @@ pub struct EvalArgs {
     /// Match-3 models: sweep the decoder's raw output (copies of training levels kept).
     #[arg(long)]
     pub raw: bool,
+    /// Dungeon fi2pop: the α and β packs to profile (without it, 3 + 3 rooms are evolved
+    /// first).
+    #[arg(long, num_args = 2, value_names = ["ALPHA", "BETA"])]
+    pub profile: Vec<PathBuf>,
+    /// Dungeon fi2pop: games each agent plays on each room (default 30).
+    #[arg(long)]
+    pub games: Option<u32>,
+    /// Dungeon fi2pop: generations when it evolves its own rooms (default 20).
+    #[arg(long)]
+    pub generations: Option<usize>,
+    /// Dungeon fi2pop: population when it evolves its own rooms (default 50).
+    #[arg(long)]
+    pub population: Option<usize>,
 }
 
 pub fn run(args: &EvalArgs) -> Result<ExitCode> {

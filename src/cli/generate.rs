@@ -54,6 +54,15 @@ pub struct GenerateArgs {
     /// Model weights to use instead of the shipped ones.
     #[arg(long)]
     pub weights: Option<PathBuf>,
+    /// Dungeon FI2Pop: the pattern fitness, alpha (grouped sprites) or beta (lone ones).
+    #[arg(long, value_parser = ["alpha", "beta"])]
+    pub fitness: Option<String>,
+    /// Dungeon FI2Pop: generations after the initial one (the `generations` condition).
+    #[arg(long)]
+    pub generations: Option<i64>,
+    /// Dungeon FI2Pop: rooms per generation (the `population` condition).
+    #[arg(long)]
+    pub population: Option<i64>,
     /// Output pack (.ron).
     #[arg(long)]
     pub out: PathBuf,
@@ -114,6 +123,12 @@ fn flag_conditions(
     if args.temperature.is_some() && args.diverse.is_some() {
         bail!("give either --temperature or --diverse, not both");
     }
+    if let Some(g) = args.generations {
+        given.push(("generations", "generations", ConditionValue::Int(g)));
+    }
+    if let Some(p) = args.population {
+        given.push(("population", "population", ConditionValue::Int(p)));
+    }
     if let Some(t) = args.temperature {
         given.push(("temperature", "temperature", ConditionValue::Float(t)));
     }
@@ -141,7 +156,20 @@ fn flag_conditions(
 /// Builds the request from the flags, refusing a flag the generator does not take.
 fn request(args: &GenerateArgs) -> Result<GenRequest> {
     let game = args.game.game()?;
-    let generator = game::generator_of(game, &args.model).map_err(|e| anyhow!(e))?;
+    let model = match &args.fitness {
+        Some(f) => {
+            let id = format!("{}-{f}", args.model);
+            if game::generator_of(game, &id).is_err() {
+                bail!(
+                    "--fitness applies to the dungeon's fi2pop generator, not {}",
+                    args.model
+                );
+            }
+            id
+        }
+        None => args.model.clone(),
+    };
+    let generator = game::generator_of(game, &model).map_err(|e| anyhow!(e))?;
     let specs = generator.conditions();
     let mut conditions = Conditions::default();
     for (flag, key, value) in flag_conditions(args)? {
@@ -221,15 +249,18 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
         described.join(", "),
         request.seed
     );
-    // Progress on stderr: a bar redrawn in place on a terminal, a line every 10 s otherwise.
+    // Progress on stderr: a bar redrawn in place on a terminal, otherwise a line every 10 s
+    // (every generation of a search).
     let terminal = std::io::stderr().is_terminal();
-    let show_progress = request.count >= 20;
+    // A search (the GA) reports its generations however few levels it is asked for.
+    let searching = request.conditions.get("generations").is_some();
+    let show_progress = request.count >= 20 || searching;
     let mut last_line = Instant::now();
     let mut progress = |fraction: f32, note: String| {
         if show_progress && terminal {
             eprint!("\r[{:>3.0} %] {note}   ", fraction * 100.0);
             let _ = std::io::stderr().flush();
-        } else if show_progress && last_line.elapsed() >= SAVE_EVERY {
+        } else if show_progress && (searching || last_line.elapsed() >= SAVE_EVERY) {
             eprintln!("[{:>3.0} %] {note}", fraction * 100.0);
             last_line = Instant::now();
         }

@@ -10,6 +10,7 @@ mod train;
 mod validate;
 
 // Games' own sub-commands (model sweeps and training), one folder each.
+mod dungeon;
 mod longcat;
 mod match3;
 
@@ -36,9 +37,10 @@ const fn commands(models: &'static [&'static str], eval: Eval, train: Train) -> 
 }
 
 /// The games with sub-commands of their own, one line each.
-const GAME_COMMANDS: [GameCommands; 2] = [
+const GAME_COMMANDS: [GameCommands; 3] = [
     commands(&match3::MODELS, match3::eval, match3::train),
     commands(&longcat::MODELS, longcat::eval, longcat::train),
+    commands(&dungeon::MODELS, dungeon::eval, dungeon::train),
 ];
 
 /// Level Studio: a level design studio for tile-based puzzle games.

@@ -22,7 +22,7 @@
 //! own (`Rng::derive(seed, 2 * game + 1)`).
 
 use super::room::{Cell, Room};
-use super::rules::{Action, Dir, Outcome, Play, TICK_LIMIT};
+use super::rules::{Action, Dir, Outcome, Play, TickEvents, TICK_LIMIT};
 use crate::grid::Grid;
 use crate::rng::Rng;
 use std::collections::VecDeque;
@@ -88,6 +88,40 @@ pub struct GameResult {
     pub score: i32,
     /// Virtual damage (human-like agent; 0 for the others).
     pub virtual_damage: u32,
+    /// The rules the game fired, one bit each in the order of [`RULES`].
+    pub rules: u8,
+}
+
+/// The interactions a game can fire (GVGAI calls them the game's rules; the GA's
+/// unique-rules term counts how many of them a strong agent's games use).
+pub const RULES: [&str; 6] = [
+    "takes the key",
+    "kills a monster",
+    "leaves by the exit",
+    "meets a monster",
+    "bumps into a solid",
+    "finds the exit locked",
+];
+
+/// The bits of [`RULES`] a tick fired, given the game after it.
+fn rules_fired(events: TickEvents, play: &Play) -> u8 {
+    let mut bits = 0;
+    for (i, fired) in [
+        events.took_key,
+        events.killed,
+        play.outcome == Outcome::Won,
+        play.outcome == Outcome::Died,
+        events.bumped && !events.locked,
+        events.locked,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        if fired {
+            bits |= 1 << i;
+        }
+    }
+    bits
 }
 
 /// One agent's figures over several games.
@@ -402,6 +436,7 @@ pub fn play_game(room: &Room, agent: AgentKind, seed: u64, game: u64, limit: u32
     let mut play = Play::start(room);
     let mut virtual_damage = 0;
     let mut last_slip: Option<u32> = None;
+    let mut rules = 0;
     while play.outcome == Outcome::Playing {
         let action = match agent {
             AgentKind::DoNothing => Action::Wait,
@@ -421,13 +456,15 @@ pub fn play_game(room: &Room, agent: AgentKind, seed: u64, game: u64, limit: u32
                 action
             }
         };
-        play.tick(room, action, &mut monsters, limit);
+        let events = play.tick(room, action, &mut monsters, limit);
+        rules |= rules_fired(events, &play);
     }
     GameResult {
         outcome: play.outcome,
         ticks: play.tick,
         score: play.score,
         virtual_damage,
+        rules,
     }
 }
 

@@ -2,10 +2,12 @@
 //! and the agent ladder's games) and the random and constructive generators.
 
 use super::agents::{play_game, stats, AgentKind, AgentStats};
+use super::evolve::Fi2PopGenerator;
 use super::generators::{constructive_room, random_room, GenerateError};
 use super::room::{Cell, Room, RoomError, Speed, MAX_SIDE};
 use super::rules::{Action, Dir, Outcome, Play, TICK_LIMIT};
 use super::skeleton::{skeleton, SkeletonGraph, DEFAULT_BUDGET};
+use crate::evolve::pattern::Fitness;
 use crate::game::explore::GraphPicture;
 use crate::game::{
     AnalyseOptions, Analysis, AsciiError, CellLook, ConditionKind, ConditionSpec, ConditionValue,
@@ -232,19 +234,21 @@ fn analysis_of(
             caption: format!("Virtual damage in {games} human-like games"),
             bars,
         }),
+        rates: Some((
+            format!("Win rates ({games} games per agent)"),
+            ladder
+                .iter()
+                .map(|s| (s.agent.name().to_string(), s.win_rate))
+                .collect(),
+        )),
         table: Some((
-            "Agents (win rate · mean ticks · mean score)".into(),
+            "Agents (mean ticks · mean score)".into(),
             ladder
                 .iter()
                 .map(|s| {
                     (
                         s.agent.name().to_string(),
-                        format!(
-                            "{:.0} % · {:.0} · {:.1}",
-                            s.win_rate * 100.0,
-                            s.mean_ticks,
-                            s.mean_score
-                        ),
+                        format!("{:.0} · {:.1}", s.mean_ticks, s.mean_score),
                     )
                 })
                 .collect(),
@@ -369,6 +373,8 @@ impl Game for DungeonGame {
         vec![
             Arc::new(RoomGenerator::Random),
             Arc::new(RoomGenerator::Constructive),
+            Arc::new(Fi2PopGenerator(Fitness::Alpha)),
+            Arc::new(Fi2PopGenerator(Fitness::Beta)),
         ]
     }
 
@@ -389,11 +395,9 @@ impl Game for DungeonGame {
     }
 
     fn tile_mark(&self, tile: u8) -> TileMark {
-        if tile == AVATAR {
-            TileMark::Avatar
-        } else {
-            TileMark::Plain
-        }
+        CELLS
+            .get(usize::from(tile))
+            .map_or(TileMark::Plain, |&c| mark(c, Dir::Down))
     }
 
     fn default_brush(&self) -> u8 {
@@ -549,14 +553,18 @@ impl PlayRules for DungeonPlay {
                 Cell::Key if self.play.key => Cell::Floor,
                 other => other,
             };
-            cells.set(x, y, look(shown));
+            cells.set(x, y, look(shown, self.play.facing));
         }
         for m in self.play.monsters.iter().filter(|m| m.alive) {
-            cells.set(m.pos.0, m.pos.1, look(Cell::Monster(m.speed)));
+            cells.set(
+                m.pos.0,
+                m.pos.1,
+                look(Cell::Monster(m.speed), self.play.facing),
+            );
         }
         if self.play.outcome != Outcome::Won {
             let (x, y) = self.play.avatar;
-            cells.set(x, y, look(Cell::Avatar));
+            cells.set(x, y, look(Cell::Avatar, self.play.facing));
         }
         cells
     }
@@ -645,14 +653,27 @@ impl PlayRules for DungeonPlay {
     }
 }
 
-fn look(cell: Cell) -> CellLook {
+fn look(cell: Cell, facing: Dir) -> CellLook {
     CellLook {
         rgb: super::room::rgb(cell),
-        mark: if cell == Cell::Avatar {
-            TileMark::Avatar
-        } else {
-            TileMark::Plain
-        },
+        mark: mark(cell, facing),
+    }
+}
+
+/// How a cell is marked on the board: the avatar with its sword on the side it faces, a
+/// monster with one pip per speed step (slow 1, normal 2, quick 3).
+pub fn mark(cell: Cell, facing: Dir) -> TileMark {
+    match cell {
+        Cell::Avatar => TileMark::Facing(match facing {
+            Dir::Up => Heading::Up,
+            Dir::Down => Heading::Down,
+            Dir::Left => Heading::Left,
+            Dir::Right => Heading::Right,
+        }),
+        Cell::Monster(Speed::Quick) => TileMark::Monster(3),
+        Cell::Monster(Speed::Normal) => TileMark::Monster(2),
+        Cell::Monster(Speed::Slow) => TileMark::Monster(1),
+        _ => TileMark::Plain,
     }
 }
 

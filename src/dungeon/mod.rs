@@ -5,6 +5,7 @@
 //! VGLC importers (`import`) and the registered game with its analysis and playtest (`game`).
 
 pub mod agents;
+pub mod evolve;
 pub mod game;
 pub mod generators;
 pub mod import;

@@ -130,6 +130,8 @@ pub struct TickEvents {
     pub took_key: bool,
     /// The avatar bumped into something and only turned.
     pub bumped: bool,
+    /// What it bumped into was the exit, locked (no key yet).
+    pub locked: bool,
 }
 
 /// A game in progress.
@@ -217,7 +219,10 @@ impl Play {
                             return events;
                         }
                     }
-                    None => events.bumped = true,
+                    None => {
+                        events.bumped = true;
+                        events.locked = target == Some(room.exit());
+                    }
                 }
             }
         }

@@ -9,7 +9,7 @@
 use super::room::{Cell, Room};
 use super::rules::{Action, Dir};
 use crate::game::explore::{self, StateSpace};
-use crate::game::{CellLook, TileMark};
+use crate::game::CellLook;
 use crate::grid::Grid;
 
 pub use crate::game::explore::{GraphError, NodeClass};
@@ -31,6 +31,8 @@ pub struct Frozen {
     terrain: Vec<u8>,
     /// Where each monster stands, by index.
     monster_cells: Vec<u16>,
+    /// Each monster's speed, by index (for the picture only: frozen monsters never move).
+    monster_speeds: Vec<super::room::Speed>,
     width: usize,
     height: usize,
     exit: u16,
@@ -55,6 +57,7 @@ impl Frozen {
                 })
                 .collect(),
             monster_cells: room.monsters().iter().map(|m| index(m.0)).collect(),
+            monster_speeds: room.monsters().iter().map(|m| m.1).collect(),
             width,
             height: room.height(),
             exit: index(room.exit()),
@@ -122,8 +125,8 @@ impl Frozen {
         for i in 0..self.width * self.height {
             let cell = if i == usize::from(p.avatar) && !p.won() {
                 Cell::Avatar
-            } else if self.monster_at(p, i).is_some() {
-                Cell::Monster(super::room::Speed::Normal)
+            } else if let Some(m) = self.monster_at(p, i) {
+                Cell::Monster(self.monster_speeds[m])
             } else if i == usize::from(self.exit) {
                 Cell::Exit
             } else if i == usize::from(self.key) && !p.has_key {
@@ -136,11 +139,7 @@ impl Frozen {
                 i / self.width,
                 CellLook {
                     rgb: super::room::rgb(cell),
-                    mark: if cell == Cell::Avatar {
-                        TileMark::Avatar
-                    } else {
-                        TileMark::Plain
-                    },
+                    mark: super::game::mark(cell, DIRS[usize::from(p.facing)]),
                 },
             );
         }
@@ -245,6 +244,24 @@ impl StateSpace<5> for DungeonSpace {
 
     fn look(room: &Frozen, p: &Position) -> Grid<CellLook> {
         room.look(p)
+    }
+
+    /// Monsters alive × avatar cell × facing × key. The end needs no place of its own: a
+    /// won position is the only one with the avatar on the exit, a lost one the only one
+    /// with the avatar on a live monster.
+    fn dense_size(room: &Frozen) -> Option<usize> {
+        let monsters = u32::try_from(room.monster_cells.len()).ok()?;
+        1usize
+            .checked_shl(monsters)
+            .filter(|_| monsters < 32)?
+            .checked_mul(room.width * room.height * 8)
+    }
+
+    fn dense(room: &Frozen, p: &Position) -> usize {
+        ((p.alive as usize * room.width * room.height + usize::from(p.avatar)) * 4
+            + usize::from(p.facing))
+            * 2
+            + usize::from(p.has_key)
     }
 }
 

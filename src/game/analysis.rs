@@ -78,6 +78,8 @@ pub struct Gauge {
     pub notes: Vec<String>,
     /// Playthroughs, when the analysis played games.
     pub histogram: Option<GaugeHistogram>,
+    /// Shares drawn as bars from 0 to 100 %, under a heading ("Agents' win rates").
+    pub rates: Option<(String, Vec<(String, f64)>)>,
     /// Further figures as name/value rows, under a heading ("Graph variables").
     pub table: Option<(String, Vec<(String, String)>)>,
 }

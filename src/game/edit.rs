@@ -1,6 +1,8 @@
 //! What a game tells the tile editor: how a tile is marked beyond its colour, the tile a
 //! level holds once, its play area and markers, and how painting a cell changes a level.
 
+use super::play::Heading;
+
 /// How a tile is drawn on top of its colour, so that tiles of similar colours stay apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum TileMark {
@@ -11,6 +13,10 @@ pub enum TileMark {
     Hatched,
     /// A face: the player's avatar.
     Avatar,
+    /// A face with a sword on one side: an avatar that faces a direction (the dungeon's).
+    Facing(Heading),
+    /// Eyes and pips: a monster, with 1 (slow) to 3 (quick) pips for its speed.
+    Monster(u8),
 }
 
 /// A rectangle of cells: column, row, width, height.

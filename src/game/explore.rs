@@ -106,6 +106,28 @@ pub trait StateSpace<const B: usize> {
     }
     /// How a position looks, cell by cell (the viewer's hover and the canvas show it).
     fn look(context: &Self::Context, state: &Self::State) -> Grid<CellLook>;
+    /// How many dense numbers [`StateSpace::dense`] gives in this context, for spaces that
+    /// can number every position cheaply: the explorer then finds positions in an array
+    /// instead of hashing their keys (when the array is small enough, see
+    /// [`DENSE_LIMIT`]). `None` (the default) always hashes.
+    fn dense_size(_context: &Self::Context) -> Option<usize> {
+        None
+    }
+    /// The position's dense number, below [`StateSpace::dense_size`]; different positions
+    /// get different numbers.
+    fn dense(_context: &Self::Context, _state: &Self::State) -> usize {
+        0
+    }
+}
+
+/// The largest dense index the explorer allocates (one `u32` per number: 1 MiB).
+pub const DENSE_LIMIT: usize = 1 << 18;
+
+/// Where the explorer finds a position's node: its key hashed, or its dense number.
+#[derive(Clone)]
+enum NodeIndex<K> {
+    Hashed(HashMap<K, u32, BuildHasherDefault<KeyHasher>>),
+    Dense(Vec<u32>),
 }
 
 /// An outgoing edge: the move and the node it leads to.
@@ -218,7 +240,7 @@ impl Hasher for KeyHasher {
 pub struct StateGraph<P: StateSpace<B>, const B: usize> {
     nodes: Vec<Node<P, B>>,
     topological: Vec<u32>,
-    index: HashMap<P::Key, u32, BuildHasherDefault<KeyHasher>>,
+    index: NodeIndex<P::Key>,
     context: P::Context,
 }
 
@@ -253,14 +275,23 @@ impl<P: StateSpace<B>, const B: usize> StateGraph<P, B> {
         start: P::State,
         budget: usize,
     ) -> Result<Self, GraphError> {
-        let mut nodes = vec![Node {
+        let mut nodes = Vec::with_capacity(budget.min(1024));
+        nodes.push(Node {
             state: start,
             depth: 0,
             class: NodeClass::Indeterminate,
             successors: [NO_EDGE; B],
-        }];
-        let mut index: HashMap<P::Key, u32, BuildHasherDefault<KeyHasher>> = HashMap::default();
-        index.insert(P::key(&start), 0);
+        });
+        let mut index = match P::dense_size(&context).filter(|&n| n <= DENSE_LIMIT) {
+            Some(n) => NodeIndex::Dense(vec![NO_EDGE; n]),
+            None => NodeIndex::Hashed(HashMap::default()),
+        };
+        match &mut index {
+            NodeIndex::Hashed(map) => {
+                map.insert(P::key(&start), 0);
+            }
+            NodeIndex::Dense(slots) => slots[P::dense(&context, &start)] = 0,
+        }
         let moves = P::moves();
         let mut next = 0;
         while next < nodes.len() {
@@ -271,15 +302,25 @@ impl<P: StateSpace<B>, const B: usize> StateGraph<P, B> {
                 let Some(child) = P::step(&context, &state, mv) else {
                     continue;
                 };
-                let id = *index.entry(P::key(&child)).or_insert_with(|| {
+                let fresh = nodes.len() as u32;
+                let id = match &mut index {
+                    NodeIndex::Hashed(map) => *map.entry(P::key(&child)).or_insert(fresh),
+                    NodeIndex::Dense(slots) => {
+                        let s = &mut slots[P::dense(&context, &child)];
+                        if *s == NO_EDGE {
+                            *s = fresh;
+                        }
+                        *s
+                    }
+                };
+                if id == fresh {
                     nodes.push(Node {
                         state: child,
                         depth,
                         class: NodeClass::Indeterminate,
                         successors: [NO_EDGE; B],
                     });
-                    (nodes.len() - 1) as u32
-                });
+                }
                 *slot = id;
             }
             if nodes.len() > budget {
@@ -330,20 +371,22 @@ impl<P: StateSpace<B>, const B: usize> StateGraph<P, B> {
                 fill[to] += 1;
             }
         }
+        // Which nodes reach a success: a search backwards from every success (depth first;
+        // the order does not matter).
         let mut reaches = vec![false; n];
-        let mut queue = std::collections::VecDeque::new();
+        let mut stack = Vec::new();
         for (id, node) in self.nodes.iter().enumerate() {
             if P::is_success(context, &node.state) {
                 reaches[id] = true;
-                queue.push_back(id);
+                stack.push(id);
             }
         }
-        while let Some(v) = queue.pop_front() {
+        while let Some(v) = stack.pop() {
             for &u in &from[starts[v]..starts[v + 1]] {
                 let u = u as usize;
                 if !reaches[u] {
                     reaches[u] = true;
-                    queue.push_back(u);
+                    stack.push(u);
                 }
             }
         }
@@ -412,10 +455,15 @@ impl<P: StateSpace<B>, const B: usize> StateGraph<P, B> {
 
     /// The node holding `state`, if it is reachable (to follow a playtest on the graph).
     pub fn find(&self, state: &P::State) -> Option<usize> {
-        self.index
-            .get(&P::key(state))
-            .map(|&id| id as usize)
-            .filter(|&id| self.nodes[id].state == *state)
+        let id = match &self.index {
+            NodeIndex::Hashed(map) => map.get(&P::key(state)).copied(),
+            NodeIndex::Dense(slots) => {
+                let n = P::dense(&self.context, state);
+                slots.get(n).copied().filter(|&id| id != NO_EDGE)
+            }
+        };
+        id.map(|id| id as usize)
+            .filter(|&id| self.nodes.get(id).is_some_and(|n| n.state == *state))
     }
 
     /// Where a node's class sits in [`CLASS_STYLES`] (the viewer's legend); an unknown node

@@ -35,6 +35,22 @@ pub trait LevelSink {
     fn offer(&mut self, level: Level) -> bool;
     /// Counts attempts that made no level to offer.
     fn tried(&mut self, attempts: usize) -> bool;
+    /// Reports how far a long search is before it offers anything (a GA's generations).
+    fn progress(&mut self, _fraction: f32, _note: String) {}
+    /// Shows the search's figures so far as line charts (a GA's fitness per generation);
+    /// each call replaces the last.
+    fn charts(&mut self, _charts: &[Chart]) {}
+}
+
+/// A line chart a generator draws while it searches.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Chart {
+    /// Its title ("Best feasible fitness").
+    pub title: String,
+    /// What the x axis counts ("generation").
+    pub x: String,
+    /// The lines: a name and its points `[x, y]`.
+    pub series: Vec<(String, Vec<[f64; 2]>)>,
 }
 
 /// What a generator may use while it runs.

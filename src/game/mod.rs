@@ -22,7 +22,8 @@ pub use conditions::{ConditionKind, ConditionSpec, ConditionValue, Conditions};
 pub use edit::{Area, Markers, TileMark};
 pub use explore::{GraphError, GraphVariables, NodeClass, PlayerModel, StateSpace};
 pub use generator::{
-    Feasibility, GenRequest, GenerationContext, LatentWalk, LevelGenerator, LevelSink, Suggestion,
+    Chart, Feasibility, GenRequest, GenerationContext, LatentWalk, LevelGenerator, LevelSink,
+    Suggestion,
 };
 pub use graph::{CellLook, ClassStyle, GraphLayout, StateGraphView, StatePicture};
 pub use id::GameId;

@@ -137,6 +137,7 @@ pub fn analysis_of(a: LongcatAnalysis) -> Analysis {
         band: None,
         notes,
         histogram: None,
+        rates: None,
         table: Some((
             "Graph variables".into(),
             [

@@ -103,6 +103,7 @@ pub fn analysis_of(layout: &Layout, v: Validation) -> Analysis {
                 .map(|(moves, &n)| (f64::from(moves), n))
                 .collect(),
         }),
+        rates: None,
         table: None,
     };
     Analysis {

@@ -236,6 +236,9 @@ fn draw_gauge(ui: &mut egui::Ui, a: &Analysis, stale: bool) {
     if let Some(h) = &g.histogram {
         histogram(ui, g, h);
     }
+    if let Some((title, rates)) = &g.rates {
+        rate_bars(ui, title, rates);
+    }
     if let Some((title, rows)) = &g.table {
         egui::CollapsingHeader::new(title.as_str())
             .default_open(true)
@@ -254,6 +257,46 @@ fn draw_gauge(ui: &mut egui::Ui, a: &Analysis, stale: bool) {
                         }
                     });
             });
+    }
+}
+
+/// One labelled bar per share (an agent's win rate), 0 to 100 % across the panel.
+fn rate_bars(ui: &mut egui::Ui, title: &str, rates: &[(String, f64)]) {
+    ui.label(RichText::new(title).small());
+    let row = 16.0;
+    let label_w = 78.0;
+    let figure_w = 40.0;
+    let width = ui.available_width().max(label_w + figure_w + 40.0);
+    let (rect, _) =
+        ui.allocate_exact_size(Vec2::new(width, row * rates.len() as f32), Sense::hover());
+    let p = ui.painter_at(rect);
+    let text = ui.visuals().text_color();
+    let track = ui.visuals().extreme_bg_color;
+    for (i, (name, share)) in rates.iter().enumerate() {
+        let top = rect.top() + row * i as f32;
+        let mid = top + row / 2.0;
+        p.text(
+            egui::pos2(rect.left(), mid),
+            Align2::LEFT_CENTER,
+            name,
+            FontId::proportional(12.0),
+            text,
+        );
+        let bar = Rect::from_min_max(
+            egui::pos2(rect.left() + label_w, top + 3.0),
+            egui::pos2(rect.right() - figure_w, top + row - 3.0),
+        );
+        p.rect_filled(bar, 2.0, track);
+        let share = share.clamp(0.0, 1.0) as f32;
+        let filled = Rect::from_min_size(bar.min, Vec2::new(bar.width() * share, bar.height()));
+        p.rect_filled(filled, 2.0, palette::GOOD.gamma_multiply(0.85));
+        p.text(
+            egui::pos2(rect.right(), mid),
+            Align2::RIGHT_CENTER,
+            format!("{:.0} %", share * 100.0),
+            FontId::monospace(11.0),
+            text,
+        );
     }
 }
 

@@ -2,7 +2,7 @@
 //! the canvas, thumbnails, the graph viewer and the PNG sheet.
 
 use crate::app::board::Tile;
-use crate::game::{CellLook, Game, TileMark};
+use crate::game::{CellLook, Game, Heading, TileMark};
 use egui::{Color32, Painter, Rect, Stroke, Vec2};
 
 /// Background behind the canvas.
@@ -61,6 +61,70 @@ pub fn paint_look(painter: &Painter, r: Rect, look: CellLook) {
         TileMark::Plain => {}
         TileMark::Hatched => hatch(painter, r, lighter(look.rgb)),
         TileMark::Avatar => avatar_face(painter, r),
+        TileMark::Facing(heading) => {
+            avatar_face(painter, r);
+            sword(painter, r, heading);
+        }
+        TileMark::Monster(pips) => monster_face(painter, r, pips),
+    }
+}
+
+/// A blade along the side of `r` the avatar faces, pointing outwards.
+fn sword(painter: &Painter, r: Rect, heading: Heading) {
+    if r.width() < 10.0 {
+        return;
+    }
+    let (out, side) = match heading {
+        Heading::Up => (Vec2::new(0.0, -1.0), Vec2::new(1.0, 0.0)),
+        Heading::Down => (Vec2::new(0.0, 1.0), Vec2::new(1.0, 0.0)),
+        Heading::Left => (Vec2::new(-1.0, 0.0), Vec2::new(0.0, 1.0)),
+        Heading::Right => (Vec2::new(1.0, 0.0), Vec2::new(0.0, 1.0)),
+    };
+    let half = r.width() * 0.5;
+    let tip = r.center() + out * half * 0.98;
+    let base = r.center() + out * half * 0.62;
+    let w = r.width() * 0.09;
+    painter.add(egui::Shape::convex_polygon(
+        vec![base + side * w, tip, base - side * w],
+        Color32::from_rgb(236, 240, 248),
+        Stroke::new(1.0, Color32::from_rgb(40, 40, 50)),
+    ));
+    painter.line_segment(
+        [base + side * w * 2.0, base - side * w * 2.0],
+        Stroke::new((r.width() * 0.06).max(1.0), Color32::from_rgb(120, 80, 30)),
+    );
+}
+
+/// Two slanted eyes and, along the bottom, one pip per speed step.
+fn monster_face(painter: &Painter, r: Rect, pips: u8) {
+    if r.width() < 10.0 {
+        return;
+    }
+    let c = r.center();
+    let w = r.width();
+    let white = Color32::from_rgb(250, 244, 220);
+    let dark = Color32::from_rgb(30, 20, 20);
+    for sx in [-1.0f32, 1.0] {
+        let eye = c + Vec2::new(sx * w * 0.18, -w * 0.08);
+        painter.circle_filled(eye, w * 0.11, white);
+        painter.circle_filled(eye + Vec2::new(0.0, w * 0.02), w * 0.05, dark);
+        painter.line_segment(
+            [
+                eye + Vec2::new(-sx * w * 0.14, -w * 0.16),
+                eye + Vec2::new(sx * w * 0.10, -w * 0.08),
+            ],
+            Stroke::new((w * 0.05).max(1.0), dark),
+        );
+    }
+    let n = pips.clamp(1, 3);
+    let step = w * 0.16;
+    let left = c.x - step * f32::from(n - 1) / 2.0;
+    for i in 0..n {
+        painter.circle_filled(
+            egui::pos2(left + step * f32::from(i), r.bottom() - w * 0.16),
+            w * 0.055,
+            white,
+        );
     }
 }
 

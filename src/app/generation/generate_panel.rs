@@ -5,14 +5,14 @@
 //! [`candidates`](crate::app::generation::candidates)).
 
 use crate::game::{
-    self, ConditionValue, Conditions, GameId, GenRequest, LevelGenerator, ModelCache,
+    self, Chart, ConditionValue, Conditions, GameId, GenRequest, LevelGenerator, ModelCache,
 };
 use crate::generation::{self, Candidate, GenSummary};
 use crate::jobs::{JobError, JobMode, Worker};
 use crossbeam_channel::{unbounded, Receiver, Sender};
 use std::collections::HashMap;
 use std::path::Path;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 /// A candidate on its way from the worker, with the run it belongs to.
 struct Streamed {
@@ -47,6 +47,9 @@ pub struct GeneratorPanel {
     /// Where each shown candidate's thumbnail was drawn last frame (index, rect; tests drag
     /// them).
     pub card_rects: Vec<(usize, egui::Rect)>,
+    /// The charts a searching generator drew in the last run (the GA's fitness and
+    /// populations per generation), with the run they belong to.
+    charts: Arc<Mutex<(u64, Vec<Chart>)>>,
 }
 
 /// A fresh request for a game: its first generator with that generator's defaults.
@@ -95,6 +98,15 @@ impl GeneratorPanel {
             error: None,
             range_note: None,
             card_rects: Vec::new(),
+            charts: Arc::new(Mutex::new((0, Vec::new()))),
+        }
+    }
+
+    /// The charts the last run drew (empty for generators that draw none).
+    pub fn charts(&self) -> Vec<Chart> {
+        match self.charts.lock() {
+            Ok(c) if c.0 == self.run => c.1.clone(),
+            _ => Vec::new(),
         }
     }
 
@@ -226,8 +238,14 @@ impl GeneratorPanel {
         self.running = Some(game);
         let request = self.request_mut(game).clone();
         self.put_aside(game);
+        let (slot, run) = (self.charts.clone(), self.run + 1);
         self.start(ctx, move |models, cancel, progress, out| {
-            generation::run(&request, models, cancel, progress, out)
+            let mut charts = |c: &[Chart]| {
+                if let Ok(mut s) = slot.lock() {
+                    *s = (run, c.to_vec());
+                }
+            };
+            generation::run_charted(&request, models, cancel, progress, &mut charts, out)
         });
     }
 

@@ -5,7 +5,7 @@
 use super::generate_panel::{generator_of, GeneratorPanel};
 use crate::app::studio::panel::{AppCommand, PanelCtx, ToolPanel};
 use crate::app::widgets::bounded_number;
-use crate::game::{ConditionKind, ConditionValue, GameId};
+use crate::game::{Chart, ConditionKind, ConditionValue, GameId};
 use crate::symmetry::Symmetry;
 use egui::RichText;
 
@@ -181,6 +181,9 @@ impl ToolPanel for GeneratorPanel {
                 .unwrap_or((0.0, "starting…".into()));
             ui.add(egui::ProgressBar::new(fraction).text(note).animate(true));
         }
+        for (i, chart) in self.charts().iter().enumerate() {
+            chart_ui(ui, i, chart);
+        }
         if let Some(n) = &self.note {
             ui.weak(n);
         }
@@ -188,4 +191,22 @@ impl ToolPanel for GeneratorPanel {
             ui.colored_label(crate::app::editor::palette::BAD, e);
         }
     }
+}
+
+/// A searching generator's chart: one line per series, a legend, the x axis counting
+/// generations.
+fn chart_ui(ui: &mut egui::Ui, index: usize, chart: &Chart) {
+    ui.label(RichText::new(&chart.title).small());
+    egui_plot::Plot::new(("generator-chart", index))
+        .height(90.0)
+        .legend(egui_plot::Legend::default().position(egui_plot::Corner::LeftTop))
+        .x_axis_label(chart.x.as_str())
+        .allow_drag(false)
+        .allow_zoom(false)
+        .allow_scroll(false)
+        .show(ui, |plot| {
+            for (name, points) in &chart.series {
+                plot.line(egui_plot::Line::new(name.as_str(), points.clone()).width(1.5));
+            }
+        });
 }
