@@ -20,6 +20,11 @@ pub const DEFAULT_BUDGET: usize = 200_000;
 /// The most monsters the skeleton tracks (one bit each in a position's key).
 pub const MAX_MONSTERS: usize = 64;
 
+/// No monster on a cell.
+const NONE: u8 = u8::MAX;
+/// No neighbour past the room's edge.
+const OUTSIDE: u16 = u16::MAX;
+
 const PLAYING: u8 = 0;
 const WON: u8 = 1;
 const LOST: u8 = 2;
@@ -33,6 +38,10 @@ pub struct Frozen {
     monster_cells: Vec<u16>,
     /// Each monster's speed, by index (for the picture only: frozen monsters never move).
     monster_speeds: Vec<super::room::Speed>,
+    /// The monster standing on each cell, by index (`NONE` for none).
+    monster_of: Vec<u8>,
+    /// Each cell's neighbours up, down, left, right (`OUTSIDE` past the edge).
+    neighbours: Vec<[u16; 4]>,
     width: usize,
     height: usize,
     exit: u16,
@@ -42,8 +51,24 @@ pub struct Frozen {
 impl Frozen {
     /// The frozen room.
     pub fn of(room: &Room) -> Self {
-        let width = room.width();
+        let (width, height) = (room.width(), room.height());
         let index = |(x, y): (usize, usize)| (y * width + x) as u16;
+        let mut monster_of = vec![NONE; width * height];
+        for (m, &(at, _)) in room.monsters().iter().enumerate().take(MAX_MONSTERS) {
+            monster_of[usize::from(index(at))] = m as u8;
+        }
+        let neighbours = (0..width * height)
+            .map(|i| {
+                DIRS.map(|dir| {
+                    let (x, y) = dir.from((i % width, i / width));
+                    if x >= 0 && y >= 0 && (x as usize) < width && (y as usize) < height {
+                        (y as usize * width + x as usize) as u16
+                    } else {
+                        OUTSIDE
+                    }
+                })
+            })
+            .collect();
         Self {
             terrain: room
                 .cells()
@@ -58,8 +83,10 @@ impl Frozen {
                 .collect(),
             monster_cells: room.monsters().iter().map(|m| index(m.0)).collect(),
             monster_speeds: room.monsters().iter().map(|m| m.1).collect(),
+            monster_of,
+            neighbours,
             width,
-            height: room.height(),
+            height,
             exit: index(room.exit()),
             key: index(room.key()),
         }
@@ -67,18 +94,15 @@ impl Frozen {
 
     /// The live monster at cell `i`, by index.
     fn monster_at(&self, p: &Position, i: usize) -> Option<usize> {
-        self.monster_cells
-            .iter()
-            .enumerate()
-            .find(|&(m, &c)| p.alive & (1 << m) != 0 && usize::from(c) == i)
-            .map(|(m, _)| m)
+        let m = self.monster_of[i];
+        (m != NONE && p.alive & (1 << m) != 0).then_some(usize::from(m))
     }
 
-    /// The cell one step `dir` from `i`, if inside the room.
-    fn ahead(&self, i: usize, dir: Dir) -> Option<usize> {
-        let (x, y) = dir.from((i % self.width, i / self.width));
-        (x >= 0 && y >= 0 && (x as usize) < self.width && (y as usize) < self.height)
-            .then(|| y as usize * self.width + x as usize)
+    /// The cell one step in direction `dir` (an index into `DIRS`) from `i`, if inside the
+    /// room.
+    fn ahead(&self, i: usize, dir: usize) -> Option<usize> {
+        let n = self.neighbours[i][dir];
+        (n != OUTSIDE).then_some(usize::from(n))
     }
 
     /// The position after `action`, `None` when it changes nothing or the game is over.
@@ -91,13 +115,14 @@ impl Frozen {
         match action {
             Action::Wait => return None,
             Action::Sword => {
-                let target = self.ahead(avatar, DIRS[usize::from(p.facing)])?;
+                let target = self.ahead(avatar, usize::from(p.facing))?;
                 let m = self.monster_at(p, target)?;
                 next.alive &= !(1 << m);
             }
             Action::Move(dir) => {
-                next.facing = DIRS.iter().position(|&d| d == dir).unwrap_or(0) as u8;
-                let open = self.ahead(avatar, dir).filter(|&t| {
+                let d = DIRS.iter().position(|&d| d == dir).unwrap_or(0);
+                next.facing = d as u8;
+                let open = self.ahead(avatar, d).filter(|&t| {
                     self.terrain[t] == 0 && (t != usize::from(self.exit) || p.has_key)
                 });
                 if let Some(t) = open {

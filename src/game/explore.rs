@@ -275,7 +275,7 @@ impl<P: StateSpace<B>, const B: usize> StateGraph<P, B> {
         start: P::State,
         budget: usize,
     ) -> Result<Self, GraphError> {
-        let mut nodes = Vec::with_capacity(budget.min(1024));
+        let mut nodes = Vec::with_capacity(budget.min(4096));
         nodes.push(Node {
             state: start,
             depth: 0,
