@@ -231,13 +231,13 @@ pub fn judge_room(cells: &Grid<Cell>, fitness: Fitness, seed: u64, games: u32) -
             text: if wins.is_empty() {
                 "the planner never wins".into()
             } else {
-                format!("solution {solution:.0} ticks of {MIN_SOLUTION_TICKS:.0}")
+                format!("solution {solution:.0} ticks (needs {MIN_SOLUTION_TICKS:.0})")
             },
         },
         Constraint {
             name: "do-nothing survives",
             value: (survived / MIN_SURVIVAL_TICKS).min(1.0),
-            text: format!("survives {survived:.0} ticks of {MIN_SURVIVAL_TICKS:.0}"),
+            text: format!("survives {survived:.0} ticks (needs {MIN_SURVIVAL_TICKS:.0})"),
         },
         Constraint {
             name: "cover",
@@ -275,7 +275,11 @@ pub fn judge_room(cells: &Grid<Cell>, fitness: Fitness, seed: u64, games: u32) -
         Constraint {
             name: "one avatar",
             value: if avatars == 1 { 1.0 } else { 0.0 },
-            text: format!("{avatars} avatars"),
+            text: if avatars == 1 {
+                "1 avatar".into()
+            } else {
+                format!("{avatars} avatars")
+            },
         },
         Constraint {
             name: "strong agent wins",

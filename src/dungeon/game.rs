@@ -2,18 +2,19 @@
 //! and the agent ladder's games) and the random and constructive generators.
 
 use super::agents::{play_game, stats, AgentKind, AgentStats};
-use super::evolve::Fi2PopGenerator;
+use super::evolve::{judge_room, room_groups, Fi2PopGenerator, GA_GAMES};
 use super::generators::{constructive_room, random_room, GenerateError};
 use super::room::{Cell, Room, RoomError, Speed, MAX_SIDE};
 use super::rules::{Action, Dir, Outcome, Play, TICK_LIMIT};
 use super::skeleton::{skeleton, SkeletonGraph, DEFAULT_BUDGET};
-use crate::evolve::pattern::Fitness;
+use crate::evolve::pattern::{f_pattern, mean_group_size, Fitness};
+use crate::evolve::Evaluation;
 use crate::game::explore::GraphPicture;
 use crate::game::{
     AnalyseOptions, Analysis, AsciiError, CellLook, ConditionKind, ConditionSpec, ConditionValue,
     Game, GameId, Gauge, GaugeHistogram, GenRequest, GenerationContext, GraphVariables, Heading,
-    LevelGenerator, LevelSink, PlayInput, PlayMove, PlayRules, PlayStatus, SizeRules, TileInfo,
-    TileMark, Verdict,
+    LevelGenerator, LevelSink, Overlay, PlayInput, PlayMove, PlayRules, PlayStatus, SizeRules,
+    TileInfo, TileMark, Verdict,
 };
 use crate::grid::{AsciiCell, Grid};
 use crate::jobs::{Cancel, JobError};
@@ -114,7 +115,93 @@ pub fn analyse_room(
         }
         ladder.push(stats(agent, &results));
     }
-    Ok(analysis_of(graph, &ladder, &damage, games, options.seed))
+    let ga = judge_room(room.cells(), Fitness::Alpha, options.seed, GA_GAMES);
+    let mut analysis = analysis_of(graph, &ladder, &damage, games, options.seed);
+    add_fitness(&mut analysis, room, &ga);
+    Ok(analysis)
+}
+
+/// The pattern GA's judgement of the room beside the agents' figures: every constraint
+/// (a failed one naming itself), the fitness terms, FPattern under α and β.
+fn add_fitness(analysis: &mut Analysis, room: &Room, ga: &Evaluation) {
+    let groups = room_groups(room.cells());
+    let beta = f_pattern(&groups, Fitness::Beta);
+    let alpha_fitness = ga.fitness();
+    let term = |name: &str| {
+        ga.terms
+            .iter()
+            .find(|t| t.name == name)
+            .map_or(0.0, |t| t.value)
+    };
+    // β's fitness: the same terms with FPattern under β.
+    let beta_fitness =
+        (term("score difference") + term("unique rules") + beta) / ga.terms.len().max(1) as f64;
+    let mut rows: Vec<(String, String)> = vec![
+        ("fitness α".into(), format!("{alpha_fitness:.3}")),
+        ("fitness β".into(), format!("{beta_fitness:.3}")),
+        ("FPattern α".into(), format!("{:.3}", term("FPattern"))),
+        ("FPattern β".into(), format!("{beta:.3}")),
+        (
+            "score difference".into(),
+            format!("{:.3}", term("score difference")),
+        ),
+        (
+            "unique rules".into(),
+            format!("{:.3}", term("unique rules")),
+        ),
+        (
+            "mean group".into(),
+            format!("{:.2}", mean_group_size(&groups)),
+        ),
+        ("groups".into(), groups.len().to_string()),
+    ];
+    for c in &ga.constraints {
+        let mark = if c.value >= 1.0 { "✓" } else { "✗" };
+        rows.push((c.name.to_string(), format!("{mark} {}", c.text)));
+    }
+    let title = if ga.feasible() {
+        format!("Pattern GA: feasible (constraint fitness 1, {GA_GAMES} games an agent)")
+    } else {
+        format!(
+            "Pattern GA: infeasible (constraint fitness {:.3}, {GA_GAMES} games an agent)",
+            ga.constraint_fitness()
+        )
+    };
+    analysis.gauge.tables.push((title, rows));
+    for failed in ga.failed() {
+        analysis
+            .gauge
+            .notes
+            .push(format!("GA constraint failed: {failed}"));
+    }
+    let constraints: serde_json::Map<String, serde_json::Value> = ga
+        .constraints
+        .iter()
+        .map(|c| {
+            (
+                c.name.to_string(),
+                json!({"value": c.value, "text": c.text}),
+            )
+        })
+        .collect();
+    let terms: serde_json::Map<String, serde_json::Value> = ga
+        .terms
+        .iter()
+        .map(|t| (t.name.to_string(), json!(t.value)))
+        .collect();
+    analysis.fields.insert(
+        "fitness".into(),
+        json!({
+            "feasible": ga.feasible(),
+            "constraint_fitness": ga.constraint_fitness(),
+            "alpha": alpha_fitness,
+            "beta": beta_fitness,
+            "f_pattern_beta": beta,
+            "mean_group_size": mean_group_size(&groups),
+            "terms": terms,
+            "constraints": constraints,
+        }),
+    );
 }
 
 fn analysis_of(
@@ -241,7 +328,7 @@ fn analysis_of(
                 .map(|s| (s.agent.name().to_string(), s.win_rate))
                 .collect(),
         )),
-        table: Some((
+        tables: vec![(
             "Agents (mean ticks · mean score)".into(),
             ladder
                 .iter()
@@ -252,7 +339,7 @@ fn analysis_of(
                     )
                 })
                 .collect(),
-        )),
+        )],
     };
     let figures = DungeonFigures {
         solvable,
@@ -406,6 +493,18 @@ impl Game for DungeonGame {
 
     fn unique_tile(&self) -> Option<u8> {
         Some(AVATAR)
+    }
+
+    fn overlay_name(&self) -> Option<&'static str> {
+        Some("Patterns")
+    }
+
+    /// Sprite groups by size class (what the GA's FPattern scores).
+    fn overlay(&self, rows: &[String]) -> Option<Overlay> {
+        let cells = Grid::<Cell>::from_rows(rows).ok()?;
+        Some(crate::evolve::pattern::overlay(
+            &super::evolve::room_groups(&cells),
+        ))
     }
 
     /// The avatar, the key and the exit are one each: painting one moves it (its old cell

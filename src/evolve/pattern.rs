@@ -4,6 +4,7 @@
 //! to, with a low / medium / high weight per category; **α** rewards groups, **β** (the
 //! weights inverted) rewards lone sprites.
 
+use crate::game::Overlay;
 use crate::grid::Grid;
 
 /// The sprite categories the pattern term tells apart (GVGAI's game analyser's).
@@ -191,6 +192,33 @@ pub fn f_pattern(groups: &[Group], fitness: Fitness) -> f64 {
         .map(|g| g.cells.len() as f64 * weight(fitness, g.category, g.class()))
         .sum();
     total / sprites as f64
+}
+
+/// The tint of each size class on the canvas's Patterns overlay: singles red, pairs amber,
+/// groups green.
+pub fn class_rgb(class: SizeClass) -> [u8; 3] {
+    match class {
+        SizeClass::Single => [229, 83, 75],
+        SizeClass::Pair => [255, 196, 61],
+        SizeClass::Group => [76, 187, 94],
+    }
+}
+
+/// The Patterns overlay: every sprite tinted by its group's size class.
+pub fn overlay(groups: &[Group]) -> Overlay {
+    let mut cells = Vec::new();
+    for g in groups {
+        let [r, gr, b] = class_rgb(g.class());
+        cells.extend(g.cells.iter().map(|&(x, y)| (x, y, [r, gr, b, 120])));
+    }
+    let count = |class: SizeClass| groups.iter().filter(|g| g.class() == class).count();
+    Overlay {
+        cells,
+        legend: [SizeClass::Single, SizeClass::Pair, SizeClass::Group]
+            .into_iter()
+            .map(|c| (format!("{} {}", count(c), c.name()), class_rgb(c)))
+            .collect(),
+    }
 }
 
 /// The mean number of sprites per group (0 without sprites).

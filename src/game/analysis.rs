@@ -80,8 +80,8 @@ pub struct Gauge {
     pub histogram: Option<GaugeHistogram>,
     /// Shares drawn as bars from 0 to 100 %, under a heading ("Agents' win rates").
     pub rates: Option<(String, Vec<(String, f64)>)>,
-    /// Further figures as name/value rows, under a heading ("Graph variables").
-    pub table: Option<(String, Vec<(String, String)>)>,
+    /// Further figures as name/value rows, each table under a heading ("Graph variables").
+    pub tables: Vec<(String, Vec<(String, String)>)>,
 }
 
 /// Everything the studio knows about one level after analysing it.

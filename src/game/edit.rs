@@ -47,3 +47,13 @@ pub struct Markers {
     /// The marked cells.
     pub cells: Vec<(usize, usize)>,
 }
+
+/// Colours a game lays over the canvas to show structure the tiles do not (the dungeon's
+/// sprite patterns, each group tinted by its size class).
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Overlay {
+    /// Cells and the RGBA tint each gets.
+    pub cells: Vec<(usize, usize, [u8; 4])>,
+    /// What each tint means, for the legend.
+    pub legend: Vec<(String, [u8; 3])>,
+}

@@ -19,7 +19,7 @@ pub mod registry;
 
 pub use analysis::{AnalyseOptions, Analysis, Gauge, GaugeBand, GaugeHistogram, Verdict};
 pub use conditions::{ConditionKind, ConditionSpec, ConditionValue, Conditions};
-pub use edit::{Area, Markers, TileMark};
+pub use edit::{Area, Markers, Overlay, TileMark};
 pub use explore::{GraphError, GraphVariables, NodeClass, PlayerModel, StateSpace};
 pub use generator::{
     Chart, Feasibility, GenRequest, GenerationContext, LatentWalk, LevelGenerator, LevelSink,
@@ -176,6 +176,14 @@ pub trait Game: Send + Sync + 'static {
     fn paint(&self, cells: &mut Grid<u8>, x: usize, y: usize, tile: u8) -> bool {
         cells.set(x, y, tile);
         true
+    }
+    /// The name of the overlay the game can lay over the canvas ("Patterns"), if any.
+    fn overlay_name(&self) -> Option<&'static str> {
+        None
+    }
+    /// The overlay of a level (its rows as the editor holds them, perhaps mid-edit).
+    fn overlay(&self, _rows: &[String]) -> Option<Overlay> {
+        None
     }
     /// The play area inside the canvas, when the game has one (match-3 draws it and mirrors
     /// within it); `None` when the whole grid is played.

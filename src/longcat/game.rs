@@ -138,7 +138,7 @@ pub fn analysis_of(a: LongcatAnalysis) -> Analysis {
         notes,
         histogram: None,
         rates: None,
-        table: Some((
+        tables: vec![(
             "Graph variables".into(),
             [
                 ("states", v.states.to_string()),
@@ -159,7 +159,7 @@ pub fn analysis_of(a: LongcatAnalysis) -> Analysis {
             .into_iter()
             .map(|(k, v)| (k.to_string(), v))
             .collect(),
-        )),
+        )],
     };
     let figures = a.figures();
     let a = Arc::new(a);

@@ -104,7 +104,7 @@ pub fn analysis_of(layout: &Layout, v: Validation) -> Analysis {
                 .collect(),
         }),
         rates: None,
-        table: None,
+        tables: Vec::new(),
     };
     Analysis {
         difficulty: Some(v.median_moves),

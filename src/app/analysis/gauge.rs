@@ -239,11 +239,11 @@ fn draw_gauge(ui: &mut egui::Ui, a: &Analysis, stale: bool) {
     if let Some((title, rates)) = &g.rates {
         rate_bars(ui, title, rates);
     }
-    if let Some((title, rows)) = &g.table {
+    for (title, rows) in &g.tables {
         egui::CollapsingHeader::new(title.as_str())
             .default_open(true)
             .show(ui, |ui| {
-                egui::Grid::new("gauge-table")
+                egui::Grid::new(("gauge-table", title))
                     .num_columns(4)
                     .spacing([12.0, 2.0])
                     .striped(true)

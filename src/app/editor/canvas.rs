@@ -139,7 +139,12 @@ impl CanvasView {
 
         match state {
             Some(s) => self.draw_state(&painter, s),
-            None => self.draw_board(&painter, board, tools.mirror),
+            None => {
+                self.draw_board(&painter, board, tools.mirror);
+                if tools.overlay {
+                    self.draw_overlay(&painter, board, ui.visuals().text_color());
+                }
+            }
         }
 
         // Pointer → cells.
@@ -200,6 +205,36 @@ impl CanvasView {
     fn cell_rect(&self, x: usize, y: usize) -> Rect {
         let min = self.board_rect.min + Vec2::new(x as f32, y as f32) * self.cell_size;
         Rect::from_min_size(min, Vec2::splat(self.cell_size))
+    }
+
+    /// The game's overlay: each listed cell tinted, and a legend under the board.
+    fn draw_overlay(&self, painter: &egui::Painter, board: &Board, text: Color32) {
+        let Some(overlay) = board.rules().overlay(&board.to_rows()) else {
+            return;
+        };
+        for &(x, y, [r, g, b, a]) in &overlay.cells {
+            let c = self.cell_rect(x, y).shrink(self.cell_size * 0.08);
+            painter.rect_stroke(
+                c,
+                3.0,
+                Stroke::new((self.cell_size * 0.1).max(2.0), Color32::from_rgb(r, g, b)),
+                StrokeKind::Inside,
+            );
+            painter.rect_filled(c, 3.0, Color32::from_rgba_unmultiplied(r, g, b, a / 3));
+        }
+        let mut at = self.board_rect.left_bottom() + Vec2::new(0.0, 6.0);
+        for (label, [r, g, b]) in &overlay.legend {
+            let chip = Rect::from_min_size(at, Vec2::splat(12.0));
+            painter.rect_filled(chip, 2.0, Color32::from_rgb(*r, *g, *b));
+            let drawn = painter.text(
+                chip.right_center() + Vec2::new(4.0, 0.0),
+                egui::Align2::LEFT_CENTER,
+                label,
+                FontId::proportional(12.0),
+                text,
+            );
+            at.x = drawn.right() + 12.0;
+        }
     }
 
     fn draw_board(&self, painter: &egui::Painter, board: &Board, mirror: Symmetry) {

@@ -83,6 +83,13 @@ impl StudioApp {
                         }
                     }
                     ui.separator();
+                    if let Some(name) = self.game.game().ok().and_then(|g| g.overlay_name()) {
+                        ui.checkbox(&mut self.settings.tools.overlay, format!("{name} overlay"))
+                            .on_hover_text(
+                                "Tint each sprite group by its size: single, pair, group \
+                                 (what the pattern GA scores)",
+                            );
+                    }
                     ui.checkbox(&mut self.settings.show_frame_time, "Frame time");
                     if ui.button("Reset canvas zoom").clicked() {
                         self.canvas.zoom = 1.0;

@@ -57,6 +57,8 @@ pub struct ToolState {
     pub brushes: BTreeMap<String, String>,
     /// Mirror painting by this symmetry.
     pub mirror: Symmetry,
+    /// Lay the game's overlay (the dungeon's Patterns) over the canvas.
+    pub overlay: bool,
 }
 
 impl Default for ToolState {
@@ -65,6 +67,7 @@ impl Default for ToolState {
             tool: Tool::Brush,
             brushes: BTreeMap::new(),
             mirror: Symmetry::None,
+            overlay: false,
         }
     }
 }
