@@ -58,6 +58,12 @@ pub struct EvalArgs {
     /// Dungeon fi2pop: population when it evolves its own rooms (default 50).
     #[arg(long)]
     pub population: Option<usize>,
+    /// Dungeon fi2pop: rooms it evolves per fitness, one run each (default 3, as the paper).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=100))]
+    pub rooms: u32,
+    /// Dungeon fi2pop: write the rooms it evolved to DIR/alpha.ron and DIR/beta.ron.
+    #[arg(long, value_name = "DIR")]
+    pub keep: Option<PathBuf>,
 }
 
 pub fn run(args: &EvalArgs) -> Result<ExitCode> {

@@ -156,8 +156,8 @@ fn add_fitness(analysis: &mut Analysis, room: &Room, ga: &Evaluation) {
         ("groups".into(), groups.len().to_string()),
     ];
     for c in &ga.constraints {
-        let mark = if c.value >= 1.0 { "✓" } else { "✗" };
-        rows.push((c.name.to_string(), format!("{mark} {}", c.text)));
+        let mark = if c.value >= 1.0 { "met" } else { "FAILED" };
+        rows.push((c.name.to_string(), format!("{mark}: {}", c.text)));
     }
     let title = if ga.feasible() {
         format!("Pattern GA: feasible (constraint fitness 1, {GA_GAMES} games an agent)")
@@ -227,19 +227,30 @@ fn analysis_of(
         .find_map(|s| s.mean_virtual_damage)
         .unwrap_or(0.0);
     let planner = rate(AgentKind::Planner);
-    let verdict = if !solvable {
+    // A room is played with moving monsters: the planner's wins count even where the frozen
+    // skeleton has no way (a monster standing in a one-cell corridor must step aside).
+    let won = ladder.iter().any(|s| s.win_rate > 0.0);
+    let verdict = if planner >= 0.5 {
+        Verdict {
+            pass: true,
+            weak: false,
+            label: "PLAYABLE".into(),
+            reason: if solvable {
+                format!("the planner wins {:.0} % of its games", planner * 100.0)
+            } else {
+                format!(
+                    "the planner wins {:.0} % of its games, waiting for a monster to step \
+                     aside (with the monsters frozen there is no way)",
+                    planner * 100.0
+                )
+            },
+        }
+    } else if !solvable && !won {
         Verdict {
             pass: false,
             weak: false,
             label: "UNSOLVABLE".into(),
             reason: "no way to the exit with the key, even with the monsters frozen".into(),
-        }
-    } else if planner >= 0.5 {
-        Verdict {
-            pass: true,
-            weak: false,
-            label: "PLAYABLE".into(),
-            reason: format!("the planner wins {:.0} % of its games", planner * 100.0),
         }
     } else {
         Verdict {
@@ -247,7 +258,7 @@ fn analysis_of(
             weak: true,
             label: "HARSH".into(),
             reason: format!(
-                "solvable, but the planner wins only {:.0} % of its games",
+                "winnable, but the planner wins only {:.0} % of its games",
                 planner * 100.0
             ),
         }
@@ -306,12 +317,12 @@ fn analysis_of(
     let top = bars.last().map_or(1.0, |b| b.0);
     let gauge = Gauge {
         title: "Difficulty".into(),
-        headline: if solvable {
+        headline: if solvable || won {
             format!("Virtual damage {difficulty:.2}")
         } else {
             "Unsolvable".into()
         },
-        value: solvable.then_some(difficulty),
+        value: (solvable || won).then_some(difficulty),
         scale: (0.0, (top + 1.0).max(difficulty * 1.2).max(2.0)),
         threshold: None,
         good_below: true,
@@ -359,7 +370,7 @@ fn analysis_of(
             .collect(),
     };
     Analysis {
-        difficulty: solvable.then_some(difficulty),
+        difficulty: (solvable || won).then_some(difficulty),
         figures: Some(Figures::Dungeon(figures)),
         verdict,
         gauge,
@@ -438,21 +449,22 @@ impl Game for DungeonGame {
     fn stored_difficulty(&self, level: &Level) -> Option<f64> {
         level
             .dungeon_figures()
-            .filter(|f| f.solvable)
+            .filter(|f| f.solvable || f.agents.iter().any(|a| a.win_rate > 0.0))
             .map(|f| f.virtual_damage)
     }
 
     fn stored_verdict(&self, level: &Level) -> Option<bool> {
         level.dungeon_figures().map(|f| {
-            f.solvable
-                && f.agents
-                    .iter()
-                    .any(|a| a.agent == AgentKind::Planner.name() && a.win_rate >= 0.5)
+            f.agents
+                .iter()
+                .any(|a| a.agent == AgentKind::Planner.name() && a.win_rate >= 0.5)
         })
     }
 
     fn stored_weak(&self, level: &Level) -> bool {
-        level.dungeon_figures().is_some_and(|f| f.solvable)
+        level
+            .dungeon_figures()
+            .is_some_and(|f| f.solvable || f.agents.iter().any(|a| a.win_rate > 0.0))
             && self.stored_verdict(level) == Some(false)
     }
 
@@ -800,5 +812,38 @@ mod tests {
         assert!(!p.apply(PlayMove::Click(1, 1)));
         let blank = DungeonGame.blank(4, 4);
         assert!(DungeonGame.check(&blank.cells).is_ok());
+    }
+
+    #[test]
+    fn a_room_won_only_once_a_monster_steps_aside_is_playable_and_says_why() {
+        // The slow monster at (2, 4) stands in the one-cell way to the exit: with the
+        // monsters frozen there is no way, but it moves, and the planner waits for it.
+        let room = Room::parse_ascii(
+            "wwwwwwwwwwwww\nw.....ww+..3w\nw.wwww......w\nw.....~....ww\nw~3w.......ww\n\
+             w..w........w\nwg2w........w\nw~~~...A..~~w\nwwwwwwwwwwwww\n",
+        )
+        .unwrap();
+        let a = analyse_room(&room, &AnalyseOptions::default(), &Cancel::default()).unwrap();
+        assert_eq!(a.fields["solvable"], false);
+        assert_eq!(a.verdict.label, "PLAYABLE");
+        assert!(
+            a.verdict.reason.contains("step aside"),
+            "{}",
+            a.verdict.reason
+        );
+        assert!(a.difficulty.is_some());
+        // The pattern GA's breakdown rides along.
+        assert_eq!(
+            a.fields["fitness"]["constraints"]
+                .as_object()
+                .unwrap()
+                .len(),
+            7
+        );
+        assert!(a
+            .gauge
+            .tables
+            .iter()
+            .any(|(t, _)| t.starts_with("Pattern GA")));
     }
 }

@@ -243,15 +243,26 @@ fn draw_gauge(ui: &mut egui::Ui, a: &Analysis, stale: bool) {
         egui::CollapsingHeader::new(title.as_str())
             .default_open(true)
             .show(ui, |ui| {
+                // Two figures a row while they are short; one a row (wrapped) otherwise.
+                let per_row = if rows.iter().all(|(_, v)| v.chars().count() <= 16) {
+                    2
+                } else {
+                    1
+                };
                 egui::Grid::new(("gauge-table", title))
-                    .num_columns(4)
+                    .num_columns(2 * per_row)
                     .spacing([12.0, 2.0])
                     .striped(true)
                     .show(ui, |ui| {
-                        for pair in rows.chunks(2) {
+                        for pair in rows.chunks(per_row) {
                             for (name, value) in pair {
                                 ui.weak(name.as_str());
-                                ui.monospace(value.as_str());
+                                let label = egui::Label::new(RichText::new(value).monospace());
+                                if per_row == 1 {
+                                    ui.add(label.wrap());
+                                } else {
+                                    ui.add(label.extend());
+                                }
                             }
                             ui.end_row();
                         }

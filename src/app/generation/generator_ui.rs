@@ -7,7 +7,7 @@ use crate::app::studio::panel::{AppCommand, PanelCtx, ToolPanel};
 use crate::app::widgets::bounded_number;
 use crate::game::{Chart, ConditionKind, ConditionValue, GameId};
 use crate::symmetry::Symmetry;
-use egui::RichText;
+use egui::{Color32, RichText};
 
 impl GeneratorPanel {
     fn generator_choice_ui(&mut self, ui: &mut egui::Ui, game: GameId) {
@@ -193,20 +193,44 @@ impl ToolPanel for GeneratorPanel {
     }
 }
 
-/// A searching generator's chart: one line per series, a legend, the x axis counting
-/// generations.
+/// Line colours of a chart's series, in order.
+const SERIES: [Color32; 4] = [
+    Color32::from_rgb(76, 187, 94),
+    Color32::from_rgb(229, 83, 75),
+    Color32::from_rgb(120, 190, 255),
+    Color32::from_rgb(255, 196, 61),
+];
+
+/// A searching generator's chart: its title and series names in their line colours, then one
+/// line per series against the generations.
 fn chart_ui(ui: &mut egui::Ui, index: usize, chart: &Chart) {
-    ui.label(RichText::new(&chart.title).small());
+    ui.horizontal_wrapped(|ui| {
+        ui.label(RichText::new(&chart.title).small().strong());
+        for (i, (name, points)) in chart.series.iter().enumerate() {
+            let last = points
+                .last()
+                .map_or(String::new(), |p| format!(" {:.3}", p[1]));
+            let last = last.trim_end_matches('0').trim_end_matches('.').to_string();
+            ui.label(
+                RichText::new(format!("— {name}{last}"))
+                    .small()
+                    .color(SERIES[i % SERIES.len()]),
+            );
+        }
+    });
     egui_plot::Plot::new(("generator-chart", index))
-        .height(90.0)
-        .legend(egui_plot::Legend::default().position(egui_plot::Corner::LeftTop))
+        .height(80.0)
         .x_axis_label(chart.x.as_str())
         .allow_drag(false)
         .allow_zoom(false)
         .allow_scroll(false)
         .show(ui, |plot| {
-            for (name, points) in &chart.series {
-                plot.line(egui_plot::Line::new(name.as_str(), points.clone()).width(1.5));
+            for (i, (name, points)) in chart.series.iter().enumerate() {
+                plot.line(
+                    egui_plot::Line::new(name.as_str(), points.clone())
+                        .color(SERIES[i % SERIES.len()])
+                        .width(1.5),
+                );
             }
         });
 }

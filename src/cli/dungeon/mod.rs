@@ -6,11 +6,13 @@ use super::eval::EvalArgs;
 use super::train::TrainArgs;
 use crate::dungeon::agents::AgentKind;
 use crate::dungeon::evolve::{self, Profile, RoomEvolution};
+use crate::dungeon::game::to_level;
 use crate::dungeon::Room;
 use crate::evolve::pattern::Fitness;
 use crate::evolve::{self as ga, Settings};
 use crate::files::{self, Loaded};
 use crate::jobs::Cancel;
+use crate::level::Pack;
 use anyhow::{anyhow, bail, Context, Result};
 use serde_json::json;
 use std::path::Path;
@@ -18,9 +20,6 @@ use std::process::ExitCode;
 
 /// The dungeon trains no model.
 pub const MODELS: [&str; 0] = [];
-
-/// Rooms evolved per fitness when `eval` makes its own (the paper's three per game).
-pub const OWN_ROOMS: usize = 3;
 
 /// The profiles, when `--game` is the dungeon.
 pub fn eval(args: &EvalArgs) -> Option<Result<ExitCode>> {
@@ -64,12 +63,13 @@ fn rooms_of(path: &Path) -> Result<Vec<Room>> {
     Ok(rooms)
 }
 
-/// Evolves `OWN_ROOMS` rooms of `fitness` (the best feasible of one run each, seeds apart).
+/// Evolves `--rooms` rooms of `fitness` (the best feasible of one run each, seeds apart).
 fn own_rooms(args: &EvalArgs, fitness: Fitness) -> Result<Vec<Room>> {
     let (w, h) = args.size.unwrap_or((13, 9));
     let ga = RoomEvolution::new(w, h, fitness);
     let mut rooms = Vec::new();
-    for i in 0..OWN_ROOMS as u64 {
+    let count = args.rooms;
+    for i in 0..u64::from(count) {
         let settings = Settings {
             population: args.population.unwrap_or(50),
             generations: args.generations.unwrap_or(20),
@@ -77,7 +77,7 @@ fn own_rooms(args: &EvalArgs, fitness: Fitness) -> Result<Vec<Room>> {
             ..Settings::default()
         };
         eprintln!(
-            "evolving {} room {} of {OWN_ROOMS} ({} x {} generations, seed {})",
+            "evolving {} room {} of {count} ({} x {} generations, seed {})",
             fitness.letter(),
             i + 1,
             settings.population,
@@ -97,14 +97,44 @@ fn own_rooms(args: &EvalArgs, fitness: Fitness) -> Result<Vec<Room>> {
     Ok(rooms)
 }
 
+/// Writes evolved rooms as `DIR/alpha.ron` or `DIR/beta.ron`.
+fn keep(dir: &Path, rooms: &[Room], fitness: Fitness, seed: u64) -> Result<()> {
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let mut pack = Pack::new(format!("fi2pop {}", fitness.name()));
+    pack.description = format!(
+        "The best feasible room of {} FI2Pop runs ({}), seeds {seed} on",
+        rooms.len(),
+        fitness.letter()
+    );
+    for (i, room) in rooms.iter().enumerate() {
+        let mut level = to_level(room, format!("{} {}", fitness.name(), i + 1));
+        level.tags = vec!["generated".into(), format!("fi2pop-{}", fitness.name())];
+        pack.levels.push(level);
+    }
+    let path = dir.join(format!("{}.ron", fitness.name()));
+    files::save_pack(&path, &pack)?;
+    eprintln!("wrote {}", path.display());
+    Ok(())
+}
+
 fn profile(args: &EvalArgs) -> Result<ExitCode> {
+    if !args.profile.is_empty() && args.keep.is_some() {
+        bail!("--keep writes the rooms eval evolves itself; it does not go with --profile");
+    }
     let games = args.games.unwrap_or(30).clamp(1, 1000);
     let (alpha, beta) = match args.profile.as_slice() {
         [a, b] => (rooms_of(a)?, rooms_of(b)?),
-        [] => (
-            own_rooms(args, Fitness::Alpha)?,
-            own_rooms(args, Fitness::Beta)?,
-        ),
+        [] => {
+            let rooms = (
+                own_rooms(args, Fitness::Alpha)?,
+                own_rooms(args, Fitness::Beta)?,
+            );
+            if let Some(dir) = &args.keep {
+                keep(dir, &rooms.0, Fitness::Alpha, args.seed)?;
+                keep(dir, &rooms.1, Fitness::Beta, args.seed)?;
+            }
+            rooms
+        }
         _ => bail!("--profile takes two packs: ALPHA.ron BETA.ron"),
     };
     let alpha_profiles = evolve::profiles(&alpha, games, args.seed);
