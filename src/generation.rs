@@ -110,7 +110,10 @@ pub fn candidate(
         .map_err(|e| JobError::Failed(e.to_string()))?
         .analyse(&level, &AnalyseOptions::default(), cancel);
     level.name = name;
+    // The service's own tags first; a generator's (a GA's "fitness 0.812") follow.
+    let own = std::mem::take(&mut level.tags);
     level.tags = vec!["generated".into(), generator.into()];
+    level.tags.extend(own);
     let (difficulty, verdict) = match analysis {
         Ok(a) => {
             level.figures = a.figures;
@@ -146,6 +149,9 @@ struct Stream<'a> {
     seen: HashSet<Vec<String>>,
     error: Option<JobError>,
     label: &'static str,
+    /// True when the generator offers what it found after a stop (else a stop ends the
+    /// stream like the end of the budget).
+    stops_early: bool,
     name: &'a dyn Fn(&GenRequest, usize) -> String,
     progress: &'a mut dyn FnMut(f32, String),
     charts: &'a mut dyn FnMut(&[Chart]),
@@ -156,6 +162,7 @@ impl Stream<'_> {
     fn keep_going(&self) -> bool {
         self.error.is_none()
             && !self.cancel.is_cancelled()
+            && (self.stops_early || !self.cancel.is_stopping())
             && self.sent < self.wanted
             && self.attempts < self.budget
     }
@@ -250,6 +257,7 @@ pub fn run_charted(
         seen: HashSet::new(),
         error: None,
         label: generator.label(),
+        stops_early: generator.stops_early(),
         name: &level_name,
         progress,
         charts,
@@ -266,12 +274,19 @@ fn finish(stream: Stream<'_>) -> Result<GenSummary, JobError> {
     if stream.cancel.is_cancelled() {
         return Err(JobError::Cancelled);
     }
-    let note = (stream.sent < stream.wanted).then(|| {
-        format!(
-            "found {} of {} after {} attempts",
+    let note = if stream.cancel.is_stopping() {
+        Some(format!(
+            "stopped early, kept {} of {} (after {} attempts)",
             stream.sent, stream.wanted, stream.attempts
-        )
-    });
+        ))
+    } else {
+        (stream.sent < stream.wanted).then(|| {
+            format!(
+                "found {} of {} after {} attempts",
+                stream.sent, stream.wanted, stream.attempts
+            )
+        })
+    };
     Ok(GenSummary {
         sent: stream.sent,
         attempts: stream.attempts,
@@ -305,6 +320,7 @@ pub fn run_near(
         seen: HashSet::new(),
         error: None,
         label: generator.label(),
+        stops_early: false,
         name: &name,
         progress: &mut progress,
         charts: &mut |_| {},

@@ -70,24 +70,39 @@ pub enum JobEvent<T> {
     },
 }
 
-/// A job's cancel flag, checked by the work between steps.
+/// A job's cancel flag, checked by the work between steps, and its gentler twin, the stop
+/// flag: a search asked to stop ends early and still hands over the best it found.
 #[derive(Clone, Debug, Default)]
-pub struct Cancel(Arc<AtomicBool>);
+pub struct Cancel {
+    cancelled: Arc<AtomicBool>,
+    stopping: Arc<AtomicBool>,
+}
 
 impl Cancel {
     /// True once the job has been superseded or the window closes.
     pub fn is_cancelled(&self) -> bool {
-        self.0.load(Ordering::Relaxed)
+        self.cancelled.load(Ordering::Relaxed)
     }
 
     /// The flag itself, for library calls that take an `&AtomicBool`.
     pub fn flag(&self) -> &AtomicBool {
-        &self.0
+        &self.cancelled
     }
 
     /// Raises the flag: the work stops at its next check.
     pub fn cancel(&self) {
-        self.0.store(true, Ordering::Relaxed);
+        self.cancelled.store(true, Ordering::Relaxed);
+    }
+
+    /// Asks a search to end early and keep what it found (Stop, or Ctrl-C on the command
+    /// line); work that cannot stop early carries on.
+    pub fn stop(&self) {
+        self.stopping.store(true, Ordering::Relaxed);
+    }
+
+    /// True once [`Cancel::stop`] was called.
+    pub fn is_stopping(&self) -> bool {
+        self.stopping.load(Ordering::Relaxed)
     }
 }
 
@@ -242,6 +257,13 @@ impl<T: Send + 'static> Worker<T> {
     pub fn cancel(&mut self) {
         if let Some((_, _, cancel)) = self.current.take() {
             cancel.cancel();
+        }
+    }
+
+    /// Asks the running job to end early and still answer (see [`Cancel::stop`]).
+    pub fn stop(&mut self) {
+        if let Some((_, _, cancel)) = &self.current {
+            cancel.stop();
         }
     }
 

@@ -215,3 +215,61 @@ fn fi2pop_refuses_bad_flags_and_writes_nothing() {
     assert!(!missing.status.success());
     assert!(String::from_utf8_lossy(&missing.stderr).contains("a.ron"));
 }
+
+#[cfg(unix)]
+#[test]
+fn ctrl_c_stops_a_long_search_and_still_writes_its_best_rooms() {
+    use std::io::{BufRead, BufReader};
+    use std::process::Stdio;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("stopped.ron");
+    let mut child = studio()
+        .args([
+            "generate",
+            "--game",
+            "dungeon",
+            "--model",
+            "fi2pop",
+            "--generations",
+            "500",
+            "--population",
+            "200",
+            "--count",
+            "3",
+            "--seed",
+            "4",
+            "--out",
+        ])
+        .arg(&out)
+        .stderr(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    // Wait for the search to be under way, then press Ctrl-C.
+    loop {
+        let mut line = String::new();
+        assert!(
+            stderr.read_line(&mut line).unwrap() > 0,
+            "ended early: {seen}"
+        );
+        seen.push_str(&line);
+        if line.contains("generation 2 of 500") {
+            break;
+        }
+    }
+    // SAFETY: sending SIGINT to our own child process.
+    unsafe {
+        libc::kill(child.id() as libc::pid_t, libc::SIGINT);
+    }
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+    let status = child.wait().unwrap();
+    assert!(status.success(), "{seen}{rest}");
+    assert!(rest.contains("stopped after generation"), "{rest}");
+    assert!(!rest.contains("generation 500 of 500"), "{rest}");
+    let pack = level_studio::files::load_pack(&out).unwrap();
+    assert_eq!(pack.levels.len(), 3);
+    assert!(pack.levels[0].tags.iter().any(|t| t.starts_with("fitness")));
+}

@@ -27,7 +27,9 @@ fn the_shipped_games_are_registered_with_their_generators() {
             "vanilla",
             "avalon-stylized",
             "vanilla-stylized",
-            "synth"
+            "synth",
+            "fi2pop-alpha",
+            "fi2pop-beta"
         ]
     );
     let err = game::find("chess").unwrap_err().to_string();

@@ -669,3 +669,104 @@ fn a_dungeon_room_is_played_tick_by_tick_with_sword_wait_and_undo() {
         "the attempt is kept with the level"
     );
 }
+
+#[test]
+fn agent_profile_plays_a_pack_against_the_editor_level_and_draws_both_sets() {
+    let dir = tempfile::tempdir().unwrap();
+    let pack = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("levels/dungeon/starter.ron");
+    let mut h = harness(studio(vec![pack], &dir, JobMode::Threads));
+    steps(&mut h, 2);
+    command(&mut h, AppCommand::SwitchGame(level_studio::dungeon::ID));
+    h.get_by_label("Agent profile").click();
+    steps(&mut h, 2);
+    let sources = h.state().profile_sources();
+    let pack_set = sources
+        .iter()
+        .find(|(l, _)| l.starts_with("Pack"))
+        .expect("the starter pack is a set")
+        .0
+        .clone();
+    {
+        let w = h.state_mut().profile_mut();
+        w.first = Some(pack_set.clone());
+        w.second = Some("Editor level".into());
+        w.games = 2;
+    }
+    steps(&mut h, 1);
+    h.get_by_label("Profile").click();
+    h.step();
+    h.state_mut().profile_mut().wait(Duration::from_secs(120));
+    steps(&mut h, 3);
+    let w = h.state().profile();
+    assert!(w.error.is_none(), "{:?}", w.error);
+    let p = w.result.as_ref().expect("profiles");
+    assert_eq!(p.sets.len(), 2);
+    assert_eq!(p.sets[0].0, pack_set);
+    for (_, _, profiles) in &p.sets {
+        assert_eq!(profiles.len(), 6, "every agent of the ladder");
+        for a in profiles {
+            assert!((0.0..=1.0).contains(&a.win_rate));
+            assert!((0.0..=1.0).contains(&a.normalised_score));
+        }
+    }
+    // The table heads a column per set; the two charts are drawn.
+    let n = p.sets[0].1;
+    h.get_by_label(&format!("{pack_set} ({n}): win"));
+    h.get_by_label("Editor level (1): win");
+    h.get_by_label("win rate");
+    h.get_by_label("normalised score");
+}
+
+#[test]
+fn stop_ends_an_evolution_early_and_keeps_its_best_rooms() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir, JobMode::Threads));
+    steps(&mut h, 2);
+    command(&mut h, AppCommand::SwitchGame(level_studio::dungeon::ID));
+    let game = level_studio::dungeon::ID;
+    {
+        let g = h.state_mut().generators_mut();
+        g.choose(game, "fi2pop-alpha");
+        let r = g.request_mut(game);
+        r.conditions.set("generations", ConditionValue::Int(500));
+        r.conditions.set("population", ConditionValue::Int(100));
+        (r.count, r.seed) = (4, 2);
+    }
+    steps(&mut h, 1);
+    h.get_by_label("Generate").click();
+    steps(&mut h, 3);
+    // Wait until the search has judged a few generations, then press Stop.
+    let started = Instant::now();
+    let judged = |h: &Harness<'_, StudioApp>| {
+        h.state()
+            .generators()
+            .charts()
+            .get(1)
+            .map_or(0, |c| c.series[0].1.len())
+    };
+    while judged(&h) < 3 {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no generations"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+        h.step();
+    }
+    h.get_by_label("Stop (keep best)").click();
+    h.step();
+    let ctx = h.ctx.clone();
+    h.state_mut()
+        .generators_mut()
+        .wait(Duration::from_secs(60), game, &ctx);
+    steps(&mut h, 2);
+    let g = h.state().generators();
+    assert!(!g.busy());
+    assert_eq!(g.candidates.len(), 4, "{:?}", g.note);
+    assert!(
+        g.note.as_deref().unwrap_or("").contains("stopped early"),
+        "{:?}",
+        g.note
+    );
+    let generations = g.charts()[1].series[0].1.len();
+    assert!(generations < 500, "stopped after {generations} generations");
+}

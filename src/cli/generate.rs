@@ -268,6 +268,9 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
     // A long run saves the pack so far every 10 s, so stopping it keeps what it made.
     let mut last_save = Instant::now();
     let mut save_error = None;
+    // Ctrl-C stops the run and writes what it made (a search: the best it found); a second
+    // Ctrl-C ends the program at once.
+    let _interrupt = interrupt::stop_on_ctrl_c(&cancel);
     let summary = generation::run(&request, &models, &cancel, &mut progress, &mut |c| {
         pack.levels.push(c.level);
         if last_save.elapsed() >= SAVE_EVERY && pack.levels.len() < request.count {
@@ -306,4 +309,60 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Ctrl-C as "stop and keep what you have".
+mod interrupt {
+    use crate::jobs::Cancel;
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    use std::time::Duration;
+
+    static RAISED: AtomicBool = AtomicBool::new(false);
+
+    #[cfg(unix)]
+    extern "C" fn on_interrupt(_: libc::c_int) {
+        RAISED.store(true, Ordering::Relaxed);
+        // SAFETY: `signal` is async-signal-safe; the next Ctrl-C gets the default action.
+        unsafe {
+            libc::signal(libc::SIGINT, libc::SIG_DFL);
+        }
+    }
+
+    /// While alive, the first Ctrl-C calls [`Cancel::stop`] on `cancel`.
+    pub struct Guard(Arc<AtomicBool>);
+
+    impl Drop for Guard {
+        fn drop(&mut self) {
+            self.0.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// Installs the handler and a thread that passes the signal on to `cancel`.
+    pub fn stop_on_ctrl_c(cancel: &Cancel) -> Guard {
+        let done = Arc::new(AtomicBool::new(false));
+        #[cfg(unix)]
+        // SAFETY: the handler only stores to an atomic and calls `signal`.
+        unsafe {
+            let handler: extern "C" fn(libc::c_int) = on_interrupt;
+            libc::signal(libc::SIGINT, handler as libc::sighandler_t);
+        }
+        let (cancel, finished) = (cancel.clone(), done.clone());
+        let _ = std::thread::Builder::new()
+            .name("ctrl-c".into())
+            .spawn(move || {
+                while !finished.load(Ordering::Relaxed) {
+                    if RAISED.load(Ordering::Relaxed) {
+                        eprintln!(
+                            "\nstopping (Ctrl-C): writing what was made so far; \
+                             Ctrl-C again quits at once"
+                        );
+                        cancel.stop();
+                        return;
+                    }
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+            });
+        Guard(done)
+    }
 }

@@ -1,6 +1,7 @@
 //! `validate FILE…`: analyse every level with its game's bots, solver or evaluator (looked up
 //! in the registry) and print its figures.
 
+use crate::evolve::pattern::{self, Fitness, Group};
 use crate::files;
 use crate::game::{AnalyseOptions, GameId};
 use crate::jobs::Cancel;
@@ -97,6 +98,10 @@ fn report(
         obj.insert("level".into(), level.name.clone().into());
         obj.insert("game".into(), game.id().as_str().into());
         obj.extend(analysis.fields);
+        if let Some(groups) = game.pattern_groups(&level.cells) {
+            obj.entry("patterns")
+                .or_insert_with(|| patterns_json(&groups));
+        }
         println!("{}", serde_json::Value::Object(obj));
     } else {
         let label = if many {
@@ -107,4 +112,14 @@ fn report(
         println!("{label}: {}", analysis.summary);
     }
     Ok(())
+}
+
+/// The pattern GA's view of a level: its groups, their mean size and FPattern under α and β.
+fn patterns_json(groups: &[Group]) -> serde_json::Value {
+    serde_json::json!({
+        "groups": groups.len(),
+        "mean_group_size": pattern::mean_group_size(groups),
+        "f_pattern_alpha": pattern::f_pattern(groups, Fitness::Alpha),
+        "f_pattern_beta": pattern::f_pattern(groups, Fitness::Beta),
+    })
 }

@@ -15,14 +15,13 @@ use super::generators::constructive_room;
 use super::room::MAX_SIDE;
 use super::room::{Cell, Room, Speed};
 use super::rules::{Outcome, TICK_LIMIT};
+use crate::evolve::generator::Breeder;
 use crate::evolve::pattern::{self, Category, Fitness, Group};
-use crate::evolve::{evolve, Constraint, Evaluation, Evolvable, GenerationStats, Settings, Term};
-use crate::game::{
-    Chart, ConditionKind, ConditionSpec, ConditionValue, GenRequest, GenerationContext,
-    LevelGenerator, LevelSink,
-};
+use crate::evolve::{Constraint, Evaluation, Evolvable, Term};
+use crate::game::{ConditionKind, ConditionSpec, ConditionValue, GenRequest};
 use crate::grid::Grid;
-use crate::jobs::JobError;
+use crate::jobs::{Cancel, JobError};
+use crate::level::Level;
 use crate::rng::Rng;
 
 /// The shortest solution a feasible room needs, in ticks (GVGAI's 200 steps ÷ 10).
@@ -334,25 +333,39 @@ pub struct Profile {
 
 /// The relative performance profiles of the ladder on `rooms`: every agent plays each room
 /// `games` seeded times.
-pub fn profiles(rooms: &[Room], games: u32, seed: u64) -> Vec<Profile> {
+///
+/// # Errors
+/// [`JobError::Cancelled`] when cancelled.
+pub fn profiles(
+    rooms: &[Room],
+    games: u32,
+    seed: u64,
+    cancel: &Cancel,
+) -> Result<Vec<Profile>, JobError> {
     use rayon::prelude::*;
-    let per_room: Vec<Vec<(f64, f64)>> = rooms
+    let per_room: Option<Vec<Vec<(f64, f64)>>> = rooms
         .par_iter()
         .map(|room| {
-            AgentKind::ALL
-                .iter()
-                .map(|&agent| {
-                    let results: Vec<GameResult> = (0..u64::from(games))
-                        .map(|g| play_game(room, agent, seed, g, TICK_LIMIT))
-                        .collect();
-                    let s = stats(agent, &results);
-                    (s.win_rate, s.mean_score)
-                })
-                .collect()
+            if cancel.is_cancelled() {
+                return None;
+            }
+            Some(
+                AgentKind::ALL
+                    .iter()
+                    .map(|&agent| {
+                        let results: Vec<GameResult> = (0..u64::from(games))
+                            .map(|g| play_game(room, agent, seed, g, TICK_LIMIT))
+                            .collect();
+                        let s = stats(agent, &results);
+                        (s.win_rate, s.mean_score)
+                    })
+                    .collect(),
+            )
         })
         .collect();
+    let per_room = per_room.ok_or(JobError::Cancelled)?;
     let n = rooms.len().max(1) as f64;
-    AgentKind::ALL
+    Ok(AgentKind::ALL
         .iter()
         .enumerate()
         .map(|(a, &agent)| {
@@ -374,7 +387,7 @@ pub fn profiles(rooms: &[Room], games: u32, seed: u64) -> Vec<Profile> {
                 normalised_score: normalised / n,
             }
         })
-        .collect()
+        .collect())
 }
 
 /// The mean size of the sprite groups over a set of rooms (each room's groups pooled).
@@ -383,88 +396,38 @@ pub fn mean_group_size(rooms: &[Room]) -> f64 {
     pattern::mean_group_size(&groups)
 }
 
-/// "Evolve (α)" and "Evolve (β)": the FI2Pop GA as a generator of the dungeon game. It runs
-/// the whole search, then offers the distinct feasible rooms it met, best first.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Fi2PopGenerator(pub Fitness);
+/// The dungeon's part of "Evolve (α)" / "Evolve (β)": rooms of the requested size, judged by
+/// the agents.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct RoomBreeder;
 
-impl LevelGenerator for Fi2PopGenerator {
-    fn id(&self) -> &'static str {
-        match self.0 {
-            Fitness::Alpha => "fi2pop-alpha",
-            Fitness::Beta => "fi2pop-beta",
-        }
-    }
+impl Breeder for RoomBreeder {
+    type Ga = RoomEvolution;
 
-    fn aliases(&self) -> &'static [&'static str] {
-        match self.0 {
-            Fitness::Alpha => &["fi2pop"],
-            Fitness::Beta => &[],
-        }
-    }
-
-    fn label(&self) -> &'static str {
-        match self.0 {
-            Fitness::Alpha => "Evolve (α)",
-            Fitness::Beta => "Evolve (β)",
-        }
-    }
-
-    fn description(&self) -> &'static str {
-        match self.0 {
-            Fitness::Alpha => {
-                "FI2Pop genetic search judged by the agents, rewarding sprites grouped into \
-                 patterns (more clustered)"
-            }
-            Fitness::Beta => {
-                "FI2Pop genetic search judged by the agents, rewarding lone sprites (more \
-                 scattered)"
-            }
-        }
+    fn descriptions(&self) -> [&'static str; 2] {
+        [
+            "FI2Pop genetic search judged by the agents, rewarding sprites grouped into \
+             patterns (more clustered)",
+            "FI2Pop genetic search judged by the agents, rewarding lone sprites (more \
+             scattered)",
+        ]
     }
 
     fn conditions(&self) -> Vec<ConditionSpec> {
-        let int = |key, label, min, max, default, help| ConditionSpec {
+        let side = |key, label, default, help| ConditionSpec {
             key,
             label,
-            kind: ConditionKind::Int { min, max },
+            kind: ConditionKind::Int {
+                min: 5,
+                max: MAX_SIDE as i64,
+            },
             default: ConditionValue::Int(default),
             required: false,
             help,
         };
         vec![
-            int(
-                "width",
-                "Width",
-                5,
-                MAX_SIDE as i64,
-                13,
-                "room width, walls included",
-            ),
-            int(
-                "height",
-                "Height",
-                5,
-                MAX_SIDE as i64,
-                9,
-                "room height, walls included",
-            ),
-            int(
-                "population",
-                "Population",
-                4,
-                MAX_POPULATION,
-                50,
-                "rooms per generation, feasible and infeasible together",
-            ),
-            int(
-                "generations",
-                "Generations",
-                0,
-                MAX_GENERATIONS,
-                20,
-                "generations after the initial (constructive) one",
-            ),
+            side("width", "Width", 13, "room width, walls included"),
+            side("height", "Height", 9, "room height, walls included"),
         ]
     }
 
@@ -473,103 +436,20 @@ impl LevelGenerator for Fi2PopGenerator {
          already won all the GA's games)"
     }
 
-    fn generate(
-        &self,
-        request: &GenRequest,
-        ctx: &GenerationContext<'_>,
-        sink: &mut dyn LevelSink,
-    ) -> Result<(), JobError> {
+    fn ga(&self, request: &GenRequest, fitness: Fitness) -> Result<RoomEvolution, String> {
         let (w, h) = request.conditions.size().unwrap_or((13, 9));
-        let int = |key: &str, default: i64| match request.conditions.get(key) {
-            Some(ConditionValue::Int(v)) => v,
-            _ => default,
-        };
-        let settings = Settings {
-            population: int("population", 50).max(2) as usize,
-            generations: int("generations", 20).max(0) as usize,
-            seed: request.seed,
-            ..Settings::default()
-        };
-        let ga = RoomEvolution::new(w, h, self.0);
-        let mut history: Vec<GenerationStats> = Vec::new();
-        let total = settings.generations + 1;
-        let run = evolve(&ga, &settings, ctx.cancel, &mut |g| {
-            history.push(*g);
-            sink.progress(
-                (g.generation + 1) as f32 / total as f32,
-                format!(
-                    "generation {} of {}: {} feasible, best {}",
-                    g.generation,
-                    settings.generations,
-                    g.feasible,
-                    g.best_feasible
-                        .map_or("none yet".into(), |b| format!("{b:.3}"))
-                ),
-            );
-            sink.charts(&charts(&history));
-        });
-        if run.cancelled {
-            return Err(JobError::Cancelled);
-        }
-        for (i, room) in run.feasible.into_iter().enumerate() {
-            let Ok(r) = Room::new(room.cells) else {
-                continue;
-            };
-            let mut level = to_level(&r, format!("{} {}", self.label(), i + 1));
-            level
-                .tags
-                .push(format!("fitness {:.3}", room.evaluation.fitness()));
-            if !sink.offer(level) {
-                return Ok(());
-            }
-        }
-        Ok(())
+        Ok(RoomEvolution::new(w, h, fitness))
     }
-}
 
-/// The most rooms per generation the generator takes.
-pub const MAX_POPULATION: i64 = 200;
-/// The most generations the generator takes.
-pub const MAX_GENERATIONS: i64 = 500;
-
-/// The run's live charts: the best fitness per generation, and the two populations' sizes.
-pub fn charts(history: &[GenerationStats]) -> Vec<Chart> {
-    let line = |name: &str, f: &dyn Fn(&GenerationStats) -> Option<f64>| {
-        (
-            name.to_string(),
-            history
-                .iter()
-                .filter_map(|g| f(g).map(|y| [g.generation as f64, y]))
-                .collect::<Vec<[f64; 2]>>(),
-        )
-    };
-    vec![
-        Chart {
-            title: "Best fitness".into(),
-            x: "generation".into(),
-            series: vec![
-                line("best feasible", &|g| g.best_feasible),
-                line("best infeasible (constraints)", &|g| {
-                    (g.infeasible > 0).then_some(g.best_constraint)
-                }),
-            ],
-        },
-        Chart {
-            title: "Population".into(),
-            x: "generation".into(),
-            series: vec![
-                line("feasible", &|g| Some(g.feasible as f64)),
-                line("infeasible", &|g| Some(g.infeasible as f64)),
-            ],
-        },
-    ]
+    fn to_level(&self, _: &GenRequest, cells: Grid<Cell>, name: String) -> Option<Level> {
+        Room::new(cells).ok().map(|r| to_level(&r, name))
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::evolve::{crossover, mutate};
-    use crate::jobs::Cancel;
+    use crate::evolve::{crossover, evolve, mutate, Settings};
 
     fn cells(text: &str) -> Grid<Cell> {
         Room::parse_ascii(text).unwrap().cells().clone()

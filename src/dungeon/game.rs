@@ -2,19 +2,20 @@
 //! and the agent ladder's games) and the random and constructive generators.
 
 use super::agents::{play_game, stats, AgentKind, AgentStats};
-use super::evolve::{judge_room, room_groups, Fi2PopGenerator, GA_GAMES};
+use super::evolve::{judge_room, room_groups, RoomBreeder, GA_GAMES};
 use super::generators::{constructive_room, random_room, GenerateError};
 use super::room::{Cell, Room, RoomError, Speed, MAX_SIDE};
 use super::rules::{Action, Dir, Outcome, Play, TICK_LIMIT};
 use super::skeleton::{skeleton, SkeletonGraph, DEFAULT_BUDGET};
+use crate::evolve::generator::Fi2PopGenerator;
 use crate::evolve::pattern::{f_pattern, mean_group_size, Fitness};
 use crate::evolve::Evaluation;
 use crate::game::explore::GraphPicture;
 use crate::game::{
-    AnalyseOptions, Analysis, AsciiError, CellLook, ConditionKind, ConditionSpec, ConditionValue,
-    Game, GameId, Gauge, GaugeHistogram, GenRequest, GenerationContext, GraphVariables, Heading,
-    LevelGenerator, LevelSink, Overlay, PlayInput, PlayMove, PlayRules, PlayStatus, SizeRules,
-    TileInfo, TileMark, Verdict,
+    AgentProfile, AnalyseOptions, Analysis, AsciiError, CellLook, ConditionKind, ConditionSpec,
+    ConditionValue, Game, GameId, Gauge, GaugeHistogram, GenRequest, GenerationContext,
+    GraphVariables, Heading, LevelGenerator, LevelSink, PlayInput, PlayMove, PlayRules, PlayStatus,
+    SizeRules, TileInfo, TileMark, Verdict,
 };
 use crate::grid::{AsciiCell, Grid};
 use crate::jobs::{Cancel, JobError};
@@ -472,8 +473,8 @@ impl Game for DungeonGame {
         vec![
             Arc::new(RoomGenerator::Random),
             Arc::new(RoomGenerator::Constructive),
-            Arc::new(Fi2PopGenerator(Fitness::Alpha)),
-            Arc::new(Fi2PopGenerator(Fitness::Beta)),
+            Arc::new(Fi2PopGenerator::new(Fitness::Alpha, RoomBreeder)),
+            Arc::new(Fi2PopGenerator::new(Fitness::Beta, RoomBreeder)),
         ]
     }
 
@@ -483,6 +484,37 @@ impl Game for DungeonGame {
 
     fn has_state_graph(&self) -> bool {
         true
+    }
+
+    fn has_agents(&self) -> bool {
+        true
+    }
+
+    fn agent_profiles(
+        &self,
+        levels: &[Level],
+        games: u32,
+        seed: u64,
+        cancel: &Cancel,
+    ) -> Result<Vec<AgentProfile>, JobError> {
+        let rooms: Vec<Room> = levels
+            .iter()
+            .filter(|l| l.game == ID)
+            .filter_map(|l| Room::from_rows(&l.cells).ok())
+            .collect();
+        if rooms.is_empty() {
+            return Err(JobError::Failed(
+                "no dungeon room among the levels to profile".into(),
+            ));
+        }
+        Ok(super::evolve::profiles(&rooms, games, seed, cancel)?
+            .into_iter()
+            .map(|p| AgentProfile {
+                agent: p.agent.name().into(),
+                win_rate: p.win_rate,
+                normalised_score: p.normalised_score,
+            })
+            .collect())
     }
 
     fn play(&self, level: &Level, seed: u64) -> Option<Result<Box<dyn PlayRules>, String>> {
@@ -511,12 +543,10 @@ impl Game for DungeonGame {
         Some("Patterns")
     }
 
-    /// Sprite groups by size class (what the GA's FPattern scores).
-    fn overlay(&self, rows: &[String]) -> Option<Overlay> {
+    /// Sprite groups inside the border (what the GA's FPattern scores).
+    fn pattern_groups(&self, rows: &[String]) -> Option<Vec<crate::evolve::pattern::Group>> {
         let cells = Grid::<Cell>::from_rows(rows).ok()?;
-        Some(crate::evolve::pattern::overlay(
-            &super::evolve::room_groups(&cells),
-        ))
+        Some(super::evolve::room_groups(&cells))
     }
 
     /// The avatar, the key and the exit are one each: painting one moves it (its old cell

@@ -11,6 +11,7 @@
 //! population survives (elitism 1). Children are judged in parallel (rayon); every draw
 //! comes from the run's seed, so a seed gives the same run on any number of threads.
 
+pub mod generator;
 pub mod pattern;
 
 use crate::grid::Grid;
@@ -193,6 +194,9 @@ pub struct Run<C> {
     pub history: Vec<GenerationStats>,
     /// True when the run was cancelled (what it found so far is kept).
     pub cancelled: bool,
+    /// True when the run was asked to stop early ([`Cancel::stop`]): it ended after the
+    /// generation it was judging, and what it found is whole.
+    pub stopped: bool,
 }
 
 /// Runs the GA. `on_generation` hears each generation's figures as it ends.
@@ -215,11 +219,15 @@ pub fn evolve<G: Evolvable>(
         .collect();
     let mut current = judge(game, initial, settings.seed, &mut judged);
     let mut history = Vec::new();
-    let mut cancelled = false;
+    let (mut cancelled, mut stopped) = (false, false);
     for generation in 0..=settings.generations {
         if generation > 0 {
             if cancel.is_cancelled() {
                 cancelled = true;
+                break;
+            }
+            if cancel.is_stopping() {
+                stopped = true;
                 break;
             }
             current = next_generation(game, settings, &current, &mut rng, &mut judged);
@@ -251,6 +259,7 @@ pub fn evolve<G: Evolvable>(
         infeasible,
         history,
         cancelled,
+        stopped,
     }
 }
 

@@ -123,3 +123,16 @@ impl std::fmt::Debug for Analysis {
             .finish_non_exhaustive()
     }
 }
+
+/// One agent's relative performance over a set of levels (pattern-based-ga-generator's
+/// relative performance profiles).
+#[derive(Clone, Debug, PartialEq)]
+pub struct AgentProfile {
+    /// The agent's name.
+    pub agent: String,
+    /// Its share of games won, over every level.
+    pub win_rate: f64,
+    /// Its mean score in each level, min–max normalised over the agents in that level (0.5
+    /// where every agent scores alike), averaged over the levels.
+    pub normalised_score: f64,
+}

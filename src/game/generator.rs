@@ -57,7 +57,8 @@ pub struct Chart {
 pub struct GenerationContext<'a> {
     /// The loaded models.
     pub models: &'a ModelCache,
-    /// Raised when the job is cancelled.
+    /// Raised when the job is cancelled; its stop flag when a search should end early and
+    /// offer what it found.
     pub cancel: &'a Cancel,
 }
 
@@ -117,6 +118,11 @@ pub trait LevelGenerator: Send + Sync {
     fn conditions(&self) -> Vec<ConditionSpec>;
     /// What "validated only" keeps, in words.
     fn validated_help(&self) -> &'static str;
+    /// True for a search that can end early on [`crate::jobs::Cancel::stop`] and still offer
+    /// the best it found (the GA); the window then shows "Stop (keep best)".
+    fn stops_early(&self) -> bool {
+        false
+    }
     /// Attempts per wanted level before a run gives up.
     fn attempts_per_level(&self) -> usize {
         crate::generation::ATTEMPTS_PER_LEVEL

@@ -17,7 +17,9 @@ mod models;
 mod play;
 pub mod registry;
 
-pub use analysis::{AnalyseOptions, Analysis, Gauge, GaugeBand, GaugeHistogram, Verdict};
+pub use analysis::{
+    AgentProfile, AnalyseOptions, Analysis, Gauge, GaugeBand, GaugeHistogram, Verdict,
+};
 pub use conditions::{ConditionKind, ConditionSpec, ConditionValue, Conditions};
 pub use edit::{Area, Markers, Overlay, TileMark};
 pub use explore::{GraphError, GraphVariables, NodeClass, PlayerModel, StateSpace};
@@ -155,6 +157,29 @@ pub trait Game: Send + Sync + 'static {
         false
     }
 
+    /// True when the game has a ladder of game-playing agents ([`Game::agent_profiles`]).
+    fn has_agents(&self) -> bool {
+        false
+    }
+
+    /// The relative performance profiles of the agent ladder on `levels` (levels of other
+    /// games are skipped): every agent plays each level `games` seeded times.
+    ///
+    /// # Errors
+    /// The game has no agents, no level is one of its levels, or the job was cancelled.
+    fn agent_profiles(
+        &self,
+        _levels: &[Level],
+        _games: u32,
+        _seed: u64,
+        _cancel: &Cancel,
+    ) -> Result<Vec<AgentProfile>, JobError> {
+        Err(JobError::Failed(format!(
+            "{} has no game-playing agents to profile",
+            self.name()
+        )))
+    }
+
     // The editor's hooks. The defaults suit a game whose every cell is free to paint.
 
     /// How tile `tile` (an index into [`Game::tiles`]) is marked beyond its colour.
@@ -181,8 +206,15 @@ pub trait Game: Send + Sync + 'static {
     fn overlay_name(&self) -> Option<&'static str> {
         None
     }
-    /// The overlay of a level (its rows as the editor holds them, perhaps mid-edit).
-    fn overlay(&self, _rows: &[String]) -> Option<Overlay> {
+    /// The overlay of a level (its rows as the editor holds them, perhaps mid-edit): by
+    /// default its pattern groups tinted by size class.
+    fn overlay(&self, rows: &[String]) -> Option<Overlay> {
+        self.pattern_groups(rows)
+            .map(|g| crate::evolve::pattern::overlay(&g))
+    }
+    /// The groups the pattern GA's FPattern scores (4-connected same-category sprites, in
+    /// grid coordinates), when the game has a pattern GA.
+    fn pattern_groups(&self, _rows: &[String]) -> Option<Vec<crate::evolve::pattern::Group>> {
         None
     }
     /// The play area inside the canvas, when the game has one (match-3 draws it and mirrors

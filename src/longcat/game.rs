@@ -288,6 +288,16 @@ impl Game for LongcatGame {
         }
     }
 
+    fn overlay_name(&self) -> Option<&'static str> {
+        Some("Patterns")
+    }
+
+    /// Wall groups (what the GA's FPattern scores).
+    fn pattern_groups(&self, rows: &[String]) -> Option<Vec<crate::evolve::pattern::Group>> {
+        let level = super::level::LongcatLevel::from_rows(rows).ok()?;
+        Some(super::evolve::wall_groups(level.cells()))
+    }
+
     fn unique_tile(&self) -> Option<u8> {
         Some(HEAD)
     }

@@ -2,7 +2,10 @@
 //! thesis's random generators) and the solution-down DQN with its temperature and
 //! diversity-aware (DAGP) policies.
 
+use super::evolve::BoardBreeder;
 use super::generators::RandomGenerator;
+use crate::evolve::generator::Fi2PopGenerator;
+use crate::evolve::pattern::Fitness;
 use crate::game::{
     ConditionKind, ConditionSpec, ConditionValue, Conditions, GenRequest, GenerationContext,
     LevelGenerator, LevelSink, ModelCache,
@@ -23,10 +26,12 @@ pub fn all() -> Vec<Arc<dyn LevelGenerator>> {
         Arc::new(Random(RandomGenerator::SolutionDown)),
         Arc::new(Random(RandomGenerator::PuzzleUp)),
         Arc::new(Dqn),
+        Arc::new(Fi2PopGenerator::new(Fitness::Alpha, BoardBreeder)),
+        Arc::new(Fi2PopGenerator::new(Fitness::Beta, BoardBreeder)),
     ]
 }
 
-fn size_conditions(default: i64) -> Vec<ConditionSpec> {
+pub(crate) fn size_conditions(default: i64) -> Vec<ConditionSpec> {
     let side = |key, label, help| ConditionSpec {
         key,
         label,
@@ -44,7 +49,7 @@ fn size_conditions(default: i64) -> Vec<ConditionSpec> {
     ]
 }
 
-fn size_of(conditions: &Conditions) -> (usize, usize) {
+pub(crate) fn size_of(conditions: &Conditions) -> (usize, usize) {
     conditions.size().unwrap_or((8, 8))
 }
 

@@ -24,6 +24,7 @@ pub mod analysis;
 pub mod difficulty;
 pub mod dqn;
 pub mod eval;
+pub mod evolve;
 pub mod game;
 pub mod generate;
 pub mod generators;

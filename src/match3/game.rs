@@ -244,6 +244,23 @@ impl Game for Match3Game {
         true
     }
 
+    fn overlay_name(&self) -> Option<&'static str> {
+        Some("Patterns")
+    }
+
+    /// BLOCK and GAP groups inside the play area, placed on the canvas.
+    fn pattern_groups(&self, rows: &[String]) -> Option<Vec<crate::evolve::pattern::Group>> {
+        let layout = Layout::from_rows(rows).ok()?;
+        let a = layout.play_area();
+        let mut groups = super::evolve::area_groups(&layout.area_cells());
+        for g in &mut groups {
+            for c in &mut g.cells {
+                *c = (c.0 + a.x, c.1 + a.y);
+            }
+        }
+        Some(groups)
+    }
+
     fn play_area(&self, rows: &[String]) -> Option<Area> {
         let a = Layout::from_rows(rows).ok()?.play_area();
         Some(Area {

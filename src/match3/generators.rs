@@ -1,7 +1,10 @@
 //! The match-3 generators as the registry lists them: the four cVAEs (Avalon and Vanilla,
 //! on the main and stylized data sets) and the rule-based synthesiser.
 
+use super::evolve::LayoutBreeder;
 use super::synth;
+use crate::evolve::generator::Fi2PopGenerator;
+use crate::evolve::pattern::Fitness;
 use crate::game::{
     ConditionKind, ConditionSpec, ConditionValue, Conditions, Feasibility, GenRequest,
     GenerationContext, LatentWalk, LevelGenerator, LevelSink, ModelCache, Suggestion,
@@ -29,10 +32,12 @@ pub fn all() -> Vec<Arc<dyn LevelGenerator>> {
         Arc::new(Cvae::AVALON_STYLIZED),
         Arc::new(Cvae::VANILLA_STYLIZED),
         Arc::new(Synthesiser),
+        Arc::new(Fi2PopGenerator::new(Fitness::Alpha, LayoutBreeder)),
+        Arc::new(Fi2PopGenerator::new(Fitness::Beta, LayoutBreeder)),
     ]
 }
 
-fn size_conditions() -> Vec<ConditionSpec> {
+pub(crate) fn size_conditions() -> Vec<ConditionSpec> {
     vec![
         ConditionSpec {
             key: "width",
@@ -61,7 +66,7 @@ fn size_conditions() -> Vec<ConditionSpec> {
     ]
 }
 
-fn size_of(conditions: &Conditions) -> (usize, usize, Symmetry) {
+pub(crate) fn size_of(conditions: &Conditions) -> (usize, usize, Symmetry) {
     (
         conditions.usize("width").unwrap_or(7),
         conditions.usize("height").unwrap_or(9),
@@ -355,7 +360,7 @@ impl LevelGenerator for Cvae {
 }
 
 /// A generated layout as a level, with the symmetry it was generated with.
-fn layout_level(layout: &super::Layout, symmetry: Symmetry) -> Level {
+pub(crate) fn layout_level(layout: &super::Layout, symmetry: Symmetry) -> Level {
     let mut level = Level::from_layout("generated", layout);
     level.symmetry = symmetry;
     level

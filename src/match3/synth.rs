@@ -99,7 +99,7 @@ fn add_feature(area: &mut Grid<Cell>, kw: usize, kh: usize, rng: &mut Rng) {
 
 /// True when every PLAYFIELD cell has a PLAYFIELD neighbour and all PLAYFIELD cells are
 /// connected through PLAYFIELD and GAP cells.
-fn well_formed(area: &Grid<Cell>) -> bool {
+pub fn well_formed(area: &Grid<Cell>) -> bool {
     let (w, h) = (area.width() as i64, area.height() as i64);
     let open = |x: i64, y: i64| area.get_checked(x, y).is_some_and(|c| c != Cell::Block);
     let play = |x: i64, y: i64| area.get_checked(x, y) == Some(Cell::Playfield);

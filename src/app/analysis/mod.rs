@@ -4,6 +4,7 @@
 
 pub mod gauge;
 pub mod graph_view;
+pub mod profile;
 
 use crate::app::board::Board;
 use crate::app::jobs::{Cancel, JobError, JobMode, Worker};

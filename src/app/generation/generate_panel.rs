@@ -38,6 +38,8 @@ pub struct GeneratorPanel {
     run: u64,
     /// The game of the last run.
     running: Option<GameId>,
+    /// True when the running generation is a search that Stop ends early, keeping its best.
+    stoppable: bool,
     /// What the last run said (done, cancelled, failed), for the designer.
     pub note: Option<String>,
     /// The last error (a model that did not load, a refused condition).
@@ -94,6 +96,7 @@ impl GeneratorPanel {
             rx,
             run: 0,
             running: None,
+            stoppable: false,
             note: None,
             error: None,
             range_note: None,
@@ -237,6 +240,7 @@ impl GeneratorPanel {
     pub fn generate(&mut self, game: GameId, ctx: &egui::Context) {
         self.running = Some(game);
         let request = self.request_mut(game).clone();
+        self.stoppable = generator_of(&request).is_some_and(|g| g.stops_early());
         self.put_aside(game);
         let (slot, run) = (self.charts.clone(), self.run + 1);
         self.start(ctx, move |models, cancel, progress, out| {
@@ -265,11 +269,29 @@ impl GeneratorPanel {
             return;
         }
         request.seed = request.seed.wrapping_add(index as u64 + 1);
+        self.stoppable = false;
         self.put_aside(game);
         self.candidates.push(candidate.clone());
         self.start(ctx, move |models, cancel, _, out| {
             generation::run_near(&candidate.level, &request, models, cancel, out)
         });
+    }
+
+    /// True while a search runs that Stop can end early (the GA).
+    pub fn can_stop(&self) -> bool {
+        self.worker.busy() && self.stoppable
+    }
+
+    /// Ends a running search after the generation it is judging; it still offers the best
+    /// levels it found, which arrive as candidates.
+    pub fn stop(&mut self) {
+        if self.can_stop() {
+            self.worker.stop();
+            self.stoppable = false;
+            self.note = Some(
+                "Stopping: the search ends after this generation and keeps its best levels".into(),
+            );
+        }
     }
 
     /// Stops the running job; the candidates that arrived stay (each is whole).

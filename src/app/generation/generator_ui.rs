@@ -170,7 +170,19 @@ impl ToolPanel for GeneratorPanel {
             {
                 ctx.commands.push(AppCommand::Generate);
             }
-            if ui.add_enabled(busy, egui::Button::new("Cancel")).clicked() {
+            if self.can_stop()
+                && ui
+                    .button("Stop (keep best)")
+                    .on_hover_text("End the search after this generation and keep the best levels it found")
+                    .clicked()
+            {
+                ctx.commands.push(AppCommand::StopGeneration);
+            }
+            if ui
+                .add_enabled(busy, egui::Button::new("Cancel"))
+                .on_hover_text("Stop now; the candidates already shown stay")
+                .clicked()
+            {
                 ctx.commands.push(AppCommand::CancelGeneration);
             }
         });

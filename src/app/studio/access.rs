@@ -125,6 +125,16 @@ impl StudioApp {
         &self.interpolation
     }
 
+    /// The Agent profile window.
+    pub fn profile(&self) -> &crate::app::analysis::profile::ProfileWindow {
+        &self.profile
+    }
+
+    /// The Agent profile window, to choose sets or wait in tests.
+    pub fn profile_mut(&mut self) -> &mut crate::app::analysis::profile::ProfileWindow {
+        &mut self.profile
+    }
+
     /// The latent interpolation window, to choose levels or wait in tests.
     pub fn interpolation_mut(&mut self) -> &mut InterpolationWindow {
         &mut self.interpolation
@@ -159,6 +169,36 @@ impl StudioApp {
                     c.level.clone(),
                 ));
             }
+        }
+        out
+    }
+
+    /// The sets of the current game's levels the Agent profile window can play: the editor's
+    /// level, each open pack, the candidates.
+    pub fn profile_sources(&self) -> Vec<(String, Vec<Level>)> {
+        let game = self.game;
+        let mut out = vec![("Editor level".to_string(), vec![self.level_for_pack()])];
+        for doc in &self.packs {
+            let levels: Vec<Level> = doc
+                .pack
+                .levels
+                .iter()
+                .filter(|l| l.game == game)
+                .cloned()
+                .collect();
+            if !levels.is_empty() {
+                out.push((format!("Pack: {}", doc.title()), levels));
+            }
+        }
+        let candidates: Vec<Level> = self
+            .generators
+            .candidates
+            .iter()
+            .filter(|c| c.level.game == game)
+            .map(|c| c.level.clone())
+            .collect();
+        if !candidates.is_empty() {
+            out.push(("Candidates".to_string(), candidates));
         }
         out
     }

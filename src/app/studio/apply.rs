@@ -91,6 +91,7 @@ impl StudioApp {
             }
             AppCommand::Generate => self.generators.generate(self.game, ctx),
             AppCommand::CancelGeneration => self.generators.cancel(),
+            AppCommand::StopGeneration => self.generators.stop(),
             AppCommand::MoreLikeThis(i) => self.generators.more_like(i, ctx),
             AppCommand::LoadLevel(level) => {
                 self.load_level(&level, None);
@@ -113,6 +114,7 @@ impl StudioApp {
                 attempt,
             } => self.record_playtest(game, cells, attempt),
             AppCommand::ToggleInterpolation => self.interpolation.open = !self.interpolation.open,
+            AppCommand::ToggleProfile => self.profile.open = !self.profile.open,
             AppCommand::Validate { seed, games } => {
                 self.analysis.options.seed = seed;
                 self.analysis.options.games = Some(games.max(1));

@@ -125,6 +125,17 @@ impl StudioApp {
                 {
                     commands.push(AppCommand::ToggleInterpolation);
                 }
+                if self.game.game().is_ok_and(|g| g.has_agents())
+                    && ui
+                        .selectable_label(self.profile.open, "Agent profile")
+                        .on_hover_text(
+                            "How each agent of the ladder fares on a level, a pack or the \
+                             candidates (and against a second set)",
+                        )
+                        .clicked()
+                {
+                    commands.push(AppCommand::ToggleProfile);
+                }
             });
         });
     }
@@ -325,6 +336,10 @@ impl StudioApp {
             let sources = &self.interpolation_sources.1;
             self.interpolation
                 .ui(ctx, sources, &self.generators.models, commands);
+        }
+        if self.profile.open {
+            let sources = self.profile_sources();
+            self.profile.ui(ctx, self.game, &sources);
         }
         if let Some(command) = self.dialogs.ui(ctx) {
             commands.push(command);

@@ -16,6 +16,7 @@ pub mod settings;
 
 use crate::app::analysis::gauge::GaugePanel;
 use crate::app::analysis::graph_view::GraphPanel;
+use crate::app::analysis::profile::ProfileWindow;
 use crate::app::analysis::LiveAnalysis;
 use crate::app::board::Board;
 use crate::app::editor::canvas::{CanvasView, StateOverlay};
@@ -84,6 +85,7 @@ pub struct StudioApp {
     pub(super) generators: GeneratorPanel,
     pub(super) playtest: PlaytestWindow,
     pub(super) interpolation: InterpolationWindow,
+    pub(super) profile: ProfileWindow,
     /// The interpolation window's choice of levels and what they were built from.
     pub(super) interpolation_sources: (Option<SourcesKey>, Vec<(String, Level)>),
     /// Playtests of levels not in a pack yet: they join the level when it is added.
@@ -203,6 +205,7 @@ impl StudioApp {
             generators,
             playtest: PlaytestWindow::default(),
             interpolation: InterpolationWindow::new(mode),
+            profile: ProfileWindow::new(mode),
             unattached: Vec::new(),
             interpolation_sources: (None, Vec::new()),
             shown_state: None,
@@ -381,7 +384,8 @@ impl StudioApp {
         }
         self.generators.poll(self.game, ctx);
         self.interpolation.poll();
-        if self.generators.busy() || self.interpolation.busy() {
+        self.profile.poll();
+        if self.generators.busy() || self.interpolation.busy() || self.profile.busy() {
             ctx.request_repaint_after(Duration::from_millis(100));
         }
         if let Some(command) = self.dialogs.poll() {

@@ -99,6 +99,8 @@ pub enum AppCommand {
     Generate,
     /// Stop the running generation.
     CancelGeneration,
+    /// End a running search early, keeping the best it found.
+    StopGeneration,
     /// Generate near candidate `i`'s latent point.
     MoreLikeThis(usize),
     /// Load a level (a candidate, an in-between level) into the editor.
@@ -125,6 +127,8 @@ pub enum AppCommand {
     },
     /// Show or hide the latent interpolation window.
     ToggleInterpolation,
+    /// Show or hide the Agent profile window.
+    ToggleProfile,
     /// Analyse the level under edit again with this bot seed and number of games.
     Validate {
         /// Base seed of the bot games.

@@ -137,8 +137,10 @@ fn profile(args: &EvalArgs) -> Result<ExitCode> {
         }
         _ => bail!("--profile takes two packs: ALPHA.ron BETA.ron"),
     };
-    let alpha_profiles = evolve::profiles(&alpha, games, args.seed);
-    let beta_profiles = evolve::profiles(&beta, games, args.seed);
+    let alpha_profiles = evolve::profiles(&alpha, games, args.seed, &Cancel::default())
+        .map_err(|e| anyhow!("{e}"))?;
+    let beta_profiles = evolve::profiles(&beta, games, args.seed, &Cancel::default())
+        .map_err(|e| anyhow!("{e}"))?;
     let side = |rooms: &[Room], profiles: &[Profile]| {
         json!({
             "rooms": rooms.len(),

@@ -1,0 +1,264 @@
+//! What every game's "Evolve (α)" / "Evolve (β)" generator shares: the population and
+//! generations conditions, the settings read from a request, the live charts, and the run
+//! itself (progress per generation, Stop keeps the best so far, the distinct feasible levels
+//! offered best first).
+
+use super::pattern::Fitness;
+use super::{evolve, Evolvable, GenerationStats, Settings};
+use crate::game::{
+    Chart, ConditionKind, ConditionSpec, ConditionValue, GenRequest, GenerationContext,
+    LevelGenerator, LevelSink,
+};
+use crate::grid::Grid;
+use crate::jobs::JobError;
+use crate::level::Level;
+
+/// What a game gives to get "Evolve (α)" and "Evolve (β)": its conditions, the GA for a
+/// request, and how cells become a studio level.
+pub trait Breeder: Send + Sync {
+    /// The game's GA.
+    type Ga: Evolvable;
+    /// The sidebar's line on "Evolve (α)" and on "Evolve (β)".
+    fn descriptions(&self) -> [&'static str; 2];
+    /// The game's own conditions (size, …); population and generations follow them.
+    fn conditions(&self) -> Vec<ConditionSpec>;
+    /// What "validated only" keeps, in words.
+    fn validated_help(&self) -> &'static str;
+    /// The GA for `request` under `fitness`.
+    ///
+    /// # Errors
+    /// A condition the game refuses, in words.
+    fn ga(&self, request: &GenRequest, fitness: Fitness) -> Result<Self::Ga, String>;
+    /// A studio level of `cells` named `name` (`None` skips it).
+    fn to_level(
+        &self,
+        request: &GenRequest,
+        cells: Grid<<Self::Ga as Evolvable>::Cell>,
+        name: String,
+    ) -> Option<Level>;
+}
+
+/// "Evolve (α)" or "Evolve (β)" of a game: the FI2Pop GA as a generator. It runs the whole
+/// search (Stop ends it early), then offers the distinct feasible levels it met, best first.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fi2PopGenerator<B> {
+    /// α or β.
+    pub fitness: Fitness,
+    /// The game's part.
+    pub breeder: B,
+}
+
+impl<B: Breeder> Fi2PopGenerator<B> {
+    /// The generator of `breeder`'s game under `fitness`.
+    pub fn new(fitness: Fitness, breeder: B) -> Self {
+        Self { fitness, breeder }
+    }
+}
+
+impl<B: Breeder> LevelGenerator for Fi2PopGenerator<B> {
+    fn id(&self) -> &'static str {
+        match self.fitness {
+            Fitness::Alpha => "fi2pop-alpha",
+            Fitness::Beta => "fi2pop-beta",
+        }
+    }
+
+    fn aliases(&self) -> &'static [&'static str] {
+        match self.fitness {
+            Fitness::Alpha => &["fi2pop"],
+            Fitness::Beta => &[],
+        }
+    }
+
+    fn label(&self) -> &'static str {
+        match self.fitness {
+            Fitness::Alpha => "Evolve (α)",
+            Fitness::Beta => "Evolve (β)",
+        }
+    }
+
+    fn description(&self) -> &'static str {
+        let [alpha, beta] = self.breeder.descriptions();
+        match self.fitness {
+            Fitness::Alpha => alpha,
+            Fitness::Beta => beta,
+        }
+    }
+
+    fn conditions(&self) -> Vec<ConditionSpec> {
+        let mut specs = self.breeder.conditions();
+        specs.extend(conditions());
+        specs
+    }
+
+    fn validated_help(&self) -> &'static str {
+        self.breeder.validated_help()
+    }
+
+    fn stops_early(&self) -> bool {
+        true
+    }
+
+    fn generate(
+        &self,
+        request: &GenRequest,
+        ctx: &GenerationContext<'_>,
+        sink: &mut dyn LevelSink,
+    ) -> Result<(), JobError> {
+        let ga = self
+            .breeder
+            .ga(request, self.fitness)
+            .map_err(JobError::Failed)?;
+        search(
+            &ga,
+            &settings(request),
+            self.label(),
+            ctx,
+            sink,
+            &|cells, name| self.breeder.to_level(request, cells, name),
+        )
+    }
+}
+
+/// The most levels per generation a generator takes.
+pub const MAX_POPULATION: i64 = 200;
+/// The most generations a generator takes.
+pub const MAX_GENERATIONS: i64 = 500;
+
+/// The population and generations conditions (defaults: the paper's 50, and 20).
+pub fn conditions() -> Vec<ConditionSpec> {
+    let int = |key, label, min, max, default, help| ConditionSpec {
+        key,
+        label,
+        kind: ConditionKind::Int { min, max },
+        default: ConditionValue::Int(default),
+        required: false,
+        help,
+    };
+    vec![
+        int(
+            "population",
+            "Population",
+            4,
+            MAX_POPULATION,
+            50,
+            "levels per generation, feasible and infeasible together",
+        ),
+        int(
+            "generations",
+            "Generations",
+            0,
+            MAX_GENERATIONS,
+            20,
+            "generations after the initial one",
+        ),
+    ]
+}
+
+/// The GA's settings for a request: its population, generations and seed, the rest the
+/// paper's.
+pub fn settings(request: &GenRequest) -> Settings {
+    let int = |key: &str, default: i64| match request.conditions.get(key) {
+        Some(ConditionValue::Int(v)) => v,
+        _ => default,
+    };
+    Settings {
+        population: int("population", 50).max(2) as usize,
+        generations: int("generations", 20).max(0) as usize,
+        seed: request.seed,
+        ..Settings::default()
+    }
+}
+
+/// Runs the GA for a generator: reports each generation (progress and charts), then offers
+/// the distinct feasible levels, best first, each tagged with its fitness. A Stop ends the
+/// search after the generation being judged and still offers what it found.
+///
+/// `to_level` turns a level's cells into a studio level named `name` (`None` skips it).
+///
+/// # Errors
+/// [`JobError::Cancelled`] when cancelled.
+pub fn search<G: Evolvable>(
+    ga: &G,
+    settings: &Settings,
+    label: &str,
+    ctx: &GenerationContext<'_>,
+    sink: &mut dyn LevelSink,
+    to_level: &dyn Fn(Grid<G::Cell>, String) -> Option<Level>,
+) -> Result<(), JobError> {
+    let mut history: Vec<GenerationStats> = Vec::new();
+    let total = settings.generations + 1;
+    let run = evolve(ga, settings, ctx.cancel, &mut |g| {
+        history.push(*g);
+        sink.progress(
+            (g.generation + 1) as f32 / total as f32,
+            format!(
+                "generation {} of {}: {} feasible, best {}",
+                g.generation,
+                settings.generations,
+                g.feasible,
+                g.best_feasible
+                    .map_or("none yet".into(), |b| format!("{b:.3}"))
+            ),
+        );
+        sink.charts(&charts(&history));
+    });
+    if run.cancelled {
+        return Err(JobError::Cancelled);
+    }
+    if run.stopped {
+        let done = run.history.last().map_or(0, |g| g.generation);
+        sink.progress(
+            1.0,
+            format!(
+                "stopped after generation {done}: keeping the {} feasible levels found",
+                run.feasible.len()
+            ),
+        );
+    }
+    for (i, individual) in run.feasible.into_iter().enumerate() {
+        let fitness = individual.evaluation.fitness();
+        let name = format!("{label} {}", i + 1);
+        let Some(mut level) = to_level(individual.cells, name) else {
+            continue;
+        };
+        level.tags.push(format!("fitness {fitness:.3}"));
+        if !sink.offer(level) {
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
+/// The run's live charts: the best fitness per generation, and the two populations' sizes.
+pub fn charts(history: &[GenerationStats]) -> Vec<Chart> {
+    let line = |name: &str, f: &dyn Fn(&GenerationStats) -> Option<f64>| {
+        (
+            name.to_string(),
+            history
+                .iter()
+                .filter_map(|g| f(g).map(|y| [g.generation as f64, y]))
+                .collect::<Vec<[f64; 2]>>(),
+        )
+    };
+    vec![
+        Chart {
+            title: "Best fitness".into(),
+            x: "generation".into(),
+            series: vec![
+                line("best feasible", &|g| g.best_feasible),
+                line("best infeasible (constraints)", &|g| {
+                    (g.infeasible > 0).then_some(g.best_constraint)
+                }),
+            ],
+        },
+        Chart {
+            title: "Population".into(),
+            x: "generation".into(),
+            series: vec![
+                line("feasible", &|g| Some(g.feasible as f64)),
+                line("infeasible", &|g| Some(g.infeasible as f64)),
+            ],
+        },
+    ]
+}
