@@ -54,7 +54,7 @@ pub struct GenerateArgs {
     /// Model weights to use instead of the shipped ones.
     #[arg(long)]
     pub weights: Option<PathBuf>,
-    /// Dungeon FI2Pop: the pattern fitness, alpha (grouped sprites) or beta (lone ones).
+    /// FI2Pop (any game): the pattern fitness, alpha (grouped sprites) or beta (lone ones).
     #[arg(long, value_parser = ["alpha", "beta"])]
     pub fitness: Option<String>,
     /// Dungeon FI2Pop: generations after the initial one (the `generations` condition).
@@ -161,7 +161,7 @@ fn request(args: &GenerateArgs) -> Result<GenRequest> {
             let id = format!("{}-{f}", args.model);
             if game::generator_of(game, &id).is_err() {
                 bail!(
-                    "--fitness applies to the dungeon's fi2pop generator, not {}",
+                    "--fitness applies to the fi2pop generator (alpha or beta), not {}",
                     args.model
                 );
             }

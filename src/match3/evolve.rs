@@ -49,7 +49,7 @@ pub fn area_groups(area: &Grid<Cell>) -> Vec<Group> {
 }
 
 /// The GA's view of match-3 play areas of one size and symmetry.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct LayoutEvolution {
     /// Play-area width.
     pub width: usize,
@@ -58,7 +58,7 @@ pub struct LayoutEvolution {
     /// Kept by repairing every child (mirroring its kept part).
     pub symmetry: Symmetry,
     /// The moves the designer aims at.
-    pub target_moves: u32,
+    pub target_moves: f64,
     /// α or β.
     pub fitness: Fitness,
 }
@@ -165,7 +165,7 @@ pub fn judge_layout(area: &Grid<Cell>, ga: &LayoutEvolution, seed: u64) -> Evalu
         },
     });
     let groups = area_groups(area);
-    let target = ga.target_moves.max(1) as f64;
+    let target = ga.target_moves.max(1.0);
     let terms = vec![
         Term {
             name: "FPattern",
@@ -208,11 +208,12 @@ impl Breeder for LayoutBreeder {
         specs.push(ConditionSpec {
             key: "moves",
             label: "Target moves",
-            kind: ConditionKind::Int {
-                min: 1,
-                max: MOVE_LIMIT as i64,
+            kind: ConditionKind::Float {
+                min: 1.0,
+                max: MOVE_LIMIT as f64,
+                step: 0.5,
             },
-            default: ConditionValue::Int(15),
+            default: ConditionValue::Float(15.0),
             required: false,
             help: "the bots' median moves the fitness aims at",
         });
@@ -225,7 +226,7 @@ impl Breeder for LayoutBreeder {
 
     fn ga(&self, request: &GenRequest, fitness: Fitness) -> Result<LayoutEvolution, String> {
         let (width, height, symmetry) = size_of(&request.conditions);
-        let target_moves = request.conditions.usize("moves").unwrap_or(15) as u32;
+        let target_moves = request.conditions.float("moves").unwrap_or(15.0);
         Ok(LayoutEvolution {
             width,
             height,
@@ -254,7 +255,7 @@ mod tests {
             width: 7,
             height: 9,
             symmetry: Symmetry::Vertical,
-            target_moves: 15,
+            target_moves: 15.0,
             fitness,
         }
     }

@@ -10,7 +10,7 @@ use crate::app::RepaintOnReport;
 use crate::game::{AgentProfile, GameId};
 use crate::level::Level;
 use egui::{Color32, RichText};
-use egui_plot::{Bar, BarChart, Legend, Plot};
+use egui_plot::{Bar, BarChart, GridMark, Plot};
 
 /// A named set of levels to profile.
 pub type Source = (String, Vec<Level>);
@@ -143,7 +143,7 @@ impl ProfileWindow {
         let mut open = true;
         egui::Window::new("Agent profile")
             .open(&mut open)
-            .default_size([560.0, 420.0])
+            .default_size([780.0, 540.0])
             .default_pos([300.0, 160.0])
             .show(ctx, |ui| {
                 self.controls(ui, game, sources);
@@ -292,7 +292,8 @@ impl ProfileWindow {
     }
 }
 
-/// One bar chart: a group of bars per agent, one bar per set.
+/// One bar chart: a row per agent (names on the left, top to bottom in ladder order), one
+/// horizontal bar per set.
 fn bar_plot(
     ui: &mut egui::Ui,
     id: &str,
@@ -301,39 +302,64 @@ fn bar_plot(
     agents: &[&str],
     value: fn(&AgentProfile) -> f64,
 ) {
-    ui.label(RichText::new(title).small().strong());
+    ui.horizontal(|ui| {
+        ui.label(RichText::new(title).small().strong());
+        for (i, (label, _, _)) in p.sets.iter().enumerate() {
+            ui.label(
+                RichText::new(format!("— {label}"))
+                    .small()
+                    .color(SET_COLOURS[i % 2]),
+            );
+        }
+    });
     let sets = p.sets.len().max(1) as f64;
-    let width = 0.8 / sets;
+    let height = 0.8 / sets;
     let names: Vec<String> = agents.iter().map(|s| s.to_string()).collect();
+    let n = agents.len();
+    // The first agent on top: row i sits at y = n - 1 - i.
+    let row = move |i: usize| (n - 1 - i) as f64;
     Plot::new(id)
-        .height(180.0)
-        .include_y(0.0)
-        .include_y(1.0)
+        .height(26.0 * n as f32 + 30.0)
+        .include_x(0.0)
+        .include_x(1.0)
         .allow_drag(false)
         .allow_zoom(false)
         .allow_scroll(false)
-        .legend(Legend::default())
-        .x_axis_formatter(move |mark, _| {
+        .y_axis_min_width(72.0)
+        .y_grid_spacer(move |_| {
+            (0..n)
+                .map(|i| GridMark {
+                    value: i as f64,
+                    step_size: 1.0,
+                })
+                .collect()
+        })
+        .y_axis_formatter(move |mark, _| {
             let i = mark.value.round();
-            if (mark.value - i).abs() < 1e-6 && i >= 0.0 {
-                names.get(i as usize).cloned().unwrap_or_default()
+            if (mark.value - i).abs() < 1e-6 && i >= 0.0 && (i as usize) < n {
+                names[n - 1 - i as usize].clone()
             } else {
                 String::new()
             }
         })
         .show(ui, |plot| {
             for (s, (label, _, profiles)) in p.sets.iter().enumerate() {
-                let offset = (s as f64 - (sets - 1.0) / 2.0) * width;
+                // The first set's bar above the second's.
+                let offset = ((sets - 1.0) / 2.0 - s as f64) * height;
                 let bars: Vec<Bar> = profiles
                     .iter()
                     .enumerate()
-                    .map(|(a, row)| {
-                        Bar::new(a as f64 + offset, value(row))
-                            .width(width * 0.9)
-                            .name(&row.agent)
+                    .map(|(a, r)| {
+                        Bar::new(row(a) + offset, value(r))
+                            .width(height * 0.9)
+                            .name(&r.agent)
                     })
                     .collect();
-                plot.bar_chart(BarChart::new(label.as_str(), bars).color(SET_COLOURS[s % 2]));
+                plot.bar_chart(
+                    BarChart::new(label.as_str(), bars)
+                        .color(SET_COLOURS[s % 2])
+                        .horizontal(),
+                );
             }
         });
 }
