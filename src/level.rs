@@ -109,6 +109,22 @@ pub struct DungeonFigures {
     pub agents: Vec<AgentFigures>,
 }
 
+/// The exact evaluation of a dungeon course.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CourseFigures {
+    /// f = Σ wᵢ fᵢ, 0..=1.
+    pub evaluation: f64,
+    /// The share of attack / retreat strategies that beat the boss.
+    pub win_rate: f64,
+    /// f1…f7.
+    pub f: [f64; 7],
+    /// Strategies (2^enemies).
+    pub strategies: usize,
+    /// Winning strategies.
+    pub wins: usize,
+}
+
 /// The last validation result stored with a level.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Figures {
@@ -118,6 +134,8 @@ pub enum Figures {
     Longcat(LongcatFigures),
     /// Skeleton graph and agent games of a dungeon room.
     Dungeon(DungeonFigures),
+    /// The exact evaluation of a course.
+    Course(CourseFigures),
 }
 
 /// One attempt by the designer at playing a level inside the studio.
@@ -193,6 +211,11 @@ impl Level {
                 }
                 v
             }
+            Some(Figures::Course(f)) => {
+                let mut v = vec![("evaluation", f.evaluation), ("win_rate", f.win_rate)];
+                v.extend(f.f.iter().map(|&x| ("f", x)));
+                v
+            }
             None => Vec::new(),
         };
         numbers.extend(
@@ -235,6 +258,14 @@ impl Level {
     pub fn dungeon_figures(&self) -> Option<&DungeonFigures> {
         match &self.figures {
             Some(Figures::Dungeon(f)) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// The course figures, if stored.
+    pub fn course_figures(&self) -> Option<&CourseFigures> {
+        match &self.figures {
+            Some(Figures::Course(f)) => Some(f),
             _ => None,
         }
     }

@@ -8,6 +8,7 @@
 #[cfg(feature = "gui")]
 pub mod app;
 pub mod cli;
+pub mod course;
 pub mod document;
 pub mod dungeon;
 pub mod evolve;

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 #[derive(Args, Debug)]
 pub struct EvalArgs {
-    /// The game (match3, longcat).
+    /// The game (match3, longcat, dungeon, course).
     #[arg(long, default_value_t = Game::default())]
     pub game: Game,
     /// The generator or model to evaluate (match3: avalon, vanilla, avalon-stylized,
@@ -64,6 +64,12 @@ pub struct EvalArgs {
     /// Dungeon fi2pop: write the rooms it evolved to DIR/alpha.ron and DIR/beta.ron.
     #[arg(long, value_name = "DIR")]
     pub keep: Option<PathBuf>,
+    /// Course: events per course, 9 or 12.
+    #[arg(long, default_value_t = 9)]
+    pub events: usize,
+    /// Course: courses to generate (default 200).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(2..=100_000))]
+    pub count: Option<u64>,
 }
 
 pub fn run(args: &EvalArgs) -> Result<ExitCode> {

@@ -10,6 +10,7 @@ mod train;
 mod validate;
 
 // Games' own sub-commands (model sweeps and training), one folder each.
+mod course;
 mod dungeon;
 mod longcat;
 mod match3;
@@ -37,10 +38,11 @@ const fn commands(models: &'static [&'static str], eval: Eval, train: Train) -> 
 }
 
 /// The games with sub-commands of their own, one line each.
-const GAME_COMMANDS: [GameCommands; 3] = [
+const GAME_COMMANDS: [GameCommands; 4] = [
     commands(&match3::MODELS, match3::eval, match3::train),
     commands(&longcat::MODELS, longcat::eval, longcat::train),
     commands(&dungeon::MODELS, dungeon::eval, dungeon::train),
+    commands(&course::MODELS, course::eval, course::train),
 ];
 
 /// Level Studio: a level design studio for tile-based puzzle games.

@@ -17,6 +17,8 @@ pub enum TileMark {
     Facing(Heading),
     /// Eyes and pips: a monster, with 1 (slow) to 3 (quick) pips for its speed.
     Monster(u8),
+    /// A character drawn in the middle (a course's digits, an event's letter).
+    Glyph(char),
 }
 
 /// A rectangle of cells: column, row, width, height.

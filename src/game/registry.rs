@@ -8,11 +8,12 @@ use super::Game;
 use std::sync::RwLock;
 
 /// The games that ship, one line each, in the order menus list them.
-fn builtin() -> [&'static dyn Game; 3] {
+fn builtin() -> [&'static dyn Game; 4] {
     [
         &crate::match3::Match3Game,
         &crate::longcat::LongcatGame,
         &crate::dungeon::DungeonGame,
+        &crate::course::CourseGame,
     ]
 }
 

@@ -66,7 +66,28 @@ pub fn paint_look(painter: &Painter, r: Rect, look: CellLook) {
             sword(painter, r, heading);
         }
         TileMark::Monster(pips) => monster_face(painter, r, pips),
+        TileMark::Glyph(c) => glyph(painter, r, c, look.rgb),
     }
+}
+
+/// A character in the middle of `r`, dark on a light fill and light on a dark one.
+fn glyph(painter: &Painter, r: Rect, c: char, fill: [u8; 3]) {
+    if r.width() < 8.0 {
+        return;
+    }
+    let light = u32::from(fill[0]) * 3 + u32::from(fill[1]) * 6 + u32::from(fill[2]) > 1400;
+    let colour = if light {
+        Color32::from_rgb(30, 30, 36)
+    } else {
+        Color32::from_rgb(240, 240, 244)
+    };
+    painter.text(
+        r.center(),
+        egui::Align2::CENTER_CENTER,
+        c,
+        egui::FontId::monospace(r.height() * 0.55),
+        colour,
+    );
 }
 
 /// A blade along the side of `r` the avatar faces, pointing outwards.

@@ -1,0 +1,131 @@
+//! `eval --game course`: the quality and diversity of a course generator (rl-quality-diversity
+//! §5.2): mean evaluation, the share above 0.9 and the tries one such course takes, parameter
+//! ASD and different winning strategies between pairs.
+
+use super::eval::EvalArgs;
+use super::train::TrainArgs;
+use crate::course::generators::random_course;
+use crate::course::{evaluate, Course, Structure};
+use crate::rng::Rng;
+use anyhow::{anyhow, Result};
+use serde_json::json;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// The course trains no model yet.
+pub const MODELS: [&str; 0] = [];
+
+/// The course sweep, when `--game` is the course.
+pub fn eval(args: &EvalArgs) -> Option<Result<ExitCode>> {
+    (args.game == crate::course::ID).then(|| run(args))
+}
+
+/// No course model trains yet.
+pub fn train(_args: &TrainArgs) -> Option<Result<ExitCode>> {
+    None
+}
+
+/// Diversity of a set of courses, over every pair.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Diversity {
+    /// Mean over pairs of Σ over the matrix's entries of the squared difference.
+    pub asd: f64,
+    /// Mean over pairs of the winning strategies that win in one course and not the other.
+    pub different_wins: f64,
+}
+
+/// Parameter ASD and different winning strategies over every pair of `courses` (same
+/// structure).
+pub fn diversity(courses: &[(Course, Vec<u32>)]) -> Diversity {
+    let (mut asd, mut diff, mut pairs) = (0.0, 0.0, 0usize);
+    for (i, (a, wa)) in courses.iter().enumerate() {
+        for (b, wb) in &courses[i + 1..] {
+            asd += a
+                .columns()
+                .iter()
+                .zip(b.columns())
+                .flat_map(|(x, y)| x.iter().zip(y).map(|(p, q)| (p - q) * (p - q)))
+                .sum::<f64>();
+            let only_a = wa.iter().filter(|s| wb.binary_search(s).is_err()).count();
+            let only_b = wb.iter().filter(|s| wa.binary_search(s).is_err()).count();
+            diff += (only_a + only_b) as f64;
+            pairs += 1;
+        }
+    }
+    let n = pairs.max(1) as f64;
+    Diversity {
+        asd: asd / n,
+        different_wins: diff / n,
+    }
+}
+
+fn run(args: &EvalArgs) -> Result<ExitCode> {
+    let structure = Structure::of_events(args.events).map_err(|e| anyhow!(e))?;
+    let count = args.count.unwrap_or(200) as usize;
+    let started = Instant::now();
+    let courses: Vec<Course> = match args.model.as_str() {
+        "random" => {
+            let mut rng = Rng::new(args.seed);
+            (0..count)
+                .map(|_| random_course(structure, &mut rng))
+                .collect()
+        }
+        other => {
+            return Err(anyhow!(
+                "the course has no generator {other:?} to evaluate yet (random is the one \
+                 there is; the RL generators are not trained yet)"
+            ))
+        }
+    };
+    let seconds = started.elapsed().as_secs_f64();
+    let judged: Vec<(Course, Vec<u32>, f64)> = courses
+        .into_iter()
+        .map(|c| {
+            let e = evaluate(&c);
+            (c, e.winning, e.value)
+        })
+        .collect();
+    let values: Vec<f64> = judged.iter().map(|j| j.2).collect();
+    let mean = values.iter().sum::<f64>() / count as f64;
+    let std = (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / count as f64).sqrt();
+    let above = values.iter().filter(|&&v| v > 0.9).count();
+    let pairs: Vec<(Course, Vec<u32>)> = judged.into_iter().map(|j| (j.0, j.1)).collect();
+    let d = diversity(&pairs);
+    let tries = (above > 0).then(|| count as f64 / above as f64);
+    if args.json {
+        println!(
+            "{}",
+            json!({
+                "game": "course",
+                "model": args.model,
+                "events": args.events,
+                "count": count,
+                "seed": args.seed,
+                "mean_evaluation": mean,
+                "std_evaluation": std,
+                "above_0_9": above as f64 / count as f64,
+                "tries_per_above_0_9": tries,
+                "asd": d.asd,
+                "different_winning_strategies": d.different_wins,
+                "seconds_per_course": seconds / count as f64,
+            })
+        );
+    } else {
+        println!(
+            "{} on {}-event courses, {count} courses (seed {}):",
+            args.model, args.events, args.seed
+        );
+        println!("  mean evaluation     {mean:.3} ± {std:.3}");
+        println!(
+            "  above 0.9           {:.2} % ({})",
+            100.0 * above as f64 / count as f64,
+            tries.map_or("none found".into(), |t| format!("one per {t:.0} tries"))
+        );
+        println!("  parameter ASD       {:.3} (mean over pairs)", d.asd);
+        println!(
+            "  different wins      {:.2} strategies (mean over pairs)",
+            d.different_wins
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}

@@ -1,0 +1,248 @@
+//! A course: `b` enemies and a boss as a 3 × (b+1) matrix of values in `[0, 1]` (per column
+//! the enemy's HP and ATK, then the rate of the recovery event after it, 0 for none; the last
+//! column is the boss). Stored as three rows of two-digit hundredths per column (`50` = 0.50;
+//! the largest is `99`), so a course reads as its matrix in any text editor and in the studio's
+//! canvas.
+
+use super::rules::{scale, BOSS_ATK, BOSS_HP, ENEMY_ATK, ENEMY_HP, MAX_ENEMIES};
+use std::fmt;
+
+/// Why rows are not a course.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum CourseError {
+    /// Not three rows.
+    #[error("a course has 3 rows (HP, ATK, recovery), not {0}")]
+    Rows(usize),
+    /// Rows of different lengths, or an odd length.
+    #[error("every row holds two digits per column and the rows are equally long (row {row} has {len} characters)")]
+    Ragged {
+        /// The row (1-based).
+        row: usize,
+        /// Its length.
+        len: usize,
+    },
+    /// A character that is not a digit.
+    #[error("row {row}, column {column}: {found:?} is not a digit")]
+    NotDigit {
+        /// The row (1-based).
+        row: usize,
+        /// The character column (1-based).
+        column: usize,
+        /// What was there.
+        found: char,
+    },
+    /// Too few or too many columns.
+    #[error("a course has 1 to {max} enemies and a boss, not {columns} columns")]
+    Columns {
+        /// Columns given.
+        columns: usize,
+        /// The most enemies allowed.
+        max: usize,
+    },
+    /// The boss's column has a recovery rate.
+    #[error("the boss (last column) has no recovery event: its recovery must be 00")]
+    BossRecovery,
+    /// A value outside [0, 1].
+    #[error("column {column}: {value} is outside 0..=1")]
+    Range {
+        /// The column (1-based).
+        column: usize,
+        /// The value.
+        value: String,
+    },
+}
+
+/// A course's event structure: how many enemies and which are followed by a recovery event.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Structure {
+    /// Enemies before the boss.
+    pub enemies: usize,
+    /// The enemies (0-based) followed by a recovery event.
+    pub recoveries: &'static [usize],
+}
+
+impl Structure {
+    /// The thesis's 9-event course (Fig. 5.5a): 6 enemies, recoveries after the 2nd and 4th,
+    /// the boss.
+    pub const NINE: Structure = Structure {
+        enemies: 6,
+        recoveries: &[1, 3],
+    };
+    /// The 12-event course (Fig. 5.5b): 8 enemies, recoveries after the 2nd, 4th and 6th,
+    /// the boss.
+    pub const TWELVE: Structure = Structure {
+        enemies: 8,
+        recoveries: &[1, 3, 5],
+    };
+
+    /// The structure of a course of `events` events (9 or 12).
+    ///
+    /// # Errors
+    /// Any other count, in words.
+    pub fn of_events(events: usize) -> Result<Structure, String> {
+        match events {
+            9 => Ok(Structure::NINE),
+            12 => Ok(Structure::TWELVE),
+            n => Err(format!(
+                "courses come with 9 or 12 events (the thesis's two structures), not {n}"
+            )),
+        }
+    }
+
+    /// Events: enemies, recoveries and the boss.
+    pub fn events(&self) -> usize {
+        self.enemies + self.recoveries.len() + 1
+    }
+
+    /// Columns of the matrix.
+    pub fn columns(&self) -> usize {
+        self.enemies + 1
+    }
+
+    /// True when column `i` has a recovery event.
+    pub fn recovers(&self, i: usize) -> bool {
+        self.recoveries.contains(&i)
+    }
+}
+
+/// A course as a matrix of normalised values, one `[hp, atk, recovery]` per column.
+#[derive(Clone, PartialEq)]
+pub struct Course {
+    columns: Vec<[f64; 3]>,
+}
+
+impl fmt::Debug for Course {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.to_rows().join("/"))
+    }
+}
+
+/// A value as stored: hundredths, at most 0.99.
+pub fn stored(v: f64) -> f64 {
+    (v.clamp(0.0, 1.0) * 100.0).round().min(99.0) / 100.0
+}
+
+impl Course {
+    /// A course from its columns (enemies, then the boss).
+    ///
+    /// # Errors
+    /// [`CourseError`]: too few or many columns, a value out of range, a boss recovery.
+    pub fn new(columns: Vec<[f64; 3]>) -> Result<Self, CourseError> {
+        if columns.len() < 2 || columns.len() > MAX_ENEMIES + 1 {
+            return Err(CourseError::Columns {
+                columns: columns.len(),
+                max: MAX_ENEMIES,
+            });
+        }
+        for (i, c) in columns.iter().enumerate() {
+            if let Some(v) = c.iter().find(|v| !(0.0..=1.0).contains(*v)) {
+                return Err(CourseError::Range {
+                    column: i + 1,
+                    value: v.to_string(),
+                });
+            }
+        }
+        if columns.last().is_some_and(|c| c[2] > 0.0) {
+            return Err(CourseError::BossRecovery);
+        }
+        Ok(Self { columns })
+    }
+
+    /// The course with every value rounded to hundredths as files store it.
+    pub fn stored(&self) -> Course {
+        Course {
+            columns: self
+                .columns
+                .iter()
+                .map(|c| [stored(c[0]), stored(c[1]), stored(c[2])])
+                .collect(),
+        }
+    }
+
+    /// The columns, enemies then the boss.
+    pub fn columns(&self) -> &[[f64; 3]] {
+        &self.columns
+    }
+
+    /// Enemies before the boss.
+    pub fn enemies(&self) -> usize {
+        self.columns.len() - 1
+    }
+
+    /// Events: enemies, recovery events and the boss.
+    pub fn events(&self) -> usize {
+        self.columns.len()
+            + (0..self.enemies())
+                .filter(|&i| self.recovery(i) > 0.0)
+                .count()
+    }
+
+    /// Normalised HP and ATK of enemy `i` (the boss at `i == enemies`).
+    pub fn normalised(&self, i: usize) -> (f64, f64) {
+        (self.columns[i][0], self.columns[i][1])
+    }
+
+    /// HP and ATK of enemy `i`.
+    pub fn enemy(&self, i: usize) -> (f64, f64) {
+        let (hp, atk) = self.normalised(i);
+        (scale(hp, ENEMY_HP).round(), scale(atk, ENEMY_ATK))
+    }
+
+    /// HP and ATK of the boss.
+    pub fn boss(&self) -> (f64, f64) {
+        let (hp, atk) = self.normalised(self.enemies());
+        (scale(hp, BOSS_HP).round(), scale(atk, BOSS_ATK))
+    }
+
+    /// The recovery rate after enemy `i` (0: no recovery event).
+    pub fn recovery(&self, i: usize) -> f64 {
+        self.columns[i][2]
+    }
+
+    /// The three stored rows (HP, ATK, recovery), two digits per column.
+    pub fn to_rows(&self) -> Vec<String> {
+        (0..3)
+            .map(|r| {
+                self.columns
+                    .iter()
+                    .map(|c| format!("{:02}", (stored(c[r]) * 100.0).round() as u32))
+                    .collect()
+            })
+            .collect()
+    }
+
+    /// A course from stored rows.
+    ///
+    /// # Errors
+    /// [`CourseError`] naming the row and column.
+    pub fn from_rows(rows: &[String]) -> Result<Self, CourseError> {
+        if rows.len() != 3 {
+            return Err(CourseError::Rows(rows.len()));
+        }
+        let len = rows[0].chars().count();
+        for (r, row) in rows.iter().enumerate() {
+            let n = row.chars().count();
+            if n != len || n % 2 == 1 {
+                return Err(CourseError::Ragged { row: r + 1, len: n });
+            }
+            if let Some((c, found)) = row.chars().enumerate().find(|(_, c)| !c.is_ascii_digit()) {
+                return Err(CourseError::NotDigit {
+                    row: r + 1,
+                    column: c + 1,
+                    found,
+                });
+            }
+        }
+        let digits: Vec<Vec<u32>> = rows
+            .iter()
+            .map(|r| r.chars().filter_map(|c| c.to_digit(10)).collect())
+            .collect();
+        let columns = (0..len / 2)
+            .map(|i| {
+                let v = |r: usize| f64::from(digits[r][2 * i] * 10 + digits[r][2 * i + 1]) / 100.0;
+                [v(0), v(1), v(2)]
+            })
+            .collect();
+        Self::new(columns)
+    }
+}

@@ -1,0 +1,15 @@
+//! Dungeon courses (rl-quality-diversity's turn-based RPG stages): a chain of battles and
+//! recovery events ending in a boss, its battle rules and the exact evaluation over every
+//! attack / retreat strategy.
+
+pub mod matrix;
+pub mod game;
+pub mod generators;
+pub mod rules;
+
+pub use matrix::{Course, CourseError, Structure};
+pub use game::{CourseGame, ID};
+pub use rules::{evaluate, play, Evaluation, Playthrough};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,172 @@
+//! The evaluation on hand-made courses with hand-computed figures.
+
+use super::rules::*;
+use super::*;
+
+fn course(columns: &[[f64; 3]]) -> Course {
+    Course::new(columns.to_vec()).unwrap()
+}
+
+#[test]
+fn the_weights_sum_to_one() {
+    assert!((WEIGHTS.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+}
+
+#[test]
+fn battles_trade_strikes_with_the_player_first() {
+    // 25 ATK against 50 HP: two strikes, one enemy strike in between.
+    assert_eq!(battle(100.0, 25.0, 50.0, 10.0), 90.0);
+    // 51 HP needs a third strike: two enemy strikes.
+    assert_eq!(battle(100.0, 25.0, 51.0, 10.0), 80.0);
+    // The player falls first.
+    assert!(battle(15.0, 25.0, 100.0, 20.0) <= 0.0);
+}
+
+#[test]
+fn a_course_every_strategy_wins() {
+    // Two feeble enemies (HP 20, ATK 5) and a feeble boss (HP 80, ATK 10).
+    let c = course(&[[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]);
+    let e = evaluate(&c);
+    assert_eq!((e.strategies, e.wins), (4, 4));
+    // f1: a 100 % win rate scores 0.
+    assert_eq!(e.f[0], 0.0);
+    // f3: every parameter at 0 sits at the edge of its range: g = 0.
+    assert_eq!(e.f[2], 0.0);
+    // f5: wins that retreat from enemy 1: 2 (masks 01 and 11); from enemy 2: 2.
+    // 1 − (3·2 + 2·2) / (6·4) = 1 − 10/24.
+    assert!((e.f[4] - (1.0 - 10.0 / 24.0)).abs() < 1e-12);
+    // f6: the last two enemies are at 0.
+    assert_eq!(e.f[5], 0.0);
+    // f7: all-attack and all-retreat both win.
+    assert_eq!(e.monotonous, 2);
+    assert_eq!(e.f[6], 0.0);
+    // All-attack by hand: each enemy (HP 20) falls to the first strike; the boss (HP 50,
+    // ATK 8) to ATK 30·1.1² = 36.3 in two strikes, with one boss strike between: 92 left.
+    let all_attack = play(&c, 0);
+    assert!(all_attack.won);
+    assert!((all_attack.final_hp - 92.0).abs() < 1e-9);
+    // Retreat from both: 100 − 15 − 15 = 70; ATK 30 needs two strikes: 62 left.
+    assert!((play(&c, 0b11).final_hp - 62.0).abs() < 1e-9);
+    // f4 = mean of min((1 − final / 100) / 0.6, 1) over the four wins (92, 77, 77, 62):
+    // the one-retreat strategies keep ATK 33 (two strikes at the boss): 100 − 15 − 8 = 77.
+    let tough = [92.0, 77.0, 77.0, 62.0]
+        .iter()
+        .map(|hp: &f64| ((1.0 - hp / 100.0) / 0.6).min(1.0))
+        .sum::<f64>()
+        / 4.0;
+    assert!((e.f[3] - tough).abs() < 1e-9, "{} vs {tough}", e.f[3]);
+}
+
+#[test]
+fn a_course_no_strategy_wins() {
+    // An overwhelming boss (HP 200, ATK 30): at most 85 HP meets five or more strikes of 30.
+    let c = course(&[[0.5, 0.5, 0.5], [0.5, 0.5, 0.0], [1.0, 1.0, 0.0]]);
+    let e = evaluate(&c);
+    assert_eq!(e.wins, 0);
+    assert_eq!(e.f[0], 0.0);
+    assert_eq!((e.f[1], e.f[3]), (0.0, 0.0));
+    assert_eq!((e.f[4], e.f[6]), (1.0, 1.0));
+    // f3: recovery 0.5 → 1; enemies at 0.5 → 1; the boss at 1.0 → 0; 4 events.
+    assert!((e.f[2] - 3.0 / 4.0).abs() < 1e-12);
+    // f6: (0.5 + 0.5) · 2 / 4 = 0.5 → 0.5 / 0.7.
+    assert!((e.f[5] - 0.5 / 0.7).abs() < 1e-12);
+    let by_hand = 0.2 * 0.75 + 0.05 + 0.1 * (0.5 / 0.7) + 0.05;
+    assert!((e.value - by_hand).abs() < 1e-12);
+}
+
+#[test]
+fn win_rate_soundness_peaks_at_thirty_percent() {
+    assert_eq!(win_rate_soundness(0.3), 1.0);
+    assert!((win_rate_soundness(0.15) - 0.5).abs() < 1e-12);
+    assert!((win_rate_soundness(0.45) - 0.5).abs() < 1e-12);
+    assert_eq!(win_rate_soundness(0.0), 0.0);
+    assert_eq!(win_rate_soundness(0.6), 0.0);
+    assert_eq!(win_rate_soundness(0.9), 0.0);
+}
+
+#[test]
+fn stored_rows_round_trip_in_hundredths() {
+    let c = course(&[[0.5, 0.25, 0.7], [0.123, 1.0, 0.0], [0.9, 0.1, 0.0]]);
+    let rows = c.to_rows();
+    assert_eq!(rows, ["501290", "259910", "700000"]);
+    let back = Course::from_rows(&rows).unwrap();
+    assert_eq!(back, c.stored());
+    let bad = |rows: &[&str]| {
+        Course::from_rows(&rows.iter().map(|s| s.to_string()).collect::<Vec<_>>())
+            .unwrap_err()
+            .to_string()
+    };
+    assert!(bad(&["5012", "2599"]).contains("3 rows"));
+    assert!(bad(&["5012", "2599", "701"]).contains("row 3"));
+    assert!(bad(&["50x2", "2599", "7000"]).contains("'x' is not a digit"));
+    assert!(bad(&["5012", "2599", "7010"]).contains("boss"));
+    assert!(bad(&["50", "25", "00"]).contains("1 to 12 enemies"));
+}
+
+#[test]
+#[ignore]
+fn print_random_distribution() {
+    let mut rng = crate::rng::Rng::new(1);
+    let s = Structure::NINE;
+    let mut rates = vec![0usize; 11];
+    let mut evals = Vec::new();
+    for _ in 0..5000 {
+        let cols: Vec<[f64; 3]> = (0..s.columns())
+            .map(|i| {
+                let r = if s.recovers(i) { rng.unit() } else { 0.0 };
+                [rng.unit(), rng.unit(), r]
+            })
+            .collect();
+        let e = evaluate(&Course::new(cols).unwrap().stored());
+        rates[(e.win_rate() * 10.0).floor() as usize] += 1;
+        evals.push(e.value);
+    }
+    evals.sort_by(f64::total_cmp);
+    let over = evals.iter().filter(|&&v| v > 0.9).count();
+    let over8 = evals.iter().filter(|&&v| v > 0.8).count();
+    println!("win-rate deciles {rates:?}");
+    println!(
+        "eval mean {:.3} median {:.3} max {:.3} >0.9 {over} >0.8 {over8}",
+        evals.iter().sum::<f64>() / evals.len() as f64,
+        evals[evals.len() / 2],
+        evals[evals.len() - 1]
+    );
+}
+
+#[test]
+fn the_strategy_graph_ends_in_every_strategy_s_outcome() {
+    use super::game::{Node, StrategyGraph};
+    use crate::game::NodeClass;
+    let c = course(&[[0.5, 0.5, 0.5], [0.3, 0.6, 0.0], [0.4, 0.2, 0.0]]);
+    let e = evaluate(&c);
+    let g = StrategyGraph::explore(c.clone(), Node::START, 10_000).unwrap();
+    // Two choices at each of two enemies, one at the boss: at most 1 + 2 + 4 + 4 nodes.
+    assert!(g.len() <= 11);
+    let wins = g
+        .nodes()
+        .iter()
+        .filter(|n| n.class == NodeClass::Success)
+        .count();
+    assert!(wins >= 1 && e.wins >= 1);
+    assert!(wins <= e.wins);
+}
+
+#[test]
+fn a_playtest_attacks_retreats_and_takes_back() {
+    use super::game::CoursePlay;
+    use crate::game::{PlayMove, PlayRules};
+    let c = course(&[[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]);
+    let mut p = CoursePlay::new(c);
+    assert!(p.apply(PlayMove::Wait), "retreat from enemy 1");
+    assert_eq!(p.status().counters[0].1, "85 / 100");
+    assert!(p.undo());
+    assert!(p.apply(PlayMove::Act));
+    assert!(p.apply(PlayMove::Act));
+    // No retreat from the boss.
+    assert!(!p.apply(PlayMove::Wait));
+    assert!(p.apply(PlayMove::Act));
+    let s = p.status();
+    assert_eq!(s.outcome, Some(true));
+    assert!(s.message.contains("92 HP left"), "{}", s.message);
+    assert!(!p.apply(PlayMove::Act), "nothing after the end");
+}

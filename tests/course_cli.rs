@@ -1,0 +1,141 @@
+//! The command line on courses: validate prints the evaluation, generate makes random
+//! courses, eval measures a generator, bad files say what is wrong.
+
+// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::process::Command;
+
+fn studio() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_level-studio"))
+}
+
+/// Six middling enemies, recoveries after the 2nd and 4th, a middling boss.
+const COURSE: &str = "505050505050\n505050505050\n005000500000\n";
+
+#[test]
+fn validate_prints_the_evaluation_its_terms_and_the_strategy_counts() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("course.txt");
+    std::fs::write(&file, COURSE).unwrap();
+    // A bare matrix needs its game: read it as a course through a level file.
+    let level = level_studio::game::Game::level_from_ascii(
+        &level_studio::course::CourseGame,
+        "middling",
+        COURSE,
+    )
+    .unwrap();
+    let path = dir.path().join("course.ron");
+    level_studio::files::save_level(&path, &level).unwrap();
+    let out = studio()
+        .args(["validate", "--json"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["game"], "course");
+    assert_eq!(v["strategies"], 32);
+    assert_eq!(v["events"], 8);
+    let e = v["evaluation"].as_f64().unwrap();
+    assert!((0.0..=1.0).contains(&e));
+    let weights = [0.4, 0.1, 0.2, 0.1, 0.05, 0.1, 0.05];
+    let sum: f64 = (1..=7)
+        .map(|i| v[format!("f{i}")].as_f64().unwrap() * weights[i - 1])
+        .sum();
+    assert!((sum - e).abs() < 1e-9);
+    let rate = v["win_rate"].as_f64().unwrap();
+    assert!((rate - v["wins"].as_f64().unwrap() / 32.0).abs() < 1e-12);
+}
+
+#[test]
+fn generate_and_eval_random_courses() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("random.ron");
+    let run = studio()
+        .args([
+            "generate", "--game", "course", "--model", "random", "--count", "4", "--seed", "3",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let pack = level_studio::files::load_pack(&out).unwrap();
+    assert_eq!(pack.levels.len(), 4);
+    for l in &pack.levels {
+        let f = l.course_figures().expect("figures stored");
+        assert_eq!(f.strategies, 64);
+        assert_eq!(l.cells.len(), 3);
+        assert_eq!(l.cells[0].len(), 14);
+    }
+    let eval = studio()
+        .args([
+            "eval", "--game", "course", "--model", "random", "--count", "300", "--seed", "1",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        eval.status.success(),
+        "{}",
+        String::from_utf8_lossy(&eval.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&eval.stdout).unwrap();
+    let mean = v["mean_evaluation"].as_f64().unwrap();
+    assert!(mean > 0.3 && mean < 0.7, "{mean}");
+    assert!(v["asd"].as_f64().unwrap() > 1.0);
+    assert!(v["different_winning_strategies"].as_f64().unwrap() > 1.0);
+    let again = studio()
+        .args([
+            "eval", "--game", "course", "--model", "random", "--count", "300", "--seed", "1",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    let w: serde_json::Value = serde_json::from_slice(&again.stdout).unwrap();
+    assert_eq!(
+        v["mean_evaluation"], w["mean_evaluation"],
+        "same seed, same figures"
+    );
+}
+
+#[test]
+fn bad_courses_and_conditions_say_what_is_wrong() {
+    let dir = tempfile::tempdir().unwrap();
+    let bad = dir.path().join("bad.ron");
+    std::fs::write(
+        &bad,
+        "(game: Course, name: \"x\", cells: [\"5050\", \"50x0\", \"0000\"])",
+    )
+    .unwrap();
+    let out = studio().arg("validate").arg(&bad).output().unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("'x' is not a digit"), "{err}");
+    let out = studio()
+        .args([
+            "eval", "--game", "course", "--model", "random", "--events", "10",
+        ])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("9 or 12 events"));
+    let out = studio()
+        .args([
+            "generate", "--game", "course", "--model", "random", "--count", "1", "--out",
+        ])
+        .arg(dir.path().join("x.ron"))
+        .args(["--size", "7x9"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+}
