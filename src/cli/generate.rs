@@ -57,12 +57,15 @@ pub struct GenerateArgs {
     /// FI2Pop (any game): the pattern fitness, alpha (grouped sprites) or beta (lone ones).
     #[arg(long, value_parser = ["alpha", "beta"])]
     pub fitness: Option<String>,
-    /// Dungeon FI2Pop: generations after the initial one (the `generations` condition).
+    /// FI2Pop: generations after the initial one (the `generations` condition).
     #[arg(long)]
     pub generations: Option<i64>,
-    /// Dungeon FI2Pop: rooms per generation (the `population` condition).
+    /// FI2Pop: levels per generation (the `population` condition).
     #[arg(long)]
     pub population: Option<i64>,
+    /// Course: events per course, 9 or 12 (the `events` condition).
+    #[arg(long)]
+    pub events: Option<i64>,
     /// Output pack (.ron).
     #[arg(long)]
     pub out: PathBuf,
@@ -128,6 +131,9 @@ fn flag_conditions(
     }
     if let Some(p) = args.population {
         given.push(("population", "population", ConditionValue::Int(p)));
+    }
+    if let Some(e) = args.events {
+        given.push(("events", "events", ConditionValue::Int(e)));
     }
     if let Some(t) = args.temperature {
         given.push(("temperature", "temperature", ConditionValue::Float(t)));

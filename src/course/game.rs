@@ -102,6 +102,15 @@ pub fn analysis_of(course: &Course, e: &Evaluation) -> Analysis {
         "f6 strong late enemies",
         "f7 varied wins",
     ];
+    let short = [
+        "f1 win rate",
+        "f2 drama",
+        "f3 moderate",
+        "f4 tough",
+        "f5 escapes",
+        "f6 late foes",
+        "f7 varied",
+    ];
     let mut fields = serde_json::Map::new();
     fields.insert("evaluation".into(), json!(e.value));
     fields.insert("win_rate".into(), json!(rate));
@@ -168,7 +177,7 @@ pub fn analysis_of(course: &Course, e: &Evaluation) -> Analysis {
         histogram: None,
         rates: Some((
             "Evaluation terms (weights 0.4 · 0.1 · 0.2 · 0.1 · 0.05 · 0.1 · 0.05)".into(),
-            names
+            short
                 .iter()
                 .zip(e.f)
                 .map(|(n, f)| (n.to_string(), f))
@@ -415,7 +424,14 @@ impl Node {
     pub fn look(&self, course: &Course) -> Grid<CellLook> {
         let events = strip(course);
         let width = events.len().max(10);
-        let mut g = Grid::filled(width, 2, CellLook::default());
+        let mut g = Grid::filled(
+            width,
+            2,
+            CellLook {
+                rgb: EMPTY_RGB,
+                mark: TileMark::Plain,
+            },
+        );
         let upto = match self.stage {
             Stage::Before(i) => i,
             Stage::Won => course.enemies() + 1,
@@ -524,7 +540,7 @@ impl StateSpace<2> for StrategySpace {
     }
 }
 
-/// A playtest: Space or → attacks, ← or `.` retreats; Backspace takes a choice back.
+/// A playtest: Space or Right attacks, Left or `.` retreats; Backspace takes a choice back.
 pub struct CoursePlay {
     course: Course,
     path: Vec<Node>,
@@ -590,8 +606,8 @@ impl PlayRules for CoursePlay {
                 (
                     None,
                     format!(
-                        "Enemy {} (HP {hp:.0}, ATK {atk:.1}): Space or → attacks, ← retreats \
-                         (costs {:.0} HP)",
+                        "Enemy {} (HP {hp:.0}, ATK {atk:.1}): Space or Right attacks, Left \
+                         retreats (costs {:.0} HP)",
                         i + 1,
                         RETREAT_COST * MAX_HP
                     ),

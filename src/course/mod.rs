@@ -2,13 +2,14 @@
 //! recovery events ending in a boss, its battle rules and the exact evaluation over every
 //! attack / retreat strategy.
 
-pub mod matrix;
+pub mod ddpg;
 pub mod game;
 pub mod generators;
+pub mod matrix;
 pub mod rules;
 
-pub use matrix::{Course, CourseError, Structure};
 pub use game::{CourseGame, ID};
+pub use matrix::{Course, CourseError, Structure};
 pub use rules::{evaluate, play, Evaluation, Playthrough};
 
 #[cfg(test)]

@@ -170,3 +170,79 @@ fn a_playtest_attacks_retreats_and_takes_back() {
     assert!(s.message.contains("92 HP left"), "{}", s.message);
     assert!(!p.apply(PlayMove::Act), "nothing after the end");
 }
+
+#[test]
+#[ignore]
+fn train_ddpg_briefly() {
+    use super::ddpg::*;
+    let episodes: usize = std::env::var("EPISODES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(500);
+    let vs: usize = std::env::var("VS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let mut config = DdpgConfig::new(Structure::NINE, vs, 1);
+    config.episodes = episodes;
+    let t = train(&config, &mut |p| {
+        if p.episode % 500 == 0 {
+            println!("{} {:.3} {:.1}s", p.episode, p.mean_evaluation, p.seconds);
+        }
+        true
+    })
+    .unwrap();
+    let mut rng = crate::rng::Rng::new(99);
+    let starts: Vec<_> = (0..200)
+        .map(|_| random_start(Structure::NINE, 1, &mut rng))
+        .collect();
+    let done = complete(&t.actor, starts, 1, &candle_core::Device::Cpu).unwrap();
+    let vals: Vec<f64> = done.iter().map(|c| value_of(c)).collect();
+    let mean = vals.iter().sum::<f64>() / vals.len() as f64;
+    let above = vals.iter().filter(|&&v| v > 0.9).count();
+    println!(
+        "greedy mean {mean:.3}, above 0.9: {above}/200, {:.1}s",
+        t.seconds
+    );
+}
+
+#[test]
+fn ddpg_trains_reproducibly_and_fills_courses_by_their_structure() {
+    use super::ddpg::*;
+    let run = || {
+        let mut config = DdpgConfig::new(Structure::NINE, VIRTUAL_COMPLETIONS, 7);
+        config.episodes = 60;
+        let t = train(&config, &mut |_| true).unwrap();
+        let mut rng = crate::rng::Rng::new(3);
+        let starts: Vec<_> = (0..4)
+            .map(|_| random_start(Structure::NINE, 2, &mut rng))
+            .collect();
+        complete(&t.actor, starts, 2, &candle_core::Device::Cpu).unwrap()
+    };
+    let (a, b) = (run(), run());
+    assert_eq!(a, b, "same seed, same courses");
+    for course in &a {
+        assert_eq!(course.len(), 7);
+        for (i, c) in course.iter().enumerate() {
+            assert!(c.iter().all(|v| (0.0..=1.0).contains(v)));
+            if !Structure::NINE.recovers(i) {
+                assert_eq!(c[2], 0.0, "no recovery event after enemy {}", i + 1);
+            }
+        }
+        assert!(Course::new(course.clone()).is_ok());
+    }
+}
+
+#[test]
+fn randomized_initialization_keeps_its_first_columns_random_and_seeded() {
+    use super::ddpg::random_start;
+    let mut r1 = crate::rng::Rng::new(5);
+    let mut r2 = crate::rng::Rng::new(5);
+    let a = random_start(Structure::NINE, 3, &mut r1);
+    assert_eq!(a, random_start(Structure::NINE, 3, &mut r2));
+    assert!(a[..3].iter().all(|c| c[0] > 0.0 || c[1] > 0.0));
+    assert!(
+        a[3..].iter().all(|c| *c == [0.0; 3]),
+        "the rest is left to fill"
+    );
+}
