@@ -139,3 +139,72 @@ fn bad_courses_and_conditions_say_what_is_wrong() {
         .unwrap();
     assert!(!out.status.success());
 }
+
+#[test]
+fn the_shipped_actors_generate_courses_and_bad_weights_say_why() {
+    let dir = tempfile::tempdir().unwrap();
+    for model in ["ddpg", "vs-ddpg"] {
+        let out = dir.path().join(format!("{model}.ron"));
+        let run = studio()
+            .args([
+                "generate", "--game", "course", "--model", model, "--count", "3", "--seed", "1",
+                "--out",
+            ])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let pack = level_studio::files::load_pack(&out).unwrap();
+        assert_eq!(pack.levels.len(), 3);
+    }
+    let missing = studio()
+        .args([
+            "generate",
+            "--game",
+            "course",
+            "--model",
+            "ddpg",
+            "--count",
+            "1",
+            "--weights",
+        ])
+        .arg(dir.path().join("none.safetensors"))
+        .arg("--out")
+        .arg(dir.path().join("x.ron"))
+        .output()
+        .unwrap();
+    assert!(!missing.status.success());
+    assert!(String::from_utf8_lossy(&missing.stderr).contains("none.ron"));
+    // Damaged weights: the stamp in the sidecar no longer matches.
+    let weights = dir.path().join("bad.safetensors");
+    std::fs::copy("models/course-ddpg-9.safetensors", &weights).unwrap();
+    std::fs::copy("models/course-ddpg-9.ron", dir.path().join("bad.ron")).unwrap();
+    let mut bytes = std::fs::read(&weights).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x55;
+    std::fs::write(&weights, bytes).unwrap();
+    let damaged = studio()
+        .args([
+            "eval",
+            "--game",
+            "course",
+            "--model",
+            "ddpg",
+            "--count",
+            "10",
+            "--weights",
+        ])
+        .arg(&weights)
+        .output()
+        .unwrap();
+    assert!(!damaged.status.success());
+    assert!(
+        String::from_utf8_lossy(&damaged.stderr).contains("not the one its sidecar"),
+        "{}",
+        String::from_utf8_lossy(&damaged.stderr)
+    );
+}

@@ -4,7 +4,9 @@
 
 use super::eval::EvalArgs;
 use super::train::TrainArgs;
-use crate::course::generators::random_course;
+use crate::course::ddpg::{self, DdpgConfig, VIRTUAL_COMPLETIONS};
+use crate::course::generators::{random_course, rl_courses, RlCourse};
+use crate::course::model::{greedy_mean, save, CourseSidecar, ARCHITECTURE};
 use crate::course::{evaluate, Course, Structure};
 use crate::rng::Rng;
 use anyhow::{anyhow, Result};
@@ -12,17 +14,76 @@ use serde_json::json;
 use std::process::ExitCode;
 use std::time::Instant;
 
-/// The course trains no model yet.
-pub const MODELS: [&str; 0] = [];
+/// The course models `train` makes.
+pub const MODELS: [&str; 2] = ["course-ddpg", "course-vs-ddpg"];
 
 /// The course sweep, when `--game` is the course.
 pub fn eval(args: &EvalArgs) -> Option<Result<ExitCode>> {
     (args.game == crate::course::ID).then(|| run(args))
 }
 
-/// No course model trains yet.
-pub fn train(_args: &TrainArgs) -> Option<Result<ExitCode>> {
-    None
+/// Trains a course actor, when `--model` is one.
+pub fn train(args: &TrainArgs) -> Option<Result<ExitCode>> {
+    let vs = match args.model.as_str() {
+        "course-ddpg" => 0,
+        "course-vs-ddpg" => VIRTUAL_COMPLETIONS,
+        _ => return None,
+    };
+    Some(train_actor(args, vs))
+}
+
+fn train_actor(args: &TrainArgs, virtual_completions: usize) -> Result<ExitCode> {
+    if args.restamp {
+        crate::ml::restamp::<CourseSidecar>(&args.out).map_err(|e| anyhow!(e))?;
+        println!("restamped {}", args.out.display());
+        return Ok(ExitCode::SUCCESS);
+    }
+    let structure = Structure::of_events(args.events).map_err(|e| anyhow!(e))?;
+    let mut config = DdpgConfig::new(structure, virtual_completions, args.seed);
+    if let Some(e) = args.epochs {
+        config.episodes = e.max(1);
+    }
+    let trained = ddpg::train(&config, &mut |p| {
+        eprintln!(
+            "[{:>3.0} %] episode {} of {}: mean evaluation {:.3} ({:.0} s)",
+            100.0 * p.episode as f64 / p.episodes as f64,
+            p.episode,
+            p.episodes,
+            p.mean_evaluation,
+            p.seconds
+        );
+        true
+    })
+    .map_err(|e| anyhow!("training failed: {e}"))?;
+    let greedy = greedy_mean(&trained.actor, structure, 200, 1, 0).map_err(|e| anyhow!("{e}"))?;
+    let sidecar = CourseSidecar {
+        architecture: ARCHITECTURE.into(),
+        events: args.events,
+        hidden: ddpg::HIDDEN,
+        virtual_completions,
+        seed: args.seed,
+        episodes: config.episodes,
+        train_seconds: trained.seconds,
+        curve: trained.curve.clone(),
+        greedy_mean_evaluation: greedy,
+        command: format!(
+            "level-studio train --model {} --events {} --epochs {} --seed {} --out {}",
+            args.model,
+            args.events,
+            config.episodes,
+            args.seed,
+            args.out.display()
+        ),
+        weights: None,
+    };
+    save(&trained, &sidecar, &args.out).map_err(|e| anyhow!(e))?;
+    println!(
+        "wrote {} ({} episodes in {:.0} s; greedy mean evaluation {greedy:.3})",
+        args.out.display(),
+        config.episodes,
+        trained.seconds
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Diversity of a set of courses, over every pair.
@@ -70,10 +131,19 @@ fn run(args: &EvalArgs) -> Result<ExitCode> {
                 .map(|_| random_course(structure, &mut rng))
                 .collect()
         }
+        id @ ("ddpg" | "vs-ddpg") => {
+            let models = crate::game::ModelCache::new(std::path::Path::new("models"));
+            let model = RlCourse {
+                id: if id == "ddpg" { "ddpg" } else { "vs-ddpg" },
+            }
+            .model(&models, args.weights.as_deref(), args.events)
+            .map_err(|e| anyhow!(e))?;
+            let mut rng = Rng::new(args.seed);
+            rl_courses(&model.actor, structure, 1, count, &mut rng).map_err(|e| anyhow!(e))?
+        }
         other => {
             return Err(anyhow!(
-                "the course has no generator {other:?} to evaluate yet (random is the one \
-                 there is; the RL generators are not trained yet)"
+                "the course has no generator {other:?} (random, ddpg, vs-ddpg)"
             ))
         }
     };

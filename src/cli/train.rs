@@ -7,7 +7,8 @@ use std::process::ExitCode;
 
 #[derive(Args, Debug)]
 pub struct TrainArgs {
-    /// avalon, vanilla (match-3 cVAEs), longcat-ridge (difficulty predictor), longcat-dqn.
+    /// avalon, vanilla (match-3 cVAEs), longcat-ridge (difficulty predictor), longcat-dqn,
+    /// course-ddpg, course-vs-ddpg.
     #[arg(long)]
     pub model: String,
     /// Training data: a dataset folder (match-3) or a playtest CSV (longcat-ridge).
@@ -38,6 +39,9 @@ pub struct TrainArgs {
     /// Match-3 cVAEs: seeded 144-level sweeps averaged to score a checkpoint.
     #[arg(long, default_value_t = 2)]
     pub selection_sweeps: usize,
+    /// Course actors: events per course, 9 or 12.
+    #[arg(long, default_value_t = 9)]
+    pub events: usize,
     /// Do not train: write the length and hash of the existing weights at --out into their
     /// sidecar (for sidecars written before they carried one). Only for weights you trust.
     #[arg(long)]

@@ -376,7 +376,8 @@ pub fn train(
             }
             written += 1;
             actions += 1;
-            if memory.len() >= config.batch * 4 && actions.is_multiple_of(config.train_every.max(1)) {
+            if memory.len() >= config.batch * 4 && actions.is_multiple_of(config.train_every.max(1))
+            {
                 let batch: Vec<&Transition> = (0..config.batch)
                     .map(|_| &memory[rng.index(memory.len())])
                     .collect();

@@ -12,7 +12,11 @@ use std::sync::Arc;
 
 /// The generators of courses, in sidebar order.
 pub fn all() -> Vec<Arc<dyn LevelGenerator>> {
-    vec![Arc::new(RandomCourse)]
+    vec![
+        Arc::new(RandomCourse),
+        Arc::new(RlCourse { id: "ddpg" }),
+        Arc::new(RlCourse { id: "vs-ddpg" }),
+    ]
 }
 
 /// The events condition (9 or 12, the thesis's two structures).
@@ -116,6 +120,171 @@ impl LevelGenerator for RandomCourse {
             let course = random_course(structure, &mut rng);
             if !sink.offer(course_level(&course, "random")) {
                 return Ok(());
+            }
+        }
+    }
+}
+
+/// The RL generators: an actor trained with DDPG or VS-DDPG fills the course column by
+/// column after `ri` random first columns; courses below `filter` are discarded.
+#[derive(Clone, Copy, Debug)]
+pub struct RlCourse {
+    /// `ddpg` or `vs-ddpg`.
+    pub id: &'static str,
+}
+
+impl RlCourse {
+    /// The loaded actor for `events` (the request's weights, or the shipped file).
+    ///
+    /// # Errors
+    /// Why the weights cannot be loaded, in words.
+    pub fn model(
+        &self,
+        models: &crate::game::ModelCache,
+        weights: Option<&std::path::Path>,
+        events: usize,
+    ) -> Result<Arc<super::model::CourseModel>, String> {
+        let path = weights.map_or_else(
+            || {
+                models
+                    .dir()
+                    .join(super::model::weights_file(self.id, events))
+            },
+            std::path::Path::to_path_buf,
+        );
+        models.get_or_load(&path, super::model::CourseModel::load)
+    }
+}
+
+/// Courses completed by `actor` from `count` starts with `c` random columns, as stored.
+///
+/// # Errors
+/// A candle error, in words.
+pub fn rl_courses(
+    actor: &super::ddpg::Actor,
+    structure: Structure,
+    c: usize,
+    count: usize,
+    rng: &mut Rng,
+) -> Result<Vec<Course>, String> {
+    let starts = (0..count)
+        .map(|_| super::ddpg::random_start(structure, c, rng))
+        .collect();
+    let done = super::ddpg::complete(actor, starts, c, &candle_core::Device::Cpu)
+        .map_err(|e| e.to_string())?;
+    Ok(done
+        .into_iter()
+        .filter_map(|m| Course::new(m).ok().map(|c| c.stored()))
+        .collect())
+}
+
+impl LevelGenerator for RlCourse {
+    fn id(&self) -> &'static str {
+        self.id
+    }
+
+    fn label(&self) -> &'static str {
+        if self.id == "vs-ddpg" {
+            "VS-DDPG"
+        } else {
+            "DDPG"
+        }
+    }
+
+    fn description(&self) -> &'static str {
+        if self.id == "vs-ddpg" {
+            "actor trained with virtual simulation: fills the course column by column"
+        } else {
+            "actor trained with DDPG: fills the course column by column"
+        }
+    }
+
+    fn conditions(&self) -> Vec<ConditionSpec> {
+        vec![
+            events_condition(),
+            ConditionSpec {
+                key: "ri",
+                label: "Randomize first",
+                kind: ConditionKind::Int { min: 1, max: 12 },
+                default: ConditionValue::Int(1),
+                required: false,
+                help: "columns set at random before the actor fills the rest (more: more varied, lower evaluation)",
+            },
+            ConditionSpec {
+                key: "filter",
+                label: "Discard below",
+                kind: ConditionKind::Float {
+                    min: 0.0,
+                    max: 1.0,
+                    step: 0.05,
+                },
+                default: ConditionValue::Float(0.0),
+                required: false,
+                help: "courses evaluated below this are dropped",
+            },
+        ]
+    }
+
+    fn validated_help(&self) -> &'static str {
+        "Keep only GOOD courses (evaluation at least 0.8)"
+    }
+
+    fn attempts_per_level(&self) -> usize {
+        2_000
+    }
+
+    fn weights_file(&self) -> Option<&'static str> {
+        Some(if self.id == "vs-ddpg" {
+            "course-vs-ddpg-9.safetensors"
+        } else {
+            "course-ddpg-9.safetensors"
+        })
+    }
+
+    fn preload(
+        &self,
+        models: &crate::game::ModelCache,
+        weights: Option<&std::path::Path>,
+    ) -> Result<(), String> {
+        self.model(models, weights, 9).map(|_| ())
+    }
+
+    fn generate(
+        &self,
+        request: &GenRequest,
+        ctx: &GenerationContext<'_>,
+        sink: &mut dyn LevelSink,
+    ) -> Result<(), JobError> {
+        let structure = structure_of(&request.conditions).map_err(JobError::Failed)?;
+        let model = self
+            .model(ctx.models, request.weights.as_deref(), structure.events())
+            .map_err(JobError::Failed)?;
+        let c = request.conditions.usize("ri").unwrap_or(1);
+        if c >= structure.columns() {
+            return Err(JobError::Failed(format!(
+                "randomizing {c} columns leaves nothing for the actor: a {}-event course has {} \
+                 columns",
+                structure.events(),
+                structure.columns()
+            )));
+        }
+        let filter = request.conditions.float("filter").unwrap_or(0.0);
+        let mut rng = Rng::new(request.seed);
+        loop {
+            if ctx.cancel.is_cancelled() {
+                return Err(JobError::Cancelled);
+            }
+            for course in
+                rl_courses(&model.actor, structure, c, 16, &mut rng).map_err(JobError::Failed)?
+            {
+                let more = if super::rules::evaluate(&course).value >= filter {
+                    sink.offer(course_level(&course, self.id))
+                } else {
+                    sink.tried(1)
+                };
+                if !more {
+                    return Ok(());
+                }
             }
         }
     }

@@ -6,6 +6,7 @@ pub mod ddpg;
 pub mod game;
 pub mod generators;
 pub mod matrix;
+pub mod model;
 pub mod rules;
 
 pub use game::{CourseGame, ID};
