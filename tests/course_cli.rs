@@ -208,3 +208,37 @@ fn the_shipped_actors_generate_courses_and_bad_weights_say_why() {
         String::from_utf8_lossy(&damaged.stderr)
     );
 }
+
+#[test]
+fn randomized_initialization_trades_evaluation_for_diversity() {
+    let out = studio()
+        .args([
+            "eval", "--game", "course", "--model", "vs-ddpg", "--ri", "1,3,6", "--count", "100",
+            "--seed", "2", "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = v["ri"].as_array().unwrap();
+    let asd: Vec<f64> = rows.iter().map(|r| r["asd"].as_f64().unwrap()).collect();
+    let eval: Vec<f64> = rows
+        .iter()
+        .map(|r| r["mean_evaluation"].as_f64().unwrap())
+        .collect();
+    assert_eq!(rows[1]["c"], 3);
+    assert!(asd[0] < asd[1] && asd[1] < asd[2], "{asd:?}");
+    assert!(eval[0] > eval[2], "{eval:?}");
+    let bad = studio()
+        .args([
+            "eval", "--game", "course", "--model", "vs-ddpg", "--ri", "7",
+        ])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("randomize 1 to 6"));
+}

@@ -123,6 +123,9 @@ pub fn diversity(courses: &[(Course, Vec<u32>)]) -> Diversity {
 fn run(args: &EvalArgs) -> Result<ExitCode> {
     let structure = Structure::of_events(args.events).map_err(|e| anyhow!(e))?;
     let count = args.count.unwrap_or(200) as usize;
+    if !args.ri.is_empty() {
+        return randomized_initialization(args, structure, count);
+    }
     let started = Instant::now();
     let courses: Vec<Course> = match args.model.as_str() {
         "random" => {
@@ -196,6 +199,89 @@ fn run(args: &EvalArgs) -> Result<ExitCode> {
             "  different wins      {:.2} strategies (mean over pairs)",
             d.different_wins
         );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--ri c1,c2,…`: for each c, `count` courses with c random first columns completed by the
+/// actor: mean evaluation and parameter ASD (the thesis's Table 5.3).
+fn randomized_initialization(
+    args: &EvalArgs,
+    structure: Structure,
+    count: usize,
+) -> Result<ExitCode> {
+    let id = match args.model.as_str() {
+        "ddpg" => "ddpg",
+        "vs-ddpg" => "vs-ddpg",
+        other => {
+            return Err(anyhow!(
+                "--ri applies to the RL generators (ddpg, vs-ddpg), not {other:?}"
+            ))
+        }
+    };
+    let models = crate::game::ModelCache::new(std::path::Path::new("models"));
+    let model = RlCourse { id }
+        .model(&models, args.weights.as_deref(), args.events)
+        .map_err(|e| anyhow!(e))?;
+    let mut rows = Vec::new();
+    for &c in &args.ri {
+        if c == 0 || c >= structure.columns() {
+            return Err(anyhow!(
+                "--ri {c}: a {}-event course has {} columns; randomize 1 to {}",
+                structure.events(),
+                structure.columns(),
+                structure.columns() - 1
+            ));
+        }
+        let mut rng = Rng::new(args.seed);
+        let courses =
+            rl_courses(&model.actor, structure, c, count, &mut rng).map_err(|e| anyhow!(e))?;
+        let judged: Vec<(Course, Vec<u32>)> = courses
+            .into_iter()
+            .map(|k| {
+                let e = evaluate(&k);
+                (k, e.winning)
+            })
+            .collect();
+        let mean = judged.iter().map(|(k, _)| evaluate(k).value).sum::<f64>() / count as f64;
+        let d = diversity(&judged);
+        rows.push((c, d, mean));
+    }
+    if args.json {
+        let ri: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|(c, d, mean)| {
+                json!({
+                    "c": c,
+                    "asd": d.asd,
+                    "different_winning_strategies": d.different_wins,
+                    "mean_evaluation": mean,
+                })
+            })
+            .collect();
+        println!(
+            "{}",
+            json!({
+                "game": "course",
+                "model": args.model,
+                "events": args.events,
+                "count": count,
+                "seed": args.seed,
+                "ri": ri,
+            })
+        );
+    } else {
+        println!(
+            "{} on {}-event courses, randomized initialization, {count} courses per row (seed {}):",
+            args.model, args.events, args.seed
+        );
+        println!("   c    ASD   mean evaluation   different wins");
+        for (c, d, mean) in rows {
+            println!(
+                "  {c:>2}  {:>5.3}  {mean:>15.3}  {:>15.2}",
+                d.asd, d.different_wins
+            );
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

@@ -67,6 +67,10 @@ pub struct EvalArgs {
     /// Course: events per course, 9 or 12.
     #[arg(long, default_value_t = 9)]
     pub events: usize,
+    /// Course RL generators: randomized initialization, one row per number of random first
+    /// columns ("1,2,3").
+    #[arg(long, value_delimiter = ',')]
+    pub ri: Vec<usize>,
     /// Course: courses to generate (default 200).
     #[arg(long, value_parser = clap::value_parser!(u64).range(2..=100_000))]
     pub count: Option<u64>,
