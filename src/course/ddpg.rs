@@ -349,14 +349,15 @@ pub fn train(
             let reward = if done {
                 value_of(&course)
             } else if config.virtual_completions > 0 {
-                let mut virt = vec![course.clone(); config.virtual_completions];
-                for k in col + 1..columns {
-                    let acts = actor.act(&virt, k, &device)?;
-                    for (v, a) in virt.iter_mut().zip(acts) {
-                        place(s, v, k, noisy(a, sigma, &mut rng));
-                    }
-                }
-                virt.iter().map(|v| value_of(v)).sum::<f64>() / virt.len() as f64
+                let virt = virtual_completions(
+                    &actor,
+                    &course,
+                    col + 1,
+                    config.virtual_completions,
+                    sigma,
+                    &mut rng,
+                )?;
+                virtual_reward(&virt)
             } else {
                 0.0
             };
@@ -446,6 +447,35 @@ pub fn train(
         curve,
         seconds: started.elapsed().as_secs_f64(),
     })
+}
+
+/// `n` virtual completions of `course` from column `from` on by `actor` with Gaussian noise
+/// `sigma` (VS-DDPG's look-ahead).
+///
+/// # Errors
+/// A candle error.
+pub fn virtual_completions(
+    actor: &Actor,
+    course: &[[f64; 3]],
+    from: usize,
+    n: usize,
+    sigma: f64,
+    rng: &mut Rng,
+) -> candle_core::Result<Vec<Vec<[f64; 3]>>> {
+    let s = actor.structure;
+    let mut virt = vec![course.to_vec(); n];
+    for k in from..s.columns() {
+        let acts = actor.act(&virt, k, &Device::Cpu)?;
+        for (v, a) in virt.iter_mut().zip(acts) {
+            place(s, v, k, noisy(a, sigma, rng));
+        }
+    }
+    Ok(virt)
+}
+
+/// VS-DDPG's reward for a step: the mean evaluation of its virtual completions.
+pub fn virtual_reward(completions: &[Vec<[f64; 3]>]) -> f64 {
+    completions.iter().map(|v| value_of(v)).sum::<f64>() / completions.len().max(1) as f64
 }
 
 /// Courses completed by `actor` from `starts` (their first `c` columns set), greedily.

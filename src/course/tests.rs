@@ -246,3 +246,30 @@ fn randomized_initialization_keeps_its_first_columns_random_and_seeded() {
         "the rest is left to fill"
     );
 }
+
+#[test]
+fn a_virtual_simulation_reward_is_the_mean_of_its_completions() {
+    use super::ddpg::*;
+    use candle_nn::{VarBuilder, VarMap};
+    let varmap = VarMap::new();
+    let actor = Actor::new(
+        Structure::NINE,
+        VarBuilder::from_varmap(&varmap, candle_core::DType::F32, &candle_core::Device::Cpu),
+    )
+    .unwrap();
+    let mut rng = crate::rng::Rng::new(4);
+    let start = random_start(Structure::NINE, 2, &mut rng);
+    let virt = virtual_completions(&actor, &start, 2, VIRTUAL_COMPLETIONS, 0.3, &mut rng).unwrap();
+    assert_eq!(virt.len(), 5);
+    for v in &virt {
+        assert_eq!(&v[..2], &start[..2], "the filled columns stay");
+        assert!(
+            v[2..].iter().all(|c| c[0] > 0.0 || c[1] > 0.0),
+            "the rest is filled"
+        );
+    }
+    let by_hand: f64 = virt.iter().map(|v| value_of(v)).sum::<f64>() / 5.0;
+    assert!((virtual_reward(&virt) - by_hand).abs() < 1e-12);
+    // Noise makes the completions differ.
+    assert!(virt.windows(2).any(|w| w[0] != w[1]));
+}
