@@ -123,6 +123,9 @@ pub fn diversity(courses: &[(Course, Vec<u32>)]) -> Diversity {
 fn run(args: &EvalArgs) -> Result<ExitCode> {
     let structure = Structure::of_events(args.events).map_err(|e| anyhow!(e))?;
     let count = args.count.unwrap_or(200) as usize;
+    if let Some(path) = &args.plot {
+        plot_training(args, path)?;
+    }
     if !args.ri.is_empty() {
         return randomized_initialization(args, structure, count);
     }
@@ -135,12 +138,11 @@ fn run(args: &EvalArgs) -> Result<ExitCode> {
                 .collect()
         }
         id @ ("ddpg" | "vs-ddpg") => {
-            let models = crate::game::ModelCache::new(std::path::Path::new("models"));
-            let model = RlCourse {
-                id: if id == "ddpg" { "ddpg" } else { "vs-ddpg" },
-            }
-            .model(&models, args.weights.as_deref(), args.events)
-            .map_err(|e| anyhow!(e))?;
+            let model = actor(
+                if id == "ddpg" { "ddpg" } else { "vs-ddpg" },
+                args,
+                args.weights.as_deref(),
+            )?;
             let mut rng = Rng::new(args.seed);
             rl_courses(&model.actor, structure, 1, count, &mut rng).map_err(|e| anyhow!(e))?
         }
@@ -203,6 +205,18 @@ fn run(args: &EvalArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// The actor of generator `id` for `--events`: the weights given, or the shipped ones.
+fn actor(
+    id: &'static str,
+    args: &EvalArgs,
+    weights: Option<&std::path::Path>,
+) -> Result<std::sync::Arc<crate::course::model::CourseModel>> {
+    let models = crate::game::ModelCache::new(std::path::Path::new("models"));
+    RlCourse { id }
+        .model(&models, weights, args.events)
+        .map_err(|e| anyhow!(e))
+}
+
 /// `--ri c1,c2,…`: for each c, `count` courses with c random first columns completed by the
 /// actor: mean evaluation and parameter ASD (the thesis's Table 5.3).
 fn randomized_initialization(
@@ -219,10 +233,7 @@ fn randomized_initialization(
             ))
         }
     };
-    let models = crate::game::ModelCache::new(std::path::Path::new("models"));
-    let model = RlCourse { id }
-        .model(&models, args.weights.as_deref(), args.events)
-        .map_err(|e| anyhow!(e))?;
+    let model = actor(id, args, args.weights.as_deref())?;
     let mut rows = Vec::new();
     for &c in &args.ri {
         if c == 0 || c >= structure.columns() {
@@ -284,4 +295,83 @@ fn randomized_initialization(
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `--plot PATH`: the training curves (mean evaluation per 50 episodes, with exploration) of
+/// the shipped DDPG (orange) and VS-DDPG (blue) actors for `--events`, over a grey line at
+/// random courses' mean evaluation; gridlines every 0.1 and every 10 % of the run.
+fn plot_training(args: &EvalArgs, path: &std::path::Path) -> Result<()> {
+    let structure = Structure::of_events(args.events).map_err(|e| anyhow!(e))?;
+    let mut curves = Vec::new();
+    for (id, rgb) in [("ddpg", [235u8, 130, 20]), ("vs-ddpg", [40, 80, 190])] {
+        curves.push((actor(id, args, None)?.sidecar.curve.clone(), rgb));
+    }
+    let mut rng = Rng::new(args.seed);
+    let random = (0..2_000)
+        .map(|_| evaluate(&random_course(structure, &mut rng)).value)
+        .sum::<f64>()
+        / 2_000.0;
+    const W: u32 = 640;
+    const H: u32 = 400;
+    const M: f64 = 40.0;
+    let mut img = image::RgbImage::from_pixel(W, H, image::Rgb([255, 255, 255]));
+    let longest = curves.iter().map(|c| c.0.len()).max().unwrap_or(1).max(2);
+    let to_px = |x: f64, y: f64| -> (i64, i64) {
+        (
+            (M + x * (f64::from(W) - 2.0 * M)).round() as i64,
+            (f64::from(H) - M - y * (f64::from(H) - 2.0 * M)).round() as i64,
+        )
+    };
+    let mut put = |x: i64, y: i64, c: [u8; 3]| {
+        if x >= 0 && y >= 0 && x < i64::from(W) && y < i64::from(H) {
+            img.put_pixel(x as u32, y as u32, image::Rgb(c));
+        }
+    };
+    for k in 0..=10 {
+        let shade = if k == 0 { [0, 0, 0] } else { [225, 225, 225] };
+        let (x, _) = to_px(f64::from(k) / 10.0, 0.0);
+        let (_, y) = to_px(0.0, f64::from(k) / 10.0);
+        for t in M as i64..=(i64::from(H) - M as i64) {
+            put(x, t, shade);
+        }
+        for t in M as i64..=(i64::from(W) - M as i64) {
+            put(t, y, shade);
+        }
+    }
+    let (_, ry) = to_px(0.0, random);
+    for t in M as i64..=(i64::from(W) - M as i64) {
+        put(t, ry, [120, 120, 120]);
+        put(t, ry + 1, [120, 120, 120]);
+    }
+    for (curve, rgb) in &curves {
+        let points: Vec<(f64, f64)> = curve
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| (i as f64 / (longest - 1) as f64, v))
+            .collect();
+        for pair in points.windows(2) {
+            for s in 0..=20 {
+                let t = f64::from(s) / 20.0;
+                let (x, y) = to_px(
+                    pair[0].0 + t * (pair[1].0 - pair[0].0),
+                    pair[0].1 + t * (pair[1].1 - pair[0].1),
+                );
+                for (dx, dy) in [(0, 0), (1, 0), (0, 1)] {
+                    put(x + dx, y + dy, *rgb);
+                }
+            }
+        }
+    }
+    let mut bytes = Vec::new();
+    img.write_to(
+        &mut std::io::Cursor::new(&mut bytes),
+        image::ImageFormat::Png,
+    )
+    .map_err(|e| anyhow!("{e}"))?;
+    crate::files::write_atomic(path, &bytes)?;
+    eprintln!(
+        "wrote {} (training curves; random courses' mean {random:.3})",
+        path.display()
+    );
+    Ok(())
 }

@@ -30,7 +30,7 @@ pub struct EvalArgs {
     /// Model weights to use instead of the shipped ones.
     #[arg(long)]
     pub weights: Option<PathBuf>,
-    /// Write a plot of the evaluation here (PNG; longcat-dqn).
+    /// Write a plot of the evaluation here (PNG; longcat-dqn; course: the training curves).
     #[arg(long)]
     pub plot: Option<PathBuf>,
     /// Dataset folder (match3; default levels/match3/main).
