@@ -12,13 +12,12 @@
 use super::agents::{play_game, stats, AgentKind, GameResult, RULES};
 use super::game::to_level;
 use super::generators::constructive_room;
-use super::room::MAX_SIDE;
 use super::room::{Cell, Room, Speed};
 use super::rules::{Outcome, TICK_LIMIT};
 use crate::evolve::generator::Breeder;
 use crate::evolve::pattern::{self, Category, Fitness, Group};
 use crate::evolve::{Constraint, Evaluation, Evolvable, Term};
-use crate::game::{ConditionKind, ConditionSpec, ConditionValue, GenRequest};
+use crate::game::{ConditionSpec, GenRequest};
 use crate::grid::Grid;
 use crate::jobs::{Cancel, JobError};
 use crate::level::Level;
@@ -414,21 +413,7 @@ impl Breeder for RoomBreeder {
     }
 
     fn conditions(&self) -> Vec<ConditionSpec> {
-        let side = |key, label, default, help| ConditionSpec {
-            key,
-            label,
-            kind: ConditionKind::Int {
-                min: 5,
-                max: MAX_SIDE as i64,
-            },
-            default: ConditionValue::Int(default),
-            required: false,
-            help,
-        };
-        vec![
-            side("width", "Width", 13, "room width, walls included"),
-            side("height", "Height", 9, "room height, walls included"),
-        ]
+        super::game::size_conditions(5)
     }
 
     fn validated_help(&self) -> &'static str {

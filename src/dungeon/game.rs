@@ -90,6 +90,26 @@ pub fn to_level(room: &Room, name: impl Into<String>) -> Level {
     }
 }
 
+/// The room width and height conditions (walls included), from `min` to [`MAX_SIDE`],
+/// 13 × 9 by default.
+pub fn size_conditions(min: i64) -> Vec<ConditionSpec> {
+    let side = |key, label, default, help| ConditionSpec {
+        key,
+        label,
+        kind: ConditionKind::Int {
+            min,
+            max: MAX_SIDE as i64,
+        },
+        default: ConditionValue::Int(default),
+        required: false,
+        help,
+    };
+    vec![
+        side("width", "Width", 13, "room width, walls included"),
+        side("height", "Height", 9, "room height, walls included"),
+    ]
+}
+
 /// The analysis of a room: its skeleton graph and `games` seeded games per agent.
 ///
 /// # Errors
@@ -618,21 +638,7 @@ impl LevelGenerator for RoomGenerator {
     }
 
     fn conditions(&self) -> Vec<ConditionSpec> {
-        let side = |key, label, default, help| ConditionSpec {
-            key,
-            label,
-            kind: ConditionKind::Int {
-                min: 4,
-                max: MAX_SIDE as i64,
-            },
-            default: ConditionValue::Int(default),
-            required: false,
-            help,
-        };
-        vec![
-            side("width", "Width", 13, "room width, walls included"),
-            side("height", "Height", 9, "room height, walls included"),
-        ]
+        size_conditions(4)
     }
 
     fn validated_help(&self) -> &'static str {
