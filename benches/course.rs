@@ -27,7 +27,7 @@ fn main() {
             let t = Instant::now();
             let mut n = 0;
             'search: loop {
-                for c in rl_courses(&loaded.actor, structure, 1, 16, &mut rng).unwrap() {
+                for c in rl_courses(&loaded, 1, 16, None, &mut rng).unwrap() {
                     n += 1;
                     if evaluate(&c).value > 0.9 {
                         break 'search;

@@ -22,5 +22,6 @@ pub mod level;
 pub mod longcat;
 pub mod match3;
 pub mod ml;
+pub mod rl;
 pub mod rng;
 pub mod symmetry;

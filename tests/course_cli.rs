@@ -143,12 +143,12 @@ fn bad_courses_and_conditions_say_what_is_wrong() {
 #[test]
 fn the_shipped_actors_generate_courses_and_bad_weights_say_why() {
     let dir = tempfile::tempdir().unwrap();
-    for model in ["ddpg", "vs-ddpg"] {
+    for (model, events) in [("ddpg", "9"), ("vs-ddpg", "12"), ("dqn", "9"), ("sl", "12")] {
         let out = dir.path().join(format!("{model}.ron"));
         let run = studio()
             .args([
-                "generate", "--game", "course", "--model", model, "--count", "3", "--seed", "1",
-                "--out",
+                "generate", "--game", "course", "--model", model, "--events", events, "--count",
+                "3", "--seed", "1", "--out",
             ])
             .arg(&out)
             .output()
@@ -241,4 +241,105 @@ fn randomized_initialization_trades_evaluation_for_diversity() {
         .unwrap();
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("randomize 1 to 6"));
+}
+
+#[test]
+fn dagp_and_the_filter_from_the_command_line() {
+    let out = studio()
+        .args([
+            "eval", "--game", "course", "--model", "vs-ddpg", "--dagp", "5,0.4", "--filter", "0.5",
+            "--count", "40", "--seed", "3", "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["initial_courses"], 20);
+    assert_eq!(v["count"], 40);
+    assert!(v["mean_evaluation"].as_f64().unwrap() >= 0.5);
+    assert!(v["tries"].as_u64().unwrap() >= 40);
+    assert!(v["asd"].as_f64().unwrap() > 0.0);
+    for (args, says) in [
+        (["--dagp", "5"], "is not \"n,d\""),
+        (["--dagp", "0,0.2"], "1 to 1000 candidates"),
+        (["--filter", "1.5"], "an evaluation is in 0..1"),
+    ] {
+        let bad = studio()
+            .args([
+                "eval", "--game", "course", "--model", "ddpg", "--count", "10",
+            ])
+            .args(args)
+            .output()
+            .unwrap();
+        assert!(!bad.status.success());
+        let err = String::from_utf8_lossy(&bad.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+    let random = studio()
+        .args([
+            "eval", "--game", "course", "--model", "random", "--dagp", "5,0.2",
+        ])
+        .output()
+        .unwrap();
+    assert!(!random.status.success());
+    assert!(String::from_utf8_lossy(&random.stderr).contains("needs a learned model"));
+}
+
+#[test]
+fn generate_diverse_filtered_courses_from_the_command_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("diverse.ron");
+    let run = studio()
+        .args([
+            "generate",
+            "--game",
+            "course",
+            "--model",
+            "vs-ddpg",
+            "--diverse",
+            "10,0.3",
+            "--set",
+            "ri=2",
+            "--set",
+            "filter=0.7",
+            "--count",
+            "6",
+            "--seed",
+            "4",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let pack = level_studio::files::load_pack(&out).unwrap();
+    assert_eq!(pack.levels.len(), 6);
+    for level in pack.levels.iter() {
+        let course = level_studio::course::Course::from_rows(&level.cells).unwrap();
+        assert!(level_studio::course::evaluate(&course).value >= 0.7);
+    }
+    let bad = studio()
+        .args([
+            "generate",
+            "--game",
+            "course",
+            "--model",
+            "vs-ddpg",
+            "--diverse",
+            "10",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--diverse"));
 }

@@ -770,3 +770,34 @@ fn stop_ends_an_evolution_early_and_keeps_its_best_rooms() {
     let generations = g.charts()[1].series[0].1.len();
     assert!(generations < 500, "stopped after {generations} generations");
 }
+
+#[test]
+fn course_sliders_edit_the_stored_digits_as_one_undo_step() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir, JobMode::Inline));
+    steps(&mut h, 2);
+    command(&mut h, AppCommand::SwitchGame(level_studio::course::ID));
+    steps(&mut h, 2);
+    let before = h.state().editor().board().to_rows();
+    let undo = h.state().editor().history().undo_len();
+    let hp = h.get_by_role_and_label(egui::accesskit::Role::Slider, "HP");
+    hp.focus();
+    steps(&mut h, 1);
+    h.key_press(Key::ArrowRight);
+    steps(&mut h, 2);
+    let after = h.state().editor().board().to_rows();
+    assert_ne!(before, after);
+    // Battle 1's HP is the first two digits of the first row: one hundredth more.
+    let value = |rows: &[String]| rows[0][..2].parse::<u32>().unwrap();
+    assert_eq!(value(&after), value(&before) + 1, "{before:?} → {after:?}");
+    assert_eq!(after[1..], before[1..], "nothing else changed");
+    let history = h.state().editor().history();
+    assert_eq!(history.undo_len(), undo + 1);
+    assert_eq!(history.undo_label(), Some("Battle 1 HP"));
+    command(
+        &mut h,
+        AppCommand::Edit(level_studio::app::EditCommand::Undo),
+    );
+    steps(&mut h, 1);
+    assert_eq!(h.state().editor().board().to_rows(), before);
+}

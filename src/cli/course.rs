@@ -4,10 +4,15 @@
 
 use super::eval::EvalArgs;
 use super::train::TrainArgs;
-use crate::course::ddpg::{self, DdpgConfig, VIRTUAL_COMPLETIONS};
-use crate::course::generators::{random_course, rl_courses, RlCourse};
-use crate::course::model::{greedy_mean, save, CourseSidecar, ARCHITECTURE};
+use crate::course::ddpg::{self, DdpgConfig, DdpgProgress, VIRTUAL_COMPLETIONS};
+use crate::course::dqn::{self, DqnConfig};
+use crate::course::generators::{complete_starts, random_course, rl_courses, RlCourse, RL_IDS};
+use crate::course::model::{
+    greedy_mean, save, CourseModel, CoursePolicy, CourseSidecar, ARCHITECTURE, Q_ARCHITECTURE,
+};
+use crate::course::sl::{self, SlConfig};
 use crate::course::{evaluate, Course, Structure};
+use crate::rl::Dagp;
 use crate::rng::Rng;
 use anyhow::{anyhow, Result};
 use serde_json::json;
@@ -15,75 +20,159 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 /// The course models `train` makes.
-pub const MODELS: [&str; 2] = ["course-ddpg", "course-vs-ddpg"];
+pub const MODELS: [&str; 4] = ["course-ddpg", "course-vs-ddpg", "course-dqn", "course-sl"];
 
 /// The course sweep, when `--game` is the course.
 pub fn eval(args: &EvalArgs) -> Option<Result<ExitCode>> {
     (args.game == crate::course::ID).then(|| run(args))
 }
 
-/// Trains a course actor, when `--model` is one.
+/// Trains a course model, when `--model` is one.
 pub fn train(args: &TrainArgs) -> Option<Result<ExitCode>> {
-    let vs = match args.model.as_str() {
-        "course-ddpg" => 0,
-        "course-vs-ddpg" => VIRTUAL_COMPLETIONS,
-        _ => return None,
-    };
-    Some(train_actor(args, vs))
+    MODELS
+        .contains(&args.model.as_str())
+        .then(|| train_model(args))
 }
 
-fn train_actor(args: &TrainArgs, virtual_completions: usize) -> Result<ExitCode> {
+fn progress(p: &DdpgProgress) -> bool {
+    eprintln!(
+        "[{:>3.0} %] {} of {}: mean evaluation {:.3} ({:.0} s)",
+        100.0 * p.episode as f64 / p.episodes as f64,
+        p.episode,
+        p.episodes,
+        p.mean_evaluation,
+        p.seconds
+    );
+    true
+}
+
+fn train_model(args: &TrainArgs) -> Result<ExitCode> {
     if args.restamp {
         crate::ml::restamp::<CourseSidecar>(&args.out).map_err(|e| anyhow!(e))?;
         println!("restamped {}", args.out.display());
         return Ok(ExitCode::SUCCESS);
     }
     let structure = Structure::of_events(args.events).map_err(|e| anyhow!(e))?;
-    let mut config = DdpgConfig::new(structure, virtual_completions, args.seed);
-    if let Some(e) = args.epochs {
-        config.episodes = e.max(1);
+    // Small matrices: one thread is faster (273 s against 345 s for the 9-event DDPG) and
+    // keeps the summation order, and so the weights, the same on every machine.
+    if std::env::var_os("RAYON_NUM_THREADS").is_none() {
+        std::env::set_var("RAYON_NUM_THREADS", "1");
     }
-    let trained = ddpg::train(&config, &mut |p| {
-        eprintln!(
-            "[{:>3.0} %] episode {} of {}: mean evaluation {:.3} ({:.0} s)",
-            100.0 * p.episode as f64 / p.episodes as f64,
-            p.episode,
-            p.episodes,
-            p.mean_evaluation,
-            p.seconds
-        );
-        true
-    })
-    .map_err(|e| anyhow!("training failed: {e}"))?;
-    let greedy = greedy_mean(&trained.actor, structure, 200, 1, 0).map_err(|e| anyhow!("{e}"))?;
-    let sidecar = CourseSidecar {
-        architecture: ARCHITECTURE.into(),
-        events: args.events,
-        hidden: ddpg::HIDDEN,
-        virtual_completions,
-        seed: args.seed,
-        episodes: config.episodes,
-        train_seconds: trained.seconds,
-        curve: trained.curve.clone(),
-        greedy_mean_evaluation: greedy,
-        command: format!(
-            "level-studio train --model {} --events {} --epochs {} --seed {} --out {}",
-            args.model,
-            args.events,
-            config.episodes,
-            args.seed,
-            args.out.display()
-        ),
-        weights: None,
+    let failed = |e: candle_core::Error| anyhow!("training failed: {e}");
+    let (maps, curve, seconds, virtual_completions, episodes, architecture, greedy) = match args
+        .model
+        .as_str()
+    {
+        "course-dqn" => {
+            let mut config = DqnConfig::new(structure, args.seed);
+            if let Some(e) = args.epochs {
+                config.episodes = e.max(1);
+            }
+            let t = dqn::train(&config, &mut progress).map_err(failed)?;
+            let model = CourseModel {
+                policy: CoursePolicy::Q(t.q),
+                sidecar: blank_sidecar(args, Q_ARCHITECTURE),
+            };
+            let greedy = model_greedy_mean(&model)?;
+            (
+                vec![t.varmap],
+                t.curve,
+                t.seconds,
+                0,
+                config.episodes,
+                Q_ARCHITECTURE,
+                greedy,
+            )
+        }
+        "course-sl" => {
+            let mut config = SlConfig::new(structure, args.seed);
+            if let Some(e) = args.epochs {
+                config.epochs = e.max(1);
+            }
+            let t = sl::train(&config, &mut progress).map_err(failed)?;
+            let greedy = greedy_mean(&t.actor, structure, 200, 1, 0).map_err(|e| anyhow!("{e}"))?;
+            (
+                vec![t.varmap, t.critic_varmap],
+                t.curve,
+                t.seconds,
+                0,
+                config.epochs,
+                ARCHITECTURE,
+                greedy,
+            )
+        }
+        vs => {
+            let k = if vs == "course-vs-ddpg" {
+                VIRTUAL_COMPLETIONS
+            } else {
+                0
+            };
+            let mut config = DdpgConfig::new(structure, k, args.seed);
+            if let Some(e) = args.epochs {
+                config.episodes = e.max(1);
+            }
+            let t = ddpg::train(&config, &mut progress).map_err(failed)?;
+            let greedy = greedy_mean(&t.actor, structure, 200, 1, 0).map_err(|e| anyhow!("{e}"))?;
+            (
+                vec![t.varmap, t.critic_varmap],
+                t.curve,
+                t.seconds,
+                k,
+                config.episodes,
+                ARCHITECTURE,
+                greedy,
+            )
+        }
     };
-    save(&trained, &sidecar, &args.out).map_err(|e| anyhow!(e))?;
+    let mut sidecar = blank_sidecar(args, architecture);
+    sidecar.virtual_completions = virtual_completions;
+    sidecar.episodes = episodes;
+    sidecar.train_seconds = seconds;
+    sidecar.curve = curve;
+    sidecar.greedy_mean_evaluation = greedy;
+    sidecar.critic = maps.len() == 2;
+    sidecar.command = format!(
+        "level-studio train --model {} --events {} --epochs {episodes} --seed {} --out {}",
+        args.model,
+        args.events,
+        args.seed,
+        args.out.display()
+    );
+    let refs: Vec<&candle_nn::VarMap> = maps.iter().collect();
+    save(&refs, &sidecar, &args.out).map_err(|e| anyhow!(e))?;
     println!(
-        "wrote {} ({} episodes in {:.0} s; greedy mean evaluation {greedy:.3})",
+        "wrote {} ({episodes} {} in {seconds:.0} s; greedy mean evaluation {greedy:.3})",
         args.out.display(),
-        config.episodes,
-        trained.seconds
+        if args.model == "course-sl" {
+            "epochs"
+        } else {
+            "episodes"
+        },
     );
     Ok(ExitCode::SUCCESS)
+}
+
+fn blank_sidecar(args: &TrainArgs, architecture: &str) -> CourseSidecar {
+    CourseSidecar {
+        architecture: architecture.into(),
+        events: args.events,
+        hidden: ddpg::HIDDEN,
+        virtual_completions: 0,
+        seed: args.seed,
+        episodes: 0,
+        train_seconds: 0.0,
+        curve: Vec::new(),
+        greedy_mean_evaluation: 0.0,
+        command: String::new(),
+        critic: false,
+        weights: None,
+    }
+}
+
+/// The sidecar's greedy mean: 200 courses from one random column (seed 0).
+fn model_greedy_mean(model: &CourseModel) -> Result<f64> {
+    let courses = rl_courses(model, 1, 200, None, &mut Rng::new(0)).map_err(|e| anyhow!(e))?;
+    Ok(courses.iter().map(|c| evaluate(c).value).sum::<f64>() / 200.0)
 }
 
 /// Diversity of a set of courses, over every pair.
@@ -120,6 +209,108 @@ pub fn diversity(courses: &[(Course, Vec<u32>)]) -> Diversity {
     }
 }
 
+/// Initial courses (one random first column each) that `--dagp` completes several times.
+pub const DAGP_STARTS: usize = 20;
+/// Tries per kept course before `--filter` gives up (the thesis's 500).
+pub const FILTER_TRIES: usize = 500;
+
+/// Courses that one setting produced, grouped by the initial course they share (`--dagp`; one
+/// group otherwise), and the tries they took.
+struct Sample {
+    groups: Vec<Vec<(Course, Vec<u32>, f64)>>,
+    tries: usize,
+    seconds: f64,
+}
+
+fn sample(args: &EvalArgs, structure: Structure, count: usize) -> Result<Sample> {
+    let filter = args.filter.unwrap_or(0.0);
+    if !(0.0..=1.0).contains(&filter) {
+        return Err(anyhow!("--filter {filter}: an evaluation is in 0..1"));
+    }
+    let dagp = args
+        .dagp
+        .as_deref()
+        .map(|t| Dagp::parse(t).map_err(|e| anyhow!("--dagp {e}")))
+        .transpose()?;
+    let started = Instant::now();
+    let mut rng = Rng::new(args.seed);
+    let model = match args.model.as_str() {
+        "random" if dagp.is_some() => {
+            return Err(anyhow!(
+                "--dagp needs a learned model ({})",
+                RL_IDS.join(", ")
+            ))
+        }
+        "random" => None,
+        id if RL_IDS.contains(&id) => {
+            let id = RL_IDS.iter().copied().find(|&k| k == id).unwrap_or("ddpg");
+            Some(actor(id, args, args.weights.as_deref())?)
+        }
+        other => {
+            return Err(anyhow!(
+                "the course has no generator {other:?} (random, {})",
+                RL_IDS.join(", ")
+            ))
+        }
+    };
+    if let (Some(_), Some(m)) = (dagp, &model) {
+        if !m.has_values() {
+            return Err(anyhow!(
+                "{} has no critic, and DAGP chooses by the critic: retrain it",
+                args.model
+            ));
+        }
+    }
+    let (starts, per_group) = match dagp {
+        Some(_) => (
+            (0..DAGP_STARTS)
+                .map(|_| ddpg::random_start(structure, 1, &mut rng))
+                .collect::<Vec<_>>(),
+            count.div_ceil(DAGP_STARTS),
+        ),
+        None => (vec![Vec::new()], count),
+    };
+    let mut groups = Vec::new();
+    let mut tries = 0usize;
+    for start in &starts {
+        let mut kept: Vec<(Course, Vec<u32>, f64)> = Vec::new();
+        let mut group_tries = 0usize;
+        while kept.len() < per_group {
+            if group_tries >= FILTER_TRIES * per_group {
+                return Err(anyhow!(
+                    "--filter {filter}: only {} of {per_group} courses in {group_tries} tries",
+                    kept.len()
+                ));
+            }
+            let want = (per_group - kept.len()).max(16);
+            let batch: Vec<Course> = match &model {
+                None => (0..want)
+                    .map(|_| random_course(structure, &mut rng))
+                    .collect(),
+                Some(m) if dagp.is_some() => {
+                    complete_starts(m, vec![start.clone(); want], 1, dagp, &mut rng)
+                        .map_err(|e| anyhow!(e))?
+                }
+                Some(m) => rl_courses(m, 1, want, None, &mut rng).map_err(|e| anyhow!(e))?,
+            };
+            for c in batch {
+                group_tries += 1;
+                let e = evaluate(&c);
+                if e.value >= filter && kept.len() < per_group {
+                    kept.push((c, e.winning, e.value));
+                }
+            }
+        }
+        tries += group_tries;
+        groups.push(kept);
+    }
+    Ok(Sample {
+        groups,
+        tries,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
 fn run(args: &EvalArgs) -> Result<ExitCode> {
     let structure = Structure::of_events(args.events).map_err(|e| anyhow!(e))?;
     let count = args.count.unwrap_or(200) as usize;
@@ -129,44 +320,29 @@ fn run(args: &EvalArgs) -> Result<ExitCode> {
     if !args.ri.is_empty() {
         return randomized_initialization(args, structure, count);
     }
-    let started = Instant::now();
-    let courses: Vec<Course> = match args.model.as_str() {
-        "random" => {
-            let mut rng = Rng::new(args.seed);
-            (0..count)
-                .map(|_| random_course(structure, &mut rng))
-                .collect()
-        }
-        id @ ("ddpg" | "vs-ddpg") => {
-            let model = actor(
-                if id == "ddpg" { "ddpg" } else { "vs-ddpg" },
-                args,
-                args.weights.as_deref(),
-            )?;
-            let mut rng = Rng::new(args.seed);
-            rl_courses(&model.actor, structure, 1, count, &mut rng).map_err(|e| anyhow!(e))?
-        }
-        other => {
-            return Err(anyhow!(
-                "the course has no generator {other:?} (random, ddpg, vs-ddpg)"
-            ))
-        }
-    };
-    let seconds = started.elapsed().as_secs_f64();
-    let judged: Vec<(Course, Vec<u32>, f64)> = courses
-        .into_iter()
-        .map(|c| {
-            let e = evaluate(&c);
-            (c, e.winning, e.value)
-        })
-        .collect();
-    let values: Vec<f64> = judged.iter().map(|j| j.2).collect();
-    let mean = values.iter().sum::<f64>() / count as f64;
-    let std = (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / count as f64).sqrt();
+    let s = sample(args, structure, count)?;
+    let values: Vec<f64> = s.groups.iter().flatten().map(|j| j.2).collect();
+    let n = values.len().max(1) as f64;
+    let mean = values.iter().sum::<f64>() / n;
+    let std = (values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / n).sqrt();
     let above = values.iter().filter(|&&v| v > 0.9).count();
-    let pairs: Vec<(Course, Vec<u32>)> = judged.into_iter().map(|j| (j.0, j.1)).collect();
-    let d = diversity(&pairs);
-    let tries = (above > 0).then(|| count as f64 / above as f64);
+    // Diversity within each group (courses from the same initial course under DAGP, as the
+    // thesis's Fig. 5.10), averaged over the groups.
+    let (mut asd, mut wins) = (0.0, 0.0);
+    for g in &s.groups {
+        let pairs: Vec<(Course, Vec<u32>)> = g.iter().map(|j| (j.0.clone(), j.1.clone())).collect();
+        let d = diversity(&pairs);
+        asd += d.asd;
+        wins += d.different_wins;
+    }
+    let groups = s.groups.len().max(1) as f64;
+    let d = Diversity {
+        asd: asd / groups,
+        different_wins: wins / groups,
+    };
+    let tries = (above > 0).then(|| s.tries as f64 / above as f64);
+    let kept = values.len();
+    let filter = args.filter.unwrap_or(0.0);
     if args.json {
         println!(
             "{}",
@@ -174,43 +350,69 @@ fn run(args: &EvalArgs) -> Result<ExitCode> {
                 "game": "course",
                 "model": args.model,
                 "events": args.events,
-                "count": count,
+                "count": kept,
                 "seed": args.seed,
+                "dagp": args.dagp,
+                "initial_courses": s.groups.len(),
+                "filter": filter,
+                "tries": s.tries,
+                "tries_per_kept": s.tries as f64 / kept.max(1) as f64,
                 "mean_evaluation": mean,
                 "std_evaluation": std,
-                "above_0_9": above as f64 / count as f64,
+                "above_0_9": above as f64 / n,
                 "tries_per_above_0_9": tries,
                 "asd": d.asd,
                 "different_winning_strategies": d.different_wins,
-                "seconds_per_course": seconds / count as f64,
+                "seconds_per_course": s.seconds / kept.max(1) as f64,
             })
         );
     } else {
         println!(
-            "{} on {}-event courses, {count} courses (seed {}):",
-            args.model, args.events, args.seed
+            "{}{} on {}-event courses, {kept} courses (seed {}{}):",
+            args.model,
+            args.dagp
+                .as_deref()
+                .map_or(String::new(), |t| format!(" + DAGP {t}")),
+            args.events,
+            args.seed,
+            if filter > 0.0 {
+                format!(", evaluation ≥ {filter} kept: {} tries", s.tries)
+            } else {
+                String::new()
+            }
         );
+        if args.dagp.is_some() {
+            println!(
+                "  {} initial courses, {} each",
+                s.groups.len(),
+                kept / s.groups.len().max(1)
+            );
+        }
         println!("  mean evaluation     {mean:.3} ± {std:.3}");
         println!(
             "  above 0.9           {:.2} % ({})",
-            100.0 * above as f64 / count as f64,
-            tries.map_or("none found".into(), |t| format!("one per {t:.0} tries"))
+            100.0 * above as f64 / n,
+            tries.map_or("none found".into(), |t| format!("one per {t:.1} tries"))
         );
         println!("  parameter ASD       {:.3} (mean over pairs)", d.asd);
         println!(
             "  different wins      {:.2} strategies (mean over pairs)",
             d.different_wins
         );
+        println!(
+            "  time                {:.3} ms per kept course",
+            1000.0 * s.seconds / kept.max(1) as f64
+        );
     }
     Ok(ExitCode::SUCCESS)
 }
 
-/// The actor of generator `id` for `--events`: the weights given, or the shipped ones.
+/// The model of generator `id` for `--events`: the weights given, or the shipped ones.
 fn actor(
     id: &'static str,
     args: &EvalArgs,
     weights: Option<&std::path::Path>,
-) -> Result<std::sync::Arc<crate::course::model::CourseModel>> {
+) -> Result<std::sync::Arc<CourseModel>> {
     let models = crate::game::ModelCache::new(std::path::Path::new("models"));
     RlCourse { id }
         .model(&models, weights, args.events)
@@ -224,14 +426,12 @@ fn randomized_initialization(
     structure: Structure,
     count: usize,
 ) -> Result<ExitCode> {
-    let id = match args.model.as_str() {
-        "ddpg" => "ddpg",
-        "vs-ddpg" => "vs-ddpg",
-        other => {
-            return Err(anyhow!(
-                "--ri applies to the RL generators (ddpg, vs-ddpg), not {other:?}"
-            ))
-        }
+    let Some(&id) = RL_IDS.iter().find(|&&id| id == args.model) else {
+        return Err(anyhow!(
+            "--ri applies to the learned generators ({}), not {:?}",
+            RL_IDS.join(", "),
+            args.model
+        ));
     };
     let model = actor(id, args, args.weights.as_deref())?;
     let mut rows = Vec::new();
@@ -245,8 +445,7 @@ fn randomized_initialization(
             ));
         }
         let mut rng = Rng::new(args.seed);
-        let courses =
-            rl_courses(&model.actor, structure, c, count, &mut rng).map_err(|e| anyhow!(e))?;
+        let courses = rl_courses(&model, c, count, None, &mut rng).map_err(|e| anyhow!(e))?;
         let judged: Vec<(Course, Vec<u32>)> = courses
             .into_iter()
             .map(|k| {
@@ -298,12 +497,16 @@ fn randomized_initialization(
 }
 
 /// `--plot PATH`: the training curves (mean evaluation per 50 episodes, with exploration) of
-/// the shipped DDPG (orange) and VS-DDPG (blue) actors for `--events`, over a grey line at
+/// the shipped DDPG (orange), VS-DDPG (blue) and DQN (green) for `--events`, over a grey line at
 /// random courses' mean evaluation; gridlines every 0.1 and every 10 % of the run.
 fn plot_training(args: &EvalArgs, path: &std::path::Path) -> Result<()> {
     let structure = Structure::of_events(args.events).map_err(|e| anyhow!(e))?;
     let mut curves = Vec::new();
-    for (id, rgb) in [("ddpg", [235u8, 130, 20]), ("vs-ddpg", [40, 80, 190])] {
+    for (id, rgb) in [
+        ("ddpg", [235u8, 130, 20]),
+        ("vs-ddpg", [40, 80, 190]),
+        ("dqn", [40, 160, 80]),
+    ] {
         curves.push((actor(id, args, None)?.sidecar.curve.clone(), rgb));
     }
     let mut rng = Rng::new(args.seed);

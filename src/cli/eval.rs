@@ -67,11 +67,19 @@ pub struct EvalArgs {
     /// Course: events per course, 9 or 12.
     #[arg(long, default_value_t = 9)]
     pub events: usize,
-    /// Course RL generators: randomized initialization, one row per number of random first
-    /// columns ("1,2,3").
+    /// Randomized initialization, one row per number of random first decisions ("1,2,3"):
+    /// course learned generators (columns) and longcat-dqn (walk steps).
     #[arg(long, value_delimiter = ',')]
     pub ri: Vec<usize>,
-    /// Course: courses to generate (default 200).
+    /// Course learned generators: the diversity-aware greedy policy, "n,d" (n random columns,
+    /// kept when farther than d from the network's; the critic picks) from 20 initial courses.
+    #[arg(long, value_name = "N,D")]
+    pub dagp: Option<String>,
+    /// Course: discard courses evaluated below this and keep drawing (tries are reported).
+    #[arg(long, value_name = "V")]
+    pub filter: Option<f64>,
+    /// Course: courses to generate (default 200); longcat-dqn --ri: levels per row (default
+    /// 1,000).
     #[arg(long, value_parser = clap::value_parser!(u64).range(2..=100_000))]
     pub count: Option<u64>,
 }

@@ -48,7 +48,8 @@ pub struct GenerateArgs {
     /// Longcat DQN: probability of a random action instead of the greedy one.
     #[arg(long)]
     pub temperature: Option<f64>,
-    /// Longcat DQN: diversity-aware policy, "n,d" or "n,d,p".
+    /// Diversity-aware policy (DAGP): Longcat DQN "n,d" or "n,d,p" (d in cells); course
+    /// learned generators "n,d" (d a distance between columns, e.g. 10,0.3).
     #[arg(long)]
     pub diverse: Option<String>,
     /// Model weights to use instead of the shipped ones.
@@ -138,7 +139,11 @@ fn flag_conditions(
     if let Some(t) = args.temperature {
         given.push(("temperature", "temperature", ConditionValue::Float(t)));
     }
-    if let Some(d) = &args.diverse {
+    if let (Some(d), true) = (&args.diverse, args.game == crate::course::ID) {
+        let dagp = crate::rl::Dagp::parse(d).map_err(|e| anyhow!("--diverse {e}"))?;
+        given.push(("diverse", "diverse_n", ConditionValue::Int(dagp.n as i64)));
+        given.push(("diverse", "diverse_d", ConditionValue::Float(dagp.d)));
+    } else if let Some(d) = &args.diverse {
         let bad = || anyhow!("--diverse {d:?} is not \"n,d\" or \"n,d,p\" (e.g. 3,2,0.5)");
         let parts: Vec<&str> = d.split(',').map(str::trim).collect();
         if !(2..=3).contains(&parts.len()) {

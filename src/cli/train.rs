@@ -42,6 +42,9 @@ pub struct TrainArgs {
     /// Course actors: events per course, 9 or 12.
     #[arg(long, default_value_t = 9)]
     pub events: usize,
+    /// longcat-dqn: virtual completions per step (virtual simulation; 0: the shipped rewards).
+    #[arg(long, default_value_t = 0)]
+    pub virtual_completions: usize,
     /// Do not train: write the length and hash of the existing weights at --out into their
     /// sidecar (for sidecars written before they carried one). Only for weights you trust.
     #[arg(long)]

@@ -36,14 +36,20 @@ pub fn input_len(structure: Structure) -> usize {
     4 * structure.columns()
 }
 
-struct Mlp {
+/// Three fully connected layers of width [`HIDDEN`] with ReLU between them: the shape of every
+/// course network (actor, critic, evaluator, Q-network).
+pub struct Mlp {
     l1: Linear,
     l2: Linear,
     l3: Linear,
 }
 
 impl Mlp {
-    fn new(input: usize, output: usize, vb: VarBuilder) -> candle_core::Result<Self> {
+    /// Builds the layers under `vb` (`l1`, `l2`, `l3`).
+    ///
+    /// # Errors
+    /// A candle error when a weight is missing or has the wrong shape.
+    pub fn new(input: usize, output: usize, vb: VarBuilder) -> candle_core::Result<Self> {
         Ok(Self {
             l1: linear(input, HIDDEN, vb.pp("l1"))?,
             l2: linear(HIDDEN, HIDDEN, vb.pp("l2"))?,
@@ -51,7 +57,11 @@ impl Mlp {
         })
     }
 
-    fn forward(&self, x: &Tensor) -> candle_core::Result<Tensor> {
+    /// The network's output for a batch of inputs.
+    ///
+    /// # Errors
+    /// A candle error.
+    pub fn forward(&self, x: &Tensor) -> candle_core::Result<Tensor> {
         let x = self.l1.forward(x)?.relu()?;
         let x = self.l2.forward(&x)?.relu()?;
         self.l3.forward(&x)
@@ -76,8 +86,33 @@ impl Actor {
         })
     }
 
-    fn forward(&self, x: &Tensor) -> candle_core::Result<Tensor> {
+    pub(crate) fn forward(&self, x: &Tensor) -> candle_core::Result<Tensor> {
         candle_nn::ops::sigmoid(&self.net.forward(x)?)
+    }
+
+    /// The structure the actor fills.
+    pub fn structure(&self) -> Structure {
+        self.structure
+    }
+
+    /// The actor's column for each course being filled, each at its own next column.
+    ///
+    /// # Errors
+    /// A candle error.
+    pub fn act_each(
+        &self,
+        courses: &[(&[[f64; 3]], usize)],
+        device: &Device,
+    ) -> candle_core::Result<Vec<[f64; 3]>> {
+        let mut x = Vec::with_capacity(courses.len() * input_len(self.structure));
+        for (c, next) in courses {
+            features(c, *next, &mut x);
+        }
+        let x = Tensor::from_vec(x, (courses.len(), input_len(self.structure)), device)?;
+        let y = self.forward(&x)?.to_vec2::<f32>()?;
+        Ok(y.into_iter()
+            .map(|r| [f64::from(r[0]), f64::from(r[1]), f64::from(r[2])])
+            .collect())
     }
 
     /// The actor's column for each of `courses` at column `next`.
@@ -102,21 +137,58 @@ impl Actor {
     }
 }
 
-struct Critic {
+/// The critic: a course being filled and a candidate column → its value. DDPG's critic
+/// estimates the return; the supervised baseline's evaluator, the final evaluation.
+pub struct Critic {
     net: Mlp,
+    structure: Structure,
 }
 
+/// The var-builder prefix of a critic inside a model file.
+pub const CRITIC_PREFIX: &str = "critic";
+
 impl Critic {
-    fn new(structure: Structure, vb: VarBuilder) -> candle_core::Result<Self> {
+    /// Builds the critic; names under `vb` become the safetensors keys.
+    ///
+    /// # Errors
+    /// A candle error when a weight is missing or has the wrong shape.
+    pub fn new(structure: Structure, vb: VarBuilder) -> candle_core::Result<Self> {
         Ok(Self {
             net: Mlp::new(input_len(structure) + 3, 1, vb)?,
+            structure,
         })
     }
 
-    fn forward(&self, state: &Tensor, action: &Tensor) -> candle_core::Result<Tensor> {
+    pub(crate) fn forward(&self, state: &Tensor, action: &Tensor) -> candle_core::Result<Tensor> {
         self.net
             .forward(&Tensor::cat(&[state, action], D::Minus1)?)?
             .squeeze(D::Minus1)
+    }
+
+    /// The critic's value of each candidate column for `course` at column `next`.
+    ///
+    /// # Errors
+    /// A candle error.
+    pub fn values(
+        &self,
+        course: &[[f64; 3]],
+        next: usize,
+        actions: &[[f64; 3]],
+        device: &Device,
+    ) -> candle_core::Result<Vec<f64>> {
+        let n_in = input_len(self.structure);
+        let mut state = Vec::with_capacity(n_in);
+        features(course, next, &mut state);
+        let states: Vec<f32> = actions.iter().flat_map(|_| state.iter().copied()).collect();
+        let acts: Vec<f32> = actions.iter().flat_map(|a| a.map(|v| v as f32)).collect();
+        let states = Tensor::from_vec(states, (actions.len(), n_in), device)?;
+        let acts = Tensor::from_vec(acts, (actions.len(), 3), device)?;
+        Ok(self
+            .forward(&states, &acts)?
+            .to_vec1::<f32>()?
+            .into_iter()
+            .map(f64::from)
+            .collect())
     }
 }
 
@@ -233,6 +305,50 @@ pub struct DdpgProgress {
     pub seconds: f64,
 }
 
+/// A training curve: every 50 episodes, the mean evaluation of the last 50 courses.
+pub(crate) struct Curve {
+    recent: VecDeque<f64>,
+    /// The points so far.
+    pub points: Vec<f64>,
+    started: Instant,
+}
+
+impl Curve {
+    pub(crate) fn new() -> Self {
+        Self {
+            recent: VecDeque::new(),
+            points: Vec::new(),
+            started: Instant::now(),
+        }
+    }
+
+    /// Records the course of episode `episode` (of `episodes`); every 50 episodes and at the
+    /// end adds a point and tells `report`. False when `report` stops the run.
+    pub(crate) fn record(
+        &mut self,
+        value: f64,
+        episode: usize,
+        episodes: usize,
+        report: &mut dyn FnMut(&DdpgProgress) -> bool,
+    ) -> bool {
+        self.recent.push_back(value);
+        if self.recent.len() > 50 {
+            self.recent.pop_front();
+        }
+        if !(episode + 1).is_multiple_of(50) && episode + 1 != episodes {
+            return true;
+        }
+        let mean = self.recent.iter().sum::<f64>() / self.recent.len().max(1) as f64;
+        self.points.push(mean);
+        report(&DdpgProgress {
+            episode: episode + 1,
+            episodes,
+            mean_evaluation: mean,
+            seconds: self.started.elapsed().as_secs_f64(),
+        })
+    }
+}
+
 struct Transition {
     state: Vec<f32>,
     action: [f32; 3],
@@ -241,19 +357,23 @@ struct Transition {
     done: bool,
 }
 
-/// A trained actor with its var map.
+/// A trained actor and critic with their var maps.
 pub struct Trained {
     /// The actor's weights.
     pub varmap: VarMap,
+    /// The critic's weights (names under [`CRITIC_PREFIX`]).
+    pub critic_varmap: VarMap,
     /// The actor.
     pub actor: Actor,
+    /// The critic.
+    pub critic: Critic,
     /// Mean evaluation per 50 episodes (the training curve).
     pub curve: Vec<f64>,
     /// Seconds of training.
     pub seconds: f64,
 }
 
-fn noisy(a: [f64; 3], sigma: f64, rng: &mut Rng) -> [f64; 3] {
+pub(crate) fn noisy(a: [f64; 3], sigma: f64, rng: &mut Rng) -> [f64; 3] {
     a.map(|v| (v + sigma * rng.normal()).clamp(0.0, 1.0))
 }
 
@@ -269,7 +389,11 @@ fn soft_update(from: &VarMap, to: &VarMap, tau: f64) -> candle_core::Result<()> 
     Ok(())
 }
 
-fn copy(from: &VarMap, to: &VarMap) -> candle_core::Result<()> {
+/// Copies every weight of `from` into the var of the same name in `to`.
+///
+/// # Errors
+/// A candle error.
+pub(crate) fn copy(from: &VarMap, to: &VarMap) -> candle_core::Result<()> {
     soft_update(from, to, 1.0)
 }
 
@@ -293,9 +417,9 @@ pub fn train(
     let maps: Vec<VarMap> = (0..4).map(|_| VarMap::new()).collect();
     let vb = |m: &VarMap| VarBuilder::from_varmap(m, DType::F32, &device);
     let actor = Actor::new(s, vb(&maps[0]))?;
-    let critic = Critic::new(s, vb(&maps[1]))?;
+    let critic = Critic::new(s, vb(&maps[1]).pp(CRITIC_PREFIX))?;
     let actor_target = Actor::new(s, vb(&maps[2]))?;
-    let critic_target = Critic::new(s, vb(&maps[3]))?;
+    let critic_target = Critic::new(s, vb(&maps[3]).pp(CRITIC_PREFIX))?;
     let init = |m: &VarMap, seed: u64| {
         crate::match3::cvae::train::seeded_init(m, seed)
             .map_err(|e| candle_core::Error::Msg(e.to_string()))
@@ -323,8 +447,7 @@ pub fn train(
     let mut rng = Rng::derive(config.seed, 0xdd96);
     let mut memory: Vec<Transition> = Vec::with_capacity(config.replay.min(1 << 16));
     let mut written = 0usize;
-    let mut recent: VecDeque<f64> = VecDeque::new();
-    let mut curve = Vec::new();
+    let mut curve = Curve::new();
     let mut actions = 0usize;
     let columns = s.columns();
     for episode in 0..config.episodes {
@@ -349,15 +472,17 @@ pub fn train(
             let reward = if done {
                 value_of(&course)
             } else if config.virtual_completions > 0 {
-                let virt = virtual_completions(
-                    &actor,
-                    &course,
-                    col + 1,
+                let gen = super::policy::ActorRl::new(&actor, None);
+                let filling = super::policy::Filling::at(course.clone(), col + 1);
+                let virt = crate::rl::virtual_completions(
+                    &gen,
+                    &filling,
                     config.virtual_completions,
                     sigma,
                     &mut rng,
-                )?;
-                virtual_reward(&virt)
+                )
+                .map_err(candle_core::Error::Msg)?;
+                crate::rl::virtual_reward(&gen, &virt)
             } else {
                 0.0
             };
@@ -422,60 +547,21 @@ pub fn train(
                 soft_update(&maps[1], &maps[3], config.tau)?;
             }
         }
-        recent.push_back(value_of(&course));
-        if recent.len() > 50 {
-            recent.pop_front();
-        }
-        if (episode + 1) % 50 == 0 || episode + 1 == config.episodes {
-            let mean = recent.iter().sum::<f64>() / recent.len().max(1) as f64;
-            curve.push(mean);
-            let p = DdpgProgress {
-                episode: episode + 1,
-                episodes: config.episodes,
-                mean_evaluation: mean,
-                seconds: started.elapsed().as_secs_f64(),
-            };
-            if !report(&p) {
-                break;
-            }
+        if !curve.record(value_of(&course), episode, config.episodes, report) {
+            break;
         }
     }
-    let varmap = maps.into_iter().next().ok_or_else(poisoned)?;
+    let mut maps = maps.into_iter();
+    let varmap = maps.next().ok_or_else(poisoned)?;
+    let critic_varmap = maps.next().ok_or_else(poisoned)?;
     Ok(Trained {
         varmap,
+        critic_varmap,
         actor,
-        curve,
+        critic,
+        curve: curve.points,
         seconds: started.elapsed().as_secs_f64(),
     })
-}
-
-/// `n` virtual completions of `course` from column `from` on by `actor` with Gaussian noise
-/// `sigma` (VS-DDPG's look-ahead).
-///
-/// # Errors
-/// A candle error.
-pub fn virtual_completions(
-    actor: &Actor,
-    course: &[[f64; 3]],
-    from: usize,
-    n: usize,
-    sigma: f64,
-    rng: &mut Rng,
-) -> candle_core::Result<Vec<Vec<[f64; 3]>>> {
-    let s = actor.structure;
-    let mut virt = vec![course.to_vec(); n];
-    for k in from..s.columns() {
-        let acts = actor.act(&virt, k, &Device::Cpu)?;
-        for (v, a) in virt.iter_mut().zip(acts) {
-            place(s, v, k, noisy(a, sigma, rng));
-        }
-    }
-    Ok(virt)
-}
-
-/// VS-DDPG's reward for a step: the mean evaluation of its virtual completions.
-pub fn virtual_reward(completions: &[Vec<[f64; 3]>]) -> f64 {
-    completions.iter().map(|v| value_of(v)).sum::<f64>() / completions.len().max(1) as f64
 }
 
 /// Courses completed by `actor` from `starts` (their first `c` columns set), greedily.

@@ -9,8 +9,9 @@ use super::rules::{
 };
 use crate::game::explore::{GraphPicture, StateGraph, StateSpace};
 use crate::game::{
-    AnalyseOptions, Analysis, AsciiError, CellLook, Game, GameId, Gauge, LevelGenerator, PlayInput,
-    PlayMove, PlayRules, PlayStatus, SizeRules, TileInfo, TileMark, Verdict,
+    AnalyseOptions, Analysis, AsciiError, CellLook, Game, GameId, Gauge, LevelGenerator,
+    ParamStrip, PlayInput, PlayMove, PlayRules, PlayStatus, SizeRules, StripEvent, StripParam,
+    TileInfo, TileMark, Verdict,
 };
 use crate::grid::Grid;
 use crate::jobs::{Cancel, JobError};
@@ -67,6 +68,55 @@ pub fn strip(course: &Course) -> Vec<char> {
     out.push('K');
     out
 }
+
+/// A course as sliders: per battle its HP, ATK and the fountain after it (0: none), then the
+/// boss's HP and ATK; each shows its value in the game.
+pub fn parameter_strip(course: &Course) -> Option<ParamStrip> {
+    let cols = course.columns();
+    let param = |name, value: f64, shown: String, i: usize, row: usize| StripParam {
+        name,
+        value,
+        shown,
+        cells: [(2 * i, row), (2 * i + 1, row)],
+    };
+    let mut events = Vec::with_capacity(cols.len());
+    for (i, col) in cols.iter().enumerate() {
+        let boss = i == course.enemies();
+        let (hp, atk) = if boss { course.boss() } else { course.enemy(i) };
+        let mut params = vec![
+            param("HP", col[0], format!("{hp:.0} HP"), i, 0),
+            param("ATK", col[1], format!("{atk:.0} ATK"), i, 1),
+        ];
+        if !boss {
+            let heal = (col[2] * MAX_HP).round();
+            params.push(param(
+                "Fountain after",
+                col[2],
+                if col[2] > 0.0 {
+                    format!("heals {heal:.0} HP")
+                } else {
+                    "no fountain".into()
+                },
+                i,
+                2,
+            ));
+        }
+        events.push(StripEvent {
+            label: if boss {
+                "Boss".into()
+            } else {
+                format!("Battle {}", i + 1)
+            },
+            glyph: if boss { 'K' } else { 'B' },
+            rgb: if boss { BOSS_RGB } else { BATTLE_RGB },
+            params,
+        });
+    }
+    Some(ParamStrip { events })
+}
+
+/// The colour of a fountain (recovery) event in strips.
+pub const FOUNTAIN_RGB: [u8; 3] = RECOVERY_RGB;
 
 /// The evaluation as the gauge, the level file and `validate` show it.
 pub fn analysis_of(course: &Course, e: &Evaluation) -> Analysis {
@@ -346,6 +396,10 @@ impl Game for CourseGame {
 
     fn default_brush(&self) -> u8 {
         5
+    }
+
+    fn parameter_strip(&self, rows: &[String]) -> Option<ParamStrip> {
+        parameter_strip(&Course::from_rows(rows).ok()?)
     }
 
     fn play(&self, level: &Level, _seed: u64) -> Option<Result<Box<dyn PlayRules>, String>> {

@@ -1,12 +1,14 @@
 //! Course generators: random (every parameter uniform in [0, 1] on the chosen structure).
 
 use super::matrix::{Course, Structure};
+use super::model::CourseModel;
 use crate::game::{
     ConditionKind, ConditionSpec, ConditionValue, Conditions, GenRequest, GenerationContext,
     LevelGenerator, LevelSink,
 };
 use crate::jobs::JobError;
 use crate::level::Level;
+use crate::rl::Dagp;
 use crate::rng::Rng;
 use std::sync::Arc;
 
@@ -16,6 +18,8 @@ pub fn all() -> Vec<Arc<dyn LevelGenerator>> {
         Arc::new(RandomCourse),
         Arc::new(RlCourse { id: "ddpg" }),
         Arc::new(RlCourse { id: "vs-ddpg" }),
+        Arc::new(RlCourse { id: "dqn" }),
+        Arc::new(RlCourse { id: "sl" }),
     ]
 }
 
@@ -125,12 +129,80 @@ impl LevelGenerator for RandomCourse {
     }
 }
 
-/// The RL generators: an actor trained with DDPG or VS-DDPG fills the course column by
-/// column after `ri` random first columns; courses below `filter` are discarded.
+/// The learned generators: a network (an actor trained with DDPG, VS-DDPG or supervision, or
+/// a DQN) fills the course after `ri` random first columns, greedily or with DAGP (`diverse_n`
+/// candidates farther than `diverse_d`); courses below `filter` are discarded.
 #[derive(Clone, Copy, Debug)]
 pub struct RlCourse {
-    /// `ddpg` or `vs-ddpg`.
+    /// `ddpg`, `vs-ddpg`, `dqn` or `sl`.
     pub id: &'static str,
+}
+
+/// The learned course generators' ids.
+pub const RL_IDS: [&str; 4] = ["ddpg", "vs-ddpg", "dqn", "sl"];
+
+/// The randomized-initialization, DAGP and filter conditions every RL generator offers.
+pub fn quality_diversity_conditions() -> Vec<ConditionSpec> {
+    vec![
+        ConditionSpec {
+            key: "ri",
+            label: "Randomize first",
+            kind: ConditionKind::Int { min: 1, max: 12 },
+            default: ConditionValue::Int(1),
+            required: false,
+            help: "columns set at random before the network fills the rest (more: more varied, lower evaluation)",
+        },
+        ConditionSpec {
+            key: "diverse_n",
+            label: "Diverse: candidates",
+            kind: ConditionKind::Int { min: 0, max: 50 },
+            default: ConditionValue::Int(0),
+            required: false,
+            help: "DAGP: at each later column draw this many random columns and take the one the critic values most among those far from the network's own (0: off, the network's own column)",
+        },
+        ConditionSpec {
+            key: "diverse_d",
+            label: "Diverse: distance",
+            kind: ConditionKind::Float {
+                min: 0.0,
+                max: 1.5,
+                step: 0.05,
+            },
+            default: ConditionValue::Float(0.4),
+            required: false,
+            help: "DAGP: a candidate counts only when it is farther than this from the network's column (Euclidean, parameters in 0..1)",
+        },
+        ConditionSpec {
+            key: "filter",
+            label: "Discard below",
+            kind: ConditionKind::Float {
+                min: 0.0,
+                max: 1.0,
+                step: 0.05,
+            },
+            default: ConditionValue::Float(0.0),
+            required: false,
+            help: "courses evaluated below this are dropped",
+        },
+    ]
+}
+
+/// The DAGP setting a request asks for (`diverse_n` 0: none).
+///
+/// # Errors
+/// An out-of-range setting, in words.
+pub fn dagp_of(conditions: &Conditions) -> Result<Option<Dagp>, String> {
+    let n = conditions.usize("diverse_n").unwrap_or(0);
+    if n == 0 {
+        return Ok(None);
+    }
+    let dagp = Dagp {
+        n,
+        d: conditions.float("diverse_d").unwrap_or(0.4),
+        p: 1.0,
+    };
+    dagp.check()?;
+    Ok(Some(dagp))
 }
 
 impl RlCourse {
@@ -143,7 +215,7 @@ impl RlCourse {
         models: &crate::game::ModelCache,
         weights: Option<&std::path::Path>,
         events: usize,
-    ) -> Result<Arc<super::model::CourseModel>, String> {
+    ) -> Result<Arc<CourseModel>, String> {
         let path = weights.map_or_else(
             || {
                 models
@@ -152,26 +224,50 @@ impl RlCourse {
             },
             std::path::Path::to_path_buf,
         );
-        models.get_or_load(&path, super::model::CourseModel::load)
+        models.get_or_load(&path, CourseModel::load)
     }
 }
 
-/// Courses completed by `actor` from `count` starts with `c` random columns, as stored.
+/// Courses completed by `model` from `count` starts with `c` random columns, greedily or with
+/// DAGP, as stored.
 ///
 /// # Errors
-/// A candle error, in words.
+/// A network failure or DAGP without a critic, in words.
 pub fn rl_courses(
-    actor: &super::ddpg::Actor,
-    structure: Structure,
+    model: &CourseModel,
     c: usize,
     count: usize,
+    dagp: Option<Dagp>,
     rng: &mut Rng,
 ) -> Result<Vec<Course>, String> {
     let starts = (0..count)
-        .map(|_| super::ddpg::random_start(structure, c, rng))
+        .map(|_| super::ddpg::random_start(model.structure(), c, rng))
         .collect();
-    let done = super::ddpg::complete(actor, starts, c, &candle_core::Device::Cpu)
-        .map_err(|e| e.to_string())?;
+    complete_starts(model, starts, c, dagp, rng)
+}
+
+/// Courses completed by `model` from `starts` (first `c` columns set), as stored; with DAGP
+/// each start draws from its own stream of `rng`.
+///
+/// # Errors
+/// A network failure or DAGP without a critic, in words.
+pub fn complete_starts(
+    model: &CourseModel,
+    starts: Vec<Vec<[f64; 3]>>,
+    c: usize,
+    dagp: Option<Dagp>,
+    rng: &mut Rng,
+) -> Result<Vec<Course>, String> {
+    let done = match dagp {
+        Some(d) => {
+            let seed = rng.next_u64();
+            let mut rngs: Vec<Rng> = (0..starts.len())
+                .map(|i| Rng::derive(seed, i as u64))
+                .collect();
+            model.complete(starts, c, Some((d, &mut rngs)))?
+        }
+        None => model.complete(starts, c, None)?,
+    };
     Ok(done
         .into_iter()
         .filter_map(|m| Course::new(m).ok().map(|c| c.stored()))
@@ -184,45 +280,27 @@ impl LevelGenerator for RlCourse {
     }
 
     fn label(&self) -> &'static str {
-        if self.id == "vs-ddpg" {
-            "VS-DDPG"
-        } else {
-            "DDPG"
+        match self.id {
+            "vs-ddpg" => "VS-DDPG",
+            "dqn" => "DQN",
+            "sl" => "Supervised",
+            _ => "DDPG",
         }
     }
 
     fn description(&self) -> &'static str {
-        if self.id == "vs-ddpg" {
-            "actor trained with virtual simulation: fills the course column by column"
-        } else {
-            "actor trained with DDPG: fills the course column by column"
+        match self.id {
+            "vs-ddpg" => "actor trained with virtual simulation: fills the course column by column",
+            "dqn" => "Q-network: sets one parameter at a time to one of 101 values",
+            "sl" => "actor trained by regression on random courses evaluated above 0.7",
+            _ => "actor trained with DDPG: fills the course column by column",
         }
     }
 
     fn conditions(&self) -> Vec<ConditionSpec> {
-        vec![
-            events_condition(),
-            ConditionSpec {
-                key: "ri",
-                label: "Randomize first",
-                kind: ConditionKind::Int { min: 1, max: 12 },
-                default: ConditionValue::Int(1),
-                required: false,
-                help: "columns set at random before the actor fills the rest (more: more varied, lower evaluation)",
-            },
-            ConditionSpec {
-                key: "filter",
-                label: "Discard below",
-                kind: ConditionKind::Float {
-                    min: 0.0,
-                    max: 1.0,
-                    step: 0.05,
-                },
-                default: ConditionValue::Float(0.0),
-                required: false,
-                help: "courses evaluated below this are dropped",
-            },
-        ]
+        let mut c = vec![events_condition()];
+        c.extend(quality_diversity_conditions());
+        c
     }
 
     fn validated_help(&self) -> &'static str {
@@ -234,10 +312,11 @@ impl LevelGenerator for RlCourse {
     }
 
     fn weights_file(&self) -> Option<&'static str> {
-        Some(if self.id == "vs-ddpg" {
-            "course-vs-ddpg-9.safetensors"
-        } else {
-            "course-ddpg-9.safetensors"
+        Some(match self.id {
+            "vs-ddpg" => "course-vs-ddpg-9.safetensors",
+            "dqn" => "course-dqn-9.safetensors",
+            "sl" => "course-sl-9.safetensors",
+            _ => "course-ddpg-9.safetensors",
         })
     }
 
@@ -269,14 +348,20 @@ impl LevelGenerator for RlCourse {
             )));
         }
         let filter = request.conditions.float("filter").unwrap_or(0.0);
+        let dagp = dagp_of(&request.conditions).map_err(JobError::Failed)?;
+        if dagp.is_some() && !model.has_values() {
+            return Err(JobError::Failed(format!(
+                "the {} weights have no critic, and DAGP chooses by the critic: set Diverse: \
+                 candidates to 0 or retrain them",
+                self.label()
+            )));
+        }
         let mut rng = Rng::new(request.seed);
         loop {
             if ctx.cancel.is_cancelled() {
                 return Err(JobError::Cancelled);
             }
-            for course in
-                rl_courses(&model.actor, structure, c, 16, &mut rng).map_err(JobError::Failed)?
-            {
+            for course in rl_courses(&model, c, 16, dagp, &mut rng).map_err(JobError::Failed)? {
                 let more = if super::rules::evaluate(&course).value >= filter {
                     sink.offer(course_level(&course, self.id))
                 } else {

@@ -3,11 +3,14 @@
 //! attack / retreat strategy.
 
 pub mod ddpg;
+pub mod dqn;
 pub mod game;
 pub mod generators;
 pub mod matrix;
 pub mod model;
+pub mod policy;
 pub mod rules;
+pub mod sl;
 
 pub use game::{CourseGame, ID};
 pub use matrix::{Course, CourseError, Structure};

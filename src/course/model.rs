@@ -1,18 +1,25 @@
-//! A trained course actor on disk: safetensors plus a RON sidecar (architecture, structure,
+//! A trained course generator on disk: safetensors plus a RON sidecar (architecture, structure,
 //! training settings and curve, the command that reproduces it, and the weights' stamp that
-//! loading checks).
+//! loading checks). An actor file (DDPG, VS-DDPG, the supervised baseline) holds the actor at
+//! the root and, when trained with one, its critic under `critic.`; a DQN file holds the
+//! Q-network under `q.`.
 
-use super::ddpg::{complete, random_start, value_of, Actor, Trained, HIDDEN};
+use super::ddpg::{complete, random_start, value_of, Actor, Critic, CRITIC_PREFIX, HIDDEN};
+use super::dqn::{CourseQ, Q_PREFIX};
 use super::matrix::Structure;
+use super::policy::{ActorRl, Filling, QRl};
 use crate::ml::{self, Stamped, WeightsStamp};
+use crate::rl::{self, Dagp, Sequential};
 use crate::rng::Rng;
 use candle_core::{DType, Device};
-use candle_nn::VarBuilder;
+use candle_nn::{VarBuilder, VarMap};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 
-/// The architecture name sidecars carry.
+/// The architecture name of actor files.
 pub const ARCHITECTURE: &str = "course-actor-mlp-v1";
+/// The architecture name of DQN files.
+pub const Q_ARCHITECTURE: &str = "course-q-mlp-v1";
 
 /// The shipped weights file of a generator (`ddpg`, `vs-ddpg`) and event count.
 pub fn weights_file(generator: &str, events: usize) -> String {
@@ -43,6 +50,9 @@ pub struct CourseSidecar {
     pub greedy_mean_evaluation: f64,
     /// The command that reproduces the weights.
     pub command: String,
+    /// True when the file holds a critic (DDPG's, or the supervised evaluator) for DAGP.
+    #[serde(default)]
+    pub critic: bool,
     /// Length and hash of the weights file.
     #[serde(default)]
     pub weights: Option<WeightsStamp>,
@@ -58,10 +68,23 @@ impl Stamped for CourseSidecar {
     }
 }
 
-/// A loaded actor and its sidecar.
+/// The network that fills courses.
+pub enum CoursePolicy {
+    /// An actor, a column per step, and its critic when the file has one.
+    Actor {
+        /// The actor.
+        actor: Actor,
+        /// The critic (DAGP's values).
+        critic: Option<Critic>,
+    },
+    /// The DQN, a parameter per step.
+    Q(CourseQ),
+}
+
+/// A loaded course generator and its sidecar.
 pub struct CourseModel {
-    /// The actor.
-    pub actor: Actor,
+    /// The network.
+    pub policy: CoursePolicy,
     /// Its sidecar.
     pub sidecar: CourseSidecar,
 }
@@ -85,13 +108,27 @@ pub fn greedy_mean(
     Ok(done.iter().map(|c| value_of(c)).sum::<f64>() / n.max(1) as f64)
 }
 
-/// Saves a trained actor and its sidecar.
+/// Saves the weights of `maps` (an actor and its critic, or a Q-network) and their sidecar.
 ///
 /// # Errors
 /// Why a file could not be written.
-pub fn save(trained: &Trained, sidecar: &CourseSidecar, path: &Path) -> Result<(), String> {
-    let tensors = ml::tensors_of(&trained.varmap)?;
+pub fn save(maps: &[&VarMap], sidecar: &CourseSidecar, path: &Path) -> Result<(), String> {
+    let mut tensors = std::collections::HashMap::new();
+    for m in maps {
+        tensors.extend(ml::tensors_of(m)?);
+    }
     ml::save_model(&tensors, sidecar, path).map_err(|e| e.to_string())
+}
+
+fn finish<G: Sequential<State = Filling>>(
+    gen: &G,
+    states: &mut [Filling],
+    dagp: Option<(Dagp, &mut [Rng])>,
+) -> Result<(), String> {
+    match dagp {
+        Some((d, rngs)) => rl::complete_dagp(gen, states, d, rngs),
+        None => rl::complete(gen, states),
+    }
 }
 
 impl CourseModel {
@@ -110,9 +147,9 @@ impl CourseModel {
         })?;
         let sidecar: CourseSidecar =
             crate::files::from_ron(&side, &text).map_err(|e| e.to_string())?;
-        if sidecar.architecture != ARCHITECTURE {
+        if sidecar.architecture != ARCHITECTURE && sidecar.architecture != Q_ARCHITECTURE {
             return Err(format!(
-                "{}: architecture {:?}, not {ARCHITECTURE:?}",
+                "{}: architecture {:?}, not {ARCHITECTURE:?} or {Q_ARCHITECTURE:?}",
                 side.display(),
                 sidecar.architecture
             ));
@@ -130,7 +167,55 @@ impl CourseModel {
         let tensors = ml::tensors_from(&bytes, &Device::Cpu)
             .map_err(|e| format!("{}: {e}", path.display()))?;
         let vb = VarBuilder::from_tensors(tensors, DType::F32, &Device::Cpu);
-        let actor = Actor::new(structure, vb).map_err(|e| format!("{}: {e}", path.display()))?;
-        Ok(Self { actor, sidecar })
+        let damaged = |e: candle_core::Error| format!("{}: {e}", path.display());
+        let policy = if sidecar.architecture == Q_ARCHITECTURE {
+            CoursePolicy::Q(CourseQ::new(structure, vb.pp(Q_PREFIX)).map_err(damaged)?)
+        } else {
+            let actor = Actor::new(structure, vb.clone()).map_err(damaged)?;
+            let critic = if sidecar.critic {
+                Some(Critic::new(structure, vb.pp(CRITIC_PREFIX)).map_err(damaged)?)
+            } else {
+                None
+            };
+            CoursePolicy::Actor { actor, critic }
+        };
+        Ok(Self { policy, sidecar })
+    }
+
+    /// The structure the model fills.
+    pub fn structure(&self) -> Structure {
+        match &self.policy {
+            CoursePolicy::Actor { actor, .. } => actor.structure(),
+            CoursePolicy::Q(q) => q.structure(),
+        }
+    }
+
+    /// True when DAGP can run on it (it has a critic or Q-values).
+    pub fn has_values(&self) -> bool {
+        match &self.policy {
+            CoursePolicy::Actor { critic, .. } => critic.is_some(),
+            CoursePolicy::Q(_) => true,
+        }
+    }
+
+    /// Completes `starts` (their first `c` columns set) greedily, or with DAGP (start `i`
+    /// drawing from `rngs[i]`).
+    ///
+    /// # Errors
+    /// A network failure or a model without a critic for DAGP, in words.
+    pub fn complete(
+        &self,
+        starts: Vec<Vec<[f64; 3]>>,
+        c: usize,
+        dagp: Option<(Dagp, &mut [Rng])>,
+    ) -> Result<Vec<Vec<[f64; 3]>>, String> {
+        let mut states: Vec<Filling> = starts.into_iter().map(|s| Filling::at(s, c)).collect();
+        match &self.policy {
+            CoursePolicy::Actor { actor, critic } => {
+                finish(&ActorRl::new(actor, critic.as_ref()), &mut states, dagp)?;
+            }
+            CoursePolicy::Q(q) => finish(&QRl::new(q), &mut states, dagp)?,
+        }
+        Ok(states.into_iter().map(|s| s.columns).collect())
     }
 }

@@ -259,7 +259,14 @@ fn a_virtual_simulation_reward_is_the_mean_of_its_completions() {
     .unwrap();
     let mut rng = crate::rng::Rng::new(4);
     let start = random_start(Structure::NINE, 2, &mut rng);
-    let virt = virtual_completions(&actor, &start, 2, VIRTUAL_COMPLETIONS, 0.3, &mut rng).unwrap();
+    let gen = super::policy::ActorRl::new(&actor, None);
+    let filling = super::policy::Filling::at(start.clone(), 2);
+    let virt: Vec<Vec<[f64; 3]>> =
+        crate::rl::virtual_completions(&gen, &filling, VIRTUAL_COMPLETIONS, 0.3, &mut rng)
+            .unwrap()
+            .into_iter()
+            .map(|f| f.columns)
+            .collect();
     assert_eq!(virt.len(), 5);
     for v in &virt {
         assert_eq!(&v[..2], &start[..2], "the filled columns stay");
@@ -269,7 +276,234 @@ fn a_virtual_simulation_reward_is_the_mean_of_its_completions() {
         );
     }
     let by_hand: f64 = virt.iter().map(|v| value_of(v)).sum::<f64>() / 5.0;
-    assert!((virtual_reward(&virt) - by_hand).abs() < 1e-12);
+    let states: Vec<super::policy::Filling> = virt
+        .iter()
+        .map(|v| super::policy::Filling::at(v.clone(), 7))
+        .collect();
+    assert!((crate::rl::virtual_reward(&gen, &states) - by_hand).abs() < 1e-12);
     // Noise makes the completions differ.
     assert!(virt.windows(2).any(|w| w[0] != w[1]));
+}
+
+/// A seeded, untrained network set: an actor with a critic, and a DQN.
+fn untrained() -> (super::ddpg::Actor, super::ddpg::Critic, super::dqn::CourseQ) {
+    use candle_nn::{VarBuilder, VarMap};
+    let vb =
+        |m: &VarMap| VarBuilder::from_varmap(m, candle_core::DType::F32, &candle_core::Device::Cpu);
+    let (a, c, q) = (VarMap::new(), VarMap::new(), VarMap::new());
+    let actor = super::ddpg::Actor::new(Structure::NINE, vb(&a)).unwrap();
+    let critic = super::ddpg::Critic::new(Structure::NINE, vb(&c).pp("critic")).unwrap();
+    let dqn = super::dqn::CourseQ::new(Structure::NINE, vb(&q).pp("q")).unwrap();
+    for (m, seed) in [(&a, 1), (&c, 2), (&q, 3)] {
+        crate::match3::cvae::train::seeded_init(m, seed).unwrap();
+    }
+    (actor, critic, dqn)
+}
+
+#[test]
+fn the_dqn_sets_one_parameter_per_step_and_no_fountain_where_the_structure_has_none() {
+    use super::policy::{Filling, QRl};
+    use crate::rl::Sequential;
+    let (_, _, q) = untrained();
+    let gen = QRl::new(&q);
+    let mut rng = crate::rng::Rng::new(8);
+    let start = super::ddpg::random_start(Structure::NINE, 1, &mut rng);
+    let mut state = Filling::at(start.clone(), 1);
+    let mut steps = 0;
+    while !gen.done(&state) {
+        let a = gen.random_action(&state, &mut rng);
+        assert!(a <= 100);
+        gen.apply(&mut state, &a);
+        steps += 1;
+    }
+    // Six columns after the random one, two parameters each, and the fountains after the
+    // 2nd and 4th enemy.
+    assert_eq!(steps, 6 * 2 + 2);
+    assert_eq!(steps, super::dqn::decisions(Structure::NINE, 1));
+    assert_eq!(state.columns[0], start[0], "the random column stays");
+    for (i, c) in state.columns.iter().enumerate() {
+        if !Structure::NINE.recovers(i) {
+            assert_eq!(c[2], 0.0, "column {i}");
+        }
+        if i > 0 {
+            for v in c {
+                assert_eq!((v * 100.0).round() / 100.0, *v, "hundredths");
+            }
+        }
+    }
+}
+
+#[test]
+fn dqn_and_supervised_training_are_reproducible() {
+    let dqn = || {
+        let mut config = super::dqn::DqnConfig::new(Structure::NINE, 4);
+        config.episodes = 60;
+        super::dqn::train(&config, &mut |_| true).unwrap().curve
+    };
+    assert_eq!(dqn(), dqn());
+    let sl = || {
+        let mut config = super::sl::SlConfig::new(Structure::NINE, 4);
+        config.good = 20;
+        config.evaluator_courses = 60;
+        config.epochs = 5;
+        let t = super::sl::train(&config, &mut |_| true).unwrap();
+        let mut rng = crate::rng::Rng::new(1);
+        let start = super::ddpg::random_start(Structure::NINE, 1, &mut rng);
+        let v = t
+            .critic
+            .values(&start, 1, &[[0.5; 3], [0.1; 3]], &candle_core::Device::Cpu)
+            .unwrap();
+        (t.curve, v)
+    };
+    let (a, b) = (sl(), sl());
+    assert_eq!(a, b);
+    assert_eq!(a.0.len(), 1, "one greedy measurement every 5 epochs");
+}
+
+#[test]
+fn dagp_is_greedy_when_no_candidate_is_far_enough_and_varies_otherwise() {
+    use super::policy::{ActorRl, Filling};
+    use crate::rl::{complete, complete_dagp, Dagp};
+    let (actor, critic, _) = untrained();
+    let gen = ActorRl::new(&actor, Some(&critic));
+    let mut rng = crate::rng::Rng::new(2);
+    let start = super::ddpg::random_start(Structure::NINE, 1, &mut rng);
+    let mut greedy = vec![Filling::at(start.clone(), 1)];
+    complete(&gen, &mut greedy).unwrap();
+    let dagp = |d: f64, seed: u64| {
+        let mut states = vec![Filling::at(start.clone(), 1); 4];
+        let mut rngs: Vec<_> = (0..4).map(|i| crate::rng::Rng::derive(seed, i)).collect();
+        complete_dagp(&gen, &mut states, Dagp { n: 10, d, p: 1.0 }, &mut rngs).unwrap();
+        states
+    };
+    // No two columns are farther apart than √3.
+    assert!(dagp(2.0, 1).iter().all(|s| *s == greedy[0]));
+    let far = dagp(0.3, 1);
+    assert_eq!(far, dagp(0.3, 1), "seeded");
+    assert!(
+        far.iter().all(|s| s.columns[0] == start[0]),
+        "the first column stays"
+    );
+    assert!(far.iter().any(|s| *s != greedy[0]));
+    assert!(
+        far.windows(2).any(|w| w[0] != w[1]),
+        "different courses from one start"
+    );
+    // Without a critic, DAGP says so.
+    let blind = ActorRl::new(&actor, None);
+    let mut states = vec![Filling::at(start.clone(), 1)];
+    let mut rngs = vec![crate::rng::Rng::new(1)];
+    let err = complete_dagp(
+        &blind,
+        &mut states,
+        Dagp {
+            n: 5,
+            d: 0.1,
+            p: 1.0,
+        },
+        &mut rngs,
+    )
+    .unwrap_err();
+    assert!(err.contains("no critic"), "{err}");
+}
+
+#[test]
+fn course_model_files_keep_the_critic_and_the_q_network() {
+    use super::model::*;
+    let dir = tempfile::tempdir().unwrap();
+    let mut config = super::ddpg::DdpgConfig::new(Structure::NINE, 0, 5);
+    config.episodes = 20;
+    let t = super::ddpg::train(&config, &mut |_| true).unwrap();
+    let side = |architecture: &str, critic: bool| CourseSidecar {
+        architecture: architecture.into(),
+        events: 9,
+        hidden: super::ddpg::HIDDEN,
+        virtual_completions: 0,
+        seed: 5,
+        episodes: 20,
+        train_seconds: 0.0,
+        curve: Vec::new(),
+        greedy_mean_evaluation: 0.0,
+        command: String::new(),
+        critic,
+        weights: None,
+    };
+    let with = dir.path().join("with.safetensors");
+    save(
+        &[&t.varmap, &t.critic_varmap],
+        &side(ARCHITECTURE, true),
+        &with,
+    )
+    .unwrap();
+    let without = dir.path().join("without.safetensors");
+    save(&[&t.varmap], &side(ARCHITECTURE, false), &without).unwrap();
+    let mut dq = super::dqn::DqnConfig::new(Structure::NINE, 5);
+    dq.episodes = 10;
+    let tq = super::dqn::train(&dq, &mut |_| true).unwrap();
+    let q = dir.path().join("q.safetensors");
+    save(&[&tq.varmap], &side(Q_ARCHITECTURE, false), &q).unwrap();
+    let dagp = crate::rl::Dagp {
+        n: 8,
+        d: 0.2,
+        p: 1.0,
+    };
+    let starts = || {
+        let mut rng = crate::rng::Rng::new(6);
+        (0..3)
+            .map(|_| super::ddpg::random_start(Structure::NINE, 1, &mut rng))
+            .collect::<Vec<_>>()
+    };
+    for path in [&with, &q] {
+        let m = CourseModel::load(path).unwrap();
+        assert!(m.has_values());
+        let mut rngs: Vec<_> = (0..3).map(crate::rng::Rng::new).collect();
+        let done = m.complete(starts(), 1, Some((dagp, &mut rngs))).unwrap();
+        assert!(done.iter().all(|c| Course::new(c.clone()).is_ok()));
+    }
+    let loaded = CourseModel::load(&with).unwrap();
+    let before = super::ddpg::complete(&t.actor, starts(), 1, &candle_core::Device::Cpu).unwrap();
+    assert_eq!(
+        loaded.complete(starts(), 1, None).unwrap(),
+        before,
+        "same actor"
+    );
+    let blind = CourseModel::load(&without).unwrap();
+    assert!(!blind.has_values());
+    let mut rngs: Vec<_> = (0..3).map(crate::rng::Rng::new).collect();
+    let err = blind
+        .complete(starts(), 1, Some((dagp, &mut rngs)))
+        .unwrap_err();
+    assert!(err.contains("no critic"), "{err}");
+}
+
+#[test]
+fn a_parameter_slider_paints_the_two_digits_it_is_stored_in() {
+    use crate::game::Game;
+    let rows: Vec<String> = ["50607080", "10203040", "00550000"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let strip = CourseGame.parameter_strip(&rows).unwrap();
+    let labels: Vec<&str> = strip.events.iter().map(|e| e.label.as_str()).collect();
+    assert_eq!(labels, ["Battle 1", "Battle 2", "Battle 3", "Boss"]);
+    let battle2 = &strip.events[1];
+    assert_eq!(battle2.params.len(), 3);
+    assert_eq!(battle2.params[0].value, 0.6);
+    assert_eq!(battle2.params[2].shown, "heals 55 HP");
+    assert_eq!(strip.events[0].params[2].shown, "no fountain");
+    assert_eq!(
+        strip.events[3].params.len(),
+        2,
+        "the boss has no fountain after it"
+    );
+    // ATK of battle 3 (column 2) lives in row 1, cells 4 and 5.
+    assert_eq!(
+        strip.events[2].params[1].paint(0.37),
+        vec![(4, 1, 3), (5, 1, 7)]
+    );
+    assert_eq!(
+        strip.events[2].params[1].paint(1.5),
+        vec![(4, 1, 9), (5, 1, 9)]
+    );
+    assert!(CourseGame.parameter_strip(&["5x".into()]).is_none());
 }

@@ -59,3 +59,52 @@ pub struct Overlay {
     /// What each tint means, for the legend.
     pub legend: Vec<(String, [u8; 3])>,
 }
+
+/// A level edited as a strip of events with a slider per parameter (a course's battles,
+/// fountains and boss) instead of tile by tile. Each parameter is stored as two digit tiles
+/// (tens and ones of hundredths), so a slider paints those two cells.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ParamStrip {
+    /// The events, in order.
+    pub events: Vec<StripEvent>,
+}
+
+/// One event of a [`ParamStrip`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct StripEvent {
+    /// "Battle 2", "Boss".
+    pub label: String,
+    /// The letter its tile shows (B battle, R recovery, K boss).
+    pub glyph: char,
+    /// Its tile's colour.
+    pub rgb: [u8; 3],
+    /// Its parameters.
+    pub params: Vec<StripParam>,
+}
+
+/// One slider of a [`StripEvent`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct StripParam {
+    /// "HP", "ATK", "Fountain after".
+    pub name: &'static str,
+    /// The stored value, 0.00–0.99.
+    pub value: f64,
+    /// What the value means in the game ("70 HP", "no fountain").
+    pub shown: String,
+    /// The cells of its tens and ones digits.
+    pub cells: [(usize, usize); 2],
+}
+
+impl StripParam {
+    /// The highest stored value (two digits of hundredths).
+    pub const MAX: f64 = 0.99;
+
+    /// The digit tiles (tile index = digit) that store `value`, clamped to 0–0.99.
+    pub fn paint(&self, value: f64) -> Vec<(usize, usize, u8)> {
+        let hundredths = (value.clamp(0.0, Self::MAX) * 100.0).round() as u8;
+        vec![
+            (self.cells[0].0, self.cells[0].1, hundredths / 10),
+            (self.cells[1].0, self.cells[1].1, hundredths % 10),
+        ]
+    }
+}

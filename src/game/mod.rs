@@ -21,7 +21,7 @@ pub use analysis::{
     AgentProfile, AnalyseOptions, Analysis, Gauge, GaugeBand, GaugeHistogram, Verdict,
 };
 pub use conditions::{ConditionKind, ConditionSpec, ConditionValue, Conditions};
-pub use edit::{Area, Markers, Overlay, TileMark};
+pub use edit::{Area, Markers, Overlay, ParamStrip, StripEvent, StripParam, TileMark};
 pub use explore::{GraphError, GraphVariables, NodeClass, PlayerModel, StateSpace};
 pub use generator::{
     Chart, Feasibility, GenRequest, GenerationContext, LatentWalk, LevelGenerator, LevelSink,
@@ -215,6 +215,11 @@ pub trait Game: Send + Sync + 'static {
     /// The groups the pattern GA's FPattern scores (4-connected same-category sprites, in
     /// grid coordinates), when the game has a pattern GA.
     fn pattern_groups(&self, _rows: &[String]) -> Option<Vec<crate::evolve::pattern::Group>> {
+        None
+    }
+    /// The level as a strip of events with parameter sliders, for games edited that way
+    /// (courses); `None` for tile games or rows that are not a level of the game.
+    fn parameter_strip(&self, _rows: &[String]) -> Option<ParamStrip> {
         None
     }
     /// The play area inside the canvas, when the game has one (match-3 draws it and mirrors

@@ -233,6 +233,26 @@ impl LevelGenerator for Dqn {
                 required: false,
                 help: "diversity-aware policy: chance of a noise step",
             },
+            ConditionSpec {
+                key: "ri",
+                label: "Randomize first",
+                kind: ConditionKind::Int { min: 0, max: 30 },
+                default: ConditionValue::Int(0),
+                required: false,
+                help: "random moves at the start of each walk before the network takes over (more: more varied)",
+            },
+            ConditionSpec {
+                key: "filter",
+                label: "Discard below",
+                kind: ConditionKind::Float {
+                    min: 0.0,
+                    max: 100.0,
+                    step: 1.0,
+                },
+                default: ConditionValue::Float(0.0),
+                required: false,
+                help: "levels whose difficulty is below this are dropped",
+            },
         ]);
         specs
     }
@@ -266,16 +286,19 @@ impl LevelGenerator for Dqn {
         let model = self.model(ctx.models, request.weights.as_deref())?;
         let policy = Self::policy(&request.conditions)?;
         let batch = request.count.max(4);
+        let ri = request.conditions.usize("ri").unwrap_or(0);
+        let filter = request.conditions.float("filter").unwrap_or(0.0);
         let mut round = 0u64;
         loop {
             if ctx.cancel.is_cancelled() {
                 return Err(JobError::Cancelled);
             }
-            let levels = crate::longcat::dqn::policy::generate(
+            let levels = crate::longcat::dqn::policy::generate_randomized(
                 &model,
                 policy,
                 batch,
                 request.seed.wrapping_add(round),
+                ri,
             )
             .map_err(|e| e.to_string())?;
             round += 1;
@@ -283,7 +306,14 @@ impl LevelGenerator for Dqn {
                 return Ok(());
             }
             for level in levels {
-                if !sink.offer(level.to_level("generated")) {
+                let more = if filter > 0.0
+                    && crate::longcat::dqn::env::level_difficulty(&level) < filter
+                {
+                    sink.tried(1)
+                } else {
+                    sink.offer(level.to_level("generated"))
+                };
+                if !more {
                     return Ok(());
                 }
             }

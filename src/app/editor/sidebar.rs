@@ -6,7 +6,7 @@ use crate::app::editor::EditCommand;
 use crate::app::studio::panel::{AppCommand, PanelCtx, ToolPanel};
 use crate::app::studio::settings::Tool;
 use crate::app::widgets::bounded_number;
-use crate::game::GameId;
+use crate::game::{GameId, ParamStrip, StripEvent, StripParam};
 use crate::symmetry::Symmetry;
 use egui::{RichText, Sense, Vec2};
 use std::collections::HashMap;
@@ -108,6 +108,11 @@ impl ToolPanel for ConditionsPanel {
         }
         ui.separator();
 
+        if let Some(strip) = rules.parameter_strip(&ctx.editor.board().to_rows()) {
+            strip_ui(ui, ctx, &strip);
+            ui.separator();
+        }
+
         ui.label(RichText::new("Tools").strong());
         ui.horizontal_wrapped(|ui| {
             for tool in Tool::ALL {
@@ -166,6 +171,105 @@ impl ToolPanel for ConditionsPanel {
         ui.separator();
         playtests_ui(ui, ctx);
     }
+}
+
+/// The level as a strip of event tiles (battle, fountain, boss) and a slider per parameter;
+/// a drag is one undo step.
+fn strip_ui(ui: &mut egui::Ui, ctx: &mut PanelCtx<'_>, strip: &ParamStrip) {
+    ui.label(RichText::new("Events").strong());
+    ui.horizontal_wrapped(|ui| {
+        ui.spacing_mut().item_spacing.x = 3.0;
+        for event in &strip.events {
+            event_tile(ui, event.glyph, event.rgb, &event.label);
+            let fountain = event
+                .params
+                .iter()
+                .find(|p| p.name == "Fountain after" && p.value > 0.0);
+            if let Some(f) = fountain {
+                event_tile(
+                    ui,
+                    'R',
+                    crate::course::game::FOUNTAIN_RGB,
+                    &format!("Fountain after {}: {}", event.label, f.shown),
+                );
+            }
+        }
+    });
+    ui.add_space(2.0);
+    for (e, event) in strip.events.iter().enumerate() {
+        egui::CollapsingHeader::new(format!("{}  ·  {}", event.label, summary(event)))
+            .id_salt(("strip-event", e))
+            .default_open(e == 0)
+            .show(ui, |ui| {
+                egui::Grid::new(("strip-params", e))
+                    .num_columns(3)
+                    .spacing([6.0, 2.0])
+                    .show(ui, |ui| {
+                        for p in &event.params {
+                            let name = ui.label(p.name);
+                            let mut v = p.value;
+                            let r = ui
+                                .add(
+                                    egui::Slider::new(&mut v, 0.0..=StripParam::MAX)
+                                        .step_by(0.01)
+                                        .fixed_decimals(2),
+                                )
+                                .labelled_by(name.id)
+                                .on_hover_text(format!(
+                                    "{} {} (stored as hundredths; drag, or click and use the \
+                                     arrow keys)",
+                                    event.label, p.name
+                                ));
+                            ui.weak(&p.shown);
+                            ui.end_row();
+                            let label = format!("{} {}", event.label, p.name);
+                            if r.drag_started() {
+                                ctx.commands
+                                    .push(AppCommand::Edit(EditCommand::BeginStroke { label }));
+                            } else if r.changed() && !r.dragged() {
+                                ctx.commands
+                                    .push(AppCommand::Edit(EditCommand::BeginStroke { label }));
+                                ctx.commands
+                                    .push(AppCommand::Edit(EditCommand::Paint(p.paint(v))));
+                                ctx.commands.push(AppCommand::Edit(EditCommand::EndStroke));
+                                continue;
+                            }
+                            if r.changed() {
+                                ctx.commands
+                                    .push(AppCommand::Edit(EditCommand::Paint(p.paint(v))));
+                            }
+                            if r.drag_stopped() {
+                                ctx.commands.push(AppCommand::Edit(EditCommand::EndStroke));
+                            }
+                        }
+                    });
+            });
+    }
+}
+
+/// The values of an event in one line ("70 HP, 12 ATK").
+fn summary(event: &StripEvent) -> String {
+    event
+        .params
+        .iter()
+        .filter(|p| p.name != "Fountain after" || p.value > 0.0)
+        .map(|p| p.shown.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn event_tile(ui: &mut egui::Ui, glyph: char, rgb: [u8; 3], hover: &str) {
+    let (rect, r) = ui.allocate_exact_size(Vec2::splat(20.0), Sense::hover());
+    let fill = egui::Color32::from_rgb(rgb[0], rgb[1], rgb[2]);
+    ui.painter().rect_filled(rect, 3.0, fill);
+    ui.painter().text(
+        rect.center(),
+        egui::Align2::CENTER_CENTER,
+        glyph,
+        egui::FontId::monospace(12.0),
+        egui::Color32::WHITE,
+    );
+    r.on_hover_text(hover);
 }
 
 /// The designer's attempts at the level on the canvas (kept with every pack level of the same

@@ -38,6 +38,7 @@ pub fn train(args: &TrainArgs) -> Result<ExitCode> {
         }
         config.steps = steps;
     }
+    config.virtual_completions = args.virtual_completions;
     config.checkpoint = Some(args.out.clone());
     eprintln!(
         "training longcat-dqn {w}x{h}: {} steps, seed {}",
@@ -74,6 +75,31 @@ pub fn train(args: &TrainArgs) -> Result<ExitCode> {
 pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
     let path = weights_path(&args.weights);
     let dqn = DqnModel::load(&path)?;
+    if !args.ri.is_empty() {
+        let count = args.count.unwrap_or(1_000) as usize;
+        let rows = eval::ri_table(&dqn, &args.ri, count, args.seed)?;
+        if args.json {
+            println!(
+                "{}",
+                serde_json::json!({
+                    "model": "longcat-dqn",
+                    "weights": path.display().to_string(),
+                    "levels_per_row": count,
+                    "seed": args.seed,
+                    "ri": rows,
+                })
+            );
+        } else {
+            println!(
+                "longcat-dqn ({}), randomized initialization: {} levels per row, greedy after the random steps (seed {})",
+                path.display(),
+                count,
+                args.seed
+            );
+            print!("{}", eval::ri_text(&rows));
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let report = eval::run(&dqn, args.attempts, args.seed, &mut |label| {
         eprintln!("evaluating {label} …")
     })?;

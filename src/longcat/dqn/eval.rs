@@ -258,3 +258,171 @@ pub fn plot(report: &Report, path: &Path) -> Result<(), DqnError> {
     crate::files::write_atomic(path, &bytes)?;
     Ok(())
 }
+
+/// One row of the randomized-initialization table: levels whose first `c` steps are random,
+/// the greedy policy doing the rest.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RiRow {
+    /// Random first steps.
+    pub c: usize,
+    /// Levels generated.
+    pub levels: usize,
+    /// Share of levels identical to an earlier one.
+    pub duplicate_share: f64,
+    /// Distinct non-trivial levels over all levels.
+    pub non_trivial_share: f64,
+    /// Mean difficulty over all levels.
+    pub mean_difficulty: f64,
+    /// Mean over pairs of levels of the cells in which they differ (walls and the start).
+    pub different_cells: f64,
+    /// Mean over pairs of levels of the symmetric KL divergence between their 2×2 wall-pattern
+    /// distributions (see [`pattern_distribution`]).
+    pub kl_patterns: f64,
+    /// Seconds.
+    pub seconds: f64,
+}
+
+/// A level's distribution of 2×2 wall patterns: each of the (w−1)(h−1) windows is one of 16
+/// patterns (a bit per wall cell; the head counts as open); counts + 0.5 each, normalised
+/// (the thesis's KL measure over tile patterns, on Longcat's walls).
+pub fn pattern_distribution(level: &LongcatLevel) -> [f64; 16] {
+    let cells = level.cells();
+    let wall = |x: usize, y: usize| usize::from(cells.get(x, y) == crate::longcat::Cell::Wall);
+    let mut counts = [0.5f64; 16];
+    for y in 0..level.height().saturating_sub(1) {
+        for x in 0..level.width().saturating_sub(1) {
+            let p =
+                wall(x, y) | wall(x + 1, y) << 1 | wall(x, y + 1) << 2 | wall(x + 1, y + 1) << 3;
+            counts[p] += 1.0;
+        }
+    }
+    let total: f64 = counts.iter().sum();
+    counts.map(|c| c / total)
+}
+
+/// ½ (KL(p‖q) + KL(q‖p)).
+pub fn symmetric_kl(p: &[f64; 16], q: &[f64; 16]) -> f64 {
+    0.5 * p
+        .iter()
+        .zip(q)
+        .map(|(a, b)| a * (a / b).ln() + b * (b / a).ln())
+        .sum::<f64>()
+}
+
+/// Cells in which two levels of the same size differ (walls, and where the cat starts).
+pub fn different_cells(a: &LongcatLevel, b: &LongcatLevel) -> usize {
+    a.cells()
+        .cells()
+        .iter()
+        .zip(b.cells().cells())
+        .filter(|(x, y)| x != y)
+        .count()
+}
+
+/// The randomized-initialization table: for each c, `count` levels (start cells in turn, as
+/// [`generate`]) with c random first steps and the greedy policy after.
+///
+/// # Errors
+/// [`DqnError`] on tensor failures.
+pub fn ri_table(
+    model: &DqnModel,
+    cs: &[usize],
+    count: usize,
+    seed: u64,
+) -> Result<Vec<RiRow>, DqnError> {
+    let mut rows = Vec::new();
+    for &c in cs {
+        let started = Instant::now();
+        let levels =
+            super::policy::generate_randomized(model, Policy::Temperature(0.0), count, seed, c)?;
+        let row = summarise(&format!("c={c}"), &levels, started);
+        let dists: Vec<[f64; 16]> = levels.par_iter().map(pattern_distribution).collect();
+        let (cells, kl, pairs) = (0..levels.len())
+            .into_par_iter()
+            .map(|i| {
+                let (mut cells, mut kl) = (0usize, 0.0);
+                for j in i + 1..levels.len() {
+                    cells += different_cells(&levels[i], &levels[j]);
+                    kl += symmetric_kl(&dists[i], &dists[j]);
+                }
+                (cells, kl, levels.len() - i - 1)
+            })
+            .reduce(|| (0, 0.0, 0), |a, b| (a.0 + b.0, a.1 + b.1, a.2 + b.2));
+        let pairs = pairs.max(1) as f64;
+        rows.push(RiRow {
+            c,
+            levels: levels.len(),
+            duplicate_share: row.duplicate_share,
+            non_trivial_share: row.non_trivial_share,
+            mean_difficulty: row.mean_difficulty,
+            different_cells: cells as f64 / pairs,
+            kl_patterns: kl / pairs,
+            seconds: started.elapsed().as_secs_f64(),
+        });
+    }
+    Ok(rows)
+}
+
+/// The randomized-initialization table as text.
+pub fn ri_text(rows: &[RiRow]) -> String {
+    let mut out = String::from(
+        "   c  levels  duplicates  non-trivial  mean difficulty  different cells  KL patterns\n",
+    );
+    for r in rows {
+        let _ = writeln!(
+            out,
+            "  {:>2}  {:>6}  {:>9.1} %  {:>9.1} %  {:>15.2}  {:>15.2}  {:>11.3}",
+            r.c,
+            r.levels,
+            100.0 * r.duplicate_share,
+            100.0 * r.non_trivial_share,
+            r.mean_difficulty,
+            r.different_cells,
+            r.kl_patterns
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pattern_distributions_and_their_kl() {
+        let open = LongcatLevel::parse_ascii("@..\n...\n...").unwrap();
+        let walled = LongcatLevel::parse_ascii("@.#\n.##\n###").unwrap();
+        let p = pattern_distribution(&open);
+        let q = pattern_distribution(&walled);
+        assert!((p.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+        // Four open windows and 16 × 0.5 smoothing: the open pattern holds 4.5 of 12.
+        assert!((p[0] - 4.5 / 12.0).abs() < 1e-12);
+        assert_eq!(symmetric_kl(&p, &p), 0.0);
+        assert!(symmetric_kl(&p, &q) > 0.1);
+        assert!((symmetric_kl(&p, &q) - symmetric_kl(&q, &p)).abs() < 1e-12);
+        assert_eq!(different_cells(&open, &walled), 6);
+    }
+
+    #[test]
+    fn randomized_walks_are_seeded_and_start_where_the_greedy_ones_do() {
+        let model = DqnModel::load(Path::new(super::super::model::SHIPPED_WEIGHTS)).unwrap();
+        let greedy = generate(&model, Policy::Temperature(0.0), 64, 3).unwrap();
+        let zero =
+            super::super::policy::generate_randomized(&model, Policy::Temperature(0.0), 64, 3, 0)
+                .unwrap();
+        assert_eq!(greedy, zero);
+        let ri = |seed| {
+            super::super::policy::generate_randomized(&model, Policy::Temperature(0.0), 64, seed, 4)
+                .unwrap()
+        };
+        let a = ri(3);
+        assert_eq!(a, ri(3));
+        assert_ne!(a, greedy);
+        // Three walks from each of the 64 start cells: greedy ones repeat, random starts less.
+        let rows = ri_table(&model, &[0, 4], 192, 3).unwrap();
+        assert!(
+            rows[1].duplicate_share < rows[0].duplicate_share,
+            "{rows:?}"
+        );
+    }
+}

@@ -12,6 +12,7 @@ pub mod eval;
 pub mod model;
 pub mod policy;
 pub mod qnet;
+pub mod sequential;
 pub mod train;
 
 pub use model::{DqnError, DqnModel};

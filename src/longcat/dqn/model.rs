@@ -83,6 +83,10 @@ pub struct DqnSidecar {
     pub final_mean_difficulty: f64,
     /// Mean difficulty of random solution-down levels of the same size, for comparison.
     pub random_mean_difficulty: f64,
+    /// Virtual completions per step in training (0: plain rewards; see
+    /// `DqnTrainConfig::virtual_completions`).
+    #[serde(default)]
+    pub virtual_completions: usize,
     /// The command that reproduces the weights.
     pub command: String,
     /// Length and hash of the weights file, written when the weights are saved.

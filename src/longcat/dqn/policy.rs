@@ -8,6 +8,7 @@
 use super::env::level_difficulty;
 use super::env::SolutionDownEnv;
 use super::model::{DqnError, DqnModel};
+use super::sequential::LongcatRl;
 use super::train::greedy;
 use crate::longcat::{Direction, LongcatLevel};
 use crate::rng::Rng;
@@ -185,6 +186,21 @@ pub fn generate(
     count: usize,
     seed: u64,
 ) -> Result<Vec<LongcatLevel>, DqnError> {
+    generate_randomized(model, policy, count, seed, 0)
+}
+
+/// [`generate`] with randomized initialization: each level's first `ri` steps are uniformly
+/// random free moves (from its own stream), the policy takes the rest.
+///
+/// # Errors
+/// [`DqnError`] on bad parameters or tensor failures.
+pub fn generate_randomized(
+    model: &DqnModel,
+    policy: Policy,
+    count: usize,
+    seed: u64,
+    ri: usize,
+) -> Result<Vec<LongcatLevel>, DqnError> {
     policy.check()?;
     let shape = model.sidecar.shape;
     let cells = shape.width * shape.height;
@@ -200,6 +216,12 @@ pub fn generate(
         let mut rngs: Vec<Rng> = (0..n)
             .map(|k| Rng::derive(seed, (chunk_start + k) as u64))
             .collect();
+        if ri > 0 {
+            let gen = LongcatRl::new(&model.net, &model.device);
+            for (env, rng) in envs.iter_mut().zip(&mut rngs) {
+                crate::rl::randomize(&gen, env, ri, rng);
+            }
+        }
         loop {
             let mut waiting = Vec::new();
             for k in 0..n {

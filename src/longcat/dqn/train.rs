@@ -5,6 +5,7 @@
 use super::env::{level_difficulty, random_episode, SolutionDownEnv, REWARD_SCALE};
 use super::model::{self, DqnError, DqnSidecar, ARCHITECTURE};
 use super::qnet::{batch_inputs, QNet, QNetShape};
+use super::sequential::LongcatRl;
 use crate::longcat::level::MAX_SIDE;
 use crate::longcat::Direction;
 use crate::rng::Rng;
@@ -40,6 +41,11 @@ pub struct DqnTrainConfig {
     pub learn_start: usize,
     /// Environment steps per gradient step.
     pub train_every: usize,
+    /// Virtual completions per step (0: the shipped training). With k > 0 a step's reward is
+    /// the change in the mean difficulty of k completions of the level by the current network
+    /// with its ε (virtual simulation), instead of the change in the difficulty of the level as
+    /// if finished now; either way an episode's return is its finished level's difficulty.
+    pub virtual_completions: usize,
     /// Seed.
     pub seed: u64,
     /// Name of the run: checkpoints go to `checkpoints/<stem>-step<N>.safetensors` every
@@ -65,6 +71,7 @@ impl DqnTrainConfig {
             target_sync: 500,
             learn_start: 1_000,
             train_every: 4,
+            virtual_completions: 0,
             seed,
             checkpoint: None,
             checkpoint_every: 5_000,
@@ -190,7 +197,19 @@ pub fn train(
     let mut rng = Rng::derive(config.seed, 0xd9);
     let mut memory: Vec<Transition> = Vec::with_capacity(config.replay);
     let mut env = SolutionDownEnv::random_start(config.width, config.height, &mut rng);
-    let mut difficulty = env.difficulty_now();
+    // The potential whose change is a step's reward: the difficulty as if finished now, or
+    // with virtual simulation the mean difficulty of the virtual completions.
+    let potential = |env: &SolutionDownEnv, epsilon: f64, rng: &mut Rng| -> Result<f64, DqnError> {
+        if config.virtual_completions == 0 || env.is_done() {
+            return Ok(env.difficulty_now());
+        }
+        let gen = LongcatRl::new(&net, &device);
+        let virt =
+            crate::rl::virtual_completions(&gen, env, config.virtual_completions, epsilon, rng)
+                .map_err(DqnError::BadParameter)?;
+        Ok(crate::rl::virtual_reward(&gen, &virt))
+    };
+    let mut difficulty = potential(&env, config.epsilon(0), &mut rng)?;
     let mut recent: std::collections::VecDeque<f64> = std::collections::VecDeque::new();
     let (mut episodes, mut last_loss) = (0usize, 0.0f64);
     for step in 0..config.steps {
@@ -206,7 +225,7 @@ pub fn train(
         };
         let state = env.clone();
         env.advance(action);
-        let after = env.difficulty_now();
+        let after = potential(&env, epsilon, &mut rng)?;
         let reward = ((after - difficulty) / REWARD_SCALE) as f32;
         difficulty = after;
         let done = env.is_done();
@@ -229,7 +248,7 @@ pub fn train(
                 recent.pop_front();
             }
             env = SolutionDownEnv::random_start(config.width, config.height, &mut rng);
-            difficulty = env.difficulty_now();
+            difficulty = potential(&env, epsilon, &mut rng)?;
         }
         if step >= config.learn_start
             && memory.len() >= config.batch
@@ -289,16 +308,27 @@ fn sidecar(
 ) -> DqnSidecar {
     DqnSidecar {
         architecture: ARCHITECTURE.into(),
-        shape: QNetShape { width: config.width, height: config.height },
+        shape: QNetShape {
+            width: config.width,
+            height: config.height,
+        },
         seed: config.seed,
         steps,
         train_seconds: started.elapsed().as_secs_f64(),
         final_mean_difficulty: mean(recent),
         random_mean_difficulty: random,
-        command: format!(
-            "level-studio train --model longcat-dqn --size {}x{} --seed {} --epochs {} --out models/longcat-dqn-{}x{}.safetensors",
-            config.width, config.height, config.seed, config.steps, config.width, config.height
-        ),
+        virtual_completions: config.virtual_completions,
+        command: if config.virtual_completions > 0 {
+            format!(
+                "level-studio train --model longcat-dqn --size {}x{} --seed {} --epochs {} --virtual-completions {} --out models/longcat-dqn-vs-{}x{}.safetensors",
+                config.width, config.height, config.seed, config.steps, config.virtual_completions, config.width, config.height
+            )
+        } else {
+            format!(
+                "level-studio train --model longcat-dqn --size {}x{} --seed {} --epochs {} --out models/longcat-dqn-{}x{}.safetensors",
+                config.width, config.height, config.seed, config.steps, config.width, config.height
+            )
+        },
         weights: None,
     }
 }
