@@ -125,6 +125,30 @@ pub struct CourseFigures {
     pub wins: usize,
 }
 
+/// What the blend analysis found in a segment.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BlendFigures {
+    /// More Lode Runner-only tiles than Zelda-only ones.
+    pub lode_runner_like: bool,
+    /// The Lode Runner agent's verdict.
+    pub lr_playable: bool,
+    /// Gold in the segment.
+    pub lr_gold: usize,
+    /// The most gold the Lode Runner agent reaches from one start.
+    pub lr_gold_reached: usize,
+    /// The Zelda agent's verdict.
+    pub loz_playable: bool,
+    /// Corner-to-corner paths the Zelda agent finds (0–4).
+    pub loz_paths: usize,
+    /// Cells with a tile only Lode Runner has.
+    pub lr_tiles: usize,
+    /// Cells with a tile only Zelda has.
+    pub zelda_tiles: usize,
+    /// The five tile metrics.
+    pub metrics: crate::blend::metrics::TileMetrics,
+}
+
 /// The last validation result stored with a level.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Figures {
@@ -136,6 +160,8 @@ pub enum Figures {
     Dungeon(DungeonFigures),
     /// The exact evaluation of a course.
     Course(CourseFigures),
+    /// The blend analysis of a segment.
+    Blend(BlendFigures),
 }
 
 /// One attempt by the designer at playing a level inside the studio.
@@ -216,6 +242,11 @@ impl Level {
                 v.extend(f.f.iter().map(|&x| ("f", x)));
                 v
             }
+            Some(Figures::Blend(f)) => crate::blend::metrics::TileMetrics::NAMES
+                .iter()
+                .copied()
+                .zip(f.metrics.vector())
+                .collect(),
             None => Vec::new(),
         };
         numbers.extend(
@@ -266,6 +297,14 @@ impl Level {
     pub fn course_figures(&self) -> Option<&CourseFigures> {
         match &self.figures {
             Some(Figures::Course(f)) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// The blend figures, when the level has them.
+    pub fn blend_figures(&self) -> Option<&BlendFigures> {
+        match &self.figures {
+            Some(Figures::Blend(f)) => Some(f),
             _ => None,
         }
     }

@@ -7,6 +7,7 @@
 
 #[cfg(feature = "gui")]
 pub mod app;
+pub mod blend;
 pub mod cli;
 pub mod course;
 pub mod document;

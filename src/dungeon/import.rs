@@ -123,6 +123,30 @@ pub fn vglc_dir(dir: &Path, seed: u64) -> Result<Vec<Imported>, ImportError> {
 /// # Errors
 /// [`ImportError::Vglc`] at the first line of the wrong length or letter VGLC does not use.
 pub fn vglc_rooms(path: &Path, text: &str, seed: u64) -> Result<Vec<Imported>, ImportError> {
+    let stem = path
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or("dungeon");
+    Ok(vglc_terrains(path, text)?
+        .into_iter()
+        .enumerate()
+        .map(|(i, (name, terrain))| {
+            let mut rng = Rng::derive(seed, (i as u64) << 32 | fnv(stem));
+            Imported {
+                name,
+                room: place(&terrain, &mut rng),
+                terrain,
+            }
+        })
+        .collect())
+}
+
+/// The rooms of one VGLC dungeon file's text as VGLC letters in game orientation (16 wide, 11
+/// high), named "<file> room x,y"; all-void rooms are left out.
+///
+/// # Errors
+/// [`ImportError::Vglc`] at the first line of the wrong length or letter VGLC does not use.
+pub fn vglc_terrains(path: &Path, text: &str) -> Result<Vec<(String, Vec<String>)>, ImportError> {
     let bad = |line: usize, column: usize, message: String| ImportError::Vglc {
         path: path.to_path_buf(),
         line,
@@ -184,12 +208,7 @@ pub fn vglc_rooms(path: &Path, text: &str, seed: u64) -> Result<Vec<Imported>, I
             let terrain: Vec<String> = (0..h)
                 .map(|y| (0..w).map(|x| letter(x, y)).collect())
                 .collect();
-            let mut rng = Rng::derive(seed, (rooms.len() as u64) << 32 | fnv(stem));
-            rooms.push(Imported {
-                name: format!("{stem} room {rx},{ry}"),
-                room: place(&terrain, &mut rng),
-                terrain,
-            });
+            rooms.push((format!("{stem} room {rx},{ry}"), terrain));
         }
     }
     Ok(rooms)

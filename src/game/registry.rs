@@ -8,12 +8,13 @@ use super::Game;
 use std::sync::RwLock;
 
 /// The games that ship, one line each, in the order menus list them.
-fn builtin() -> [&'static dyn Game; 4] {
+fn builtin() -> [&'static dyn Game; 5] {
     [
         &crate::match3::Match3Game,
         &crate::longcat::LongcatGame,
         &crate::dungeon::DungeonGame,
         &crate::course::CourseGame,
+        &crate::blend::BlendGame,
     ]
 }
 

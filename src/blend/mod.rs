@@ -1,0 +1,15 @@
+//! The blend lab (level-blending-learned-representation): 16 × 16 segments of Lode Runner and
+//! Zelda in one unified tile set, judged by which game they are like, by both games'
+//! playability agents and by five tile metrics.
+
+pub mod agents;
+pub mod data;
+pub mod game;
+pub mod generators;
+pub mod metrics;
+pub mod tiles;
+
+pub use game::{BlendGame, ID};
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,194 @@
+//! The blend game on hand-made segments and, when the VGLC folder is there, on the data.
+
+use super::agents::{lode_runner, zelda};
+use super::data::{self, Source, SIDE};
+use super::metrics::{likeness, tile_metrics, Likeness};
+use std::path::Path;
+
+fn rows(lines: &[&str]) -> Vec<String> {
+    lines.iter().map(|l| l.to_string()).collect()
+}
+
+/// A Lode Runner-like segment: gold on a ledge reached by a ladder, gold under bricks.
+fn ladder_segment() -> Vec<String> {
+    let mut r = vec!["................".to_string(); SIDE];
+    r[3] = "..G.............".into();
+    r[4] = "BBBBB#BBBBBBBBBB".into();
+    for row in r.iter_mut().take(15).skip(5) {
+        row.replace_range(5..6, "#");
+    }
+    r[14] = ".....#....G.....".into();
+    r[15] = "BBBBBBBBBBBBBBBB".into();
+    r
+}
+
+#[test]
+fn the_lode_runner_agent_climbs_walks_and_collects() {
+    let seg = ladder_segment();
+    let v = lode_runner(&seg);
+    assert_eq!(v.gold, 2);
+    assert_eq!(v.reached, 2, "the ladder joins the ledge and the floor");
+    assert!(v.playable);
+    // Without the ladder's top rung the agent on the floor cannot reach the ledge's gold, and
+    // from the top it falls… onto the ledge, so half the gold is still there: playable.
+    let mut cut = seg.clone();
+    cut[4] = "BBBBBBBBBBBBBBBB".into();
+    let v = lode_runner(&cut);
+    assert_eq!(v.reached, 1);
+    assert!(v.playable, "half the gold counts");
+}
+
+#[test]
+fn digging_drops_the_lode_runner_agent_through_a_brick() {
+    let mut seg = vec!["................".to_string(); SIDE];
+    seg[7] = "BBBBBBBbBBBBBBBB".into();
+    seg[14] = "G...............".into();
+    seg[15] = "BBBBBBBBBBBBBBBB".into();
+    // The top start stands on row 7's blocks and digs the brick at column 7.
+    assert!(lode_runner(&seg).playable);
+    let mut solid = seg.clone();
+    solid[7] = "BBBBBBBBBBBBBBBB".into();
+    // From the top it cannot get through; from the bottom start it walks to the gold.
+    let v = lode_runner(&solid);
+    assert_eq!(v.reached, 1);
+}
+
+#[test]
+fn a_segment_without_gold_is_playable_when_the_agent_gets_through() {
+    let mut open = vec!["................".to_string(); SIDE];
+    open[15] = "BBBBBBBBBBBBBBBB".into();
+    assert!(
+        lode_runner(&open).playable,
+        "it falls from the top to the floor"
+    );
+    let mut shut = open.clone();
+    shut[8] = "BBBBBBBBBBBBBBBB".into();
+    let v = lode_runner(&shut);
+    assert_eq!(v.gold, 0);
+    assert!(!v.playable, "a solid floor splits it");
+}
+
+#[test]
+fn the_zelda_agent_counts_corner_paths_blocked_only_by_elements() {
+    let mut room = vec!["----------------".to_string(); 3];
+    room.push("WWWWWWWDDWWWWWWW".into());
+    for _ in 0..9 {
+        room.push("WFFFFFFFFFFFFFFW".into());
+    }
+    room.push("WWWWWWWDDWWWWWWW".into());
+    room.extend(vec!["----------------".to_string(); 2]);
+    assert_eq!(room.len(), SIDE);
+    let v = zelda(&room);
+    assert_eq!(v.paths, 4, "walls do not stop it");
+    assert!(v.playable);
+    // Lava across the whole segment does.
+    let mut lava = room.clone();
+    lava[8] = "PPPPPPPPPPPPPPPP".into();
+    let v = zelda(&lava);
+    assert_eq!(v.paths, 0);
+    assert!(!v.playable);
+    // A lava wall from the top down to row 9 leaves the way round below it: the two paths
+    // that start or end at a corner beside it get round, the diagonal ones too.
+    let mut half = room.clone();
+    for row in half.iter_mut().take(10) {
+        row.replace_range(7..8, "P");
+    }
+    assert_eq!(zelda(&half).paths, 4);
+    // A corner start on lava moves to the nearest walkable cell.
+    let mut corner = room.clone();
+    corner[15].replace_range(0..2, "PP");
+    corner[14].replace_range(0..1, "P");
+    assert_eq!(zelda(&corner).paths, 4);
+    // All lava: no walkable cell, no path.
+    let all = vec!["PPPPPPPPPPPPPPPP".to_string(); SIDE];
+    assert_eq!(zelda(&all).paths, 0);
+}
+
+#[test]
+fn tile_metrics_and_likeness_follow_table_one() {
+    let seg = ladder_segment();
+    let m = tile_metrics(&seg);
+    // 15 + 16 solid B cells (row 4 has the ladder's B replaced by '#').
+    assert!((m.density - 31.0 / 256.0).abs() < 1e-12, "{m:?}");
+    assert_eq!(m.leniency, 1.0);
+    // 11 ladder cells (rows 4–14) and 2 gold.
+    assert!((m.interestingness - 13.0 / 256.0).abs() < 1e-12);
+    assert!((m.path_proportion - (256.0 - 31.0) / 256.0).abs() < 1e-12);
+    assert_eq!(likeness(&seg), Likeness::LodeRunner);
+    // A flat floor has one straight surface; a staircase too; steps up and down do not.
+    let mut flat = vec!["................".to_string(); SIDE];
+    flat[15] = "BBBBBBBBBBBBBBBB".into();
+    assert_eq!(tile_metrics(&flat).non_linearity, 0.0);
+    let mut bumpy = flat.clone();
+    bumpy[10] = "B.B.B.B.B.B.B.B.".into();
+    assert!(tile_metrics(&bumpy).non_linearity > 0.1);
+    let zelda_room: Vec<String> = (0..SIDE).map(|_| "WFFFFFFFFFFFFFFW".into()).collect();
+    assert_eq!(likeness(&zelda_room), Likeness::Zelda);
+}
+
+#[test]
+fn malformed_segments_say_what_is_wrong() {
+    use super::game::check_rows;
+    assert!(check_rows(&rows(&["BBBB"]))
+        .unwrap_err()
+        .contains("a blend segment has 16"));
+    let mut bad = vec!["................".to_string(); SIDE];
+    bad[2] = "......X.........".into();
+    let e = check_rows(&bad).unwrap_err();
+    assert!(e.contains("row 3, column 7") && e.contains("'X'"), "{e}");
+    let err = data::lode_runner_segments(Path::new("Level 9.txt"), "BB\nbb\n").unwrap_err();
+    assert!(err.to_string().contains("22"), "{err}");
+}
+
+#[test]
+fn the_vglc_data_makes_600_lode_runner_and_459_zelda_segments() {
+    let dir = Path::new(data::DEFAULT_DIR);
+    if !dir.is_dir() {
+        println!("skipped: the VGLC folder {} is not here", dir.display());
+        return;
+    }
+    let all = data::load(dir).unwrap();
+    let lr = all
+        .iter()
+        .filter(|s| s.source == Source::LodeRunner)
+        .count();
+    let loz = all.iter().filter(|s| s.source == Source::Zelda).count();
+    assert_eq!((lr, loz), (600, 459));
+    assert!(all.iter().all(|s| super::game::check_rows(&s.rows).is_ok()));
+    // Level 1's top-left quadrant is its first 16 rows and columns.
+    assert_eq!(all[0].rows[2], "bBBbBBbBBBb#bbbb");
+    // Top and bottom quadrants overlap by 10 rows.
+    assert_eq!(all[0].rows[6..], all[2].rows[..10]);
+    let split = data::split(all.clone(), 0);
+    assert_eq!(
+        (split.train.len(), split.test.len(), split.validation.len()),
+        (900, 106, 53)
+    );
+    let again = data::split(all, 0);
+    assert_eq!(split.train, again.train, "seeded");
+    // Most originals are like their own game and playable by its agent.
+    let (mut like, mut playable) = (0, 0);
+    let mut by_game = [(0, 0, 0); 2];
+    for s in &split.train {
+        let f = super::game::figures(&s.rows);
+        let own = f.lode_runner_like == (s.source == Source::LodeRunner);
+        like += usize::from(own);
+        let ok = if f.lode_runner_like {
+            f.lr_playable
+        } else {
+            f.loz_playable
+        };
+        playable += usize::from(ok);
+        let g = &mut by_game[usize::from(s.source == Source::Zelda)];
+        g.0 += 1;
+        g.1 += usize::from(f.lr_playable);
+        g.2 += usize::from(f.loz_playable);
+    }
+    println!("train: {like} of 900 like their own game, {playable} playable by its agent");
+    println!(
+        "(segments, LR A*, LoZ A*): Lode Runner {:?}, Zelda {:?}",
+        by_game[0], by_game[1]
+    );
+    assert!(like > 880, "{like}");
+    assert!(playable > 600, "{playable}");
+}
