@@ -244,3 +244,44 @@ pub fn zelda(rows: &[String]) -> ZeldaVerdict {
         playable: paths >= 2,
     }
 }
+
+/// Corner-to-opposite-corner paths (0–4) the Lode Runner agent finds, with gravity: how the
+/// paper runs it on Zelda-like segments. Corners are placed as the Zelda agent's are, on the
+/// nearest cell the Lode Runner agent can be in.
+pub fn lode_runner_corners(rows: &[String]) -> usize {
+    let c = cells(rows);
+    let h = c.len();
+    let w = c.first().map_or(0, Vec::len);
+    if h == 0 || w == 0 {
+        return 0;
+    }
+    let nearest = |corner: (usize, usize)| {
+        (0..h)
+            .flat_map(|y| (0..w).map(move |x| (x, y)))
+            .filter(|&(x, y)| lr_free(c[y][x]))
+            .min_by_key(|&(x, y)| (x.abs_diff(corner.0) + y.abs_diff(corner.1), y, x))
+    };
+    let (r, b) = (w - 1, h - 1);
+    let pairs = [
+        ((0, b), (r, 0)),
+        ((r, b), (0, 0)),
+        ((0, 0), (r, b)),
+        ((r, 0), (0, b)),
+    ];
+    pairs
+        .iter()
+        .filter(|(from, to)| match (nearest(*from), nearest(*to)) {
+            (Some(s), Some(g)) => lr_reach(&c, s)[g.1][g.0],
+            _ => false,
+        })
+        .count()
+}
+
+/// The paper's Lode Runner A* verdict on any segment: on a Lode Runner-like one, half the
+/// gold; on a Zelda-like one, at least 2 of the 4 corner paths.
+pub fn lode_runner_playable(rows: &[String]) -> bool {
+    match super::metrics::likeness(rows) {
+        super::metrics::Likeness::LodeRunner => lode_runner(rows).playable,
+        super::metrics::Likeness::Zelda => lode_runner_corners(rows) >= 2,
+    }
+}

@@ -1,4 +1,5 @@
-//! Blend generators. For now: segments drawn from the VGLC data (the blend VAEs come next).
+//! Blend generators: segments drawn from the VGLC data, and random blends decoded from a VAE's
+//! prior.
 
 use super::data::{self, Segment, Source};
 use crate::game::{
@@ -13,7 +14,10 @@ use std::sync::Arc;
 
 /// The generators of blend segments, in sidebar order.
 pub fn all() -> Vec<Arc<dyn LevelGenerator>> {
-    vec![Arc::new(DatasetSegments)]
+    vec![
+        Arc::new(DatasetSegments),
+        Arc::new(VaeBlends { id: "vglc-fc" }),
+    ]
 }
 
 /// The VGLC folder: `$VGLC_DIR`, else [`data::DEFAULT_DIR`] (beside the repository).
@@ -114,6 +118,96 @@ impl LevelGenerator for DatasetSegments {
             let s = &pool[rng.index(pool.len())];
             if !sink.offer(segment_level(s)) {
                 return Ok(());
+            }
+        }
+    }
+}
+
+/// Random blends: latent points from the VAE's prior, decoded (argmax per cell).
+#[derive(Clone, Copy, Debug)]
+pub struct VaeBlends {
+    /// The model: `vglc-fc` (the FC-VAE on the unified tiles).
+    pub id: &'static str,
+}
+
+impl VaeBlends {
+    fn model(
+        &self,
+        models: &crate::game::ModelCache,
+        weights: Option<&std::path::Path>,
+    ) -> Result<Arc<super::vae::BlendModel>, String> {
+        let path = weights.map_or_else(
+            || models.dir().join(format!("blend-{}.safetensors", self.id)),
+            std::path::Path::to_path_buf,
+        );
+        models.get_or_load(&path, super::vae::BlendModel::load)
+    }
+}
+
+impl LevelGenerator for VaeBlends {
+    fn id(&self) -> &'static str {
+        self.id
+    }
+
+    fn label(&self) -> &'static str {
+        "FC-VAE (unified)"
+    }
+
+    fn description(&self) -> &'static str {
+        "random blends: points of the latent space drawn from the prior, decoded"
+    }
+
+    fn conditions(&self) -> Vec<ConditionSpec> {
+        Vec::new()
+    }
+
+    fn validated_help(&self) -> &'static str {
+        "Keep only blends the agent of the game they are like gets through"
+    }
+
+    fn weights_file(&self) -> Option<&'static str> {
+        Some("blend-vglc-fc.safetensors")
+    }
+
+    fn preload(
+        &self,
+        models: &crate::game::ModelCache,
+        weights: Option<&std::path::Path>,
+    ) -> Result<(), String> {
+        self.model(models, weights).map(|_| ())
+    }
+
+    fn generate(
+        &self,
+        request: &GenRequest,
+        ctx: &GenerationContext<'_>,
+        sink: &mut dyn LevelSink,
+    ) -> Result<(), JobError> {
+        let model = self
+            .model(ctx.models, request.weights.as_deref())
+            .map_err(JobError::Failed)?;
+        let mut round = 0u64;
+        loop {
+            if ctx.cancel.is_cancelled() {
+                return Err(JobError::Cancelled);
+            }
+            let blends =
+                super::vae::random_blends(&model.model, 16, request.seed.wrapping_add(round))
+                    .map_err(|e| JobError::Failed(e.to_string()))?;
+            round += 1;
+            for rows in blends {
+                let level = Level {
+                    game: super::ID,
+                    name: "blend".into(),
+                    cells: rows,
+                    symmetry: Default::default(),
+                    tags: vec!["blend".into(), self.id.into()],
+                    figures: None,
+                    playtests: Vec::new(),
+                };
+                if !sink.offer(level) {
+                    return Ok(());
+                }
             }
         }
     }

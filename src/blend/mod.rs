@@ -4,10 +4,12 @@
 
 pub mod agents;
 pub mod data;
+pub mod eval;
 pub mod game;
 pub mod generators;
 pub mod metrics;
 pub mod tiles;
+pub mod vae;
 
 pub use game::{BlendGame, ID};
 

@@ -192,3 +192,108 @@ fn the_vglc_data_makes_600_lode_runner_and_459_zelda_segments() {
     assert!(like > 880, "{like}");
     assert!(playable > 600, "{playable}");
 }
+
+#[test]
+fn energy_distance_is_zero_for_the_same_set_and_grows_with_a_shift() {
+    use super::eval::energy_distance;
+    let a: Vec<[f64; 5]> = (0..20)
+        .map(|i| [i as f64 / 20.0, 0.1, 0.9, 0.2, 0.5])
+        .collect();
+    assert!(energy_distance(&a, &a).abs() < 1e-12);
+    let shifted: Vec<[f64; 5]> = a
+        .iter()
+        .map(|v| [v[0], v[1] + 0.3, v[2], v[3], v[4]])
+        .collect();
+    let far: Vec<[f64; 5]> = a
+        .iter()
+        .map(|v| [v[0], v[1] + 0.6, v[2], v[3], v[4]])
+        .collect();
+    let (near, farther) = (energy_distance(&a, &shifted), energy_distance(&a, &far));
+    assert!(near > 0.1 && farther > near, "{near} {farther}");
+    assert!(
+        (energy_distance(&shifted, &a) - near).abs() < 1e-12,
+        "symmetric"
+    );
+    // Two single points: 2‖x − y‖.
+    assert!((energy_distance(&[[0.0; 5]], &[[0.3, 0.4, 0.0, 0.0, 0.0]]) - 1.0).abs() < 1e-12);
+}
+
+#[test]
+fn cyclic_kl_annealing_starts_at_zero_then_rises_and_holds() {
+    use super::vae::{kl_weight, KL_MAX};
+    // 400 epochs: cycles of 20.
+    assert_eq!(kl_weight(0, 400), 0.0);
+    assert_eq!(kl_weight(19, 400), 0.0, "the first cycle stays at 0");
+    assert_eq!(kl_weight(20, 400), 0.0);
+    assert!((kl_weight(25, 400) - KL_MAX / 2.0).abs() < 1e-12);
+    assert_eq!(kl_weight(30, 400), KL_MAX);
+    assert_eq!(kl_weight(39, 400), KL_MAX);
+    assert_eq!(kl_weight(40, 400), 0.0, "the next cycle starts again");
+}
+
+#[test]
+fn the_fc_vae_trains_reproducibly_and_decodes_segments() {
+    use super::vae::*;
+    let mut segs = Vec::new();
+    for i in 0..12 {
+        let mut rows = vec!["................".to_string(); SIDE];
+        rows[15] = "BBBBBBBBBBBBBBBB".into();
+        rows[i] = "####GGGG....bbbb".into();
+        segs.push(data::Segment {
+            name: format!("s{i}"),
+            source: if i % 2 == 0 {
+                Source::LodeRunner
+            } else {
+                Source::Zelda
+            },
+            rows,
+        });
+    }
+    let run = || {
+        let mut config = VaeConfig::new(3);
+        config.epochs = 3;
+        config.batch = 4;
+        let t = train(&config, &segs, &mut |_| true).unwrap();
+        (t.curve, random_blends(&t.model, 3, 1).unwrap())
+    };
+    let (a, b) = (run(), run());
+    assert_eq!(a, b, "same seed, same weights, same blends");
+    assert_eq!(a.0.len(), 3);
+    for blend in &a.1 {
+        assert!(super::game::check_rows(blend).is_ok(), "{blend:?}");
+    }
+    let mut x = Vec::new();
+    one_hot(&segs[0].rows, &mut x);
+    assert_eq!(x.len(), CELLS * TILES);
+    assert_eq!(x.iter().filter(|&&v| v == 1.0).count(), CELLS);
+}
+
+#[test]
+fn the_lode_runner_agent_crosses_a_zelda_like_segment_by_its_corners() {
+    use super::agents::{lode_runner_corners, lode_runner_playable};
+    // Open floor everywhere: with gravity the agent falls from the top corners to the
+    // bottom ones, but cannot climb back up.
+    let open: Vec<String> = (0..SIDE)
+        .map(|y| {
+            if y == 15 {
+                "FFFFFFFFFFFFFFFF".into()
+            } else {
+                "WSSSSSSSSSSSSSSW".into()
+            }
+        })
+        .collect();
+    // Stairs are climbable: every corner reaches every other.
+    assert_eq!(lode_runner_corners(&open), 4);
+    assert!(lode_runner_playable(&open));
+    let fall: Vec<String> = (0..SIDE)
+        .map(|y| {
+            if y == 15 {
+                "FFFFFFFFFFFFFFFF".into()
+            } else {
+                "F..............F".into()
+            }
+        })
+        .collect();
+    // Zelda-like by its floor tiles; down only: the two paths from the top corners.
+    assert_eq!(lode_runner_corners(&fall), 2);
+}

@@ -498,7 +498,8 @@ fn randomized_initialization(
 
 /// `--plot PATH`: the training curves (mean evaluation per 50 episodes, with exploration) of
 /// the shipped DDPG (orange), VS-DDPG (blue) and DQN (green) for `--events`, over a grey line at
-/// random courses' mean evaluation; gridlines every 0.1 and every 10 % of the run.
+/// random courses' mean evaluation; x is the share of each model's own run (the DQN trains for
+/// more episodes); gridlines every 0.1 and every 10 % of the run.
 fn plot_training(args: &EvalArgs, path: &std::path::Path) -> Result<()> {
     let structure = Structure::of_events(args.events).map_err(|e| anyhow!(e))?;
     let mut curves = Vec::new();
@@ -518,7 +519,6 @@ fn plot_training(args: &EvalArgs, path: &std::path::Path) -> Result<()> {
     const H: u32 = 400;
     const M: f64 = 40.0;
     let mut img = image::RgbImage::from_pixel(W, H, image::Rgb([255, 255, 255]));
-    let longest = curves.iter().map(|c| c.0.len()).max().unwrap_or(1).max(2);
     let to_px = |x: f64, y: f64| -> (i64, i64) {
         (
             (M + x * (f64::from(W) - 2.0 * M)).round() as i64,
@@ -550,7 +550,8 @@ fn plot_training(args: &EvalArgs, path: &std::path::Path) -> Result<()> {
         let points: Vec<(f64, f64)> = curve
             .iter()
             .enumerate()
-            .map(|(i, &v)| (i as f64 / (longest - 1) as f64, v))
+            // Each curve across its own run: x is the share of that run's episodes.
+            .map(|(i, &v)| (i as f64 / (curve.len().max(2) - 1) as f64, v))
             .collect();
         for pair in points.windows(2) {
             for s in 0..=20 {

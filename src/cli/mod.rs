@@ -10,6 +10,7 @@ mod train;
 mod validate;
 
 // Games' own sub-commands (model sweeps and training), one folder each.
+mod blend;
 mod course;
 mod dungeon;
 mod longcat;
@@ -38,11 +39,12 @@ const fn commands(models: &'static [&'static str], eval: Eval, train: Train) -> 
 }
 
 /// The games with sub-commands of their own, one line each.
-const GAME_COMMANDS: [GameCommands; 4] = [
+const GAME_COMMANDS: [GameCommands; 5] = [
     commands(&match3::MODELS, match3::eval, match3::train),
     commands(&longcat::MODELS, longcat::eval, longcat::train),
     commands(&dungeon::MODELS, dungeon::eval, dungeon::train),
     commands(&course::MODELS, course::eval, course::train),
+    commands(&blend::MODELS, blend::eval, blend::train),
 ];
 
 /// Level Studio: a level design studio for tile-based puzzle games.

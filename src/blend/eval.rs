@@ -1,0 +1,125 @@
+//! Table II of level-blending-learned-representation for a set of blends: the five tile
+//! metrics' means and standard deviations, the E-distance to the training segments, and both
+//! agents' playable shares.
+//!
+//! - **E-distance** (energy distance) between the blends' and the training segments' metric
+//!   vectors — each segment's five tile metrics (density, non-linearity, leniency,
+//!   interestingness, path proportion) as a point in R⁵, Euclidean distance:
+//!   2·E‖X − Y‖ − E‖X − X′‖ − E‖Y − Y′‖, each expectation the mean over all ordered pairs
+//!   (X, X′ blends; Y, Y′ training segments; a point paired with itself counts, with distance
+//!   0, so a set is at distance 0 from itself).
+//! - **lr_playable**: the share of blends the Lode Runner agent plays — on Lode Runner-like
+//!   blends, half the gold; on Zelda-like ones, 2 of the 4 corner paths (the paper's use).
+//! - **loz_playable**: the share the Zelda agent plays (2 of the 4 corner paths) over all.
+
+use super::agents::{lode_runner_playable, zelda};
+use super::metrics::{likeness, tile_metrics, Likeness, TileMetrics};
+use rayon::prelude::*;
+use serde::Serialize;
+
+/// One model's row of Table II.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BlendReport {
+    /// Segments judged.
+    pub count: usize,
+    /// Energy distance to the training segments' metric vectors.
+    pub e_distance: f64,
+    /// Share the Lode Runner agent plays.
+    pub lr_playable: f64,
+    /// Share the Zelda agent plays.
+    pub loz_playable: f64,
+    /// Share that is Lode Runner-like.
+    pub lr_like: f64,
+    /// Mean of each tile metric, in [`TileMetrics::NAMES`] order.
+    pub mean: [f64; 5],
+    /// Standard deviation of each.
+    pub std: [f64; 5],
+}
+
+fn dist(a: &[f64; 5], b: &[f64; 5]) -> f64 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x - y).powi(2))
+        .sum::<f64>()
+        .sqrt()
+}
+
+fn mean_within(a: &[[f64; 5]]) -> f64 {
+    let n = a.len();
+    if n == 0 {
+        return 0.0;
+    }
+    let sum: f64 = (0..n)
+        .into_par_iter()
+        .map(|i| a[i + 1..].iter().map(|b| dist(&a[i], b)).sum::<f64>())
+        .sum();
+    2.0 * sum / (n * n) as f64
+}
+
+/// The energy distance between two sets of metric vectors.
+pub fn energy_distance(a: &[[f64; 5]], b: &[[f64; 5]]) -> f64 {
+    if a.is_empty() || b.is_empty() {
+        return 0.0;
+    }
+    let between: f64 = a
+        .par_iter()
+        .map(|x| b.iter().map(|y| dist(x, y)).sum::<f64>())
+        .sum::<f64>()
+        / (a.len() * b.len()) as f64;
+    2.0 * between - mean_within(a) - mean_within(b)
+}
+
+/// The metric vectors of segments.
+pub fn vectors(segments: &[Vec<String>]) -> Vec<[f64; 5]> {
+    segments
+        .par_iter()
+        .map(|s| tile_metrics(s).vector())
+        .collect()
+}
+
+/// Judges `blends` against the training segments' metric vectors.
+pub fn report(blends: &[Vec<String>], training: &[[f64; 5]]) -> BlendReport {
+    let v = vectors(blends);
+    let verdicts: Vec<(bool, bool, bool)> = blends
+        .par_iter()
+        .map(|s| {
+            (
+                lode_runner_playable(s),
+                zelda(s).playable,
+                likeness(s) == Likeness::LodeRunner,
+            )
+        })
+        .collect();
+    let n = blends.len().max(1) as f64;
+    let share = |f: &dyn Fn(&(bool, bool, bool)) -> bool| {
+        verdicts.iter().filter(|v| f(v)).count() as f64 / n
+    };
+    let mut mean = [0.0; 5];
+    let mut std = [0.0; 5];
+    for k in 0..5 {
+        mean[k] = v.iter().map(|x| x[k]).sum::<f64>() / n;
+        std[k] = (v.iter().map(|x| (x[k] - mean[k]).powi(2)).sum::<f64>() / n).sqrt();
+    }
+    BlendReport {
+        count: blends.len(),
+        e_distance: energy_distance(&v, training),
+        lr_playable: share(&|v| v.0),
+        loz_playable: share(&|v| v.1),
+        lr_like: share(&|v| v.2),
+        mean,
+        std,
+    }
+}
+
+/// The paper's Table II rows (E-distance, LR A* %, LoZ A* %), by our model names.
+pub const PAPER: [(&str, f64, f64, f64); 4] = [
+    ("cte-fc", 0.04016, 33.5, 79.0),
+    ("vglc-fc", 0.1755, 32.0, 79.5),
+    ("cte-cnn", 0.07036, 32.0, 81.5),
+    ("vglc-cnn", 0.1930, 31.5, 79.0),
+];
+
+/// Names of the metrics for tables.
+pub fn metric_names() -> [&'static str; 5] {
+    TileMetrics::NAMES
+}

@@ -1,0 +1,407 @@
+//! The blend VAEs (level-blending-learned-representation §III-D–E), scaled to two CPU cores.
+//! This part: the fully connected VAE on the unified one-hot representation (`vglc-fc`).
+//!
+//! - Input: a segment as 256 cells × 15 tiles one-hot (Table I order).
+//! - Encoder 3840 → [`HIDDEN`].0 → [`HIDDEN`].1 → μ, log σ² of [`LATENT`] dimensions; the
+//!   decoder mirrors it back to 256 × 15 logits (the paper: 1024 → 512 → 256 → 128 with batch
+//!   normalisation; ours is narrower and has none, for this CPU).
+//! - Loss: per-cell cross-entropy summed over the segment, weighted 0.57 for Lode Runner
+//!   segments and 0.43 for Zelda ones, × 4; plus the KL term under cyclic annealing — the run
+//!   is cut into 20 cycles; the weight is 0 through the first, then in every later cycle it
+//!   rises from 0 to 0.01 over the first half and holds 0.01 over the second (the paper's
+//!   200-epoch cycles of a 4,000-epoch run).
+//! - Adam (AdamW without decay) at 1e-3 (the paper's 1e-5 needs its 4,000 epochs).
+//! - Decoding: argmax per cell.
+
+use super::data::{Segment, Source, SIDE};
+use super::tiles::LETTERS;
+use crate::ml::{self, Stamped, WeightsStamp};
+use crate::rng::Rng;
+use candle_core::{DType, Device, Tensor, D};
+use candle_nn::{linear, AdamW, Linear, Module, Optimizer, ParamsAdamW, VarBuilder, VarMap};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use std::time::Instant;
+
+/// Cells in a segment.
+pub const CELLS: usize = SIDE * SIDE;
+/// Tiles in the unified set.
+pub const TILES: usize = LETTERS.len();
+/// Latent dimensions.
+pub const LATENT: usize = 32;
+/// Hidden widths of the encoder (the decoder mirrors them).
+pub const HIDDEN: (usize, usize) = (512, 256);
+/// The architecture name sidecars carry.
+pub const ARCHITECTURE: &str = "blend-fc-vae-unified-v1";
+/// Reconstruction weights of Lode Runner and Zelda segments (600 / 1059, 459 / 1059), and the
+/// constant they are multiplied by.
+pub const GAME_WEIGHTS: (f64, f64, f64) = (0.57, 0.43, 4.0);
+/// The KL weight's ceiling in cyclic annealing.
+pub const KL_MAX: f64 = 0.01;
+
+/// A segment as one-hot (cell-major: cell i's tile k at `i * TILES + k`).
+pub fn one_hot(rows: &[String], out: &mut Vec<f32>) {
+    for row in rows {
+        for c in row.chars() {
+            let k = LETTERS.iter().position(|&l| l == c).unwrap_or(2);
+            out.extend((0..TILES).map(|t| if t == k { 1.0f32 } else { 0.0 }));
+        }
+    }
+}
+
+/// The fully connected VAE.
+pub struct FcVae {
+    e1: Linear,
+    e2: Linear,
+    mu: Linear,
+    logvar: Linear,
+    d1: Linear,
+    d2: Linear,
+    out: Linear,
+}
+
+impl FcVae {
+    /// Builds (or loads) the network under `vb`.
+    ///
+    /// # Errors
+    /// A missing or misshapen tensor.
+    pub fn new(vb: VarBuilder) -> candle_core::Result<Self> {
+        let n = CELLS * TILES;
+        Ok(Self {
+            e1: linear(n, HIDDEN.0, vb.pp("e1"))?,
+            e2: linear(HIDDEN.0, HIDDEN.1, vb.pp("e2"))?,
+            mu: linear(HIDDEN.1, LATENT, vb.pp("mu"))?,
+            logvar: linear(HIDDEN.1, LATENT, vb.pp("logvar"))?,
+            d1: linear(LATENT, HIDDEN.1, vb.pp("d1"))?,
+            d2: linear(HIDDEN.1, HIDDEN.0, vb.pp("d2"))?,
+            out: linear(HIDDEN.0, n, vb.pp("out"))?,
+        })
+    }
+
+    /// (μ, log σ²) of one-hot inputs `[N, 3840]`.
+    ///
+    /// # Errors
+    /// A tensor of the wrong shape.
+    pub fn encode(&self, x: &Tensor) -> candle_core::Result<(Tensor, Tensor)> {
+        let h = self.e2.forward(&self.e1.forward(x)?.relu()?)?.relu()?;
+        Ok((self.mu.forward(&h)?, self.logvar.forward(&h)?))
+    }
+
+    /// Logits `[N, 256, 15]` of latent points `[N, LATENT]`.
+    ///
+    /// # Errors
+    /// A tensor of the wrong shape.
+    pub fn decode(&self, z: &Tensor) -> candle_core::Result<Tensor> {
+        let h = self.d2.forward(&self.d1.forward(z)?.relu()?)?.relu()?;
+        self.out.forward(&h)?.reshape((z.dim(0)?, CELLS, TILES))
+    }
+}
+
+/// Segments from logits `[N, 256, 15]`, argmax per cell.
+///
+/// # Errors
+/// A tensor of the wrong shape.
+pub fn segments_of(logits: &Tensor) -> candle_core::Result<Vec<Vec<String>>> {
+    let idx = logits.argmax(D::Minus1)?.to_vec2::<u32>()?;
+    Ok(idx
+        .into_iter()
+        .map(|cells| {
+            cells
+                .chunks(SIDE)
+                .map(|row| row.iter().map(|&k| LETTERS[k as usize % TILES]).collect())
+                .collect()
+        })
+        .collect())
+}
+
+/// The KL weight at `epoch` of `epochs` (cyclic annealing, 20 cycles, the first at 0).
+pub fn kl_weight(epoch: usize, epochs: usize) -> f64 {
+    let cycle = (epochs / 20).max(2);
+    let (c, t) = (epoch / cycle, epoch % cycle);
+    let half = cycle / 2;
+    if c == 0 {
+        0.0
+    } else if t < half {
+        KL_MAX * t as f64 / half as f64
+    } else {
+        KL_MAX
+    }
+}
+
+/// Training settings.
+#[derive(Clone, Debug)]
+pub struct VaeConfig {
+    /// Passes over the training segments.
+    pub epochs: usize,
+    /// Batch size.
+    pub batch: usize,
+    /// Learning rate.
+    pub learning_rate: f64,
+    /// Seed.
+    pub seed: u64,
+}
+
+impl VaeConfig {
+    /// Defaults for two CPU cores.
+    pub fn new(seed: u64) -> Self {
+        Self {
+            epochs: 400,
+            batch: 64,
+            learning_rate: 1e-3,
+            seed,
+        }
+    }
+}
+
+/// What a blend VAE's sidecar records.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BlendSidecar {
+    /// Always [`ARCHITECTURE`].
+    pub architecture: String,
+    /// Latent dimensions.
+    pub latent: usize,
+    /// Training segments.
+    pub segments: usize,
+    /// FNV-1a of the training segments' rows.
+    pub data_hash: String,
+    /// Seed.
+    pub seed: u64,
+    /// Epochs trained.
+    pub epochs: usize,
+    /// Seconds.
+    pub train_seconds: f64,
+    /// Mean reconstruction loss per epoch (per segment, weighted).
+    pub curve: Vec<f64>,
+    /// Share of training cells the model reconstructs (argmax of the decoded mean).
+    pub reconstruction_accuracy: f64,
+    /// The command that reproduces the weights.
+    pub command: String,
+    /// Length and hash of the weights file.
+    #[serde(default)]
+    pub weights: Option<WeightsStamp>,
+}
+
+impl Stamped for BlendSidecar {
+    fn stamp(&self) -> Option<&WeightsStamp> {
+        self.weights.as_ref()
+    }
+
+    fn set_stamp(&mut self, stamp: WeightsStamp) {
+        self.weights = Some(stamp);
+    }
+}
+
+/// A hash of segments' rows (the sidecar's record of its data).
+pub fn data_hash(segments: &[Segment]) -> String {
+    let text: String = segments
+        .iter()
+        .flat_map(|s| s.rows.iter())
+        .cloned()
+        .collect();
+    ml::fnv1a_hex(text.as_bytes())
+}
+
+/// Progress while training.
+#[derive(Clone, Copy, Debug)]
+pub struct VaeProgress {
+    /// Epochs done.
+    pub epoch: usize,
+    /// Epochs in the run.
+    pub epochs: usize,
+    /// Mean weighted reconstruction loss of the epoch.
+    pub reconstruction: f64,
+    /// Mean KL of the epoch.
+    pub kl: f64,
+    /// The KL weight of the epoch.
+    pub kl_weight: f64,
+}
+
+/// A trained model.
+pub struct TrainedVae {
+    /// Its weights.
+    pub varmap: VarMap,
+    /// The network.
+    pub model: FcVae,
+    /// Mean reconstruction loss per epoch.
+    pub curve: Vec<f64>,
+    /// Seconds.
+    pub seconds: f64,
+}
+
+/// Trains the FC-VAE on `segments`; `report` hears every epoch and may stop the run.
+///
+/// # Errors
+/// A candle error.
+pub fn train(
+    config: &VaeConfig,
+    segments: &[Segment],
+    report: &mut dyn FnMut(&VaeProgress) -> bool,
+) -> candle_core::Result<TrainedVae> {
+    let started = Instant::now();
+    let device = Device::Cpu;
+    let varmap = VarMap::new();
+    let model = FcVae::new(VarBuilder::from_varmap(&varmap, DType::F32, &device))?;
+    crate::match3::cvae::train::seeded_init(&varmap, config.seed)
+        .map_err(|e| candle_core::Error::Msg(e.to_string()))?;
+    let mut opt = AdamW::new(
+        varmap.all_vars(),
+        ParamsAdamW {
+            lr: config.learning_rate,
+            weight_decay: 0.0,
+            ..Default::default()
+        },
+    )?;
+    let n_in = CELLS * TILES;
+    let mut inputs = Vec::with_capacity(segments.len() * n_in);
+    for s in segments {
+        one_hot(&s.rows, &mut inputs);
+    }
+    let weights: Vec<f32> = segments
+        .iter()
+        .map(|s| {
+            let w = match s.source {
+                Source::LodeRunner => GAME_WEIGHTS.0,
+                Source::Zelda => GAME_WEIGHTS.1,
+            };
+            (w * GAME_WEIGHTS.2) as f32
+        })
+        .collect();
+    let mut rng = Rng::derive(config.seed, 0xb7e);
+    let mut curve = Vec::with_capacity(config.epochs);
+    for epoch in 0..config.epochs {
+        let beta = kl_weight(epoch, config.epochs);
+        let mut order: Vec<usize> = (0..segments.len()).collect();
+        rng.shuffle(&mut order);
+        let (mut rec_sum, mut kl_sum, mut batches) = (0.0, 0.0, 0usize);
+        for idx in order.chunks(config.batch) {
+            let b = idx.len();
+            let x: Vec<f32> = idx
+                .iter()
+                .flat_map(|&i| inputs[i * n_in..(i + 1) * n_in].iter().copied())
+                .collect();
+            let x = Tensor::from_vec(x, (b, n_in), &device)?;
+            let w = Tensor::from_vec(
+                idx.iter().map(|&i| weights[i]).collect::<Vec<_>>(),
+                b,
+                &device,
+            )?;
+            let (mu, logvar) = model.encode(&x)?;
+            let eps: Vec<f32> = (0..b * LATENT).map(|_| rng.normal() as f32).collect();
+            let eps = Tensor::from_vec(eps, (b, LATENT), &device)?;
+            let z = (&mu + (logvar.affine(0.5, 0.0)?.exp()? * eps)?)?;
+            let logits = model.decode(&z)?;
+            let log_p = candle_nn::ops::log_softmax(&logits, D::Minus1)?;
+            let target = x.reshape((b, CELLS, TILES))?;
+            let ce = (log_p * target)?.sum(D::Minus1)?.sum(D::Minus1)?.neg()?;
+            let rec = (ce * &w)?.mean_all()?;
+            let kl_terms = ((logvar.affine(1.0, 1.0)? - mu.sqr()?)? - logvar.exp()?)?;
+            let kl = kl_terms.sum(D::Minus1)?.mean_all()?.affine(-0.5, 0.0)?;
+            let loss = (&rec + kl.affine(beta, 0.0)?)?;
+            opt.backward_step(&loss)?;
+            rec_sum += f64::from(rec.to_scalar::<f32>()?);
+            kl_sum += f64::from(kl.to_scalar::<f32>()?);
+            batches += 1;
+        }
+        let p = VaeProgress {
+            epoch: epoch + 1,
+            epochs: config.epochs,
+            reconstruction: rec_sum / batches.max(1) as f64,
+            kl: kl_sum / batches.max(1) as f64,
+            kl_weight: beta,
+        };
+        curve.push(p.reconstruction);
+        if !report(&p) {
+            break;
+        }
+    }
+    Ok(TrainedVae {
+        varmap,
+        model,
+        curve,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// The share of cells of `segments` the model gives back (decoding the mean).
+///
+/// # Errors
+/// A candle error.
+pub fn reconstruction_accuracy(model: &FcVae, segments: &[Segment]) -> candle_core::Result<f64> {
+    let mut x = Vec::new();
+    for s in segments {
+        one_hot(&s.rows, &mut x);
+    }
+    let x = Tensor::from_vec(x, (segments.len(), CELLS * TILES), &Device::Cpu)?;
+    let (mu, _) = model.encode(&x)?;
+    let back = segments_of(&model.decode(&mu)?)?;
+    let (mut same, mut all) = (0usize, 0usize);
+    for (s, b) in segments.iter().zip(back) {
+        for (r, q) in s.rows.iter().zip(b) {
+            same += r.chars().zip(q.chars()).filter(|(a, c)| a == c).count();
+            all += SIDE;
+        }
+    }
+    Ok(same as f64 / all.max(1) as f64)
+}
+
+/// `n` random blends: latent points from the standard normal (seeded), decoded.
+///
+/// # Errors
+/// A candle error.
+pub fn random_blends(model: &FcVae, n: usize, seed: u64) -> candle_core::Result<Vec<Vec<String>>> {
+    let mut rng = Rng::derive(seed, 0xb1d);
+    let z: Vec<f32> = (0..n * LATENT).map(|_| rng.normal() as f32).collect();
+    segments_of(&model.decode(&Tensor::from_vec(z, (n, LATENT), &Device::Cpu)?)?)
+}
+
+/// A loaded model and its sidecar.
+pub struct BlendModel {
+    /// The network.
+    pub model: FcVae,
+    /// Its sidecar.
+    pub sidecar: BlendSidecar,
+}
+
+impl BlendModel {
+    /// Loads weights and sidecar, checking the architecture and the stamp.
+    ///
+    /// # Errors
+    /// A missing, damaged or mismatched file, in words naming it.
+    pub fn load(path: &Path) -> Result<Self, String> {
+        let side = ml::sidecar_path(path);
+        let text = crate::files::read_text(&side).map_err(|e| {
+            format!(
+                "{}: {e} (the sidecar of {})",
+                side.display(),
+                path.display()
+            )
+        })?;
+        let sidecar: BlendSidecar =
+            crate::files::from_ron(&side, &text).map_err(|e| e.to_string())?;
+        if sidecar.architecture != ARCHITECTURE || sidecar.latent != LATENT {
+            return Err(format!(
+                "{}: architecture {:?} with {} latent dimensions, this build reads {ARCHITECTURE:?} with {LATENT}",
+                side.display(),
+                sidecar.architecture,
+                sidecar.latent
+            ));
+        }
+        let bytes = ml::read_stamped(path, &side, sidecar.stamp())
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let tensors = ml::tensors_from(&bytes, &Device::Cpu)
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let vb = VarBuilder::from_tensors(tensors, DType::F32, &Device::Cpu);
+        let model = FcVae::new(vb).map_err(|e| format!("{}: {e}", path.display()))?;
+        Ok(Self { model, sidecar })
+    }
+}
+
+/// Saves a trained model and its sidecar.
+///
+/// # Errors
+/// Why a file could not be written.
+pub fn save(varmap: &VarMap, sidecar: &BlendSidecar, path: &Path) -> Result<(), String> {
+    let tensors = ml::tensors_of(varmap)?;
+    ml::save_model(&tensors, sidecar, path).map_err(|e| e.to_string())
+}
