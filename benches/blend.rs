@@ -1,4 +1,4 @@
-//! Benchmark: 1,000 random blends decoded from the shipped FC-VAE and judged by both agents
+//! Benchmark: 1,000 random blends decoded from each shipped FC-VAE and judged by both agents
 //! and the five tile metrics (issue 17's target: ≤ 10 s on 2 cores). Run with
 //! `cargo bench --bench blend`; prints the median of 5 runs.
 
@@ -11,11 +11,17 @@ use std::path::Path;
 use std::time::Instant;
 
 fn main() {
-    let model = BlendModel::load(Path::new("models/blend-vglc-fc.safetensors")).unwrap();
+    for name in ["vglc-fc", "cte-fc"] {
+        run(name);
+    }
+}
+
+fn run(name: &str) {
+    let model = BlendModel::load(Path::new(&format!("models/blend-{name}.safetensors"))).unwrap();
     let mut times = Vec::new();
     for seed in 0..5u64 {
         let t = Instant::now();
-        let blends = random_blends(&model.model, 1_000, seed).unwrap();
+        let blends = random_blends(&model, 1_000, seed).unwrap();
         // The agents and metrics, against an empty reference (no E-distance).
         let r = report(&blends, &[]);
         times.push(t.elapsed().as_secs_f64());
@@ -23,7 +29,7 @@ fn main() {
     }
     times.sort_by(f64::total_cmp);
     println!(
-        "blend: 1000 random blends decoded and judged (both agents, 5 metrics): median {:.3} s (min {:.3}, max {:.3})",
+        "{name}: 1000 random blends decoded and judged (both agents, 5 metrics): median {:.3} s (min {:.3}, max {:.3})",
         times[2], times[0], times[4]
     );
 }

@@ -149,6 +149,15 @@ pub struct BlendFigures {
     pub metrics: crate::blend::metrics::TileMetrics,
 }
 
+/// The non-empty lines of a level's text, without trailing spaces (its rows).
+pub fn text_rows(text: &str) -> Vec<String> {
+    text.lines()
+        .map(str::trim_end)
+        .filter(|l| !l.is_empty())
+        .map(String::from)
+        .collect()
+}
+
 /// The last validation result stored with a level.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub enum Figures {

@@ -247,12 +247,7 @@ impl Game for BlendGame {
     }
 
     fn level_from_ascii(&self, name: &str, text: &str) -> Result<Level, AsciiError> {
-        let rows: Vec<String> = text
-            .lines()
-            .map(str::trim_end)
-            .filter(|l| !l.is_empty())
-            .map(String::from)
-            .collect();
+        let rows = crate::level::text_rows(text);
         check_rows(&rows).map_err(AsciiError::Level)?;
         Ok(Level {
             game: ID,

@@ -126,7 +126,8 @@ impl LevelGenerator for DatasetSegments {
 /// Random blends: latent points from the VAE's prior, decoded (argmax per cell).
 #[derive(Clone, Copy, Debug)]
 pub struct VaeBlends {
-    /// The model: `vglc-fc` (the FC-VAE on the unified tiles).
+    /// The model: `cte-fc` (the FC-VAE on the learned tile representation) or `vglc-fc` (on
+    /// the unified tiles).
     pub id: &'static str,
 }
 
@@ -150,7 +151,11 @@ impl LevelGenerator for VaeBlends {
     }
 
     fn label(&self) -> &'static str {
-        "FC-VAE (unified)"
+        if self.id == "cte-fc" {
+            "FC-VAE (learned)"
+        } else {
+            "FC-VAE (unified)"
+        }
     }
 
     fn description(&self) -> &'static str {
@@ -166,7 +171,11 @@ impl LevelGenerator for VaeBlends {
     }
 
     fn weights_file(&self) -> Option<&'static str> {
-        Some("blend-vglc-fc.safetensors")
+        Some(if self.id == "cte-fc" {
+            "blend-cte-fc.safetensors"
+        } else {
+            "blend-vglc-fc.safetensors"
+        })
     }
 
     fn preload(
@@ -191,9 +200,8 @@ impl LevelGenerator for VaeBlends {
             if ctx.cancel.is_cancelled() {
                 return Err(JobError::Cancelled);
             }
-            let blends =
-                super::vae::random_blends(&model.model, 16, request.seed.wrapping_add(round))
-                    .map_err(|e| JobError::Failed(e.to_string()))?;
+            let blends = super::vae::random_blends(&model, 16, request.seed.wrapping_add(round))
+                .map_err(|e| JobError::Failed(e.to_string()))?;
             round += 1;
             for rows in blends {
                 let level = Level {

@@ -4,6 +4,7 @@
 
 pub mod agents;
 pub mod data;
+pub mod embed;
 pub mod eval;
 pub mod game;
 pub mod generators;

@@ -253,8 +253,13 @@ fn the_fc_vae_trains_reproducibly_and_decodes_segments() {
         let mut config = VaeConfig::new(3);
         config.epochs = 3;
         config.batch = 4;
-        let t = train(&config, &segs, &mut |_| true).unwrap();
-        (t.curve, random_blends(&t.model, 3, 1).unwrap())
+        let t = train(&config, &segs, &Repr::Unified, &mut |_| true).unwrap();
+        let model = BlendModel {
+            model: t.model,
+            embedding: None,
+            sidecar: sidecar_for_tests(),
+        };
+        (t.curve, random_blends(&model, 3, 1).unwrap())
     };
     let (a, b) = (run(), run());
     assert_eq!(a, b, "same seed, same weights, same blends");
@@ -296,4 +301,67 @@ fn the_lode_runner_agent_crosses_a_zelda_like_segment_by_its_corners() {
         .collect();
     // Zelda-like by its floor tiles; down only: the two paths from the top corners.
     assert_eq!(lode_runner_corners(&fall), 2);
+}
+
+fn sidecar_for_tests() -> super::vae::BlendSidecar {
+    super::vae::BlendSidecar {
+        architecture: super::vae::ARCHITECTURE.into(),
+        latent: super::vae::LATENT,
+        embedding_curve: Vec::new(),
+        segments: 0,
+        data_hash: String::new(),
+        seed: 0,
+        epochs: 0,
+        train_seconds: 0.0,
+        curve: Vec::new(),
+        reconstruction_accuracy: 0.0,
+        command: String::new(),
+        weights: None,
+    }
+}
+
+#[test]
+fn the_learned_representation_round_trips_through_a_saved_model() {
+    use super::embed::{self, EmbedConfig, EMBED};
+    use super::vae::*;
+    let mut segs = Vec::new();
+    for i in 0..6 {
+        let mut rows = vec!["................".to_string(); SIDE];
+        rows[15] = "BBBBBBBBBBBBBBBB".into();
+        rows[8 + i] = "WWFFFFDDPPSS#-GE".into();
+        segs.push(data::Segment {
+            name: format!("s{i}"),
+            source: Source::LodeRunner,
+            rows,
+        });
+    }
+    let mut config = EmbedConfig::new(2);
+    config.epochs = 60;
+    let (map, e, curve) = embed::train(&config, &segs).unwrap();
+    assert!(curve.last().unwrap() < curve.first().unwrap(), "{curve:?}");
+    // Every letter of the data decodes back from its own embedding.
+    let cells = e.encode_segment(&segs[0].rows).unwrap();
+    assert_eq!(cells.len(), 256 * EMBED);
+    let back = e.decode_segment(&cells);
+    let same = back
+        .iter()
+        .zip(&segs[0].rows)
+        .map(|(a, b)| a.chars().zip(b.chars()).filter(|(x, y)| x == y).count())
+        .sum::<usize>();
+    assert!(same >= 250, "{same} of 256 cells decode to their letter");
+    // Saved with a VAE and loaded back, the table decodes the same.
+    let mut vc = VaeConfig::new(1);
+    vc.epochs = 1;
+    let t = train(&vc, &segs, &Repr::Learned(&e), &mut |_| true).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("cte.safetensors");
+    let mut side = sidecar_for_tests();
+    side.architecture = LEARNED_ARCHITECTURE.into();
+    save(&t.varmap, Some((&map, &e)), &side, &path).unwrap();
+    let loaded = BlendModel::load(&path).unwrap();
+    let le = loaded.embedding.as_ref().unwrap();
+    assert_eq!(le.letters, e.letters);
+    assert_eq!(le.decode_segment(&cells), back);
+    let blends = random_blends(&loaded, 2, 0).unwrap();
+    assert!(blends.iter().all(|b| super::game::check_rows(b).is_ok()));
 }

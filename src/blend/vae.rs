@@ -1,17 +1,20 @@
-//! The blend VAEs (level-blending-learned-representation §III-D–E), scaled to two CPU cores.
-//! This part: the fully connected VAE on the unified one-hot representation (`vglc-fc`).
+//! The blend VAEs (level-blending-learned-representation §III-D–E), scaled to two CPU cores:
+//! the fully connected VAE on the unified one-hot representation (`vglc-fc`) and on the
+//! learned tile representation (`cte-fc`, [`super::embed`]).
 //!
-//! - Input: a segment as 256 cells × 15 tiles one-hot (Table I order).
-//! - Encoder 3840 → [`HIDDEN`].0 → [`HIDDEN`].1 → μ, log σ² of [`LATENT`] dimensions; the
-//!   decoder mirrors it back to 256 × 15 logits (the paper: 1024 → 512 → 256 → 128 with batch
+//! - Input: a segment as 256 cells × 15 tiles one-hot (Table I order), or 256 cells × 16
+//!   learned numbers.
+//! - Encoder 256·w → [`HIDDEN`].0 → [`HIDDEN`].1 → μ, log σ² of [`LATENT`] dimensions; the
+//!   decoder mirrors it back to 256 × w (the paper: 1024 → 512 → 256 → 128 with batch
 //!   normalisation; ours is narrower and has none, for this CPU).
-//! - Loss: per-cell cross-entropy summed over the segment, weighted 0.57 for Lode Runner
-//!   segments and 0.43 for Zelda ones, × 4; plus the KL term under cyclic annealing — the run
+//! - Loss: per-cell cross-entropy (unified) or squared error (learned) summed over the
+//!   segment, weighted 0.57 for Lode Runner segments and 0.43 for Zelda ones, × 4; plus the KL
+//!   term under cyclic annealing — the run
 //!   is cut into 20 cycles; the weight is 0 through the first, then in every later cycle it
 //!   rises from 0 to 0.01 over the first half and holds 0.01 over the second (the paper's
 //!   200-epoch cycles of a 4,000-epoch run).
 //! - Adam (AdamW without decay) at 1e-3 (the paper's 1e-5 needs its 4,000 epochs).
-//! - Decoding: argmax per cell.
+//! - Decoding: argmax per cell (unified), the nearest training tile embedding (learned).
 
 use super::data::{Segment, Source, SIDE};
 use super::tiles::LETTERS;
@@ -31,8 +34,56 @@ pub const TILES: usize = LETTERS.len();
 pub const LATENT: usize = 32;
 /// Hidden widths of the encoder (the decoder mirrors them).
 pub const HIDDEN: (usize, usize) = (512, 256);
-/// The architecture name sidecars carry.
+/// The architecture name of the unified model's sidecar.
 pub const ARCHITECTURE: &str = "blend-fc-vae-unified-v1";
+/// The architecture name of the learned-representation model's sidecar.
+pub const LEARNED_ARCHITECTURE: &str = "blend-fc-vae-learned-v1";
+
+/// How a segment is written for the network.
+pub enum Repr<'a> {
+    /// Table I one-hot, 15 numbers a cell.
+    Unified,
+    /// The learned tile embedding, 16 numbers a cell.
+    Learned(&'a super::embed::Embedding),
+}
+
+impl Repr<'_> {
+    /// Numbers per cell.
+    pub fn width(&self) -> usize {
+        match self {
+            Repr::Unified => TILES,
+            Repr::Learned(_) => super::embed::EMBED,
+        }
+    }
+
+    /// A segment's numbers, appended to `out`.
+    ///
+    /// # Errors
+    /// A candle error (the learned encoder).
+    pub fn encode(&self, rows: &[String], out: &mut Vec<f32>) -> candle_core::Result<()> {
+        match self {
+            Repr::Unified => one_hot(rows, out),
+            Repr::Learned(e) => out.extend(e.encode_segment(rows)?),
+        }
+        Ok(())
+    }
+
+    /// Segments from decoder outputs `[N, 256, w]`.
+    ///
+    /// # Errors
+    /// A candle error.
+    pub fn decode(&self, out: &Tensor) -> candle_core::Result<Vec<Vec<String>>> {
+        match self {
+            Repr::Unified => segments_of(out),
+            Repr::Learned(e) => Ok(out
+                .flatten_from(1)?
+                .to_vec2::<f32>()?
+                .iter()
+                .map(|cells| e.decode_segment(cells))
+                .collect()),
+        }
+    }
+}
 /// Reconstruction weights of Lode Runner and Zelda segments (600 / 1059, 459 / 1059), and the
 /// constant they are multiplied by.
 pub const GAME_WEIGHTS: (f64, f64, f64) = (0.57, 0.43, 4.0);
@@ -51,6 +102,7 @@ pub fn one_hot(rows: &[String], out: &mut Vec<f32>) {
 
 /// The fully connected VAE.
 pub struct FcVae {
+    width: usize,
     e1: Linear,
     e2: Linear,
     mu: Linear,
@@ -65,9 +117,10 @@ impl FcVae {
     ///
     /// # Errors
     /// A missing or misshapen tensor.
-    pub fn new(vb: VarBuilder) -> candle_core::Result<Self> {
-        let n = CELLS * TILES;
+    pub fn new(width: usize, vb: VarBuilder) -> candle_core::Result<Self> {
+        let n = CELLS * width;
         Ok(Self {
+            width,
             e1: linear(n, HIDDEN.0, vb.pp("e1"))?,
             e2: linear(HIDDEN.0, HIDDEN.1, vb.pp("e2"))?,
             mu: linear(HIDDEN.1, LATENT, vb.pp("mu"))?,
@@ -78,7 +131,7 @@ impl FcVae {
         })
     }
 
-    /// (μ, log σ²) of one-hot inputs `[N, 3840]`.
+    /// (μ, log σ²) of inputs `[N, 256·w]`.
     ///
     /// # Errors
     /// A tensor of the wrong shape.
@@ -87,13 +140,15 @@ impl FcVae {
         Ok((self.mu.forward(&h)?, self.logvar.forward(&h)?))
     }
 
-    /// Logits `[N, 256, 15]` of latent points `[N, LATENT]`.
+    /// Outputs `[N, 256, w]` (logits, or embeddings) of latent points `[N, LATENT]`.
     ///
     /// # Errors
     /// A tensor of the wrong shape.
     pub fn decode(&self, z: &Tensor) -> candle_core::Result<Tensor> {
         let h = self.d2.forward(&self.d1.forward(z)?.relu()?)?.relu()?;
-        self.out.forward(&h)?.reshape((z.dim(0)?, CELLS, TILES))
+        self.out
+            .forward(&h)?
+            .reshape((z.dim(0)?, CELLS, self.width))
     }
 }
 
@@ -157,10 +212,13 @@ impl VaeConfig {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BlendSidecar {
-    /// Always [`ARCHITECTURE`].
+    /// [`ARCHITECTURE`] or [`LEARNED_ARCHITECTURE`].
     pub architecture: String,
     /// Latent dimensions.
     pub latent: usize,
+    /// Loss per epoch of the learned tile representation (empty for the unified model).
+    #[serde(default)]
+    pub embedding_curve: Vec<f64>,
     /// Training segments.
     pub segments: usize,
     /// FNV-1a of the training segments' rows.
@@ -236,12 +294,14 @@ pub struct TrainedVae {
 pub fn train(
     config: &VaeConfig,
     segments: &[Segment],
+    repr: &Repr<'_>,
     report: &mut dyn FnMut(&VaeProgress) -> bool,
 ) -> candle_core::Result<TrainedVae> {
     let started = Instant::now();
     let device = Device::Cpu;
     let varmap = VarMap::new();
-    let model = FcVae::new(VarBuilder::from_varmap(&varmap, DType::F32, &device))?;
+    let width = repr.width();
+    let model = FcVae::new(width, VarBuilder::from_varmap(&varmap, DType::F32, &device))?;
     crate::match3::cvae::train::seeded_init(&varmap, config.seed)
         .map_err(|e| candle_core::Error::Msg(e.to_string()))?;
     let mut opt = AdamW::new(
@@ -252,10 +312,10 @@ pub fn train(
             ..Default::default()
         },
     )?;
-    let n_in = CELLS * TILES;
+    let n_in = CELLS * width;
     let mut inputs = Vec::with_capacity(segments.len() * n_in);
     for s in segments {
-        one_hot(&s.rows, &mut inputs);
+        repr.encode(&s.rows, &mut inputs)?;
     }
     let weights: Vec<f32> = segments
         .iter()
@@ -290,10 +350,15 @@ pub fn train(
             let eps: Vec<f32> = (0..b * LATENT).map(|_| rng.normal() as f32).collect();
             let eps = Tensor::from_vec(eps, (b, LATENT), &device)?;
             let z = (&mu + (logvar.affine(0.5, 0.0)?.exp()? * eps)?)?;
-            let logits = model.decode(&z)?;
-            let log_p = candle_nn::ops::log_softmax(&logits, D::Minus1)?;
-            let target = x.reshape((b, CELLS, TILES))?;
-            let ce = (log_p * target)?.sum(D::Minus1)?.sum(D::Minus1)?.neg()?;
+            let out = model.decode(&z)?;
+            let target = x.reshape((b, CELLS, width))?;
+            let ce = match repr {
+                Repr::Unified => {
+                    let log_p = candle_nn::ops::log_softmax(&out, D::Minus1)?;
+                    (log_p * target)?.sum(D::Minus1)?.sum(D::Minus1)?.neg()?
+                }
+                Repr::Learned(_) => (out - target)?.sqr()?.sum(D::Minus1)?.sum(D::Minus1)?,
+            };
             let rec = (ce * &w)?.mean_all()?;
             let kl_terms = ((logvar.affine(1.0, 1.0)? - mu.sqr()?)? - logvar.exp()?)?;
             let kl = kl_terms.sum(D::Minus1)?.mean_all()?.affine(-0.5, 0.0)?;
@@ -327,14 +392,18 @@ pub fn train(
 ///
 /// # Errors
 /// A candle error.
-pub fn reconstruction_accuracy(model: &FcVae, segments: &[Segment]) -> candle_core::Result<f64> {
+pub fn reconstruction_accuracy(
+    model: &FcVae,
+    repr: &Repr<'_>,
+    segments: &[Segment],
+) -> candle_core::Result<f64> {
     let mut x = Vec::new();
     for s in segments {
-        one_hot(&s.rows, &mut x);
+        repr.encode(&s.rows, &mut x)?;
     }
-    let x = Tensor::from_vec(x, (segments.len(), CELLS * TILES), &Device::Cpu)?;
+    let x = Tensor::from_vec(x, (segments.len(), CELLS * repr.width()), &Device::Cpu)?;
     let (mu, _) = model.encode(&x)?;
-    let back = segments_of(&model.decode(&mu)?)?;
+    let back = repr.decode(&model.decode(&mu)?)?;
     let (mut same, mut all) = (0usize, 0usize);
     for (s, b) in segments.iter().zip(back) {
         for (r, q) in s.rows.iter().zip(b) {
@@ -349,19 +418,33 @@ pub fn reconstruction_accuracy(model: &FcVae, segments: &[Segment]) -> candle_co
 ///
 /// # Errors
 /// A candle error.
-pub fn random_blends(model: &FcVae, n: usize, seed: u64) -> candle_core::Result<Vec<Vec<String>>> {
+pub fn random_blends(
+    model: &BlendModel,
+    n: usize,
+    seed: u64,
+) -> candle_core::Result<Vec<Vec<String>>> {
     let mut rng = Rng::derive(seed, 0xb1d);
     let z: Vec<f32> = (0..n * LATENT).map(|_| rng.normal() as f32).collect();
-    segments_of(&model.decode(&Tensor::from_vec(z, (n, LATENT), &Device::Cpu)?)?)
+    let out = model
+        .model
+        .decode(&Tensor::from_vec(z, (n, LATENT), &Device::Cpu)?)?;
+    model.repr().decode(&out)
 }
 
 /// A loaded model and its sidecar.
 pub struct BlendModel {
     /// The network.
     pub model: FcVae,
+    /// The learned tile representation (the `cte` models).
+    pub embedding: Option<super::embed::Embedding>,
     /// Its sidecar.
     pub sidecar: BlendSidecar,
 }
+
+/// Names of the learned representation's tensors in a model file.
+pub const EMBED_PREFIX: &str = "embed";
+const TABLE_KEY: &str = "embed_table";
+const LETTERS_KEY: &str = "embed_letters";
 
 impl BlendModel {
     /// Loads weights and sidecar, checking the architecture and the stamp.
@@ -369,19 +452,12 @@ impl BlendModel {
     /// # Errors
     /// A missing, damaged or mismatched file, in words naming it.
     pub fn load(path: &Path) -> Result<Self, String> {
-        let side = ml::sidecar_path(path);
-        let text = crate::files::read_text(&side).map_err(|e| {
-            format!(
-                "{}: {e} (the sidecar of {})",
-                side.display(),
-                path.display()
-            )
-        })?;
-        let sidecar: BlendSidecar =
-            crate::files::from_ron(&side, &text).map_err(|e| e.to_string())?;
-        if sidecar.architecture != ARCHITECTURE || sidecar.latent != LATENT {
+        let (side, sidecar): (_, BlendSidecar) = ml::read_sidecar(path)?;
+        let learned = sidecar.architecture == LEARNED_ARCHITECTURE;
+        if !(learned || sidecar.architecture == ARCHITECTURE) || sidecar.latent != LATENT {
             return Err(format!(
-                "{}: architecture {:?} with {} latent dimensions, this build reads {ARCHITECTURE:?} with {LATENT}",
+                "{}: architecture {:?} with {} latent dimensions, this build reads \
+                 {ARCHITECTURE:?} or {LEARNED_ARCHITECTURE:?} with {LATENT}",
                 side.display(),
                 sidecar.architecture,
                 sidecar.latent
@@ -391,9 +467,36 @@ impl BlendModel {
             .map_err(|e| format!("{}: {e}", path.display()))?;
         let tensors = ml::tensors_from(&bytes, &Device::Cpu)
             .map_err(|e| format!("{}: {e}", path.display()))?;
+        let damaged = |e: candle_core::Error| format!("{}: {e}", path.display());
+        let embedding = if learned {
+            let missing = |k: &str| format!("{}: no tensor {k:?}", path.display());
+            let table = tensors
+                .get(TABLE_KEY)
+                .ok_or_else(|| missing(TABLE_KEY))?
+                .clone();
+            let letters = tensors
+                .get(LETTERS_KEY)
+                .ok_or_else(|| missing(LETTERS_KEY))?
+                .clone();
+            let vb = VarBuilder::from_tensors(tensors.clone(), DType::F32, &Device::Cpu);
+            let encoder = super::embed::TileEncoder::new(vb.pp(EMBED_PREFIX)).map_err(damaged)?;
+            Some(super::embed::Embedding::from_parts(encoder, &table, &letters).map_err(damaged)?)
+        } else {
+            None
+        };
+        let width = if learned { super::embed::EMBED } else { TILES };
         let vb = VarBuilder::from_tensors(tensors, DType::F32, &Device::Cpu);
-        let model = FcVae::new(vb).map_err(|e| format!("{}: {e}", path.display()))?;
-        Ok(Self { model, sidecar })
+        let model = FcVae::new(width, vb).map_err(damaged)?;
+        Ok(Self {
+            model,
+            embedding,
+            sidecar,
+        })
+    }
+
+    /// How this model writes segments.
+    pub fn repr(&self) -> Repr<'_> {
+        self.embedding.as_ref().map_or(Repr::Unified, Repr::Learned)
     }
 }
 
@@ -401,7 +504,18 @@ impl BlendModel {
 ///
 /// # Errors
 /// Why a file could not be written.
-pub fn save(varmap: &VarMap, sidecar: &BlendSidecar, path: &Path) -> Result<(), String> {
-    let tensors = ml::tensors_of(varmap)?;
+pub fn save(
+    varmap: &VarMap,
+    embedding: Option<(&VarMap, &super::embed::Embedding)>,
+    sidecar: &BlendSidecar,
+    path: &Path,
+) -> Result<(), String> {
+    let mut tensors = ml::tensors_of(varmap)?;
+    if let Some((map, e)) = embedding {
+        tensors.extend(ml::tensors_of(map)?);
+        let (table, letters) = e.table_tensors().map_err(|e| e.to_string())?;
+        tensors.insert(TABLE_KEY.into(), table);
+        tensors.insert(LETTERS_KEY.into(), letters);
+    }
     ml::save_model(&tensors, sidecar, path).map_err(|e| e.to_string())
 }

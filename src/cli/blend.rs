@@ -1,11 +1,15 @@
-//! `train --model blend-vglc-fc` and `eval --game blend`: the blend VAEs and Table II.
+//! `train --model blend-vglc-fc|blend-cte-fc` and `eval --game blend`: the blend VAEs and
+//! Table II.
 
 use super::eval::EvalArgs;
 use super::train::TrainArgs;
 use crate::blend::data::{self, Segment};
+use crate::blend::embed::{self, EmbedConfig};
 use crate::blend::eval::{report, vectors, BlendReport, PAPER};
 use crate::blend::generators::vglc_dir;
-use crate::blend::vae::{self, BlendModel, BlendSidecar, VaeConfig, ARCHITECTURE, LATENT};
+use crate::blend::vae::{
+    self, BlendModel, BlendSidecar, Repr, VaeConfig, ARCHITECTURE, LATENT, LEARNED_ARCHITECTURE,
+};
 use anyhow::{anyhow, Result};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -13,10 +17,10 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 /// The blend models `train` makes.
-pub const MODELS: [&str; 1] = ["blend-vglc-fc"];
+pub const MODELS: [&str; 2] = ["blend-vglc-fc", "blend-cte-fc"];
 
 /// The models `eval --game blend` knows (the VAEs, and `dataset`: the test split itself).
-pub const EVAL_MODELS: [&str; 2] = ["vglc-fc", "dataset"];
+pub const EVAL_MODELS: [&str; 3] = ["cte-fc", "vglc-fc", "dataset"];
 
 /// The shipped weights of an eval model name.
 pub fn weights_file(model: &str) -> String {
@@ -59,7 +63,22 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
         config.epochs,
         config.seed
     );
-    let t = vae::train(&config, &split.train, &mut |p| {
+    let learned = args.model == "blend-cte-fc";
+    let (embed_map, embedding, embedding_curve) = if learned {
+        let (map, e, curve) = embed::train(&EmbedConfig::new(args.seed), &split.train)
+            .map_err(|e| anyhow!("training the tile representation failed: {e}"))?;
+        eprintln!(
+            "tile representation: loss {:.3} → {:.3}, decode table of {} embeddings",
+            curve.first().copied().unwrap_or(0.0),
+            curve.last().copied().unwrap_or(0.0),
+            e.table.len()
+        );
+        (Some(map), Some(e), curve)
+    } else {
+        (None, None, Vec::new())
+    };
+    let repr = embedding.as_ref().map_or(Repr::Unified, Repr::Learned);
+    let t = vae::train(&config, &split.train, &repr, &mut |p| {
         if p.epoch % 10 == 0 || p.epoch == p.epochs {
             eprintln!(
                 "[{:>3.0} %] epoch {} of {}: reconstruction {:.2}, KL {:.2} (weight {:.4})",
@@ -74,11 +93,17 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
         true
     })
     .map_err(|e| anyhow!("training failed: {e}"))?;
-    let accuracy =
-        vae::reconstruction_accuracy(&t.model, &split.validation).map_err(|e| anyhow!("{e}"))?;
+    let accuracy = vae::reconstruction_accuracy(&t.model, &repr, &split.validation)
+        .map_err(|e| anyhow!("{e}"))?;
     let sidecar = BlendSidecar {
-        architecture: ARCHITECTURE.into(),
+        architecture: if learned {
+            LEARNED_ARCHITECTURE
+        } else {
+            ARCHITECTURE
+        }
+        .into(),
         latent: LATENT,
+        embedding_curve,
         segments: split.train.len(),
         data_hash: vae::data_hash(&split.train),
         seed: args.seed,
@@ -95,7 +120,8 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
         ),
         weights: None,
     };
-    vae::save(&t.varmap, &sidecar, &args.out).map_err(|e| anyhow!(e))?;
+    let embedding_parts = embed_map.as_ref().zip(embedding.as_ref());
+    vae::save(&t.varmap, embedding_parts, &sidecar, &args.out).map_err(|e| anyhow!(e))?;
     println!(
         "wrote {} ({} epochs in {:.0} s; validation cells reconstructed {:.1} %)",
         args.out.display(),
@@ -135,7 +161,7 @@ fn run(args: &EvalArgs) -> Result<ExitCode> {
             .clone()
             .unwrap_or_else(|| PathBuf::from(weights_file(&args.model)));
         let model = BlendModel::load(&path).map_err(|e| anyhow!(e))?;
-        vae::random_blends(&model.model, count, args.seed).map_err(|e| anyhow!("{e}"))?
+        vae::random_blends(&model, count, args.seed).map_err(|e| anyhow!("{e}"))?
     };
     let r = report(&blends, &training);
     let seconds = started.elapsed().as_secs_f64();

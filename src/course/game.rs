@@ -327,12 +327,7 @@ impl Game for CourseGame {
     }
 
     fn level_from_ascii(&self, name: &str, text: &str) -> Result<Level, AsciiError> {
-        let rows: Vec<String> = text
-            .lines()
-            .map(str::trim_end)
-            .filter(|l| !l.is_empty())
-            .map(String::from)
-            .collect();
+        let rows = crate::level::text_rows(text);
         Course::from_rows(&rows).map_err(|e| AsciiError::Level(e.to_string()))?;
         Ok(Level {
             game: ID,

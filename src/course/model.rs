@@ -137,16 +137,7 @@ impl CourseModel {
     /// # Errors
     /// A missing, damaged or mismatched file, in words naming it.
     pub fn load(path: &Path) -> Result<Self, String> {
-        let side = ml::sidecar_path(path);
-        let text = crate::files::read_text(&side).map_err(|e| {
-            format!(
-                "{}: {e} (the sidecar of {})",
-                side.display(),
-                path.display()
-            )
-        })?;
-        let sidecar: CourseSidecar =
-            crate::files::from_ron(&side, &text).map_err(|e| e.to_string())?;
+        let (side, sidecar): (_, CourseSidecar) = ml::read_sidecar(path)?;
         if sidecar.architecture != ARCHITECTURE && sidecar.architecture != Q_ARCHITECTURE {
             return Err(format!(
                 "{}: architecture {:?}, not {ARCHITECTURE:?} or {Q_ARCHITECTURE:?}",

@@ -140,6 +140,25 @@ pub fn sidecar_path(weights: &Path) -> PathBuf {
     weights.with_extension("ron")
 }
 
+/// Reads and parses the sidecar of `weights`; the error names both files.
+///
+/// # Errors
+/// A missing or malformed sidecar, in words.
+pub fn read_sidecar<S: serde::de::DeserializeOwned>(
+    weights: &Path,
+) -> Result<(PathBuf, S), String> {
+    let side = sidecar_path(weights);
+    let text = crate::files::read_text(&side).map_err(|e| {
+        format!(
+            "{}: {e} (the sidecar of {})",
+            side.display(),
+            weights.display()
+        )
+    })?;
+    let sidecar = crate::files::from_ron(&side, &text).map_err(|e| e.to_string())?;
+    Ok((side, sidecar))
+}
+
 /// A weights file or its sidecar could not be written.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{}: {reason}", path.display())]
