@@ -131,12 +131,16 @@ pub struct CourseFigures {
 pub struct BlendFigures {
     /// More Lode Runner-only tiles than Zelda-only ones.
     pub lode_runner_like: bool,
-    /// The Lode Runner agent's verdict.
+    /// The Lode Runner agent's verdict (half the gold on a Lode Runner-like segment, 2 of 4
+    /// corner paths on a Zelda-like one).
     pub lr_playable: bool,
     /// Gold in the segment.
     pub lr_gold: usize,
     /// The most gold the Lode Runner agent reaches from one start.
     pub lr_gold_reached: usize,
+    /// Corner-to-corner paths the Lode Runner agent finds (0–4; its test on Zelda-like
+    /// segments).
+    pub lr_corner_paths: usize,
     /// The Zelda agent's verdict.
     pub loz_playable: bool,
     /// Corner-to-corner paths the Zelda agent finds (0–4).

@@ -76,3 +76,94 @@ fn import_lode_runner_quadrants_and_validate_them() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("22"));
     assert!(!none.exists());
 }
+
+#[test]
+fn both_shipped_vaes_generate_segments_and_bad_weights_say_why() {
+    let dir = tempfile::tempdir().unwrap();
+    for model in ["cte-fc", "vglc-fc"] {
+        let out = dir.path().join(format!("{model}.ron"));
+        let run = studio()
+            .args([
+                "generate", "--game", "blend", "--model", model, "--count", "3", "--seed", "1",
+                "--out",
+            ])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let pack = level_studio::files::load_pack(&out).unwrap();
+        assert_eq!(pack.levels.len(), 3);
+        for level in pack.levels.iter() {
+            assert!(level_studio::blend::game::check_rows(&level.cells).is_ok());
+        }
+    }
+    // Damaged weights: the stamp in the sidecar no longer matches.
+    let weights = dir.path().join("bad.safetensors");
+    std::fs::copy("models/blend-vglc-fc.safetensors", &weights).unwrap();
+    std::fs::copy("models/blend-vglc-fc.ron", dir.path().join("bad.ron")).unwrap();
+    let mut bytes = std::fs::read(&weights).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x55;
+    std::fs::write(&weights, bytes).unwrap();
+    let run = studio()
+        .args([
+            "generate",
+            "--game",
+            "blend",
+            "--model",
+            "vglc-fc",
+            "--count",
+            "1",
+            "--weights",
+        ])
+        .arg(&weights)
+        .arg("--out")
+        .arg(dir.path().join("x.ron"))
+        .output()
+        .unwrap();
+    assert!(!run.status.success());
+    assert!(
+        String::from_utf8_lossy(&run.stderr).contains("not the one its sidecar"),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+}
+
+#[test]
+fn eval_prints_table_two_beside_the_paper() {
+    if !Path::new(LEVEL_1).is_file() {
+        println!("skipped: the VGLC folder beside the repository is not here");
+        return;
+    }
+    let out = studio()
+        .args([
+            "eval", "--game", "blend", "--model", "vglc-fc", "--count", "200", "--seed", "1",
+            "--json",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["count"], 200);
+    for key in ["e_distance", "lr_playable", "loz_playable"] {
+        let x = v[key].as_f64().unwrap();
+        assert!(x >= 0.0, "{key} {x}");
+    }
+    assert!(v["lr_playable"].as_f64().unwrap() <= 1.0);
+    assert_eq!(v["paper"]["e_distance"], 0.1755);
+    assert!(v["metrics"]["density"]["mean"].as_f64().is_some());
+    let bad = studio()
+        .args(["eval", "--game", "blend", "--model", "gan"])
+        .output()
+        .unwrap();
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("cte-fc, vglc-fc, dataset"));
+}

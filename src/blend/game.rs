@@ -1,7 +1,7 @@
 //! Blend segments as a registered game: 16 × 16 cells in Table I's unified tiles, analysed by
 //! which game they are like, both playability agents and the five tile metrics.
 
-use super::agents::{lode_runner, zelda};
+use super::agents::{lode_runner, lode_runner_corners, zelda};
 use super::data::SIDE;
 use super::metrics::{likeness, origin_counts, tile_metrics, Likeness, TileMetrics};
 use super::tiles::{props, COLOURS, LETTERS, NAMES};
@@ -60,11 +60,18 @@ pub fn figures(rows: &[String]) -> BlendFigures {
     let lr = lode_runner(rows);
     let loz = zelda(rows);
     let (lr_tiles, zelda_tiles) = origin_counts(rows);
+    let lode_runner_like = likeness(rows) == Likeness::LodeRunner;
+    let lr_corner_paths = lode_runner_corners(rows);
     BlendFigures {
-        lode_runner_like: likeness(rows) == Likeness::LodeRunner,
-        lr_playable: lr.playable,
+        lode_runner_like,
+        lr_playable: if lode_runner_like {
+            lr.playable
+        } else {
+            lr_corner_paths >= 2
+        },
         lr_gold: lr.gold,
         lr_gold_reached: lr.reached,
+        lr_corner_paths,
         loz_playable: loz.playable,
         loz_paths: loz.paths,
         lr_tiles,
@@ -93,7 +100,13 @@ fn analysis_of(f: &BlendFigures) -> Analysis {
             if own { "gets through" } else { "is stuck" }
         ),
     };
-    let lr_line = if f.lr_gold > 0 {
+    let lr_line = if !f.lode_runner_like {
+        format!(
+            "Lode Runner A*: {} ({} of 4 corner paths, with gravity)",
+            yes(f.lr_playable),
+            f.lr_corner_paths
+        )
+    } else if f.lr_gold > 0 {
         format!(
             "Lode Runner A*: {} ({} of {} gold from the best start)",
             yes(f.lr_playable),
@@ -126,6 +139,7 @@ fn analysis_of(f: &BlendFigures) -> Analysis {
     fields.insert("loz_playable".into(), json!(f.loz_playable));
     fields.insert("lr_gold".into(), json!(f.lr_gold));
     fields.insert("lr_gold_reached".into(), json!(f.lr_gold_reached));
+    fields.insert("lr_corner_paths".into(), json!(f.lr_corner_paths));
     fields.insert("loz_paths".into(), json!(f.loz_paths));
     fields.insert("lr_tiles".into(), json!(f.lr_tiles));
     fields.insert("zelda_tiles".into(), json!(f.zelda_tiles));

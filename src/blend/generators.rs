@@ -16,6 +16,7 @@ use std::sync::Arc;
 pub fn all() -> Vec<Arc<dyn LevelGenerator>> {
     vec![
         Arc::new(DatasetSegments),
+        Arc::new(VaeBlends { id: "cte-fc" }),
         Arc::new(VaeBlends { id: "vglc-fc" }),
     ]
 }
