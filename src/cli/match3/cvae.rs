@@ -169,6 +169,27 @@ fn print_table(label: &str, m: &SweepMetrics, seconds: f64) {
             cvae::metrics::VARIETY_SAMPLES
         );
     }
+    if let Some(d) = m.nearest_training_distance_median {
+        println!(
+            "  nearest training layout     {d:.1} cells (median; decoder alone {}; not in the paper)",
+            m.nearest_training_distance_median_raw
+                .map_or("n/a".into(), |r| format!("{r:.1}"))
+        );
+    }
+    if let Some(h) = &m.nearest_training_distance_histogram {
+        let bins: Vec<String> = h
+            .iter()
+            .enumerate()
+            .map(|(k, n)| {
+                if k == 10 {
+                    format!("≥10:{n}")
+                } else {
+                    format!("{k}:{n}")
+                }
+            })
+            .collect();
+        println!("  … distances (cells: levels)  {}", bins.join(" "));
+    }
 }
 
 pub fn train(args: &TrainArgs) -> Result<ExitCode> {

@@ -38,6 +38,17 @@ pub struct SweepMetrics {
     /// ignores its latent point).
     #[serde(default)]
     pub variety: Option<f64>,
+    /// Median over the levels of the cells (of the 9 × 11 canvas) in which each differs from
+    /// its nearest training layout of the same size (levels whose size no training layout has
+    /// are left out). 0 for a copy, 1–2 for a copy with a cell flipped.
+    #[serde(default)]
+    pub nearest_training_distance_median: Option<f64>,
+    /// The distribution of those distances: levels at distance 0, 1, …, 9 and ≥ 10.
+    #[serde(default)]
+    pub nearest_training_distance_histogram: Option<Vec<usize>>,
+    /// The median for the decoder's raw output (before copies are made novel).
+    #[serde(default)]
+    pub nearest_training_distance_median_raw: Option<f64>,
 }
 
 /// Levels generated per condition to measure [`SweepMetrics::variety`].
@@ -63,6 +74,47 @@ impl SweepMetrics {
         }
         parts.iter().sum::<f64>() / parts.len() as f64
     }
+}
+
+/// For each level, the cells (of the 9 × 11 canvas) in which it differs from the nearest
+/// training layout of the same size; `None` where no training layout has its size.
+pub fn nearest_training_distances(levels: &[Layout], training: &[Layout]) -> Vec<Option<usize>> {
+    let mut by_size: std::collections::HashMap<(usize, usize), Vec<&Layout>> =
+        std::collections::HashMap::new();
+    for t in training {
+        by_size.entry(t.size()).or_default().push(t);
+    }
+    levels
+        .iter()
+        .map(|l| {
+            by_size.get(&l.size()).and_then(|same| {
+                same.iter()
+                    .map(|t| {
+                        l.canvas()
+                            .cells()
+                            .iter()
+                            .zip(t.canvas().cells())
+                            .filter(|(a, b)| a != b)
+                            .count()
+                    })
+                    .min()
+            })
+        })
+        .collect()
+}
+
+/// The median of the known distances, and their histogram (0–9, ≥ 10); `None` when no level
+/// has a same-size training layout.
+pub fn distance_summary(distances: &[Option<usize>]) -> Option<(f64, Vec<usize>)> {
+    let known: Vec<f64> = distances.iter().flatten().map(|&d| d as f64).collect();
+    if known.is_empty() {
+        return None;
+    }
+    let mut histogram = vec![0usize; 11];
+    for &d in distances.iter().flatten() {
+        histogram[d.min(10)] += 1;
+    }
+    Some((quantile(&known, 0.5), histogram))
 }
 
 /// Share of `levels` whose size is the requested one (`sizes[i]` for `levels[i]`).
@@ -192,5 +244,36 @@ mod tests {
         assert_eq!(quantile(&v, 0.5), 2.5);
         assert_eq!(quantile(&v, 0.25), 1.75);
         assert_eq!(quantile(&[7.0], 0.75), 7.0);
+    }
+
+    #[test]
+    fn nearest_training_distance_counts_cells_against_the_same_size_only() {
+        use crate::match3::layout::Cell;
+        let open = Layout::open(7, 9).unwrap();
+        let mut one = open.clone();
+        let mut three = open.clone();
+        // Blocks inside the play area keep the size (the longest runs stay 7 × 9).
+        let (x0, y0) = crate::match3::layout::area_origin(7, 9);
+        one.set(x0 + 3, y0 + 4, Cell::Block);
+        for dx in 2..5 {
+            three.set(x0 + dx, y0 + 4, Cell::Block);
+        }
+        assert_eq!((one.size(), three.size()), ((7, 9), (7, 9)));
+        let other = Layout::open(5, 5).unwrap();
+        let d = nearest_training_distances(
+            &[open.clone(), one.clone(), three.clone(), other],
+            &[open.clone(), one],
+        );
+        assert_eq!(d, vec![Some(0), Some(0), Some(2), None]);
+        let (median, histogram) = distance_summary(&d).unwrap();
+        assert_eq!(median, 0.0);
+        assert_eq!(histogram[0], 2);
+        assert_eq!(histogram[2], 1);
+        assert_eq!(
+            histogram.iter().sum::<usize>(),
+            3,
+            "the unmatched size is left out"
+        );
+        assert_eq!(distance_summary(&[None]), None);
     }
 }

@@ -126,12 +126,16 @@ pub fn run_sweep_with(
         .collect();
     let mut m = score(&levels, training);
     m.ms_per_level = ms_per_level;
-    m.plagiarism_raw = Some(if novel {
+    if novel {
         let raw = generator.generate_each_with(&conditions, seed, false)?;
-        metrics::plagiarism(&raw, training)
+        m.plagiarism_raw = Some(metrics::plagiarism(&raw, training));
+        m.nearest_training_distance_median_raw =
+            metrics::distance_summary(&metrics::nearest_training_distances(&raw, training))
+                .map(|n| n.0);
     } else {
-        m.plagiarism
-    });
+        m.plagiarism_raw = Some(m.plagiarism);
+        m.nearest_training_distance_median_raw = m.nearest_training_distance_median;
+    }
     m.variety = Some(variety(generator, &conditions, seed, novel)?);
     Ok(SweepReport { metrics: m, levels })
 }
@@ -202,6 +206,8 @@ pub fn score(levels: &[SweptLevel], training: &[Layout]) -> SweepMetrics {
         .iter()
         .filter(|l| l.validation.as_ref().is_some_and(|v| v.valid))
         .count();
+    let nearest =
+        metrics::distance_summary(&metrics::nearest_training_distances(&layouts, training));
     SweepMetrics {
         levels: levels.len(),
         size_accuracy: metrics::size_accuracy(&layouts, &sizes),
@@ -215,5 +221,8 @@ pub fn score(levels: &[SweptLevel], training: &[Layout]) -> SweepMetrics {
         tile_distribution_accuracy: metrics::tile_distribution(&layouts, &sizes, training),
         ms_per_level: 0.0,
         variety: None,
+        nearest_training_distance_median: nearest.as_ref().map(|n| n.0),
+        nearest_training_distance_histogram: nearest.map(|n| n.1),
+        nearest_training_distance_median_raw: None,
     }
 }

@@ -487,6 +487,17 @@ fn selection_sweep(
         tile_distribution_accuracy: mean(&|m| m.tile_distribution_accuracy),
         ms_per_level: mean(&|m| m.ms_per_level),
         variety: mean_opt(&|m| m.variety),
+        nearest_training_distance_median: mean_opt(&|m| m.nearest_training_distance_median),
+        nearest_training_distance_histogram: runs
+            .iter()
+            .map(|m| m.nearest_training_distance_histogram.clone())
+            .collect::<Option<Vec<Vec<usize>>>>()
+            .map(|all| {
+                (0..11)
+                    .map(|k| all.iter().map(|h| h.get(k).copied().unwrap_or(0)).sum())
+                    .collect()
+            }),
+        nearest_training_distance_median_raw: mean_opt(&|m| m.nearest_training_distance_median_raw),
     })
 }
 
