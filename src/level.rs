@@ -214,6 +214,20 @@ pub struct Level {
 }
 
 impl Level {
+    /// A level of `game` with only its name and cells: no symmetry, tags, figures or
+    /// playtests yet.
+    pub fn bare(game: Game, name: impl Into<String>, cells: Vec<String>) -> Self {
+        Self {
+            game,
+            name: name.into(),
+            cells,
+            symmetry: Default::default(),
+            tags: Vec::new(),
+            figures: None,
+            playtests: Vec::new(),
+        }
+    }
+
     /// A match-3 level from a layout, with its detected symmetry.
     pub fn from_layout(name: impl Into<String>, layout: &Layout) -> Self {
         Self {

@@ -263,15 +263,7 @@ impl Game for BlendGame {
     fn level_from_ascii(&self, name: &str, text: &str) -> Result<Level, AsciiError> {
         let rows = crate::level::text_rows(text);
         check_rows(&rows).map_err(AsciiError::Level)?;
-        Ok(Level {
-            game: ID,
-            name: name.into(),
-            cells: rows,
-            symmetry: Default::default(),
-            tags: Vec::new(),
-            figures: None,
-            playtests: Vec::new(),
-        })
+        Ok(Level::bare(ID, name, rows))
     }
 
     fn analyse(

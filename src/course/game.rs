@@ -329,15 +329,7 @@ impl Game for CourseGame {
     fn level_from_ascii(&self, name: &str, text: &str) -> Result<Level, AsciiError> {
         let rows = crate::level::text_rows(text);
         Course::from_rows(&rows).map_err(|e| AsciiError::Level(e.to_string()))?;
-        Ok(Level {
-            game: ID,
-            name: name.into(),
-            cells: rows,
-            symmetry: Default::default(),
-            tags: Vec::new(),
-            figures: None,
-            playtests: Vec::new(),
-        })
+        Ok(Level::bare(ID, name, rows))
     }
 
     fn analyse(
