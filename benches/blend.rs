@@ -1,4 +1,4 @@
-//! Benchmark: 1,000 random blends decoded from each shipped FC-VAE and judged by both agents
+//! Benchmark: 1,000 random blends decoded from each shipped VAE and judged by both agents
 //! and the five tile metrics (issue 17's target: ≤ 10 s on 2 cores). Run with
 //! `cargo bench --bench blend`; prints the median of 5 runs.
 
@@ -11,7 +11,7 @@ use std::path::Path;
 use std::time::Instant;
 
 fn main() {
-    for name in ["vglc-fc", "cte-fc"] {
+    for name in ["vglc-fc", "cte-fc", "vglc-cnn", "cte-cnn"] {
         run(name);
     }
 }

@@ -78,9 +78,9 @@ fn import_lode_runner_quadrants_and_validate_them() {
 }
 
 #[test]
-fn both_shipped_vaes_generate_segments_and_bad_weights_say_why() {
+fn the_shipped_vaes_generate_segments_and_bad_weights_say_why() {
     let dir = tempfile::tempdir().unwrap();
-    for model in ["cte-fc", "vglc-fc"] {
+    for model in ["cte-fc", "vglc-fc", "cte-cnn", "vglc-cnn"] {
         let out = dir.path().join(format!("{model}.ron"));
         let run = studio()
             .args([
@@ -165,5 +165,100 @@ fn eval_prints_table_two_beside_the_paper() {
         .output()
         .unwrap();
     assert!(!bad.status.success());
-    assert!(String::from_utf8_lossy(&bad.stderr).contains("cte-fc, vglc-fc, dataset"));
+    assert!(String::from_utf8_lossy(&bad.stderr)
+        .contains("cte-fc, vglc-fc, cte-cnn, vglc-cnn, dataset"));
+}
+
+#[test]
+fn eval_plot_draws_the_blend_percentage_curves_and_interpolate_walks_segments() {
+    if !Path::new(LEVEL_1).is_file() {
+        println!("skipped: the VGLC folder beside the repository is not here");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let png = dir.path().join("curves.png");
+    let out = studio()
+        .args([
+            "eval", "--game", "blend", "--model", "vglc-cnn", "--count", "100", "--plot",
+        ])
+        .arg(&png)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("blend-percentage curves: 100 walks, 1100 segments"),
+        "{text}"
+    );
+    let img = image::open(&png).unwrap();
+    assert_eq!((img.width(), img.height()), (640, 420));
+    // The dataset has no curves to draw.
+    let out = studio()
+        .args(["eval", "--game", "blend", "--model", "dataset", "--plot"])
+        .arg(&png)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    // A Lode Runner quadrant to a Zelda room, headless.
+    let lr = dir.path().join("lr.ron");
+    let zelda = dir.path().join("zelda.ron");
+    for (args, out) in [
+        (vec!["import", "--format", "vglc-lode-runner", LEVEL_1], &lr),
+        (
+            vec![
+                "generate",
+                "--game",
+                "blend",
+                "--model",
+                "dataset",
+                "--set",
+                "lode_runner=false",
+                "--count",
+                "1",
+            ],
+            &zelda,
+        ),
+    ] {
+        let run = studio().args(args).arg("--out").arg(out).output().unwrap();
+        assert!(
+            run.status.success(),
+            "{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+    }
+    let walk = dir.path().join("walk.ron");
+    let mut a = lr.as_os_str().to_owned();
+    a.push("#2");
+    let mut b = zelda.as_os_str().to_owned();
+    b.push("#1");
+    let run = studio()
+        .arg("interpolate")
+        .arg(&a)
+        .arg(&b)
+        .args(["--model", "cte-cnn", "--steps", "3", "--validate", "--out"])
+        .arg(&walk)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let text = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("t = ")).count(),
+        5,
+        "{text}"
+    );
+    let pack = level_studio::files::load_pack(&walk).unwrap();
+    assert_eq!(pack.levels.len(), 5);
+    assert!(pack
+        .levels
+        .iter()
+        .all(|l| l.game == level_studio::blend::ID));
+    assert!(pack.levels.iter().all(|l| l.figures.is_some()), "validated");
 }

@@ -282,3 +282,112 @@ fn export_writes_tiled_maps_and_a_labelled_sheet() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("folder"));
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
 }
+
+#[test]
+fn interpolate_walks_the_cvae_between_two_pack_levels_and_says_what_is_wrong() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("walk.ron");
+    let pack = "levels/match3/main/test.ron";
+    let run = studio()
+        .arg("interpolate")
+        .arg(format!("{pack}#main-test-0003"))
+        .arg(format!("{pack}#7"))
+        .args(["--model", "avalon", "--steps", "2", "--validate", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let text = String::from_utf8_lossy(&run.stdout);
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("t = ")).count(),
+        4,
+        "{text}"
+    );
+    let walk = level_studio::files::load_pack(&out).unwrap();
+    assert_eq!(walk.levels.len(), 4);
+    assert!(walk.levels.iter().all(|l| l.figures.is_some()));
+    // Same command, same walk.
+    let again = dir.path().join("again.ron");
+    let run = studio()
+        .arg("interpolate")
+        .arg(format!("{pack}#main-test-0003"))
+        .arg(format!("{pack}#7"))
+        .args(["--model", "avalon", "--steps", "2", "--out"])
+        .arg(&again)
+        .output()
+        .unwrap();
+    assert!(run.status.success());
+    let cells = |p: &Path| -> Vec<Vec<String>> {
+        level_studio::files::load_pack(p)
+            .unwrap()
+            .levels
+            .into_iter()
+            .map(|l| l.cells)
+            .collect()
+    };
+    assert_eq!(cells(&out), cells(&again));
+    for (a, b, model, says) in [
+        (
+            pack.to_string(),
+            format!("{pack}#2"),
+            "avalon",
+            "holds 144 levels",
+        ),
+        (
+            format!("{pack}#1"),
+            format!("{pack}#nope"),
+            "avalon",
+            "no level named \"nope\"",
+        ),
+        (
+            format!("{pack}#1"),
+            format!("{pack}#2"),
+            "synth",
+            "no latent space",
+        ),
+        (
+            format!("{pack}#1"),
+            "levels/longcat/starter.ron#1".to_string(),
+            "avalon",
+            "a walk stays in one game",
+        ),
+    ] {
+        let run = studio()
+            .args(["interpolate", &a, &b, "--model", model, "--out"])
+            .arg(dir.path().join("x.ron"))
+            .output()
+            .unwrap();
+        assert!(!run.status.success());
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert!(err.contains(says), "{err}");
+    }
+    assert!(
+        !dir.path().join("x.ron").exists(),
+        "nothing written on an error"
+    );
+}
+
+#[test]
+fn eval_temperature_out_of_range_or_with_raw_is_refused_in_words() {
+    for args in [
+        vec!["--temperature", "0"],
+        vec!["--temperature", "9"],
+        vec!["--temperature", "1", "--raw"],
+    ] {
+        let run = studio()
+            .args(["eval", "--model", "avalon"])
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(!run.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert!(
+            err.contains("--temperature takes a value in (0, 5]"),
+            "{err}"
+        );
+    }
+}

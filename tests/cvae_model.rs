@@ -323,3 +323,49 @@ fn shipped_avalon_never_hands_out_a_training_level() {
     }
     assert!(copies_raw > 0, "the check saw no copies to replace");
 }
+
+#[test]
+fn per_cell_sampling_keeps_size_symmetry_and_novelty_and_repeats_with_its_seed() {
+    use level_studio::match3::cvae::Decoding;
+    let avalon = CvaeModel::load(Path::new("models/avalon-main.safetensors")).unwrap();
+    let mut want = Vec::new();
+    for (w, h) in [(4, 4), (6, 5), (7, 9), (9, 11)] {
+        for symmetry in Symmetry::MIRRORED {
+            want.extend(std::iter::repeat_n(
+                Condition::new(w, h, symmetry, Some(16.0)),
+                8,
+            ));
+        }
+    }
+    let hot = Decoding::Sampled { temperature: 2.0 };
+    let a = avalon.generate_each_decoded(&want, 11, hot).unwrap();
+    assert_eq!(a, avalon.generate_each_decoded(&want, 11, hot).unwrap());
+    assert_ne!(a, avalon.generate_each_decoded(&want, 12, hot).unwrap());
+    for (l, c) in a.iter().zip(&want) {
+        assert!(!avalon.is_training_level(l), "a copy of a training level");
+        // Mirrored cells follow their kept cell: the play area has the asked symmetry.
+        let holds = match c.symmetry {
+            Symmetry::Vertical => [Symmetry::Vertical, Symmetry::Quadrant].contains(&l.symmetry()),
+            Symmetry::Horizontal => {
+                [Symmetry::Horizontal, Symmetry::Quadrant].contains(&l.symmetry())
+            }
+            _ => l.symmetry() == Symmetry::Quadrant,
+        };
+        assert!(holds, "{c:?}: {:?}", l.symmetry());
+    }
+    // A hot draw differs from the argmax more often than a cold one; near zero it is the argmax.
+    let argmax = avalon.generate_each(&want, 11).unwrap();
+    let differ = |t: f32| {
+        let s = avalon
+            .generate_each_decoded(&want, 11, Decoding::Sampled { temperature: t })
+            .unwrap();
+        s.iter().zip(&argmax).filter(|(x, y)| x != y).count()
+    };
+    assert_eq!(differ(1e-4), 0);
+    assert!(
+        differ(3.0) > differ(0.5),
+        "{} vs {}",
+        differ(3.0),
+        differ(0.5)
+    );
+}

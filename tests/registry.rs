@@ -58,7 +58,10 @@ fn list_json_lists_every_game_with_generators_and_conditions() {
         .iter()
         .map(|c| c["key"].as_str().unwrap())
         .collect();
-    assert_eq!(keys, ["width", "height", "symmetry", "moves"]);
+    assert_eq!(
+        keys,
+        ["width", "height", "symmetry", "moves", "temperature"]
+    );
     assert_eq!(avalon["conditions"][3]["required"], true);
     let dqn = &games[1]["generators"][2];
     assert_eq!(dqn["id"], "longcat-dqn");

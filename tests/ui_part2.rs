@@ -801,3 +801,99 @@ fn course_sliders_edit_the_stored_digits_as_one_undo_step() {
     steps(&mut h, 1);
     assert_eq!(h.state().editor().board().to_rows(), before);
 }
+
+/// A Lode Runner-like segment: bricks along the bottom, a ladder, gold.
+fn lr_segment(gold_col: usize) -> Vec<String> {
+    (0..16)
+        .map(|y| {
+            (0..16)
+                .map(|x| match (x, y) {
+                    (_, 15) => 'b',
+                    (3, 8..=14) => '#',
+                    (_, 8) => 'b',
+                    (x, 14) if x == gold_col => 'G',
+                    _ => '.',
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// A Zelda-like room: walls round a floor with a lava pool.
+fn zelda_segment() -> Vec<String> {
+    (0..16)
+        .map(|y| {
+            (0..16)
+                .map(|x| match (x, y) {
+                    (_, 0..=2) | (_, 14..=15) => '-',
+                    (0 | 15, _) | (_, 3) | (_, 13) => 'W',
+                    (6..=8, 7..=9) => 'P',
+                    _ => 'F',
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[test]
+fn blend_lab_walks_from_a_to_b_and_sends_random_blends_to_the_candidates() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir, JobMode::Threads));
+    steps(&mut h, 2);
+    command(&mut h, AppCommand::SwitchGame(level_studio::blend::ID));
+    h.get_by_label("Blend lab").click();
+    steps(&mut h, 2);
+    assert!(h.state().blend_lab().open);
+    // The lab loads the VGLC segments first (an error without them: the walk needs none).
+    h.state_mut().blend_lab_mut().wait(Duration::from_secs(60));
+    let has_data = h.state().blend_lab().data.is_some();
+    let a = Level::bare(level_studio::blend::ID, "runner", lr_segment(9));
+    let b = Level::bare(level_studio::blend::ID, "room", zelda_segment());
+    {
+        let lab = h.state_mut().blend_lab_mut();
+        lab.a = Some(("runner".into(), a.clone()));
+        lab.b = Some(("room".into(), b.clone()));
+        lab.steps = 3;
+        lab.error = None;
+    }
+    steps(&mut h, 2);
+    h.get_by_label("Blend A to B").click();
+    h.step();
+    h.state_mut().blend_lab_mut().wait(Duration::from_secs(60));
+    steps(&mut h, 3);
+    let lab = h.state().blend_lab();
+    assert!(lab.error.is_none(), "{:?}", lab.error);
+    // A, the model's A, three in-betweens, the model's B, B.
+    assert_eq!(lab.strip.len(), 7);
+    assert_eq!(lab.strip[0].level.cells, a.cells);
+    assert_eq!(lab.strip[6].level.cells, b.cells);
+    for caption in ["A (model)", "t = 0.25", "t = 0.50", "t = 0.75", "B (model)"] {
+        h.get_by_label(caption);
+    }
+    assert!(lab.strip[0].figures.lode_runner_like);
+    assert!(!lab.strip[6].figures.lode_runner_like);
+    // A click on an in-between opens it in the editor.
+    let middle = lab.strip[3].level.cells.clone();
+    let card = h.get_by_label("t = 0.50").rect().center() + egui::vec2(0.0, 40.0);
+    click_at(&mut h, card);
+    steps(&mut h, 2);
+    assert_eq!(h.state().editor().board().to_rows(), middle);
+    if !has_data {
+        eprintln!("skipping the random blends: no VGLC folder at ../shared/data/vglc");
+        return;
+    }
+    h.state_mut().blend_lab_mut().count = 40;
+    steps(&mut h, 1);
+    h.get_by_label("Draw").click();
+    h.step();
+    h.state_mut().blend_lab_mut().wait(Duration::from_secs(60));
+    steps(&mut h, 3);
+    let random = h.state().blend_lab().random.clone().expect("random blends");
+    assert_eq!(random.blends.len(), 40);
+    assert!(random.e_distance.is_finite() && random.e_distance >= 0.0);
+    h.get_by_label("To candidates").click();
+    steps(&mut h, 3);
+    let candidates = &h.state().generators().candidates;
+    assert_eq!(candidates.len(), 40);
+    assert_eq!(candidates[0].level.cells, random.blends[0].level.cells);
+}

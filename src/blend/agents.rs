@@ -25,7 +25,7 @@
 use super::tiles::props;
 use std::collections::VecDeque;
 
-type Cells = Vec<Vec<char>>;
+pub(super) type Cells = Vec<Vec<char>>;
 
 fn cells(rows: &[String]) -> Cells {
     rows.iter().map(|r| r.chars().collect()).collect()
@@ -39,15 +39,15 @@ fn at(c: &Cells, x: i64, y: i64) -> Option<char> {
 }
 
 /// A cell the Lode Runner agent can be in.
-fn lr_free(letter: char) -> bool {
+pub(super) fn lr_free(letter: char) -> bool {
     letter == 'M' || letter == 'E' || letter == 'P' || props(letter).is_some_and(|p| p.passable)
 }
 
-fn lr_solid(letter: char) -> bool {
+pub(super) fn lr_solid(letter: char) -> bool {
     letter != 'M' && props(letter).is_some_and(|p| p.solid)
 }
 
-fn lr_climb(letter: char) -> bool {
+pub(super) fn lr_climb(letter: char) -> bool {
     matches!(letter, '#' | 'S')
 }
 
@@ -104,7 +104,7 @@ fn lr_reach(c: &Cells, start: (usize, usize)) -> Vec<Vec<bool>> {
 }
 
 /// The free cell of row `y` nearest the middle, searching rows from `y` in `step` direction.
-fn lr_start(c: &Cells, from_top: bool) -> Option<(usize, usize)> {
+pub(super) fn lr_start(c: &Cells, from_top: bool) -> Option<(usize, usize)> {
     let h = c.len();
     let rows: Vec<usize> = if from_top {
         (0..h).collect()
@@ -169,12 +169,12 @@ pub fn lode_runner(rows: &[String]) -> LrVerdict {
     }
 }
 
-fn zelda_free(letter: char) -> bool {
+pub(super) fn zelda_free(letter: char) -> bool {
     !props(letter).is_some_and(|p| p.element)
 }
 
 /// The walkable cell nearest `corner` (Manhattan, then row-major).
-fn nearest_free(c: &Cells, corner: (usize, usize)) -> Option<(usize, usize)> {
+pub(super) fn nearest_free(c: &Cells, corner: (usize, usize)) -> Option<(usize, usize)> {
     c.iter()
         .enumerate()
         .flat_map(|(y, r)| {

@@ -24,8 +24,11 @@ use std::collections::BTreeMap;
 
 /// Tags per tile.
 pub const TAGS: usize = 8;
-/// Context width: own and 8 neighbours' tags, 4 edge bits.
-pub const CONTEXT: usize = TAGS * 9 + 4;
+/// Numbers a cell of the context gives: its tags and its letter's one-hot (the stand-in for
+/// the tile's sprite, which sets every tile apart as CTE's pixels do).
+pub const CELL: usize = TAGS + LETTERS.len();
+/// Context width: own and 8 neighbours' cells, 4 edge bits.
+pub const CONTEXT: usize = CELL * 9 + 4;
 /// Embedding width.
 pub const EMBED: usize = 16;
 /// Largest decode table.
@@ -71,8 +74,11 @@ pub fn contexts(rows: &[String]) -> Vec<f32> {
                     .then(|| cells.get(ny as usize).and_then(|r| r.get(nx as usize)))
                     .flatten();
                 match letter {
-                    Some(&l) => out.extend(tags(l)),
-                    None => out.extend([0.0; TAGS]),
+                    Some(&l) => {
+                        out.extend(tags(l));
+                        out.extend(LETTERS.iter().map(|&k| f32::from(u8::from(k == l))));
+                    }
+                    None => out.extend([0.0; CELL]),
                 }
             }
             let last = SIDE as i64 - 1;

@@ -6,8 +6,8 @@ use super::data::SIDE;
 use super::metrics::{likeness, origin_counts, tile_metrics, Likeness, TileMetrics};
 use super::tiles::{props, COLOURS, LETTERS, NAMES};
 use crate::game::{
-    AnalyseOptions, Analysis, AsciiError, Game, GameId, Gauge, LevelGenerator, SizeRules, TileInfo,
-    Verdict,
+    AnalyseOptions, Analysis, AsciiError, Game, GameId, Gauge, LevelGenerator, PlayRules,
+    SizeRules, TileInfo, Verdict,
 };
 use crate::jobs::{Cancel, JobError};
 use crate::level::{BlendFigures, Figures, Level};
@@ -299,5 +299,9 @@ impl Game for BlendGame {
 
     fn generators(&self) -> Vec<Arc<dyn LevelGenerator>> {
         super::generators::all()
+    }
+
+    fn play(&self, level: &Level, _seed: u64) -> Option<Result<Box<dyn PlayRules>, String>> {
+        Some(super::play::BlendPlay::new(&level.cells).map(|p| Box::new(p) as Box<dyn PlayRules>))
     }
 }

@@ -3,8 +3,8 @@
 
 use super::data::{self, Segment, Source};
 use crate::game::{
-    ConditionKind, ConditionSpec, ConditionValue, GenRequest, GenerationContext, LevelGenerator,
-    LevelSink,
+    ConditionKind, ConditionSpec, ConditionValue, GenRequest, GenerationContext, LatentWalk,
+    LevelGenerator, LevelSink,
 };
 use crate::jobs::JobError;
 use crate::level::Level;
@@ -18,6 +18,8 @@ pub fn all() -> Vec<Arc<dyn LevelGenerator>> {
         Arc::new(DatasetSegments),
         Arc::new(VaeBlends { id: "cte-fc" }),
         Arc::new(VaeBlends { id: "vglc-fc" }),
+        Arc::new(VaeBlends { id: "cte-cnn" }),
+        Arc::new(VaeBlends { id: "vglc-cnn" }),
     ]
 }
 
@@ -127,13 +129,24 @@ impl LevelGenerator for DatasetSegments {
 /// Random blends: latent points from the VAE's prior, decoded (argmax per cell).
 #[derive(Clone, Copy, Debug)]
 pub struct VaeBlends {
-    /// The model: `cte-fc` (the FC-VAE on the learned tile representation) or `vglc-fc` (on
-    /// the unified tiles).
+    /// The model: `cte-fc` / `cte-cnn` (the FC- or CNN-VAE on the learned tile
+    /// representation) or `vglc-fc` / `vglc-cnn` (on the unified tiles).
     pub id: &'static str,
 }
 
+/// A blend level (tagged `blend` and its model) of decoded rows.
+pub fn blend_level(rows: Vec<String>, name: &str, model: &str) -> Level {
+    let mut level = Level::bare(super::ID, name, rows);
+    level.tags = vec!["blend".into(), model.into()];
+    level
+}
+
 impl VaeBlends {
-    fn model(
+    /// The model, loaded once into `models` (from `weights` when given).
+    ///
+    /// # Errors
+    /// A missing or damaged model file, in words.
+    pub fn model(
         &self,
         models: &crate::game::ModelCache,
         weights: Option<&std::path::Path>,
@@ -152,10 +165,11 @@ impl LevelGenerator for VaeBlends {
     }
 
     fn label(&self) -> &'static str {
-        if self.id == "cte-fc" {
-            "FC-VAE (learned)"
-        } else {
-            "FC-VAE (unified)"
+        match self.id {
+            "cte-fc" => "FC-VAE (learned)",
+            "vglc-fc" => "FC-VAE (unified)",
+            "cte-cnn" => "CNN-VAE (learned)",
+            _ => "CNN-VAE (unified)",
         }
     }
 
@@ -172,10 +186,11 @@ impl LevelGenerator for VaeBlends {
     }
 
     fn weights_file(&self) -> Option<&'static str> {
-        Some(if self.id == "cte-fc" {
-            "blend-cte-fc.safetensors"
-        } else {
-            "blend-vglc-fc.safetensors"
+        Some(match self.id {
+            "cte-fc" => "blend-cte-fc.safetensors",
+            "vglc-fc" => "blend-vglc-fc.safetensors",
+            "cte-cnn" => "blend-cte-cnn.safetensors",
+            _ => "blend-vglc-cnn.safetensors",
         })
     }
 
@@ -205,19 +220,83 @@ impl LevelGenerator for VaeBlends {
                 .map_err(|e| JobError::Failed(e.to_string()))?;
             round += 1;
             for rows in blends {
-                let level = Level {
-                    game: super::ID,
-                    name: "blend".into(),
-                    cells: rows,
-                    symmetry: Default::default(),
-                    tags: vec!["blend".into(), self.id.into()],
-                    figures: None,
-                    playtests: Vec::new(),
-                };
-                if !sink.offer(level) {
+                if !sink.offer(blend_level(rows, "blend", self.id)) {
+                    return Ok(());
+                }
+            }
+        }
+    }
+
+    fn has_latent(&self) -> bool {
+        true
+    }
+
+    fn interpolate(
+        &self,
+        a: &Level,
+        b: &Level,
+        steps: usize,
+        models: &crate::game::ModelCache,
+    ) -> Result<LatentWalk, JobError> {
+        for level in [a, b] {
+            super::game::check_rows(&level.cells)
+                .map_err(|e| JobError::Failed(format!("{}: {e}", level.name)))?;
+        }
+        let model = self.model(models, None).map_err(JobError::Failed)?;
+        let mut walk = super::lab::interpolate(&model, &a.cells, &b.cells, steps)
+            .map_err(|e| JobError::Failed(e.to_string()))?;
+        let end = walk.pop().unwrap_or_default();
+        let start = walk.remove(0);
+        let name = |i: usize| format!("{} to {} {i}", a.name, b.name);
+        Ok(LatentWalk {
+            start: blend_level(start, &format!("{} ({})", a.name, self.id), self.id),
+            between: walk
+                .into_iter()
+                .enumerate()
+                .map(|(i, rows)| blend_level(rows, &name(i + 1), self.id))
+                .collect(),
+            end: blend_level(end, &format!("{} ({})", b.name, self.id), self.id),
+        })
+    }
+
+    fn near(
+        &self,
+        level: &Level,
+        request: &GenRequest,
+        ctx: &GenerationContext<'_>,
+        sink: &mut dyn LevelSink,
+    ) -> Result<(), JobError> {
+        super::game::check_rows(&level.cells)
+            .map_err(|e| JobError::Failed(format!("{}: {e}", level.name)))?;
+        let model = self
+            .model(ctx.models, request.weights.as_deref())
+            .map_err(JobError::Failed)?;
+        let failed = |e: candle_core::Error| JobError::Failed(e.to_string());
+        let centre = super::lab::latent(&model, std::slice::from_ref(&level.cells))
+            .map_err(failed)?
+            .remove(0);
+        let mut rng = Rng::new(request.seed);
+        loop {
+            if ctx.cancel.is_cancelled() {
+                return Err(JobError::Cancelled);
+            }
+            // Sixteen neighbours a round, within half a prior standard deviation.
+            let points: Vec<Vec<f32>> = (0..16)
+                .map(|_| {
+                    centre
+                        .iter()
+                        .map(|&c| c + NEAR_RADIUS * rng.normal() as f32)
+                        .collect()
+                })
+                .collect();
+            for rows in super::lab::decode(&model, &points).map_err(failed)? {
+                if !sink.offer(blend_level(rows, &format!("near {}", level.name), self.id)) {
                     return Ok(());
                 }
             }
         }
     }
 }
+
+/// How far "more like this" strays from a segment's latent mean (standard deviations).
+pub const NEAR_RADIUS: f32 = 0.5;

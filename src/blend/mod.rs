@@ -3,12 +3,15 @@
 //! playability agents and by five tile metrics.
 
 pub mod agents;
+pub mod cnn;
 pub mod data;
 pub mod embed;
 pub mod eval;
 pub mod game;
 pub mod generators;
+pub mod lab;
 pub mod metrics;
+pub mod play;
 pub mod tiles;
 pub mod vae;
 

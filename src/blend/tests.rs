@@ -253,7 +253,7 @@ fn the_fc_vae_trains_reproducibly_and_decodes_segments() {
         let mut config = VaeConfig::new(3);
         config.epochs = 3;
         config.batch = 4;
-        let t = train(&config, &segs, &Repr::Unified, &mut |_| true).unwrap();
+        let t = train(&config, Family::Fc, &segs, &Repr::Unified, &mut |_| true).unwrap();
         let model = BlendModel {
             model: t.model,
             embedding: None,
@@ -352,7 +352,7 @@ fn the_learned_representation_round_trips_through_a_saved_model() {
     // Saved with a VAE and loaded back, the table decodes the same.
     let mut vc = VaeConfig::new(1);
     vc.epochs = 1;
-    let t = train(&vc, &segs, &Repr::Learned(&e), &mut |_| true).unwrap();
+    let t = train(&vc, Family::Fc, &segs, &Repr::Learned(&e), &mut |_| true).unwrap();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("cte.safetensors");
     let mut side = sidecar_for_tests();
@@ -364,4 +364,214 @@ fn the_learned_representation_round_trips_through_a_saved_model() {
     assert_eq!(le.decode_segment(&cells), back);
     let blends = random_blends(&loaded, 2, 0).unwrap();
     assert!(blends.iter().all(|b| super::game::check_rows(b).is_ok()));
+}
+
+/// Twelve small segments, Lode Runner and Zelda alternately.
+fn tiny_segments() -> Vec<data::Segment> {
+    (0..12)
+        .map(|i| {
+            let zelda = i % 2 == 1;
+            let fill = if zelda {
+                "----------------"
+            } else {
+                "................"
+            };
+            let mut rows = vec![fill.to_string(); SIDE];
+            rows[15] = "BBBBBBBBBBBBBBBB".into();
+            rows[i] = if zelda {
+                "WWFFFFDDPPSSFFWW".into()
+            } else {
+                "####GGGG....bbbb".into()
+            };
+            data::Segment {
+                name: format!("s{i}"),
+                source: if zelda {
+                    Source::Zelda
+                } else {
+                    Source::LodeRunner
+                },
+                rows,
+            }
+        })
+        .collect()
+}
+
+/// A tiny trained model of `family` on the unified tiles, saved and loaded back.
+fn tiny_model(family: super::vae::Family, dir: &std::path::Path) -> super::vae::BlendModel {
+    use super::vae::*;
+    let mut config = VaeConfig::new(5);
+    config.epochs = 2;
+    config.batch = 4;
+    let t = train(
+        &config,
+        family,
+        &tiny_segments(),
+        &Repr::Unified,
+        &mut |_| true,
+    )
+    .unwrap();
+    let mut side = sidecar_for_tests();
+    side.architecture = architecture(family, false).into();
+    let path = dir.join("tiny.safetensors");
+    save(&t.varmap, None, &side, &path).unwrap();
+    BlendModel::load(&path).unwrap()
+}
+
+#[test]
+fn the_cnn_vae_has_the_fc_vae_shapes_and_round_trips_through_its_file() {
+    use super::vae::*;
+    let dir = tempfile::tempdir().unwrap();
+    let model = tiny_model(Family::Cnn, dir.path());
+    assert!(matches!(model.model, Net::Cnn(_)));
+    let mut x = Vec::new();
+    one_hot(&tiny_segments()[0].rows, &mut x);
+    let x =
+        candle_core::Tensor::from_vec(x, (1, CELLS * TILES), &candle_core::Device::Cpu).unwrap();
+    let (mu, logvar) = model.model.encode(&x).unwrap();
+    assert_eq!(mu.dims(), &[1, LATENT]);
+    assert_eq!(logvar.dims(), &[1, LATENT]);
+    assert_eq!(model.model.decode(&mu).unwrap().dims(), &[1, CELLS, TILES]);
+    // The same seed trains the same convolutional weights.
+    let again = tiny_model(Family::Cnn, tempfile::tempdir().unwrap().path());
+    assert_eq!(
+        random_blends(&model, 3, 2).unwrap(),
+        random_blends(&again, 3, 2).unwrap()
+    );
+    // A sidecar naming an architecture this build does not read is refused in words.
+    let side = dir.path().join("tiny.ron");
+    let text = std::fs::read_to_string(&side).unwrap();
+    std::fs::write(&side, text.replace(CNN_ARCHITECTURE, "blend-rnn-vae-v9")).unwrap();
+    let path = dir.path().join("tiny.safetensors");
+    let err = BlendModel::load(&path).err().unwrap();
+    assert!(
+        err.contains("blend-rnn-vae-v9") && err.contains(CNN_ARCHITECTURE),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_latent_walk_runs_from_the_model_reading_of_a_to_that_of_b() {
+    use super::lab::*;
+    let dir = tempfile::tempdir().unwrap();
+    let model = tiny_model(super::vae::Family::Fc, dir.path());
+    let segs = tiny_segments();
+    let (a, b) = (&segs[0].rows, &segs[1].rows);
+    let walk = interpolate(&model, a, b, 4).unwrap();
+    assert_eq!(walk.len(), 6, "the two ends and four in-betweens");
+    let ends = decode(&model, &latent(&model, &[a.clone(), b.clone()]).unwrap()).unwrap();
+    assert_eq!(walk[0], ends[0]);
+    assert_eq!(walk[5], ends[1]);
+    assert!(walk.iter().all(|s| super::game::check_rows(s).is_ok()));
+    // The share of each game, and the tint's origins.
+    assert_eq!(lode_runner_share(a), Some(1.0));
+    assert_eq!(lode_runner_share(b), Some(0.0));
+    assert_eq!(
+        lode_runner_share(&vec!["BBBBBBBBBBBBBBBB".to_string(); 16]),
+        None
+    );
+    assert_eq!(origins(a)[0][0], super::tiles::Origin::LodeRunner);
+    assert_eq!(origins(a)[15][0], super::tiles::Origin::Both);
+    // The curves put every measured segment in one bin.
+    let c = curves(&model, &segs, 5, 3, 1).unwrap();
+    assert_eq!(c.walks, 5);
+    assert_eq!(c.counts.iter().sum::<usize>(), c.segments);
+    assert!(c.segments <= 25);
+    for (k, m) in c.means.iter().enumerate() {
+        for (bin, v) in m.iter().enumerate() {
+            assert_eq!(v.is_some(), c.counts[bin] > 0, "metric {k}, bin {bin}");
+            assert!(v.is_none_or(|v| (0.0..=1.0).contains(&v)));
+        }
+    }
+    let lr_only: Vec<_> = segs
+        .iter()
+        .filter(|s| s.source == Source::LodeRunner)
+        .cloned()
+        .collect();
+    assert!(
+        curves(&model, &lr_only, 1, 1, 0).is_err(),
+        "needs both games"
+    );
+}
+
+#[test]
+fn the_embedding_projection_keeps_the_two_widest_directions() {
+    use super::embed::{self, EmbedConfig};
+    let mut config = EmbedConfig::new(4);
+    config.epochs = 20;
+    let (_, e, _) = embed::train(&config, &tiny_segments()).unwrap();
+    let (points, shares) = super::lab::projection(&e);
+    assert_eq!(points.len(), e.table.len());
+    assert_eq!(
+        points.iter().map(|p| p.1).collect::<Vec<_>>(),
+        e.letters,
+        "one point per embedding, with its letter"
+    );
+    assert!(shares[0] >= shares[1] && shares[1] >= 0.0 && shares[0] + shares[1] <= 1.0 + 1e-9);
+    // The points are centred: their mean is the origin.
+    let mean_x = points.iter().map(|p| p.0[0]).sum::<f64>() / points.len() as f64;
+    assert!(mean_x.abs() < 1e-6, "{mean_x}");
+}
+
+#[test]
+fn a_lode_runner_like_segment_plays_with_gravity_gold_and_digging() {
+    use super::play::{BlendPlay, Rules};
+    use crate::game::{Heading, PlayMove, PlayRules};
+    let mut lines = vec!["................"; 16];
+    lines[0] = "M...............";
+    lines[4] = "bbbbbbbbbbbbbbbb";
+    lines[3] = "...G....G..G.GE.";
+    lines[15] = "BBBBBBBBBBBBBBBB";
+    let segment = rows(&lines);
+    let mut p = BlendPlay::new(&segment).unwrap();
+    assert_eq!(p.rules(), Rules::LodeRunner);
+    // The runner starts on the spawn and falls onto the bricks.
+    assert_eq!(p.position(), (0, 3));
+    assert!(!p.apply(PlayMove::Go(Heading::Up)), "no ladder to climb");
+    for _ in 0..3 {
+        assert!(p.apply(PlayMove::Go(Heading::Right)));
+    }
+    assert_eq!(p.status().counters[1].1, "1 / 4");
+    // Dig the brick ahead and drop through it to the floor.
+    assert!(p.apply(PlayMove::Act));
+    assert!(p.apply(PlayMove::Go(Heading::Right)));
+    assert_eq!(p.position(), (4, 14));
+    assert!(p.undo() && p.undo());
+    assert_eq!(p.position(), (3, 3));
+    // Half the gold wins (the agent's bar).
+    for _ in 0..5 {
+        p.apply(PlayMove::Go(Heading::Right));
+    }
+    assert_eq!(p.status().outcome, Some(true), "{:?}", p.status());
+    assert!(!p.apply(PlayMove::Go(Heading::Right)), "the game is over");
+    // An enemy on the way loses.
+    lines[3] = "...........E.GG.";
+    let mut p = BlendPlay::new(&rows(&lines)).unwrap();
+    for _ in 0..11 {
+        p.apply(PlayMove::Go(Heading::Right));
+    }
+    assert_eq!(p.status().outcome, Some(false));
+}
+
+#[test]
+fn a_zelda_like_segment_plays_corner_to_corner_blocked_by_elements() {
+    use super::play::{BlendPlay, Rules};
+    use crate::game::{Heading, PlayMove, PlayRules};
+    let mut lines = vec!["FFFFFFFFFFFFFFFF"; 16];
+    lines[14] = "FPFFFFFFFFFFFFFF";
+    let mut p = BlendPlay::new(&rows(&lines)).unwrap();
+    assert_eq!(p.rules(), Rules::Zelda);
+    assert_eq!(p.position(), (0, 15));
+    assert!(!p.apply(PlayMove::Go(Heading::Down)), "the edge");
+    assert!(p.apply(PlayMove::Go(Heading::Right)));
+    assert!(!p.apply(PlayMove::Go(Heading::Up)), "an element blocks");
+    for _ in 0..14 {
+        assert!(p.apply(PlayMove::Go(Heading::Right)));
+    }
+    for _ in 0..15 {
+        p.apply(PlayMove::Go(Heading::Up));
+    }
+    assert_eq!(p.position(), (15, 0));
+    assert_eq!(p.status().outcome, Some(true), "{:?}", p.status());
+    assert!(BlendPlay::new(&rows(&["PPPPPPPPPPPPPPPP"; 16])).is_err());
+    assert!(BlendPlay::new(&rows(&["FFF"; 3])).is_err(), "not a segment");
 }

@@ -1,6 +1,8 @@
 //! The blend VAEs (level-blending-learned-representation §III-D–E), scaled to two CPU cores:
 //! the fully connected VAE on the unified one-hot representation (`vglc-fc`) and on the
-//! learned tile representation (`cte-fc`, [`super::embed`]).
+//! learned tile representation (`cte-fc`, [`super::embed`]); the convolutional one
+//! ([`super::cnn`]) on each (`vglc-cnn`, `cte-cnn`). Both families share this file's loss,
+//! training loop, decoding and model files.
 //!
 //! - Input: a segment as 256 cells × 15 tiles one-hot (Table I order), or 256 cells × 16
 //!   learned numbers.
@@ -37,7 +39,86 @@ pub const HIDDEN: (usize, usize) = (512, 256);
 /// The architecture name of the unified model's sidecar.
 pub const ARCHITECTURE: &str = "blend-fc-vae-unified-v1";
 /// The architecture name of the learned-representation model's sidecar.
-pub const LEARNED_ARCHITECTURE: &str = "blend-fc-vae-learned-v1";
+pub const LEARNED_ARCHITECTURE: &str = "blend-fc-vae-learned-v2";
+/// The architecture name of the convolutional unified model's sidecar.
+pub const CNN_ARCHITECTURE: &str = "blend-cnn-vae-unified-v1";
+/// The architecture name of the convolutional learned-representation model's sidecar.
+pub const CNN_LEARNED_ARCHITECTURE: &str = "blend-cnn-vae-learned-v1";
+
+/// The VAE family: fully connected or convolutional.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Family {
+    /// [`FcVae`].
+    Fc,
+    /// [`super::cnn::CnnVae`].
+    Cnn,
+}
+
+/// The sidecar architecture of a family on the unified (`learned == false`) or the learned
+/// representation.
+pub fn architecture(family: Family, learned: bool) -> &'static str {
+    match (family, learned) {
+        (Family::Fc, false) => ARCHITECTURE,
+        (Family::Fc, true) => LEARNED_ARCHITECTURE,
+        (Family::Cnn, false) => CNN_ARCHITECTURE,
+        (Family::Cnn, true) => CNN_LEARNED_ARCHITECTURE,
+    }
+}
+
+/// The family and representation of a sidecar architecture this build reads.
+pub fn parse_architecture(name: &str) -> Option<(Family, bool)> {
+    [
+        (Family::Fc, false),
+        (Family::Fc, true),
+        (Family::Cnn, false),
+        (Family::Cnn, true),
+    ]
+    .into_iter()
+    .find(|&(f, l)| architecture(f, l) == name)
+}
+
+/// Either VAE, behind one encode / decode.
+pub enum Net {
+    /// Fully connected.
+    Fc(FcVae),
+    /// Convolutional (boxed: its layers make it several times the FC-VAE's size).
+    Cnn(Box<super::cnn::CnnVae>),
+}
+
+impl Net {
+    /// Builds (or loads) a network of `family` under `vb`, for `width` numbers a cell.
+    ///
+    /// # Errors
+    /// A missing or misshapen tensor.
+    pub fn new(family: Family, width: usize, vb: VarBuilder) -> candle_core::Result<Self> {
+        Ok(match family {
+            Family::Fc => Net::Fc(FcVae::new(width, vb)?),
+            Family::Cnn => Net::Cnn(Box::new(super::cnn::CnnVae::new(width, vb)?)),
+        })
+    }
+
+    /// (μ, log σ²) of inputs `[N, 256·w]`.
+    ///
+    /// # Errors
+    /// A tensor of the wrong shape.
+    pub fn encode(&self, x: &Tensor) -> candle_core::Result<(Tensor, Tensor)> {
+        match self {
+            Net::Fc(m) => m.encode(x),
+            Net::Cnn(m) => m.encode(x),
+        }
+    }
+
+    /// Outputs `[N, 256, w]` of latent points `[N, LATENT]`.
+    ///
+    /// # Errors
+    /// A tensor of the wrong shape.
+    pub fn decode(&self, z: &Tensor) -> candle_core::Result<Tensor> {
+        match self {
+            Net::Fc(m) => m.decode(z),
+            Net::Cnn(m) => m.decode(z),
+        }
+    }
+}
 
 /// How a segment is written for the network.
 pub enum Repr<'a> {
@@ -280,7 +361,7 @@ pub struct TrainedVae {
     /// Its weights.
     pub varmap: VarMap,
     /// The network.
-    pub model: FcVae,
+    pub model: Net,
     /// Mean reconstruction loss per epoch.
     pub curve: Vec<f64>,
     /// Seconds.
@@ -293,6 +374,7 @@ pub struct TrainedVae {
 /// A candle error.
 pub fn train(
     config: &VaeConfig,
+    family: Family,
     segments: &[Segment],
     repr: &Repr<'_>,
     report: &mut dyn FnMut(&VaeProgress) -> bool,
@@ -301,7 +383,11 @@ pub fn train(
     let device = Device::Cpu;
     let varmap = VarMap::new();
     let width = repr.width();
-    let model = FcVae::new(width, VarBuilder::from_varmap(&varmap, DType::F32, &device))?;
+    let model = Net::new(
+        family,
+        width,
+        VarBuilder::from_varmap(&varmap, DType::F32, &device),
+    )?;
     crate::match3::cvae::train::seeded_init(&varmap, config.seed)
         .map_err(|e| candle_core::Error::Msg(e.to_string()))?;
     let mut opt = AdamW::new(
@@ -393,7 +479,7 @@ pub fn train(
 /// # Errors
 /// A candle error.
 pub fn reconstruction_accuracy(
-    model: &FcVae,
+    model: &Net,
     repr: &Repr<'_>,
     segments: &[Segment],
 ) -> candle_core::Result<f64> {
@@ -434,7 +520,7 @@ pub fn random_blends(
 /// A loaded model and its sidecar.
 pub struct BlendModel {
     /// The network.
-    pub model: FcVae,
+    pub model: Net,
     /// The learned tile representation (the `cte` models).
     pub embedding: Option<super::embed::Embedding>,
     /// Its sidecar.
@@ -453,16 +539,17 @@ impl BlendModel {
     /// A missing, damaged or mismatched file, in words naming it.
     pub fn load(path: &Path) -> Result<Self, String> {
         let (side, sidecar): (_, BlendSidecar) = ml::read_sidecar(path)?;
-        let learned = sidecar.architecture == LEARNED_ARCHITECTURE;
-        if !(learned || sidecar.architecture == ARCHITECTURE) || sidecar.latent != LATENT {
+        let known = parse_architecture(&sidecar.architecture);
+        let Some((family, learned)) = known.filter(|_| sidecar.latent == LATENT) else {
             return Err(format!(
                 "{}: architecture {:?} with {} latent dimensions, this build reads \
-                 {ARCHITECTURE:?} or {LEARNED_ARCHITECTURE:?} with {LATENT}",
+                 {ARCHITECTURE:?}, {LEARNED_ARCHITECTURE:?}, {CNN_ARCHITECTURE:?} or \
+                 {CNN_LEARNED_ARCHITECTURE:?} with {LATENT}",
                 side.display(),
                 sidecar.architecture,
                 sidecar.latent
             ));
-        }
+        };
         let bytes = ml::read_stamped(path, &side, sidecar.stamp())
             .map_err(|e| format!("{}: {e}", path.display()))?;
         let tensors = ml::tensors_from(&bytes, &Device::Cpu)
@@ -486,7 +573,7 @@ impl BlendModel {
         };
         let width = if learned { super::embed::EMBED } else { TILES };
         let vb = VarBuilder::from_tensors(tensors, DType::F32, &Device::Cpu);
-        let model = FcVae::new(width, vb).map_err(damaged)?;
+        let model = Net::new(family, width, vb).map_err(damaged)?;
         Ok(Self {
             model,
             embedding,

@@ -1,5 +1,5 @@
-//! `train --model blend-vglc-fc|blend-cte-fc` and `eval --game blend`: the blend VAEs and
-//! Table II.
+//! `train --model blend-vglc-fc|blend-cte-fc|blend-vglc-cnn|blend-cte-cnn` and `eval --game
+//! blend`: the blend VAEs and Table II.
 
 use super::eval::EvalArgs;
 use super::train::TrainArgs;
@@ -7,9 +7,9 @@ use crate::blend::data::{self, Segment};
 use crate::blend::embed::{self, EmbedConfig};
 use crate::blend::eval::{report, vectors, BlendReport, PAPER};
 use crate::blend::generators::vglc_dir;
-use crate::blend::vae::{
-    self, BlendModel, BlendSidecar, Repr, VaeConfig, ARCHITECTURE, LATENT, LEARNED_ARCHITECTURE,
-};
+use crate::blend::lab;
+use crate::blend::vae::{self, BlendModel, BlendSidecar, Family, Repr, VaeConfig, LATENT};
+use crate::export::chart::Chart;
 use anyhow::{anyhow, Result};
 use serde_json::json;
 use std::path::{Path, PathBuf};
@@ -17,10 +17,25 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 /// The blend models `train` makes.
-pub const MODELS: [&str; 2] = ["blend-vglc-fc", "blend-cte-fc"];
+pub const MODELS: [&str; 4] = [
+    "blend-vglc-fc",
+    "blend-cte-fc",
+    "blend-vglc-cnn",
+    "blend-cte-cnn",
+];
 
 /// The models `eval --game blend` knows (the VAEs, and `dataset`: the test split itself).
-pub const EVAL_MODELS: [&str; 3] = ["cte-fc", "vglc-fc", "dataset"];
+pub const EVAL_MODELS: [&str; 5] = ["cte-fc", "vglc-fc", "cte-cnn", "vglc-cnn", "dataset"];
+
+/// The family and representation of a model name (`blend-cte-cnn`, `cte-cnn`).
+pub fn model_kind(name: &str) -> (Family, bool) {
+    let family = if name.ends_with("-cnn") {
+        Family::Cnn
+    } else {
+        Family::Fc
+    };
+    (family, name.trim_start_matches("blend-").starts_with("cte"))
+}
 
 /// The shipped weights of an eval model name.
 pub fn weights_file(model: &str) -> String {
@@ -63,7 +78,7 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
         config.epochs,
         config.seed
     );
-    let learned = args.model == "blend-cte-fc";
+    let (family, learned) = model_kind(&args.model);
     let (embed_map, embedding, embedding_curve) = if learned {
         let (map, e, curve) = embed::train(&EmbedConfig::new(args.seed), &split.train)
             .map_err(|e| anyhow!("training the tile representation failed: {e}"))?;
@@ -78,7 +93,7 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
         (None, None, Vec::new())
     };
     let repr = embedding.as_ref().map_or(Repr::Unified, Repr::Learned);
-    let t = vae::train(&config, &split.train, &repr, &mut |p| {
+    let t = vae::train(&config, family, &split.train, &repr, &mut |p| {
         if p.epoch % 10 == 0 || p.epoch == p.epochs {
             eprintln!(
                 "[{:>3.0} %] epoch {} of {}: reconstruction {:.2}, KL {:.2} (weight {:.4})",
@@ -96,12 +111,7 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
     let accuracy = vae::reconstruction_accuracy(&t.model, &repr, &split.validation)
         .map_err(|e| anyhow!("{e}"))?;
     let sidecar = BlendSidecar {
-        architecture: if learned {
-            LEARNED_ARCHITECTURE
-        } else {
-            ARCHITECTURE
-        }
-        .into(),
+        architecture: vae::architecture(family, learned).into(),
         latent: LATENT,
         embedding_curve,
         segments: split.train.len(),
@@ -156,17 +166,109 @@ fn run(args: &EvalArgs) -> Result<ExitCode> {
     let blends = if args.model == "dataset" {
         rows_of(&split.test)
     } else {
-        let path = args
-            .weights
-            .clone()
-            .unwrap_or_else(|| PathBuf::from(weights_file(&args.model)));
-        let model = BlendModel::load(&path).map_err(|e| anyhow!(e))?;
+        let model = BlendModel::load(&model_path(args)).map_err(|e| anyhow!(e))?;
         vae::random_blends(&model, count, args.seed).map_err(|e| anyhow!("{e}"))?
     };
     let r = report(&blends, &training);
     let seconds = started.elapsed().as_secs_f64();
     print_report(args, &r, seconds);
+    if let Some(path) = &args.plot {
+        if args.model == "dataset" {
+            return Err(anyhow!(
+                "--plot draws a model's blend-percentage curves; the dataset has none"
+            ));
+        }
+        let model = BlendModel::load(&model_path(args)).map_err(|e| anyhow!(e))?;
+        let curves = lab::curves(&model, &split.test, CURVE_WALKS, CURVE_STEPS, args.seed)
+            .map_err(|e| anyhow!(e))?;
+        if !args.json {
+            print_curves(&curves);
+        }
+        plot_curves(&curves, &args.model, path)?;
+    }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Walks of the blend-percentage curves (Lode Runner test segment to Zelda test room).
+pub const CURVE_WALKS: usize = 100;
+/// In-betweens per walk (the curves also take both ends' reconstructions).
+pub const CURVE_STEPS: usize = 9;
+
+fn model_path(args: &EvalArgs) -> PathBuf {
+    args.weights
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(weights_file(&args.model)))
+}
+
+/// Colours of the five metrics' curves.
+const CURVE_COLOURS: [[u8; 3]; 5] = [
+    [40, 80, 190],
+    [235, 130, 20],
+    [200, 40, 40],
+    [40, 160, 80],
+    [140, 60, 170],
+];
+
+fn print_curves(c: &lab::Curves) {
+    println!(
+        "blend-percentage curves: {} walks, {} segments; mean metric by Lode Runner share",
+        c.walks, c.segments
+    );
+    print!("  {:<17}", "LR share");
+    for bin in 0..lab::BINS {
+        print!(" {:>5}", format!("{}%", bin * 10));
+    }
+    println!();
+    print!("  {:<17}", "segments");
+    for n in c.counts {
+        print!(" {n:>5}");
+    }
+    println!();
+    for (k, name) in crate::blend::eval::metric_names().iter().enumerate() {
+        print!("  {name:<17}");
+        for v in c.means[k] {
+            print!(" {:>5}", v.map_or("–".into(), |v| format!("{v:.2}")));
+        }
+        println!();
+    }
+}
+
+/// The curves as a PNG: x the Lode Runner share of a segment's single-game tiles (bin
+/// centres), y each metric's mean; a legend in the curves' colours.
+fn plot_curves(c: &lab::Curves, model: &str, path: &Path) -> Result<()> {
+    let mut chart = Chart::new(640, 420, 50.0, (0.0, 1.0), (0.0, 1.0));
+    for (k, name) in crate::blend::eval::metric_names().iter().enumerate() {
+        let points: Vec<Option<(f64, f64)>> = c.means[k]
+            .iter()
+            .enumerate()
+            .map(|(bin, v)| v.map(|v| ((bin as f64 + 0.5) / lab::BINS as f64, v)))
+            .collect();
+        chart.line(&points, CURVE_COLOURS[k]);
+        for p in points.into_iter().flatten() {
+            chart.dot(p, 3, CURVE_COLOURS[k]);
+        }
+        let x = 50
+            + 2 * crate::export::font::ADVANCE
+            + crate::blend::eval::metric_names()[..k]
+                .iter()
+                .map(|n| crate::export::font::width(n) + 3 * crate::export::font::ADVANCE)
+                .sum::<u32>();
+        chart.label(x, 34, name, CURVE_COLOURS[k]);
+    }
+    for (y, text) in [(367, "0"), (207, "0.5"), (47, "1")] {
+        chart.label(26, y, text, [80, 80, 80]);
+    }
+    chart.label(
+        50,
+        20,
+        &format!("{model}: tile metrics against the Lode Runner share"),
+        [0, 0, 0],
+    );
+    chart.label(50, 385, "0% LODE RUNNER (ZELDA)", [80, 80, 80]);
+    chart.label(470, 385, "100% LODE RUNNER", [80, 80, 80]);
+    chart.save(path).map_err(|e| anyhow!(e))?;
+    eprintln!("wrote {} (blend-percentage curves)", path.display());
+    Ok(())
 }
 
 fn print_report(args: &EvalArgs, r: &BlendReport, seconds: f64) {

@@ -515,64 +515,18 @@ fn plot_training(args: &EvalArgs, path: &std::path::Path) -> Result<()> {
         .map(|_| evaluate(&random_course(structure, &mut rng)).value)
         .sum::<f64>()
         / 2_000.0;
-    const W: u32 = 640;
-    const H: u32 = 400;
-    const M: f64 = 40.0;
-    let mut img = image::RgbImage::from_pixel(W, H, image::Rgb([255, 255, 255]));
-    let to_px = |x: f64, y: f64| -> (i64, i64) {
-        (
-            (M + x * (f64::from(W) - 2.0 * M)).round() as i64,
-            (f64::from(H) - M - y * (f64::from(H) - 2.0 * M)).round() as i64,
-        )
-    };
-    let mut put = |x: i64, y: i64, c: [u8; 3]| {
-        if x >= 0 && y >= 0 && x < i64::from(W) && y < i64::from(H) {
-            img.put_pixel(x as u32, y as u32, image::Rgb(c));
-        }
-    };
-    for k in 0..=10 {
-        let shade = if k == 0 { [0, 0, 0] } else { [225, 225, 225] };
-        let (x, _) = to_px(f64::from(k) / 10.0, 0.0);
-        let (_, y) = to_px(0.0, f64::from(k) / 10.0);
-        for t in M as i64..=(i64::from(H) - M as i64) {
-            put(x, t, shade);
-        }
-        for t in M as i64..=(i64::from(W) - M as i64) {
-            put(t, y, shade);
-        }
-    }
-    let (_, ry) = to_px(0.0, random);
-    for t in M as i64..=(i64::from(W) - M as i64) {
-        put(t, ry, [120, 120, 120]);
-        put(t, ry + 1, [120, 120, 120]);
-    }
+    let mut chart = crate::export::chart::Chart::new(640, 400, 40.0, (0.0, 1.0), (0.0, 1.0));
+    chart.segment((0.0, random), (1.0, random), [120, 120, 120], 1);
     for (curve, rgb) in &curves {
-        let points: Vec<(f64, f64)> = curve
+        // Each curve across its own run: x is the share of that run's episodes.
+        let points: Vec<Option<(f64, f64)>> = curve
             .iter()
             .enumerate()
-            // Each curve across its own run: x is the share of that run's episodes.
-            .map(|(i, &v)| (i as f64 / (curve.len().max(2) - 1) as f64, v))
+            .map(|(i, &v)| Some((i as f64 / (curve.len().max(2) - 1) as f64, v)))
             .collect();
-        for pair in points.windows(2) {
-            for s in 0..=20 {
-                let t = f64::from(s) / 20.0;
-                let (x, y) = to_px(
-                    pair[0].0 + t * (pair[1].0 - pair[0].0),
-                    pair[0].1 + t * (pair[1].1 - pair[0].1),
-                );
-                for (dx, dy) in [(0, 0), (1, 0), (0, 1)] {
-                    put(x + dx, y + dy, *rgb);
-                }
-            }
-        }
+        chart.line(&points, *rgb);
     }
-    let mut bytes = Vec::new();
-    img.write_to(
-        &mut std::io::Cursor::new(&mut bytes),
-        image::ImageFormat::Png,
-    )
-    .map_err(|e| anyhow!("{e}"))?;
-    crate::files::write_atomic(path, &bytes)?;
+    chart.save(path).map_err(|e| anyhow!(e))?;
     eprintln!(
         "wrote {} (training curves; random courses' mean {random:.3})",
         path.display()

@@ -45,6 +45,10 @@ pub struct EvalArgs {
     /// Match-3 models: sweep the decoder's raw output (copies of training levels kept).
     #[arg(long)]
     pub raw: bool,
+    /// Match-3 models: draw each cell from the decoder's softmax at this temperature instead
+    /// of taking the argmax (copies of training levels drawn again).
+    #[arg(long)]
+    pub temperature: Option<f64>,
     /// Dungeon fi2pop: the α and β packs to profile (without it, 3 + 3 rooms are evolved
     /// first).
     #[arg(long, num_args = 2, value_names = ["ALPHA", "BETA"])]

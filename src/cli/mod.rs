@@ -5,6 +5,7 @@ mod export;
 mod generate;
 mod graph;
 mod import;
+mod interpolate;
 mod list;
 mod train;
 mod validate;
@@ -78,6 +79,9 @@ pub enum Command {
     Dataset(match3::dataset::DatasetArgs),
     /// Import levels from other formats (GVGAI Zelda, VGLC Zelda) into a pack.
     Import(import::ImportArgs),
+    /// Walk a model's latent space from level A to level B into a pack (the window's
+    /// Interpolation and the Blend lab's strip).
+    Interpolate(interpolate::InterpolateArgs),
 }
 
 /// Parses the arguments and runs the command; `None` means no sub-command was given (the
@@ -111,6 +115,7 @@ fn run(cli: Cli) -> Option<ExitCode> {
         Command::Train(args) => train::run(&args),
         Command::Eval(args) => eval::run(&args),
         Command::Import(args) => import::run(&args),
+        Command::Interpolate(args) => interpolate::run(&args),
     };
     Some(match result {
         Ok(code) => code,

@@ -184,6 +184,20 @@ impl LevelGenerator for Cvae {
                 help: "the median moves the bots should take",
             });
         }
+        specs.push(ConditionSpec {
+            key: "temperature",
+            label: "Cell temperature",
+            kind: ConditionKind::Float {
+                min: 0.0,
+                max: 3.0,
+                step: 0.1,
+            },
+            default: ConditionValue::Float(0.0),
+            required: false,
+            help: "0: each cell the decoder's likeliest tile; above 0: drawn from its \
+                   probabilities (1 as the decoder gives them; higher: more varied, less \
+                   faithful to the conditions)",
+        });
         specs
     }
 
@@ -292,8 +306,14 @@ impl LevelGenerator for Cvae {
         }
         let budget =
             (wanted * crate::generation::ATTEMPTS_PER_LEVEL).max(crate::generation::MIN_BUDGET);
+        let decoding = match request.conditions.float("temperature") {
+            Some(t) if t > 0.0 => cvae::Decoding::Sampled {
+                temperature: t as f32,
+            },
+            _ => cvae::Decoding::Novel,
+        };
         let (layouts, attempts) = model
-            .generate_distinct(&condition, wanted, request.seed, budget)
+            .generate_distinct_decoded(&condition, wanted, request.seed, budget, decoding)
             .map_err(|e| e.to_string())?;
         if !sink.tried(attempts.saturating_sub(layouts.len())) {
             return Ok(());

@@ -214,6 +214,18 @@ impl GeneratorPanel {
         }
     }
 
+    /// Makes `list` (levels of `game` made outside a run: the Blend lab's) the candidates of
+    /// `game`; the earlier ones are put aside, not lost.
+    pub fn offer(&mut self, game: GameId, list: Vec<Candidate>) {
+        if self.running == Some(game) {
+            self.cancel();
+        }
+        self.put_aside(game);
+        self.note = Some(format!("{} candidates from the Blend lab", list.len()));
+        self.candidates.extend(list);
+        self.run += 1;
+    }
+
     /// Swaps `game`'s candidates with the ones put aside last (a run of that game is
     /// stopped first).
     pub fn swap_previous(&mut self, game: GameId) {

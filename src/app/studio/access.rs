@@ -6,6 +6,7 @@ use crate::app::analysis::graph_view::GraphPanel;
 use crate::app::analysis::LiveAnalysis;
 use crate::app::editor::canvas::{CanvasView, StateOverlay};
 use crate::app::editor::Editor;
+use crate::app::generation::blend_lab::BlendLab;
 use crate::app::generation::generate_panel::GeneratorPanel;
 use crate::app::generation::interpolation::InterpolationWindow;
 use crate::app::pack::pack_strip::PackStrip;
@@ -143,8 +144,23 @@ impl StudioApp {
     /// Levels the interpolation window can start from, all of the walked model's game: the
     /// editor level, the active pack's levels and the candidates.
     pub fn interpolation_sources(&self) -> Vec<(String, Level)> {
+        self.level_sources(self.interpolation.model.0)
+    }
+
+    /// The Blend lab window.
+    pub fn blend_lab(&self) -> &BlendLab {
+        &self.blend_lab
+    }
+
+    /// The Blend lab window, to choose segments or wait in tests.
+    pub fn blend_lab_mut(&mut self) -> &mut BlendLab {
+        &mut self.blend_lab
+    }
+
+    /// `game`'s levels in the studio: the editor level, the active pack's levels and the
+    /// candidates.
+    pub fn level_sources(&self, game: crate::game::GameId) -> Vec<(String, Level)> {
         let mut out = Vec::new();
-        let game = self.interpolation.model.0;
         // The editor level carries the gauge's figures when they are fresh: the encoder is
         // conditioned on the validated moves.
         let editor_level = if self.game == game {

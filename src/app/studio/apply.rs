@@ -114,6 +114,13 @@ impl StudioApp {
                 attempt,
             } => self.record_playtest(game, cells, attempt),
             AppCommand::ToggleInterpolation => self.interpolation.open = !self.interpolation.open,
+            AppCommand::ToggleBlendLab => self.blend_lab.open = !self.blend_lab.open,
+            AppCommand::OfferCandidates(list) => {
+                if let Some(game) = list.first().map(|c| c.level.game) {
+                    self.status = format!("{} levels sent to the candidates", list.len());
+                    self.generators.offer(game, list);
+                }
+            }
             AppCommand::ToggleProfile => self.profile.open = !self.profile.open,
             AppCommand::Validate { seed, games } => {
                 self.analysis.options.seed = seed;

@@ -125,6 +125,16 @@ impl StudioApp {
                 {
                     commands.push(AppCommand::ToggleInterpolation);
                 }
+                if self.game == crate::blend::ID
+                    && ui
+                        .selectable_label(self.blend_lab.open, "Blend lab")
+                        .on_hover_text(
+                            "Mix a Lode Runner segment and a Zelda room through a blend VAE",
+                        )
+                        .clicked()
+                {
+                    commands.push(AppCommand::ToggleBlendLab);
+                }
                 if self.game.game().is_ok_and(|g| g.has_agents())
                     && ui
                         .selectable_label(self.profile.open, "Agent profile")
@@ -336,6 +346,11 @@ impl StudioApp {
             let sources = &self.interpolation_sources.1;
             self.interpolation
                 .ui(ctx, sources, &self.generators.models, commands);
+        }
+        if self.blend_lab.open {
+            let sources = self.level_sources(crate::blend::ID);
+            self.blend_lab
+                .ui(ctx, &sources, &self.generators.models, commands);
         }
         if self.profile.open {
             let sources = self.profile_sources();

@@ -22,6 +22,7 @@ use crate::app::board::Board;
 use crate::app::editor::canvas::{CanvasView, StateOverlay};
 use crate::app::editor::sidebar::ConditionsPanel;
 use crate::app::editor::{EditCommand, Editor};
+use crate::app::generation::blend_lab::BlendLab;
 use crate::app::generation::generate_panel::GeneratorPanel;
 use crate::app::generation::interpolation::InterpolationWindow;
 use crate::app::jobs::{JobMode, Worker};
@@ -85,6 +86,8 @@ pub struct StudioApp {
     pub(super) generators: GeneratorPanel,
     pub(super) playtest: PlaytestWindow,
     pub(super) interpolation: InterpolationWindow,
+    /// The Blend lab window.
+    pub(super) blend_lab: BlendLab,
     pub(super) profile: ProfileWindow,
     /// The interpolation window's choice of levels and what they were built from.
     pub(super) interpolation_sources: (Option<SourcesKey>, Vec<(String, Level)>),
@@ -205,6 +208,7 @@ impl StudioApp {
             generators,
             playtest: PlaytestWindow::default(),
             interpolation: InterpolationWindow::new(mode),
+            blend_lab: BlendLab::new(mode),
             profile: ProfileWindow::new(mode),
             unattached: Vec::new(),
             interpolation_sources: (None, Vec::new()),
@@ -384,8 +388,13 @@ impl StudioApp {
         }
         self.generators.poll(self.game, ctx);
         self.interpolation.poll();
+        self.blend_lab.poll();
         self.profile.poll();
-        if self.generators.busy() || self.interpolation.busy() || self.profile.busy() {
+        if self.generators.busy()
+            || self.interpolation.busy()
+            || self.blend_lab.busy()
+            || self.profile.busy()
+        {
             ctx.request_repaint_after(Duration::from_millis(100));
         }
         if let Some(command) = self.dialogs.poll() {

@@ -127,6 +127,10 @@ pub enum AppCommand {
     },
     /// Show or hide the latent interpolation window.
     ToggleInterpolation,
+    /// Show or hide the Blend lab.
+    ToggleBlendLab,
+    /// Put levels made elsewhere (the Blend lab's random blends) into the candidate list.
+    OfferCandidates(Vec<crate::generation::Candidate>),
     /// Show or hide the Agent profile window.
     ToggleProfile,
     /// Analyse the level under edit again with this bot seed and number of games.

@@ -45,6 +45,11 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
     if args.validated {
         return eval_validated(args);
     }
+    if let Some(t) = args.temperature {
+        if !(t > 0.0 && t <= 5.0) || args.raw {
+            bail!("--temperature takes a value in (0, 5] and no --raw (got {t})");
+        }
+    }
     let (label, metrics) = if args.model == "dataset" {
         let dir = args
             .data
@@ -64,18 +69,27 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
             .clone()
             .unwrap_or_else(|| PathBuf::from(&generator.sidecar().training.data));
         let train = TrainingSet::load(&dir)?;
+        let decoding = match (args.raw, args.temperature) {
+            (true, _) => cvae::Decoding::Raw,
+            (false, Some(t)) => cvae::Decoding::Sampled {
+                temperature: t as f32,
+            },
+            (false, None) => cvae::Decoding::Novel,
+        };
         let report = cvae::sweep::run_sweep_with(
             &generator,
             &train.layouts(),
             args.seed,
             &config,
-            !args.raw,
+            decoding,
         )?;
         (
-            if args.raw {
-                format!("{} (decoder alone)", args.model)
-            } else {
-                args.model.clone()
+            match decoding {
+                cvae::Decoding::Raw => format!("{} (decoder alone)", args.model),
+                cvae::Decoding::Sampled { temperature } => {
+                    format!("{} (cells drawn at temperature {temperature})", args.model)
+                }
+                cvae::Decoding::Novel => args.model.clone(),
             },
             report.metrics,
         )
@@ -106,9 +120,13 @@ fn eval_validated(args: &EvalArgs) -> Result<ExitCode> {
     }
     println!("{}: validated generation over the {} sweep conditions (budget {budget}, tolerance ±{tolerance} moves)", args.model, r.conditions);
     println!("  outside the training coverage    {} (moved to the nearest covered moves, or skipped when no level of that size is valid)", r.infeasible);
+    println!("  skipped (no valid layout at that size)  {}", r.skipped);
     println!(
-        "  conditions fulfilled             {} of {}",
-        r.fulfilled, r.conditions
+        "  conditions fulfilled             {} of {} ({} of the {} not skipped)",
+        r.fulfilled,
+        r.conditions,
+        r.fulfilled,
+        r.conditions - r.skipped
     );
     println!(
         "  accepted / generated             {} / {}",

@@ -291,6 +291,40 @@ pub fn novel_layout_from_logits(
     })
 }
 
+/// A layout drawn from the decoder's per-cell distributions for level `index` of a batch:
+/// each kept cell's class from the softmax of its scores divided by `temperature` (mirrored
+/// cells follow, so the symmetry holds), drawn with `rng`. Temperature 1 draws from the
+/// decoder's own probabilities; towards 0 it approaches the argmax.
+///
+/// # Errors
+/// [`ModelError::SizeOutOfRange`] as [`layouts_from_logits`].
+pub fn sampled_layout_from_logits(
+    logits: &[f32],
+    index: usize,
+    condition: &Condition,
+    temperature: f32,
+    rng: &mut crate::rng::Rng,
+) -> Result<Layout> {
+    let kept = kept_scores(logits, index, condition);
+    let t = temperature.max(1e-3);
+    let classes: Vec<usize> = kept
+        .iter()
+        .map(|k| {
+            let top = k.scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+            let weights = k.scores.map(|s| f64::from(((s - top) / t).exp()));
+            let mut u = rng.unit() * weights.iter().sum::<f64>();
+            for (class, w) in weights.iter().enumerate() {
+                if u < *w {
+                    return class;
+                }
+                u -= w;
+            }
+            CLASSES - 1
+        })
+        .collect();
+    layout_from_classes(condition, &kept, &classes)
+}
+
 /// A kept cell of the play area with the decoder's three class scores.
 struct KeptCell {
     x: usize,

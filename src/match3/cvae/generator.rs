@@ -3,8 +3,8 @@
 
 use super::arch::{device, Cvae, ModelKind, DTYPE, LATENT};
 use super::encoding::{
-    condition_vector, encoder_batch, layouts_from_logits, novel_layout_from_logits, Condition,
-    Sample,
+    condition_vector, encoder_batch, layouts_from_logits, novel_layout_from_logits,
+    sampled_layout_from_logits, Condition, Sample,
 };
 use super::error::{ModelError, Result};
 use super::fast::FastDecoder;
@@ -51,6 +51,26 @@ pub struct Interpolation {
 }
 
 pub use crate::ml::sidecar_path;
+
+/// How decoder outputs become layouts.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Decoding {
+    /// The argmax per cell, as the decoder gives it (copies of training levels kept).
+    Raw,
+    /// The argmax, with copies of training levels replaced by the most likely novel layout.
+    Novel,
+    /// Each cell drawn from the decoder's softmax at this temperature (symmetry kept), copies
+    /// drawn again.
+    Sampled {
+        /// The softmax temperature (1: the decoder's own probabilities).
+        temperature: f32,
+    },
+}
+
+/// Salt of the per-cell draws' seeds (apart from the latent points').
+pub const SAMPLE_SALT: u64 = 0x5a3c_1e0d_77f1_b2a9;
+/// Draws of a level before a copy of a training level is made novel by edits.
+pub const REDRAWS: usize = 16;
 
 /// Tensor names and shapes the architecture of `kind` has, sorted by name.
 pub fn expected_tensors(kind: ModelKind) -> Result<Vec<(String, Vec<usize>)>> {
@@ -192,6 +212,21 @@ impl CvaeModel {
         seed: u64,
         budget: usize,
     ) -> Result<(Vec<Layout>, usize)> {
+        self.generate_distinct_decoded(condition, count, seed, budget, Decoding::Novel)
+    }
+
+    /// As [`CvaeModel::generate_distinct`], decoding as `decoding` says.
+    ///
+    /// # Errors
+    /// As [`CvaeModel::check`].
+    pub fn generate_distinct_decoded(
+        &self,
+        condition: &Condition,
+        count: usize,
+        seed: u64,
+        budget: usize,
+        decoding: Decoding,
+    ) -> Result<(Vec<Layout>, usize)> {
         self.check(condition)?;
         let mut seen: HashSet<Layout> = HashSet::new();
         let mut out = Vec::with_capacity(count);
@@ -206,7 +241,7 @@ impl CvaeModel {
             let round_seed = seed.wrapping_add(round.wrapping_mul(0x9E37_79B9));
             round += 1;
             attempts += n;
-            for layout in self.generate_each(&vec![*condition; n], round_seed)? {
+            for layout in self.generate_each_decoded(&vec![*condition; n], round_seed, decoding)? {
                 if out.len() < count && seen.insert(layout.clone()) {
                     out.push(layout);
                 }
@@ -239,9 +274,34 @@ impl CvaeModel {
         seed: u64,
         novel: bool,
     ) -> Result<Vec<Layout>> {
+        let decoding = if novel {
+            Decoding::Novel
+        } else {
+            Decoding::Raw
+        };
+        self.generate_each_decoded(conditions, seed, decoding)
+    }
+
+    /// As [`CvaeModel::generate_each`], decoding as `decoding` says. With
+    /// [`Decoding::Sampled`], level `i`'s cells are drawn from `Rng::derive(seed ^
+    /// SAMPLE_SALT, i)`; a draw that copies a training level is drawn again (up to
+    /// [`REDRAWS`] times), then made novel as the argmax is.
+    ///
+    /// # Errors
+    /// As [`CvaeModel::check`] for any condition.
+    pub fn generate_each_decoded(
+        &self,
+        conditions: &[Condition],
+        seed: u64,
+        decoding: Decoding,
+    ) -> Result<Vec<Layout>> {
         for c in conditions {
             self.check(c)?;
         }
+        if let Decoding::Sampled { temperature } = decoding {
+            return self.generate_sampled(conditions, seed, temperature);
+        }
+        let novel = decoding == Decoding::Novel;
         let mut out = Vec::with_capacity(conditions.len());
         for (b, chunk) in conditions.chunks(BATCH).enumerate() {
             let z: Vec<f32> = (0..chunk.len())
@@ -255,6 +315,45 @@ impl CvaeModel {
             } else {
                 self.decode(&z, chunk)?
             });
+        }
+        Ok(out)
+    }
+
+    fn generate_sampled(
+        &self,
+        conditions: &[Condition],
+        seed: u64,
+        temperature: f32,
+    ) -> Result<Vec<Layout>> {
+        let mut out = Vec::with_capacity(conditions.len());
+        for (b, chunk) in conditions.chunks(BATCH).enumerate() {
+            let z: Vec<f32> = (0..chunk.len())
+                .flat_map(|i| {
+                    let mut rng = Rng::derive(seed, (b * BATCH + i) as u64);
+                    (0..LATENT).map(move |_| rng.normal() as f32)
+                })
+                .collect();
+            let logits = self.logits(&z, chunk)?;
+            for (i, condition) in chunk.iter().enumerate() {
+                let mut rng = Rng::derive(seed ^ SAMPLE_SALT, (b * BATCH + i) as u64);
+                let mut layout =
+                    sampled_layout_from_logits(&logits, i, condition, temperature, &mut rng)?;
+                for _ in 0..REDRAWS {
+                    if !self.is_training_level(&layout) {
+                        break;
+                    }
+                    layout =
+                        sampled_layout_from_logits(&logits, i, condition, temperature, &mut rng)?;
+                }
+                if self.is_training_level(&layout) {
+                    if let Some(novel) = novel_layout_from_logits(&logits, i, condition, |l| {
+                        self.is_training_level(l)
+                    }) {
+                        layout = novel;
+                    }
+                }
+                out.push(layout);
+            }
         }
         Ok(out)
     }

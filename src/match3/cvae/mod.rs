@@ -48,7 +48,7 @@ pub mod validated;
 pub use arch::{Cvae, ModelKind};
 pub use encoding::{Condition, MoveRange, Sample};
 pub use error::{ModelError, Result};
-pub use generator::{CvaeModel, Interpolation};
+pub use generator::{CvaeModel, Decoding, Interpolation};
 pub use metrics::SweepMetrics;
 pub use sidecar::{Feasibility, Sidecar};
 pub use sweep::{dataset_baseline, run_sweep, SweepReport};

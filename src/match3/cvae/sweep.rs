@@ -2,7 +2,7 @@
 //! every level validated by the bots; and the same metrics on a dataset split as baseline.
 
 use super::encoding::{Condition, Sample};
-use super::generator::CvaeModel;
+use super::generator::{CvaeModel, Decoding};
 use super::metrics::{self, SweepMetrics};
 use crate::match3::layout::{Layout, HEIGHTS, WIDTHS};
 use crate::match3::{validate, Validation, ValidationConfig};
@@ -82,11 +82,11 @@ pub fn run_sweep(
     seed: u64,
     config: &ValidationConfig,
 ) -> super::Result<SweepReport> {
-    run_sweep_with(generator, training, seed, config, true)
+    run_sweep_with(generator, training, seed, config, Decoding::Novel)
 }
 
-/// As [`run_sweep`]; with `novel` off the levels are the decoder's raw output (what
-/// checkpoint selection scores: the model itself).
+/// As [`run_sweep`], decoding as `decoding` says: [`Decoding::Raw`] is the decoder's own
+/// output (what checkpoint selection scores: the model itself).
 ///
 /// # Errors
 /// A generation failure.
@@ -95,7 +95,7 @@ pub fn run_sweep_with(
     training: &[Layout],
     seed: u64,
     config: &ValidationConfig,
-    novel: bool,
+    decoding: Decoding,
 ) -> super::Result<SweepReport> {
     let min_moves = generator
         .kind()
@@ -108,7 +108,7 @@ pub fn run_sweep_with(
     let mut layouts = Vec::new();
     for _ in 0..TIMING_RUNS {
         let started = Instant::now();
-        layouts = generator.generate_each_with(&conditions, seed, novel)?;
+        layouts = generator.generate_each_decoded(&conditions, seed, decoding)?;
         seconds.push(started.elapsed().as_secs_f64());
     }
     let ms_per_level = metrics::quantile(&seconds, 0.5) * 1e3 / conditions.len() as f64;
@@ -126,7 +126,7 @@ pub fn run_sweep_with(
         .collect();
     let mut m = score(&levels, training);
     m.ms_per_level = ms_per_level;
-    if novel {
+    if decoding != Decoding::Raw {
         let raw = generator.generate_each_with(&conditions, seed, false)?;
         m.plagiarism_raw = Some(metrics::plagiarism(&raw, training));
         m.nearest_training_distance_median_raw =
@@ -136,7 +136,7 @@ pub fn run_sweep_with(
         m.plagiarism_raw = Some(m.plagiarism);
         m.nearest_training_distance_median_raw = m.nearest_training_distance_median;
     }
-    m.variety = Some(variety(generator, &conditions, seed, novel)?);
+    m.variety = Some(variety(generator, &conditions, seed, decoding)?);
     Ok(SweepReport { metrics: m, levels })
 }
 
@@ -149,14 +149,14 @@ pub fn variety(
     generator: &CvaeModel,
     conditions: &[Condition],
     seed: u64,
-    novel: bool,
+    decoding: Decoding,
 ) -> super::Result<f64> {
     let n = metrics::VARIETY_SAMPLES;
     let many: Vec<Condition> = conditions
         .iter()
         .flat_map(|c| std::iter::repeat_n(*c, n))
         .collect();
-    let layouts = generator.generate_each_with(&many, seed ^ 0x7a71_e7a1, novel)?;
+    let layouts = generator.generate_each_decoded(&many, seed ^ 0x7a71_e7a1, decoding)?;
     let shares: Vec<f64> = layouts.chunks(n).map(metrics::distinct_share).collect();
     Ok(shares.iter().sum::<f64>() / shares.len().max(1) as f64)
 }

@@ -461,7 +461,7 @@ fn selection_sweep(
                 training,
                 k * 1_000_000 + 3 + seed,
                 &config,
-                false,
+                super::generator::Decoding::Raw,
             )
             .map(|r| r.metrics)
         })

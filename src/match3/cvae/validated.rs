@@ -201,6 +201,9 @@ pub struct ValidatedSweep {
     /// Conditions the training set cannot meet with a valid level (no level of that size
     /// takes ≤ 20 moves); they are moved to the nearest feasible moves or skipped.
     pub infeasible: usize,
+    /// Conditions skipped: their size has no valid layout in the training set at all, so no
+    /// moves could be asked for.
+    pub skipped: usize,
     /// Conditions for which at least one level was accepted.
     pub fulfilled: usize,
     /// Levels accepted in all.
@@ -250,7 +253,10 @@ pub fn validated_sweep(
             out.infeasible += 1;
             match nearest_same_size {
                 Some(c) if c.moves.is_none_or(|m| m <= limit) => condition = c,
-                _ => continue,
+                _ => {
+                    out.skipped += 1;
+                    continue;
+                }
             }
         }
         let request = ValidatedRequest {
