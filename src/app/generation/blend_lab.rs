@@ -75,6 +75,18 @@ pub struct LabData {
     pub train: Vec<Segment>,
     /// Their metric vectors.
     pub vectors: Vec<[f64; 5]>,
+    /// Each as a labelled blend level, in the same order (built once, on the worker: the
+    /// pickers list them every frame).
+    pub sources: Vec<(String, Level)>,
+}
+
+/// A training segment as a picker entry: "Lode Runner: Level 3 top-left" and its level.
+fn labelled(s: &Segment) -> (String, Level) {
+    let game = match s.source {
+        Source::LodeRunner => "Lode Runner",
+        Source::Zelda => "Zelda",
+    };
+    (format!("{game}: {}", s.name), segment_level(s))
 }
 
 /// Random blends and how they score.
@@ -207,6 +219,7 @@ impl BlendLab {
             let rows: Vec<Vec<String>> = train.iter().map(|s| s.rows.clone()).collect();
             Ok(LabResult::Data(Arc::new(LabData {
                 vectors: vectors(&rows),
+                sources: train.iter().map(labelled).collect(),
                 train,
             })))
         });
@@ -320,35 +333,19 @@ impl BlendLab {
         }
     }
 
-    /// Levels A and B can be: `extra` (the editor's, the pack's and the candidates' blend
-    /// levels), then the VGLC training segments.
-    pub fn sources(&self, extra: &[(String, Level)]) -> Vec<(String, Level)> {
-        let mut out = extra.to_vec();
-        if let Some(d) = &self.data {
-            out.extend(d.train.iter().map(|s| {
-                let game = match s.source {
-                    Source::LodeRunner => "Lode Runner",
-                    Source::Zelda => "Zelda",
-                };
-                (format!("{game}: {}", s.name), segment_level(s))
-            }));
-        }
-        out
-    }
-
     /// A random Lode Runner A and Zelda B from the training segments, drawn with the seed.
     pub fn pick_random_pair(&mut self) {
         let Some(d) = &self.data else { return };
         let mut rng = crate::rng::Rng::new(self.seed.wrapping_add(self.next_key));
         let pick = |source: Source, rng: &mut crate::rng::Rng| {
-            let pool: Vec<&Segment> = d.train.iter().filter(|s| s.source == source).collect();
-            let s = pool[rng.index(pool.len())];
-            let game = if source == Source::LodeRunner {
-                "Lode Runner"
-            } else {
-                "Zelda"
-            };
-            (format!("{game}: {}", s.name), segment_level(s))
+            let pool: Vec<&(String, Level)> = d
+                .train
+                .iter()
+                .zip(&d.sources)
+                .filter(|(s, _)| s.source == source)
+                .map(|(_, entry)| entry)
+                .collect();
+            pool[rng.index(pool.len())].clone()
         };
         self.a = Some(pick(Source::LodeRunner, &mut rng));
         self.b = Some(pick(Source::Zelda, &mut rng));
@@ -399,7 +396,9 @@ impl BlendLab {
     }
 
     fn controls(&mut self, ui: &mut egui::Ui, extra: &[(String, Level)], models: &ModelCache) {
-        let sources = self.sources(extra);
+        // The Arc, not the list: the pickers borrow it while the closure edits A and B.
+        let data = self.data.clone();
+        let training: &[(String, Level)] = data.as_ref().map_or(&[], |d| &d.sources);
         ui.horizontal(|ui| {
             for (slot, name) in [(&mut self.a, "A"), (&mut self.b, "B")] {
                 let l = ui.label(format!("Segment {name}"));
@@ -412,7 +411,7 @@ impl BlendLab {
                     .width(210.0)
                     .height(360.0)
                     .show_ui(ui, |ui| {
-                        for (label, level) in &sources {
+                        for (label, level) in extra.iter().chain(training) {
                             let chosen = slot.as_ref().is_some_and(|(l, _)| l == label);
                             if ui.selectable_label(chosen, label).clicked() {
                                 *slot = Some((label.clone(), level.clone()));
