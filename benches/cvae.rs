@@ -1,5 +1,5 @@
 //! Benchmark: cVAE level generation on the CPU, one level at a time and in a batch of 144
-//! (the sweep's conditions). Run with `cargo bench --bench cvae` (needs the shipped weights).
+//! (the sweep's conditions), and validated generation of one level. Run with `cargo bench --bench cvae` (needs the shipped weights).
 
 // Benchmarks fail loudly on purpose: a bench that cannot set up should stop, not limp on.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -72,5 +72,25 @@ fn main() {
                 },
             );
         }
+        validated(&generator, name, moves);
     }
+}
+
+/// Validated generation of one level at 7×9 vertical (15 moves for Avalon), a fresh pool
+/// each time: the wall-clock cost per accepted level (the bots' early-stopped games included).
+fn validated(generator: &CvaeModel, name: &str, moves: Option<f64>) {
+    use level_studio::match3::cvae::{generate_validated, ValidatedRequest};
+    let condition = Condition::new(7, 9, Symmetry::Vertical, moves);
+    let (mut accepted, mut seconds) = (0usize, 0.0f64);
+    for seed in 0..40 {
+        let r = generate_validated(generator, &ValidatedRequest::new(condition, 1, seed), None)
+            .unwrap();
+        accepted += r.accepted.len();
+        seconds += r.seconds;
+    }
+    println!(
+        "{:<64} {:>8.1} ms per accepted level  ({accepted} of 40 requests fulfilled)",
+        format!("{name}: validated, one level at 7x9 vertical"),
+        seconds * 1e3 / accepted.max(1) as f64
+    );
 }

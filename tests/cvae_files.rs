@@ -6,7 +6,8 @@
 use level_studio::files::load_pack;
 use level_studio::match3::cvae::generator::sidecar_path;
 use level_studio::match3::cvae::{
-    generate_validated, Condition, CvaeModel, Feasibility, ModelError, ModelKind, ValidatedRequest,
+    generate_validated, generate_validated_pooled, Condition, CvaeModel, Feasibility, ModelError,
+    ModelKind, ValidatedRequest,
 };
 use level_studio::symmetry::Symmetry;
 use std::path::{Path, PathBuf};
@@ -222,6 +223,44 @@ fn validated_generation_keeps_valid_levels_near_the_moves() {
             "{v:?}"
         );
     }
+}
+
+#[test]
+fn validated_generation_refuses_moves_too_near_the_limit_to_promise() {
+    let g = CvaeModel::load(&weights("avalon-main")).unwrap();
+    let request =
+        ValidatedRequest::new(Condition::new(9, 10, Symmetry::Vertical, Some(19.5)), 1, 0);
+    let err = generate_validated(&g, &request, None).unwrap_err();
+    assert!(matches!(err, ModelError::BeyondMargin { .. }), "{err}");
+    assert!(err.to_string().contains("at most 19 moves"), "{err}");
+    // 19 itself can be asked for.
+    let ok = ValidatedRequest {
+        budget: 16,
+        ..ValidatedRequest::new(Condition::new(9, 10, Symmetry::Vertical, Some(19.0)), 1, 0)
+    };
+    assert!(generate_validated(&g, &ok, None).is_ok());
+}
+
+#[test]
+fn a_pool_never_hands_out_a_level_twice() {
+    let g = CvaeModel::load(&weights("avalon-main")).unwrap();
+    let request = ValidatedRequest {
+        budget: 128,
+        ..ValidatedRequest::new(Condition::new(9, 11, Symmetry::Vertical, Some(14.0)), 2, 1)
+    };
+    let mut pool = level_studio::match3::cvae::CandidatePool::default();
+    let first = generate_validated_pooled(&g, &request, &mut pool, None).unwrap();
+    let again = generate_validated_pooled(&g, &request, &mut pool, None).unwrap();
+    assert!(!first.accepted.is_empty() && !again.accepted.is_empty());
+    for a in &again.accepted {
+        assert!(
+            first.accepted.iter().all(|f| f.layout != a.layout),
+            "the same seed handed out a level twice"
+        );
+    }
+    // Without the pool the same seed gives the first request's levels again.
+    let fresh = generate_validated(&g, &request, None).unwrap();
+    assert_eq!(fresh.accepted[0].layout, first.accepted[0].layout);
 }
 
 #[test]

@@ -39,6 +39,9 @@ pub struct EvalArgs {
     /// Match-3 models: measure validated generation over the sweep conditions instead.
     #[arg(long)]
     pub validated: bool,
+    /// With --validated: levels generated and validated at most per condition.
+    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub budget: u64,
     /// With --validated: the safety margin in moves (see `ValidatedRequest::margin`).
     #[arg(long, default_value_t = default_margin())]
     pub margin: f64,

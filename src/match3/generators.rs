@@ -11,9 +11,7 @@ use crate::game::{
 };
 use crate::jobs::JobError;
 use crate::level::Level;
-use crate::match3::cvae::{
-    self, generate_validated, Condition, CvaeModel, ModelKind, Sample, ValidatedRequest,
-};
+use crate::match3::cvae::{self, Condition, CvaeModel, ModelKind, Sample, ValidatedRequest};
 use crate::rng::Rng;
 use crate::symmetry::Symmetry;
 use std::path::Path;
@@ -282,6 +280,8 @@ impl LevelGenerator for Cvae {
         let wanted = request.count.max(1);
         if request.validated_only {
             // One accepted level per round, each from its own seed, so they stream.
+            // One pool for the whole job: spares and learned offsets carry across rounds.
+            let mut pool = cvae::validated::CandidatePool::default();
             let mut round = 0u64;
             loop {
                 if ctx.cancel.is_cancelled() {
@@ -291,8 +291,13 @@ impl LevelGenerator for Cvae {
                 round += 1;
                 let mut r = ValidatedRequest::new(condition, 1, seed);
                 r.budget = VALIDATED_ROUND_BUDGET;
-                let got = generate_validated(&model, &r, Some(ctx.cancel.flag()))
-                    .map_err(|e| e.to_string())?;
+                let got = cvae::validated::generate_validated_pooled(
+                    &model,
+                    &r,
+                    &mut pool,
+                    Some(ctx.cancel.flag()),
+                )
+                .map_err(|e| e.to_string())?;
                 let accepted = got.accepted.len();
                 if !sink.tried(got.attempts.saturating_sub(accepted)) {
                     return Ok(());

@@ -106,7 +106,7 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
 /// at the requested moves, and what each accepted level costs.
 fn eval_validated(args: &EvalArgs) -> Result<ExitCode> {
     let generator = load_generator(&args.model, args.weights.as_ref())?;
-    let (budget, tolerance) = (64, 2.0);
+    let (budget, tolerance) = (args.budget as usize, 2.0);
     if !(0.0..tolerance).contains(&args.margin) {
         bail!(
             "--margin must be at least 0 and below the tolerance of {tolerance} moves (got {})",
@@ -122,15 +122,22 @@ fn eval_validated(args: &EvalArgs) -> Result<ExitCode> {
     println!("  outside the training coverage    {} (moved to the nearest covered moves, or skipped when no level of that size is valid)", r.infeasible);
     println!("  skipped (no valid layout at that size)  {}", r.skipped);
     println!(
-        "  conditions fulfilled             {} of {} ({} of the {} not skipped)",
+        "  beyond the margin                {} (moves too near the limit of {} for any level to be promised; not generated)",
+        r.beyond_margin,
+        crate::match3::ValidationConfig::default().limit
+    );
+    let promisable = r.conditions - r.skipped - r.beyond_margin;
+    println!(
+        "  conditions fulfilled             {} of {} ({} of the {} not skipped; {:.1} % of the {promisable} that can be promised)",
         r.fulfilled,
         r.conditions,
         r.fulfilled,
-        r.conditions - r.skipped
+        r.conditions - r.skipped,
+        100.0 * r.fulfilled as f64 / promisable.max(1) as f64
     );
     println!(
-        "  accepted / generated             {} / {}",
-        r.accepted, r.attempts
+        "  accepted / generated             {} / {} ({} bot games, early-stopped)",
+        r.accepted, r.attempts, r.games
     );
     println!(
         "  re-validated (bot seed {}): valid {:.2} %, valid and within ±{tolerance} moves {:.2} %",
@@ -207,6 +214,23 @@ fn print_table(label: &str, m: &SweepMetrics, seconds: f64) {
             })
             .collect();
         println!("  … distances (cells: levels)  {}", bins.join(" "));
+    }
+    if let (Some(b), Some(bt), Some(o), Some(ot)) = (
+        m.blocked_share_median,
+        m.blocked_share_median_training,
+        m.nearly_open_share,
+        m.nearly_open_share_training,
+    ) {
+        println!(
+            "  blocked share (median)      {}   (training layouts of the same sizes: {})",
+            pct(b),
+            pct(bt).trim()
+        );
+        println!(
+            "  nearly open (≤ 5 % blocked) {}   (training layouts of the same sizes: {})",
+            pct(o),
+            pct(ot).trim()
+        );
     }
 }
 

@@ -89,6 +89,20 @@ pub enum ModelError {
         /// The kind of model that was asked.
         model: String,
     },
+    /// Validated generation cannot promise a level this near the move limit.
+    #[error("no level can be promised at {moves} moves: its median would have to lie within {tolerance} − {margin} moves of that and at most {limit} − {margin}; ask for at most {most} moves, or a smaller margin")]
+    BeyondMargin {
+        /// The requested moves.
+        moves: f64,
+        /// The accepted distance from them.
+        tolerance: f64,
+        /// The safety margin for the bots' noise.
+        margin: f64,
+        /// The designers' move limit.
+        limit: u32,
+        /// The most moves that can be promised.
+        most: f64,
+    },
     /// A level given to the encoder is not a usable match-3 layout.
     #[error("level {name:?} cannot be encoded: {reason}")]
     BadLevel {

@@ -49,6 +49,19 @@ pub struct SweepMetrics {
     /// The median for the decoder's raw output (before copies are made novel).
     #[serde(default)]
     pub nearest_training_distance_median_raw: Option<f64>,
+    /// Median share of the play area without tiles (BLOCK or GAP); see [`blocked_figures`].
+    #[serde(default)]
+    pub blocked_share_median: Option<f64>,
+    /// The same for the training layouts of the levels' sizes (each level's size group
+    /// weighted as one level).
+    #[serde(default)]
+    pub blocked_share_median_training: Option<f64>,
+    /// Share of the levels at most 5 % blocked.
+    #[serde(default)]
+    pub nearly_open_share: Option<f64>,
+    /// The same for the matched training layouts.
+    #[serde(default)]
+    pub nearly_open_share_training: Option<f64>,
 }
 
 /// Levels generated per condition to measure [`SweepMetrics::variety`].
@@ -101,6 +114,83 @@ pub fn nearest_training_distances(levels: &[Layout], training: &[Layout]) -> Vec
             })
         })
         .collect()
+}
+
+/// Largest blocked share at which a layout counts as nearly open.
+pub const NEARLY_OPEN: f64 = 0.05;
+
+/// Share of a layout's play area (the bounding box of its non-BLOCK cells) without tiles:
+/// BLOCK or GAP.
+pub fn blocked_share(layout: &Layout) -> f64 {
+    let area = layout.area_cells();
+    share(
+        area.cells()
+            .iter()
+            .filter(|&&c| c != crate::match3::layout::Cell::Playfield)
+            .count(),
+        area.cells().len(),
+    )
+}
+
+/// How blocked a set of layouts is: the median blocked share and the share of nearly open
+/// layouts, for the levels and for the training layouts matched to them.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct BlockedFigures {
+    /// Median blocked share of the levels.
+    pub median: f64,
+    /// Share of the levels at most [`NEARLY_OPEN`] blocked.
+    pub nearly_open: f64,
+    /// The same median for the training layouts of each level's size, each level's group
+    /// weighted as one level.
+    pub median_training: f64,
+    /// The same share for those training layouts, weighted likewise.
+    pub nearly_open_training: f64,
+}
+
+/// [`BlockedFigures`] of `levels` against the `training` layouts of the same measured size
+/// (levels whose size no training layout has are left out); `None` when none is left.
+pub fn blocked_figures(levels: &[Layout], training: &[Layout]) -> Option<BlockedFigures> {
+    let mut by_size: std::collections::HashMap<(usize, usize), Vec<f64>> =
+        std::collections::HashMap::new();
+    for t in training {
+        by_size.entry(t.size()).or_default().push(blocked_share(t));
+    }
+    let mut mine = Vec::new();
+    // (blocked share, weight) of the matched training layouts.
+    let mut theirs: Vec<(f64, f64)> = Vec::new();
+    for l in levels {
+        let Some(group) = by_size.get(&l.size()) else {
+            continue;
+        };
+        mine.push(blocked_share(l));
+        let w = 1.0 / group.len() as f64;
+        theirs.extend(group.iter().map(|&b| (b, w)));
+    }
+    if mine.is_empty() {
+        return None;
+    }
+    let open = |b: f64| b <= NEARLY_OPEN + 1e-9;
+    let total: f64 = theirs.iter().map(|t| t.1).sum();
+    theirs.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let mut run = 0.0;
+    let median_training = theirs
+        .iter()
+        .find(|t| {
+            run += t.1;
+            run >= total / 2.0 - 1e-9
+        })
+        .map_or(f64::NAN, |t| t.0);
+    Some(BlockedFigures {
+        median: quantile(&mine, 0.5),
+        nearly_open: share(mine.iter().filter(|&&b| open(b)).count(), mine.len()),
+        median_training,
+        nearly_open_training: theirs
+            .iter()
+            .filter(|t| open(t.0))
+            .map(|t| t.1)
+            .sum::<f64>()
+            / total,
+    })
 }
 
 /// The median of the known distances, and their histogram (0–9, ≥ 10); `None` when no level
@@ -275,5 +365,36 @@ mod tests {
             "the unmatched size is left out"
         );
         assert_eq!(distance_summary(&[None]), None);
+    }
+
+    #[test]
+    fn blocked_figures_match_levels_to_training_layouts_of_their_size() {
+        use crate::match3::layout::Cell;
+        let open = Layout::open(4, 5).unwrap();
+        assert_eq!(blocked_share(&open), 0.0);
+        let (x0, y0) = crate::match3::layout::area_origin(4, 5);
+        let mut two = open.clone();
+        two.set(x0 + 1, y0 + 2, Cell::Block);
+        two.set(x0 + 2, y0 + 2, Cell::Gap);
+        assert_eq!(two.size(), (4, 5));
+        assert!((blocked_share(&two) - 0.1).abs() < 1e-12);
+        // Training: three open 4 × 5 and one blocked (weights ¼ each); one 6 × 6 that no
+        // level matches.
+        let training = vec![
+            open.clone(),
+            open.clone(),
+            open.clone(),
+            two.clone(),
+            Layout::open(6, 6).unwrap(),
+        ];
+        let f = blocked_figures(&[two.clone(), two.clone(), open.clone()], &training).unwrap();
+        assert!((f.median - 0.1).abs() < 1e-12);
+        assert!((f.nearly_open - 1.0 / 3.0).abs() < 1e-12);
+        assert_eq!(f.median_training, 0.0);
+        assert!((f.nearly_open_training - 0.75).abs() < 1e-12);
+        assert_eq!(
+            blocked_figures(&[Layout::open(9, 9).unwrap()], &training),
+            None
+        );
     }
 }

@@ -40,6 +40,7 @@ pub mod error;
 pub mod fast;
 pub mod generator;
 pub mod metrics;
+pub mod screen;
 pub mod sidecar;
 pub mod sweep;
 pub mod train;
@@ -54,5 +55,6 @@ pub use sidecar::{Feasibility, Sidecar};
 pub use sweep::{dataset_baseline, run_sweep, SweepReport};
 pub use train::{train, CvaeProgress, CvaeTrainConfig, Trained, TrainingSet};
 pub use validated::{
-    generate_validated, validated_sweep, ValidatedReport, ValidatedRequest, ValidatedSweep,
+    generate_validated, generate_validated_pooled, validated_sweep, CandidatePool, ValidatedReport,
+    ValidatedRequest, ValidatedSweep,
 };

@@ -208,6 +208,7 @@ pub fn score(levels: &[SweptLevel], training: &[Layout]) -> SweepMetrics {
         .count();
     let nearest =
         metrics::distance_summary(&metrics::nearest_training_distances(&layouts, training));
+    let blocked = metrics::blocked_figures(&layouts, training);
     SweepMetrics {
         levels: levels.len(),
         size_accuracy: metrics::size_accuracy(&layouts, &sizes),
@@ -224,5 +225,9 @@ pub fn score(levels: &[SweptLevel], training: &[Layout]) -> SweepMetrics {
         nearest_training_distance_median: nearest.as_ref().map(|n| n.0),
         nearest_training_distance_histogram: nearest.map(|n| n.1),
         nearest_training_distance_median_raw: None,
+        blocked_share_median: blocked.map(|b| b.median),
+        blocked_share_median_training: blocked.map(|b| b.median_training),
+        nearly_open_share: blocked.map(|b| b.nearly_open),
+        nearly_open_share_training: blocked.map(|b| b.nearly_open_training),
     }
 }

@@ -101,7 +101,7 @@ pub enum CvaeProgress {
         /// The epoch the checkpoint was taken after.
         epoch: usize,
         /// The selection sweep's figures.
-        metrics: SweepMetrics,
+        metrics: Box<SweepMetrics>,
         /// [`SweepMetrics::selection_score`] of those figures.
         score: f64,
         /// True when it is the best checkpoint so far (and is kept).
@@ -401,7 +401,7 @@ pub fn train(
         let is_best = best.as_ref().is_none_or(|b| score >= b.0);
         progress(CvaeProgress::Checkpoint {
             epoch,
-            metrics: metrics.clone(),
+            metrics: Box::new(metrics.clone()),
             score,
             best: is_best,
         });
@@ -498,6 +498,10 @@ fn selection_sweep(
                     .collect()
             }),
         nearest_training_distance_median_raw: mean_opt(&|m| m.nearest_training_distance_median_raw),
+        blocked_share_median: mean_opt(&|m| m.blocked_share_median),
+        blocked_share_median_training: mean_opt(&|m| m.blocked_share_median_training),
+        nearly_open_share: mean_opt(&|m| m.nearly_open_share),
+        nearly_open_share_training: mean_opt(&|m| m.nearly_open_share_training),
     })
 }
 

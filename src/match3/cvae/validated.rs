@@ -1,14 +1,28 @@
 //! Validated generation: generate, let the bots validate in parallel, keep the distinct
 //! levels that are valid and near the requested moves, and stop at a budget.
+//!
+//! What keeps it cheap (issue 18):
+//! - each candidate's games stop as soon as its median is decided against the window of
+//!   accepted moves, and each game stops at the window's top ([`super::screen`]);
+//! - the moves asked of the decoder follow what the bots find: when most candidates come out
+//!   too easy, later batches ask for more moves (and the other way round), with a spread
+//!   around that so a batch holds different levels;
+//! - a [`CandidatePool`] keeps confirmed levels a request did not need, and the learned
+//!   offsets, for the next request.
 
-use super::encoding::Condition;
-use super::error::Result;
-use super::generator::CvaeModel;
+use super::encoding::{Condition, MAX_RECORDED_MOVES};
+use super::error::{ModelError, Result};
+use super::generator::{CvaeModel, Decoding};
+use super::screen::{judge, play_until_decided, Game, Verdict, Window};
 use super::sidecar::Feasibility;
 use super::sweep::validate_all;
-use crate::match3::layout::Layout;
-use crate::match3::{Validation, ValidationConfig};
-use std::collections::HashSet;
+use crate::match3::layout::{Cell, Layout};
+use crate::match3::rules::Geometry;
+use crate::match3::{validate, Validation, ValidationConfig};
+use crate::rng::Rng;
+use crate::symmetry::Symmetry;
+use rayon::prelude::*;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -18,6 +32,24 @@ pub const DEFAULT_MARGIN: f64 = 1.5;
 
 /// The confirming validation plays this many times the games of the first one.
 pub const CONFIRM_FACTOR: u32 = 3;
+
+/// Half-width, in moves, of the spread of moves asked of the decoder around the learned
+/// request.
+pub const MOVES_SPREAD: f64 = 2.0;
+
+/// How much wider than the accepting window the screening window is, each side, in moves:
+/// about the spread of a 30-game median between bot seeds.
+pub const SCREEN_SLACK: f64 = 1.0;
+
+/// How far one batch moves the learned offset when all its judged candidates miss on one
+/// side.
+const OFFSET_STEP: f64 = 4.0;
+
+/// The learned offset stays within this many moves of the target.
+const OFFSET_LIMIT: f64 = 15.0;
+
+/// Confirmed spare levels a pool keeps at most (the oldest go first).
+const POOL_SPARES: usize = 512;
 
 /// What to look for and how hard.
 #[derive(Clone, Debug)]
@@ -35,13 +67,16 @@ pub struct ValidatedRequest {
     /// How the bots validate (limit 20, 30 games by default).
     pub validation: ValidationConfig,
     /// Confirm each candidate with a second, independent validation (another bot seed) and
-    /// judge it on both together (60 games).
+    /// judge it on both together (120 games).
     pub confirm: bool,
     /// Safety margin, in moves, for the bots' sampling noise: the median of both validations
     /// must lie within `tolerance − margin` of the target and at most `limit − margin`, so
     /// that a fresh validation of an accepted level still lands within the tolerance and
-    /// the limit. Only used with `confirm`.
+    /// the limit. Only used with `confirm`. (No level is accepted for a target so near the
+    /// limit that both cannot hold.)
     pub margin: f64,
+    /// How decoder outputs become candidates.
+    pub decoding: Decoding,
 }
 
 impl ValidatedRequest {
@@ -56,7 +91,36 @@ impl ValidatedRequest {
             validation: ValidationConfig::default(),
             confirm: true,
             margin: DEFAULT_MARGIN,
+            decoding: Decoding::Novel,
         }
+    }
+
+    /// The accepting window (valid and within the tolerance of the moves; narrowed by the
+    /// margin when confirming) and the screening one (the accepting one widened by
+    /// [`SCREEN_SLACK`] within the tolerance and the limit, for the first 30 games).
+    pub fn windows(&self, uses_moves: bool) -> (Window, Window) {
+        let limit = f64::from(self.validation.limit);
+        let (lo, hi) = match self.condition.moves.filter(|_| uses_moves) {
+            Some(t) => (
+                (t - self.tolerance).max(0.0),
+                (t + self.tolerance).min(limit),
+            ),
+            None => (0.0, limit),
+        };
+        let allowed = Window { lo, hi };
+        if !self.confirm {
+            return (allowed, allowed);
+        }
+        let (a, b) = (
+            if uses_moves { lo + self.margin } else { lo },
+            hi - self.margin,
+        );
+        let accept = Window { lo: a, hi: b };
+        let screen = Window {
+            lo: (accept.lo - SCREEN_SLACK).max(lo),
+            hi: (accept.hi + SCREEN_SLACK).min(hi),
+        };
+        (accept, screen)
     }
 }
 
@@ -65,7 +129,7 @@ impl ValidatedRequest {
 pub struct Accepted {
     /// The level.
     pub layout: Layout,
-    /// The bots' first validation of it (the confirming one is not kept).
+    /// The bots' first validation of it, in full (the confirming one is not kept).
     pub validation: Validation,
 }
 
@@ -76,8 +140,12 @@ pub struct ValidatedReport {
     pub accepted: Vec<Accepted>,
     /// Levels generated and validated.
     pub attempts: usize,
-    /// Of the attempts, how many the bots found valid (any moves).
-    pub valid_attempts: usize,
+    /// Of the attempts, how many passed the first validation (valid, within the tolerance).
+    pub screened_in: usize,
+    /// Bot games played in all (early-stopped ones included).
+    pub games: usize,
+    /// Accepted levels taken from the pool's spares rather than generated.
+    pub from_pool: usize,
     /// Wall-clock seconds of the whole search.
     pub seconds: f64,
     /// Whether the training set covers the condition.
@@ -99,7 +167,114 @@ impl ValidatedReport {
     }
 }
 
-/// Runs a validated generation. `cancel`, when set, stops it between batches.
+/// A confirmed level no request needed yet, with the games that judged it.
+#[derive(Clone, Debug)]
+struct Spare {
+    layout: Layout,
+    symmetry: Symmetry,
+    validation: ValidationConfig,
+    screen: Vec<Game>,
+    confirm: Vec<Game>,
+}
+
+/// What one validated generation leaves for the next: confirmed levels beyond its count
+/// (judged again against the next request's windows), every level handed out (never handed
+/// out twice), and, per size and symmetry, the offset between the moves asked of the decoder
+/// and what the bots find. Bounded; one per generator.
+#[derive(Clone, Debug, Default)]
+pub struct CandidatePool {
+    spares: Vec<Spare>,
+    handed_out: HashSet<Layout>,
+    offsets: HashMap<(usize, usize, Symmetry), f64>,
+}
+
+impl CandidatePool {
+    /// Confirmed levels kept for later requests.
+    pub fn spares(&self) -> usize {
+        self.spares.len()
+    }
+
+    /// Takes up to `room` spares that `request` accepts.
+    fn take(&mut self, request: &ValidatedRequest, uses_moves: bool, room: usize) -> Vec<Layout> {
+        let (accept, screen) = request.windows(uses_moves);
+        let c = &request.condition;
+        let mut taken = Vec::new();
+        self.spares.retain(|s| {
+            let fits = taken.len() < room
+                && s.layout.size() == (c.width, c.height)
+                && s.symmetry == c.symmetry
+                && s.validation == request.validation
+                && (s.confirm.is_empty() != request.confirm)
+                && judge(&s.screen, &screen) == Verdict::Inside
+                && (!request.confirm
+                    || judge(&[s.screen.as_slice(), &s.confirm].concat(), &accept)
+                        == Verdict::Inside);
+            if fits {
+                taken.push(s.layout.clone());
+            }
+            !fits
+        });
+        taken
+    }
+
+    fn keep(&mut self, spare: Spare) {
+        if self.spares.len() >= POOL_SPARES {
+            self.spares.remove(0);
+        }
+        self.spares.push(spare);
+    }
+}
+
+/// The median of a screen's games, a game stopped at `c` moves counting as `c + 1`.
+fn screen_median(games: &[Game]) -> f64 {
+    let moves: Vec<u32> = games
+        .iter()
+        .map(|g| match *g {
+            Game::Solved(m) => m,
+            Game::NotWithin(c) => c + 1,
+        })
+        .collect();
+    crate::match3::validate::median(&moves)
+}
+
+/// Share of a batch, at most, made of repairs of earlier near misses.
+const REPAIR_SHARE: f64 = 0.5;
+
+/// Tries for a repair that keeps the size before giving up on a parent.
+const REPAIR_TRIES: usize = 12;
+
+/// A near miss's child one step nearer the window: a candidate that took too many moves gets
+/// one more kept cell of PLAYFIELD (with its mirror images), one that took too few gets one
+/// more BLOCK. `None` when no such change keeps the requested size.
+fn repair(parent: &Layout, condition: &Condition, too_hard: bool, rng: &mut Rng) -> Option<Layout> {
+    let (w, h) = (condition.width, condition.height);
+    let (x0, y0) = crate::match3::layout::area_origin(w, h);
+    let mask = crate::symmetry::mask(w, h, condition.symmetry);
+    let kept: Vec<(usize, usize)> = (0..h)
+        .flat_map(|y| (0..w).map(move |x| (x, y)))
+        .filter(|&(x, y)| mask.get(x, y))
+        .filter(|&(x, y)| (parent.get(x0 + x, y0 + y) == Cell::Playfield) != too_hard)
+        .collect();
+    let to = if too_hard {
+        Cell::Playfield
+    } else {
+        Cell::Block
+    };
+    for _ in 0..REPAIR_TRIES.min(kept.len()) {
+        let (x, y) = kept[rng.index(kept.len())];
+        let mut child = parent.clone();
+        for (mx, my) in crate::symmetry::mirrored_cells(x, y, w, h, condition.symmetry) {
+            child.set(x0 + mx, y0 + my, to);
+        }
+        if child.size() == (w, h) {
+            return Some(child);
+        }
+    }
+    None
+}
+
+/// Runs a validated generation with a fresh pool. `cancel`, when set, stops it between
+/// batches.
 ///
 /// # Errors
 /// The condition's errors ([`super::ModelError::SizeOutOfRange`], …).
@@ -108,20 +283,68 @@ pub fn generate_validated(
     request: &ValidatedRequest,
     cancel: Option<&AtomicBool>,
 ) -> Result<ValidatedReport> {
+    generate_validated_pooled(generator, request, &mut CandidatePool::default(), cancel)
+}
+
+/// Runs a validated generation, first from `pool`'s spares, then generating; leaves its own
+/// spares and what it learned in `pool`.
+///
+/// # Errors
+/// The condition's errors ([`super::ModelError::SizeOutOfRange`], …).
+pub fn generate_validated_pooled(
+    generator: &CvaeModel,
+    request: &ValidatedRequest,
+    pool: &mut CandidatePool,
+    cancel: Option<&AtomicBool>,
+) -> Result<ValidatedReport> {
     generator.check(&request.condition)?;
     let started = Instant::now();
-    let wants_moves = generator.kind().uses_moves();
-    let target = request.condition.moves.unwrap_or(0.0);
-    let mut seen: HashSet<Layout> = HashSet::new();
+    let uses_moves = generator.kind().uses_moves();
+    let (accept, screen) = request.windows(uses_moves);
+    if accept.lo > accept.hi {
+        return Err(ModelError::BeyondMargin {
+            moves: request.condition.moves.unwrap_or(0.0),
+            tolerance: request.tolerance,
+            margin: request.margin,
+            limit: request.validation.limit,
+            most: f64::from(request.validation.limit) + request.tolerance - 2.0 * request.margin,
+        });
+    }
+    let c = request.condition;
+    let key = (c.width, c.height, c.symmetry);
     let mut report = ValidatedReport {
         accepted: Vec::new(),
         attempts: 0,
-        valid_attempts: 0,
+        screened_in: 0,
+        games: 0,
+        from_pool: 0,
         seconds: 0.0,
-        feasibility: generator.feasibility(&request.condition),
+        feasibility: generator.feasibility(&c),
         exhausted: false,
         cancelled: false,
     };
+    let full = |layout: Layout| {
+        validate(&layout, &request.validation)
+            .ok()
+            .map(|validation| Accepted { layout, validation })
+    };
+    for layout in pool.take(request, uses_moves, request.count) {
+        if let Some(a) = full(layout) {
+            pool.handed_out.insert(a.layout.clone());
+            report.accepted.push(a);
+            report.from_pool += 1;
+        }
+    }
+    let second = ValidationConfig {
+        seed: request.validation.seed ^ 0x00c0_ffee,
+        games: request.validation.games * CONFIRM_FACTOR,
+        ..request.validation
+    };
+    let (moves_lo, moves_hi) = (generator.sidecar().moves.min.max(1.0), MAX_RECORDED_MOVES);
+    let mut offset = pool.offsets.get(&key).copied().unwrap_or(0.0);
+    let mut seen: HashSet<Layout> = HashSet::new();
+    // Candidates that missed the accepting window, and on which side (true: too hard).
+    let mut near: Vec<(Layout, bool)> = Vec::new();
     let mut round = 0u64;
     while report.accepted.len() < request.count {
         if report.attempts >= request.budget {
@@ -133,61 +356,142 @@ pub fn generate_validated(
             break;
         }
         let batch = (4 * (request.count - report.accepted.len()))
-            .clamp(32, 256)
+            .clamp(16, 256)
             .min(request.budget - report.attempts);
         let seed = request
             .seed
             .wrapping_add(round.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         round += 1;
-        let layouts = generator.generate_each(&vec![request.condition; batch], seed)?;
+        let mut spread = Rng::derive(seed, 0x5eed);
+        let conditions: Vec<Condition> = (0..batch)
+            .map(|_| Condition {
+                moves: c.moves.map(|t| {
+                    let jitter = (2.0 * spread.unit() - 1.0) * MOVES_SPREAD;
+                    (t + offset + jitter).clamp(moves_lo, moves_hi)
+                }),
+                ..c
+            })
+            .collect();
+        let repairs = ((batch as f64 * REPAIR_SHARE) as usize).min(near.len());
+        let mut layouts =
+            generator.generate_each_decoded(&conditions[repairs..], seed, request.decoding)?;
+        let mut mutate = Rng::derive(seed, 0x4e9a);
+        for i in 0..repairs {
+            let (parent, too_hard) = &near[near.len() - 1 - i % near.len()];
+            if let Some(child) = repair(parent, &c, *too_hard, &mut mutate) {
+                layouts.push(child);
+            }
+        }
         report.attempts += batch;
         let fresh: Vec<Layout> = layouts
             .into_iter()
-            .filter(|l| seen.insert(l.clone()))
+            .filter(|l| !pool.handed_out.contains(l) && seen.insert(l.clone()))
             .collect();
-        let on_target = |v: &Validation| {
-            v.valid && (!wants_moves || (v.median_moves - target).abs() <= request.tolerance)
-        };
-        let validations = validate_all(&fresh, &request.validation);
-        let mut candidates = Vec::new();
-        for (layout, validation) in fresh.into_iter().zip(validations) {
-            let Some(validation) = validation else {
-                continue;
+        let screened: Vec<(Layout, Vec<Game>, Verdict)> = fresh
+            .into_par_iter()
+            .map(|l| {
+                let (games, verdict) = play_until_decided(
+                    &Geometry::new(&l),
+                    &request.validation,
+                    request.validation.games,
+                    &screen,
+                    &[],
+                );
+                (l, games, verdict)
+            })
+            .collect();
+        report.games += screened.iter().map(|s| s.1.len()).sum::<usize>();
+        if uses_moves && !screened.is_empty() {
+            // Which side of the accepting window the candidates lean to.
+            let side = |v: Verdict| {
+                screened
+                    .iter()
+                    .filter(|s| s.2 == v || judge(&s.1, &accept) == v)
+                    .count() as f64
             };
-            report.valid_attempts += usize::from(validation.valid);
-            if on_target(&validation) {
-                candidates.push(Accepted { layout, validation });
+            let lean = (side(Verdict::Below) - side(Verdict::Above)) / screened.len() as f64;
+            offset = (offset + OFFSET_STEP * lean).clamp(-OFFSET_LIMIT, OFFSET_LIMIT);
+        }
+        let mut inside: Vec<(Layout, Vec<Game>)> = Vec::new();
+        for (layout, games, verdict) in screened {
+            match verdict {
+                Verdict::Inside => inside.push((layout, games)),
+                Verdict::Above | Verdict::Below => near.push((layout, verdict == Verdict::Above)),
+                Verdict::Undecided => {}
             }
         }
-        if request.confirm {
-            let second = ValidationConfig {
-                seed: request.validation.seed ^ 0x00c0_ffee,
-                games: request.validation.games * CONFIRM_FACTOR,
-                ..request.validation
-            };
-            let layouts: Vec<Layout> = candidates.iter().map(|a| a.layout.clone()).collect();
-            let again = validate_all(&layouts, &second);
-            let limit = f64::from(request.validation.limit);
-            let safe = |median: f64| {
-                median <= limit - request.margin
-                    && (!wants_moves
-                        || (median - target).abs() <= request.tolerance - request.margin)
-            };
-            candidates = candidates
-                .into_iter()
-                .zip(again)
-                .filter(|(a, v)| {
-                    v.as_ref().is_some_and(|v| {
-                        let both: Vec<u32> =
-                            a.validation.moves.iter().chain(&v.moves).copied().collect();
-                        safe(crate::match3::validate::median(&both))
+        report.screened_in += inside.len();
+        let confirmed: Vec<Spare> = if request.confirm {
+            // Nearest the middle of the window first, a core's worth at a time, until the
+            // request has its count: the rest are never confirmed.
+            let centre = (accept.lo + accept.hi) / 2.0;
+            inside.sort_by(|a, b| {
+                (screen_median(&a.1) - centre)
+                    .abs()
+                    .total_cmp(&(screen_median(&b.1) - centre).abs())
+            });
+            let room = request.count - report.accepted.len();
+            let chunk = rayon::current_num_threads().max(1);
+            let mut kept = Vec::new();
+            let mut queue = inside.into_iter().peekable();
+            while kept.len() < room && queue.peek().is_some() {
+                let group: Vec<(Layout, Vec<Game>)> = queue.by_ref().take(chunk).collect();
+                let judged: Vec<(Layout, Vec<Game>, Vec<Game>, Verdict)> = group
+                    .into_par_iter()
+                    .map(|(l, first)| {
+                        let (games, verdict) = play_until_decided(
+                            &Geometry::new(&l),
+                            &second,
+                            second.games,
+                            &accept,
+                            &first,
+                        );
+                        (l, first, games, verdict)
                     })
+                    .collect();
+                report.games += judged.iter().map(|j| j.2.len()).sum::<usize>();
+                for (layout, screen, confirm, verdict) in judged {
+                    match verdict {
+                        Verdict::Inside => kept.push(Spare {
+                            layout,
+                            symmetry: c.symmetry,
+                            validation: request.validation,
+                            screen,
+                            confirm,
+                        }),
+                        Verdict::Above | Verdict::Below => {
+                            near.push((layout, verdict == Verdict::Above));
+                        }
+                        Verdict::Undecided => {}
+                    }
+                }
+            }
+            kept
+        } else {
+            inside
+                .into_iter()
+                .map(|(layout, screen)| Spare {
+                    layout,
+                    symmetry: c.symmetry,
+                    validation: request.validation,
+                    screen,
+                    confirm: Vec::new(),
                 })
-                .map(|(a, _)| a)
-                .collect();
+                .collect()
+        };
+        for spare in confirmed {
+            if report.accepted.len() < request.count {
+                if let Some(a) = full(spare.layout.clone()) {
+                    pool.handed_out.insert(a.layout.clone());
+                    report.accepted.push(a);
+                }
+            } else {
+                pool.keep(spare);
+            }
         }
-        let room = request.count - report.accepted.len();
-        report.accepted.extend(candidates.into_iter().take(room));
+    }
+    if uses_moves {
+        pool.offsets.insert(key, offset);
     }
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
@@ -204,12 +508,20 @@ pub struct ValidatedSweep {
     /// Conditions skipped: their size has no valid layout in the training set at all, so no
     /// moves could be asked for.
     pub skipped: usize,
+    /// Of the conditions not skipped, those whose moves lie so near the move limit that no
+    /// median is both within `tolerance − margin` of them and at most `limit − margin`: no
+    /// level can be promised for them.
+    #[serde(default)]
+    pub beyond_margin: usize,
     /// Conditions for which at least one level was accepted.
     pub fulfilled: usize,
     /// Levels accepted in all.
     pub accepted: usize,
     /// Levels generated and validated in all.
     pub attempts: usize,
+    /// Bot games played in all (early-stopped ones included).
+    #[serde(default)]
+    pub games: usize,
     /// Of the accepted levels, the share valid when re-validated with another bot seed.
     pub revalidated_valid: f64,
     /// Of the accepted levels, the share within the tolerance of the requested moves when
@@ -265,8 +577,14 @@ pub fn validated_sweep(
             margin,
             ..ValidatedRequest::new(condition, 1, seed.wrapping_add(i as u64 * 7919))
         };
+        let (accept, _) = request.windows(generator.kind().uses_moves());
+        if accept.lo > accept.hi {
+            out.beyond_margin += 1;
+            continue;
+        }
         let report = generate_validated(generator, &request, None)?;
         out.attempts += report.attempts;
+        out.games += report.games;
         out.fulfilled += usize::from(!report.accepted.is_empty());
         accepted.extend(report.accepted.into_iter().map(|a| (condition, a)));
     }
@@ -301,4 +619,49 @@ pub fn validated_sweep(
         .count() as f64
         / n;
     Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_repair_keeps_size_and_symmetry_and_moves_one_mirrored_group() {
+        let c = Condition::new(7, 9, Symmetry::Quadrant, Some(15.0));
+        let open = Layout::open(7, 9).unwrap();
+        let mut rng = Rng::new(3);
+        let busier = repair(&open, &c, false, &mut rng).unwrap();
+        assert_eq!(busier.size(), (7, 9));
+        assert_eq!(busier.symmetry(), Symmetry::Quadrant);
+        let blocked = |l: &Layout| l.counts()[Cell::Block as usize];
+        let added = blocked(&busier) - blocked(&open);
+        assert!((1..=4).contains(&added), "{added} cells blocked");
+        // Too hard: the child opens a cell again; the open rectangle has nothing to open.
+        let opened = repair(&busier, &c, true, &mut rng).unwrap();
+        assert!(blocked(&opened) < blocked(&busier));
+        assert_eq!(repair(&open, &c, true, &mut rng), None);
+    }
+
+    #[test]
+    fn the_windows_narrow_by_the_margin_and_widen_for_the_screen() {
+        let r = ValidatedRequest::new(Condition::new(7, 9, Symmetry::Vertical, Some(15.0)), 1, 0);
+        let (accept, screen) = r.windows(true);
+        assert_eq!((accept.lo, accept.hi), (14.5, 15.5));
+        assert_eq!((screen.lo, screen.hi), (13.5, 16.5));
+        // Near the limit of 20 the top is the limit less the margin.
+        let near = ValidatedRequest::new(
+            Condition {
+                moves: Some(18.8),
+                ..r.condition
+            },
+            1,
+            0,
+        );
+        let (accept, screen) = near.windows(true);
+        assert!((accept.lo - 18.3).abs() < 1e-9 && accept.hi == 18.5);
+        assert_eq!(screen.hi, 19.5);
+        // Vanilla: valid within the margin.
+        let (accept, _) = r.windows(false);
+        assert_eq!((accept.lo, accept.hi), (0.0, 18.5));
+    }
 }

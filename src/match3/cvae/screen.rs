@@ -1,0 +1,253 @@
+//! Early-stopped validation against a window of moves, for validated generation.
+//!
+//! A candidate only has to show that the median of its games lies inside a window
+//! `[lo, hi]`, not what the median is. So each game stops at `⌊hi⌋` moves (a game not solved
+//! by then is above the window, however long it would have taken), and a candidate's games
+//! stop as soon as its median is decided: half of all its games fall on one side of the
+//! window, or so many of those played so far that the rest are unlikely to turn it (a
+//! one-sided sign test at z ≥ [`EARLY_Z`] after at least [`EARLY_MIN`] games). A candidate far
+//! from its target costs a few short games instead of 30 long ones.
+//!
+//! The verdict is stricter than "the median is inside": both middle games must be inside
+//! (with 30 games, at most 14 below and at most 14 above), which implies it.
+
+use crate::match3::bot::play_game;
+use crate::match3::rules::Geometry;
+use crate::match3::ValidationConfig;
+use crate::rng::Rng;
+
+/// The sign test's z-score that stops a candidate's games early.
+pub const EARLY_Z: f64 = 2.5;
+
+/// Games played before the sign test may stop a candidate.
+pub const EARLY_MIN: usize = 8;
+
+/// True when `out` of `n` games on one side of the window make it unlikely (z ≥
+/// [`EARLY_Z`]) that the median is inside it.
+fn unlikely_inside(out: usize, n: usize) -> bool {
+    n >= EARLY_MIN && (out as f64 - n as f64 / 2.0) >= EARLY_Z * (n as f64).sqrt() / 2.0
+}
+
+/// The accepted medians, inclusive.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Window {
+    /// Fewest moves.
+    pub lo: f64,
+    /// Most moves.
+    pub hi: f64,
+}
+
+impl Window {
+    /// Moves a game needs to play to be judged against this window under `config`.
+    fn cap(&self, config: &ValidationConfig) -> u32 {
+        (self.hi.max(0.0).floor() as u32).min(config.max_moves())
+    }
+}
+
+/// One game's outcome as far as it was played.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Game {
+    /// Reached the goal in this many moves.
+    Solved(u32),
+    /// Not solved within this many moves (stopped there).
+    NotWithin(u32),
+}
+
+/// Where a game lies against a window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Side {
+    Below,
+    Inside,
+    Above,
+    /// Stopped before the window's top: it may still have ended inside.
+    Unknown,
+}
+
+impl Game {
+    fn side(self, window: &Window) -> Side {
+        match self {
+            Game::Solved(m) if f64::from(m) < window.lo => Side::Below,
+            Game::Solved(m) if f64::from(m) <= window.hi => Side::Inside,
+            Game::Solved(_) => Side::Above,
+            Game::NotWithin(m) if f64::from(m) >= window.hi.floor() => Side::Above,
+            Game::NotWithin(_) => Side::Unknown,
+        }
+    }
+}
+
+/// Where a candidate's median lies against a window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Both middle games inside the window.
+    Inside,
+    /// At least half the games took fewer moves than the window's bottom, so a middle game
+    /// is below it.
+    Below,
+    /// At least half the games took more moves than the window's top (or never finished).
+    Above,
+    /// Earlier games were stopped too soon to be judged against this window.
+    Undecided,
+}
+
+/// The verdict over a complete record of `games` against `window`.
+pub fn judge(games: &[Game], window: &Window) -> Verdict {
+    let max_out = games.len().saturating_sub(1) / 2;
+    let (mut below, mut above, mut unknown) = (0, 0, 0);
+    for g in games {
+        match g.side(window) {
+            Side::Below => below += 1,
+            Side::Above => above += 1,
+            Side::Unknown => unknown += 1,
+            Side::Inside => {}
+        }
+    }
+    if games.is_empty() {
+        Verdict::Undecided
+    } else if below > max_out {
+        Verdict::Below
+    } else if above > max_out {
+        Verdict::Above
+    } else if unknown > 0 {
+        Verdict::Undecided
+    } else {
+        Verdict::Inside
+    }
+}
+
+/// Plays games `0..count` of `config` (the same seeded games [`crate::match3::validate`]
+/// plays) after `prior`, each stopped at the window's top, and stops as soon as the verdict
+/// over all `prior.len() + count` games is decided against the window. Returns the games
+/// played (in order) and the verdict over `prior` and them.
+pub fn play_until_decided(
+    geometry: &Geometry,
+    config: &ValidationConfig,
+    count: u32,
+    window: &Window,
+    prior: &[Game],
+) -> (Vec<Game>, Verdict) {
+    let total = prior.len() + count as usize;
+    let max_out = total.saturating_sub(1) / 2;
+    let (mut below, mut above) = (0, 0);
+    for g in prior {
+        match g.side(window) {
+            Side::Below => below += 1,
+            Side::Above => above += 1,
+            Side::Unknown => return (Vec::new(), Verdict::Undecided),
+            Side::Inside => {}
+        }
+    }
+    let cap = window.cap(config);
+    let mut played = Vec::with_capacity(count as usize);
+    for i in 0..u64::from(count) {
+        let n = prior.len() + played.len();
+        if below > max_out || unlikely_inside(below, n) {
+            return (played, Verdict::Below);
+        }
+        if above > max_out || unlikely_inside(above, n) {
+            return (played, Verdict::Above);
+        }
+        let seed = Rng::derive(config.seed, i).next_u64();
+        let result = play_game(geometry, config.bot, seed, cap);
+        let game = match result.solved_in {
+            Some(m) => Game::Solved(m),
+            None => Game::NotWithin(cap),
+        };
+        match game.side(window) {
+            Side::Below => below += 1,
+            Side::Above | Side::Unknown => above += 1,
+            Side::Inside => {}
+        }
+        played.push(game);
+    }
+    let verdict = if below > max_out {
+        Verdict::Below
+    } else if above > max_out {
+        Verdict::Above
+    } else {
+        Verdict::Inside
+    };
+    (played, verdict)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::match3::layout::Layout;
+    use crate::match3::validate;
+
+    fn window(lo: f64, hi: f64) -> Window {
+        Window { lo, hi }
+    }
+
+    #[test]
+    fn the_verdict_needs_both_middle_games_inside() {
+        let w = window(10.0, 14.0);
+        let s = Game::Solved;
+        assert_eq!(judge(&[s(9), s(11), s(15)], &w), Verdict::Inside);
+        assert_eq!(judge(&[s(9), s(9), s(15)], &w), Verdict::Below);
+        assert_eq!(
+            judge(&[s(15), Game::NotWithin(14), s(12)], &w),
+            Verdict::Above
+        );
+        // 4 games: the middle two are 9 and 15; their mean 12 is inside, but neither is.
+        assert_eq!(judge(&[s(8), s(9), s(15), s(16)], &w), Verdict::Below);
+        assert_eq!(judge(&[s(8), s(11), s(12), s(16)], &w), Verdict::Inside);
+        // A game stopped at 12 moves cannot be judged against a top of 14.
+        assert_eq!(
+            judge(&[s(11), s(12), Game::NotWithin(12)], &w),
+            Verdict::Undecided
+        );
+    }
+
+    #[test]
+    fn early_stopped_games_agree_with_a_full_validation() {
+        let layout = Layout::open(7, 8).unwrap();
+        let config = ValidationConfig::default();
+        let full = validate(&layout, &config).unwrap();
+        let geometry = Geometry::new(&layout);
+        let m = full.median_moves;
+        // A window around the true median: every game is played, and the solved ones match.
+        let around = window(m - 3.0, m + 3.0);
+        let (games, verdict) = play_until_decided(&geometry, &config, 30, &around, &[]);
+        assert_eq!(games.len(), 30);
+        assert_eq!(verdict, Verdict::Inside);
+        for (g, &moves) in games.iter().zip(&full.moves) {
+            match *g {
+                Game::Solved(k) => assert_eq!(k, moves),
+                Game::NotWithin(cap) => assert!(moves > cap),
+            }
+        }
+        // A window well below it is decided after about half the games.
+        let easy = window(1.0, (m - 8.0).max(2.0));
+        let (games, verdict) = play_until_decided(&geometry, &config, 30, &easy, &[]);
+        assert_eq!(verdict, Verdict::Above);
+        assert!(games.len() <= 16, "{} games", games.len());
+        // And above it likewise.
+        let hard = window(m + 8.0, m + 12.0);
+        let (games, verdict) = play_until_decided(&geometry, &config, 30, &hard, &[]);
+        assert_eq!(verdict, Verdict::Below);
+        assert!(games.len() <= 16, "{} games", games.len());
+    }
+
+    #[test]
+    fn prior_games_count_toward_the_verdict() {
+        let layout = Layout::open(7, 8).unwrap();
+        let config = ValidationConfig::default();
+        let geometry = Geometry::new(&layout);
+        let w = window(1.0, 3.0);
+        // 20 prior games above the window out of 21: decided before any game is played.
+        let prior = vec![Game::NotWithin(3); 20];
+        let (games, verdict) = play_until_decided(&geometry, &config, 1, &w, &prior);
+        assert!(games.is_empty());
+        assert_eq!(verdict, Verdict::Above);
+        // Prior games stopped below the window's top cannot be judged.
+        let (_, verdict) = play_until_decided(
+            &geometry,
+            &config,
+            5,
+            &window(1.0, 30.0),
+            &[Game::NotWithin(3)],
+        );
+        assert_eq!(verdict, Verdict::Undecided);
+    }
+}
