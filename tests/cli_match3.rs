@@ -391,3 +391,54 @@ fn eval_temperature_out_of_range_or_with_raw_is_refused_in_words() {
         );
     }
 }
+
+#[test]
+fn eval_json_reports_novelty_blockedness_and_validated_generation_figures() {
+    let run = studio()
+        .args(["eval", "--model", "avalon", "--json", "--seed", "1"])
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    for key in [
+        "variety",
+        "nearest_training_distance_median",
+        "nearest_training_distance_median_raw",
+        "blocked_share_median",
+        "blocked_share_median_training",
+        "nearly_open_share",
+        "nearly_open_share_training",
+    ] {
+        let x = v[key]
+            .as_f64()
+            .unwrap_or_else(|| panic!("{key} missing: {v}"));
+        assert!(x.is_finite() && x >= 0.0, "{key} = {x}");
+    }
+    let run = studio()
+        .args([
+            "eval",
+            "--model",
+            "avalon",
+            "--validated",
+            "--json",
+            "--budget",
+            "16",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    let n = |k: &str| v[k].as_u64().unwrap_or_else(|| panic!("{k} missing: {v}"));
+    assert_eq!(n("conditions"), 144);
+    assert!(n("skipped") + n("beyond_margin") + n("fulfilled") <= 144);
+    assert!(n("attempts") <= 16 * 144 && n("games") > 0);
+    assert!(n("fulfilled") > 0, "{v}");
+}

@@ -57,7 +57,7 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
             .unwrap_or_else(|| PathBuf::from(MAIN_DATA));
         let train = TrainingSet::load(&dir)?;
         let test = TrainingSet::load_split(&dir, "test")?;
-        let report = cvae::dataset_baseline(&test.samples, &train.layouts(), &config);
+        let report = cvae::dataset_baseline(&test.samples, &train.samples, &config);
         (
             format!("dataset {} (test split)", dir.display()),
             report.metrics,
@@ -76,13 +76,8 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
             },
             (false, None) => cvae::Decoding::Novel,
         };
-        let report = cvae::sweep::run_sweep_with(
-            &generator,
-            &train.layouts(),
-            args.seed,
-            &config,
-            decoding,
-        )?;
+        let report =
+            cvae::sweep::run_sweep_with(&generator, &train.samples, args.seed, &config, decoding)?;
         (
             match decoding {
                 cvae::Decoding::Raw => format!("{} (decoder alone)", args.model),

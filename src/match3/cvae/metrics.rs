@@ -52,8 +52,8 @@ pub struct SweepMetrics {
     /// Median share of the play area without tiles (BLOCK or GAP); see [`blocked_figures`].
     #[serde(default)]
     pub blocked_share_median: Option<f64>,
-    /// The same for the training layouts of the levels' sizes (each level's size group
-    /// weighted as one level).
+    /// The same for the training layouts matched to the levels by size and moves (each
+    /// level's group weighted as one level).
     #[serde(default)]
     pub blocked_share_median_training: Option<f64>,
     /// Share of the levels at most 5 % blocked.
@@ -140,31 +140,63 @@ pub struct BlockedFigures {
     pub median: f64,
     /// Share of the levels at most [`NEARLY_OPEN`] blocked.
     pub nearly_open: f64,
-    /// The same median for the training layouts of each level's size, each level's group
-    /// weighted as one level.
+    /// The same median for the training layouts matched to each level (see
+    /// [`blocked_figures`]), each level's group weighted as one level.
     pub median_training: f64,
     /// The same share for those training layouts, weighted likewise.
     pub nearly_open_training: f64,
 }
 
-/// [`BlockedFigures`] of `levels` against the `training` layouts of the same measured size
-/// (levels whose size no training layout has are left out); `None` when none is left.
-pub fn blocked_figures(levels: &[Layout], training: &[Layout]) -> Option<BlockedFigures> {
-    let mut by_size: std::collections::HashMap<(usize, usize), Vec<f64>> =
+/// Training layouts matched to a level asking for moves: those within this many moves of
+/// the request (at its size).
+pub const MATCHED_MOVES: f64 = 2.0;
+
+/// Fewest training layouts a level is matched to: when fewer lie within
+/// [`MATCHED_MOVES`], the nearest this many by moves at its size.
+pub const MATCHED_AT_LEAST: usize = 5;
+
+/// [`BlockedFigures`] of `levels` (each with the moves it asked for, if any) against the
+/// `training` layouts (with their validated moves) matched to each: the same measured size
+/// and, for a level that asked for moves, moves within [`MATCHED_MOVES`] of the request (at
+/// least the nearest [`MATCHED_AT_LEAST`]). Levels whose size no training layout has are left
+/// out; `None` when none is left.
+pub fn blocked_figures(
+    levels: &[(Layout, Option<f64>)],
+    training: &[(Layout, f64)],
+) -> Option<BlockedFigures> {
+    let mut by_size: std::collections::HashMap<(usize, usize), Vec<(f64, f64)>> =
         std::collections::HashMap::new();
-    for t in training {
-        by_size.entry(t.size()).or_default().push(blocked_share(t));
+    for (t, moves) in training {
+        by_size
+            .entry(t.size())
+            .or_default()
+            .push((*moves, blocked_share(t)));
     }
     let mut mine = Vec::new();
     // (blocked share, weight) of the matched training layouts.
     let mut theirs: Vec<(f64, f64)> = Vec::new();
-    for l in levels {
+    for (l, asked) in levels {
         let Some(group) = by_size.get(&l.size()) else {
             continue;
         };
+        let matched: Vec<f64> = match asked {
+            None => group.iter().map(|g| g.1).collect(),
+            Some(want) => {
+                let mut near: Vec<&(f64, f64)> = group.iter().collect();
+                near.sort_by(|a, b| (a.0 - want).abs().total_cmp(&(b.0 - want).abs()));
+                let within = near
+                    .iter()
+                    .take_while(|g| (g.0 - want).abs() <= MATCHED_MOVES)
+                    .count();
+                near.iter()
+                    .take(within.max(MATCHED_AT_LEAST))
+                    .map(|g| g.1)
+                    .collect()
+            }
+        };
         mine.push(blocked_share(l));
-        let w = 1.0 / group.len() as f64;
-        theirs.extend(group.iter().map(|&b| (b, w)));
+        let w = 1.0 / matched.len() as f64;
+        theirs.extend(matched.iter().map(|&b| (b, w)));
     }
     if mine.is_empty() {
         return None;
@@ -368,7 +400,7 @@ mod tests {
     }
 
     #[test]
-    fn blocked_figures_match_levels_to_training_layouts_of_their_size() {
+    fn blocked_figures_match_levels_to_training_layouts_of_their_size_and_moves() {
         use crate::match3::layout::Cell;
         let open = Layout::open(4, 5).unwrap();
         assert_eq!(blocked_share(&open), 0.0);
@@ -381,19 +413,36 @@ mod tests {
         // Training: three open 4 × 5 and one blocked (weights ¼ each); one 6 × 6 that no
         // level matches.
         let training = vec![
-            open.clone(),
-            open.clone(),
-            open.clone(),
-            two.clone(),
-            Layout::open(6, 6).unwrap(),
+            (open.clone(), 30.0),
+            (open.clone(), 31.0),
+            (open.clone(), 32.0),
+            (two.clone(), 12.0),
+            (Layout::open(6, 6).unwrap(), 20.0),
         ];
-        let f = blocked_figures(&[two.clone(), two.clone(), open.clone()], &training).unwrap();
+        let levels = [
+            (two.clone(), None),
+            (two.clone(), None),
+            (open.clone(), None),
+        ];
+        let f = blocked_figures(&levels, &training).unwrap();
         assert!((f.median - 0.1).abs() < 1e-12);
         assert!((f.nearly_open - 1.0 / 3.0).abs() < 1e-12);
         assert_eq!(f.median_training, 0.0);
         assert!((f.nearly_open_training - 0.75).abs() < 1e-12);
+        // Asking for moves matches by moves too, but never fewer than five layouts: here all
+        // four of the size, whatever was asked.
+        let f = blocked_figures(&[(open.clone(), Some(12.0))], &training).unwrap();
+        assert!((f.nearly_open_training - 0.75).abs() < 1e-12);
+        // With enough of them, only those within two moves count.
+        let mut many = training.clone();
+        for m in [11.0, 12.5, 13.0, 14.0] {
+            many.push((two.clone(), m));
+        }
+        let f = blocked_figures(&[(open.clone(), Some(12.0))], &many).unwrap();
+        assert_eq!(f.nearly_open_training, 0.0);
+        assert!((f.median_training - 0.1).abs() < 1e-12);
         assert_eq!(
-            blocked_figures(&[Layout::open(9, 9).unwrap()], &training),
+            blocked_figures(&[(Layout::open(9, 9).unwrap(), None)], &training),
             None
         );
     }

@@ -78,7 +78,7 @@ pub fn validate_all(layouts: &[Layout], config: &ValidationConfig) -> Vec<Option
 /// A generation failure.
 pub fn run_sweep(
     generator: &CvaeModel,
-    training: &[Layout],
+    training: &[Sample],
     seed: u64,
     config: &ValidationConfig,
 ) -> super::Result<SweepReport> {
@@ -92,7 +92,7 @@ pub fn run_sweep(
 /// A generation failure.
 pub fn run_sweep_with(
     generator: &CvaeModel,
-    training: &[Layout],
+    training: &[Sample],
     seed: u64,
     config: &ValidationConfig,
     decoding: Decoding,
@@ -126,6 +126,8 @@ pub fn run_sweep_with(
         .collect();
     let mut m = score(&levels, training);
     m.ms_per_level = ms_per_level;
+    let training: Vec<Layout> = training.iter().map(|s| s.layout.clone()).collect();
+    let training = training.as_slice();
     if decoding != Decoding::Raw {
         let raw = generator.generate_each_with(&conditions, seed, false)?;
         m.plagiarism_raw = Some(metrics::plagiarism(&raw, training));
@@ -165,7 +167,7 @@ pub fn variety(
 /// size, symmetry and stored moves, and re-validated with `config`.
 pub fn dataset_baseline(
     split: &[Sample],
-    training: &[Layout],
+    training: &[Sample],
     config: &ValidationConfig,
 ) -> SweepReport {
     let layouts: Vec<Layout> = split.iter().map(|s| s.layout.clone()).collect();
@@ -186,8 +188,10 @@ pub fn dataset_baseline(
 }
 
 /// Every metric of a set of swept levels (all but the timing).
-pub fn score(levels: &[SweptLevel], training: &[Layout]) -> SweepMetrics {
+pub fn score(levels: &[SweptLevel], samples: &[Sample]) -> SweepMetrics {
     let layouts: Vec<Layout> = levels.iter().map(|l| l.layout.clone()).collect();
+    let training: Vec<Layout> = samples.iter().map(|s| s.layout.clone()).collect();
+    let training = training.as_slice();
     let sizes: Vec<(usize, usize)> = levels
         .iter()
         .map(|l| (l.condition.width, l.condition.height))
@@ -208,7 +212,15 @@ pub fn score(levels: &[SweptLevel], training: &[Layout]) -> SweepMetrics {
         .count();
     let nearest =
         metrics::distance_summary(&metrics::nearest_training_distances(&layouts, training));
-    let blocked = metrics::blocked_figures(&layouts, training);
+    let asked: Vec<(Layout, Option<f64>)> = levels
+        .iter()
+        .map(|l| (l.layout.clone(), l.condition.moves))
+        .collect();
+    let known: Vec<(Layout, f64)> = samples
+        .iter()
+        .map(|s| (s.layout.clone(), s.moves))
+        .collect();
+    let blocked = metrics::blocked_figures(&asked, &known);
     SweepMetrics {
         levels: levels.len(),
         size_accuracy: metrics::size_accuracy(&layouts, &sizes),

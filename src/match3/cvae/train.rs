@@ -353,7 +353,6 @@ pub fn train(
     };
     let mut opt = AdamW::new(varmap.all_vars(), params)?;
     let mut rng = Rng::derive(config.seed, 0x7a1);
-    let training_layouts = set.layouts();
     let mut order: Vec<u32> = epoch_order(&set.samples, config.valid_repeats);
     let mut best: Option<(f64, usize, HashMap<String, Tensor>, SweepMetrics)> = None;
     for epoch in 1..=config.epochs {
@@ -393,7 +392,7 @@ pub fn train(
             &varmap,
             &sidecar,
             &device,
-            &training_layouts,
+            &set.samples,
             config.seed,
             config.selection_sweeps,
         )?;
@@ -445,7 +444,7 @@ fn selection_sweep(
     varmap: &VarMap,
     sidecar: &Sidecar,
     device: &Device,
-    training: &[Layout],
+    training: &[Sample],
     seed: u64,
     sweeps: usize,
 ) -> Result<SweepMetrics> {
