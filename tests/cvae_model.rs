@@ -222,6 +222,35 @@ fn a_few_training_steps_lower_the_loss_and_training_is_seeded() {
 }
 
 #[test]
+fn free_bits_keep_the_latent_from_collapsing() {
+    let set = tiny_set(32);
+    let last_kl = |free_bits: f64| {
+        let config = CvaeTrainConfig {
+            epochs: 12,
+            batch_size: 16,
+            select: false,
+            kl_weight: 4.0,
+            free_bits,
+            ..CvaeTrainConfig::new(ModelKind::Avalon, 2)
+        };
+        let mut kl = Vec::new();
+        let trained = level_studio::match3::cvae::train(&config, &set, |p| {
+            if let CvaeProgress::Epoch { kl: k, .. } = p {
+                kl.push(k)
+            }
+        })
+        .unwrap();
+        assert_eq!(trained.sidecar.training.free_bits, free_bits);
+        *kl.last().unwrap()
+    };
+    let (plain, free) = (last_kl(0.0), last_kl(1.0));
+    assert!(
+        free > 2.0 * plain,
+        "KL {free} with free bits, {plain} without"
+    );
+}
+
+#[test]
 fn the_fast_cpu_decoder_matches_candle() {
     let set = tiny_set(4);
     for kind in [ModelKind::Avalon, ModelKind::Vanilla] {

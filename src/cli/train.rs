@@ -33,6 +33,9 @@ pub struct TrainArgs {
     /// Match-3 cVAEs: weight of the KL term in the loss.
     #[arg(long, default_value_t = 1.0)]
     pub kl_weight: f64,
+    /// Match-3 cVAEs: free bits, nats per latent dimension the KL term does not charge for.
+    #[arg(long, default_value_t = 0.0)]
+    pub free_bits: f64,
     /// Match-3 cVAEs: how many checkpoints the run scores (evenly spaced).
     #[arg(long, default_value_t = 8)]
     pub checkpoints: usize,

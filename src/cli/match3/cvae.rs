@@ -262,6 +262,10 @@ pub fn train(args: &TrainArgs) -> Result<ExitCode> {
         bail!("--kl-weight must be a positive number");
     }
     config.kl_weight = args.kl_weight;
+    if !(args.free_bits.is_finite() && args.free_bits >= 0.0) {
+        bail!("--free-bits must be a number of nats, 0 or more");
+    }
+    config.free_bits = args.free_bits;
     let stem = args
         .out
         .file_stem()

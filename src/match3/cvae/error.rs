@@ -90,7 +90,7 @@ pub enum ModelError {
         model: String,
     },
     /// Validated generation cannot promise a level this near the move limit.
-    #[error("no level can be promised at {moves} moves: its median would have to lie within {tolerance} − {margin} moves of that and at most {limit} − {margin}; ask for at most {most} moves, or a smaller margin")]
+    #[error("no level can be promised at {moves} moves: the bots' noise needs a margin of {margin} moves inside both the ±{tolerance} tolerance and the limit of {limit}; ask for at most {most} moves")]
     BeyondMargin {
         /// The requested moves.
         moves: f64,

@@ -17,7 +17,7 @@ use crate::match3::ValidationConfig;
 use crate::rng::Rng;
 
 /// The sign test's z-score that stops a candidate's games early.
-pub const EARLY_Z: f64 = 2.5;
+pub const EARLY_Z: f64 = 2.0;
 
 /// Games played before the sign test may stop a candidate.
 pub const EARLY_MIN: usize = 8;

@@ -89,6 +89,9 @@ pub struct Training {
     /// Weight of the KL term (older sidecars: 1).
     #[serde(default = "one_f64")]
     pub kl_weight: f64,
+    /// Free bits per latent dimension (older sidecars: 0, none).
+    #[serde(default)]
+    pub free_bits: f64,
     /// Checkpoints scored during the run (older sidecars: 8).
     #[serde(default = "eight")]
     pub checkpoints: usize,

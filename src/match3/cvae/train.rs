@@ -45,6 +45,9 @@ pub struct CvaeTrainConfig {
     pub valid_repeats: usize,
     /// Weight of the KL term in the loss (1: the plain ELBO of SPEC §3).
     pub kl_weight: f64,
+    /// Free bits: nats per latent dimension (batch mean) the KL term does not charge for
+    /// (0: the plain KL).
+    pub free_bits: f64,
     /// Seeded 144-level sweeps averaged at each checkpoint to score it.
     pub selection_sweeps: usize,
 }
@@ -64,6 +67,7 @@ impl CvaeTrainConfig {
             select: true,
             valid_repeats: 1,
             kl_weight: 1.0,
+            free_bits: 0.0,
             selection_sweeps: 2,
         }
     }
@@ -243,6 +247,7 @@ pub fn initial_sidecar(config: &CvaeTrainConfig, set: &TrainingSet) -> Sidecar {
             seconds: 0.0,
             valid_repeats: config.valid_repeats,
             kl_weight: config.kl_weight,
+            free_bits: config.free_bits,
             checkpoints: config.epochs / config.checkpoint_every.max(1),
             selection_sweeps: config.selection_sweeps,
         },
@@ -296,6 +301,7 @@ fn step(
     data: &Tensors,
     indices: &[u32],
     kl_weight: f64,
+    free_bits: f64,
     rng: &mut Rng,
 ) -> Result<(f64, f64, f64)> {
     let device = data.x.device();
@@ -313,7 +319,14 @@ fn step(
         &mu,
         &logvar,
     )?;
-    let total = if kl_weight == 1.0 {
+    let total = if free_bits > 0.0 {
+        // Each dimension's batch-mean KL, charged only above `free_bits` nats.
+        let n = indices.len() as f64;
+        let terms = ((logvar.affine(1.0, 1.0)? - mu.sqr()?)? - logvar.exp()?)?;
+        let per_dim = terms.sum(0)?.affine(-0.5 / n, 0.0)?;
+        let charged = per_dim.maximum(free_bits)?.sum_all()?;
+        (&l.reconstruction + charged.affine(kl_weight, 0.0)?)?
+    } else if kl_weight == 1.0 {
         l.total.clone()
     } else {
         (&l.reconstruction + l.kl.affine(kl_weight, 0.0)?)?
@@ -359,7 +372,15 @@ pub fn train(
         rng.shuffle(&mut order);
         let (mut sums, mut batches) = ((0.0, 0.0, 0.0), 0.0);
         for chunk in order.chunks(config.batch_size) {
-            let (t, r, k) = step(&model, &mut opt, &data, chunk, config.kl_weight, &mut rng)?;
+            let (t, r, k) = step(
+                &model,
+                &mut opt,
+                &data,
+                chunk,
+                config.kl_weight,
+                config.free_bits,
+                &mut rng,
+            )?;
             sums = (sums.0 + t, sums.1 + r, sums.2 + k);
             batches += 1.0;
         }
