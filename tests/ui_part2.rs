@@ -168,6 +168,43 @@ fn cancel_stops_a_running_generation() {
 }
 
 #[test]
+fn validated_only_says_before_generating_when_the_moves_cannot_be_promised() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir, JobMode::Threads));
+    steps(&mut h, 2);
+    avalon_request(&mut h, 4, 1);
+    let r = h
+        .state_mut()
+        .generators_mut()
+        .request_mut(level_studio::match3::ID);
+    r.validated_only = true;
+    r.conditions.set("moves", ConditionValue::Float(19.5));
+    // The model loads off the UI thread; the check shows once it has.
+    let says = "no level can be promised at 19.5 moves";
+    for _ in 0..300 {
+        steps(&mut h, 1);
+        if h.query_by_label_contains(says).is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(
+        h.query_by_label_contains(says).is_some(),
+        "the refusal shows"
+    );
+    assert!(h
+        .query_by_label_contains("ask for at most 19 moves")
+        .is_some());
+    // Without "Validated only" the same moves are fine.
+    h.state_mut()
+        .generators_mut()
+        .request_mut(level_studio::match3::ID)
+        .validated_only = false;
+    steps(&mut h, 2);
+    assert!(h.query_by_label_contains(says).is_none());
+}
+
+#[test]
 fn a_candidate_opens_in_the_editor() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = harness(studio(vec![], &dir, JobMode::Threads));

@@ -265,7 +265,13 @@ impl LevelGenerator for Cvae {
     fn check(&self, request: &GenRequest, ctx: &GenerationContext<'_>) -> Result<(), String> {
         let model = self.model(ctx.models, request.weights.as_deref())?;
         let condition = self.condition(&model, &request.conditions);
-        model.check(&condition).map_err(|e| e.to_string())
+        model.check(&condition).map_err(|e| e.to_string())?;
+        if request.validated_only {
+            ValidatedRequest::new(condition, 1, request.seed)
+                .check_promise(model.kind().uses_moves())
+                .map_err(|e| e.to_string())?;
+        }
+        Ok(())
     }
 
     fn generate(

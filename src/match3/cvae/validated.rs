@@ -95,6 +95,26 @@ impl ValidatedRequest {
         }
     }
 
+    /// Whether any level can be accepted: [`ModelError::BeyondMargin`] when the moves lie
+    /// so near the limit that no median keeps the margin inside both the tolerance and the
+    /// limit.
+    ///
+    /// # Errors
+    /// [`ModelError::BeyondMargin`], with the most moves that can be asked for.
+    pub fn check_promise(&self, uses_moves: bool) -> Result<()> {
+        let (accept, _) = self.windows(uses_moves);
+        if accept.lo <= accept.hi {
+            return Ok(());
+        }
+        Err(ModelError::BeyondMargin {
+            moves: self.condition.moves.unwrap_or(0.0),
+            tolerance: self.tolerance,
+            margin: self.margin,
+            limit: self.validation.limit,
+            most: f64::from(self.validation.limit) + self.tolerance - 2.0 * self.margin,
+        })
+    }
+
     /// The accepting window (valid and within the tolerance of the moves; narrowed by the
     /// margin when confirming) and the screening one (the accepting one widened by
     /// [`SCREEN_SLACK`] within the tolerance and the limit, for the first 30 games).
@@ -300,16 +320,8 @@ pub fn generate_validated_pooled(
     generator.check(&request.condition)?;
     let started = Instant::now();
     let uses_moves = generator.kind().uses_moves();
+    request.check_promise(uses_moves)?;
     let (accept, screen) = request.windows(uses_moves);
-    if accept.lo > accept.hi {
-        return Err(ModelError::BeyondMargin {
-            moves: request.condition.moves.unwrap_or(0.0),
-            tolerance: request.tolerance,
-            margin: request.margin,
-            limit: request.validation.limit,
-            most: f64::from(request.validation.limit) + request.tolerance - 2.0 * request.margin,
-        });
-    }
     let c = request.condition;
     let key = (c.width, c.height, c.symmetry);
     let mut report = ValidatedReport {
@@ -577,8 +589,10 @@ pub fn validated_sweep(
             margin,
             ..ValidatedRequest::new(condition, 1, seed.wrapping_add(i as u64 * 7919))
         };
-        let (accept, _) = request.windows(generator.kind().uses_moves());
-        if accept.lo > accept.hi {
+        if request
+            .check_promise(generator.kind().uses_moves())
+            .is_err()
+        {
             out.beyond_margin += 1;
             continue;
         }
