@@ -76,11 +76,11 @@ fn main() {
     }
 }
 
-/// Validated generation of one level at 7×9 vertical (15 moves for Avalon), a fresh pool
+/// Validated generation of one level at 9×10 vertical (16 moves for Avalon), a fresh pool
 /// each time: the wall-clock cost per accepted level (the bots' early-stopped games included).
 fn validated(generator: &CvaeModel, name: &str, moves: Option<f64>) {
     use level_studio::match3::cvae::{generate_validated, ValidatedRequest};
-    let condition = Condition::new(7, 9, Symmetry::Vertical, moves);
+    let condition = Condition::new(9, 10, Symmetry::Vertical, moves.map(|_| 16.0));
     let (mut accepted, mut seconds) = (0usize, 0.0f64);
     for seed in 0..40 {
         let r = generate_validated(generator, &ValidatedRequest::new(condition, 1, seed), None)
@@ -90,7 +90,7 @@ fn validated(generator: &CvaeModel, name: &str, moves: Option<f64>) {
     }
     println!(
         "{:<64} {:>8.1} ms per accepted level  ({accepted} of 40 requests fulfilled)",
-        format!("{name}: validated, one level at 7x9 vertical"),
+        format!("{name}: validated, one level at 9x10 vertical"),
         seconds * 1e3 / accepted.max(1) as f64
     );
 }

@@ -258,6 +258,12 @@ fn a_pool_never_hands_out_a_level_twice() {
             "the same seed handed out a level twice"
         );
     }
+    for a in first.accepted.iter().chain(&again.accepted) {
+        assert!(
+            !g.is_training_level(&a.layout),
+            "a training level was handed out"
+        );
+    }
     // Without the pool the same seed gives the first request's levels again.
     let fresh = generate_validated(&g, &request, None).unwrap();
     assert_eq!(fresh.accepted[0].layout, first.accepted[0].layout);

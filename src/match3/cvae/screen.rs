@@ -8,8 +8,8 @@
 //! one-sided sign test at z ≥ [`EARLY_Z`] after at least [`EARLY_MIN`] games). A candidate far
 //! from its target costs a few short games instead of 30 long ones.
 //!
-//! The verdict is stricter than "the median is inside": both middle games must be inside
-//! (with 30 games, at most 14 below and at most 14 above), which implies it.
+//! A stopped game's moves are known only to exceed where it stopped, so the verdict takes the
+//! median at its least and at its most: inside only when both are.
 
 use crate::match3::bot::play_game;
 use crate::match3::rules::Geometry;
@@ -78,46 +78,63 @@ impl Game {
 /// Where a candidate's median lies against a window.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
-    /// Both middle games inside the window.
+    /// The median is inside the window, whatever the stopped games would have taken.
     Inside,
-    /// At least half the games took fewer moves than the window's bottom, so a middle game
-    /// is below it.
+    /// The median is below the window's bottom (or, when the games stopped early, very likely
+    /// is).
     Below,
-    /// At least half the games took more moves than the window's top (or never finished).
+    /// The median is above the window's top (or very likely is).
     Above,
-    /// Earlier games were stopped too soon to be judged against this window.
+    /// The stopped games leave it open.
     Undecided,
 }
 
-/// The verdict over a complete record of `games` against `window`.
-pub fn judge(games: &[Game], window: &Window) -> Verdict {
-    let max_out = games.len().saturating_sub(1) / 2;
-    let (mut below, mut above, mut unknown) = (0, 0, 0);
-    for g in games {
-        match g.side(window) {
-            Side::Below => below += 1,
-            Side::Above => above += 1,
-            Side::Unknown => unknown += 1,
-            Side::Inside => {}
+/// The median of `games`' moves with each stopped game at its least (`c + 1` moves) and at
+/// its most (never): the lowest and highest the median can be.
+fn median_bounds(games: &[Game]) -> (f64, f64) {
+    let bound = |most: bool| {
+        let mut v: Vec<f64> = games
+            .iter()
+            .map(|g| match *g {
+                Game::Solved(m) => f64::from(m),
+                Game::NotWithin(_) if most => f64::INFINITY,
+                Game::NotWithin(c) => f64::from(c + 1),
+            })
+            .collect();
+        v.sort_by(f64::total_cmp);
+        let n = v.len();
+        if n % 2 == 1 {
+            v[n / 2]
+        } else {
+            (v[n / 2 - 1] + v[n / 2]) / 2.0
         }
-    }
+    };
+    (bound(false), bound(true))
+}
+
+/// The verdict over a complete record of `games` against `window`: where their median lies
+/// (the median of a validation: the mean of the middle two for an even count).
+pub fn judge(games: &[Game], window: &Window) -> Verdict {
     if games.is_empty() {
-        Verdict::Undecided
-    } else if below > max_out {
+        return Verdict::Undecided;
+    }
+    let (least, most) = median_bounds(games);
+    if most < window.lo {
         Verdict::Below
-    } else if above > max_out {
+    } else if least > window.hi {
         Verdict::Above
-    } else if unknown > 0 {
-        Verdict::Undecided
-    } else {
+    } else if least >= window.lo && most <= window.hi {
         Verdict::Inside
+    } else {
+        Verdict::Undecided
     }
 }
 
 /// Plays games `0..count` of `config` (the same seeded games [`crate::match3::validate`]
 /// plays) after `prior`, each stopped at the window's top, and stops as soon as the verdict
-/// over all `prior.len() + count` games is decided against the window. Returns the games
-/// played (in order) and the verdict over `prior` and them.
+/// over all `prior.len() + count` games is decided against the window: more than half of
+/// them on one side, or the sign test. Returns the games played (in order) and the verdict
+/// over `prior` and them.
 pub fn play_until_decided(
     geometry: &Geometry,
     config: &ValidationConfig,
@@ -125,25 +142,23 @@ pub fn play_until_decided(
     window: &Window,
     prior: &[Game],
 ) -> (Vec<Game>, Verdict) {
-    let total = prior.len() + count as usize;
-    let max_out = total.saturating_sub(1) / 2;
+    let half = (prior.len() + count as usize) / 2;
     let (mut below, mut above) = (0, 0);
     for g in prior {
         match g.side(window) {
             Side::Below => below += 1,
             Side::Above => above += 1,
-            Side::Unknown => return (Vec::new(), Verdict::Undecided),
-            Side::Inside => {}
+            Side::Inside | Side::Unknown => {}
         }
     }
     let cap = window.cap(config);
     let mut played = Vec::with_capacity(count as usize);
     for i in 0..u64::from(count) {
         let n = prior.len() + played.len();
-        if below > max_out || unlikely_inside(below, n) {
+        if below > half || unlikely_inside(below, n) {
             return (played, Verdict::Below);
         }
-        if above > max_out || unlikely_inside(above, n) {
+        if above > half || unlikely_inside(above, n) {
             return (played, Verdict::Above);
         }
         let seed = Rng::derive(config.seed, i).next_u64();
@@ -159,13 +174,7 @@ pub fn play_until_decided(
         }
         played.push(game);
     }
-    let verdict = if below > max_out {
-        Verdict::Below
-    } else if above > max_out {
-        Verdict::Above
-    } else {
-        Verdict::Inside
-    };
+    let verdict = judge(&[prior, played.as_slice()].concat(), window);
     (played, verdict)
 }
 
@@ -180,7 +189,7 @@ mod tests {
     }
 
     #[test]
-    fn the_verdict_needs_both_middle_games_inside() {
+    fn the_verdict_is_where_the_median_lies_whatever_the_stopped_games_took() {
         let w = window(10.0, 14.0);
         let s = Game::Solved;
         assert_eq!(judge(&[s(9), s(11), s(15)], &w), Verdict::Inside);
@@ -189,14 +198,24 @@ mod tests {
             judge(&[s(15), Game::NotWithin(14), s(12)], &w),
             Verdict::Above
         );
-        // 4 games: the middle two are 9 and 15; their mean 12 is inside, but neither is.
-        assert_eq!(judge(&[s(8), s(9), s(15), s(16)], &w), Verdict::Below);
-        assert_eq!(judge(&[s(8), s(11), s(12), s(16)], &w), Verdict::Inside);
-        // A game stopped at 12 moves cannot be judged against a top of 14.
+        // 4 games: the middle two are 9 and 15, whose mean 12 is inside.
+        assert_eq!(judge(&[s(8), s(9), s(15), s(16)], &w), Verdict::Inside);
+        // With the top two stopped at 14 the median could be anything from 12 up.
         assert_eq!(
-            judge(&[s(11), s(12), Game::NotWithin(12)], &w),
+            judge(&[s(8), s(9), Game::NotWithin(14), Game::NotWithin(14)], &w),
             Verdict::Undecided
         );
+        // Games stopped at 12 moves cannot be judged against a top of 14 …
+        assert_eq!(
+            judge(&[s(11), Game::NotWithin(12), Game::NotWithin(12)], &w),
+            Verdict::Undecided
+        );
+        // … but one away from the middle does not move the median.
+        assert_eq!(
+            judge(&[s(11), s(12), Game::NotWithin(12)], &w),
+            Verdict::Inside
+        );
+        assert_eq!(judge(&[], &w), Verdict::Undecided);
     }
 
     #[test]
@@ -240,14 +259,16 @@ mod tests {
         let (games, verdict) = play_until_decided(&geometry, &config, 1, &w, &prior);
         assert!(games.is_empty());
         assert_eq!(verdict, Verdict::Above);
-        // Prior games stopped below the window's top cannot be judged.
-        let (_, verdict) = play_until_decided(
+        // A prior game stopped below the window's top is not judged against it, but one
+        // game away from the middle does not move the median.
+        let (games, verdict) = play_until_decided(
             &geometry,
             &config,
             5,
             &window(1.0, 30.0),
             &[Game::NotWithin(3)],
         );
-        assert_eq!(verdict, Verdict::Undecided);
+        assert_eq!(games.len(), 5);
+        assert_eq!(verdict, Verdict::Inside);
     }
 }

@@ -16,7 +16,7 @@ use super::generator::{CvaeModel, Decoding};
 use super::screen::{judge, play_until_decided, Game, Verdict, Window};
 use super::sidecar::Feasibility;
 use super::sweep::validate_all;
-use crate::match3::layout::{Cell, Layout};
+use crate::match3::layout::Layout;
 use crate::match3::rules::Geometry;
 use crate::match3::{validate, Validation, ValidationConfig};
 use crate::rng::Rng;
@@ -257,42 +257,6 @@ fn screen_median(games: &[Game]) -> f64 {
     crate::match3::validate::median(&moves)
 }
 
-/// Share of a batch, at most, made of repairs of earlier near misses.
-const REPAIR_SHARE: f64 = 0.5;
-
-/// Tries for a repair that keeps the size before giving up on a parent.
-const REPAIR_TRIES: usize = 12;
-
-/// A near miss's child one step nearer the window: a candidate that took too many moves gets
-/// one more kept cell of PLAYFIELD (with its mirror images), one that took too few gets one
-/// more BLOCK. `None` when no such change keeps the requested size.
-fn repair(parent: &Layout, condition: &Condition, too_hard: bool, rng: &mut Rng) -> Option<Layout> {
-    let (w, h) = (condition.width, condition.height);
-    let (x0, y0) = crate::match3::layout::area_origin(w, h);
-    let mask = crate::symmetry::mask(w, h, condition.symmetry);
-    let kept: Vec<(usize, usize)> = (0..h)
-        .flat_map(|y| (0..w).map(move |x| (x, y)))
-        .filter(|&(x, y)| mask.get(x, y))
-        .filter(|&(x, y)| (parent.get(x0 + x, y0 + y) == Cell::Playfield) != too_hard)
-        .collect();
-    let to = if too_hard {
-        Cell::Playfield
-    } else {
-        Cell::Block
-    };
-    for _ in 0..REPAIR_TRIES.min(kept.len()) {
-        let (x, y) = kept[rng.index(kept.len())];
-        let mut child = parent.clone();
-        for (mx, my) in crate::symmetry::mirrored_cells(x, y, w, h, condition.symmetry) {
-            child.set(x0 + mx, y0 + my, to);
-        }
-        if child.size() == (w, h) {
-            return Some(child);
-        }
-    }
-    None
-}
-
 /// Runs a validated generation with a fresh pool. `cancel`, when set, stops it between
 /// batches.
 ///
@@ -307,10 +271,11 @@ pub fn generate_validated(
 }
 
 /// Runs a validated generation, first from `pool`'s spares, then generating; leaves its own
-/// spares and what it learned in `pool`.
+/// spares and what it learned in `pool`. Never hands out a training level.
 ///
 /// # Errors
-/// The condition's errors ([`super::ModelError::SizeOutOfRange`], …).
+/// The condition's errors ([`super::ModelError::SizeOutOfRange`], …), and
+/// [`ModelError::BeyondMargin`] for moves too near the limit to promise.
 pub fn generate_validated_pooled(
     generator: &CvaeModel,
     request: &ValidatedRequest,
@@ -355,8 +320,6 @@ pub fn generate_validated_pooled(
     let (moves_lo, moves_hi) = (generator.sidecar().moves.min.max(1.0), MAX_RECORDED_MOVES);
     let mut offset = pool.offsets.get(&key).copied().unwrap_or(0.0);
     let mut seen: HashSet<Layout> = HashSet::new();
-    // Candidates that missed the accepting window, and on which side (true: too hard).
-    let mut near: Vec<(Layout, bool)> = Vec::new();
     let mut round = 0u64;
     while report.accepted.len() < request.count {
         if report.attempts >= request.budget {
@@ -384,20 +347,16 @@ pub fn generate_validated_pooled(
                 ..c
             })
             .collect();
-        let repairs = ((batch as f64 * REPAIR_SHARE) as usize).min(near.len());
-        let mut layouts =
-            generator.generate_each_decoded(&conditions[repairs..], seed, request.decoding)?;
-        let mut mutate = Rng::derive(seed, 0x4e9a);
-        for i in 0..repairs {
-            let (parent, too_hard) = &near[near.len() - 1 - i % near.len()];
-            if let Some(child) = repair(parent, &c, *too_hard, &mut mutate) {
-                layouts.push(child);
-            }
-        }
+        let layouts = generator.generate_each_decoded(&conditions, seed, request.decoding)?;
         report.attempts += batch;
         let fresh: Vec<Layout> = layouts
             .into_iter()
-            .filter(|l| !pool.handed_out.contains(l) && seen.insert(l.clone()))
+            .filter(|l| {
+                // Copies were made novel; this guards the promise for any decoding.
+                !pool.handed_out.contains(l)
+                    && !generator.is_training_level(l)
+                    && seen.insert(l.clone())
+            })
             .collect();
         let screened: Vec<(Layout, Vec<Game>, Verdict)> = fresh
             .into_par_iter()
@@ -424,14 +383,11 @@ pub fn generate_validated_pooled(
             let lean = (side(Verdict::Below) - side(Verdict::Above)) / screened.len() as f64;
             offset = (offset + OFFSET_STEP * lean).clamp(-OFFSET_LIMIT, OFFSET_LIMIT);
         }
-        let mut inside: Vec<(Layout, Vec<Game>)> = Vec::new();
-        for (layout, games, verdict) in screened {
-            match verdict {
-                Verdict::Inside => inside.push((layout, games)),
-                Verdict::Above | Verdict::Below => near.push((layout, verdict == Verdict::Above)),
-                Verdict::Undecided => {}
-            }
-        }
+        let mut inside: Vec<(Layout, Vec<Game>)> = screened
+            .into_iter()
+            .filter(|s| s.2 == Verdict::Inside)
+            .map(|s| (s.0, s.1))
+            .collect();
         report.screened_in += inside.len();
         let confirmed: Vec<Spare> = if request.confirm {
             // Nearest the middle of the window first, a core's worth at a time, until the
@@ -463,18 +419,14 @@ pub fn generate_validated_pooled(
                     .collect();
                 report.games += judged.iter().map(|j| j.2.len()).sum::<usize>();
                 for (layout, screen, confirm, verdict) in judged {
-                    match verdict {
-                        Verdict::Inside => kept.push(Spare {
+                    if verdict == Verdict::Inside {
+                        kept.push(Spare {
                             layout,
                             symmetry: c.symmetry,
                             validation: request.validation,
                             screen,
                             confirm,
-                        }),
-                        Verdict::Above | Verdict::Below => {
-                            near.push((layout, verdict == Verdict::Above));
-                        }
-                        Verdict::Undecided => {}
+                        });
                     }
                 }
             }
@@ -638,23 +590,6 @@ pub fn validated_sweep(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_repair_keeps_size_and_symmetry_and_moves_one_mirrored_group() {
-        let c = Condition::new(7, 9, Symmetry::Quadrant, Some(15.0));
-        let open = Layout::open(7, 9).unwrap();
-        let mut rng = Rng::new(3);
-        let busier = repair(&open, &c, false, &mut rng).unwrap();
-        assert_eq!(busier.size(), (7, 9));
-        assert_eq!(busier.symmetry(), Symmetry::Quadrant);
-        let blocked = |l: &Layout| l.counts()[Cell::Block as usize];
-        let added = blocked(&busier) - blocked(&open);
-        assert!((1..=4).contains(&added), "{added} cells blocked");
-        // Too hard: the child opens a cell again; the open rectangle has nothing to open.
-        let opened = repair(&busier, &c, true, &mut rng).unwrap();
-        assert!(blocked(&opened) < blocked(&busier));
-        assert_eq!(repair(&open, &c, true, &mut rng), None);
-    }
 
     #[test]
     fn the_windows_narrow_by_the_margin_and_widen_for_the_screen() {
