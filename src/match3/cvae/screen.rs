@@ -91,7 +91,7 @@ pub enum Verdict {
 
 /// The median of `games`' moves with each stopped game at its least (`c + 1` moves) and at
 /// its most (never): the lowest and highest the median can be.
-fn median_bounds(games: &[Game]) -> (f64, f64) {
+pub fn median_bounds(games: &[Game]) -> (f64, f64) {
     let bound = |most: bool| {
         let mut v: Vec<f64> = games
             .iter()

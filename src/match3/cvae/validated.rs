@@ -13,7 +13,7 @@
 use super::encoding::{Condition, MAX_RECORDED_MOVES};
 use super::error::{ModelError, Result};
 use super::generator::{CvaeModel, Decoding};
-use super::screen::{judge, play_until_decided, Game, Verdict, Window};
+use super::screen::{judge, median_bounds, play_until_decided, Game, Verdict, Window};
 use super::sidecar::Feasibility;
 use super::sweep::validate_all;
 use crate::match3::layout::Layout;
@@ -245,18 +245,6 @@ impl CandidatePool {
     }
 }
 
-/// The median of a screen's games, a game stopped at `c` moves counting as `c + 1`.
-fn screen_median(games: &[Game]) -> f64 {
-    let moves: Vec<u32> = games
-        .iter()
-        .map(|g| match *g {
-            Game::Solved(m) => m,
-            Game::NotWithin(c) => c + 1,
-        })
-        .collect();
-    crate::match3::validate::median(&moves)
-}
-
 /// Runs a validated generation with a fresh pool. `cancel`, when set, stops it between
 /// batches.
 ///
@@ -394,9 +382,9 @@ pub fn generate_validated_pooled(
             // request has its count: the rest are never confirmed.
             let centre = (accept.lo + accept.hi) / 2.0;
             inside.sort_by(|a, b| {
-                (screen_median(&a.1) - centre)
+                (median_bounds(&a.1).0 - centre)
                     .abs()
-                    .total_cmp(&(screen_median(&b.1) - centre).abs())
+                    .total_cmp(&(median_bounds(&b.1).0 - centre).abs())
             });
             let room = request.count - report.accepted.len();
             let chunk = rayon::current_num_threads().max(1);
