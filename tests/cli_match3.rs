@@ -442,3 +442,63 @@ fn eval_json_reports_novelty_blockedness_and_validated_generation_figures() {
     assert!(n("attempts") <= 16 * 144 && n("games") > 0);
     assert!(n("fulfilled") > 0, "{v}");
 }
+
+#[test]
+fn fresh_generation_from_the_command_line_keeps_its_distance_and_refuses_what_it_cannot_do() {
+    use level_studio::match3::cvae::TrainingSet;
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("fresh.ron");
+    let run = studio()
+        .args([
+            "generate",
+            "--model",
+            "avalon",
+            "--size",
+            "7x9",
+            "--symmetry",
+            "vertical",
+            "--moves",
+            "17",
+            "--fresh",
+            "3",
+            "--count",
+            "6",
+            "--seed",
+            "4",
+            "--out",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(
+        run.status.success(),
+        "{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    let pack = level_studio::files::load_pack(&out).unwrap();
+    assert_eq!(pack.levels.len(), 6);
+    let layouts: Vec<_> = pack.levels.iter().map(|l| l.layout().unwrap()).collect();
+    let training = TrainingSet::load(std::path::Path::new("levels/match3/main"))
+        .unwrap()
+        .layouts();
+    for d in level_studio::match3::cvae::metrics::nearest_training_distances(&layouts, &training) {
+        assert!(d.is_none_or(|d| d >= 3), "{d:?}");
+    }
+    for (args, says) in [
+        (vec!["--fresh", "3", "--raw"], "give one of them"),
+        (vec!["--fresh", "0"], "0 is not in 1..=99"),
+        (
+            vec!["--fresh", "3", "--validated"],
+            "takes no --temperature, --fresh",
+        ),
+    ] {
+        let run = studio()
+            .args(["eval", "--model", "avalon"])
+            .args(&args)
+            .output()
+            .unwrap();
+        assert!(!run.status.success(), "{args:?}");
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert!(err.contains(says), "{args:?}: {err}");
+    }
+}

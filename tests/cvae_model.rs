@@ -398,3 +398,109 @@ fn per_cell_sampling_keeps_size_symmetry_and_novelty_and_repeats_with_its_seed()
         differ(0.5)
     );
 }
+
+#[test]
+fn fresh_levels_keep_their_distance_from_every_training_layout() {
+    use level_studio::match3::cvae::metrics::nearest_training_distances;
+    use level_studio::match3::cvae::Decoding;
+    let avalon = CvaeModel::load(Path::new("models/avalon-main.safetensors")).unwrap();
+    let training = TrainingSet::load(Path::new("levels/match3/main"))
+        .unwrap()
+        .layouts();
+    let fresh = Decoding::Fresh {
+        min_distance: 3,
+        temperature: 1.0,
+    };
+    let mut want = Vec::new();
+    for (w, h) in [(4, 4), (5, 6), (7, 9), (9, 11)] {
+        for symmetry in Symmetry::MIRRORED {
+            want.extend(std::iter::repeat_n(
+                Condition::new(w, h, symmetry, Some(16.0)),
+                6,
+            ));
+        }
+    }
+    let a = avalon.generate_each_decoded(&want, 5, fresh).unwrap();
+    assert_eq!(a, avalon.generate_each_decoded(&want, 5, fresh).unwrap());
+    let distances = nearest_training_distances(&a, &training);
+    let far = distances
+        .iter()
+        .filter(|d| d.is_none_or(|d| d >= 3))
+        .count();
+    // Best effort per level (the farthest draw when none gets there): at 4×4 few draws
+    // get there, at 9×11 nearly all.
+    assert!(far * 2 > a.len(), "{far} of {} at 3 cells", a.len());
+    for (l, c) in a.iter().zip(&want) {
+        assert_eq!(l.size(), (c.width, c.height));
+        assert!(!avalon.is_training_level(l));
+    }
+    let argmax = avalon.generate_each(&want, 5).unwrap();
+    let argmax_far = nearest_training_distances(&argmax, &training)
+        .iter()
+        .filter(|d| d.is_none_or(|d| d >= 3))
+        .count();
+    assert!(far > argmax_far, "{far} fresh vs {argmax_far} argmax");
+    // What the designer gets (distinct levels) holds the promise for every level.
+    let seven = Condition::new(7, 9, Symmetry::Vertical, Some(17.0));
+    let (levels, _) = avalon
+        .generate_distinct_decoded(&seven, 8, 2, 200, fresh)
+        .unwrap();
+    assert_eq!(levels.len(), 8);
+    for (l, d) in levels
+        .iter()
+        .zip(nearest_training_distances(&levels, &training))
+    {
+        assert!(d.is_none_or(|d| d >= 3), "{d:?}");
+        assert_eq!(avalon.training_distance(l).unwrap(), d);
+        assert!(avalon.is_new(l, fresh).unwrap());
+    }
+}
+
+#[test]
+fn fresh_levels_need_the_training_layouts_the_model_saw() {
+    use level_studio::match3::cvae::{Decoding, ModelError};
+    let dir = tempfile::tempdir().unwrap();
+    let copy = |data: &str| {
+        let weights = dir.path().join("m.safetensors");
+        std::fs::copy("models/avalon-main.safetensors", &weights).unwrap();
+        let side = std::fs::read_to_string("models/avalon-main.ron").unwrap();
+        assert!(side.contains("data: \"levels/match3/main\""));
+        let side = side.replace("data: \"levels/match3/main\"", &format!("data: {data:?}"));
+        std::fs::write(dir.path().join("m.ron"), side).unwrap();
+        CvaeModel::load(&weights).unwrap()
+    };
+    let fresh = Decoding::Fresh {
+        min_distance: 4,
+        temperature: 1.0,
+    };
+    let want = [Condition::new(6, 6, Symmetry::Vertical, Some(15.0))];
+    // The folder is gone: a clear error, no levels.
+    let missing = dir.path().join("nowhere");
+    let gone = copy(missing.to_str().unwrap());
+    let err = gone.generate_each_decoded(&want, 0, fresh).unwrap_err();
+    assert!(matches!(err, ModelError::TrainingLayouts { .. }), "{err}");
+    assert!(
+        err.to_string().contains("training layouts in") && err.to_string().contains("nowhere"),
+        "{err}"
+    );
+    assert!(gone.check_decoding(fresh).is_err());
+    assert!(gone.check_decoding(Decoding::Novel).is_ok());
+    // The folder holds other levels than the model saw: refused, not measured against them.
+    let other = dir.path().join("other");
+    std::fs::create_dir(&other).unwrap();
+    std::fs::copy("levels/match3/main/test.ron", other.join("train.ron")).unwrap();
+    let changed = copy(other.to_str().unwrap());
+    let err = changed.check_decoding(fresh).unwrap_err();
+    assert!(err.to_string().contains("has changed since"), "{err}");
+    // Given the layouts, it generates.
+    let given = copy(missing.to_str().unwrap());
+    let samples = TrainingSet::load(Path::new("levels/match3/main"))
+        .unwrap()
+        .samples;
+    assert!(given.set_training(&samples));
+    assert!(!given.set_training(&samples), "set twice");
+    assert_eq!(
+        given.generate_each_decoded(&want, 0, fresh).unwrap().len(),
+        1
+    );
+}

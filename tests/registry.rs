@@ -60,7 +60,14 @@ fn list_json_lists_every_game_with_generators_and_conditions() {
         .collect();
     assert_eq!(
         keys,
-        ["width", "height", "symmetry", "moves", "temperature"]
+        [
+            "width",
+            "height",
+            "symmetry",
+            "moves",
+            "temperature",
+            "fresh"
+        ]
     );
     assert_eq!(avalon["conditions"][3]["required"], true);
     let dqn = &games[1]["generators"][2];

@@ -532,7 +532,7 @@ fn the_window_and_the_command_line_make_the_same_levels() {
         Vec<(&'static str, ConditionValue)>,
         &'static [&'static str],
     );
-    let cases: [Case; 2] = [
+    let cases: [Case; 3] = [
         (
             level_studio::longcat::ID,
             "solution-down",
@@ -569,6 +569,31 @@ fn the_window_and_the_command_line_make_the_same_levels() {
                 "vertical",
                 "--moves",
                 "18",
+            ],
+        ),
+        (
+            level_studio::match3::ID,
+            "avalon",
+            vec![
+                ("width", ConditionValue::Int(6)),
+                ("height", ConditionValue::Int(8)),
+                ("symmetry", ConditionValue::Symmetry(Symmetry::Horizontal)),
+                ("moves", ConditionValue::Float(16.0)),
+                ("fresh", ConditionValue::Int(3)),
+            ],
+            &[
+                "--game",
+                "match3",
+                "--model",
+                "avalon",
+                "--size",
+                "6x8",
+                "--symmetry",
+                "horizontal",
+                "--moves",
+                "16",
+                "--fresh",
+                "3",
             ],
         ),
     ];

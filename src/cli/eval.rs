@@ -52,6 +52,10 @@ pub struct EvalArgs {
     /// of taking the argmax (copies of training levels drawn again).
     #[arg(long)]
     pub temperature: Option<f64>,
+    /// Match-3 models: draw cells until each level differs from every training layout of its
+    /// size in at least N cells (the temperature, 1 or --temperature, rises when needed).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=99))]
+    pub fresh: Option<u64>,
     /// Dungeon fi2pop: the α and β packs to profile (without it, 3 + 3 rooms are evolved
     /// first).
     #[arg(long, num_args = 2, value_names = ["ALPHA", "BETA"])]

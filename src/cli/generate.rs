@@ -48,6 +48,10 @@ pub struct GenerateArgs {
     /// Longcat DQN: probability of a random action instead of the greedy one.
     #[arg(long)]
     pub temperature: Option<f64>,
+    /// Match-3 models: every level differs from each training level of its size in at least
+    /// N cells (the `fresh` condition).
+    #[arg(long, value_name = "N")]
+    pub fresh: Option<u64>,
     /// Diversity-aware policy (DAGP): Longcat DQN "n,d" or "n,d,p" (d in cells); course
     /// learned generators "n,d" (d a distance between columns, e.g. 10,0.3).
     #[arg(long)]
@@ -138,6 +142,9 @@ fn flag_conditions(
     }
     if let Some(t) = args.temperature {
         given.push(("temperature", "temperature", ConditionValue::Float(t)));
+    }
+    if let Some(n) = args.fresh {
+        given.push(("fresh", "fresh", ConditionValue::Int(n as i64)));
     }
     if let (Some(d), true) = (&args.diverse, args.game == crate::course::ID) {
         let dagp = crate::rl::Dagp::parse(d).map_err(|e| anyhow!("--diverse {e}"))?;

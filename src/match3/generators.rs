@@ -72,6 +72,22 @@ pub(crate) fn size_of(conditions: &Conditions) -> (usize, usize, Symmetry) {
     )
 }
 
+/// How the conditions ask for cells to be decoded: the argmax made novel, drawn at a cell
+/// temperature, or drawn until at least `fresh` cells are new.
+fn decoding_of(conditions: &Conditions) -> cvae::Decoding {
+    let temperature = conditions.float("temperature").filter(|&t| t > 0.0);
+    match (conditions.usize("fresh").filter(|&n| n > 0), temperature) {
+        (Some(min_distance), t) => cvae::Decoding::Fresh {
+            min_distance,
+            temperature: t.unwrap_or(1.0) as f32,
+        },
+        (None, Some(t)) => cvae::Decoding::Sampled {
+            temperature: t as f32,
+        },
+        (None, None) => cvae::Decoding::Novel,
+    }
+}
+
 /// A conditional VAE of SPEC §3 (Avalon: size + moves; Vanilla: size only).
 #[derive(Clone, Copy, Debug)]
 pub struct Cvae {
@@ -196,6 +212,16 @@ impl LevelGenerator for Cvae {
                    probabilities (1 as the decoder gives them; higher: more varied, less \
                    faithful to the conditions)",
         });
+        specs.push(ConditionSpec {
+            key: "fresh",
+            label: "New cells (at least)",
+            kind: ConditionKind::Int { min: 0, max: 12 },
+            default: ConditionValue::Int(0),
+            required: false,
+            help: "0: a copy of a training level gets the cheapest one- or two-cell edit; \
+                   N: every level differs from each training level of its size in at least N \
+                   cells (cells drawn, hotter when needed; fewer levels are valid)",
+        });
         specs
     }
 
@@ -266,6 +292,9 @@ impl LevelGenerator for Cvae {
         let model = self.model(ctx.models, request.weights.as_deref())?;
         let condition = self.condition(&model, &request.conditions);
         model.check(&condition).map_err(|e| e.to_string())?;
+        model
+            .check_decoding(decoding_of(&request.conditions))
+            .map_err(|e| e.to_string())?;
         if request.validated_only {
             ValidatedRequest::new(condition, 1, request.seed)
                 .check_promise(model.kind().uses_moves())
@@ -284,6 +313,7 @@ impl LevelGenerator for Cvae {
         let condition = self.condition(&model, &request.conditions);
         model.check(&condition).map_err(|e| e.to_string())?;
         let wanted = request.count.max(1);
+        let decoding = decoding_of(&request.conditions);
         if request.validated_only {
             // One accepted level per round, each from its own seed, so they stream.
             // One pool for the whole job: spares and learned offsets carry across rounds.
@@ -297,6 +327,7 @@ impl LevelGenerator for Cvae {
                 round += 1;
                 let mut r = ValidatedRequest::new(condition, 1, seed);
                 r.budget = VALIDATED_ROUND_BUDGET;
+                r.decoding = decoding;
                 let got = cvae::validated::generate_validated_pooled(
                     &model,
                     &r,
@@ -317,12 +348,6 @@ impl LevelGenerator for Cvae {
         }
         let budget =
             (wanted * crate::generation::ATTEMPTS_PER_LEVEL).max(crate::generation::MIN_BUDGET);
-        let decoding = match request.conditions.float("temperature") {
-            Some(t) if t > 0.0 => cvae::Decoding::Sampled {
-                temperature: t as f32,
-            },
-            _ => cvae::Decoding::Novel,
-        };
         let (layouts, attempts) = model
             .generate_distinct_decoded(&condition, wanted, request.seed, budget, decoding)
             .map_err(|e| e.to_string())?;

@@ -43,12 +43,18 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
     };
     let started = Instant::now();
     if args.validated {
+        if args.temperature.is_some() || args.fresh.is_some() || args.raw {
+            bail!("--validated sweeps the shipped decoding; it takes no --temperature, --fresh or --raw");
+        }
         return eval_validated(args);
     }
     if let Some(t) = args.temperature {
         if !(t > 0.0 && t <= 5.0) || args.raw {
             bail!("--temperature takes a value in (0, 5] and no --raw (got {t})");
         }
+    }
+    if args.fresh.is_some() && args.raw {
+        bail!("--fresh draws new levels; --raw measures the decoder alone: give one of them");
     }
     let (label, metrics) = if args.model == "dataset" {
         let dir = args
@@ -69,13 +75,19 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
             .clone()
             .unwrap_or_else(|| PathBuf::from(&generator.sidecar().training.data));
         let train = TrainingSet::load(&dir)?;
-        let decoding = match (args.raw, args.temperature) {
-            (true, _) => cvae::Decoding::Raw,
-            (false, Some(t)) => cvae::Decoding::Sampled {
+        let decoding = match (args.raw, args.temperature, args.fresh) {
+            (true, _, _) => cvae::Decoding::Raw,
+            (false, t, Some(n)) => cvae::Decoding::Fresh {
+                min_distance: n as usize,
+                temperature: t.unwrap_or(1.0) as f32,
+            },
+            (false, Some(t), None) => cvae::Decoding::Sampled {
                 temperature: t as f32,
             },
-            (false, None) => cvae::Decoding::Novel,
+            (false, None, None) => cvae::Decoding::Novel,
         };
+        // Fresh levels are measured against the same training set as the metrics.
+        generator.set_training(&train.samples);
         let report =
             cvae::sweep::run_sweep_with(&generator, &train.samples, args.seed, &config, decoding)?;
         (
@@ -84,6 +96,13 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
                 cvae::Decoding::Sampled { temperature } => {
                     format!("{} (cells drawn at temperature {temperature})", args.model)
                 }
+                cvae::Decoding::Fresh {
+                    min_distance,
+                    temperature,
+                } => format!(
+                    "{} (cells drawn from temperature {temperature} until {min_distance} cells from the training set)",
+                    args.model
+                ),
                 cvae::Decoding::Novel => args.model.clone(),
             },
             report.metrics,

@@ -119,6 +119,14 @@ pub enum ModelError {
         /// Why it could not be used.
         reason: String,
     },
+    /// Fresh decoding needs the model's training layouts and could not have them.
+    #[error("levels measured against the training set (\"new cells\") need the model's training layouts in {data}: {reason}")]
+    TrainingLayouts {
+        /// The training folder the sidecar names.
+        data: String,
+        /// Why the layouts could not be used.
+        reason: String,
+    },
     /// Writing weights or a sidecar failed.
     #[error("cannot write {path}: {reason}")]
     Write {

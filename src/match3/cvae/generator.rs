@@ -17,6 +17,7 @@ use candle_core::{Device, Tensor};
 use candle_nn::{VarBuilder, VarMap};
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
+use std::sync::OnceLock;
 
 /// Levels decoded per forward pass.
 pub const BATCH: usize = 256;
@@ -29,6 +30,8 @@ pub struct CvaeModel {
     fast: Option<FastDecoder>,
     /// The sidecar's training fingerprints, as a set.
     known: HashSet<u64>,
+    /// The training layouts by size, for [`Decoding::Fresh`]: given, or read on first use.
+    training: OnceLock<std::result::Result<TrainingBySize, String>>,
     sidecar: Sidecar,
     device: Device,
 }
@@ -52,6 +55,9 @@ pub struct Interpolation {
 
 pub use crate::ml::sidecar_path;
 
+/// Training layouts by play-area size.
+type TrainingBySize = HashMap<(usize, usize), Vec<Layout>>;
+
 /// How decoder outputs become layouts.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Decoding {
@@ -65,7 +71,21 @@ pub enum Decoding {
         /// The softmax temperature (1: the decoder's own probabilities).
         temperature: f32,
     },
+    /// Cells drawn as [`Decoding::Sampled`] until the level lies at least `min_distance`
+    /// canvas cells from every training layout of its size; the temperature rises by the
+    /// steps of [`FRESH_STEPS`] while no draw gets there. A level that never does is the
+    /// farthest draw (levels of [`CvaeModel::generate_distinct_decoded`] and validated
+    /// generation that fall short are dropped instead).
+    Fresh {
+        /// The fewest cells in which a level must differ from every training layout.
+        min_distance: usize,
+        /// The first draws' temperature (0 means 1).
+        temperature: f32,
+    },
 }
+
+/// Fresh decoding's draws: (multiple of the starting temperature, draws at it).
+pub const FRESH_STEPS: [(f32, usize); 4] = [(1.0, 8), (1.5, 8), (2.0, 8), (3.0, 8)];
 
 /// Salt of the per-cell draws' seeds (apart from the latent points').
 pub const SAMPLE_SALT: u64 = 0x5a3c_1e0d_77f1_b2a9;
@@ -142,6 +162,7 @@ impl CvaeModel {
             model,
             fast,
             known,
+            training: OnceLock::new(),
             sidecar,
             device,
         })
@@ -242,7 +263,10 @@ impl CvaeModel {
             round += 1;
             attempts += n;
             for layout in self.generate_each_decoded(&vec![*condition; n], round_seed, decoding)? {
-                if out.len() < count && seen.insert(layout.clone()) {
+                if out.len() < count
+                    && self.is_new(&layout, decoding)?
+                    && seen.insert(layout.clone())
+                {
                     out.push(layout);
                 }
             }
@@ -298,8 +322,18 @@ impl CvaeModel {
         for c in conditions {
             self.check(c)?;
         }
-        if let Decoding::Sampled { temperature } = decoding {
-            return self.generate_sampled(conditions, seed, temperature);
+        match decoding {
+            Decoding::Sampled { temperature } => {
+                return self.generate_sampled(conditions, seed, temperature, None);
+            }
+            Decoding::Fresh {
+                min_distance,
+                temperature,
+            } => {
+                let t = if temperature > 0.0 { temperature } else { 1.0 };
+                return self.generate_sampled(conditions, seed, t, Some(min_distance));
+            }
+            Decoding::Raw | Decoding::Novel => {}
         }
         let novel = decoding == Decoding::Novel;
         let mut out = Vec::with_capacity(conditions.len());
@@ -319,12 +353,19 @@ impl CvaeModel {
         Ok(out)
     }
 
+    /// Per-cell draws: copies drawn again ([`Decoding::Sampled`]), or with `min_distance`
+    /// the draws of [`Decoding::Fresh`].
     fn generate_sampled(
         &self,
         conditions: &[Condition],
         seed: u64,
         temperature: f32,
+        min_distance: Option<usize>,
     ) -> Result<Vec<Layout>> {
+        let training = match min_distance {
+            Some(_) => Some(self.training_by_size()?),
+            None => None,
+        };
         let mut out = Vec::with_capacity(conditions.len());
         for (b, chunk) in conditions.chunks(BATCH).enumerate() {
             let z: Vec<f32> = (0..chunk.len())
@@ -336,6 +377,17 @@ impl CvaeModel {
             let logits = self.logits(&z, chunk)?;
             for (i, condition) in chunk.iter().enumerate() {
                 let mut rng = Rng::derive(seed ^ SAMPLE_SALT, (b * BATCH + i) as u64);
+                if let (Some(d), Some(training)) = (min_distance, training) {
+                    let draw = |t: f32, rng: &mut Rng| {
+                        sampled_layout_from_logits(&logits, i, condition, t, rng)
+                    };
+                    if let Some(layout) =
+                        self.fresh_draw(condition, temperature, d, training, draw, &mut rng)?
+                    {
+                        out.push(layout);
+                        continue;
+                    }
+                }
                 let mut layout =
                     sampled_layout_from_logits(&logits, i, condition, temperature, &mut rng)?;
                 for _ in 0..REDRAWS {
@@ -358,9 +410,106 @@ impl CvaeModel {
         Ok(out)
     }
 
+    /// One level of [`Decoding::Fresh`]: the first draw at least `min_distance` cells from
+    /// the training layouts of its size, else the farthest draw of the requested size;
+    /// `None` when every draw copied a training level or missed the size.
+    fn fresh_draw(
+        &self,
+        condition: &Condition,
+        temperature: f32,
+        min_distance: usize,
+        training: &TrainingBySize,
+        draw: impl Fn(f32, &mut Rng) -> Result<Layout>,
+        rng: &mut Rng,
+    ) -> Result<Option<Layout>> {
+        let size = (condition.width, condition.height);
+        let mut farthest: Option<(usize, Layout)> = None;
+        'steps: for (scale, draws) in FRESH_STEPS {
+            for _ in 0..draws {
+                let layout = draw(temperature * scale, rng)?;
+                if layout.size() != size {
+                    continue;
+                }
+                let d = distance_to(training, &layout).unwrap_or(usize::MAX);
+                if farthest.as_ref().is_none_or(|(best, _)| d > *best) {
+                    farthest = Some((d, layout));
+                }
+                if d >= min_distance {
+                    break 'steps;
+                }
+            }
+        }
+        Ok(farthest.and_then(|(d, layout)| (d > 0).then_some(layout)))
+    }
+
     /// True when `layout` is one of the training levels (by fingerprint).
     pub fn is_training_level(&self, layout: &Layout) -> bool {
         self.known.contains(&layout_fingerprint(layout))
+    }
+
+    /// Whether `layout` counts as new under `decoding`: at least `min_distance` cells from
+    /// every training layout of its size for [`Decoding::Fresh`], otherwise not a copy of a
+    /// training level.
+    ///
+    /// # Errors
+    /// [`ModelError::TrainingLayouts`] when fresh decoding cannot have the training layouts.
+    pub fn is_new(&self, layout: &Layout, decoding: Decoding) -> Result<bool> {
+        if let Decoding::Fresh { min_distance, .. } = decoding {
+            let training = self.training_by_size()?;
+            return Ok(distance_to(training, layout).is_none_or(|d| d >= min_distance));
+        }
+        Ok(!self.is_training_level(layout))
+    }
+
+    /// Cells of the 9 × 11 canvas in which `layout` differs from the nearest training layout
+    /// of its size; `None` when no training layout has that size.
+    ///
+    /// # Errors
+    /// As [`CvaeModel::is_new`].
+    pub fn training_distance(&self, layout: &Layout) -> Result<Option<usize>> {
+        Ok(distance_to(self.training_by_size()?, layout))
+    }
+
+    /// Checks that `decoding` can run: [`Decoding::Fresh`] needs the training layouts.
+    ///
+    /// # Errors
+    /// As [`CvaeModel::is_new`].
+    pub fn check_decoding(&self, decoding: Decoding) -> Result<()> {
+        if let Decoding::Fresh { .. } = decoding {
+            self.training_by_size()?;
+        }
+        Ok(())
+    }
+
+    /// Gives the model the layouts it was trained on, for [`Decoding::Fresh`] (without
+    /// this they are read from the sidecar's data folder on first use, and refused when
+    /// that file has changed since training). False when the model already has them.
+    pub fn set_training(&self, samples: &[Sample]) -> bool {
+        self.training
+            .set(Ok(by_size(samples.iter().map(|s| &s.layout))))
+            .is_ok()
+    }
+
+    fn training_by_size(&self) -> Result<&TrainingBySize> {
+        let data = &self.sidecar.training.data;
+        let loaded = self.training.get_or_init(|| {
+            let set =
+                super::train::TrainingSet::load(Path::new(data)).map_err(|e| e.to_string())?;
+            if set.hash != self.sidecar.training.data_hash {
+                return Err(format!(
+                    "{}/train.ron has changed since the model was trained (hash {}, the sidecar \
+                     says {}); fresh levels are measured against the layouts the model saw",
+                    data, set.hash, self.sidecar.training.data_hash
+                ));
+            }
+            Ok(by_size(set.samples.iter().map(|s| &s.layout)))
+        });
+        loaded
+            .as_ref()
+            .map_err(|reason| ModelError::TrainingLayouts {
+                data: data.clone(),
+                reason: reason.clone(),
+            })
     }
 
     /// Replaces every layout that copies a training level by the most likely novel one
@@ -582,4 +731,20 @@ pub fn snapshot(varmap: &VarMap) -> Result<HashMap<String, Tensor>> {
         out.insert(k.clone(), v.as_tensor().copy()?);
     }
     Ok(out)
+}
+
+fn by_size<'a>(layouts: impl Iterator<Item = &'a Layout>) -> TrainingBySize {
+    let mut out = TrainingBySize::new();
+    for l in layouts {
+        out.entry(l.size()).or_default().push(l.clone());
+    }
+    out
+}
+
+fn distance_to(training: &TrainingBySize, layout: &Layout) -> Option<usize> {
+    training
+        .get(&layout.size())?
+        .iter()
+        .map(|t| super::metrics::canvas_distance(layout, t))
+        .min()
 }

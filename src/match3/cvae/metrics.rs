@@ -100,20 +100,21 @@ pub fn nearest_training_distances(levels: &[Layout], training: &[Layout]) -> Vec
     levels
         .iter()
         .map(|l| {
-            by_size.get(&l.size()).and_then(|same| {
-                same.iter()
-                    .map(|t| {
-                        l.canvas()
-                            .cells()
-                            .iter()
-                            .zip(t.canvas().cells())
-                            .filter(|(a, b)| a != b)
-                            .count()
-                    })
-                    .min()
-            })
+            by_size
+                .get(&l.size())
+                .and_then(|same| same.iter().map(|t| canvas_distance(l, t)).min())
         })
         .collect()
+}
+
+/// Cells of the 9 × 11 canvas in which two layouts differ.
+pub fn canvas_distance(a: &Layout, b: &Layout) -> usize {
+    a.canvas()
+        .cells()
+        .iter()
+        .zip(b.canvas().cells())
+        .filter(|(x, y)| x != y)
+        .count()
 }
 
 /// Largest blocked share at which a layout counts as nearly open.

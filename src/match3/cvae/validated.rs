@@ -337,15 +337,16 @@ pub fn generate_validated_pooled(
             .collect();
         let layouts = generator.generate_each_decoded(&conditions, seed, request.decoding)?;
         report.attempts += batch;
-        let fresh: Vec<Layout> = layouts
-            .into_iter()
-            .filter(|l| {
-                // Copies were made novel; this guards the promise for any decoding.
-                !pool.handed_out.contains(l)
-                    && !generator.is_training_level(l)
-                    && seen.insert(l.clone())
-            })
-            .collect();
+        let mut fresh: Vec<Layout> = Vec::with_capacity(layouts.len());
+        for l in layouts {
+            // Copies were made novel; this guards the promise for any decoding.
+            if !pool.handed_out.contains(&l)
+                && generator.is_new(&l, request.decoding)?
+                && seen.insert(l.clone())
+            {
+                fresh.push(l);
+            }
+        }
         let screened: Vec<(Layout, Vec<Game>, Verdict)> = fresh
             .into_par_iter()
             .map(|l| {
