@@ -90,6 +90,14 @@ fn bad_requests_are_errors_in_words() {
     ]);
     assert!(!ok && stderr.contains("--margin must be"), "{stderr}");
     let (ok, _, stderr) = studio(&[
+        "eval",
+        "--model",
+        "avalon",
+        "--validated",
+        "--limit-margin=-1",
+    ]);
+    assert!(!ok && stderr.contains("--limit-margin must be"), "{stderr}");
+    let (ok, _, stderr) = studio(&[
         "train",
         "--model",
         "avalon",

@@ -229,14 +229,14 @@ fn validated_generation_keeps_valid_levels_near_the_moves() {
 fn validated_generation_refuses_moves_too_near_the_limit_to_promise() {
     let g = CvaeModel::load(&weights("avalon-main")).unwrap();
     let request =
-        ValidatedRequest::new(Condition::new(9, 10, Symmetry::Vertical, Some(19.5)), 1, 0);
+        ValidatedRequest::new(Condition::new(9, 10, Symmetry::Vertical, Some(19.6)), 1, 0);
     let err = generate_validated(&g, &request, None).unwrap_err();
     assert!(matches!(err, ModelError::BeyondMargin { .. }), "{err}");
-    assert!(err.to_string().contains("at most 19 moves"), "{err}");
-    // 19 itself can be asked for.
+    assert!(err.to_string().contains("at most 19.5 moves"), "{err}");
+    // 19.5 itself can be asked for.
     let ok = ValidatedRequest {
         budget: 16,
-        ..ValidatedRequest::new(Condition::new(9, 10, Symmetry::Vertical, Some(19.0)), 1, 0)
+        ..ValidatedRequest::new(Condition::new(9, 10, Symmetry::Vertical, Some(19.5)), 1, 0)
     };
     assert!(generate_validated(&g, &ok, None).is_ok());
 }

@@ -178,9 +178,9 @@ fn validated_only_says_before_generating_when_the_moves_cannot_be_promised() {
         .generators_mut()
         .request_mut(level_studio::match3::ID);
     r.validated_only = true;
-    r.conditions.set("moves", ConditionValue::Float(19.5));
+    r.conditions.set("moves", ConditionValue::Float(19.8));
     // The model loads off the UI thread; the check shows once it has.
-    let says = "no level can be promised at 19.5 moves";
+    let says = "no level can be promised at 19.8 moves";
     for _ in 0..300 {
         steps(&mut h, 1);
         if h.query_by_label_contains(says).is_some() {
@@ -193,7 +193,7 @@ fn validated_only_says_before_generating_when_the_moves_cannot_be_promised() {
         "the refusal shows"
     );
     assert!(h
-        .query_by_label_contains("ask for at most 19 moves")
+        .query_by_label_contains("ask for at most 19.5 moves")
         .is_some());
     // Without "Validated only" the same moves are fine.
     h.state_mut()

@@ -45,6 +45,10 @@ pub struct EvalArgs {
     /// With --validated: the safety margin in moves (see `ValidatedRequest::margin`).
     #[arg(long, default_value_t = default_margin())]
     pub margin: f64,
+    /// With --validated: the safety margin below the move limit, in moves (see
+    /// `ValidatedRequest::limit_margin`).
+    #[arg(long, default_value_t = default_limit_margin())]
+    pub limit_margin: f64,
     /// Match-3 models: sweep the decoder's raw output (copies of training levels kept).
     #[arg(long)]
     pub raw: bool,
@@ -104,4 +108,8 @@ pub fn run(args: &EvalArgs) -> Result<ExitCode> {
 
 fn default_margin() -> f64 {
     crate::match3::cvae::validated::DEFAULT_MARGIN
+}
+
+fn default_limit_margin() -> f64 {
+    crate::match3::cvae::validated::DEFAULT_LIMIT_MARGIN
 }

@@ -127,7 +127,20 @@ fn eval_validated(args: &EvalArgs) -> Result<ExitCode> {
             args.margin
         );
     }
-    let r = cvae::validated_sweep(&generator, args.seed, budget, tolerance, args.margin)?;
+    if !(0.0..=10.0).contains(&args.limit_margin) {
+        bail!(
+            "--limit-margin must be between 0 and 10 moves (got {})",
+            args.limit_margin
+        );
+    }
+    let r = cvae::validated_sweep(
+        &generator,
+        args.seed,
+        budget,
+        tolerance,
+        args.margin,
+        args.limit_margin,
+    )?;
     if args.json {
         println!("{}", serde_json::to_string(&r)?);
         return Ok(ExitCode::SUCCESS);

@@ -90,14 +90,16 @@ pub enum ModelError {
         model: String,
     },
     /// Validated generation cannot promise a level this near the move limit.
-    #[error("no level can be promised at {moves} moves: the bots' noise needs a margin of {margin} moves inside both the ±{tolerance} tolerance and the limit of {limit}; ask for at most {most} moves")]
+    #[error("no level can be promised at {moves} moves: the bots' noise needs a margin of {margin} moves inside the ±{tolerance} tolerance and {limit_margin} below the limit of {limit}; ask for at most {most} moves")]
     BeyondMargin {
         /// The requested moves.
         moves: f64,
         /// The accepted distance from them.
         tolerance: f64,
-        /// The safety margin for the bots' noise.
+        /// The safety margin for the bots' noise inside the tolerance.
         margin: f64,
+        /// The safety margin below the limit.
+        limit_margin: f64,
         /// The designers' move limit.
         limit: u32,
         /// The most moves that can be promised.

@@ -28,7 +28,12 @@ use std::time::Instant;
 
 /// The default [`ValidatedRequest::margin`]: the median of 30 games moves by about a move
 /// between bot seeds.
-pub const DEFAULT_MARGIN: f64 = 1.5;
+pub const DEFAULT_MARGIN: f64 = 1.0;
+
+/// The default [`ValidatedRequest::limit_margin`]: wider than the target's, because a level
+/// near the limit has a long tail of games above it (unsolved ones count 40), so its median
+/// jumps further between bot seeds.
+pub const DEFAULT_LIMIT_MARGIN: f64 = 1.5;
 
 /// The confirming validation plays this many times the games of the first one.
 pub const CONFIRM_FACTOR: u32 = 3;
@@ -70,11 +75,13 @@ pub struct ValidatedRequest {
     /// judge it on both together (120 games).
     pub confirm: bool,
     /// Safety margin, in moves, for the bots' sampling noise: the median of both validations
-    /// must lie within `tolerance − margin` of the target and at most `limit − margin`, so
-    /// that a fresh validation of an accepted level still lands within the tolerance and
-    /// the limit. Only used with `confirm`. (No level is accepted for a target so near the
-    /// limit that both cannot hold.)
+    /// must lie within `tolerance − margin` of the target and at most `limit −
+    /// limit_margin`, so that a fresh validation of an accepted level still lands within the
+    /// tolerance and the limit. Only used with `confirm`. (No level is accepted for a target
+    /// so near the limit that both cannot hold.)
     pub margin: f64,
+    /// The margin kept below the move limit (see `margin`).
+    pub limit_margin: f64,
     /// How decoder outputs become candidates.
     pub decoding: Decoding,
 }
@@ -91,6 +98,7 @@ impl ValidatedRequest {
             validation: ValidationConfig::default(),
             confirm: true,
             margin: DEFAULT_MARGIN,
+            limit_margin: DEFAULT_LIMIT_MARGIN,
             decoding: Decoding::Novel,
         }
     }
@@ -110,8 +118,10 @@ impl ValidatedRequest {
             moves: self.condition.moves.unwrap_or(0.0),
             tolerance: self.tolerance,
             margin: self.margin,
+            limit_margin: self.limit_margin,
             limit: self.validation.limit,
-            most: f64::from(self.validation.limit) + self.tolerance - 2.0 * self.margin,
+            most: f64::from(self.validation.limit) - self.limit_margin + self.tolerance
+                - self.margin,
         })
     }
 
@@ -131,10 +141,14 @@ impl ValidatedRequest {
         if !self.confirm {
             return (allowed, allowed);
         }
-        let (a, b) = (
-            if uses_moves { lo + self.margin } else { lo },
-            hi - self.margin,
-        );
+        let top = limit - self.limit_margin;
+        let (a, b) = match self.condition.moves.filter(|_| uses_moves) {
+            Some(t) => (
+                lo + self.margin,
+                (t + self.tolerance - self.margin).min(top),
+            ),
+            None => (lo, top),
+        };
         let accept = Window { lo: a, hi: b };
         let screen = Window {
             lo: (accept.lo - SCREEN_SLACK).max(lo),
@@ -497,6 +511,7 @@ pub fn validated_sweep(
     budget: usize,
     tolerance: f64,
     margin: f64,
+    limit_margin: f64,
 ) -> Result<ValidatedSweep> {
     let limit = ValidationConfig::default().limit as f64;
     let min_moves = generator
@@ -528,6 +543,7 @@ pub fn validated_sweep(
             budget,
             tolerance,
             margin,
+            limit_margin,
             ..ValidatedRequest::new(condition, 1, seed.wrapping_add(i as u64 * 7919))
         };
         if request
@@ -584,9 +600,9 @@ mod tests {
     fn the_windows_narrow_by_the_margin_and_widen_for_the_screen() {
         let r = ValidatedRequest::new(Condition::new(7, 9, Symmetry::Vertical, Some(15.0)), 1, 0);
         let (accept, screen) = r.windows(true);
-        assert_eq!((accept.lo, accept.hi), (14.5, 15.5));
-        assert_eq!((screen.lo, screen.hi), (13.5, 16.5));
-        // Near the limit of 20 the top is the limit less the margin.
+        assert_eq!((accept.lo, accept.hi), (14.0, 16.0));
+        assert_eq!((screen.lo, screen.hi), (13.0, 17.0));
+        // Near the limit of 20 the top is the limit less its own margin.
         let near = ValidatedRequest::new(
             Condition {
                 moves: Some(18.8),
@@ -596,9 +612,9 @@ mod tests {
             0,
         );
         let (accept, screen) = near.windows(true);
-        assert!((accept.lo - 18.3).abs() < 1e-9 && accept.hi == 18.5);
+        assert!((accept.lo - 17.8).abs() < 1e-9 && accept.hi == 18.5);
         assert_eq!(screen.hi, 19.5);
-        // Vanilla: valid within the margin.
+        // Vanilla: valid within the limit's margin.
         let (accept, _) = r.windows(false);
         assert_eq!((accept.lo, accept.hi), (0.0, 18.5));
     }
