@@ -205,6 +205,44 @@ fn validated_only_says_before_generating_when_the_moves_cannot_be_promised() {
 }
 
 #[test]
+fn a_suggestion_that_validated_only_would_refuse_is_not_offered() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir, JobMode::Threads));
+    steps(&mut h, 2);
+    avalon_request(&mut h, 4, 1);
+    let r = h
+        .state_mut()
+        .generators_mut()
+        .request_mut(level_studio::match3::ID);
+    r.conditions.set("width", ConditionValue::Int(5));
+    r.conditions.set("height", ConditionValue::Int(10));
+    r.conditions.set("moves", ConditionValue::Float(12.0));
+    // The training set's nearest at 5×10 is 20 moves: offered while any level will do …
+    let at_this_size = "Nearest feasible at this size: 5x10 20 moves";
+    for _ in 0..300 {
+        steps(&mut h, 1);
+        if h.query_by_label_contains(at_this_size).is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert!(h.query_by_label_contains(at_this_size).is_some());
+    assert!(h
+        .query_by_label_contains("no valid 5x10 training level takes 12 moves (they all take 20)")
+        .is_some());
+    // … but not when only validated levels will do: 20 moves cannot be promised.
+    h.state_mut()
+        .generators_mut()
+        .request_mut(level_studio::match3::ID)
+        .validated_only = true;
+    steps(&mut h, 2);
+    assert!(h.query_by_label_contains(at_this_size).is_none());
+    assert!(h
+        .query_by_label_contains("Nearest feasible at another size")
+        .is_some());
+}
+
+#[test]
 fn a_candidate_opens_in_the_editor() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = harness(studio(vec![], &dir, JobMode::Threads));

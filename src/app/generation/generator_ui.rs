@@ -130,6 +130,15 @@ impl GeneratorPanel {
                 format!("Warning: {}", f.warning),
             );
             for s in f.suggestions {
+                // A condition the generator would refuse (moves "Validated only" cannot
+                // promise) is not offered.
+                let mut tried = r.clone();
+                for (key, value) in &s.set {
+                    tried.conditions.set(key, *value);
+                }
+                if loaded && generator.check(&tried, &ctx).is_err() {
+                    continue;
+                }
                 if ui
                     .small_button(capitalised(&s.label))
                     .on_hover_text("Use this condition")

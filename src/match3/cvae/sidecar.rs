@@ -317,11 +317,18 @@ impl Sidecar {
                 moves_text(moves)
             )
         } else {
+            let they = if range.0 == range.1 {
+                format!("they all take {}", moves_text(range.0))
+            } else {
+                format!(
+                    "they take {} to {}",
+                    moves_text(range.0),
+                    moves_text(range.1)
+                )
+            };
             format!(
-                "no valid {w}x{h} training level takes {} moves (they take {} to {})",
-                moves_text(moves),
-                moves_text(range.0),
-                moves_text(range.1)
+                "no valid {w}x{h} training level takes {} moves ({they})",
+                moves_text(moves)
             )
         };
         Feasibility::Infeasible {
