@@ -73,6 +73,19 @@ fn avalon_request(h: &mut Harness<'_, StudioApp>, count: usize, seed: u64) {
     (r.count, r.seed, r.validated_only) = (count, seed, false);
 }
 
+/// Steps the window until a label containing `text` shows (models load off the UI
+/// thread), for at most about six seconds; whether it showed.
+fn wait_for_label(h: &mut Harness<'_, StudioApp>, text: &str) -> bool {
+    for _ in 0..300 {
+        steps(h, 1);
+        if h.query_by_label_contains(text).is_some() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    false
+}
+
 fn generate_and_wait(h: &mut Harness<'_, StudioApp>) -> Vec<Vec<String>> {
     h.get_by_label("Generate").click();
     h.step();
@@ -181,17 +194,7 @@ fn validated_only_says_before_generating_when_the_moves_cannot_be_promised() {
     r.conditions.set("moves", ConditionValue::Float(19.8));
     // The model loads off the UI thread; the check shows once it has.
     let says = "no level can be promised at 19.8 moves";
-    for _ in 0..300 {
-        steps(&mut h, 1);
-        if h.query_by_label_contains(says).is_some() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    assert!(
-        h.query_by_label_contains(says).is_some(),
-        "the refusal shows"
-    );
+    assert!(wait_for_label(&mut h, says), "the refusal shows");
     assert!(h
         .query_by_label_contains("ask for at most 19.5 moves")
         .is_some());
@@ -219,14 +222,7 @@ fn a_suggestion_that_validated_only_would_refuse_is_not_offered() {
     r.conditions.set("moves", ConditionValue::Float(12.0));
     // The training set's nearest at 5×10 is 20 moves: offered while any level will do …
     let at_this_size = "Nearest feasible at this size: 5x10 20 moves";
-    for _ in 0..300 {
-        steps(&mut h, 1);
-        if h.query_by_label_contains(at_this_size).is_some() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    assert!(h.query_by_label_contains(at_this_size).is_some());
+    assert!(wait_for_label(&mut h, at_this_size));
     assert!(h
         .query_by_label_contains("no valid 5x10 training level takes 12 moves (they all take 20)")
         .is_some());

@@ -237,7 +237,15 @@ impl LevelGenerator for Cvae {
     }
 
     fn preload(&self, models: &ModelCache, weights: Option<&Path>) -> Result<(), String> {
-        self.model(models, weights).map(|_| ())
+        let model = self.model(models, weights)?;
+        // The training layouts "New cells" measures against are read here, off the UI
+        // thread; a failure is kept and shown by `check` when the condition asks for them.
+        let fresh = cvae::Decoding::Fresh {
+            min_distance: 1,
+            temperature: 1.0,
+        };
+        let _ = model.check_decoding(fresh);
+        Ok(())
     }
 
     fn feasibility(&self, models: &ModelCache, conditions: &Conditions) -> Option<Feasibility> {
