@@ -54,11 +54,13 @@ pub enum FileError {
         /// The newest format version this studio reads.
         supported: u32,
     },
-    /// The file's extension says nothing the studio can read.
-    #[error("{path}: unknown file type (expected .ron, .json or .txt)")]
+    /// The file's extension says nothing the studio can read here.
+    #[error("{path}: unknown file type (expected {expected})")]
     UnknownType {
         /// The file.
         path: PathBuf,
+        /// The extensions that are read here, in words (".ron or .json").
+        expected: &'static str,
     },
     /// The file is larger than the studio reads.
     #[error("{path}: larger than {} MiB; not a level, pack or model file the studio reads", limit / (1024 * 1024))]
@@ -79,6 +81,9 @@ pub enum FileError {
     /// A value could not be written as RON or JSON (a number the format cannot hold).
     #[error("could not write the data: {0}")]
     Serialise(String),
+    /// Another process is writing the same file (see [`crate::lock`]).
+    #[error(transparent)]
+    Locked(#[from] crate::lock::LockError),
 }
 
 fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> FileError + '_ {
@@ -136,48 +141,220 @@ pub fn from_json<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, File
     })
 }
 
-/// The temporary file a save of `path` writes first: hidden, beside it, named after it and
-/// this process (`.NAME.PID.tmp`).
-pub fn temp_path(path: &Path) -> PathBuf {
-    let dir = path
-        .parent()
+/// The folder a file is in (`.` for a bare name).
+pub fn folder_of(path: &Path) -> PathBuf {
+    path.parent()
         .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
-    dir.join(format!(".{name}.{}.tmp", std::process::id()))
+        .unwrap_or(Path::new("."))
+        .to_path_buf()
 }
 
-/// Writes bytes atomically: a temporary file beside the target, flushed and synced, then
-/// renamed over it, so a crash mid-save leaves the old file whole. An existing target must be
-/// a plain, writable file with no other hard link (a symbolic link, FIFO, device or folder is
-/// refused, never replaced); the new file keeps its permissions. The temporary file is removed
-/// on every error, and temporary files of this naming older than a day (left by a killed save)
-/// are removed from the folder.
+/// The first `max` bytes of `name`, cut at a character boundary.
+pub fn truncate_name(name: &str, max: usize) -> &str {
+    let mut end = max.min(name.len());
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    &name[..end]
+}
+
+/// Counts temporary files made by this process, so each has a name of its own.
+static TEMP_COUNTER: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// Makes the temporary file a save of `path` writes first: hidden, beside it, named after it,
+/// this process and a number no other process can foresee (`.NAME.PID.N.tmp`; a long NAME is shortened so the name fits
+/// the file system's 255 bytes). It is created exclusively (`O_EXCL`, and `O_NOFOLLOW` on
+/// Unix): a file or symbolic link already at that name is never opened, followed or
+/// replaced; another name is tried.
 ///
 /// # Errors
-/// [`FileError::Io`]; [`FileError::Refused`] for a target that must not be replaced.
+/// The operating system's error.
+pub fn create_temp(path: &Path) -> std::io::Result<(PathBuf, std::fs::File)> {
+    let dir = folder_of(path);
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_else(|| "file".into());
+    let name = truncate_name(&name, 200);
+    let mut last = None;
+    for _ in 0..64 {
+        // A counter mixed with the clock: names another process cannot plant in advance.
+        let count = TEMP_COUNTER.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let mixed = crate::ml::fnv1a_hex(format!("{count}.{nanos}").as_bytes());
+        let n = u64::from_str_radix(&mixed[..12], 16).unwrap_or(count);
+        let tmp = dir.join(format!(".{name}.{}.{n}.tmp", std::process::id()));
+        let mut options = std::fs::OpenOptions::new();
+        options.write(true).create_new(true);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::OpenOptionsExt;
+            options.custom_flags(libc::O_NOFOLLOW | libc::O_CLOEXEC);
+        }
+        match options.open(&tmp) {
+            Ok(file) => return Ok((tmp, file)),
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => last = Some(e),
+            Err(e) => return Err(e),
+        }
+    }
+    Err(last.unwrap_or_else(|| std::io::Error::other("no free temporary name")))
+}
+
+/// Writes bytes atomically: a temporary file beside the target (made by [`create_temp`]),
+/// flushed and synced, then renamed over it, so a crash mid-save leaves the old file whole.
+/// An existing target must be a plain, writable file with no other hard link (a symbolic
+/// link, FIFO, device or folder is refused, never replaced); the new file keeps its
+/// permissions. The write holds the target's [`WriteLock`](crate::lock::WriteLock), so a
+/// second process saving the same file is refused instead of racing. The temporary file is
+/// removed on every error, and temporary files of this naming older than a day (left by a
+/// killed save) are removed from the folder.
+///
+/// # Errors
+/// [`FileError::Io`]; [`FileError::Refused`] for a target that must not be replaced;
+/// [`FileError::Locked`] when another process is writing it.
 pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
+    let dir = folder_of(path);
     let existing = replaceable(path)?;
-    std::fs::create_dir_all(dir).map_err(io_err(path))?;
-    remove_stale_temps(dir);
-    let tmp = temp_path(path);
+    std::fs::create_dir_all(&dir).map_err(io_err(path))?;
+    let _lock = crate::lock::WriteLock::acquire(path)?;
+    // Checked again under the lock: another writer may have changed it meanwhile.
+    let existing = match existing {
+        Some(_) => replaceable(path)?,
+        None => None,
+    };
+    remove_stale_temps(&dir);
+    let (tmp, mut f) = create_temp(path).map_err(io_err(path))?;
     let result = (|| {
-        let mut f = std::fs::File::create(&tmp)?;
         f.write_all(bytes)?;
         if let Some(meta) = &existing {
             f.set_permissions(meta.permissions())?;
         }
         f.sync_all()?;
+        drop(f);
         std::fs::rename(&tmp, path)
     })();
     if result.is_err() {
         let _ = std::fs::remove_file(&tmp);
     }
     result.map_err(io_err(path))
+}
+
+/// What a file on disk was when a save last wrote it (or when a run first looked): its
+/// length, modification time and identity, to tell whether someone else wrote it since.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FileState {
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+    identity: (u64, u64),
+}
+
+impl FileState {
+    /// The state of the file at `path` now (`None`: there is none).
+    pub fn of(path: &Path) -> Option<Self> {
+        let meta = std::fs::symlink_metadata(path).ok()?;
+        #[cfg(unix)]
+        let identity = {
+            use std::os::unix::fs::MetadataExt;
+            (meta.dev(), meta.ino())
+        };
+        #[cfg(not(unix))]
+        let identity = (0, 0);
+        Some(Self {
+            len: meta.len(),
+            modified: meta.modified().ok(),
+            identity,
+        })
+    }
+}
+
+/// A sibling name for a file whose own name is taken by someone else's work: `NAME-2.EXT`,
+/// `NAME-3.EXT`, … (the first that does not exist).
+pub fn sibling_name(path: &Path) -> PathBuf {
+    let stem = path
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_else(|| "file".into());
+    let ext = path.extension().map(|e| e.to_string_lossy().to_string());
+    let dir = folder_of(path);
+    (2u32..)
+        .map(|n| {
+            let name = match &ext {
+                Some(e) => format!("{stem}-{n}.{e}"),
+                None => format!("{stem}-{n}"),
+            };
+            dir.join(name)
+        })
+        .find(|p| std::fs::symlink_metadata(p).is_err())
+        .unwrap_or_else(|| path.to_path_buf())
+}
+
+/// Puts the folder `fresh` (a finished export, beside `target`) in place of the folder
+/// `target`, so a reader sees the old folder or the new one, never a mix: on Linux the two
+/// are exchanged in one step (`renameat2` with `RENAME_EXCHANGE`), elsewhere the old folder
+/// is moved aside first. The old contents are then removed.
+///
+/// # Errors
+/// The operating system's error, naming the folder; `fresh` is removed on error and
+/// `target` is then the old folder.
+pub fn swap_in_folder(fresh: &Path, target: &Path) -> Result<(), FileError> {
+    let exists = std::fs::symlink_metadata(target).is_ok();
+    let result = if exists {
+        exchange(fresh, target).and_then(|()| std::fs::remove_dir_all(fresh))
+    } else {
+        std::fs::rename(fresh, target)
+    };
+    if result.is_err() {
+        let _ = std::fs::remove_dir_all(fresh);
+    }
+    result.map_err(io_err(target))
+}
+
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = |p: &Path| {
+        std::ffi::CString::new(p.as_os_str().as_bytes())
+            .map_err(|_| std::io::Error::other("a path holds a NUL byte"))
+    };
+    let (ca, cb) = (c(a)?, c(b)?);
+    // SAFETY: two valid NUL-terminated paths relative to the working folder.
+    let done = unsafe {
+        libc::renameat2(
+            libc::AT_FDCWD,
+            ca.as_ptr(),
+            libc::AT_FDCWD,
+            cb.as_ptr(),
+            libc::RENAME_EXCHANGE,
+        )
+    };
+    if done == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
+fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+    // Two renames: `b` is briefly missing, never mixed.
+    let aside = a.with_extension("old");
+    std::fs::rename(b, &aside)?;
+    if let Err(e) = std::fs::rename(a, b) {
+        let _ = std::fs::rename(&aside, b);
+        return Err(e);
+    }
+    std::fs::rename(&aside, a)
+}
+
+/// A place where a save may be stopped for a test of what a crash there leaves: when the
+/// environment variable `LEVEL_STUDIO_CRASH_AT` names `point`, the process aborts at once
+/// (as kill -9 would stop it). Unset, it does nothing.
+pub fn crash_point(point: &str) {
+    if std::env::var_os("LEVEL_STUDIO_CRASH_AT").is_some_and(|v| v == point) {
+        std::process::abort();
+    }
 }
 
 /// The metadata of an existing save target, or why it must not be replaced.
@@ -223,7 +400,7 @@ fn replaceable(path: &Path) -> Result<Option<std::fs::Metadata>, FileError> {
     Ok(Some(meta))
 }
 
-/// Removes `.NAME.PID.tmp` files older than a day from `dir`: what saves killed mid-write
+/// Removes `.NAME.PID.N.tmp` (and the older `.NAME.PID.tmp`) files older than a day from `dir`: what saves killed mid-write
 /// (power loss, kill -9) left behind. Errors are ignored: this is housekeeping.
 fn remove_stale_temps(dir: &Path) {
     let Ok(entries) = std::fs::read_dir(dir) else {
@@ -251,7 +428,8 @@ fn remove_stale_temps(dir: &Path) {
     }
 }
 
-/// Whether `name` is of [`temp_path`]'s naming: `.NAME.PID.tmp`.
+/// Whether `name` is of [`create_temp`]'s naming: `.NAME.PID.N.tmp` (or the older
+/// `.NAME.PID.tmp`).
 fn is_temp_name(name: &str) -> bool {
     let Some(rest) = name.strip_prefix('.').and_then(|n| n.strip_suffix(".tmp")) else {
         return false;
@@ -268,24 +446,42 @@ fn is_temp_name(name: &str) -> bool {
 /// `/dev/zero` or a runaway file is refused instead of filling the memory.
 pub const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
 
+/// Reads a file of at most [`MAX_FILE_BYTES`] (training data to hash, weights): a larger
+/// file, `/dev/zero` or a runaway stream is refused once the cap is passed, never read whole.
+///
+/// # Errors
+/// [`FileError::Io`]; [`FileError::TooLarge`].
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>, FileError> {
+    read_bytes_capped(path, MAX_FILE_BYTES)
+}
+
+/// As [`read_bytes`] with a cap of `limit` bytes.
+///
+/// # Errors
+/// [`FileError::Io`]; [`FileError::TooLarge`].
+pub fn read_bytes_capped(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
+    use std::io::Read;
+    let file = std::fs::File::open(path).map_err(io_err(path))?;
+    let mut bytes = Vec::new();
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(io_err(path))?;
+    if bytes.len() as u64 > limit {
+        return Err(FileError::TooLarge {
+            path: path.to_path_buf(),
+            limit,
+        });
+    }
+    Ok(bytes)
+}
+
 /// Reads a text file of at most [`MAX_FILE_BYTES`], without a leading UTF-8 byte-order mark.
 ///
 /// # Errors
 /// [`FileError::Io`]; [`FileError::Parse`] at the first byte that is not UTF-8;
 /// [`FileError::TooLarge`].
 pub fn read_text(path: &Path) -> Result<String, FileError> {
-    use std::io::Read;
-    let file = std::fs::File::open(path).map_err(io_err(path))?;
-    let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(io_err(path))?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(FileError::TooLarge {
-            path: path.to_path_buf(),
-            limit: MAX_FILE_BYTES,
-        });
-    }
+    let bytes = read_bytes(path)?;
     let mut text = String::from_utf8(bytes).map_err(|e| {
         let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
         let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
@@ -482,6 +678,7 @@ pub fn load_pack(path: &Path) -> Result<Pack, FileError> {
         _ => {
             return Err(FileError::UnknownType {
                 path: path.to_path_buf(),
+                expected: ".ron or .json",
             })
         }
     };

@@ -20,6 +20,7 @@ pub mod generation;
 pub mod grid;
 pub mod jobs;
 pub mod level;
+pub mod lock;
 pub mod longcat;
 pub mod match3;
 pub mod ml;

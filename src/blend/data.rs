@@ -169,7 +169,7 @@ pub fn pad_room(name: String, terrain: &[String]) -> Segment {
 /// A missing folder or a malformed file, naming it.
 pub fn load(dir: &Path) -> Result<Vec<Segment>, DataError> {
     let read = |p: &Path| {
-        std::fs::read_to_string(p).map_err(|e| DataError::Read {
+        crate::files::read_text(p).map_err(|e| DataError::Read {
             path: p.to_path_buf(),
             reason: e.to_string(),
         })

@@ -1,7 +1,7 @@
 //! `generate`: new levels from any registered generator into a pack, through the same
 //! generation service the window uses (same generator, conditions and seed: same levels).
 
-use crate::files;
+use super::pack_out::PackOut;
 use crate::game::{
     self, ConditionValue, Conditions, GameId, GenRequest, GenerationContext, ModelCache,
 };
@@ -283,7 +283,9 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
             last_line = Instant::now();
         }
     };
-    // A long run saves the pack so far every 10 s, so stopping it keeps what it made.
+    // A long run saves the pack so far every 10 s, so stopping it keeps what it made; never
+    // over an edit someone made to the file meanwhile.
+    let mut out = PackOut::new(&args.out)?;
     let mut last_save = Instant::now();
     let mut save_error = None;
     // Ctrl-C stops the run and writes what it made (a search: the best it found); a second
@@ -292,7 +294,7 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
     let summary = generation::run(&request, &models, &cancel, &mut progress, &mut |c| {
         pack.levels.push(c.level);
         if last_save.elapsed() >= SAVE_EVERY && pack.levels.len() < request.count {
-            if let Err(e) = files::save_pack(&args.out, &pack) {
+            if let Err(e) = out.save(&pack) {
                 save_error.get_or_insert(e);
                 cancel.cancel();
             }
@@ -312,13 +314,20 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
             summary.attempts
         );
     }
-    files::save_pack(&args.out, &pack)?;
+    out.save(&pack)?;
     println!(
         "wrote {} levels to {} ({} attempts)",
         pack.levels.len(),
-        args.out.display(),
+        out.path().display(),
         summary.attempts
     );
+    if let Some(asked) = out.diverted_from() {
+        eprintln!(
+            "warning: {} changed during the run and was left as it is; the levels are in {}",
+            asked.display(),
+            out.path().display()
+        );
+    }
     if pack.levels.len() < request.count {
         eprintln!(
             "warning: only {} of {} requested levels were found",

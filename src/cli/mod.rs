@@ -7,6 +7,7 @@ mod graph;
 mod import;
 mod interpolate;
 mod list;
+mod pack_out;
 mod train;
 mod validate;
 

@@ -55,6 +55,13 @@ pub struct TrainArgs {
 }
 
 pub fn run(args: &TrainArgs) -> Result<ExitCode> {
+    // One writer onto a model at a time: a second training onto the same --out fails now,
+    // not after hours of training (the lock is counted, so the run's own saves take it too).
+    if let Some(folder) = args.out.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder)
+            .map_err(|e| anyhow::anyhow!("{}: {e}", folder.display()))?;
+    }
+    let _lock = crate::lock::WriteLock::acquire(&args.out)?;
     super::GAME_COMMANDS
         .iter()
         .find_map(|g| (g.train)(args))

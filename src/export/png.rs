@@ -60,6 +60,44 @@ const LABEL: u32 = 2 * (font::HEIGHT + 3);
 /// Narrowest a level's place may be, so its label has room.
 const MIN_WIDTH: u32 = 19 * font::ADVANCE;
 
+/// The most pixels a PNG sheet may have (about 190 MB in memory while it is drawn): a few
+/// thousand levels fit; a larger pack is refused with a suggestion instead of filling the
+/// memory and the disk.
+pub const MAX_SHEET_PIXELS: u64 = 64_000_000;
+
+/// The width and height in pixels of the sheet of `pack` at `columns` levels a row.
+pub fn sheet_size(pack: &Pack, columns: usize) -> (u32, u32) {
+    let (tile_w, tile_h, columns, rows) = sheet_grid(pack, columns);
+    (
+        columns.saturating_mul(tile_w).saturating_add(PAD),
+        rows.saturating_mul(tile_h).saturating_add(PAD),
+    )
+}
+
+/// A sheet's place per level (width, height) and its columns and rows.
+fn sheet_grid(pack: &Pack, columns: usize) -> (u32, u32, u32, u32) {
+    let columns = columns.clamp(1, u32::MAX as usize) as u32;
+    let (mut cw, mut ch) = (1u32, 1u32);
+    for level in &pack.levels {
+        ch = ch.max(level.cells.len().min(u32::MAX as usize) as u32);
+        let width = level
+            .cells
+            .iter()
+            .map(|r| r.chars().count())
+            .max()
+            .unwrap_or(0);
+        cw = cw.max(width.min(u32::MAX as usize) as u32);
+    }
+    let tile_w = cw.saturating_mul(CELL).max(MIN_WIDTH).saturating_add(PAD);
+    let tile_h = ch
+        .saturating_mul(CELL)
+        .saturating_add(PAD + BAR + 4 + LABEL);
+    let rows = (pack.levels.len().min(u32::MAX as usize) as u32)
+        .div_ceil(columns)
+        .max(1);
+    (tile_w, tile_h, columns, rows)
+}
+
 /// Draws the sheet: `columns` levels a row, each framed on a dark background and labelled
 /// with `notes` (one per level; missing notes read as unknown).
 pub fn render_sheet(pack: &Pack, columns: usize, notes: &[SheetNote]) -> RgbImage {
@@ -142,6 +180,19 @@ pub fn export_png(path: &Path, pack: &Pack, notes: &[SheetNote]) -> Result<(), S
         .first()
         .and_then(|l| l.game.game().ok())
         .map_or(12, |g| g.sheet_columns());
+    let (width, height) = sheet_size(pack, columns);
+    let pixels = u64::from(width) * u64::from(height);
+    if pixels > MAX_SHEET_PIXELS {
+        return Err(format!(
+            "{}: not written: a sheet of {} levels would be {width} x {height} pixels ({} \
+             million), above the {} million a PNG sheet may have; export the pack in parts \
+             (split it into smaller packs), or use --format tmj (one map per level)",
+            path.display(),
+            pack.levels.len(),
+            pixels / 1_000_000,
+            MAX_SHEET_PIXELS / 1_000_000
+        ));
+    }
     let img = render_sheet(pack, columns, notes);
     let mut bytes = Vec::new();
     img.write_to(

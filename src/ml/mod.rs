@@ -30,6 +30,11 @@ pub struct WeightsStamp {
     pub bytes: u64,
     /// FNV-1a 64 of the weights file, hex.
     pub fnv1a: String,
+    /// Where the weights are while a save is under way: a versioned file beside the usual
+    /// one (`NAME.HASH.safetensors`); `None` (the usual case): the usual name. See
+    /// [`save_model`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
 }
 
 impl WeightsStamp {
@@ -38,7 +43,13 @@ impl WeightsStamp {
         Self {
             bytes: bytes.len() as u64,
             fnv1a: fnv1a_hex(bytes),
+            file: None,
         }
+    }
+
+    /// Whether two stamps describe the same bytes (wherever they are kept).
+    pub fn same_bytes(&self, other: &Self) -> bool {
+        self.bytes == other.bytes && self.fnv1a == other.fnv1a
     }
 }
 
@@ -51,7 +62,11 @@ pub trait Stamped {
 }
 
 /// Reads a weights file whose sidecar (at `sidecar`) carries `stamp`, and checks that the
-/// bytes are the ones the stamp describes.
+/// bytes are the ones the stamp describes. The file at `weights` is tried first, then the
+/// versioned file the stamp names (a save stopped between its steps leaves the new weights
+/// there; see [`save_model`]). A file's length is compared with the stamp before it is read,
+/// so a huge or endless file is never read whole; it must be a regular file (a link is
+/// followed to one).
 ///
 /// # Errors
 /// Why the pair does not match, in words naming both files.
@@ -69,20 +84,80 @@ pub fn read_stamped(
             weights.display()
         ));
     };
-    let bytes = std::fs::read(weights).map_err(|e| e.to_string())?;
-    let found = WeightsStamp::of(&bytes);
-    if found != *stamp {
+    let versioned = stamp
+        .file
+        .as_ref()
+        .filter(|f| is_versioned_name(weights, f))
+        .map(|f| crate::files::folder_of(weights).join(f));
+    let first = read_matching(weights, sidecar, stamp);
+    match (first, versioned) {
+        (Ok(bytes), _) => Ok(bytes),
+        (Err(e), Some(other)) => read_matching(&other, sidecar, stamp).map_err(|_| e),
+        (Err(e), None) => Err(e),
+    }
+}
+
+/// The bytes of `weights` when they are the ones `stamp` describes.
+fn read_matching(weights: &Path, sidecar: &Path, stamp: &WeightsStamp) -> Result<Vec<u8>, String> {
+    let meta = std::fs::metadata(weights).map_err(|e| e.to_string())?;
+    if !meta.is_file() {
         return Err(format!(
-            "the file ({} bytes, hash {}) is not the one its sidecar {} describes ({} bytes, \
-             hash {}): the weights are damaged, or the two files come from different runs",
-            found.bytes,
-            found.fnv1a,
+            "{} is not a regular file (a folder, FIFO, device, or a link to one); weights are \
+             read from a plain file",
+            weights.display()
+        ));
+    }
+    let mismatch = |bytes: u64, fnv1a: &str| {
+        format!(
+            "the file ({bytes} bytes, hash {fnv1a}) is not the one its sidecar {} describes \
+             ({} bytes, hash {}): the weights are damaged, or the two files come from \
+             different runs",
             sidecar.display(),
             stamp.bytes,
             stamp.fnv1a
-        ));
+        )
+    };
+    if meta.len() != stamp.bytes {
+        return Err(mismatch(meta.len(), "not computed"));
+    }
+    let bytes = crate::files::read_bytes_capped(weights, stamp.bytes.min(MAX_WEIGHTS_BYTES))
+        .map_err(|e| e.to_string())?;
+    let found = WeightsStamp::of(&bytes);
+    if !found.same_bytes(stamp) {
+        return Err(mismatch(found.bytes, &found.fnv1a));
     }
     Ok(bytes)
+}
+
+/// The largest weights file read: the shipped models are well under a megabyte.
+pub const MAX_WEIGHTS_BYTES: u64 = crate::files::MAX_FILE_BYTES;
+
+/// Whether the weights file exists (as anything: a loader then says what is wrong with it),
+/// or a save stopped between its steps left its sidecar naming a versioned file.
+pub fn weights_present(weights: &Path) -> bool {
+    std::fs::symlink_metadata(weights).is_ok() || sidecar_path(weights).is_file()
+}
+
+/// The versioned name of new weights while a save is under way: `NAME.HASH.safetensors`.
+fn versioned_name(weights: &Path, stamp: &WeightsStamp) -> String {
+    format!("{}.{}.safetensors", weights_stem(weights), stamp.fnv1a)
+}
+
+/// The name of `weights` without its extension, shortened to leave room for a hash.
+fn weights_stem(weights: &Path) -> String {
+    let stem = weights
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_else(|| "weights".into());
+    crate::files::truncate_name(&stem, 200).to_string()
+}
+
+/// Whether `name` is a versioned name of `weights` (and no other path).
+fn is_versioned_name(weights: &Path, name: &str) -> bool {
+    name.strip_prefix(weights_stem(weights).as_str())
+        .and_then(|r| r.strip_prefix('.'))
+        .and_then(|r| r.strip_suffix(".safetensors"))
+        .is_some_and(|h| h.len() == 16 && h.bytes().all(|b| b.is_ascii_hexdigit()))
 }
 
 /// The tensors of checked safetensors bytes; every value must be finite.
@@ -116,7 +191,8 @@ pub fn restamp<S: Serialize + DeserializeOwned + Stamped>(weights: &Path) -> Res
     let side = sidecar_path(weights);
     let text = crate::files::read_text(&side).map_err(|e| e.to_string())?;
     let mut sidecar: S = crate::files::from_ron(&side, &text).map_err(|e| e.to_string())?;
-    let bytes = std::fs::read(weights).map_err(|e| format!("{}: {e}", weights.display()))?;
+    let bytes =
+        crate::files::read_bytes_capped(weights, MAX_WEIGHTS_BYTES).map_err(|e| e.to_string())?;
     candle_core::safetensors::load_buffer(&bytes, &Device::Cpu)
         .map_err(|e| format!("{}: not safetensors: {e}", weights.display()))?;
     sidecar.set_stamp(WeightsStamp::of(&bytes));
@@ -170,9 +246,20 @@ pub struct WriteError {
 }
 
 /// Saves named tensors as safetensors at `weights` and `sidecar` as RON beside it, stamped
-/// with the weights' length and hash, each through a temporary file that is renamed into
-/// place (the weights first, the sidecar last); creates the folder when missing. A reader
-/// that finds new weights beside an old sidecar refuses the pair by the stamp.
+/// with the weights' length and hash, so that a crash at any moment leaves the old pair or
+/// the new pair, never a mix:
+///
+/// 1. the new weights go to a versioned file beside the old (`NAME.HASH.safetensors`);
+/// 2. the sidecar, naming that file, replaces the old sidecar (the moment the new pair
+///    counts);
+/// 3. the versioned file is renamed over `NAME.safetensors`;
+/// 4. the sidecar is written again without the versioned name.
+///
+/// Every file is written through a temporary name and renamed. A loader tries
+/// `NAME.safetensors` and then the versioned file, and takes the one the sidecar's stamp
+/// describes. The save holds the model's [`WriteLock`](crate::lock::WriteLock), so a
+/// second process writing the same model fails with a clear error. Versioned files that a
+/// stopped save left are removed. Creates the folder when missing.
 ///
 /// # Errors
 /// [`WriteError`] naming the file that could not be written.
@@ -185,25 +272,60 @@ pub fn save_model<S: Serialize + Clone + Stamped>(
         path: path.to_path_buf(),
         reason,
     };
-    let dir = weights
-        .parent()
-        .filter(|d| !d.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    std::fs::create_dir_all(dir).map_err(|e| failed(dir, e.to_string()))?;
-    // candle writes safetensors to a path only: a scratch file of our temporary naming,
-    // read back and removed, then written in place like any other file.
-    let scratch = crate::files::temp_path(weights);
-    let bytes = candle_core::safetensors::save(tensors, &scratch)
+    let dir = crate::files::folder_of(weights);
+    std::fs::create_dir_all(&dir).map_err(|e| failed(&dir, e.to_string()))?;
+    let _lock =
+        crate::lock::WriteLock::acquire(weights).map_err(|e| failed(weights, e.to_string()))?;
+    // candle writes safetensors to a path only: a scratch file of our temporary naming
+    // (made exclusively), read back and removed.
+    let bytes = crate::files::create_temp(weights)
         .map_err(|e| e.to_string())
-        .and_then(|()| std::fs::read(&scratch).map_err(|e| e.to_string()));
-    let _ = std::fs::remove_file(&scratch);
-    let bytes = bytes.map_err(|reason| failed(weights, reason))?;
-    let mut stamped = sidecar.clone();
-    stamped.set_stamp(WeightsStamp::of(&bytes));
+        .and_then(|(scratch, file)| {
+            drop(file);
+            let bytes = candle_core::safetensors::save(tensors, &scratch)
+                .map_err(|e| e.to_string())
+                .and_then(|()| crate::files::read_bytes(&scratch).map_err(|e| e.to_string()));
+            let _ = std::fs::remove_file(&scratch);
+            bytes
+        })
+        .map_err(|reason| failed(weights, reason))?;
+    let stamp = WeightsStamp::of(&bytes);
     let side = sidecar_path(weights);
-    let text = crate::files::to_ron(&stamped).map_err(|e| failed(&side, e.to_string()))?;
-    crate::files::write_atomic(weights, &bytes).map_err(|e| failed(weights, e.to_string()))?;
-    crate::files::write_atomic(&side, text.as_bytes()).map_err(|e| failed(&side, e.to_string()))
+    let write_sidecar = |file: Option<String>| {
+        let mut stamped = sidecar.clone();
+        stamped.set_stamp(WeightsStamp {
+            file,
+            ..stamp.clone()
+        });
+        let text = crate::files::to_ron(&stamped).map_err(|e| failed(&side, e.to_string()))?;
+        crate::files::write_atomic(&side, text.as_bytes()).map_err(|e| failed(&side, e.to_string()))
+    };
+    let versioned_file = versioned_name(weights, &stamp);
+    let versioned = dir.join(&versioned_file);
+    crate::files::write_atomic(&versioned, &bytes)
+        .map_err(|e| failed(&versioned, e.to_string()))?;
+    crate::files::crash_point("model-versioned");
+    write_sidecar(Some(versioned_file))?;
+    crate::files::crash_point("model-sidecar");
+    std::fs::rename(&versioned, weights).map_err(|e| failed(weights, e.to_string()))?;
+    crate::files::crash_point("model-renamed");
+    write_sidecar(None)?;
+    remove_versioned(weights);
+    Ok(())
+}
+
+/// Removes the versioned weights files of `weights` that stopped saves left (once the
+/// sidecar names none of them).
+fn remove_versioned(weights: &Path) {
+    let Ok(entries) = std::fs::read_dir(crate::files::folder_of(weights)) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().to_string();
+        if is_versioned_name(weights, &name) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
 }
 
 /// The tensors of a var map by name (what [`save_model`] writes).

@@ -40,7 +40,7 @@ pub enum DqnError {
         found: String,
     },
     /// The weights do not fit the network.
-    #[error("{path}: DQN weights are corrupt or do not match the network: {reason}")]
+    #[error("{path}: DQN weights are refused: {reason}")]
     CorruptWeights {
         /// The weights file.
         path: PathBuf,
@@ -151,7 +151,7 @@ impl DqnModel {
     /// # Errors
     /// [`DqnError`] naming the file and the problem.
     pub fn load(weights: &Path) -> Result<Self, DqnError> {
-        if !weights.is_file() {
+        if !crate::ml::weights_present(weights) {
             return Err(DqnError::MissingWeights {
                 path: weights.to_path_buf(),
             });

@@ -117,7 +117,7 @@ impl CvaeModel {
     /// [`ModelError::CorruptWeights`], [`ModelError::MissingTensor`],
     /// [`ModelError::ShapeMismatch`].
     pub fn load(weights: &Path) -> Result<Self> {
-        if !weights.is_file() {
+        if !crate::ml::weights_present(weights) {
             return Err(ModelError::MissingWeights {
                 path: weights.to_path_buf(),
             });

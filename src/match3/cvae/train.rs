@@ -143,7 +143,7 @@ impl TrainingSet {
             path: path.clone(),
             reason,
         };
-        let bytes = std::fs::read(&path).map_err(|e| err(e.to_string()))?;
+        let bytes = crate::files::read_bytes(&path).map_err(|e| err(e.to_string()))?;
         let pack = crate::files::load_pack(&path).map_err(|e| err(e.to_string()))?;
         let samples = pack
             .levels

@@ -1,0 +1,127 @@
+//! The pack a long command line run writes again and again (`generate --out P` saves every
+//! 10 s): each save first checks that the file is still the one this run last wrote, so a
+//! designer who edits it meanwhile (in the window, an editor or another command) never loses
+//! the edit. When it changed, the run stops writing there, says so once, and writes to a
+//! sibling name instead.
+
+use crate::files::{self, FileError, FileState};
+use crate::level::Pack;
+use std::path::{Path, PathBuf};
+
+/// Where a run's pack goes, and what the file was when the run last wrote (or first saw) it.
+#[derive(Debug)]
+pub struct PackOut {
+    path: PathBuf,
+    last: Option<FileState>,
+    diverted_from: Option<PathBuf>,
+    /// Held for the whole run: a second run onto the same pack fails at once.
+    _lock: crate::lock::WriteLock,
+}
+
+impl PackOut {
+    /// Takes `path` for a run's saves: its write lock now, and its state as it is.
+    ///
+    /// # Errors
+    /// [`FileError::Locked`] when another process is writing it.
+    pub fn new(path: &Path) -> Result<Self, FileError> {
+        let folder = files::folder_of(path);
+        std::fs::create_dir_all(&folder).map_err(|error| FileError::Io {
+            path: folder.clone(),
+            error,
+        })?;
+        Ok(Self {
+            path: path.to_path_buf(),
+            last: FileState::of(path),
+            diverted_from: None,
+            _lock: crate::lock::WriteLock::acquire(path)?,
+        })
+    }
+
+    /// Where the pack is written now (the sibling after a diversion).
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// The file this run was asked to write, when someone else changed it and the run went
+    /// to [`PackOut::path`] instead.
+    pub fn diverted_from(&self) -> Option<&Path> {
+        self.diverted_from.as_deref()
+    }
+
+    /// Saves `pack`: to the same file when it is still what this run last wrote, else (once)
+    /// to a sibling name, with a warning on stderr.
+    ///
+    /// # Errors
+    /// As [`files::save_pack`].
+    pub fn save(&mut self, pack: &Pack) -> Result<(), FileError> {
+        if FileState::of(&self.path) != self.last {
+            let sibling = files::sibling_name(&self.path);
+            eprintln!(
+                "warning: {} was changed by someone else since this run {}; it is left as it \
+                 is, and this run writes to {} instead",
+                self.path.display(),
+                if self.diverted_from.is_some() || self.last.is_some() {
+                    "last saw it"
+                } else {
+                    "started"
+                },
+                sibling.display()
+            );
+            let lock = crate::lock::WriteLock::acquire(&sibling)?;
+            self.diverted_from.get_or_insert_with(|| self.path.clone());
+            self.path = sibling;
+            self._lock = lock;
+            self.last = None;
+        }
+        files::save_pack(&self.path, pack)?;
+        self.last = FileState::of(&self.path);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::level::Level;
+    use crate::match3::Layout;
+
+    fn pack(n: usize) -> Pack {
+        let mut pack = Pack::new("p");
+        for _ in 0..n {
+            pack.levels
+                .push(Level::from_layout("l", &Layout::open(5, 5).unwrap()));
+        }
+        pack
+    }
+
+    #[test]
+    fn an_edit_between_saves_is_kept_and_the_run_goes_to_a_sibling() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.ron");
+        let mut out = PackOut::new(&path).unwrap();
+        out.save(&pack(1)).unwrap();
+        out.save(&pack(2)).unwrap();
+        assert_eq!(out.path(), path);
+        // The designer's edit: same length, other bytes, and a new file.
+        let edited = "(name: \"mine\", levels: [])\n";
+        std::fs::write(&path, edited).unwrap();
+        out.save(&pack(3)).unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), edited);
+        let sibling = dir.path().join("out-2.ron");
+        assert_eq!(out.path(), sibling);
+        assert_eq!(out.diverted_from(), Some(path.as_path()));
+        assert_eq!(files::load_pack(&sibling).unwrap().levels.len(), 3);
+        out.save(&pack(4)).unwrap();
+        assert_eq!(files::load_pack(&sibling).unwrap().levels.len(), 4);
+    }
+
+    #[test]
+    fn a_file_made_before_the_first_save_is_not_overwritten() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("out.ron");
+        let mut out = PackOut::new(&path).unwrap();
+        std::fs::write(&path, "(name: \"mine\", levels: [])\n").unwrap();
+        out.save(&pack(1)).unwrap();
+        assert_eq!(out.path(), dir.path().join("out-2.ron"));
+    }
+}
