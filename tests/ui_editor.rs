@@ -486,10 +486,97 @@ fn a_removed_level_comes_back_with_undo_remove() {
     command(&mut h, AppCommand::Pack(PackCommand::Remove(1)));
     assert_eq!(names(&h).len(), 2);
     assert!(h.state().status().contains("Removed"));
-    h.get_by_label_contains("Undo remove").click();
+    h.get_by_label_contains("Undo remove “").click();
     steps(&mut h, 2);
     assert_eq!(names(&h), before, "back in its place");
-    assert!(h.query_by_label_contains("Undo remove").is_none());
+    // The button keeps its place, disabled, so nothing slides under the pointer.
+    assert!(h.query_by_label_contains("Undo remove “").is_none());
+    let undo = format!("{:?}", h.get_by_label("Undo remove"));
+    assert!(undo.contains("disabled: true"), "{undo}");
+}
+
+/// Issue 31, D2: two quick clicks on a card's ✕ remove one level (the card that slides
+/// under the pointer waits a moment), and any number of removals are undone and redone
+/// through Edit > Undo, in order with the painting.
+#[test]
+fn quick_clicks_remove_one_level_and_every_removal_is_undone_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir));
+    steps(&mut h, 2);
+    for (w, ht) in [(5, 5), (6, 6), (7, 7), (8, 8)] {
+        new_match3(&mut h, w, ht);
+        h.get_by_label("+ Add level").click();
+        steps(&mut h, 2);
+    }
+    let names = |h: &Harness<'_, StudioApp>| -> Vec<String> {
+        h.state().packs()[0]
+            .pack
+            .levels
+            .iter()
+            .map(|l| l.name.clone())
+            .collect()
+    };
+    let all = names(&h);
+    steps(&mut h, 60);
+    let close_of = |h: &Harness<'_, StudioApp>, i: usize| {
+        let rect = h
+            .state()
+            .pack_strip()
+            .card_rects
+            .iter()
+            .find(|c| c.0 == i)
+            .unwrap()
+            .1;
+        rect.right_top() + egui::vec2(-11.0, 11.0)
+    };
+    // Two clicks on card 2's ✕, 0.1 s apart: card 3 slides under the pointer and stays.
+    let x = close_of(&h, 1);
+    for _ in 0..2 {
+        h.hover_at(x);
+        h.step();
+        h.drag_at(x);
+        h.step();
+        h.drop_at(x);
+        steps(&mut h, 4);
+    }
+    assert_eq!(names(&h), [all[0].clone(), all[2].clone(), all[3].clone()]);
+    // Paint on the canvas, then remove two more (after the pause): four steps to undo.
+    let c = cell(&h, 2, 3);
+    h.get_by_label("Brush").click();
+    stroke(&mut h, &[c]);
+    steps(&mut h, 60);
+    for _ in 0..2 {
+        let x = close_of(&h, 0);
+        h.hover_at(x);
+        h.step();
+        h.drag_at(x);
+        h.step();
+        h.drop_at(x);
+        steps(&mut h, 60);
+    }
+    assert_eq!(names(&h), [all[3].clone()]);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    steps(&mut h, 2);
+    assert_eq!(names(&h), [all[2].clone(), all[3].clone()]);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    steps(&mut h, 2);
+    assert_eq!(names(&h), [all[0].clone(), all[2].clone(), all[3].clone()]);
+    let painted = h.state().editor().board().clone();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    steps(&mut h, 2);
+    assert_ne!(
+        h.state().editor().board(),
+        &painted,
+        "the stroke is undone in its turn"
+    );
+    assert_eq!(names(&h).len(), 3);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    steps(&mut h, 2);
+    assert_eq!(names(&h), all, "every removal undone, each in its place");
+    // Redo takes the first removal out again.
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    steps(&mut h, 2);
+    assert_eq!(names(&h), [all[0].clone(), all[2].clone(), all[3].clone()]);
 }
 
 #[test]
@@ -702,4 +789,58 @@ fn a_typed_size_out_of_range_is_set_to_the_nearest_end_and_said() {
     h.get_by_label_contains(&format!("New {max}×")).click();
     steps(&mut h, 3);
     assert_eq!(h.state().editor().board().width(), max);
+}
+
+/// Issue 31, D1: Ctrl+S on a shipped pack goes to Save as (the designer's folder), and
+/// "Save packs" at quit writes a copy there; `levels/` is never written.
+#[test]
+fn ctrl_s_on_a_shipped_pack_saves_a_copy_and_levels_is_untouched() {
+    let dir = tempfile::tempdir().unwrap();
+    let shipped = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("levels/longcat/starter.ron");
+    let original = std::fs::read(&shipped).unwrap();
+    let mut h = harness(studio(vec![shipped.clone()], &dir));
+    steps(&mut h, 2);
+    command(&mut h, AppCommand::Pack(PackCommand::Activate(0)));
+    let before = h.state().packs()[0].pack.name.clone();
+    h.state_mut()
+        .pack_strip_mut()
+        .start_renaming_pack(0, &before);
+    steps(&mut h, 2);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.event(egui::Event::Text("Edited cats".into()));
+    steps(&mut h, 1);
+    h.key_press(Key::Enter);
+    steps(&mut h, 2);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::S);
+    steps(&mut h, 3);
+    assert_eq!(
+        std::fs::read(&shipped).unwrap(),
+        original,
+        "levels/ was written"
+    );
+    assert!(
+        h.state().status().contains("shipped pack"),
+        "{}",
+        h.state().status()
+    );
+    let field = format!("{:?}", h.get_by_role(egui::accesskit::Role::TextInput));
+    let copy = dir.path().join("packs").join("edited-cats.ron");
+    assert!(field.contains(&copy.display().to_string()), "{field}");
+    h.key_press(Key::Escape);
+    steps(&mut h, 2);
+    // Quit > Save packs: the shipped pack's changes go to a copy in the designer's folder.
+    command(&mut h, AppCommand::Quit);
+    steps(&mut h, 2);
+    h.get_by_label_contains("Save").click();
+    steps(&mut h, 3);
+    assert_eq!(
+        std::fs::read(&shipped).unwrap(),
+        original,
+        "levels/ was written"
+    );
+    assert_eq!(
+        level_studio::files::load_pack(&copy).unwrap().name,
+        "Edited cats"
+    );
+    assert_eq!(h.state().packs()[0].path.as_deref(), Some(copy.as_path()));
 }

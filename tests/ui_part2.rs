@@ -867,6 +867,55 @@ fn stop_ends_an_evolution_early_and_keeps_its_best_rooms() {
     assert!(generations < 500, "stopped after {generations} generations");
 }
 
+/// Issue 31, D3: a double-click on "Stop (keep best)" stops and keeps; the second click
+/// lands on the same button (now "Stopping…", disabled), never on Cancel.
+#[test]
+fn a_double_click_on_stop_keeps_the_best_rooms() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir, JobMode::Threads));
+    steps(&mut h, 2);
+    command(&mut h, AppCommand::SwitchGame(level_studio::dungeon::ID));
+    let game = level_studio::dungeon::ID;
+    {
+        let g = h.state_mut().generators_mut();
+        g.choose(game, "fi2pop-beta");
+        let r = g.request_mut(game);
+        r.conditions.set("generations", ConditionValue::Int(500));
+        r.conditions.set("population", ConditionValue::Int(100));
+        (r.count, r.seed) = (4, 2);
+    }
+    steps(&mut h, 1);
+    // The Stop button holds its place before the run, so Generate never moves either.
+    let stop = h.get_by_label("Stop (keep best)").rect();
+    h.get_by_label("Generate").click();
+    steps(&mut h, 3);
+    let started = Instant::now();
+    while h.state().generators().charts().len() < 2 {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no generations"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+        h.step();
+    }
+    assert_eq!(h.get_by_label("Stop (keep best)").rect(), stop);
+    // Two clicks at the same place, one frame apart.
+    click_at(&mut h, stop.center());
+    click_at(&mut h, stop.center());
+    let ctx = h.ctx.clone();
+    h.state_mut()
+        .generators_mut()
+        .wait(Duration::from_secs(60), game, &ctx);
+    steps(&mut h, 2);
+    let g = h.state().generators();
+    assert_eq!(g.candidates.len(), 4, "{:?}", g.note);
+    assert!(
+        g.note.as_deref().unwrap_or("").contains("stopped early"),
+        "{:?}",
+        g.note
+    );
+}
+
 #[test]
 fn course_sliders_edit_the_stored_digits_as_one_undo_step() {
     let dir = tempfile::tempdir().unwrap();

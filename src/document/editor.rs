@@ -58,6 +58,15 @@ pub enum EditCommand {
         /// level, a new one); undo brings the old name and pack link back.
         identity: Option<Identity>,
     },
+    /// Records a change made outside the board (a level removed from a pack) as one step of
+    /// this history, so Edit > Undo and Redo reach it in order with the painting; `token`
+    /// comes back from [`Editor::take_marker`] when the step is undone or redone.
+    Mark {
+        /// What the undo step is called ("Remove “level 3”").
+        label: String,
+        /// The owner's name for the change.
+        token: u64,
+    },
     /// Undo the last step.
     Undo,
     /// Redo the last undone step.
@@ -77,6 +86,8 @@ pub struct Editor {
     pub tags: Vec<String>,
     history: History,
     revision: u64,
+    /// The marker of the step undone (false) or redone (true) last, until taken.
+    marker: Option<(u64, bool)>,
 }
 
 impl Editor {
@@ -89,6 +100,7 @@ impl Editor {
             tags: Vec::new(),
             history: History::default(),
             revision: 1,
+            marker: None,
         }
     }
 
@@ -187,12 +199,24 @@ impl Editor {
                         before,
                         after: self.board.clone(),
                         identities,
+                        marker: None,
                     });
                     true
                 }
             }
-            EditCommand::Undo => self.restore(|h, b| h.undo(b)),
-            EditCommand::Redo => self.restore(|h, b| h.redo(b)),
+            EditCommand::Mark { label, token } => {
+                self.history.end(&self.board);
+                self.history.push(Step {
+                    label,
+                    before: self.board.clone(),
+                    after: self.board.clone(),
+                    identities: None,
+                    marker: Some(token),
+                });
+                false
+            }
+            EditCommand::Undo => self.restore(false, |h, b| h.undo(b)),
+            EditCommand::Redo => self.restore(true, |h, b| h.redo(b)),
         };
         if changed {
             self.revision += 1;
@@ -200,12 +224,20 @@ impl Editor {
         changed
     }
 
+    /// The marker of the step just undone (`(token, false)`) or redone (`(token, true)`),
+    /// once: the owner of the change applies it.
+    pub fn take_marker(&mut self) -> Option<(u64, bool)> {
+        self.marker.take()
+    }
+
     fn restore(
         &mut self,
-        f: impl FnOnce(&mut History, &Board) -> Option<(Board, Option<Identity>)>,
+        redo: bool,
+        f: impl FnOnce(&mut History, &Board) -> Option<(Board, Option<Identity>, Option<u64>)>,
     ) -> bool {
         match f(&mut self.history, &self.board) {
-            Some((board, identity)) => {
+            Some((board, identity, marker)) => {
+                self.marker = marker.map(|t| (t, redo));
                 let changed = board != self.board;
                 self.board = board;
                 if let Some(identity) = identity {

@@ -16,6 +16,10 @@ pub struct Step {
     /// Which level the board was before and after, when the step made it another level
     /// (opening a level, a new level).
     pub identities: Option<(Identity, Identity)>,
+    /// A change outside the board that this step stands for in the one Edit > Undo history
+    /// (a level removed from a pack): the owner's token, handed back when the step is undone
+    /// or redone (see [`Editor::take_marker`](super::editor::Editor::take_marker)).
+    pub marker: Option<u64>,
 }
 
 /// The undo and redo stacks of one board.
@@ -54,6 +58,7 @@ impl History {
                     before,
                     after: board.clone(),
                     identities: None,
+                    marker: None,
                 });
                 true
             }
@@ -70,26 +75,29 @@ impl History {
         self.redo.clear();
     }
 
-    /// Undoes the last step, closing an open stroke first; returns the board to show and,
-    /// when the step made it another level, which level it is again.
-    pub fn undo(&mut self, board: &Board) -> Option<(Board, Option<Identity>)> {
+    /// Undoes the last step, closing an open stroke first; returns the board to show, when
+    /// the step made it another level which level it is again, and the step's marker.
+    pub fn undo(&mut self, board: &Board) -> Option<(Board, Option<Identity>, Option<u64>)> {
         self.end(board);
         let step = self.undo.pop()?;
         let shown = (
             step.before.clone(),
             step.identities.as_ref().map(|n| n.0.clone()),
+            step.marker,
         );
         self.redo.push(step);
         Some(shown)
     }
 
-    /// Redoes the last undone step; returns the board (and which level it is) to show.
-    pub fn redo(&mut self, board: &Board) -> Option<(Board, Option<Identity>)> {
+    /// Redoes the last undone step; returns the board (and which level it is) to show, and
+    /// the step's marker.
+    pub fn redo(&mut self, board: &Board) -> Option<(Board, Option<Identity>, Option<u64>)> {
         self.end(board);
         let step = self.redo.pop()?;
         let shown = (
             step.after.clone(),
             step.identities.as_ref().map(|n| n.1.clone()),
+            step.marker,
         );
         self.undo.push(step);
         Some(shown)
@@ -103,6 +111,11 @@ impl History {
     /// The label of the step Redo would redo.
     pub fn redo_label(&self) -> Option<&str> {
         self.redo.last().map(|s| s.label.as_str())
+    }
+
+    /// The marker of the step Undo would undo (`None`: a board step).
+    pub fn undo_marker(&self) -> Option<u64> {
+        self.undo.last().and_then(|s| s.marker)
     }
 
     /// Steps that can be undone.

@@ -95,14 +95,22 @@ pub struct PackDoc {
     pub dirty: bool,
     /// Difficulty and verdict of levels without stored figures, by game and cells.
     pub measured: HashMap<MeasureKey, Measured>,
-    /// The level removed last and where it was, for "Undo remove".
-    pub last_removed: Option<(usize, Level)>,
     /// Names this open pack for [`LevelRef`]s (unique in the session).
     pub uid: u64,
     /// One id per level, in the levels' order (changed only by the methods below).
     ids: Vec<u64>,
-    /// The id of the level removed last.
-    removed_id: Option<u64>,
+}
+
+/// A level taken out of a pack, with what puts it back in its place (and its link to the
+/// canvas with it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Removed {
+    /// Where it was.
+    pub index: usize,
+    /// The level.
+    pub level: Level,
+    /// Its id in the pack, so a canvas linked to it is linked again when it comes back.
+    id: u64,
 }
 
 impl PackDoc {
@@ -125,9 +133,7 @@ impl PackDoc {
             path,
             dirty,
             measured: HashMap::new(),
-            last_removed: None,
             uid: next_uid(),
-            removed_id: None,
         }
     }
 
@@ -275,27 +281,37 @@ impl PackDoc {
         self.dirty = true;
     }
 
-    /// Removes a level (ignored out of range).
-    pub fn remove(&mut self, index: usize) {
-        if index < self.pack.levels.len() {
-            let level = self.pack.levels.remove(index);
-            self.last_removed = Some((index, level));
-            self.removed_id = (index < self.ids.len()).then(|| self.ids.remove(index));
-            self.dirty = true;
+    /// Takes level `index` out (`None` out of range), with what puts it back.
+    pub fn take(&mut self, index: usize) -> Option<Removed> {
+        if index >= self.pack.levels.len() {
+            return None;
         }
+        let level = self.pack.levels.remove(index);
+        let id = if index < self.ids.len() {
+            self.ids.remove(index)
+        } else {
+            next_uid()
+        };
+        self.dirty = true;
+        Some(Removed { index, level, id })
     }
 
-    /// Puts the last removed level back where it was (or last, when the pack got shorter);
-    /// returns its name.
-    pub fn undo_remove(&mut self) -> Option<String> {
-        let (index, level) = self.last_removed.take()?;
-        let name = level.name.clone();
-        let at = index.min(self.pack.levels.len());
-        self.pack.levels.insert(at, level);
-        let id = self.removed_id.take().unwrap_or_else(next_uid);
-        self.ids.insert(at.min(self.ids.len()), id);
+    /// Takes out the level that `removed` once took and [`PackDoc::put_back`] returned
+    /// (redo of a removal), wherever it is now; `None` when it is no longer in the pack.
+    pub fn take_again(&mut self, removed: &Removed) -> Option<Removed> {
+        let index = self.ids.iter().position(|&id| id == removed.id)?;
+        self.take(index)
+    }
+
+    /// Puts a taken level back where it was (or last, when the pack got shorter); returns
+    /// its name.
+    pub fn put_back(&mut self, removed: Removed) -> String {
+        let name = removed.level.name.clone();
+        let at = removed.index.min(self.pack.levels.len());
+        self.pack.levels.insert(at, removed.level);
+        self.ids.insert(at.min(self.ids.len()), removed.id);
         self.dirty = true;
-        Some(name)
+        name
     }
 
     /// Renames a level.
@@ -389,7 +405,7 @@ mod tests {
         p.move_level(2, 0);
         assert_eq!(p.pack.levels[0].name, "hard");
         p.rename(0, "boss");
-        p.remove(1);
+        p.take(1);
         let names: Vec<&str> = p.pack.levels.iter().map(|l| l.name.as_str()).collect();
         assert_eq!(names, ["boss", "mid"]);
         assert_eq!(p.curve(crate::match3::ID), vec![[1.0, 30.0], [2.0, 20.0]]);
@@ -408,9 +424,13 @@ mod tests {
         assert_eq!(p.index_of(a), Some(0));
         p.insert(0, level("new", 5.0));
         assert_eq!(p.index_of(a), Some(1));
-        p.remove(1);
+        let removed = p.take(1).unwrap();
         assert_eq!(p.index_of(a), None);
-        p.undo_remove();
+        p.put_back(removed.clone());
+        assert_eq!(p.index_of(a), Some(1));
+        let again = p.take_again(&removed).unwrap();
+        assert_eq!(p.index_of(a), None);
+        p.put_back(again);
         assert_eq!(p.index_of(a), Some(1));
         assert_eq!(PackDoc::untitled("o").index_of(a), None);
         assert_eq!(p.unique_name("a"), "a (2)");

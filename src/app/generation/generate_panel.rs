@@ -40,6 +40,9 @@ pub struct GeneratorPanel {
     running: Option<GameId>,
     /// True when the running generation is a search that Stop ends early, keeping its best.
     stoppable: bool,
+    /// True from a click on Stop until the run ends: Cancel is disabled meanwhile, so a
+    /// second click of a double-click can never turn "keep" into "discard".
+    stopping: bool,
     /// What the last run said (done, cancelled, failed), for the designer.
     pub note: Option<String>,
     /// The last error (a model that did not load, a refused condition).
@@ -97,6 +100,7 @@ impl GeneratorPanel {
             run: 0,
             running: None,
             stoppable: false,
+            stopping: false,
             note: None,
             error: None,
             range_note: None,
@@ -253,6 +257,7 @@ impl GeneratorPanel {
         self.running = Some(game);
         let request = self.request_mut(game).clone();
         self.stoppable = generator_of(&request).is_some_and(|g| g.stops_early());
+        self.stopping = false;
         self.put_aside(game);
         let (slot, run) = (self.charts.clone(), self.run + 1);
         self.start(ctx, move |models, cancel, progress, out| {
@@ -282,6 +287,7 @@ impl GeneratorPanel {
         }
         request.seed = request.seed.wrapping_add(index as u64 + 1);
         self.stoppable = false;
+        self.stopping = false;
         self.put_aside(game);
         self.candidates.push(candidate.clone());
         self.start(ctx, move |models, cancel, _, out| {
@@ -294,21 +300,28 @@ impl GeneratorPanel {
         self.worker.busy() && self.stoppable
     }
 
+    /// True from a click on Stop until the stopped search has ended.
+    pub fn stopping(&self) -> bool {
+        self.stopping && self.worker.busy()
+    }
+
     /// Ends a running search after the generation it is judging; it still offers the best
     /// levels it found, which arrive as candidates.
     pub fn stop(&mut self) {
         if self.can_stop() {
             self.worker.stop();
             self.stoppable = false;
+            self.stopping = true;
             self.note = Some(
                 "Stopping: the search ends after this generation and keeps its best levels".into(),
             );
         }
     }
 
-    /// Stops the running job; the candidates that arrived stay (each is whole).
+    /// Stops the running job; the candidates that arrived stay (each is whole). Ignored while
+    /// a Stop is under way: the search is already ending and keeps its best.
     pub fn cancel(&mut self) {
-        if self.worker.busy() {
+        if self.worker.busy() && !self.stopping() {
             self.worker.cancel();
             // What already arrived is kept (and counted); later sends of this run are dropped.
             self.collect();

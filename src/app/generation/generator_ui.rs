@@ -179,16 +179,27 @@ impl ToolPanel for GeneratorPanel {
             {
                 ctx.commands.push(AppCommand::Generate);
             }
-            if self.can_stop()
-                && ui
-                    .button("Stop (keep best)")
+            // A searching generator always has its Stop button in the same place, so nothing
+            // slides under the pointer when it is clicked; while it stops, Cancel is off.
+            let searching = self.can_stop()
+                || self.stopping()
+                || generator_of(self.request(ctx.game)).is_some_and(|g| g.stops_early());
+            if searching {
+                let label = if self.stopping() {
+                    "Stopping…"
+                } else {
+                    "Stop (keep best)"
+                };
+                if ui
+                    .add_enabled(self.can_stop(), egui::Button::new(label))
                     .on_hover_text("End the search after this generation and keep the best levels it found")
                     .clicked()
-            {
-                ctx.commands.push(AppCommand::StopGeneration);
+                {
+                    ctx.commands.push(AppCommand::StopGeneration);
+                }
             }
             if ui
-                .add_enabled(busy, egui::Button::new("Cancel"))
+                .add_enabled(busy && !self.stopping(), egui::Button::new("Cancel"))
                 .on_hover_text("Stop now; the candidates already shown stay")
                 .clicked()
             {

@@ -16,7 +16,7 @@ const GAP: f32 = 8.0;
 const CURVE_WIDTH: f32 = 270.0;
 
 /// The pack strip's own state: which level is being renamed.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct PackStrip {
     renaming: Option<(usize, String)>,
     /// The pack tab being renamed, and the name typed so far.
@@ -27,6 +27,29 @@ pub struct PackStrip {
     pub reveal: Option<usize>,
     /// Where each shown card was drawn last frame (index, rect; tests click them).
     pub card_rects: Vec<(usize, Rect)>,
+    /// The shown pack and its level count last frame, to notice when the cards move.
+    layout: Option<(u64, usize)>,
+    /// When (egui's clock) the cards last moved: their ✕ buttons wait [`REMOVE_PAUSE`]
+    /// after it, so the second click of a quick pair never removes the card that slid under
+    /// the pointer.
+    moved_at: f64,
+}
+
+/// Seconds the ✕ buttons wait after the cards moved.
+pub const REMOVE_PAUSE: f64 = 0.6;
+
+impl Default for PackStrip {
+    fn default() -> Self {
+        Self {
+            renaming: None,
+            renaming_pack: None,
+            selected: None,
+            reveal: None,
+            card_rects: Vec::new(),
+            layout: None,
+            moved_at: f64::NEG_INFINITY,
+        }
+    }
 }
 
 impl PackStrip {
@@ -157,20 +180,6 @@ impl PackStrip {
             {
                 ctx.commands.push(AppCommand::Pack(PackCommand::AddCurrent));
             }
-            let removed = ctx
-                .packs
-                .get(ctx.active_pack)
-                .and_then(|d| d.last_removed.as_ref())
-                .map(|(_, l)| l.name.clone());
-            if let Some(name) = removed {
-                if ui
-                    .button(format!("Undo remove “{}”", truncate(&name, 18)))
-                    .on_hover_text("Put the removed level back where it was")
-                    .clicked()
-                {
-                    ctx.commands.push(AppCommand::Pack(PackCommand::UndoRemove));
-                }
-            }
             if ui
                 .button("Sort by difficulty")
                 .on_hover_text("Easiest first, by each level's difficulty (unknown last)")
@@ -193,6 +202,26 @@ impl PackStrip {
             {
                 ctx.commands.push(AppCommand::Pack(PackCommand::Close));
             }
+            // Last in the row and always there, so no button moves when it changes.
+            let history = ctx.editor.history();
+            let removal = history
+                .undo_marker()
+                .and(history.undo_label())
+                .and_then(|l| l.strip_prefix("Remove "));
+            let label = match removal {
+                Some(name) => format!("Undo remove {}", truncate(name, 20)),
+                None => "Undo remove".to_string(),
+            };
+            if ui
+                .add_enabled_ui(removal.is_some(), |ui| {
+                    ui.add_sized([190.0, 20.0], egui::Button::new(label).truncate())
+                })
+                .inner
+                .on_hover_text("Put the level removed last back where it was (Edit > Undo, Ctrl+Z)")
+                .clicked()
+            {
+                ctx.commands.push(AppCommand::Pack(PackCommand::UndoRemove));
+            }
         });
     }
 
@@ -203,6 +232,12 @@ impl PackStrip {
             return;
         };
         let levels = &doc.pack.levels;
+        let now = ui.input(|i| i.time);
+        let layout = (doc.uid, levels.len());
+        if self.layout.is_some_and(|l| l != layout) {
+            self.moved_at = now;
+        }
+        self.layout = Some(layout);
         if levels.is_empty() {
             ui.weak("This pack is empty: paint a level and press “+ Add level”.");
             return;
@@ -313,8 +348,9 @@ impl PackStrip {
                     ui.painter()
                         .line_segment([c.right_top(), c.left_bottom()], stroke);
                 }
-                if close_response.clicked() {
+                if close_response.clicked() && now - self.moved_at >= REMOVE_PAUSE {
                     ctx.commands.push(AppCommand::Pack(PackCommand::Remove(i)));
+                    self.moved_at = now;
                     continue;
                 }
                 // Drag to reorder.

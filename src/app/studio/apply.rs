@@ -18,14 +18,7 @@ impl StudioApp {
     /// Applies one command.
     pub fn apply(&mut self, command: AppCommand, ctx: &egui::Context) {
         match command {
-            AppCommand::Edit(edit) => {
-                if !matches!(edit, EditCommand::EndStroke) {
-                    self.shown_state = None;
-                }
-                if self.editor_mut().apply(edit) {
-                    self.work_generation += 1;
-                }
-            }
+            AppCommand::Edit(edit) => self.apply_edit(edit),
             AppCommand::SwitchGame(game) => {
                 self.show_game(game);
                 self.strip.forget();
@@ -66,6 +59,15 @@ impl StudioApp {
                 .get(self.active_pack)
                 .and_then(|p| p.path.clone())
             {
+                // A shipped pack is never saved over: the designer saves a copy.
+                Some(path) if self.paths.is_shipped(&path) => {
+                    self.status = format!(
+                        "{} is a shipped pack and is not saved over; choose where to save \
+                         your copy",
+                        path.display()
+                    );
+                    self.request_dialog(Purpose::SaveAs, ctx);
+                }
                 Some(path) => self.save_active(&path),
                 None => self.request_dialog(Purpose::SaveAs, ctx),
             },
@@ -228,6 +230,51 @@ impl StudioApp {
         level
     }
 
+    /// Applies an edit to the canvas; an undone or redone step that stands for a removal
+    /// from a pack puts the level back or takes it out again.
+    fn apply_edit(&mut self, edit: EditCommand) {
+        if !matches!(edit, EditCommand::EndStroke) {
+            self.shown_state = None;
+        }
+        if self.editor_mut().apply(edit) {
+            self.work_generation += 1;
+        }
+        if let Some((token, redo)) = self.editor_mut().take_marker() {
+            self.replay_removal(token, redo);
+        }
+    }
+
+    /// Puts a removed level back (undo) or takes it out again (redo).
+    fn replay_removal(&mut self, token: u64, redo: bool) {
+        let Some((pack_uid, removed)) = self.removals.get(&token).cloned() else {
+            return;
+        };
+        let Some(at) = self.packs.iter().position(|p| p.uid == pack_uid) else {
+            self.status = format!(
+                "“{}” was removed from a pack that is no longer open; nothing to change",
+                removed.level.name
+            );
+            return;
+        };
+        let title = self.packs[at].title();
+        if redo {
+            if let Some(again) = self.packs[at].take_again(&removed) {
+                self.status = format!("Removed “{}” from {title} again", again.level.name);
+                self.removals.insert(token, (pack_uid, again));
+            }
+        } else {
+            let name = self.packs[at].put_back(removed);
+            self.strip.reveal = self.packs[at]
+                .pack
+                .levels
+                .iter()
+                .position(|l| l.name == name);
+            self.status = format!("Put “{name}” back into {title}");
+        }
+        self.strip.forget();
+        self.work_generation += 1;
+    }
+
     fn apply_pack(&mut self, command: PackCommand) {
         if self.packs.is_empty() {
             self.packs.push(PackDoc::untitled("untitled"));
@@ -262,23 +309,27 @@ impl StudioApp {
                 self.work_generation += 1;
             }
             PackCommand::Remove(i) => {
-                let name = self.packs[active]
-                    .pack
-                    .levels
-                    .get(i)
-                    .map(|l| l.name.clone());
-                self.packs[active].remove(i);
-                self.strip.forget();
-                self.work_generation += 1;
-                if let Some(name) = name {
-                    self.status = format!("Removed “{name}” from {}", self.packs[active].title());
+                if let Some(removed) = self.packs[active].take(i) {
+                    let name = removed.level.name.clone();
+                    let token = self.removals.keys().next_back().map_or(1, |t| t + 1);
+                    self.removals
+                        .insert(token, (self.packs[active].uid, removed));
+                    // One step of the Edit > Undo history, in order with the painting.
+                    self.editor_mut().apply(EditCommand::Mark {
+                        label: format!("Remove “{name}”"),
+                        token,
+                    });
+                    self.strip.forget();
+                    self.work_generation += 1;
+                    self.status = format!(
+                        "Removed “{name}” from {} (Edit > Undo or Ctrl+Z puts it back)",
+                        self.packs[active].title()
+                    );
                 }
             }
             PackCommand::UndoRemove => {
-                if let Some(name) = self.packs[active].undo_remove() {
-                    self.strip.forget();
-                    self.work_generation += 1;
-                    self.status = format!("Put “{name}” back");
+                if self.editor().history().undo_marker().is_some() {
+                    self.apply_edit(EditCommand::Undo);
                 }
             }
             PackCommand::Rename(i, name) => {

@@ -283,7 +283,34 @@ impl StudioApp {
     /// not be saved or has no file yet.
     pub(super) fn save_all_dirty(&mut self) -> bool {
         let mut ok = true;
+        let mut copies = Vec::new();
         for doc in self.packs.iter_mut().filter(|d| d.dirty) {
+            // A shipped pack's changes go to a copy in the designer's folder.
+            let shipped = doc
+                .path
+                .as_ref()
+                .filter(|p| self.paths.is_shipped(p))
+                .cloned();
+            if let Some(from) = shipped {
+                let copy = self.paths.own_copy(&doc.pack.name);
+                let saved = copy
+                    .parent()
+                    .map_or(Ok(()), std::fs::create_dir_all)
+                    .map_err(|e| format!("{}: {e}", copy.display()))
+                    .and_then(|()| files::save_pack(&copy, &doc.pack).map_err(|e| e.to_string()));
+                match saved {
+                    Ok(()) => {
+                        copies.push(format!("{} to {}", from.display(), copy.display()));
+                        doc.path = Some(copy);
+                        doc.dirty = false;
+                    }
+                    Err(e) => {
+                        self.errors.push(AppError::Save(e));
+                        ok = false;
+                    }
+                }
+                continue;
+            }
             match &doc.path {
                 Some(path) => match files::save_pack(path, &doc.pack) {
                     Ok(()) => doc.dirty = false,
@@ -297,6 +324,12 @@ impl StudioApp {
                     ok = false;
                 }
             }
+        }
+        if !copies.is_empty() {
+            self.status = format!(
+                "Shipped packs are not saved over; saved copies: {}",
+                copies.join(", ")
+            );
         }
         ok
     }

@@ -486,16 +486,10 @@ impl StudioApp {
         // A new file goes into the designer's packs folder, never into the shipped
         // `levels/`; it is named after the pack.
         let own_file = |doc: &crate::app::pack_doc::PackDoc| {
-            let shipped = doc
-                .path
-                .as_ref()
-                .is_some_and(|p| p.starts_with(&self.paths.levels_dir));
+            let shipped = doc.path.as_ref().is_some_and(|p| self.paths.is_shipped(p));
             match &doc.path {
                 Some(p) if !shipped => p.clone(),
-                _ => self.paths.user_packs.join(format!(
-                    "{}.ron",
-                    crate::export::tiled::slug(&doc.pack.name)
-                )),
+                _ => self.paths.own_copy(&doc.pack.name),
             }
         };
         let start = self

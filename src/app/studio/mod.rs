@@ -107,6 +107,9 @@ pub struct StudioApp {
     pub(super) close_confirmed: bool,
     pub(super) frame_ms: f32,
     pub(super) pending: Vec<AppCommand>,
+    /// Levels removed from packs, by the token of their step in the editor's history
+    /// (Edit > Undo puts them back; Redo takes them out again): the pack's uid and the level.
+    pub(super) removals: BTreeMap<u64, (u64, pack_doc::Removed)>,
     /// The shortcut sheet is shown.
     pub help_open: bool,
 }
@@ -226,6 +229,7 @@ impl StudioApp {
             close_confirmed: false,
             frame_ms: 0.0,
             pending: Vec::new(),
+            removals: BTreeMap::new(),
             help_open: false,
             settings,
         };

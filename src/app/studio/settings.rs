@@ -215,6 +215,34 @@ impl StudioPaths {
     }
 }
 
+impl StudioPaths {
+    /// Whether `path` is a shipped pack's file (under [`StudioPaths::levels_dir`]): the
+    /// studio never saves over one; Save goes to Save as, and "Save packs" writes a copy
+    /// into the designer's folder.
+    pub fn is_shipped(&self, path: &std::path::Path) -> bool {
+        let canonical = |p: &std::path::Path| std::fs::canonicalize(p).unwrap_or(p.to_path_buf());
+        let levels = canonical(&self.levels_dir);
+        let file = match (path.parent(), path.file_name()) {
+            (Some(dir), Some(name)) if !dir.as_os_str().is_empty() => canonical(dir).join(name),
+            _ => canonical(path),
+        };
+        file.starts_with(&levels) || path.starts_with(&self.levels_dir)
+    }
+
+    /// Where a copy of a shipped pack named `name` is saved: a new file in the designer's
+    /// folder, named after the pack.
+    pub fn own_copy(&self, name: &str) -> PathBuf {
+        let path = self
+            .user_packs
+            .join(format!("{}.ron", crate::export::tiled::slug(name)));
+        if std::fs::symlink_metadata(&path).is_ok() {
+            crate::files::sibling_name(&path)
+        } else {
+            path
+        }
+    }
+}
+
 /// The session file, kept beside the recovery file.
 fn session_beside(recovery_file: Option<&std::path::Path>) -> Option<PathBuf> {
     recovery_file
