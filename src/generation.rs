@@ -294,7 +294,12 @@ fn finish(stream: Stream<'_>) -> Result<GenSummary, JobError> {
     })
 }
 
-/// "More like this": `request.count` levels near `level` in the generator's latent space.
+/// Draws "More like this" may make per level asked for, so that repeats of the source or of
+/// each other do not shorten the set.
+const NEAR_TRIES: usize = 8;
+
+/// "More like this": `request.count` levels near `level` in the generator's latent space,
+/// each distinct from `level` and from each other.
 ///
 /// # Errors
 /// As [`run`]; a generator without a latent space.
@@ -314,10 +319,12 @@ pub fn run_near(
         request: &request,
         cancel,
         wanted: request.count,
-        budget: request.count.max(1),
+        // Room for draws that repeat the source or each other.
+        budget: request.count.max(1).saturating_mul(NEAR_TRIES),
         sent: 0,
         attempts: 0,
-        seen: HashSet::new(),
+        // "More like this" never hands back the level it started from.
+        seen: HashSet::from([level.cells.clone()]),
         error: None,
         label: generator.label(),
         stops_early: false,

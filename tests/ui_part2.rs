@@ -443,6 +443,9 @@ fn more_like_this_generates_near_a_candidate() {
     assert!(g.candidates[1..]
         .iter()
         .all(|c| c.level.name.contains("near")));
+    // Issue 31, D16: the source itself never comes back as a "near" level.
+    assert!(g.candidates[1..].iter().all(|c| c.level.cells != cells[0]));
+    assert_eq!(g.candidates.len(), 1 + 3, "{:?}", g.note);
 }
 
 #[test]
@@ -945,6 +948,36 @@ fn course_sliders_edit_the_stored_digits_as_one_undo_step() {
     );
     steps(&mut h, 1);
     assert_eq!(h.state().editor().board().to_rows(), before);
+}
+
+/// Issue 31, D10: a click on an event slider and then the arrow keys move it, as its
+/// tooltip says (a click did not give it the keyboard).
+#[test]
+fn a_clicked_course_slider_takes_the_arrow_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir, JobMode::Inline));
+    steps(&mut h, 2);
+    command(&mut h, AppCommand::SwitchGame(level_studio::course::ID));
+    steps(&mut h, 2);
+    let atk = h
+        .get_all_by_role_and_label(egui::accesskit::Role::Slider, "ATK")
+        .next()
+        .unwrap()
+        .rect();
+    click_at(&mut h, atk.center());
+    let clicked = h.state().editor().board().to_rows();
+    for _ in 0..3 {
+        h.key_press(Key::ArrowRight);
+        steps(&mut h, 2);
+    }
+    let after = h.state().editor().board().to_rows();
+    // Battle 1's ATK is the first two digits of the second row: three hundredths more.
+    let atk_of = |rows: &[String]| rows[1][..2].parse::<u32>().unwrap();
+    assert_eq!(
+        atk_of(&after),
+        atk_of(&clicked) + 3,
+        "{clicked:?} → {after:?}"
+    );
 }
 
 /// A Lode Runner-like segment: bricks along the bottom, a ladder, gold.

@@ -106,12 +106,32 @@ impl BlendPlay {
             rules,
             gold,
             goal,
-            goal_row,
+            goal_row: None,
             state,
             history: Vec::new(),
         };
         if rules == Rules::LodeRunner {
+            // The first fall is not a move: a runner who lands on the goal row starts from the
+            // top start instead, and a segment whose every start lands there has nothing to
+            // play (a playtest never starts won).
             play.fall();
+            if goal_row.is_some() && goal_row == Some(play.state.at.1) {
+                if let Some(top) = lr_start(&play.state.cells, true) {
+                    play.state.at = top;
+                    play.fall();
+                }
+            }
+            if play.state.outcome.is_some() {
+                return Err(format!("nothing to play: {}", play.state.message));
+            }
+            if goal_row.is_some() && goal_row == Some(play.state.at.1) {
+                return Err(
+                    "nothing to play: there is no gold, and the runner starts on the bottom \
+                     row it would have to reach"
+                        .into(),
+                );
+            }
+            play.goal_row = goal_row;
         }
         Ok(play)
     }

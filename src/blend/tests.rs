@@ -575,3 +575,26 @@ fn a_zelda_like_segment_plays_corner_to_corner_blocked_by_elements() {
     assert!(BlendPlay::new(&rows(&["PPPPPPPPPPPPPPPP"; 16])).is_err());
     assert!(BlendPlay::new(&rows(&["FFF"; 3])).is_err(), "not a segment");
 }
+
+/// Issue 31, D8: a segment without gold whose spawn falls onto the bottom row is not won
+/// before the first move: the runner starts from the top start, or the playtest says there
+/// is nothing to play.
+#[test]
+fn a_lode_runner_playtest_never_starts_won() {
+    use super::play::BlendPlay;
+    use crate::game::PlayRules;
+    // The spawn drops straight to the floor; the top start is on a ledge above it.
+    let mut lines = vec!["................"; 16];
+    lines[3] = "......bbbb......";
+    lines[14] = "...............M";
+    lines[15] = "BBBBBBBBBBBBBBBB";
+    let p = BlendPlay::new(&rows(&lines)).unwrap();
+    assert_eq!(p.status().outcome, None, "{:?}", p.status());
+    assert_ne!(p.position().1, 14, "not on the goal row");
+    // With nothing above the floor, every start is on the goal row: nothing to play.
+    let mut flat = vec!["................"; 16];
+    flat[14] = "...............M";
+    flat[15] = "BBBBBBBBBBBBBBBB";
+    let err = BlendPlay::new(&rows(&flat)).err().unwrap();
+    assert!(err.contains("nothing to play"), "{err}");
+}

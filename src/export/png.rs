@@ -179,7 +179,9 @@ pub fn export_png(path: &Path, pack: &Pack, notes: &[SheetNote]) -> Result<(), S
         .levels
         .first()
         .and_then(|l| l.game.game().ok())
-        .map_or(12, |g| g.sheet_columns());
+        .map_or(12, |g| g.sheet_columns())
+        // A short pack is one row as wide as its levels, not the game's full row.
+        .min(pack.levels.len().max(1));
     let (width, height) = sheet_size(pack, columns);
     let pixels = u64::from(width) * u64::from(height);
     if pixels > MAX_SHEET_PIXELS {
@@ -208,6 +210,20 @@ mod tests {
     use super::*;
     use crate::level::Level;
     use crate::match3::Layout;
+
+    #[test]
+    fn a_short_pack_makes_a_sheet_as_wide_as_its_levels() {
+        let mut pack = Pack::new("t");
+        for _ in 0..3 {
+            pack.levels
+                .push(Level::from_layout("l", &Layout::open(5, 5).unwrap()));
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.png");
+        export_png(&path, &pack, &[]).unwrap();
+        let (w, _) = image::image_dimensions(&path).unwrap();
+        assert_eq!(w, 3 * ((9 * CELL).max(MIN_WIDTH) + PAD) + PAD);
+    }
 
     #[test]
     fn the_sheet_has_a_tile_per_level() {

@@ -19,6 +19,9 @@ use std::sync::Arc;
 
 /// How far "more like this" moves from a level's latent point (standard deviation).
 pub const NEAR_SPREAD: f32 = 0.35;
+/// Rounds of draws "more like this" makes at most, each wider than the last, to find its count
+/// of distinct levels.
+const NEAR_ROUNDS: usize = 8;
 /// Generated-and-validated attempts per accepted level in one validated round.
 const VALIDATED_ROUND_BUDGET: usize = 64;
 
@@ -407,16 +410,21 @@ impl LevelGenerator for Cvae {
             .flatten();
         let mut rng = Rng::new(request.seed ^ 0x5eed_1111);
         let count = request.count.max(1);
-        let mut zs = Vec::with_capacity(count * z.len());
-        for _ in 0..count {
-            zs.extend(z.iter().map(|v| v + NEAR_SPREAD * rng.normal() as f32));
-        }
-        let layouts = model
-            .decode_novel(&zs, &vec![condition; count])
-            .map_err(|e| e.to_string())?;
-        for layout in layouts {
-            if !sink.offer(layout_level(&layout, condition.symmetry)) {
-                break;
+        // Rounds of draws, each a little wider than the last, until the sink has its count
+        // of distinct levels (the service drops repeats of the source and of each other).
+        for round in 0..NEAR_ROUNDS {
+            let spread = NEAR_SPREAD * (1.0 + 0.5 * round as f32);
+            let mut zs = Vec::with_capacity(count * z.len());
+            for _ in 0..count {
+                zs.extend(z.iter().map(|v| v + spread * rng.normal() as f32));
+            }
+            let layouts = model
+                .decode_novel(&zs, &vec![condition; count])
+                .map_err(|e| e.to_string())?;
+            for layout in layouts {
+                if !sink.offer(layout_level(&layout, condition.symmetry)) {
+                    return Ok(());
+                }
             }
         }
         Ok(())

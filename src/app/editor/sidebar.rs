@@ -220,6 +220,11 @@ fn strip_ui(ui: &mut egui::Ui, ctx: &mut PanelCtx<'_>, strip: &ParamStrip) {
                                      arrow keys)",
                                     event.label, p.name
                                 ));
+                            // A click or drag keeps the keyboard on the slider, so the arrow
+                            // keys its tooltip promises move it (egui focuses it on Tab only).
+                            if r.clicked() || r.drag_stopped() {
+                                r.request_focus();
+                            }
                             ui.weak(&p.shown);
                             ui.end_row();
                             let label = format!("{} {}", event.label, p.name);
