@@ -152,6 +152,8 @@ struct Stream<'a> {
     /// True when the generator offers what it found after a stop (else a stop ends the
     /// stream like the end of the budget).
     stops_early: bool,
+    /// The most points a chart of the search has drawn: the generations judged so far.
+    generations: usize,
     name: &'a dyn Fn(&GenRequest, usize) -> String,
     progress: &'a mut dyn FnMut(f32, String),
     charts: &'a mut dyn FnMut(&[Chart]),
@@ -211,6 +213,12 @@ impl LevelSink for Stream<'_> {
     }
 
     fn charts(&mut self, charts: &[Chart]) {
+        let judged = charts
+            .iter()
+            .filter_map(|c| c.series.first().map(|s| s.1.len()))
+            .max()
+            .unwrap_or(0);
+        self.generations = self.generations.max(judged);
         (self.charts)(charts);
     }
 }
@@ -258,6 +266,7 @@ pub fn run_charted(
         error: None,
         label: generator.label(),
         stops_early: generator.stops_early(),
+        generations: 0,
         name: &level_name,
         progress,
         charts,
@@ -275,9 +284,18 @@ fn finish(stream: Stream<'_>) -> Result<GenSummary, JobError> {
         return Err(JobError::Cancelled);
     }
     let note = if stream.cancel.is_stopping() {
+        // A search counts its work in generations, not attempts.
+        let after = match (
+            stream.generations,
+            stream.request.conditions.int("generations"),
+        ) {
+            (0, _) => String::new(),
+            (g, Some(total)) => format!(" after {g} of {total} generations"),
+            (g, None) => format!(" after {g} generations"),
+        };
         Some(format!(
-            "stopped early, kept {} of {} (after {} attempts)",
-            stream.sent, stream.wanted, stream.attempts
+            "stopped early{after}, kept {} of {}",
+            stream.sent, stream.wanted
         ))
     } else {
         (stream.sent < stream.wanted).then(|| {
@@ -328,6 +346,7 @@ pub fn run_near(
         error: None,
         label: generator.label(),
         stops_early: false,
+        generations: 0,
         name: &name,
         progress: &mut progress,
         charts: &mut |_| {},

@@ -868,6 +868,10 @@ fn stop_ends_an_evolution_early_and_keeps_its_best_rooms() {
     );
     let generations = g.charts()[1].series[0].1.len();
     assert!(generations < 500, "stopped after {generations} generations");
+    // Issue 31, D23: a search's stop counts generations, not attempts.
+    let note = g.note.clone().unwrap_or_default();
+    assert!(note.contains("of 500 generations"), "{note}");
+    assert!(!note.contains("attempts"), "{note}");
 }
 
 /// Issue 31, D3: a double-click on "Stop (keep best)" stops and keeps; the second click

@@ -365,6 +365,18 @@ impl Game for CourseGame {
         format!("wins {:.0} %", (1.0 - difficulty) * 100.0)
     }
 
+    fn card_text(&self, level: &Level, difficulty: f64) -> String {
+        // The GOOD / WEAK badge is the evaluation's: the card shows it first.
+        match level.course_figures() {
+            Some(f) => format!(
+                "eval {:.2} · wins {:.0} %",
+                f.evaluation,
+                f.win_rate * 100.0
+            ),
+            None => self.difficulty_text(difficulty),
+        }
+    }
+
     fn generators(&self) -> Vec<Arc<dyn LevelGenerator>> {
         super::generators::all()
     }

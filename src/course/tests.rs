@@ -507,3 +507,31 @@ fn a_parameter_slider_paints_the_two_digits_it_is_stored_in() {
     );
     assert!(CourseGame.parameter_strip(&["5x".into()]).is_none());
 }
+
+/// Issue 31, D27: a course card shows the evaluation its GOOD / WEAK badge rests on.
+#[test]
+fn a_course_card_shows_the_evaluation_beside_the_win_rate() {
+    use crate::game::Game;
+    let rows: Vec<String> = ["50607080", "10203040", "00550000"]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let course = Course::from_rows(&rows).unwrap();
+    let analysis = super::game::analysis_of(&course, &super::rules::evaluate(&course));
+    let mut level = crate::level::Level::bare(crate::course::ID, "c", rows);
+    level.figures = analysis.figures.clone();
+    let f = level.course_figures().unwrap().clone();
+    let text = CourseGame.card_text(&level, 1.0 - f.win_rate);
+    assert_eq!(
+        text,
+        format!(
+            "eval {:.2} · wins {:.0} %",
+            f.evaluation,
+            f.win_rate * 100.0
+        )
+    );
+    assert_eq!(
+        analysis.verdict.pass,
+        f.evaluation >= super::game::GOOD_EVALUATION
+    );
+}

@@ -138,6 +138,13 @@ pub trait Game: Send + Sync + 'static {
     fn difficulty_text(&self, difficulty: f64) -> String {
         format!("difficulty {difficulty:.1}")
     }
+    /// The figure a candidate or pack card shows for `level` (whose difficulty is
+    /// `difficulty`): by default the difficulty in words; a game whose verdict rests on
+    /// another figure shows that one first, so the card agrees with its badge.
+    fn card_text(&self, level: &crate::level::Level, difficulty: f64) -> String {
+        let _ = level;
+        self.difficulty_text(difficulty)
+    }
     /// Levels a row in a PNG sheet.
     fn sheet_columns(&self) -> usize {
         12

@@ -689,22 +689,20 @@ impl BlendLab {
 /// A lab segment as a candidate of the blend game.
 fn candidate_of(s: &LabSegment) -> Candidate {
     let f = &s.figures;
+    let pass = if f.lode_runner_like {
+        f.lr_playable
+    } else {
+        f.loz_playable
+    };
     Candidate {
         level: s.level.clone(),
         difficulty: None,
         verdict: crate::game::Verdict {
-            pass: if f.lode_runner_like {
-                f.lr_playable
-            } else {
-                f.loz_playable
-            },
+            pass,
             weak: false,
-            label: if f.lode_runner_like {
-                "LR-LIKE"
-            } else {
-                "LOZ-LIKE"
-            }
-            .into(),
+            // What the badge's colour says, as the game's own verdict says it; the likeness
+            // is in the text beside it.
+            label: if pass { "PLAYABLE" } else { "UNPLAYABLE" }.into(),
             reason: verdict_text(f),
         },
         generator: "lab",

@@ -17,11 +17,27 @@ const THUMB: Vec2 = Vec2::new(104.0, 96.0);
 #[derive(Clone, Debug)]
 pub struct CandidateDrag(pub Level);
 
+/// The first clause of a verdict's reason ("LR-like · LR A* passes" → "LR-like"), at most
+/// 28 characters.
+fn first_clause(reason: &str) -> String {
+    let clause = reason
+        .split([':', '·', ';', '('])
+        .next()
+        .unwrap_or(reason)
+        .trim();
+    if clause.chars().count() > 28 {
+        format!("{}…", clause.chars().take(27).collect::<String>())
+    } else {
+        clause.to_string()
+    }
+}
+
 /// The figure and badge of a candidate: text, colour.
 pub fn figure_text(c: &Candidate) -> (String, String, Color32) {
     let figure = match (c.level.game.game(), c.difficulty) {
-        (Ok(game), Some(d)) => game.difficulty_text(d),
-        _ => c.verdict.label.to_lowercase(),
+        (Ok(game), Some(d)) => game.card_text(&c.level, d),
+        // Without a figure the card says why, not the badge's word again.
+        _ => first_clause(&c.verdict.reason),
     };
     let colour = if c.verdict.pass {
         palette::GOOD
@@ -186,4 +202,25 @@ fn card(ui: &mut egui::Ui, i: usize, c: &Candidate, commands: &mut Vec<AppComman
         rect
     })
     .inner
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 31, D26: a card without a figure says why beside its badge, never the badge's
+    /// word again.
+    #[test]
+    fn a_card_without_a_figure_does_not_repeat_its_badge() {
+        assert_eq!(
+            first_clause("LR-like · LR A* passes · LoZ A* fails"),
+            "LR-like"
+        );
+        assert_eq!(
+            first_clause("Lode Runner-like: its own game's agent is stuck"),
+            "Lode Runner-like"
+        );
+        let long = first_clause(&"x".repeat(40));
+        assert_eq!(long.chars().count(), 28);
+    }
 }

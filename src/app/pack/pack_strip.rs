@@ -86,7 +86,10 @@ pub fn paint_thumbnail(painter: &egui::Painter, rect: Rect, level: &Level) {
     };
     let (w, h) = (board.width() as f32, board.height() as f32);
     let cell = (rect.width() / w).min(rect.height() / h);
-    let origin = rect.center() - Vec2::new(w, h) * cell / 2.0;
+    // Whole points per cell and a whole-point origin, so every cell's border is the same
+    // width (fractional cells alias into irregular grid lines).
+    let cell = if cell >= 4.0 { cell.floor() } else { cell };
+    let origin = (rect.center() - Vec2::new(w, h) * cell / 2.0).round();
     let mut mesh = egui::Mesh::default();
     for y in 0..board.height() {
         for x in 0..board.width() {
@@ -94,7 +97,7 @@ pub fn paint_thumbnail(painter: &egui::Painter, rect: Rect, level: &Level) {
                 origin + Vec2::new(x as f32, y as f32) * cell,
                 Vec2::splat(cell),
             )
-            .shrink(0.3);
+            .shrink(if cell >= 4.0 { 0.5 } else { 0.2 });
             mesh.add_colored_rect(r, palette::tile_color(board.rules(), board.get(x, y)));
         }
     }
@@ -118,7 +121,7 @@ fn figures_text(doc: &PackDoc, level: &Level) -> (String, Color32) {
             let text = level
                 .game
                 .game()
-                .map_or_else(|_| format!("{d:.1}"), |g| g.difficulty_text(d));
+                .map_or_else(|_| format!("{d:.1}"), |g| g.card_text(level, d));
             let mark = match verdict {
                 Some(true) => " ok",
                 Some(false) if weak => "",
