@@ -589,6 +589,14 @@ fn f1_shows_the_shortcut_sheet_and_a_game_switch_says_so() {
     steps(&mut h, 2);
     h.get_by_label("Keyboard shortcuts");
     h.get_by_label("Ctrl+O / Ctrl+S / Ctrl+Shift+S");
+    // Issue 31, D21: every registered game with a playtest lists its keys there.
+    for game in level_studio::game::games() {
+        if !game.play_keys().is_empty() {
+            h.get_by_label(&format!("Playtest: {}", game.name()));
+        }
+    }
+    h.get_by_label("Space or Right");
+    h.get_by_label_contains("docs/window.md");
     h.key_press(Key::F1);
     steps(&mut h, 2);
     assert!(h.query_by_label("Keyboard shortcuts").is_none());

@@ -217,6 +217,17 @@ pub fn lr_share(f: &BlendFigures) -> f64 {
 }
 
 impl Game for BlendGame {
+    fn play_keys(&self) -> Vec<(&'static str, &'static str)> {
+        vec![
+            (
+                "walk, climb (Lode Runner-like); step (Zelda-like)",
+                "arrows or WASD",
+            ),
+            ("dig the brick below ahead (Lode Runner-like)", "Space"),
+            ("take back a move", "Backspace or U"),
+        ]
+    }
+
     fn id(&self) -> GameId {
         ID
     }

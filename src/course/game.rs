@@ -267,6 +267,14 @@ pub fn analysis_of(course: &Course, e: &Evaluation) -> Analysis {
 }
 
 impl Game for CourseGame {
+    fn play_keys(&self) -> Vec<(&'static str, &'static str)> {
+        vec![
+            ("attack the enemy", "Space or Right"),
+            ("retreat", "Left or ."),
+            ("take back a turn", "Backspace or U"),
+        ]
+    }
+
     fn id(&self) -> GameId {
         ID
     }

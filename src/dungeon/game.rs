@@ -406,6 +406,15 @@ fn analysis_of(
 }
 
 impl Game for DungeonGame {
+    fn play_keys(&self) -> Vec<(&'static str, &'static str)> {
+        vec![
+            ("move (a new direction first turns)", "arrows or WASD"),
+            ("swing the sword", "Space"),
+            ("wait a tick", "."),
+            ("take back a tick", "Backspace or U"),
+        ]
+    }
+
     fn id(&self) -> GameId {
         ID
     }

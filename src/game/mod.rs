@@ -159,6 +159,12 @@ pub trait Game: Send + Sync + 'static {
         None
     }
 
+    /// The playtest's keys and gestures as the help sheet lists them: (action, keys). Empty
+    /// for a game without a playtest.
+    fn play_keys(&self) -> Vec<(&'static str, &'static str)> {
+        Vec::new()
+    }
+
     /// True when [`Game::analyse`] returns a state graph (the window then shows the viewer).
     fn has_state_graph(&self) -> bool {
         false

@@ -186,6 +186,13 @@ fn ascii_error(e: LevelError) -> AsciiError {
 }
 
 impl Game for LongcatGame {
+    fn play_keys(&self) -> Vec<(&'static str, &'static str)> {
+        vec![
+            ("slide the cat", "arrows or WASD, or swipe with the mouse"),
+            ("take back a move", "Backspace or U"),
+        ]
+    }
+
     fn id(&self) -> GameId {
         ID
     }

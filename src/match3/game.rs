@@ -122,6 +122,13 @@ pub fn analysis_of(layout: &Layout, v: Validation) -> Analysis {
 }
 
 impl Game for Match3Game {
+    fn play_keys(&self) -> Vec<(&'static str, &'static str)> {
+        vec![
+            ("swap two tiles", "click one, then a neighbour; or drag"),
+            ("skip the cascade animation", "Space or a click"),
+        ]
+    }
+
     fn id(&self) -> GameId {
         ID
     }
