@@ -852,3 +852,36 @@ fn ctrl_s_on_a_shipped_pack_saves_a_copy_and_levels_is_untouched() {
     );
     assert_eq!(h.state().packs()[0].path.as_deref(), Some(copy.as_path()));
 }
+
+/// Issue 31, D20: the rename field opens with the old name selected (typing replaces it),
+/// and a name another level of the pack has is refused in words.
+#[test]
+fn a_rename_replaces_the_old_name_and_refuses_a_duplicate() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir));
+    steps(&mut h, 2);
+    for (w, ht) in [(5, 5), (6, 6)] {
+        new_match3(&mut h, w, ht);
+        h.get_by_label("+ Add level").click();
+        steps(&mut h, 2);
+    }
+    let first = h.state().packs()[0].pack.levels[0].name.clone();
+    let old = h.state().packs()[0].pack.levels[1].name.clone();
+    h.state_mut().pack_strip_mut().start_renaming(1, &old);
+    steps(&mut h, 2);
+    h.event(egui::Event::Text("Boss".into()));
+    steps(&mut h, 1);
+    h.key_press(Key::Enter);
+    steps(&mut h, 2);
+    assert_eq!(h.state().packs()[0].pack.levels[1].name, "Boss");
+    command(
+        &mut h,
+        AppCommand::Pack(PackCommand::Rename(1, first.clone())),
+    );
+    assert_eq!(h.state().packs()[0].pack.levels[1].name, "Boss");
+    assert!(
+        h.state().status().contains("Not renamed"),
+        "{}",
+        h.state().status()
+    );
+}

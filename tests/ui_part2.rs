@@ -1079,3 +1079,42 @@ fn blend_lab_walks_from_a_to_b_and_sends_random_blends_to_the_candidates() {
     assert_eq!(candidates.len(), 40);
     assert_eq!(candidates[0].level.cells, random.blends[0].level.cells);
 }
+
+/// Issue 31, D25: the interpolation lists number a game's candidates among that game's own
+/// candidates, not among every game's.
+#[test]
+fn interpolation_sources_number_candidates_within_their_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir, JobMode::Inline));
+    steps(&mut h, 2);
+    let candidate = |level: Level| level_studio::generation::Candidate {
+        level,
+        difficulty: None,
+        verdict: level_studio::game::Verdict {
+            pass: true,
+            weak: false,
+            label: "VALID".into(),
+            reason: String::new(),
+        },
+        generator: "test",
+    };
+    let open = level_studio::match3::Layout::open(5, 5).unwrap();
+    let longcat = level_studio::longcat::ID.game().unwrap().blank(5, 5);
+    {
+        let g = h.state_mut().generators_mut();
+        for i in 0..3 {
+            g.candidates
+                .push(candidate(Level::from_layout(&format!("m{i}"), &open)));
+        }
+        g.candidates.push(candidate(longcat));
+    }
+    let names: Vec<String> = h
+        .state()
+        .level_sources(level_studio::longcat::ID)
+        .into_iter()
+        .map(|s| s.0)
+        .filter(|n| n.starts_with("Candidate"))
+        .collect();
+    assert_eq!(names.len(), 1);
+    assert!(names[0].starts_with("Candidate 1:"), "{names:?}");
+}

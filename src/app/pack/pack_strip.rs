@@ -470,7 +470,16 @@ fn name_field_answer(ui: &egui::Ui, edit: &egui::Response, text: &str) -> Option
         return Some(kept.then(|| text.trim().to_string()));
     }
     if !edit.has_focus() {
+        // The old name is selected, so typing replaces it (the field opens with the focus).
         edit.request_focus();
+        let mut state = egui::text_edit::TextEditState::load(ui.ctx(), edit.id).unwrap_or_default();
+        state
+            .cursor
+            .set_char_range(Some(egui::text::CCursorRange::two(
+                egui::text::CCursor::new(0),
+                egui::text::CCursor::new(text.chars().count()),
+            )));
+        state.store(ui.ctx(), edit.id);
     }
     None
 }

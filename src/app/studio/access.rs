@@ -178,13 +178,17 @@ impl StudioApp {
                 }
             }
         }
-        for (i, c) in self.generators.candidates.iter().enumerate() {
-            if c.level.game == game {
-                out.push((
-                    format!("Candidate {}: {}", i + 1, c.level.name),
-                    c.level.clone(),
-                ));
-            }
+        // Numbered among the game's own candidates, as its candidates grid shows them.
+        let own = self
+            .generators
+            .candidates
+            .iter()
+            .filter(|c| c.level.game == game);
+        for (i, c) in own.enumerate() {
+            out.push((
+                format!("Candidate {}: {}", i + 1, c.level.name),
+                c.level.clone(),
+            ));
         }
         out
     }

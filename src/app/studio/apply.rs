@@ -333,7 +333,19 @@ impl StudioApp {
                 }
             }
             PackCommand::Rename(i, name) => {
-                if !name.is_empty() {
+                let taken = self.packs[active]
+                    .pack
+                    .levels
+                    .iter()
+                    .enumerate()
+                    .any(|(j, l)| j != i && l.name == name);
+                if taken {
+                    // Names stay unique in a pack, so `pack.ron#name` finds one level.
+                    self.status = format!(
+                        "Not renamed: a level called “{name}” is already in {}; pick another name",
+                        self.packs[active].title()
+                    );
+                } else if !name.is_empty() {
                     self.packs[active].rename(i, &name);
                     if self.linked() == Some((active, i)) {
                         self.desk.editor.name = name.clone();

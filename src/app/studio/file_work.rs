@@ -279,12 +279,18 @@ impl StudioApp {
         }
     }
 
-    /// Saves every unsaved pack that has a file; false (with an error shown) if one could
-    /// not be saved or has no file yet.
-    pub(super) fn save_all_dirty(&mut self) -> bool {
+    /// Saves the unsaved packs among `which` (indices into the open packs); false (with an
+    /// error shown) if one could not be saved or has no file yet.
+    pub(super) fn save_dirty(&mut self, which: &[usize]) -> bool {
         let mut ok = true;
         let mut copies = Vec::new();
-        for doc in self.packs.iter_mut().filter(|d| d.dirty) {
+        let chosen = self
+            .packs
+            .iter_mut()
+            .enumerate()
+            .filter(|(i, d)| d.dirty && which.contains(i))
+            .map(|(_, d)| d);
+        for doc in chosen {
             // A shipped pack's changes go to a copy in the designer's folder.
             let shipped = doc
                 .path

@@ -381,11 +381,11 @@ impl StudioApp {
             commands.extend(answer);
         }
         if let Some(guarded) = self.guard.clone() {
+            // Only the packs this action would lose are named (and saved by Save).
             let dirty: Vec<String> = self
-                .packs
-                .iter()
-                .filter(|p| p.dirty)
-                .map(|p| p.title())
+                .guarded_packs(&guarded)
+                .into_iter()
+                .map(|i| self.packs[i].title())
                 .collect();
             // Quitting also asks about canvas work that is in no pack.
             let canvas_work = (guarded == Guarded::Quit && self.has_canvas_work())
@@ -450,6 +450,24 @@ impl StudioApp {
         }
     }
 
+    /// The unsaved packs a guarded action would lose: every one on quit, the pack closed,
+    /// or the open copy a file opened again replaces.
+    pub(super) fn guarded_packs(&self, guarded: &Guarded) -> Vec<usize> {
+        self.packs
+            .iter()
+            .enumerate()
+            .filter(|(i, p)| {
+                p.dirty
+                    && match guarded {
+                        Guarded::Quit => true,
+                        Guarded::ClosePack(c) => c == i,
+                        Guarded::Open(path) => p.path.as_deref() == Some(path.as_path()),
+                    }
+            })
+            .map(|(i, _)| i)
+            .collect()
+    }
+
     pub(super) fn resolve_guard(
         &mut self,
         guarded: Guarded,
@@ -460,7 +478,7 @@ impl StudioApp {
         self.guard = None;
         match decision {
             GuardAnswer::Cancel => return,
-            GuardAnswer::Save if !self.save_all_dirty() => return,
+            GuardAnswer::Save if !self.save_dirty(&self.guarded_packs(&guarded)) => return,
             GuardAnswer::Save => {}
             GuardAnswer::Discard => {
                 if guarded == Guarded::Quit {
