@@ -1104,7 +1104,7 @@ fn interpolation_sources_number_candidates_within_their_game() {
         let g = h.state_mut().generators_mut();
         for i in 0..3 {
             g.candidates
-                .push(candidate(Level::from_layout(&format!("m{i}"), &open)));
+                .push(candidate(Level::from_layout(format!("m{i}"), &open)));
         }
         g.candidates.push(candidate(longcat));
     }
