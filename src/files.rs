@@ -70,6 +70,15 @@ pub enum FileError {
         /// The limit in bytes.
         limit: u64,
     },
+    /// A file read at start (settings, session, recovery, a pack reopened) that is not a
+    /// regular file: a FIFO could block the start and a device never end, so it is not read.
+    #[error("{path}: not read: it is {kind}, not a regular file")]
+    NotRegular {
+        /// The file.
+        path: PathBuf,
+        /// What it is instead, in words ("a FIFO (named pipe)", "a device", "a folder").
+        kind: &'static str,
+    },
     /// A save target that must not be replaced (a link, a device, a read-only file).
     #[error("{path}: not replaced: {reason}")]
     Refused {
@@ -481,23 +490,7 @@ pub fn read_bytes_capped(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> 
 /// [`FileError::Io`]; [`FileError::Parse`] at the first byte that is not UTF-8;
 /// [`FileError::TooLarge`].
 pub fn read_text(path: &Path) -> Result<String, FileError> {
-    let bytes = read_bytes(path)?;
-    let mut text = String::from_utf8(bytes).map_err(|e| {
-        let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
-        let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
-        let start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        let column = String::from_utf8_lossy(&good[start..]).chars().count() + 1;
-        FileError::Parse {
-            path: path.to_path_buf(),
-            line,
-            column,
-            message: "not UTF-8 text".into(),
-        }
-    })?;
-    if text.starts_with('\u{feff}') {
-        text.drain(..'\u{feff}'.len_utf8());
-    }
-    Ok(text)
+    text_of_bytes(path, read_bytes(path)?)
 }
 
 fn read(path: &Path) -> Result<String, FileError> {
@@ -671,16 +664,28 @@ pub fn load_level_hinted(path: &Path, hint: Option<Game>) -> Result<Level, FileE
 /// # Errors
 /// [`FileError`] naming the file, line and column, or the first bad level.
 pub fn load_pack(path: &Path) -> Result<Pack, FileError> {
-    let text = read(path)?;
-    let pack: Pack = match extension(path).as_str() {
-        "ron" => from_ron(path, &text)?,
-        "json" => from_json(path, &text)?,
-        _ => {
-            return Err(FileError::UnknownType {
-                path: path.to_path_buf(),
-                expected: ".ron or .json",
-            })
-        }
+    pack_type(path)?;
+    parse_pack(path, &read(path)?)
+}
+
+/// Refuses a file whose extension is not a pack's (`.ron` or `.json`).
+fn pack_type(path: &Path) -> Result<(), FileError> {
+    match extension(path).as_str() {
+        "ron" | "json" => Ok(()),
+        _ => Err(FileError::UnknownType {
+            path: path.to_path_buf(),
+            expected: ".ron or .json",
+        }),
+    }
+}
+
+/// A pack from its RON or JSON text (the extension of `path` says which), migrated and
+/// checked level by level.
+fn parse_pack(path: &Path, text: &str) -> Result<Pack, FileError> {
+    let pack: Pack = if extension(path) == "json" {
+        from_json(path, text)?
+    } else {
+        from_ron(path, text)?
     };
     let pack = migrate(path, pack)?;
     for level in &pack.levels {
@@ -834,4 +839,117 @@ pub fn export_pack_json(path: &Path, pack: &Pack) -> Result<(), FileError> {
         serde_json::to_string_pretty(pack).map_err(|e| FileError::Serialise(e.to_string()))?;
     s.push('\n');
     write_atomic(path, s.as_bytes())
+}
+
+// Files the window reads at start (settings, session, recovery, the packs it reopens): only
+// regular files, opened without blocking, never more than MAX_FILE_BYTES. `read_text` stays
+// as it is for the command line, which reads what it is given (a FIFO included).
+
+/// Reads a text file as [`read_text`] does, but only a regular file of at most
+/// [`MAX_FILE_BYTES`]: a FIFO, device, socket or folder is refused before a byte is read (the
+/// file is opened without blocking, then checked), and an oversized file by its size, so a
+/// start-up file can neither stop the window nor fill the memory.
+///
+/// # Errors
+/// [`FileError::NotRegular`]; [`FileError::TooLarge`]; [`FileError::Io`]; [`FileError::Parse`]
+/// at the first byte that is not UTF-8.
+pub fn read_regular_text(path: &Path) -> Result<String, FileError> {
+    use std::io::Read;
+    regular_within_cap(path, &std::fs::metadata(path).map_err(io_err(path))?)?;
+    let file = open_without_blocking(path).map_err(io_err(path))?;
+    // The path may have changed between the look and the open: check what was opened.
+    let meta = file.metadata().map_err(io_err(path))?;
+    regular_within_cap(path, &meta)?;
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(io_err(path))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(FileError::TooLarge {
+            path: path.to_path_buf(),
+            limit: MAX_FILE_BYTES,
+        });
+    }
+    text_of_bytes(path, bytes)
+}
+
+/// Loads a pack as [`load_pack`] does, read with [`read_regular_text`]: the packs the window
+/// reopens at start.
+///
+/// # Errors
+/// As [`load_pack`] and [`read_regular_text`].
+pub fn load_regular_pack(path: &Path) -> Result<Pack, FileError> {
+    pack_type(path)?;
+    parse_pack(path, &read_regular_text(path)?)
+}
+
+/// `Ok` for a regular file of at most [`MAX_FILE_BYTES`]; otherwise why it is not read.
+fn regular_within_cap(path: &Path, meta: &std::fs::Metadata) -> Result<(), FileError> {
+    if !meta.is_file() {
+        return Err(FileError::NotRegular {
+            path: path.to_path_buf(),
+            kind: kind_of(&meta.file_type()),
+        });
+    }
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(FileError::TooLarge {
+            path: path.to_path_buf(),
+            limit: MAX_FILE_BYTES,
+        });
+    }
+    Ok(())
+}
+
+/// What a file that is not a regular file is, in words.
+fn kind_of(kind: &std::fs::FileType) -> &'static str {
+    if kind.is_dir() {
+        return "a folder";
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if kind.is_fifo() {
+            return "a FIFO (named pipe)";
+        }
+        if kind.is_socket() {
+            return "a socket";
+        }
+        if kind.is_char_device() || kind.is_block_device() {
+            return "a device";
+        }
+    }
+    "something other than a file"
+}
+
+/// Opens a file for reading without waiting: on unix a FIFO with no writer opens at once
+/// (`O_NONBLOCK`) and a terminal does not become the studio's (`O_NOCTTY`).
+fn open_without_blocking(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+    }
+    options.open(path)
+}
+
+/// The text of a file's bytes, without a leading UTF-8 byte-order mark (as [`read_text`]).
+fn text_of_bytes(path: &Path, bytes: Vec<u8>) -> Result<String, FileError> {
+    let mut text = String::from_utf8(bytes).map_err(|e| {
+        let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
+        let line = good.iter().filter(|&&b| b == b'\n').count() + 1;
+        let start = good.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
+        let column = String::from_utf8_lossy(&good[start..]).chars().count() + 1;
+        FileError::Parse {
+            path: path.to_path_buf(),
+            line,
+            column,
+            message: "not UTF-8 text".into(),
+        }
+    })?;
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
+    Ok(text)
 }

@@ -1,6 +1,7 @@
 //! Seeded mutation fuzzing of every reader of outside input: level and pack files (RON and
 //! JSON), ASCII art (every game's), VGLC Zelda dungeons, cVAE and DQN sidecars, the
-//! difficulty predictor, the playtest CSV and safetensors weights. Each target mutates the shipped files (bit flips, random bytes,
+//! difficulty predictor, the playtest CSV, safetensors weights, and the window's start-up files
+//! (settings, session, recovery; read and range-checked as at start, GUI-free). Each target mutates the shipped files (bit flips, random bytes,
 //! deleted, repeated or truncated runs, and tokens such as `NaN`, `-1` or unbalanced
 //! brackets) and feeds them to the reader, which must answer with a value or an error and
 //! never panic.
@@ -13,6 +14,11 @@
 // Tests fail loudly on purpose: an unwrap or expect here is an assertion.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use level_studio::document::recovery::{RecoveredPack, Recovery};
+use level_studio::document::session::{
+    SavedCandidate, SavedCanvas, SavedRequest, SavedValue, Session,
+};
+use level_studio::document::settings::{autosave_interval, Settings, ToolState};
 use level_studio::files;
 use level_studio::game::GameId;
 use level_studio::longcat::dqn::model::DqnSidecar;
@@ -190,6 +196,87 @@ fn tiny_safetensors() -> Vec<u8> {
     std::fs::read(&path).unwrap()
 }
 
+/// Settings as eframe's storage file holds them: the defaults, and chosen values beside an
+/// eframe window entry.
+fn settings_seeds() -> Vec<Vec<u8>> {
+    let mut chosen = Settings {
+        game: level_studio::longcat::ID,
+        zoom: 2.5,
+        last_packs: vec![PathBuf::from("levels/longcat/starter.ron")],
+        right_panel_width: 420.5,
+        pack_strip_height: 200.0,
+        show_frame_time: false,
+        autosave_seconds: 45.0,
+        tools: ToolState {
+            mirror: Symmetry::Vertical,
+            ..ToolState::default()
+        },
+        ..Settings::default()
+    };
+    chosen.set_panel_open("Generate", false);
+    let with_window = chosen.to_storage_text().unwrap().replacen(
+        '{',
+        "{\n    \"window\": \"(normal_geometry:(outer_position_pixels:Some((x:10.0,y:20.0)),\
+         scale_factor:1.0,inner_size_points:(x:1440.0,y:900.0)),fullscreen:false,\
+         maximized:false)\",",
+        1,
+    );
+    vec![
+        Settings::default().to_storage_text().unwrap().into_bytes(),
+        with_window.into_bytes(),
+    ]
+}
+
+/// A session with a canvas, a generator request and a candidate.
+fn session_seed(levels: &[level_studio::level::Level]) -> Vec<u8> {
+    let session = Session {
+        canvases: vec![SavedCanvas {
+            level: levels[0].clone(),
+            pack_level: Some((PathBuf::from("levels/match3/match3-starter.ron"), 0)),
+        }],
+        requests: vec![SavedRequest {
+            game: level_studio::match3::ID,
+            generator: "avalon".into(),
+            conditions: vec![
+                ("width".into(), SavedValue::Int(7)),
+                ("height".into(), SavedValue::Int(9)),
+                ("symmetry".into(), SavedValue::Symmetry(Symmetry::Vertical)),
+                ("moves".into(), SavedValue::Float(18.0)),
+            ],
+            count: 8,
+            seed: 11,
+            validated_only: true,
+        }],
+        candidates: vec![SavedCandidate {
+            level: levels[1].clone(),
+            generator: "avalon".into(),
+            difficulty: Some(0.25),
+            pass: true,
+            weak: false,
+            label: "valid".into(),
+            reason: "median 18 moves".into(),
+        }],
+    };
+    files::to_ron(&session).unwrap().into_bytes()
+}
+
+/// A recovery file with canvases and an unsaved pack.
+fn recovery_seed(pack: &level_studio::level::Pack) -> Vec<u8> {
+    let mut pack = pack.clone();
+    pack.levels.truncate(3);
+    let recovery = Recovery {
+        saved_at: 1_700_000_000,
+        game: level_studio::match3::ID,
+        levels: pack.levels[..2].to_vec(),
+        packs: vec![RecoveredPack {
+            path: Some(PathBuf::from("levels/match3/match3-starter.ron")),
+            pack,
+            dirty: true,
+        }],
+    };
+    files::to_ron(&recovery).unwrap().into_bytes()
+}
+
 /// A fuzz target: its name, the files it mutates and the reader it feeds.
 type Target = (&'static str, Vec<Vec<u8>>, Box<dyn Fn(&[u8])>);
 
@@ -214,6 +301,8 @@ fn targets() -> Vec<Target> {
     let csv = "level,mean_seconds\n# comment\nstarter.ron#01 Corridor,12.5\n\"pack.ron#a, b\",3\n"
         .as_bytes()
         .to_vec();
+    let session_seeds = vec![session_seed(&starter.levels), session_seed(&longcat.levels)];
+    let recovery_seeds = vec![recovery_seed(&starter), recovery_seed(&longcat)];
     let conditions = [
         Condition::new(7, 9, Symmetry::Vertical, Some(15.0)),
         Condition::new(4, 4, Symmetry::None, Some(10.0)),
@@ -301,6 +390,41 @@ fn targets() -> Vec<Target> {
             vec![vglc_seed()],
             Box::new(|b: &[u8]| {
                 let _ = level_studio::dungeon::import::vglc_rooms(Path::new("d.txt"), &text(b), 0);
+            }),
+        ),
+        (
+            "settings",
+            settings_seeds(),
+            Box::new(|b: &[u8]| {
+                // As the window reads `app.ron` at start; what it keeps is in range.
+                if let Ok(read) = Settings::from_storage_text(Path::new("app.ron"), &text(b)) {
+                    let mut settings = read.value;
+                    assert_eq!(settings.check_numbers(), Vec::<String>::new());
+                    let _ = autosave_interval(settings.autosave_seconds);
+                    let _ = settings.to_storage_text();
+                }
+            }),
+        ),
+        (
+            "session",
+            session_seeds,
+            Box::new(|b: &[u8]| {
+                if let Ok(read) = Session::from_text(Path::new("session.ron"), &text(b)) {
+                    let mut session = read.value;
+                    assert_eq!(session.check(), Vec::<String>::new());
+                }
+            }),
+        ),
+        (
+            "recovery",
+            recovery_seeds,
+            Box::new(|b: &[u8]| {
+                let path = Path::new("recovery.ron");
+                if let Ok(read) = Recovery::from_text(path, &text(b)) {
+                    let mut recovery = read.value;
+                    assert_eq!(recovery.check(path), Vec::<String>::new());
+                    let _ = recovery.age();
+                }
             }),
         ),
         (

@@ -53,6 +53,20 @@ impl<T: Send + 'static> RepaintOnReport for jobs::Worker<T> {
 /// # Errors
 /// eframe's error when no window or OpenGL context can be created (no display, no GL).
 pub fn run_native() -> eframe::Result<()> {
+    let root = std::env::current_dir().unwrap_or_default();
+    let paths = StudioPaths::standard(&root);
+    // eframe's own storage opens its file unchecked (a FIFO would stop the start, /dev/zero
+    // fill the memory): the studio reads and checks it first, moving a file it cannot use
+    // aside, and names the file for eframe so both mean the same one.
+    let settings = crate::document::settings::read_settings_file(paths.settings_file.as_deref());
+    let persistence_path = match &paths.settings_file {
+        // A bad file that could not be moved aside is left alone: this run keeps its
+        // settings in a file of its own.
+        Some(file) if settings.left_in_place => {
+            Some(file.with_file_name(format!("app.{}.ron", std::process::id())))
+        }
+        file => file.clone(),
+    };
     let options = eframe::NativeOptions {
         viewport: egui::ViewportBuilder::default()
             .with_title("Level Studio")
@@ -61,11 +75,18 @@ pub fn run_native() -> eframe::Result<()> {
             .with_min_inner_size([900.0, 600.0])
             .with_drag_and_drop(true),
         renderer: eframe::Renderer::Glow,
+        persistence_path,
         ..Default::default()
     };
     eframe::run_native(
         "level-studio",
         options,
-        Box::new(|cc| Ok(Box::new(StudioApp::from_creation(cc)))),
+        Box::new(move |_cc| {
+            Ok(Box::new(StudioApp::with_startup(
+                settings,
+                paths,
+                JobMode::Threads,
+            )))
+        }),
     )
 }

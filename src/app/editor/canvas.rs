@@ -46,10 +46,14 @@ pub struct CanvasView {
 }
 
 impl CanvasView {
-    /// A canvas at the given zoom.
+    /// A canvas at the given zoom (brought into 0.25–8; 1 when it is not a number).
     pub fn new(zoom: f32) -> Self {
         Self {
-            zoom: zoom.clamp(0.25, 8.0),
+            zoom: if zoom.is_nan() {
+                1.0
+            } else {
+                zoom.clamp(0.25, 8.0)
+            },
             pan: Vec2::ZERO,
             stroke_open: false,
             last_cell: None,

@@ -4,7 +4,7 @@
 use crate::app::editor::palette;
 use crate::app::editor::EditCommand;
 use crate::app::studio::panel::{AppCommand, PanelCtx, ToolPanel};
-use crate::app::studio::settings::Tool;
+use crate::app::studio::settings::{tool_key, Tool};
 use crate::app::widgets::bounded_number;
 use crate::game::{GameId, ParamStrip, StripEvent, StripParam};
 use crate::symmetry::Symmetry;
@@ -116,7 +116,7 @@ impl ToolPanel for ConditionsPanel {
         ui.label(RichText::new("Tools").strong());
         ui.horizontal_wrapped(|ui| {
             for tool in Tool::ALL {
-                let key = format!("{:?}", tool.key());
+                let key = format!("{:?}", tool_key(tool));
                 ui.selectable_value(&mut ctx.tools.tool, tool, tool.name())
                     .on_hover_text(format!("Shortcut: {key}"));
             }

@@ -376,7 +376,7 @@ impl StudioApp {
         if self.recovery_offer.is_some() || self.work_generation == self.autosaved_generation {
             return;
         }
-        let every = Duration::from_secs_f32(self.settings.autosave_seconds.max(1.0));
+        let every = crate::document::settings::autosave_interval(self.settings.autosave_seconds);
         if self.last_autosave.elapsed() < every {
             ctx.request_repaint_after(every - self.last_autosave.elapsed());
             return;

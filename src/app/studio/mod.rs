@@ -10,9 +10,10 @@ mod file_work;
 pub mod help;
 mod layout;
 pub mod panel;
-pub mod recovery;
 pub mod session;
 pub mod settings;
+/// The autosave and its recovery file (GUI-free, in the document model).
+pub use crate::document::recovery;
 
 use crate::app::analysis::gauge::GaugePanel;
 use crate::app::analysis::graph_view::GraphPanel;
@@ -32,8 +33,10 @@ use crate::app::playtest::PlaytestWindow;
 use crate::app::studio::dialogs::FileDialogs;
 use crate::app::studio::panel::AppCommand;
 use crate::app::studio::recovery::Recovery;
-use crate::app::studio::settings::{Settings, StudioPaths, Tool};
+use crate::app::studio::settings::{tool_key, Settings, StudioPaths, Tool};
 use crate::app::RepaintOnReport;
+use crate::document::settings::read_settings_file;
+use crate::document::startup::{read_startup_file, status_line, StartupRead};
 use crate::files;
 use crate::game::registry;
 use crate::level::{Game, Level, Playtest};
@@ -110,6 +113,8 @@ pub struct StudioApp {
     /// Levels removed from packs, by the token of their step in the editor's history
     /// (Edit > Undo puts them back; Redo takes them out again): the pack's uid and the level.
     pub(super) removals: BTreeMap<u64, (u64, pack_doc::Removed)>,
+    /// What was wrong with the files read at start (the status bar shows the first few).
+    pub(super) startup_notes: Vec<String>,
     /// The shortcut sheet is shown.
     pub help_open: bool,
 }
@@ -153,7 +158,48 @@ impl Desk {
 impl StudioApp {
     /// A studio with these settings and paths; `mode` chooses threads or inline jobs (tests).
     /// Opens the packs of the last run, else the shipped packs, and offers autosaved work.
+    /// Every file read here is read as [`StudioApp::with_startup`] says.
     pub fn new(settings: Settings, paths: StudioPaths, mode: JobMode) -> Self {
+        Self::start(settings, Vec::new(), paths, mode)
+    }
+
+    /// A studio whose settings are read from `paths.settings_file` as the window reads them
+    /// at start ([`read_settings_file`]).
+    pub fn from_files(paths: StudioPaths, mode: JobMode) -> Self {
+        let settings = read_settings_file(paths.settings_file.as_deref());
+        Self::with_startup(settings, paths, mode)
+    }
+
+    /// A studio with the settings as read at start (the defaults when there were none). Every
+    /// start-up file — settings, session, recovery and the packs reopened — is read only when
+    /// it is a regular file within the size cap, its numbers are brought into range, and
+    /// whatever was wrong is said in the status bar (and kept in
+    /// [`StudioApp::startup_notes`]); nothing at start can block or crash the window.
+    pub fn with_startup(
+        settings: StartupRead<Settings>,
+        paths: StudioPaths,
+        mode: JobMode,
+    ) -> Self {
+        Self::start(
+            settings.value.unwrap_or_default(),
+            settings.notes,
+            paths,
+            mode,
+        )
+    }
+
+    fn start(
+        mut settings: Settings,
+        mut notes: Vec<String>,
+        paths: StudioPaths,
+        mode: JobMode,
+    ) -> Self {
+        notes.extend(
+            settings
+                .check_numbers()
+                .into_iter()
+                .map(|n| format!("settings: {n}")),
+        );
         let mut packs = Vec::new();
         let mut errors = Vec::new();
         let wanted: Vec<_> = if settings.last_packs.iter().any(|p| p.exists()) {
@@ -162,9 +208,12 @@ impl StudioApp {
             paths.shipped_packs.clone()
         };
         for path in wanted.iter().filter(|p| p.exists()) {
-            match files::load_pack(path) {
+            match files::load_regular_pack(path) {
                 Ok(pack) => packs.push(PackDoc::opened(pack, path.clone())),
-                Err(e) => errors.push(AppError::Startup(e.to_string())),
+                Err(e) => {
+                    notes.push(format!("pack not opened: {e}"));
+                    errors.push(AppError::Startup(e.to_string()));
+                }
             }
         }
         if packs.is_empty() {
@@ -186,7 +235,11 @@ impl StudioApp {
                 (g.id(), desk)
             })
             .collect();
-        let recovery_offer = paths.recovery_file.as_deref().and_then(Recovery::read);
+        let recovery_offer = paths.recovery_file.as_deref().and_then(|path| {
+            let read = read_startup_file(path, "recovery file", Recovery::from_text);
+            notes.extend(read.notes);
+            read.value
+        });
         let game = if parked.contains_key(&settings.game) {
             settings.game
         } else {
@@ -230,29 +283,27 @@ impl StudioApp {
             frame_ms: 0.0,
             pending: Vec::new(),
             removals: BTreeMap::new(),
+            startup_notes: Vec::new(),
             help_open: false,
             settings,
         };
-        if let Some(session) = app
-            .paths
-            .session_file
-            .as_deref()
-            .and_then(session::Session::read)
-        {
-            app.restore(session);
+        if let Some(path) = app.paths.session_file.clone() {
+            let read = read_startup_file(&path, "session file", session::Session::from_text);
+            notes.extend(read.notes);
+            if let Some(session) = read.value {
+                app.restore(session);
+            }
         }
         app.activate_pack_for(game);
+        app.status = status_line(&notes);
+        app.startup_notes = notes;
         app
     }
 
-    /// The studio as eframe creates it: settings from eframe's storage, standard paths.
-    pub fn from_creation(cc: &eframe::CreationContext<'_>) -> Self {
-        let settings: Settings = cc
-            .storage
-            .and_then(|s| eframe::get_value(s, eframe::APP_KEY))
-            .unwrap_or_default();
-        let root = std::env::current_dir().unwrap_or_default();
-        Self::new(settings, StudioPaths::standard(&root), JobMode::Threads)
+    /// What was wrong with the files read at start, one line each (empty after a clean
+    /// start).
+    pub fn startup_notes(&self) -> &[String] {
+        &self.startup_notes
     }
 
     pub(super) fn activate_pack_for(&mut self, game: Game) {
@@ -317,7 +368,7 @@ impl StudioApp {
         }
         if !typing {
             for tool in Tool::ALL {
-                if ctx.input(|i| i.key_pressed(tool.key()) && i.modifiers.is_none()) {
+                if ctx.input(|i| i.key_pressed(tool_key(tool)) && i.modifiers.is_none()) {
                     self.settings.tools.tool = tool;
                 }
             }

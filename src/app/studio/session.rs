@@ -1,127 +1,17 @@
-//! The session that survives a restart: the level on each game's canvas (and the pack level
-//! it edits in place), the generator settings and the candidates. Written with the settings
-//! (every 10 s and on exit) to `session.ron` beside the recovery file; a file that is missing
-//! or unreadable starts a fresh session and loses nothing else.
+//! Putting the session back and taking it: the level on each game's canvas (and the pack
+//! level it edits in place), the generator settings and the candidates. Written with the
+//! settings (every 10 s and on exit) to `session.ron` beside the recovery file; what is stored
+//! and how it is read and checked is GUI-free ([`crate::document::session`]).
 
 use super::{Desk, StudioApp};
 use crate::app::editor::Editor;
-use crate::game::{ConditionValue, Verdict};
+use crate::game::Verdict;
 use crate::generation::Candidate;
-use crate::level::{Game, Level};
-use crate::symmetry::Symmetry;
-use serde::{Deserialize, Serialize};
-use std::path::{Path, PathBuf};
+use crate::level::Game;
 
-/// What is kept of a session.
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-pub struct Session {
-    /// The level on each game's canvas.
-    pub canvases: Vec<SavedCanvas>,
-    /// Each game's generator settings.
-    pub requests: Vec<SavedRequest>,
-    /// The candidates, in order.
-    pub candidates: Vec<SavedCandidate>,
-}
-
-/// One game's canvas.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct SavedCanvas {
-    /// The level as it was.
-    pub level: Level,
-    /// The pack file and place of the pack level it edited in place.
-    pub pack_level: Option<(PathBuf, usize)>,
-}
-
-/// A generator request.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct SavedRequest {
-    /// The game.
-    pub game: Game,
-    /// The generator's id.
-    pub generator: String,
-    /// The conditions by key.
-    pub conditions: Vec<(String, SavedValue)>,
-    /// Levels wanted.
-    pub count: usize,
-    /// The seed.
-    pub seed: u64,
-    /// Keep only passing levels.
-    pub validated_only: bool,
-}
-
-/// A condition's value.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize)]
-pub enum SavedValue {
-    /// A whole number.
-    Int(i64),
-    /// A number.
-    Float(f64),
-    /// A symmetry.
-    Symmetry(Symmetry),
-    /// On or off.
-    Flag(bool),
-}
-
-impl From<ConditionValue> for SavedValue {
-    fn from(v: ConditionValue) -> Self {
-        match v {
-            ConditionValue::Int(i) => SavedValue::Int(i),
-            ConditionValue::Float(f) => SavedValue::Float(f),
-            ConditionValue::Symmetry(s) => SavedValue::Symmetry(s),
-            ConditionValue::Flag(b) => SavedValue::Flag(b),
-        }
-    }
-}
-
-impl From<SavedValue> for ConditionValue {
-    fn from(v: SavedValue) -> Self {
-        match v {
-            SavedValue::Int(i) => ConditionValue::Int(i),
-            SavedValue::Float(f) => ConditionValue::Float(f),
-            SavedValue::Symmetry(s) => ConditionValue::Symmetry(s),
-            SavedValue::Flag(b) => ConditionValue::Flag(b),
-        }
-    }
-}
-
-/// A candidate with its analysis.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct SavedCandidate {
-    /// The level.
-    pub level: Level,
-    /// The generator that made it.
-    pub generator: String,
-    /// Its difficulty.
-    pub difficulty: Option<f64>,
-    /// Passes its game's verdict.
-    pub pass: bool,
-    /// Fails softly.
-    pub weak: bool,
-    /// The badge.
-    pub label: String,
-    /// Why, in words.
-    pub reason: String,
-}
-
-impl Session {
-    /// Reads a session file (`None` when missing or unreadable).
-    pub fn read(path: &Path) -> Option<Self> {
-        let text = crate::files::read_text(path).ok()?;
-        crate::files::from_ron(path, &text).ok()
-    }
-
-    /// Writes it atomically.
-    ///
-    /// # Errors
-    /// The file error.
-    pub fn write(&self, path: &Path) -> Result<(), crate::files::FileError> {
-        if let Some(dir) = path.parent() {
-            let _ = std::fs::create_dir_all(dir);
-        }
-        let text = crate::files::to_ron(self)?;
-        crate::files::write_atomic(path, text.as_bytes())
-    }
-}
+pub use crate::document::session::{
+    SavedCandidate, SavedCanvas, SavedRequest, SavedValue, Session,
+};
 
 /// The generator id of `game` named `name`, as the registry spells it.
 fn generator_id(game: Game, name: &str) -> Option<&'static str> {

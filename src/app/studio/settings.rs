@@ -1,149 +1,18 @@
-//! What the studio remembers between runs (one `#[serde(default)]` struct saved through
-//! eframe's storage) and where it reads and writes files.
+//! Where the studio reads and writes its files, and the keys of its tools. What it remembers
+//! between runs ([`Settings`], saved through eframe's storage) is GUI-free, in
+//! [`crate::document::settings`].
 
-use crate::app::board::{tile_named, Tile};
-use crate::game::{Game as GameRules, GameId};
-use crate::symmetry::Symmetry;
-use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-/// A canvas tool.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
-pub enum Tool {
-    /// Paint cells under the pointer while the button is down.
-    #[default]
-    Brush,
-    /// Drag a rectangle, fill it on release.
-    Rectangle,
-    /// Repaint the 4-connected region of equal cells.
-    Fill,
-    /// Pick the tile under the pointer as the current tile.
-    Eyedropper,
-}
+pub use crate::document::settings::{autosave_interval, Settings, Tool, ToolState};
 
-impl Tool {
-    /// Every tool, in palette order.
-    pub const ALL: [Tool; 4] = [Tool::Brush, Tool::Rectangle, Tool::Fill, Tool::Eyedropper];
-
-    /// The label in the palette.
-    pub fn name(self) -> &'static str {
-        match self {
-            Tool::Brush => "Brush",
-            Tool::Rectangle => "Rectangle",
-            Tool::Fill => "Fill",
-            Tool::Eyedropper => "Eyedropper",
-        }
-    }
-
-    /// The one-key shortcut.
-    pub fn key(self) -> egui::Key {
-        match self {
-            Tool::Brush => egui::Key::B,
-            Tool::Rectangle => egui::Key::R,
-            Tool::Fill => egui::Key::F,
-            Tool::Eyedropper => egui::Key::I,
-        }
-    }
-}
-
-/// The chosen tool, tile per game and mirror symmetry of the brush.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct ToolState {
-    /// The active tool.
-    pub tool: Tool,
-    /// The tile being painted in each game, by name (`match3` → `BLOCK`).
-    pub brushes: BTreeMap<String, String>,
-    /// Mirror painting by this symmetry.
-    pub mirror: Symmetry,
-    /// Lay the game's overlay (the dungeon's Patterns) over the canvas.
-    pub overlay: bool,
-}
-
-impl Default for ToolState {
-    fn default() -> Self {
-        Self {
-            tool: Tool::Brush,
-            brushes: BTreeMap::new(),
-            mirror: Symmetry::None,
-            overlay: false,
-        }
-    }
-}
-
-impl ToolState {
-    /// The tile painted in `game` (the game's default brush until one is chosen).
-    pub fn tile(&self, game: &dyn GameRules) -> Tile {
-        self.brushes
-            .get(game.id().as_str())
-            .and_then(|name| tile_named(game, name))
-            .unwrap_or_else(|| game.default_brush())
-    }
-
-    /// Chooses the tile painted in `game`.
-    pub fn set_tile(&mut self, game: &dyn GameRules, tile: Tile) {
-        if let Some(t) = game.tiles().get(usize::from(tile)) {
-            self.brushes
-                .insert(game.id().as_str().to_string(), t.name.to_string());
-        }
-    }
-}
-
-/// Everything that persists between runs.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct Settings {
-    /// The game shown at start.
-    pub game: GameId,
-    /// Tool, tiles and mirror.
-    pub tools: ToolState,
-    /// Canvas zoom (1.0 = fit).
-    pub zoom: f32,
-    /// Packs open at the end of the last run.
-    pub last_packs: Vec<PathBuf>,
-    /// The panels the designer closed, by [`ToolPanel::name`](crate::app::studio::panel::ToolPanel::name)
-    /// (every other panel is open).
-    pub closed_panels: BTreeSet<String>,
-    /// Width of the right panel in points.
-    pub right_panel_width: f32,
-    /// Height of the bottom strip in points.
-    pub pack_strip_height: f32,
-    /// Show a frame-time read-out in the status bar.
-    pub show_frame_time: bool,
-    /// Seconds between autosaves of unsaved work.
-    pub autosave_seconds: f32,
-}
-
-impl Settings {
-    /// True unless the designer closed the panel called `name`.
-    pub fn panel_open(&self, name: &str) -> bool {
-        !self.closed_panels.contains(name)
-    }
-
-    /// Opens or closes the panel called `name`.
-    pub fn set_panel_open(&mut self, name: &str, open: bool) {
-        if open {
-            self.closed_panels.remove(name);
-        } else {
-            self.closed_panels.insert(name.to_string());
-        }
-    }
-}
-
-impl Default for Settings {
-    fn default() -> Self {
-        Self {
-            game: crate::game::registry::first().id(),
-            tools: ToolState::default(),
-            zoom: 1.0,
-            last_packs: Vec::new(),
-            closed_panels: BTreeSet::new(),
-            right_panel_width: 380.0,
-            pack_strip_height: 190.0,
-            show_frame_time: true,
-            autosave_seconds: 20.0,
-        }
+/// The one-key shortcut of a tool.
+pub fn tool_key(tool: Tool) -> egui::Key {
+    match tool {
+        Tool::Brush => egui::Key::B,
+        Tool::Rectangle => egui::Key::R,
+        Tool::Fill => egui::Key::F,
+        Tool::Eyedropper => egui::Key::I,
     }
 }
 
@@ -157,6 +26,9 @@ pub struct StudioPaths {
     /// The session file (canvases, generator settings, candidates) read at start and
     /// written with the settings (`None`: sessions are not kept).
     pub session_file: Option<PathBuf>,
+    /// eframe's storage file, `app.ron` beside the recovery file, whose `app` entry holds the
+    /// [`Settings`]: checked before eframe opens it (`None`: settings are not kept).
+    pub settings_file: Option<PathBuf>,
     /// Where the generators' weights are (`models/`).
     pub models_dir: PathBuf,
     /// The shipped packs' folder (`levels/`): Save as never proposes a file in it.
@@ -186,10 +58,12 @@ impl StudioPaths {
             None => root.join("my-packs"),
         };
         let session_file = session_beside(recovery_file.as_deref());
+        let settings_file = beside(recovery_file.as_deref(), "app.ron");
         Self {
             shipped_packs,
             recovery_file,
             session_file,
+            settings_file,
             models_dir: root.join("models"),
             levels_dir: root.join("levels"),
             user_packs,
@@ -204,10 +78,12 @@ impl StudioPaths {
             |d| d.join("packs"),
         );
         let session_file = session_beside(recovery_file.as_deref());
+        let settings_file = beside(recovery_file.as_deref(), "app.ron");
         Self {
             shipped_packs,
             recovery_file,
             session_file,
+            settings_file,
             models_dir: root.join("models"),
             levels_dir: root.join("levels"),
             user_packs,
@@ -245,9 +121,12 @@ impl StudioPaths {
 
 /// The session file, kept beside the recovery file.
 fn session_beside(recovery_file: Option<&std::path::Path>) -> Option<PathBuf> {
-    recovery_file
-        .and_then(|f| f.parent())
-        .map(|d| d.join("session.ron"))
+    beside(recovery_file, "session.ron")
+}
+
+/// The file called `name` in the recovery file's folder (eframe's storage folder).
+fn beside(recovery_file: Option<&std::path::Path>, name: &str) -> Option<PathBuf> {
+    recovery_file.and_then(|f| f.parent()).map(|d| d.join(name))
 }
 
 /// The starter packs a game ships in its `levels/` folder (`*starter*.ron`), sorted.
