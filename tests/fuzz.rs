@@ -256,6 +256,15 @@ fn session_seed(levels: &[level_studio::level::Level]) -> Vec<u8> {
             label: "valid".into(),
             reason: "median 18 moves".into(),
         }],
+        previous: vec![SavedCandidate {
+            level: levels[1].clone(),
+            generator: "avalon".into(),
+            difficulty: Some(0.25),
+            pass: true,
+            weak: false,
+            label: "valid".into(),
+            reason: "median 18 moves".into(),
+        }],
     };
     files::to_ron(&session).unwrap().into_bytes()
 }

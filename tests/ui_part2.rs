@@ -1118,3 +1118,90 @@ fn interpolation_sources_number_candidates_within_their_game() {
     assert_eq!(names.len(), 1);
     assert!(names[0].starts_with("Candidate 1:"), "{names:?}");
 }
+
+/// Issue 31, D4: a run that finds nothing keeps the earlier set, and the "Previous" sets and
+/// the Blend lab's candidates survive a restart (the session).
+#[test]
+fn previous_sets_and_lab_candidates_survive_a_restart_and_an_empty_run_keeps_the_set() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir, JobMode::Threads));
+    steps(&mut h, 2);
+    avalon_request(&mut h, 3, 5);
+    let first = generate_and_wait(&mut h);
+    avalon_request(&mut h, 3, 6);
+    let second = generate_and_wait(&mut h);
+    assert_ne!(first, second);
+    // A Longcat run that finds nothing (3x3 boards have no valid level) after a real set.
+    let cat = level_studio::longcat::ID;
+    command(&mut h, AppCommand::SwitchGame(cat));
+    {
+        let g = h.state_mut().generators_mut();
+        g.choose(cat, "solution-down");
+        let r = g.request_mut(cat);
+        (r.count, r.seed, r.validated_only) = (4, 1, false);
+    }
+    h.get_by_label("Generate").click();
+    h.step();
+    let ctx = h.ctx.clone();
+    h.state_mut()
+        .generators_mut()
+        .wait(Duration::from_secs(60), cat, &ctx);
+    let cats = h
+        .state()
+        .generators()
+        .candidates
+        .iter()
+        .filter(|c| c.level.game == cat)
+        .count();
+    assert!(cats > 0);
+    {
+        let g = h.state_mut().generators_mut();
+        let r = g.request_mut(cat);
+        r.conditions.set("width", ConditionValue::Int(3));
+        r.conditions.set("height", ConditionValue::Int(3));
+        r.validated_only = true;
+    }
+    h.get_by_label("Generate").click();
+    h.step();
+    h.state_mut()
+        .generators_mut()
+        .wait(Duration::from_secs(60), cat, &ctx);
+    steps(&mut h, 2);
+    let g = h.state().generators();
+    assert_eq!(
+        g.candidates.iter().filter(|c| c.level.game == cat).count(),
+        cats,
+        "{:?}",
+        g.note
+    );
+    assert!(
+        g.note.as_deref().unwrap_or("").contains("kept"),
+        "{:?}",
+        g.note
+    );
+    // Blend lab candidates join, then everything goes through a restart.
+    let blend = level_studio::blend::ID;
+    let lab = level_studio::generation::Candidate {
+        level: Level::bare(blend, "lab blend", lr_segment(5)),
+        difficulty: None,
+        verdict: level_studio::game::Verdict {
+            pass: true,
+            weak: false,
+            label: "PLAYABLE".into(),
+            reason: "LR-like".into(),
+        },
+        generator: level_studio::app::generation::blend_lab::LAB_GENERATOR,
+    };
+    h.state_mut().generators_mut().offer(blend, vec![lab]);
+    let session = h.state().session();
+    let mut again = harness(studio(vec![], &dir, JobMode::Threads));
+    steps(&mut again, 2);
+    again.state_mut().restore(session);
+    let g = again.state().generators();
+    let previous: Vec<Vec<String>> = g.previous[&level_studio::match3::ID]
+        .iter()
+        .map(|c| c.level.cells.clone())
+        .collect();
+    assert_eq!(previous, first, "the Previous set is back");
+    assert!(g.candidates.iter().any(|c| c.level.name == "lab blend"));
+}

@@ -488,6 +488,7 @@ fn a_session_with_numbers_out_of_range_is_restored_in_range() {
             label: "ok".into(),
             reason: String::new(),
         }],
+        previous: Vec::new(),
     };
     session.write(&dir.path().join("session.ron")).unwrap();
     let mut h = harness(start(&dir));

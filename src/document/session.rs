@@ -22,6 +22,9 @@ pub struct Session {
     pub requests: Vec<SavedRequest>,
     /// The candidates, in order.
     pub candidates: Vec<SavedCandidate>,
+    /// Each game's set put aside by the last run ("Previous"), in order.
+    #[serde(default)]
+    pub previous: Vec<SavedCandidate>,
 }
 
 /// One game's canvas.
@@ -162,21 +165,8 @@ impl Session {
                 }
             }
         }
-        self.candidates = std::mem::take(&mut self.candidates)
-            .into_iter()
-            .filter_map(|mut c| {
-                c.level = checked_level(c.level, "session candidate", &mut notes)?;
-                if c.difficulty.is_some_and(|d| !d.is_finite()) {
-                    notes.push(format!(
-                        "session: candidate “{}”: difficulty {:?} is not a finite number; \
-                         dropped",
-                        c.level.name, c.difficulty
-                    ));
-                    c.difficulty = None;
-                }
-                Some(c)
-            })
-            .collect();
+        self.candidates = checked_candidates(std::mem::take(&mut self.candidates), &mut notes);
+        self.previous = checked_candidates(std::mem::take(&mut self.previous), &mut notes);
         notes
     }
 
@@ -191,6 +181,24 @@ impl Session {
         let text = crate::files::to_ron(self)?;
         crate::files::write_atomic(path, text.as_bytes())
     }
+}
+
+/// Candidates whose levels are levels of their game, with finite difficulties (what changed
+/// goes to `notes`).
+fn checked_candidates(list: Vec<SavedCandidate>, notes: &mut Vec<String>) -> Vec<SavedCandidate> {
+    list.into_iter()
+        .filter_map(|mut c| {
+            c.level = checked_level(c.level, "session candidate", notes)?;
+            if c.difficulty.is_some_and(|d| !d.is_finite()) {
+                notes.push(format!(
+                    "session: candidate “{}”: difficulty {:?} is not a finite number; dropped",
+                    c.level.name, c.difficulty
+                ));
+                c.difficulty = None;
+            }
+            Some(c)
+        })
+        .collect()
 }
 
 /// A condition's value brought into its spec's kind and range: a whole number for a number

@@ -687,6 +687,9 @@ impl BlendLab {
 }
 
 /// A lab segment as a candidate of the blend game.
+/// The generator name of the candidates the lab sends (kept with them in the session).
+pub const LAB_GENERATOR: &str = "lab";
+
 fn candidate_of(s: &LabSegment) -> Candidate {
     let f = &s.figures;
     let pass = if f.lode_runner_like {
@@ -705,7 +708,7 @@ fn candidate_of(s: &LabSegment) -> Candidate {
             label: if pass { "PLAYABLE" } else { "UNPLAYABLE" }.into(),
             reason: verdict_text(f),
         },
-        generator: "lab",
+        generator: LAB_GENERATOR,
     }
 }
 

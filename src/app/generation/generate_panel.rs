@@ -356,11 +356,32 @@ impl GeneratorPanel {
                         Some(n) => format!("Done: {n}"),
                         None => format!("Done: {} candidates", summary.sent),
                     };
-                    if let Some(earlier) = self.running.and_then(|g| self.previous.get(&g)) {
-                        note.push_str(&format!(
-                            " · the {} before are under “Previous”",
-                            earlier.len()
-                        ));
+                    let found = self
+                        .candidates
+                        .iter()
+                        .any(|c| Some(c.level.game) == self.running);
+                    match self.running {
+                        // A run that found nothing never leaves the designer with nothing:
+                        // the set it put aside comes back.
+                        Some(g) if !found => {
+                            if let Some(back) = self.previous.remove(&g) {
+                                note.push_str(&format!(
+                                    " · the {} earlier candidates are kept",
+                                    back.len()
+                                ));
+                                self.candidates.extend(back);
+                                self.run += 1;
+                            }
+                        }
+                        Some(g) => {
+                            if let Some(earlier) = self.previous.get(&g) {
+                                note.push_str(&format!(
+                                    " · the {} before are under “Previous”",
+                                    earlier.len()
+                                ));
+                            }
+                        }
+                        None => {}
                     }
                     self.note = Some(note);
                 }

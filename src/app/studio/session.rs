@@ -13,10 +13,40 @@ pub use crate::document::session::{
     SavedCandidate, SavedCanvas, SavedRequest, SavedValue, Session,
 };
 
-/// The generator id of `game` named `name`, as the registry spells it.
+/// The generator id of `game` named `name`, as the registry spells it (or the Blend lab's,
+/// whose levels are candidates too).
 fn generator_id(game: Game, name: &str) -> Option<&'static str> {
+    if name == crate::app::generation::blend_lab::LAB_GENERATOR {
+        return Some(crate::app::generation::blend_lab::LAB_GENERATOR);
+    }
     let g = game.game().ok()?;
     crate::game::generator_of(g, name).ok().map(|g| g.id())
+}
+
+fn saved(c: &Candidate) -> SavedCandidate {
+    SavedCandidate {
+        level: c.level.clone(),
+        generator: c.generator.to_string(),
+        difficulty: c.difficulty,
+        pass: c.verdict.pass,
+        weak: c.verdict.weak,
+        label: c.verdict.label.clone(),
+        reason: c.verdict.reason.clone(),
+    }
+}
+
+fn restored(c: SavedCandidate) -> Option<Candidate> {
+    Some(Candidate {
+        generator: generator_id(c.level.game, &c.generator)?,
+        level: c.level,
+        difficulty: c.difficulty,
+        verdict: Verdict {
+            pass: c.pass,
+            weak: c.weak,
+            label: c.label,
+            reason: c.reason,
+        },
+    })
 }
 
 impl StudioApp {
@@ -50,24 +80,18 @@ impl StudioApp {
                 validated_only: r.validated_only,
             })
             .collect();
-        let candidates = self
-            .generators
-            .candidates
+        let candidates = self.generators.candidates.iter().map(saved).collect();
+        let previous = crate::game::games()
             .iter()
-            .map(|c| SavedCandidate {
-                level: c.level.clone(),
-                generator: c.generator.to_string(),
-                difficulty: c.difficulty,
-                pass: c.verdict.pass,
-                weak: c.verdict.weak,
-                label: c.verdict.label.clone(),
-                reason: c.verdict.reason.clone(),
-            })
+            .filter_map(|g| self.generators.previous.get(&g.id()))
+            .flatten()
+            .map(saved)
             .collect();
         Session {
             canvases,
             requests,
             candidates,
+            previous,
         }
     }
 
@@ -116,20 +140,16 @@ impl StudioApp {
         self.generators.candidates = session
             .candidates
             .into_iter()
-            .filter_map(|c| {
-                Some(Candidate {
-                    generator: generator_id(c.level.game, &c.generator)?,
-                    level: c.level,
-                    difficulty: c.difficulty,
-                    verdict: Verdict {
-                        pass: c.pass,
-                        weak: c.weak,
-                        label: c.label,
-                        reason: c.reason,
-                    },
-                })
-            })
+            .filter_map(restored)
             .collect();
+        self.generators.previous.clear();
+        for c in session.previous.into_iter().filter_map(restored) {
+            self.generators
+                .previous
+                .entry(c.level.game)
+                .or_default()
+                .push(c);
+        }
     }
 
     /// Writes the session file (a failure is shown, and nothing else changes).
