@@ -282,6 +282,8 @@ fn recovery_seed(pack: &level_studio::level::Pack) -> Vec<u8> {
             pack,
             dirty: true,
         }],
+        links: Vec::new(),
+        clean_exit: false,
     };
     files::to_ron(&recovery).unwrap().into_bytes()
 }

@@ -713,7 +713,7 @@ fn quitting_with_canvas_work_in_no_pack_asks_first() {
     command(&mut h, AppCommand::Quit);
     assert!(h.state().guard().is_some(), "quitting asks");
     steps(&mut h, 2);
-    h.get_by_label_contains("is in no pack");
+    h.get_by_label_contains("Work in no pack: “new 5x6” (Match-3");
     // "Add it to …" puts the level in the pack and stays.
     h.get_by_label_contains("Add it to").click();
     steps(&mut h, 2);
@@ -734,6 +734,96 @@ fn quitting_with_canvas_work_in_no_pack_asks_first() {
     steps(&mut h, 2);
     h.state_mut().close_recovery();
     assert!(!recovery.exists(), "discarded work is not kept");
+    // Issue 31, D13: nor does the session bring it back.
+    let session = h.state().session();
+    assert!(
+        session.canvases.iter().all(|c| c.level.name != "new 6x6"),
+        "{:?}",
+        session
+            .canvases
+            .iter()
+            .map(|c| &c.level.name)
+            .collect::<Vec<_>>()
+    );
+}
+
+/// Issue 31, D11 and D17: the quit dialog names every canvas really in no pack (not a
+/// packed one on the canvas), and the work kept at a clean quit is offered back as kept, not
+/// as a crash.
+#[test]
+fn the_quit_dialog_names_the_loose_canvases_and_kept_work_is_not_called_a_crash() {
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let mut h = harness(studio(vec![], &dir));
+        steps(&mut h, 2);
+        // Longcat: work in no pack. Match-3: a level added to the pack, then edited there.
+        command(&mut h, AppCommand::SwitchGame(level_studio::longcat::ID));
+        command(
+            &mut h,
+            AppCommand::NewLevel {
+                width: 6,
+                height: 6,
+            },
+        );
+        command(&mut h, AppCommand::SwitchGame(level_studio::match3::ID));
+        new_match3(&mut h, 5, 6);
+        h.get_by_label("+ Add level").click();
+        steps(&mut h, 2);
+        let c = cell(&h, 3, 4);
+        stroke(&mut h, &[c]);
+        command(&mut h, AppCommand::Quit);
+        steps(&mut h, 2);
+        let line = format!("{:?}", h.get_by_label_contains("Work in no pack:"));
+        assert!(line.contains("“new 6x6” (Longcat)"), "{line}");
+        assert!(!line.contains("new 5x6"), "{line}");
+        assert!(
+            h.query_by_label_contains("Add it to").is_none(),
+            "the canvas level is packed"
+        );
+        h.state_mut().close_recovery();
+    }
+    let mut h = harness(studio(vec![], &dir));
+    steps(&mut h, 2);
+    h.get_by_label("Bring back the kept work?");
+    assert!(h.query_by_label_contains("did not close cleanly").is_none());
+}
+
+/// Issue 31, D5: Recover keeps each canvas's link to the pack level it edited in place, so
+/// later edits still reach the pack.
+#[test]
+fn recover_keeps_the_canvas_linked_to_its_pack_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let recovery = dir.path().join("recovery.ron");
+    {
+        let mut h = harness(studio(vec![], &dir));
+        steps(&mut h, 2);
+        new_match3(&mut h, 5, 6);
+        h.get_by_label("+ Add level").click();
+        steps(&mut h, 2);
+        new_match3(&mut h, 6, 6);
+        h.get_by_label("+ Add level").click();
+        steps(&mut h, 2);
+        command(&mut h, AppCommand::Pack(PackCommand::Edit(0)));
+        let c = cell(&h, 2, 3);
+        stroke(&mut h, &[c]);
+        assert_eq!(h.state().linked(), Some((0, 0)));
+        // A crash: the autosave is all that is left.
+        h.state_mut().autosave_now(&recovery);
+    }
+    let mut h = harness(studio(vec![], &dir));
+    steps(&mut h, 2);
+    h.get_by_label("Recover").click();
+    steps(&mut h, 2);
+    assert_eq!(h.state().linked(), Some((0, 0)), "{}", h.state().status());
+    let before = h.state().packs()[0].pack.levels[0].cells.clone();
+    h.get_by_label("Brush").click();
+    let c = cell(&h, 3, 3);
+    stroke(&mut h, &[c]);
+    assert_ne!(
+        h.state().packs()[0].pack.levels[0].cells,
+        before,
+        "the edit reached the pack"
+    );
 }
 
 #[test]

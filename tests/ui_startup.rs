@@ -536,6 +536,8 @@ fn a_recovery_file_with_bad_numbers_is_offered_in_range() {
         game: level_studio::match3::ID,
         levels: vec![level],
         packs: Vec::new(),
+        links: Vec::new(),
+        clean_exit: false,
     };
     recovery.write(&dir.path().join("recovery.ron")).unwrap();
     let mut h = harness(start(&dir));

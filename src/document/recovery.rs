@@ -30,6 +30,23 @@ pub struct Recovery {
     pub levels: Vec<Level>,
     /// The open packs.
     pub packs: Vec<RecoveredPack>,
+    /// For each canvas level (in the order of `levels`), the pack level it edited in place.
+    #[serde(default)]
+    pub links: Vec<Option<RecoveredLink>>,
+    /// True when a clean exit wrote it to keep canvas work that is in no pack (not a crash).
+    #[serde(default)]
+    pub clean_exit: bool,
+}
+
+/// The pack level a canvas edited in place: its pack (by file and name) and its place.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RecoveredLink {
+    /// The pack's file, if it had one.
+    pub path: Option<PathBuf>,
+    /// The pack's name.
+    pub pack: String,
+    /// The level's place in the pack.
+    pub level: usize,
 }
 
 impl Recovery {
@@ -59,10 +76,17 @@ impl Recovery {
             ));
             self.saved_at = now;
         }
-        self.levels = std::mem::take(&mut self.levels)
-            .into_iter()
-            .filter_map(|l| checked_level(l, "recovery", &mut notes))
-            .collect();
+        let mut links = std::mem::take(&mut self.links);
+        if links.len() != self.levels.len() {
+            links = vec![None; self.levels.len()];
+        }
+        let (levels, links): (Vec<Level>, Vec<Option<RecoveredLink>>) =
+            std::mem::take(&mut self.levels)
+                .into_iter()
+                .zip(links)
+                .filter_map(|(l, link)| Some((checked_level(l, "recovery", &mut notes)?, link)))
+                .unzip();
+        (self.levels, self.links) = (levels, links);
         self.packs = std::mem::take(&mut self.packs)
             .into_iter()
             .filter_map(|mut p| {

@@ -281,10 +281,49 @@ impl StudioApp {
     /// True when a level on a canvas (of any game) has edits that are in no pack (a pack
     /// level edited in place is in its pack).
     pub fn has_canvas_work(&self) -> bool {
-        std::iter::once(&self.desk)
-            .chain(self.parked.values())
-            .filter(|d| self.find_level(d.editor.source).is_none())
-            .any(|d| d.editor.revision() != d.clean_revision && d.editor.history().undo_len() > 0)
+        !self.loose_canvases().is_empty()
+    }
+
+    /// The canvases that hold work in no pack: (game name, level name), the one shown first.
+    pub fn loose_canvases(&self) -> Vec<(&'static str, String)> {
+        std::iter::once((self.game, &self.desk))
+            .chain(self.parked.iter().map(|(g, d)| (*g, d)))
+            .filter(|(_, d)| self.is_loose(d))
+            .map(|(g, d)| {
+                let game = g.game().map_or("?", |g| g.name());
+                (game, d.editor.name.clone())
+            })
+            .collect()
+    }
+
+    /// Whether a desk holds edits in no pack.
+    fn is_loose(&self, d: &Desk) -> bool {
+        self.find_level(d.editor.source).is_none()
+            && d.editor.revision() != d.clean_revision
+            && d.editor.history().undo_len() > 0
+    }
+
+    /// The name of the game on the canvas.
+    pub(super) fn desk_game_name(&self) -> &'static str {
+        self.game.game().map_or("?", |g| g.name())
+    }
+
+    /// Drops the canvases' work in no pack (the designer chose Discard on quitting): each
+    /// such canvas starts blank, so neither the session nor the recovery file keeps it.
+    pub(super) fn discard_canvas_work(&mut self) {
+        if self.is_loose(&self.desk) {
+            self.desk = Desk::blank(self.game);
+        }
+        let parked: Vec<Game> = self
+            .parked
+            .iter()
+            .filter(|(_, d)| self.is_loose(d))
+            .map(|(g, _)| *g)
+            .collect();
+        for g in parked {
+            self.parked.remove(&g);
+        }
+        self.mark_canvas_clean();
     }
 
     /// Forgets that the canvases hold work in no pack (the designer discarded it).
@@ -317,7 +356,7 @@ impl StudioApp {
             return;
         };
         if self.has_canvas_work() {
-            self.autosave_now(&path);
+            self.write_recovery(&path, true);
         } else {
             super::recovery::Recovery::remove(&path);
         }

@@ -7,7 +7,7 @@ use super::StudioApp;
 use crate::app::editor::{EditCommand, Editor};
 use crate::app::pack_doc::PackDoc;
 use crate::app::studio::panel::ExportFormat;
-use crate::app::studio::recovery::{now_secs, RecoveredPack, Recovery};
+use crate::app::studio::recovery::{now_secs, RecoveredLink, RecoveredPack, Recovery};
 use crate::app::RepaintOnReport;
 use crate::document::editor::Identity;
 use crate::export::png::{self as png_sheet, SheetNote};
@@ -344,17 +344,7 @@ impl StudioApp {
         let Some(offer) = self.recovery_offer.take() else {
             return;
         };
-        for level in &offer.levels {
-            if let Ok(editor) = Editor::from_level(level) {
-                let board = editor.board().clone();
-                let desk = self.desk_mut(level.game);
-                desk.editor.apply(EditCommand::Replace {
-                    board,
-                    label: "Recover".into(),
-                    identity: Some(Identity::loose(level.name.clone())),
-                });
-            }
-        }
+        // The packs first, so each canvas can be linked again to the pack level it edited.
         if !offer.packs.is_empty() {
             self.packs = offer
                 .packs
@@ -363,7 +353,39 @@ impl StudioApp {
                 .collect();
             self.active_pack = 0;
         }
+        let links = offer.links.iter().cloned().chain(std::iter::repeat(None));
+        for (level, link) in offer.levels.iter().zip(links) {
+            let Ok(editor) = Editor::from_level(level) else {
+                continue;
+            };
+            let source = link.and_then(|link| {
+                let doc = self
+                    .packs
+                    .iter()
+                    .find(|d| d.path == link.path && d.pack.name == link.pack)?;
+                // Linked again only to the same level: a pack edit reaches it, a
+                // stale link never changes another level.
+                let same = doc
+                    .pack
+                    .levels
+                    .get(link.level)
+                    .is_some_and(|l| l.cells == level.cells);
+                same.then(|| doc.level_ref(link.level)).flatten()
+            });
+            let identity = match source {
+                Some(r) => Identity::in_pack(level.name.clone(), r),
+                None => Identity::loose(level.name.clone()),
+            };
+            let board = editor.board().clone();
+            let desk = self.desk_mut(level.game);
+            desk.editor.apply(EditCommand::Replace {
+                board,
+                label: "Recover".into(),
+                identity: Some(identity),
+            });
+        }
         self.show_game(offer.game);
+        self.activate_pack_for(offer.game);
         self.analysis.reset();
         self.status = "Recovered the autosaved work".into();
     }
@@ -386,10 +408,28 @@ impl StudioApp {
 
     /// Writes the recovery file now.
     pub fn autosave_now(&mut self, path: &Path) {
+        self.write_recovery(path, false);
+    }
+
+    /// Writes the recovery file; `clean_exit` when a clean exit keeps canvas work in no pack
+    /// (the next start then says so, not that the studio crashed).
+    pub(super) fn write_recovery(&mut self, path: &Path, clean_exit: bool) {
+        let links = self
+            .editors()
+            .map(|e| {
+                self.find_level(e.source).map(|(p, i)| RecoveredLink {
+                    path: self.packs[p].path.clone(),
+                    pack: self.packs[p].pack.name.clone(),
+                    level: i,
+                })
+            })
+            .collect();
         let recovery = Recovery {
             saved_at: now_secs(),
             game: self.game,
             levels: self.editors().map(|e| e.to_level()).collect(),
+            links,
+            clean_exit,
             packs: self
                 .packs
                 .iter()

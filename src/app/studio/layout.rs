@@ -362,13 +362,24 @@ impl StudioApp {
         if let Some(offer) = &self.recovery_offer {
             let mut answer = None;
             egui::Modal::new(egui::Id::unique("recovery")).show(ctx, |ui| {
-                ui.heading("Recover unsaved work?");
                 let packs = offer.packs.iter().filter(|p| p.dirty).count();
-                ui.label(format!(
-                    "The studio did not close cleanly. An autosave from {} holds {} level(s) on the canvas and {packs} unsaved pack(s).",
-                    offer.age(),
-                    offer.levels.len()
-                ));
+                if offer.clean_exit {
+                    // Kept on purpose at the last quit: not a crash.
+                    ui.heading("Bring back the kept work?");
+                    ui.label(format!(
+                        "At the last quit ({}) the canvas held work in no pack, kept for this \
+                         start: {} level(s) on the canvas and {packs} unsaved pack(s).",
+                        offer.age(),
+                        offer.levels.len()
+                    ));
+                } else {
+                    ui.heading("Recover unsaved work?");
+                    ui.label(format!(
+                        "The studio did not close cleanly. An autosave from {} holds {} level(s) on the canvas and {packs} unsaved pack(s).",
+                        offer.age(),
+                        offer.levels.len()
+                    ));
+                }
                 ui.horizontal(|ui| {
                     if ui.button("Recover").clicked() {
                         answer = Some(AppCommand::Recover);
@@ -387,9 +398,23 @@ impl StudioApp {
                 .into_iter()
                 .map(|i| self.packs[i].title())
                 .collect();
-            // Quitting also asks about canvas work that is in no pack.
-            let canvas_work = (guarded == Guarded::Quit && self.has_canvas_work())
-                .then(|| self.editor().name.clone());
+            // Quitting also asks about canvas work that is in no pack: every canvas that
+            // really holds some, by game and name.
+            let loose = if guarded == Guarded::Quit {
+                self.loose_canvases()
+            } else {
+                Vec::new()
+            };
+            let canvas_work = (!loose.is_empty()).then(|| {
+                loose
+                    .iter()
+                    .map(|(game, name)| format!("“{name}” ({game})"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            });
+            // "Add it to the pack" is offered only for the level on the canvas, when it is
+            // one of them.
+            let canvas_loose = loose.iter().any(|(g, _)| *g == self.desk_game_name());
             let pack_title = self.packs.get(self.active_pack).map(|p| p.title());
             let mut decision = None;
             let mut add_first = false;
@@ -401,10 +426,9 @@ impl StudioApp {
                         dirty.join(", ")
                     ));
                 }
-                if let Some(name) = &canvas_work {
+                if let Some(names) = &canvas_work {
                     ui.label(format!(
-                        "The level on the canvas, “{name}”, is in no pack. Kept, it is \
-                         offered back at the next start."
+                        "Work in no pack: {names}. Kept, it is offered back at the next start."
                     ));
                 }
                 let what = match &guarded {
@@ -422,7 +446,7 @@ impl StudioApp {
                     if ui.button(save).clicked() {
                         decision = Some(GuardAnswer::Save);
                     }
-                    if let (Some(_), Some(pack)) = (&canvas_work, &pack_title) {
+                    if let (true, Some(pack)) = (canvas_loose, &pack_title) {
                         if ui
                             .button(format!("Add it to {pack}"))
                             .on_hover_text("Add the canvas level to the active pack and stay")
@@ -482,8 +506,9 @@ impl StudioApp {
             GuardAnswer::Save => {}
             GuardAnswer::Discard => {
                 if guarded == Guarded::Quit {
-                    // Canvas work is dropped too: the exit keeps no recovery file for it.
-                    self.mark_canvas_clean();
+                    // Canvas work in no pack is dropped too: neither the recovery file nor
+                    // the session brings it back.
+                    self.discard_canvas_work();
                 }
             }
         }
