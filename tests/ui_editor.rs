@@ -975,3 +975,31 @@ fn a_rename_replaces_the_old_name_and_refuses_a_duplicate() {
         h.state().status()
     );
 }
+
+/// Issue 31, D14: "+ Add level" never puts the canvas level into another game's pack.
+#[test]
+fn add_level_never_goes_into_another_games_pack() {
+    let dir = tempfile::tempdir().unwrap();
+    let cats = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("levels/longcat/starter.ron");
+    let mut h = harness(studio(vec![cats], &dir));
+    steps(&mut h, 2);
+    // The Longcat pack is the active tab while match-3 is on the canvas.
+    command(&mut h, AppCommand::Pack(PackCommand::Activate(0)));
+    assert_eq!(h.state().game(), level_studio::match3::ID);
+    let before = h.state().packs()[0].pack.levels.len();
+    new_match3(&mut h, 5, 5);
+    command(&mut h, AppCommand::Pack(PackCommand::AddCurrent));
+    assert_eq!(
+        h.state().packs()[0].pack.levels.len(),
+        before,
+        "the Longcat pack is untouched"
+    );
+    let active = &h.state().packs()[h.state().active_pack()];
+    assert_eq!(active.main_game(), level_studio::match3::ID);
+    assert_eq!(active.pack.levels.len(), 1);
+    assert!(
+        h.state().status().contains("another game's levels"),
+        "{}",
+        h.state().status()
+    );
+}

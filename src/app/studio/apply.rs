@@ -280,7 +280,18 @@ impl StudioApp {
             self.packs.push(PackDoc::untitled("untitled"));
             self.active_pack = 0;
         }
-        let active = self.active_pack.min(self.packs.len() - 1);
+        let mut active = self.active_pack.min(self.packs.len() - 1);
+        // A level never goes into another game's pack: the canvas's game gets a pack of its
+        // own (an open one, or a new untitled one), and the status says where it went.
+        let mut moved_from = None;
+        if command == PackCommand::AddCurrent {
+            let other = &self.packs[active];
+            if !other.pack.levels.is_empty() && other.main_game() != self.game {
+                moved_from = Some(other.title());
+                self.activate_pack_for(self.game);
+                active = self.active_pack.min(self.packs.len() - 1);
+            }
+        }
         match command {
             PackCommand::AddCurrent => {
                 // The canvas then edits the new pack level in place. When it already edited
@@ -306,6 +317,11 @@ impl StudioApp {
                     "Added {what} as “{name}” to {}; edits on the canvas now change it",
                     self.packs[active].title()
                 );
+                if let Some(other) = moved_from {
+                    self.status.push_str(&format!(
+                        " ({other} holds another game's levels, so it was left as it is)"
+                    ));
+                }
                 self.work_generation += 1;
             }
             PackCommand::Remove(i) => {

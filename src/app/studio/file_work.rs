@@ -116,6 +116,8 @@ impl StudioApp {
             self.packs.push(PackDoc::untitled("untitled"));
         }
         self.active_pack = self.active_pack.min(self.packs.len() - 1);
+        // The strip goes on showing a pack of the game on the canvas, never another game's.
+        self.activate_pack_for(self.game);
         self.strip.forget();
     }
 
