@@ -185,10 +185,12 @@ fn train_with_zero_epochs_is_refused() {
             .arg(&out_path)
             .output()
             .unwrap();
-        assert_eq!(out.status.code(), Some(1), "{model}");
+        // clap refuses it (exit 2), naming the flag and its range, before any work.
+        assert_eq!(out.status.code(), Some(2), "{model}");
+        let err = String::from_utf8_lossy(&out.stderr);
         assert!(
-            String::from_utf8_lossy(&out.stderr).contains("--epochs"),
-            "{model}"
+            err.contains("--epochs") && err.contains("1 to 1,000,000"),
+            "{model}: {err}"
         );
         assert!(!out_path.exists());
     }
@@ -317,7 +319,7 @@ fn unbounded_games_counts_and_files_are_refused_with_the_bound() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("1..=10000"));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("1 to 10,000"));
 
     for count in ["0", "100000000"] {
         let out = studio()
@@ -334,7 +336,10 @@ fn unbounded_games_counts_and_files_are_refused_with_the_bound() {
             .unwrap();
         assert_eq!(out.status.code(), Some(2), "{count}");
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains("1 to 100000 levels"), "{err}");
+        assert!(
+            err.contains("--count") && err.contains("1 to 100,000"),
+            "{err}"
+        );
     }
 
     #[cfg(unix)]

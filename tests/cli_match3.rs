@@ -373,10 +373,11 @@ fn interpolate_walks_the_cvae_between_two_pack_levels_and_says_what_is_wrong() {
 
 #[test]
 fn eval_temperature_out_of_range_or_with_raw_is_refused_in_words() {
-    for args in [
-        vec!["--temperature", "0"],
-        vec!["--temperature", "9"],
-        vec!["--temperature", "1", "--raw"],
+    for (args, says) in [
+        (vec!["--temperature=-1"], "0 to 3"),
+        (vec!["--temperature", "9"], "0 to 3"),
+        (vec!["--temperature", "NaN"], "0 to 3"),
+        (vec!["--temperature", "1", "--raw"], "give one of them"),
     ] {
         let run = studio()
             .args(["eval", "--model", "avalon"])
@@ -385,10 +386,7 @@ fn eval_temperature_out_of_range_or_with_raw_is_refused_in_words() {
             .unwrap();
         assert!(!run.status.success(), "{args:?}");
         let err = String::from_utf8_lossy(&run.stderr);
-        assert!(
-            err.contains("--temperature takes a value in (0, 5]"),
-            "{err}"
-        );
+        assert!(err.contains("--temperature") && err.contains(says), "{err}");
     }
 }
 
@@ -486,7 +484,7 @@ fn fresh_generation_from_the_command_line_keeps_its_distance_and_refuses_what_it
     }
     for (args, says) in [
         (vec!["--fresh", "3", "--raw"], "give one of them"),
-        (vec!["--fresh", "0"], "0 is not in 1..=99"),
+        (vec!["--fresh", "13"], "13 is out of range (0 to 12)"),
         (
             vec!["--fresh", "3", "--validated"],
             "takes no --temperature, --fresh",

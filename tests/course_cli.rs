@@ -266,7 +266,7 @@ fn dagp_and_the_filter_from_the_command_line() {
     for (args, says) in [
         (["--dagp", "5"], "is not \"n,d\""),
         (["--dagp", "0,0.2"], "1 to 1000 candidates"),
-        (["--filter", "1.5"], "an evaluation is in 0..1"),
+        (["--filter", "1.5"], "1.5 is out of range (0 to 1)"),
     ] {
         let bad = studio()
             .args([

@@ -598,3 +598,55 @@ fn a_lode_runner_playtest_never_starts_won() {
     let err = BlendPlay::new(&rows(&flat)).err().unwrap();
     assert!(err.contains("nothing to play"), "{err}");
 }
+
+#[test]
+fn a_sidecar_figure_that_is_not_a_number_is_refused_on_load_naming_the_file() {
+    use super::vae::*;
+    let dir = tempfile::tempdir().unwrap();
+    tiny_model(Family::Fc, dir.path());
+    let side = dir.path().join("tiny.ron");
+    let path = dir.path().join("tiny.safetensors");
+    let text = std::fs::read_to_string(&side).unwrap();
+    // The line of a field (not a field whose name ends with it: `curve`, `embedding_curve`).
+    let field = |name: &str| {
+        let mut at = 0;
+        for line in text.split_inclusive('\n') {
+            let body = line.trim_start();
+            if body.starts_with(&format!("{name}: ")) {
+                let start = at + line.len() - body.len();
+                return (start, at + line.trim_end_matches('\n').len());
+            }
+            at += line.len();
+        }
+        panic!("no {name} in {text}");
+    };
+    for (name, bad, says) in [
+        (
+            "embedding_curve",
+            "embedding_curve: [1.5, NaN],",
+            "embedding_curve holds NaN",
+        ),
+        ("curve", "curve: [inf],", "curve holds inf"),
+        ("train_seconds", "train_seconds: NaN,", "train_seconds NaN"),
+        (
+            "reconstruction_accuracy",
+            "reconstruction_accuracy: 2.0,",
+            "reconstruction_accuracy 2",
+        ),
+    ] {
+        let (at, end) = field(name);
+        std::fs::write(&side, format!("{}{bad}{}", &text[..at], &text[end..])).unwrap();
+        let err = BlendModel::load(&path).err().unwrap();
+        assert!(
+            err.contains("tiny.ron") && err.contains(says),
+            "{name}: {err}"
+        );
+    }
+    // Training that diverged writes nothing: the same check runs before saving.
+    let mut side_figures = sidecar_for_tests();
+    side_figures.embedding_curve = vec![1.0, f64::NAN];
+    let out = dir.path().join("diverged.safetensors");
+    let err = save(&candle_nn::VarMap::new(), None, &side_figures, &out).unwrap_err();
+    assert!(err.contains("embedding_curve holds NaN"), "{err}");
+    assert!(!out.exists());
+}

@@ -321,6 +321,40 @@ pub struct BlendSidecar {
     pub weights: Option<WeightsStamp>,
 }
 
+impl BlendSidecar {
+    /// Checks that every figure is a number a training could have produced: finite loss
+    /// curves and seconds, and a reconstruction accuracy that is a share.
+    ///
+    /// # Errors
+    /// The first figure that is not, named by its field (and its place in a curve).
+    pub fn check(&self) -> Result<(), String> {
+        for (name, curve) in [
+            ("embedding_curve", &self.embedding_curve),
+            ("curve", &self.curve),
+        ] {
+            if let Some((i, v)) = curve.iter().enumerate().find(|(_, v)| !v.is_finite()) {
+                return Err(format!(
+                    "{name} holds {v} at position {}, not a finite number",
+                    i + 1
+                ));
+            }
+        }
+        if !(self.train_seconds.is_finite() && self.train_seconds >= 0.0) {
+            return Err(format!(
+                "train_seconds {} is not a finite number of seconds",
+                self.train_seconds
+            ));
+        }
+        if !(0.0..=1.0).contains(&self.reconstruction_accuracy) {
+            return Err(format!(
+                "reconstruction_accuracy {} is not a share from 0 to 1",
+                self.reconstruction_accuracy
+            ));
+        }
+        Ok(())
+    }
+}
+
 impl Stamped for BlendSidecar {
     fn stamp(&self) -> Option<&WeightsStamp> {
         self.weights.as_ref()
@@ -533,12 +567,17 @@ const TABLE_KEY: &str = "embed_table";
 const LETTERS_KEY: &str = "embed_letters";
 
 impl BlendModel {
-    /// Loads weights and sidecar, checking the architecture and the stamp.
+    /// Loads weights and sidecar, checking the sidecar's figures, the architecture and the
+    /// stamp.
     ///
     /// # Errors
-    /// A missing, damaged or mismatched file, in words naming it.
+    /// A missing, damaged or mismatched file, or a sidecar figure that is not a finite number
+    /// (see [`BlendSidecar::check`]), in words naming the file.
     pub fn load(path: &Path) -> Result<Self, String> {
         let (side, sidecar): (_, BlendSidecar) = ml::read_sidecar(path)?;
+        sidecar
+            .check()
+            .map_err(|e| format!("{}: {e}", side.display()))?;
         let known = parse_architecture(&sidecar.architecture);
         let Some((family, learned)) = known.filter(|_| sidecar.latent == LATENT) else {
             return Err(format!(
@@ -587,16 +626,23 @@ impl BlendModel {
     }
 }
 
-/// Saves a trained model and its sidecar.
+/// Saves a trained model and its sidecar; a sidecar with a figure that is not a finite number
+/// (a diverged training) is refused before anything is written.
 ///
 /// # Errors
-/// Why a file could not be written.
+/// Why a file could not be written, or what [`BlendSidecar::check`] refused.
 pub fn save(
     varmap: &VarMap,
     embedding: Option<(&VarMap, &super::embed::Embedding)>,
     sidecar: &BlendSidecar,
     path: &Path,
 ) -> Result<(), String> {
+    sidecar.check().map_err(|e| {
+        format!(
+            "{}: the training produced a figure that is not a number ({e}); nothing was written",
+            path.display()
+        )
+    })?;
     let mut tensors = ml::tensors_of(varmap)?;
     if let Some((map, e)) = embedding {
         tensors.extend(ml::tensors_of(map)?);

@@ -69,7 +69,7 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
     let split = load_split(&dir)?;
     let mut config = VaeConfig::new(args.seed);
     if let Some(e) = args.epochs {
-        config.epochs = e.max(1);
+        config.epochs = e;
     }
     eprintln!(
         "training {} on {} segments ({} epochs, seed {})",
@@ -160,26 +160,29 @@ fn run(args: &EvalArgs) -> Result<ExitCode> {
         ));
     }
     let count = args.count.unwrap_or(1_000) as usize;
+    // The model first: a damaged or refused file is reported before the data is read.
+    let model = if args.model == "dataset" {
+        None
+    } else {
+        Some(BlendModel::load(&model_path(args)).map_err(|e| anyhow!(e))?)
+    };
     let split = load_split(&data_dir(&args.data))?;
     let training = vectors(&rows_of(&split.train));
     let started = Instant::now();
-    let blends = if args.model == "dataset" {
-        rows_of(&split.test)
-    } else {
-        let model = BlendModel::load(&model_path(args)).map_err(|e| anyhow!(e))?;
-        vae::random_blends(&model, count, args.seed).map_err(|e| anyhow!("{e}"))?
+    let blends = match &model {
+        None => rows_of(&split.test),
+        Some(model) => vae::random_blends(model, count, args.seed).map_err(|e| anyhow!("{e}"))?,
     };
     let r = report(&blends, &training);
     let seconds = started.elapsed().as_secs_f64();
     print_report(args, &r, seconds);
     if let Some(path) = &args.plot {
-        if args.model == "dataset" {
+        let Some(model) = &model else {
             return Err(anyhow!(
                 "--plot draws a model's blend-percentage curves; the dataset has none"
             ));
-        }
-        let model = BlendModel::load(&model_path(args)).map_err(|e| anyhow!(e))?;
-        let curves = lab::curves(&model, &split.test, CURVE_WALKS, CURVE_STEPS, args.seed)
+        };
+        let curves = lab::curves(model, &split.test, CURVE_WALKS, CURVE_STEPS, args.seed)
             .map_err(|e| anyhow!(e))?;
         if !args.json {
             print_curves(&curves);

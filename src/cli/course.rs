@@ -66,7 +66,7 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
         "course-dqn" => {
             let mut config = DqnConfig::new(structure, args.seed);
             if let Some(e) = args.epochs {
-                config.episodes = e.max(1);
+                config.episodes = e;
             }
             let t = dqn::train(&config, &mut progress).map_err(failed)?;
             let model = CourseModel {
@@ -87,7 +87,7 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
         "course-sl" => {
             let mut config = SlConfig::new(structure, args.seed);
             if let Some(e) = args.epochs {
-                config.epochs = e.max(1);
+                config.epochs = e;
             }
             let t = sl::train(&config, &mut progress).map_err(failed)?;
             let greedy = greedy_mean(&t.actor, structure, 200, 1, 0).map_err(|e| anyhow!("{e}"))?;
@@ -109,7 +109,7 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
             };
             let mut config = DdpgConfig::new(structure, k, args.seed);
             if let Some(e) = args.epochs {
-                config.episodes = e.max(1);
+                config.episodes = e;
             }
             let t = ddpg::train(&config, &mut progress).map_err(failed)?;
             let greedy = greedy_mean(&t.actor, structure, 200, 1, 0).map_err(|e| anyhow!("{e}"))?;
@@ -223,10 +223,8 @@ struct Sample {
 }
 
 fn sample(args: &EvalArgs, structure: Structure, count: usize) -> Result<Sample> {
+    // clap has checked --filter (0 to 1) and --dagp's numbers.
     let filter = args.filter.unwrap_or(0.0);
-    if !(0.0..=1.0).contains(&filter) {
-        return Err(anyhow!("--filter {filter}: an evaluation is in 0..1"));
-    }
     let dagp = args
         .dagp
         .as_deref()

@@ -1,5 +1,6 @@
 //! `eval`: the metric sweep of a generator, run by its game's own command.
 
+use super::bounds;
 use crate::level::Game;
 use anyhow::{bail, Result};
 use clap::Args;
@@ -21,11 +22,11 @@ pub struct EvalArgs {
     /// Seed.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Generation attempts (Longcat; default 20,000).
-    #[arg(long, default_value_t = 20_000)]
+    /// Generation attempts, 1 to 200,000 (Longcat; default 20,000).
+    #[arg(long, default_value_t = 20_000, value_parser = bounds::ATTEMPTS.parser::<usize>())]
     pub attempts: usize,
-    /// Level size as WxH (Longcat).
-    #[arg(long, value_parser = super::generate::parse_size)]
+    /// Level size as WxH, each side 1 to 64 cells (Longcat; dungeon rooms it evolves).
+    #[arg(long, value_parser = bounds::parse_size)]
     pub size: Option<(usize, usize)>,
     /// Model weights to use instead of the shipped ones.
     #[arg(long)]
@@ -39,63 +40,69 @@ pub struct EvalArgs {
     /// Match-3 models: measure validated generation over the sweep conditions instead.
     #[arg(long)]
     pub validated: bool,
-    /// With --validated: levels generated and validated at most per condition.
-    #[arg(long, default_value_t = 64, value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    /// With --validated: levels generated and validated at most per condition, 1 to 100,000.
+    #[arg(long, default_value_t = 64, value_parser = bounds::VALIDATED_BUDGET.parser::<u64>())]
     pub budget: u64,
-    /// With --validated: the safety margin in moves (see `ValidatedRequest::margin`).
-    #[arg(long, default_value_t = default_margin())]
+    /// With --validated: the safety margin in moves, at least 0, less than 2 (the tolerance;
+    /// see `ValidatedRequest::margin`).
+    #[arg(long, default_value_t = default_margin(), value_parser = bounds::MARGIN.parser())]
     pub margin: f64,
-    /// With --validated: the safety margin below the move limit, in moves (see
+    /// With --validated: the safety margin below the move limit, 0 to 10 moves (see
     /// `ValidatedRequest::limit_margin`).
-    #[arg(long, default_value_t = default_limit_margin())]
+    #[arg(long, default_value_t = default_limit_margin(), value_parser = bounds::LIMIT_MARGIN.parser())]
     pub limit_margin: f64,
     /// Match-3 models: sweep the decoder's raw output (copies of training levels kept).
     #[arg(long)]
     pub raw: bool,
-    /// Match-3 models: draw each cell from the decoder's softmax at this temperature instead
-    /// of taking the argmax (copies of training levels drawn again).
-    #[arg(long)]
+    /// Match-3 models: draw each cell from the decoder's softmax at this temperature, 0 to 3,
+    /// instead of taking the argmax (0: the argmax; copies of training levels drawn again).
+    #[arg(long, value_parser = bounds::TEMPERATURE.parser())]
     pub temperature: Option<f64>,
     /// Match-3 models: draw cells until each level differs from every training layout of its
-    /// size in at least N cells (the temperature, 1 or --temperature, rises when needed).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=99))]
+    /// size in at least N cells, 0 to 12 (0: off; the temperature, 1 or --temperature, rises
+    /// when needed).
+    #[arg(long, value_name = "N", value_parser = bounds::FRESH.parser::<u64>())]
     pub fresh: Option<u64>,
     /// Dungeon fi2pop: the α and β packs to profile (without it, 3 + 3 rooms are evolved
     /// first).
     #[arg(long, num_args = 2, value_names = ["ALPHA", "BETA"])]
     pub profile: Vec<PathBuf>,
-    /// Dungeon fi2pop: games each agent plays on each room (default 30).
-    #[arg(long)]
+    /// Dungeon fi2pop: games each agent plays on each room, 1 to 1,000 (default 30).
+    #[arg(long, value_parser = bounds::AGENT_GAMES.parser::<u32>())]
     pub games: Option<u32>,
-    /// Dungeon fi2pop: generations when it evolves its own rooms (default 20).
-    #[arg(long)]
+    /// Dungeon fi2pop: generations when it evolves its own rooms, 0 to 500 (default 20).
+    #[arg(long, value_parser = bounds::GENERATIONS.parser::<usize>())]
     pub generations: Option<usize>,
-    /// Dungeon fi2pop: population when it evolves its own rooms (default 50).
-    #[arg(long)]
+    /// Dungeon fi2pop: population when it evolves its own rooms, 4 to 200 (default 50).
+    #[arg(long, value_parser = bounds::POPULATION.parser::<usize>())]
     pub population: Option<usize>,
-    /// Dungeon fi2pop: rooms it evolves per fitness, one run each (default 3, as the paper).
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(1..=100))]
+    /// Dungeon fi2pop: rooms it evolves per fitness, one run each, 1 to 100 (default 3, as
+    /// the paper).
+    #[arg(long, default_value_t = 3, value_parser = bounds::ROOMS.parser::<u32>())]
     pub rooms: u32,
     /// Dungeon fi2pop: write the rooms it evolved to DIR/alpha.ron and DIR/beta.ron.
     #[arg(long, value_name = "DIR")]
     pub keep: Option<PathBuf>,
     /// Course: events per course, 9 or 12.
-    #[arg(long, default_value_t = 9)]
+    #[arg(long, default_value_t = 9, value_parser = bounds::parse_events)]
     pub events: usize,
-    /// Randomized initialization, one row per number of random first decisions ("1,2,3"):
-    /// course learned generators (columns) and longcat-dqn (walk steps).
-    #[arg(long, value_delimiter = ',')]
+    /// Randomized initialization, one row per number of random first decisions ("1,2,3"),
+    /// each 0 to 99: course learned generators (columns, 1 to one less than the course has)
+    /// and longcat-dqn (walk steps, up to one less than the model's board has cells).
+    #[arg(long, value_delimiter = ',', value_parser = bounds::RI.parser::<usize>())]
     pub ri: Vec<usize>,
     /// Course learned generators: the diversity-aware greedy policy, "n,d" (n random columns,
-    /// kept when farther than d from the network's; the critic picks) from 20 initial courses.
-    #[arg(long, value_name = "N,D")]
+    /// kept when farther than d from the network's; the critic picks) from 20 initial
+    /// courses; n 1 to 1,000, d at least 0, p 0 to 1.
+    #[arg(long, value_name = "N,D", value_parser = bounds::parse_dagp)]
     pub dagp: Option<String>,
-    /// Course: discard courses evaluated below this and keep drawing (tries are reported).
-    #[arg(long, value_name = "V")]
+    /// Course: discard courses evaluated below this, 0 to 1, and keep drawing (tries are
+    /// reported).
+    #[arg(long, value_name = "V", value_parser = bounds::FILTER.parser())]
     pub filter: Option<f64>,
     /// Course: courses to generate (default 200); longcat-dqn --ri: levels per row (default
-    /// 1,000).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(2..=100_000))]
+    /// 1,000); blend: blends to draw (default 1,000); 2 to 10,000.
+    #[arg(long, value_parser = bounds::SWEEP_LEVELS.parser::<u64>())]
     pub count: Option<u64>,
 }
 

@@ -1,6 +1,7 @@
 //! `generate`: new levels from any registered generator into a pack, through the same
 //! generation service the window uses (same generator, conditions and seed: same levels).
 
+use super::bounds;
 use super::pack_out::PackOut;
 use crate::game::{
     self, ConditionValue, Conditions, GameId, GenRequest, GenerationContext, ModelCache,
@@ -24,20 +25,20 @@ pub struct GenerateArgs {
     /// The generator (`level-studio list` shows each game's generators and conditions).
     #[arg(long)]
     pub model: String,
-    /// Level size as WxH (the `width` and `height` conditions).
-    #[arg(long, value_parser = parse_size, allow_hyphen_values = true)]
+    /// Level size as WxH, each side 1 to 64 cells (the `width` and `height` conditions).
+    #[arg(long, value_parser = bounds::parse_size, allow_hyphen_values = true)]
     pub size: Option<(usize, usize)>,
     /// Symmetry (none, vertical, horizontal, quadrant).
     #[arg(long)]
     pub symmetry: Option<Symmetry>,
-    /// Target median moves (the `moves` condition).
-    #[arg(long)]
+    /// Target median moves, 1 to 40 (the `moves` condition).
+    #[arg(long, value_parser = bounds::MOVES.parser())]
     pub moves: Option<f64>,
     /// Any condition as KEY=VALUE (repeatable), e.g. `--set dagp_n=3`.
     #[arg(long = "set", value_name = "KEY=VALUE")]
     pub set: Vec<String>,
     /// Number of levels, 1 to 100,000 (the pack so far is saved every 10 s of a long run).
-    #[arg(long, default_value_t = 10, value_parser = count_in_range)]
+    #[arg(long, default_value_t = 10, value_parser = bounds::LEVELS.parser::<usize>())]
     pub count: usize,
     /// Seed.
     #[arg(long, default_value_t = 0)]
@@ -45,16 +46,18 @@ pub struct GenerateArgs {
     /// Keep only levels the game's analysis passes (valid / non-trivial).
     #[arg(long)]
     pub validate: bool,
-    /// Longcat DQN: probability of a random action instead of the greedy one.
-    #[arg(long)]
+    /// Match-3 models: the cell temperature, 0 to 3 (0: the argmax); Longcat DQN: the
+    /// probability of a random action instead of the greedy one (0 to 1).
+    #[arg(long, value_parser = bounds::TEMPERATURE.parser())]
     pub temperature: Option<f64>,
     /// Match-3 models: every level differs from each training level of its size in at least
-    /// N cells (the `fresh` condition).
-    #[arg(long, value_name = "N")]
+    /// N cells, 0 to 12 (the `fresh` condition; 0: off).
+    #[arg(long, value_name = "N", value_parser = bounds::FRESH.parser::<u64>())]
     pub fresh: Option<u64>,
-    /// Diversity-aware policy (DAGP): Longcat DQN "n,d" or "n,d,p" (d in cells); course
-    /// learned generators "n,d" (d a distance between columns, e.g. 10,0.3).
-    #[arg(long)]
+    /// Diversity-aware policy (DAGP), n 1 to 1,000, d at least 0, p 0 to 1: Longcat DQN
+    /// "n,d" or "n,d,p" (n up to 16, d in cells); course learned generators "n,d" (d a
+    /// distance between columns, e.g. 10,0.3).
+    #[arg(long, value_parser = bounds::parse_dagp)]
     pub diverse: Option<String>,
     /// Model weights to use instead of the shipped ones.
     #[arg(long)]
@@ -62,55 +65,18 @@ pub struct GenerateArgs {
     /// FI2Pop (any game): the pattern fitness, alpha (grouped sprites) or beta (lone ones).
     #[arg(long, value_parser = ["alpha", "beta"])]
     pub fitness: Option<String>,
-    /// FI2Pop: generations after the initial one (the `generations` condition).
-    #[arg(long)]
+    /// FI2Pop: generations after the initial one, 0 to 500 (the `generations` condition).
+    #[arg(long, value_parser = bounds::GENERATIONS.parser::<i64>())]
     pub generations: Option<i64>,
-    /// FI2Pop: levels per generation (the `population` condition).
-    #[arg(long)]
+    /// FI2Pop: levels per generation, 4 to 200 (the `population` condition).
+    #[arg(long, value_parser = bounds::POPULATION.parser::<i64>())]
     pub population: Option<i64>,
     /// Course: events per course, 9 or 12 (the `events` condition).
-    #[arg(long)]
-    pub events: Option<i64>,
+    #[arg(long, value_parser = bounds::parse_events)]
+    pub events: Option<usize>,
     /// Output pack (.ron).
     #[arg(long)]
     pub out: PathBuf,
-}
-
-/// The most levels one `generate` makes.
-pub const MAX_COUNT: usize = 100_000;
-
-fn count_in_range(s: &str) -> Result<usize, String> {
-    let n: usize = s
-        .parse()
-        .map_err(|_| format!("{s:?} is not a number of levels"))?;
-    if !(1..=MAX_COUNT).contains(&n) {
-        return Err(format!(
-            "{n} is not 1 to {MAX_COUNT} levels; for more, run several generations with \
-             different seeds"
-        ));
-    }
-    Ok(n)
-}
-
-/// Parses `WxH`.
-pub fn parse_size(s: &str) -> Result<(usize, usize), String> {
-    let (w, h) = s
-        .to_ascii_lowercase()
-        .split_once('x')
-        .map(|(a, b)| (a.to_string(), b.to_string()))
-        .ok_or_else(|| format!("size {s:?} is not WxH"))?;
-    let w: usize = w
-        .trim()
-        .parse()
-        .map_err(|_| format!("size {s:?}: the width is not a whole number of cells"))?;
-    let h: usize = h
-        .trim()
-        .parse()
-        .map_err(|_| format!("size {s:?}: the height is not a whole number of cells"))?;
-    if w == 0 || h == 0 || w > 64 || h > 64 {
-        return Err(format!("size {s:?} is out of range"));
-    }
-    Ok((w, h))
 }
 
 /// The conditions the flags give, each named by the flag that gave it.
@@ -138,7 +104,7 @@ fn flag_conditions(
         given.push(("population", "population", ConditionValue::Int(p)));
     }
     if let Some(e) = args.events {
-        given.push(("events", "events", ConditionValue::Int(e)));
+        given.push(("events", "events", ConditionValue::Int(e as i64)));
     }
     if let Some(t) = args.temperature {
         given.push(("temperature", "temperature", ConditionValue::Float(t)));

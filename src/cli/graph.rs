@@ -21,7 +21,7 @@ pub struct GraphArgs {
     #[arg(long)]
     pub dot: Option<PathBuf>,
     /// Largest number of states to explore before giving up, 1 to 50,000,000.
-    #[arg(long, default_value_t = 200_000, value_parser = clap::value_parser!(u64).range(1..=50_000_000))]
+    #[arg(long, default_value_t = 200_000, value_parser = super::bounds::STATE_BUDGET.parser::<u64>())]
     pub budget: u64,
     /// In a pack: the level's name, or its 1-based position.
     #[arg(long)]

@@ -12,9 +12,6 @@ use clap::Args;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// The most in-between levels one walk makes.
-pub const MAX_STEPS: usize = 100;
-
 #[derive(Args, Debug)]
 pub struct InterpolateArgs {
     /// Level A: a level file, or `PACK#NAME` / `PACK#N` (1-based) for one level of a pack.
@@ -24,8 +21,8 @@ pub struct InterpolateArgs {
     /// A generator of A's game with a latent space (`avalon`, `vglc-fc`, `cte-cnn`, …).
     #[arg(long)]
     pub model: String,
-    /// In-between levels.
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u64).range(1..=MAX_STEPS as u64))]
+    /// In-between levels, 1 to 100.
+    #[arg(long, default_value_t = 5, value_parser = super::bounds::STEPS.parser::<u64>())]
     pub steps: u64,
     /// Analyse every level (bots, agents) and keep the figures with it.
     #[arg(long)]

@@ -1,5 +1,6 @@
 //! The command line: the same binary runs every job of the window headless.
 
+pub mod bounds;
 mod eval;
 mod export;
 mod generate;

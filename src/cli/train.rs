@@ -1,5 +1,6 @@
 //! `train`: train a model with progress and checkpoints, by the game that owns the model.
 
+use super::bounds;
 use anyhow::{bail, Result};
 use clap::Args;
 use std::path::PathBuf;
@@ -20,33 +21,36 @@ pub struct TrainArgs {
     /// Seed.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Training epochs (or steps) instead of the model's default.
-    #[arg(long)]
+    /// Training epochs (episodes for the course's RL models, steps for longcat-dqn), 1 to
+    /// 1,000,000, instead of the model's default.
+    #[arg(long, value_parser = bounds::EPOCHS.parser::<usize>())]
     pub epochs: Option<usize>,
-    /// Level size as WxH (longcat-dqn).
-    #[arg(long, value_parser = super::generate::parse_size, allow_hyphen_values = true)]
+    /// Level size as WxH, each side 1 to 64 cells (longcat-dqn: 2x2 to 10x10).
+    #[arg(long, value_parser = bounds::parse_size, allow_hyphen_values = true)]
     pub size: Option<(usize, usize)>,
     /// Match-3 cVAEs: show each valid training level (median ≤ 20 moves) this many times
-    /// per epoch.
-    #[arg(long, default_value_t = 1)]
+    /// per epoch, 1 to 100.
+    #[arg(long, default_value_t = 1, value_parser = bounds::VALID_REPEATS.parser::<usize>())]
     pub valid_repeats: usize,
-    /// Match-3 cVAEs: weight of the KL term in the loss.
-    #[arg(long, default_value_t = 1.0)]
+    /// Match-3 cVAEs: weight of the KL term in the loss, more than 0, at most 100.
+    #[arg(long, default_value_t = 1.0, value_parser = bounds::KL_WEIGHT.parser())]
     pub kl_weight: f64,
-    /// Match-3 cVAEs: free bits, nats per latent dimension the KL term does not charge for.
-    #[arg(long, default_value_t = 0.0)]
+    /// Match-3 cVAEs: free bits, nats per latent dimension the KL term does not charge for,
+    /// 0 to 10.
+    #[arg(long, default_value_t = 0.0, value_parser = bounds::FREE_BITS.parser())]
     pub free_bits: f64,
-    /// Match-3 cVAEs: how many checkpoints the run scores (evenly spaced).
-    #[arg(long, default_value_t = 8)]
+    /// Match-3 cVAEs: how many checkpoints the run scores (evenly spaced), 1 to 100.
+    #[arg(long, default_value_t = 8, value_parser = bounds::CHECKPOINTS.parser::<usize>())]
     pub checkpoints: usize,
-    /// Match-3 cVAEs: seeded 144-level sweeps averaged to score a checkpoint.
-    #[arg(long, default_value_t = 2)]
+    /// Match-3 cVAEs: seeded 144-level sweeps averaged to score a checkpoint, 1 to 100.
+    #[arg(long, default_value_t = 2, value_parser = bounds::SELECTION_SWEEPS.parser::<usize>())]
     pub selection_sweeps: usize,
     /// Course actors: events per course, 9 or 12.
-    #[arg(long, default_value_t = 9)]
+    #[arg(long, default_value_t = 9, value_parser = bounds::parse_events)]
     pub events: usize,
-    /// longcat-dqn: virtual completions per step (virtual simulation; 0: the shipped rewards).
-    #[arg(long, default_value_t = 0)]
+    /// longcat-dqn: virtual completions per step, 0 to 100 (virtual simulation; 0: the
+    /// shipped rewards).
+    #[arg(long, default_value_t = 0, value_parser = bounds::VIRTUAL_COMPLETIONS.parser::<usize>())]
     pub virtual_completions: usize,
     /// Do not train: write the length and hash of the existing weights at --out into their
     /// sidecar (for sidecars written before they carried one). Only for weights you trust.

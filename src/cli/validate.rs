@@ -27,13 +27,13 @@ pub struct ValidateArgs {
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
     /// Number of games per level (match-3 bots), 1 to 10,000.
-    #[arg(long, default_value_t = 30, value_parser = clap::value_parser!(u32).range(1..=10_000))]
+    #[arg(long, default_value_t = 30, value_parser = super::bounds::BOT_GAMES.parser::<u32>())]
     pub games: u32,
     /// The designers' move limit (match-3: valid when the median is at most this), 1 to 1,000.
-    #[arg(long, default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1_000))]
+    #[arg(long, default_value_t = 20, value_parser = super::bounds::MOVE_LIMIT.parser::<u32>())]
     pub limit: u32,
     /// Largest state graph to explore (Longcat), 1 to 50,000,000 states.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=50_000_000))]
+    #[arg(long, value_parser = super::bounds::STATE_BUDGET.parser::<u64>())]
     pub budget: Option<u64>,
     /// Play with the naive baseline (match-3: the random bot) instead of the validation bot.
     #[arg(long)]

@@ -58,6 +58,35 @@ pub struct CourseSidecar {
     pub weights: Option<WeightsStamp>,
 }
 
+impl CourseSidecar {
+    /// Checks that every figure is a finite number: the training curve, the seconds and the
+    /// greedy mean evaluation.
+    ///
+    /// # Errors
+    /// The first figure that is not, named by its field (and its place in the curve).
+    pub fn check(&self) -> Result<(), String> {
+        if let Some((i, v)) = self.curve.iter().enumerate().find(|(_, v)| !v.is_finite()) {
+            return Err(format!(
+                "curve holds {v} at position {}, not a finite number",
+                i + 1
+            ));
+        }
+        if !(self.train_seconds.is_finite() && self.train_seconds >= 0.0) {
+            return Err(format!(
+                "train_seconds {} is not a finite number of seconds",
+                self.train_seconds
+            ));
+        }
+        if !self.greedy_mean_evaluation.is_finite() {
+            return Err(format!(
+                "greedy_mean_evaluation {} is not a finite number",
+                self.greedy_mean_evaluation
+            ));
+        }
+        Ok(())
+    }
+}
+
 impl Stamped for CourseSidecar {
     fn stamp(&self) -> Option<&WeightsStamp> {
         self.weights.as_ref()
@@ -108,11 +137,19 @@ pub fn greedy_mean(
     Ok(done.iter().map(|c| value_of(c)).sum::<f64>() / n.max(1) as f64)
 }
 
-/// Saves the weights of `maps` (an actor and its critic, or a Q-network) and their sidecar.
+/// Saves the weights of `maps` (an actor and its critic, or a Q-network) and their sidecar; a
+/// sidecar with a figure that is not a finite number (a diverged training) is refused before
+/// anything is written.
 ///
 /// # Errors
-/// Why a file could not be written.
+/// Why a file could not be written, or what [`CourseSidecar::check`] refused.
 pub fn save(maps: &[&VarMap], sidecar: &CourseSidecar, path: &Path) -> Result<(), String> {
+    sidecar.check().map_err(|e| {
+        format!(
+            "{}: the training produced a figure that is not a number ({e}); nothing was written",
+            path.display()
+        )
+    })?;
     let mut tensors = std::collections::HashMap::new();
     for m in maps {
         tensors.extend(ml::tensors_of(m)?);
@@ -138,6 +175,9 @@ impl CourseModel {
     /// A missing, damaged or mismatched file, in words naming it.
     pub fn load(path: &Path) -> Result<Self, String> {
         let (side, sidecar): (_, CourseSidecar) = ml::read_sidecar(path)?;
+        sidecar
+            .check()
+            .map_err(|e| format!("{}: {e}", side.display()))?;
         if sidecar.architecture != ARCHITECTURE && sidecar.architecture != Q_ARCHITECTURE {
             return Err(format!(
                 "{}: architecture {:?}, not {ARCHITECTURE:?} or {Q_ARCHITECTURE:?}",

@@ -535,3 +535,31 @@ fn a_course_card_shows_the_evaluation_beside_the_win_rate() {
         f.evaluation >= super::game::GOOD_EVALUATION
     );
 }
+
+#[test]
+fn a_course_sidecar_figure_that_is_not_a_number_is_refused_naming_the_file() {
+    use super::model::{save, CourseModel};
+    let dir = tempfile::tempdir().unwrap();
+    let weights = dir.path().join("m.safetensors");
+    let side = dir.path().join("m.ron");
+    std::fs::copy("models/course-ddpg-9.safetensors", &weights).unwrap();
+    let text = std::fs::read_to_string("models/course-ddpg-9.ron").unwrap();
+    for (field, says) in [
+        ("greedy_mean_evaluation: ", "greedy_mean_evaluation NaN"),
+        ("curve: [", "curve holds NaN at position 1"),
+    ] {
+        let at = text.find(field).unwrap() + field.len();
+        let end = at + text[at..].find([',', ']']).unwrap();
+        std::fs::write(&side, format!("{}NaN{}", &text[..at], &text[end..])).unwrap();
+        let err = CourseModel::load(&weights).err().unwrap();
+        assert!(err.contains("m.ron") && err.contains(says), "{err}");
+    }
+    // Saving refuses such a sidecar and writes nothing.
+    std::fs::write(&side, &text).unwrap();
+    let mut sidecar = CourseModel::load(&weights).unwrap().sidecar;
+    sidecar.train_seconds = f64::NAN;
+    let out = dir.path().join("diverged.safetensors");
+    let err = save(&[], &sidecar, &out).unwrap_err();
+    assert!(err.contains("train_seconds NaN"), "{err}");
+    assert!(!out.exists());
+}

@@ -120,8 +120,12 @@ impl<B: Breeder> LevelGenerator for Fi2PopGenerator<B> {
     }
 }
 
+/// The fewest levels per generation a generator takes.
+pub const MIN_POPULATION: i64 = 4;
 /// The most levels per generation a generator takes.
 pub const MAX_POPULATION: i64 = 200;
+/// The fewest generations a generator takes (0: the initial population alone).
+pub const MIN_GENERATIONS: i64 = 0;
 /// The most generations a generator takes.
 pub const MAX_GENERATIONS: i64 = 500;
 
@@ -139,7 +143,7 @@ pub fn conditions() -> Vec<ConditionSpec> {
         int(
             "population",
             "Population",
-            4,
+            MIN_POPULATION,
             MAX_POPULATION,
             50,
             "levels per generation, feasible and infeasible together",
@@ -147,7 +151,7 @@ pub fn conditions() -> Vec<ConditionSpec> {
         int(
             "generations",
             "Generations",
-            0,
+            MIN_GENERATIONS,
             MAX_GENERATIONS,
             20,
             "generations after the initial one",

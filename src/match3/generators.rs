@@ -22,6 +22,14 @@ pub const NEAR_SPREAD: f32 = 0.35;
 /// Rounds of draws "more like this" makes at most, each wider than the last, to find its count
 /// of distinct levels.
 const NEAR_ROUNDS: usize = 8;
+
+/// The highest target median moves the cVAE takes (the `moves` condition).
+pub const MAX_TARGET_MOVES: f64 = 40.0;
+/// The highest cell temperature (the `temperature` condition; 0 is the argmax).
+pub const MAX_CELL_TEMPERATURE: f64 = 3.0;
+/// The most cells a fresh level must differ in (the `fresh` condition; 0 is off).
+pub const MAX_FRESH: i64 = 12;
+
 /// Generated-and-validated attempts per accepted level in one validated round.
 const VALIDATED_ROUND_BUDGET: usize = 64;
 
@@ -193,7 +201,7 @@ impl LevelGenerator for Cvae {
                 label: "Target moves",
                 kind: ConditionKind::Float {
                     min: 1.0,
-                    max: 40.0,
+                    max: MAX_TARGET_MOVES,
                     step: 0.5,
                 },
                 default: ConditionValue::Float(18.0),
@@ -206,7 +214,7 @@ impl LevelGenerator for Cvae {
             label: "Cell temperature",
             kind: ConditionKind::Float {
                 min: 0.0,
-                max: 3.0,
+                max: MAX_CELL_TEMPERATURE,
                 step: 0.1,
             },
             default: ConditionValue::Float(0.0),
@@ -218,7 +226,10 @@ impl LevelGenerator for Cvae {
         specs.push(ConditionSpec {
             key: "fresh",
             label: "New cells (at least)",
-            kind: ConditionKind::Int { min: 0, max: 12 },
+            kind: ConditionKind::Int {
+                min: 0,
+                max: MAX_FRESH,
+            },
             default: ConditionValue::Int(0),
             required: false,
             help: "0: a copy of a training level gets the cheapest one- or two-cell edit; \

@@ -121,7 +121,8 @@ fn profile(args: &EvalArgs) -> Result<ExitCode> {
     if !args.profile.is_empty() && args.keep.is_some() {
         bail!("--keep writes the rooms eval evolves itself; it does not go with --profile");
     }
-    let games = args.games.unwrap_or(30).clamp(1, 1000);
+    // clap has refused games outside 1 to 1,000 (bounds::AGENT_GAMES).
+    let games = args.games.unwrap_or(30);
     let (alpha, beta) = match args.profile.as_slice() {
         [a, b] => (rooms_of(a)?, rooms_of(b)?),
         [] => {

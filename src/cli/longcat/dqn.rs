@@ -32,10 +32,8 @@ pub fn train(args: &TrainArgs) -> Result<ExitCode> {
         std::env::set_var("RAYON_NUM_THREADS", "1");
     }
     let mut config = DqnTrainConfig::new(w, h, args.seed);
+    // clap has checked --epochs (1 to 1,000,000) and --virtual-completions (0 to 100).
     if let Some(steps) = args.epochs {
-        if steps == 0 {
-            bail!("--epochs (training steps) must be at least 1");
-        }
         config.steps = steps;
     }
     config.virtual_completions = args.virtual_completions;
@@ -72,10 +70,24 @@ pub fn train(args: &TrainArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// Refuses `--ri` steps a walk on a `width` × `height` board cannot take: each step enters a
+/// cell the cat has not filled, so a walk takes at most one step fewer than the board has cells.
+fn check_ri(ri: &[usize], width: usize, height: usize) -> Result<()> {
+    let longest = (width * height).saturating_sub(1);
+    if let Some(c) = ri.iter().find(|&&c| c > longest) {
+        bail!(
+            "--ri {c}: a walk on the model's {width}x{height} board takes at most {longest} \
+             steps; randomize 0 to {longest}"
+        );
+    }
+    Ok(())
+}
+
 pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
     let path = weights_path(&args.weights);
     let dqn = DqnModel::load(&path)?;
     if !args.ri.is_empty() {
+        check_ri(&args.ri, dqn.sidecar.shape.width, dqn.sidecar.shape.height)?;
         let count = args.count.unwrap_or(1_000) as usize;
         let rows = eval::ri_table(&dqn, &args.ri, count, args.seed)?;
         if args.json {

@@ -1,5 +1,6 @@
 //! Match-3 model sub-commands: generate, eval and train for the Avalon and Vanilla cVAEs.
 
+use crate::cli::bounds;
 use crate::cli::eval::EvalArgs;
 
 use crate::cli::train::TrainArgs;
@@ -42,18 +43,19 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
         ..Default::default()
     };
     let started = Instant::now();
+    // 0 means off for both, as in the window's conditions: the argmax, no fresh cells.
+    let temperature = args.temperature.filter(|&t| t > 0.0);
+    let fresh = args.fresh.filter(|&n| n > 0);
     if args.validated {
-        if args.temperature.is_some() || args.fresh.is_some() || args.raw {
+        if temperature.is_some() || fresh.is_some() || args.raw {
             bail!("--validated sweeps the shipped decoding; it takes no --temperature, --fresh or --raw");
         }
         return eval_validated(args);
     }
-    if let Some(t) = args.temperature {
-        if !(t > 0.0 && t <= 5.0) || args.raw {
-            bail!("--temperature takes a value in (0, 5] and no --raw (got {t})");
-        }
+    if temperature.is_some() && args.raw {
+        bail!("--temperature draws cells; --raw measures the decoder alone: give one of them");
     }
-    if args.fresh.is_some() && args.raw {
+    if fresh.is_some() && args.raw {
         bail!("--fresh draws new levels; --raw measures the decoder alone: give one of them");
     }
     let (label, metrics) = if args.model == "dataset" {
@@ -75,7 +77,7 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
             .clone()
             .unwrap_or_else(|| PathBuf::from(&generator.sidecar().training.data));
         let train = TrainingSet::load(&dir)?;
-        let decoding = match (args.raw, args.temperature, args.fresh) {
+        let decoding = match (args.raw, temperature, fresh) {
             (true, _, _) => cvae::Decoding::Raw,
             (false, t, Some(n)) => cvae::Decoding::Fresh {
                 min_distance: n as usize,
@@ -120,19 +122,8 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
 /// at the requested moves, and what each accepted level costs.
 fn eval_validated(args: &EvalArgs) -> Result<ExitCode> {
     let generator = load_generator(&args.model, args.weights.as_ref())?;
-    let (budget, tolerance) = (args.budget as usize, 2.0);
-    if !(0.0..tolerance).contains(&args.margin) {
-        bail!(
-            "--margin must be at least 0 and below the tolerance of {tolerance} moves (got {})",
-            args.margin
-        );
-    }
-    if !(0.0..=10.0).contains(&args.limit_margin) {
-        bail!(
-            "--limit-margin must be between 0 and 10 moves (got {})",
-            args.limit_margin
-        );
-    }
+    // clap has checked --budget, --margin (below the tolerance) and --limit-margin.
+    let (budget, tolerance) = (args.budget as usize, bounds::SWEEP_TOLERANCE);
     let r = cvae::validated_sweep(
         &generator,
         args.seed,
@@ -275,28 +266,14 @@ pub fn train(args: &TrainArgs) -> Result<ExitCode> {
         .unwrap_or_else(|| PathBuf::from(MAIN_DATA));
     let set = TrainingSet::load(&dir)?;
     let mut config = CvaeTrainConfig::for_set(kind, args.seed, set.samples.len());
+    // clap has checked every number against its range in `bounds`.
     if let Some(e) = args.epochs {
-        if e == 0 {
-            bail!("--epochs must be at least 1");
-        }
         config.epochs = e;
-    }
-    if args.checkpoints == 0 || args.selection_sweeps == 0 {
-        bail!("--checkpoints and --selection-sweeps must be at least 1");
     }
     config.checkpoint_every = (config.epochs / args.checkpoints).max(1);
     config.selection_sweeps = args.selection_sweeps;
-    if args.valid_repeats == 0 {
-        bail!("--valid-repeats must be at least 1");
-    }
     config.valid_repeats = args.valid_repeats;
-    if !(args.kl_weight.is_finite() && args.kl_weight > 0.0) {
-        bail!("--kl-weight must be a positive number");
-    }
     config.kl_weight = args.kl_weight;
-    if !(args.free_bits.is_finite() && args.free_bits >= 0.0) {
-        bail!("--free-bits must be a number of nats, 0 or more");
-    }
     config.free_bits = args.free_bits;
     let stem = args
         .out

@@ -58,6 +58,15 @@ pub enum DqnError {
     /// Bad generation parameters.
     #[error("{0}")]
     BadParameter(String),
+    /// Training produced a figure that is not a finite number (a diverged run); nothing was
+    /// written.
+    #[error("{path}: the training produced a figure that is not a number ({reason}); nothing was written")]
+    NotFinite {
+        /// The weights that were not written.
+        path: PathBuf,
+        /// The figure, in words.
+        reason: String,
+    },
     /// A tensor operation failed.
     #[error("tensor error: {0}")]
     Tensor(#[from] candle_core::Error),
@@ -95,8 +104,8 @@ pub struct DqnSidecar {
 }
 
 impl DqnSidecar {
-    /// Parses and checks a sidecar's text (`path` names it in errors): the architecture and a
-    /// Longcat board size.
+    /// Parses and checks a sidecar's text (`path` names it in errors): the architecture, a
+    /// Longcat board size and finite figures ([`DqnSidecar::check`]).
     ///
     /// # Errors
     /// [`DqnError::Sidecar`], [`DqnError::WrongArchitecture`].
@@ -118,7 +127,29 @@ impl DqnSidecar {
                 reason: format!("board {width}x{height} is not a Longcat board (1x1 to 10x10)"),
             });
         }
+        sidecar.check().map_err(|reason| DqnError::Sidecar {
+            path: path.to_path_buf(),
+            reason,
+        })?;
         Ok(sidecar)
+    }
+
+    /// Checks that every figure is a finite number: the seconds and both mean difficulties.
+    ///
+    /// # Errors
+    /// The first figure that is not, named by its field.
+    pub fn check(&self) -> Result<(), String> {
+        let figures = [
+            ("train_seconds", self.train_seconds),
+            ("final_mean_difficulty", self.final_mean_difficulty),
+            ("random_mean_difficulty", self.random_mean_difficulty),
+        ];
+        for (name, v) in figures {
+            if !v.is_finite() || (name == "train_seconds" && v < 0.0) {
+                return Err(format!("{name} {v} is not a finite number"));
+            }
+        }
+        Ok(())
     }
 }
 
@@ -195,11 +226,16 @@ impl DqnModel {
     }
 }
 
-/// Saves a variable map and its sidecar atomically (weights first, then the sidecar).
+/// Saves a variable map and its sidecar atomically (weights first, then the sidecar); a
+/// sidecar with a figure that is not a finite number is refused before anything is written.
 ///
 /// # Errors
-/// [`DqnError`] when writing fails.
+/// [`DqnError`] when writing fails or [`DqnSidecar::check`] refuses the sidecar.
 pub fn save(varmap: &VarMap, sidecar: &DqnSidecar, weights: &Path) -> Result<(), DqnError> {
+    sidecar.check().map_err(|reason| DqnError::NotFinite {
+        path: weights.to_path_buf(),
+        reason,
+    })?;
     let tensors = crate::ml::tensors_of(varmap).map_err(|reason| DqnError::Sidecar {
         path: weights.to_path_buf(),
         reason,
@@ -208,4 +244,36 @@ pub fn save(varmap: &VarMap, sidecar: &DqnSidecar, weights: &Path) -> Result<(),
         path: e.path,
         reason: e.reason,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_sidecar_figure_that_is_not_a_number_is_refused_naming_the_file() {
+        let path = Path::new("models/longcat-dqn-8x8.ron");
+        let text = std::fs::read_to_string(path).unwrap();
+        DqnSidecar::parse(path, &text).unwrap();
+        for field in ["final_mean_difficulty: ", "train_seconds: "] {
+            let at = text.find(field).unwrap() + field.len();
+            let end = at + text[at..].find(',').unwrap();
+            let bad = format!("{}NaN{}", &text[..at], &text[end..]);
+            let err = DqnSidecar::parse(path, &bad).unwrap_err().to_string();
+            assert!(
+                err.contains("longcat-dqn-8x8.ron") && err.contains(field.trim_end_matches(": ")),
+                "{err}"
+            );
+        }
+        // Saving refuses such a sidecar and writes nothing.
+        let mut sidecar = DqnSidecar::parse(path, &text).unwrap();
+        sidecar.random_mean_difficulty = f64::INFINITY;
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("m.safetensors");
+        let err = save(&VarMap::new(), &sidecar, &out)
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("random_mean_difficulty inf"), "{err}");
+        assert!(!out.exists());
+    }
 }

@@ -14,6 +14,20 @@ use std::path::{Path, PathBuf};
 /// The coefficients that ship with the studio (`models/longcat-ridge.ron`).
 pub const SHIPPED_MODEL: &str = include_str!("../../../models/longcat-ridge.ron");
 
+/// The largest magnitude of a coefficient, the intercept or a training label (the shipped
+/// model's are below 10). With [`MAX_MEAN`] and [`MIN_SCALE`] it keeps every prediction
+/// finite: a graph variable is a count below 2⁶⁴ ≈ 1.8e19, so each term is at most
+/// 1e12 · (1.8e19 + 1e20) / 1e-6 ≈ 1.2e38, far below `f64::MAX`.
+pub const MAX_WEIGHT: f64 = 1e12;
+/// The largest magnitude of a feature mean, and the largest scale (graph variables are counts
+/// below 2⁶⁴).
+pub const MAX_MEAN: f64 = 1e20;
+/// The smallest scale: a fit gives a near-constant feature (variance at most 1e-12) the scale
+/// 1 and any other its standard deviation, which is above 1e-6.
+pub const MIN_SCALE: f64 = 1e-6;
+/// The largest mean solve time a playtest CSV may give, in seconds (a day).
+pub const MAX_MEAN_SECONDS: f64 = 86_400.0;
+
 /// Why a predictor could not be trained, loaded or read from a CSV.
 #[derive(Debug, thiserror::Error)]
 pub enum PredictorError {
@@ -40,6 +54,25 @@ pub enum PredictorError {
     NotFinite {
         /// The row, counted from 1.
         row: usize,
+    },
+    /// A label beyond ±[`MAX_WEIGHT`]: no difficulty or time is that large.
+    #[error(
+        "row {row}: the label {shown} is beyond ±{max:e}, not a difficulty or a time",
+        shown = figure(*.label),
+        max = MAX_WEIGHT
+    )]
+    AbsurdLabel {
+        /// The row, counted from 1.
+        row: usize,
+        /// The label.
+        label: f64,
+    },
+    /// The fit gave a figure that is not finite or beyond what a model file may hold (see
+    /// [`RidgeModel::check`]); nothing is written.
+    #[error("the fit is unusable: {reason}")]
+    UnusableFit {
+        /// The figure and why, in words.
+        reason: String,
     },
     /// The normal equations have no unique solution (only with a zero penalty).
     #[error("the normal equations are singular; use a positive ridge penalty")]
@@ -118,8 +151,9 @@ impl RidgeModel {
     /// Fits `y ≈ f(x)` with ridge penalty `alpha` on standardised features.
     ///
     /// # Errors
-    /// [`PredictorError`] for too few or ragged rows, non-finite values, or (with `alpha = 0`)
-    /// a singular system.
+    /// [`PredictorError`] for too few or ragged rows, non-finite values, a label beyond
+    /// ±[`MAX_WEIGHT`], a fit whose figures [`RidgeModel::check`] refuses, or (with
+    /// `alpha = 0`) a singular system.
     pub fn fit(
         features: &[&str],
         x: &[Vec<f64>],
@@ -143,6 +177,12 @@ impl RidgeModel {
             }
             if !label.is_finite() || xs.iter().any(|v| !v.is_finite()) {
                 return Err(PredictorError::NotFinite { row: row + 1 });
+            }
+            if label.abs() > MAX_WEIGHT {
+                return Err(PredictorError::AbsurdLabel {
+                    row: row + 1,
+                    label,
+                });
             }
         }
         let n = x.len() as f64;
@@ -201,7 +241,58 @@ impl RidgeModel {
         let var = y.iter().map(|l| (l - intercept).powi(2)).sum::<f64>() / n;
         model.training_mse = mse;
         model.training_r2 = if var > 0.0 { 1.0 - mse / var } else { 1.0 };
+        model
+            .check()
+            .map_err(|reason| PredictorError::UnusableFit { reason })?;
         Ok(model)
+    }
+
+    /// Checks every figure: means, coefficients and the intercept finite and within
+    /// [`MAX_MEAN`] and [`MAX_WEIGHT`], scales from [`MIN_SCALE`] to [`MAX_MEAN`], and a finite
+    /// penalty, training error and R². Within these, [`RidgeModel::predict`] is finite for
+    /// every level.
+    ///
+    /// # Errors
+    /// The first figure that is not, in words.
+    pub fn check(&self) -> Result<(), String> {
+        let outside = |what: &str, values: &[f64], low: f64, high: f64| {
+            values
+                .iter()
+                .enumerate()
+                .find(|(_, v)| !(v.is_finite() && (low..=high).contains(*v)))
+                .map(|(j, v)| {
+                    let feature = self.features.get(j).map_or("?", String::as_str);
+                    format!(
+                        "the {what} of {feature:?} is {}, not a finite number from {low:e} to \
+                         {high:e}",
+                        figure(*v)
+                    )
+                })
+        };
+        let problem = outside("mean", &self.means, -MAX_MEAN, MAX_MEAN)
+            .or_else(|| outside("scale", &self.scales, MIN_SCALE, MAX_MEAN))
+            .or_else(|| outside("coefficient", &self.coefficients, -MAX_WEIGHT, MAX_WEIGHT));
+        if let Some(problem) = problem {
+            return Err(problem);
+        }
+        let figures = [
+            ("intercept", self.intercept, MAX_WEIGHT),
+            ("alpha", self.alpha, f64::MAX),
+            ("training_mse", self.training_mse, f64::MAX),
+            ("training_r2", self.training_r2, f64::MAX),
+        ];
+        for (name, v, most) in figures {
+            if !(v.is_finite() && v.abs() <= most) {
+                return Err(format!(
+                    "{name} is {}, not a finite number within ±{most:e}",
+                    figure(v)
+                ));
+            }
+        }
+        if self.alpha < 0.0 || self.training_mse < 0.0 {
+            return Err("alpha and training_mse cannot be negative".into());
+        }
+        Ok(())
     }
 
     /// The prediction for one row of raw features.
@@ -228,6 +319,8 @@ impl RidgeModel {
 
     /// The predicted difficulty of a level from its graph variables, never below 0 (a
     /// difficulty or a time cannot be negative; the linear fit can dip below on tiny levels).
+    /// Finite for every level when the model passed [`RidgeModel::check`] (every loaded or
+    /// fitted model has; see [`MAX_WEIGHT`]).
     pub fn predict(&self, variables: &GraphVariables) -> f64 {
         self.predict_row(&variables.to_vec()).max(0.0)
     }
@@ -268,24 +361,13 @@ impl RidgeModel {
             });
         }
         // NaN would predict NaN, shown as 0.00 after the floor at 0; a zero scale divides
-        // by zero.
-        let numbers = model
-            .means
-            .iter()
-            .chain(&model.coefficients)
-            .chain(std::iter::once(&model.intercept));
-        if numbers.clone().any(|v| !v.is_finite())
-            || model.scales.iter().any(|v| !v.is_finite() || *v <= 0.0)
-        {
-            return Err(PredictorError::ModelFile {
-                path: path.to_string(),
-                line: 1,
-                column: 1,
-                message: "a mean, scale, coefficient or the intercept is not a finite number \
-                          (scales must be positive)"
-                    .into(),
-            });
-        }
+        // by zero; a huge coefficient predicts infinity (printed as null).
+        model.check().map_err(|message| PredictorError::ModelFile {
+            path: path.to_string(),
+            line: 1,
+            column: 1,
+            message,
+        })?;
         Ok(model)
     }
 
@@ -304,6 +386,16 @@ impl RidgeModel {
     /// As [`RidgeModel::from_ron`] (only if the shipped file was damaged at build time).
     pub fn shipped() -> Result<Self, PredictorError> {
         Self::from_ron("models/longcat-ridge.ron", SHIPPED_MODEL)
+    }
+}
+
+/// A number for a message: plain when ordinary, in exponent form when huge or tiny (1e308
+/// rather than its 309 digits).
+fn figure(v: f64) -> String {
+    if v != 0.0 && v.is_finite() && !(1e-6..1e15).contains(&v.abs()) {
+        format!("{v:e}")
+    } else {
+        v.to_string()
     }
 }
 
@@ -461,10 +553,14 @@ pub fn parse_playtest_csv(path: &Path, text: &str) -> Result<Vec<PlaytestRow>, P
                 format!("mean_seconds {:?} is not a number", fields[1]),
             )
         })?;
-        if !mean_seconds.is_finite() || mean_seconds < 0.0 {
+        if !(0.0..=MAX_MEAN_SECONDS).contains(&mean_seconds) {
             return Err(bad(
                 line,
-                format!("mean_seconds {mean_seconds} must be a finite number ≥ 0"),
+                format!(
+                    "mean_seconds {} must be a finite number from 0 to {MAX_MEAN_SECONDS} \
+                     (a day)",
+                    figure(mean_seconds)
+                ),
             ));
         }
         let (file, name) = match fields[0].split_once('#') {
@@ -541,5 +637,88 @@ mod tests {
     #[test]
     fn shipped_model_loads() {
         RidgeModel::shipped().unwrap();
+    }
+
+    /// The shipped model's text with `field`'s first number replaced by `value`.
+    fn shipped_with(field: &str, value: &str) -> String {
+        let at = SHIPPED_MODEL.find(field).unwrap() + field.len();
+        let at = at
+            + SHIPPED_MODEL[at..]
+                .find(|c: char| c == '-' || c.is_ascii_digit())
+                .unwrap();
+        let end = at + SHIPPED_MODEL[at..].find([',', ']']).unwrap();
+        format!("{}{value}{}", &SHIPPED_MODEL[..at], &SHIPPED_MODEL[end..])
+    }
+
+    #[test]
+    fn a_model_that_could_predict_infinity_is_refused_on_load_naming_the_file() {
+        for (field, value, says) in [
+            (
+                "coefficients: [",
+                "1e308",
+                "coefficient of \"states\" is 1e308",
+            ),
+            ("intercept: ", "-1e300", "intercept is -1e300"),
+            ("scales: [", "1e-300", "scale of \"states\""),
+            ("means: [", "inf", "mean of \"states\" is inf"),
+            ("training_mse: ", "NaN", "training_mse is NaN"),
+        ] {
+            let err = RidgeModel::from_ron("mine.ron", &shipped_with(field, value))
+                .unwrap_err()
+                .to_string();
+            assert!(err.starts_with("mine.ron:") && err.contains(says), "{err}");
+        }
+    }
+
+    #[test]
+    fn a_model_at_every_bound_still_predicts_a_finite_number_for_any_level() {
+        let mut m = RidgeModel::shipped().unwrap();
+        let k = m.features.len();
+        m.means = vec![-MAX_MEAN; k];
+        m.scales = vec![MIN_SCALE; k];
+        m.coefficients = vec![MAX_WEIGHT; k];
+        m.intercept = MAX_WEIGHT;
+        m.check().unwrap();
+        let most = GraphVariables {
+            states: usize::MAX,
+            size: usize::MAX,
+            branches: usize::MAX,
+            solutions: usize::MAX,
+            fails: usize::MAX,
+            shortest_solution: Some(u32::MAX),
+            solution_branches: usize::MAX,
+            non_dead: usize::MAX,
+            dead: usize::MAX,
+            indeterminate: usize::MAX,
+            indeterminate_branches: usize::MAX,
+        };
+        assert!(m.predict(&most).is_finite());
+    }
+
+    #[test]
+    fn a_fit_on_absurd_labels_or_features_is_refused_in_words() {
+        let x: Vec<Vec<f64>> = (0..4).map(|i| vec![f64::from(i)]).collect();
+        let err = RidgeModel::fit(&["a"], &x, &[1.0, 2.0, 1e308, 4.0], 1.0).unwrap_err();
+        assert!(
+            matches!(err, PredictorError::AbsurdLabel { row: 3, .. }),
+            "{err}"
+        );
+        assert!(err.to_string().contains("1e308"), "{err}");
+        // Features so large their mean is beyond what a model file may hold: no file.
+        let huge: Vec<Vec<f64>> = (0..4).map(|i| vec![1e300 * f64::from(i)]).collect();
+        let err = RidgeModel::fit(&["a"], &huge, &[1.0, 2.0, 3.0, 4.0], 1.0).unwrap_err();
+        assert!(matches!(err, PredictorError::UnusableFit { .. }), "{err}");
+        // A fitted model passes its own check: what training writes, loading reads.
+        let fit = RidgeModel::fit(&["a"], &x, &[1.0, 2.0, 3.0, 5.0], 1.0).unwrap();
+        fit.check().unwrap();
+    }
+
+    #[test]
+    fn a_playtest_time_beyond_a_day_is_refused_naming_the_line() {
+        let p = Path::new("playtest.csv");
+        let e = parse_playtest_csv(p, "level,mean_seconds\na.ron,12\nb.ron,1e308\n").unwrap_err();
+        assert!(e.to_string().contains("playtest.csv:3:"), "{e}");
+        assert!(e.to_string().contains("86400"), "{e}");
+        assert!(parse_playtest_csv(p, "a.ron,86400\n").is_ok());
     }
 }

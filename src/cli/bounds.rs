@@ -1,0 +1,549 @@
+//! The range of every numeric flag of the command line, one definition each: `generate`,
+//! `eval`, `train` and the other sub-commands take their parsers from here, so a flag means
+//! the same numbers wherever it appears, and a value out of range is refused by clap (exit 2,
+//! naming the flag and its range) before any work starts.
+//!
+//! The ranges are generous for real use (the shipped trainings and sweeps in `docs/*.md` use a
+//! fraction of each) yet bounded so that no request can exhaust the memory of a 24 GiB
+//! machine. Where a generator condition already has a range (the GA's population and
+//! generations, match-3's fresh cells, target moves and cell temperature, the course's
+//! events), the flag takes that range from the condition's own constant. [`TABLE`] lists every
+//! numeric flag with its range (docs/files.md's "Bounds" table); a test checks it against the
+//! command line itself.
+
+use std::fmt;
+
+/// An inclusive range of whole numbers a flag takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Whole {
+    /// The smallest value taken.
+    pub min: u64,
+    /// The largest value taken.
+    pub max: u64,
+}
+
+impl Whole {
+    const fn new(min: u64, max: u64) -> Self {
+        Self { min, max }
+    }
+
+    /// True when `n` is in the range.
+    pub fn contains(self, n: u64) -> bool {
+        (self.min..=self.max).contains(&n)
+    }
+
+    /// Reads a flag's text as a whole number in the range.
+    ///
+    /// # Errors
+    /// Text that is not a whole number, or one outside the range, in words with the range.
+    pub fn parse<T: TryFrom<u64>>(self, text: &str) -> Result<T, String> {
+        let t = text.trim();
+        let n = match t.parse::<u64>() {
+            Ok(n) => n,
+            // All digits but too long for 64 bits: out of range, like any other large number.
+            Err(_) if !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit()) => {
+                return Err(format!("{t} is out of range ({self})"))
+            }
+            Err(_) => return Err(format!("{t:?} is not a whole number ({self})")),
+        };
+        if !self.contains(n) {
+            return Err(format!("{n} is out of range ({self})"));
+        }
+        T::try_from(n).map_err(|_| format!("{n} is out of range ({self})"))
+    }
+
+    /// The parser clap runs on the flag's text (`value_parser = X.parser::<usize>()`).
+    pub fn parser<T>(self) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync + 'static
+    where
+        T: TryFrom<u64> + Clone + Send + Sync + 'static,
+    {
+        move |text: &str| self.parse(text)
+    }
+}
+
+impl fmt::Display for Whole {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} to {}", grouped(self.min), grouped(self.max))
+    }
+}
+
+/// A range of real numbers a flag takes; NaN and the infinities are never in it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Real {
+    /// The lower bound.
+    pub min: f64,
+    /// The upper bound.
+    pub max: f64,
+    /// True when `min` itself is not taken (only numbers above it).
+    pub above_min: bool,
+    /// True when `max` itself is not taken (only numbers below it).
+    pub below_max: bool,
+}
+
+impl Real {
+    /// `min` to `max`, both taken.
+    const fn closed(min: f64, max: f64) -> Self {
+        Self {
+            min,
+            max,
+            above_min: false,
+            below_max: false,
+        }
+    }
+
+    /// More than `min`, at most `max`.
+    const fn above(min: f64, max: f64) -> Self {
+        Self {
+            above_min: true,
+            ..Self::closed(min, max)
+        }
+    }
+
+    /// At least `min`, less than `max`.
+    const fn below(min: f64, max: f64) -> Self {
+        Self {
+            below_max: true,
+            ..Self::closed(min, max)
+        }
+    }
+
+    /// True when `v` is a finite number in the range.
+    pub fn contains(self, v: f64) -> bool {
+        let low = if self.above_min {
+            v > self.min
+        } else {
+            v >= self.min
+        };
+        let high = if self.below_max {
+            v < self.max
+        } else {
+            v <= self.max
+        };
+        v.is_finite() && low && high
+    }
+
+    /// Reads a flag's text as a number in the range.
+    ///
+    /// # Errors
+    /// Text that is not a number, NaN, an infinity, or a number outside the range, in words
+    /// with the range.
+    pub fn parse(self, text: &str) -> Result<f64, String> {
+        let t = text.trim();
+        let v: f64 = t
+            .parse()
+            .map_err(|_| format!("{t:?} is not a number ({self})"))?;
+        if !self.contains(v) {
+            return Err(format!("{t} is out of range ({self})"));
+        }
+        Ok(v)
+    }
+
+    /// The parser clap runs on the flag's text (`value_parser = X.parser()`).
+    pub fn parser(self) -> impl Fn(&str) -> Result<f64, String> + Clone + Send + Sync + 'static {
+        move |text: &str| self.parse(text)
+    }
+}
+
+impl fmt::Display for Real {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match (self.above_min, self.below_max) {
+            (false, false) => write!(f, "{} to {}", self.min, self.max),
+            (true, false) => write!(f, "more than {}, at most {}", self.min, self.max),
+            (false, true) => write!(f, "at least {}, less than {}", self.min, self.max),
+            (true, true) => write!(f, "more than {}, less than {}", self.min, self.max),
+        }
+    }
+}
+
+/// `1234567` as `1,234,567`.
+fn grouped(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+// ---- Levels and their size ----
+
+/// Cells a side of `--size WxH` (each game narrows it: Longcat 10, match-3 9, …).
+pub const SIDE: Whole = Whole::new(1, 64);
+/// `generate --count`: levels one run makes (the pack so far is saved every 10 s).
+pub const LEVELS: Whole = Whole::new(1, 100_000);
+/// `eval --count`: levels or courses one sweep draws (at least 2: diversity takes pairs; at
+/// most 10,000: diversity compares every pair, 5e7 at the top, and the blend decoders take
+/// them all in one batch, a few hundred MB at the top).
+pub const SWEEP_LEVELS: Whole = Whole::new(2, 10_000);
+/// `eval --attempts` (Longcat): generation attempts, ten times the thesis's 20,000 (each
+/// kept in memory, with the DQN's cache of the states it saw).
+pub const ATTEMPTS: Whole = Whole::new(1, 200_000);
+
+/// Reads `WxH`, each side in [`SIDE`].
+///
+/// # Errors
+/// Text that is not `WxH`, or a side outside [`SIDE`], in words.
+pub fn parse_size(s: &str) -> Result<(usize, usize), String> {
+    let (w, h) = s
+        .to_ascii_lowercase()
+        .split_once('x')
+        .map(|(a, b)| (a.to_string(), b.to_string()))
+        .ok_or_else(|| format!("size {s:?} is not {SIZE_WORDS}"))?;
+    let side = |text: &str, which: &str| {
+        text.trim().parse::<u64>().map_err(|_| {
+            format!("size {s:?}: the {which} is not a whole number of cells ({SIZE_WORDS})")
+        })
+    };
+    let (w, h) = (side(&w, "width")?, side(&h, "height")?);
+    if !SIDE.contains(w) || !SIDE.contains(h) {
+        return Err(format!("size {s:?} is out of range ({SIZE_WORDS})"));
+    }
+    Ok((w as usize, h as usize))
+}
+
+/// How the help and errors state `--size`'s range ([`SIDE`]).
+const SIZE_WORDS: &str = "WxH, each side 1 to 64 cells";
+
+// ---- Analysis ----
+
+/// `validate --games`: games the match-3 bots play per level.
+pub const BOT_GAMES: Whole = Whole::new(1, 10_000);
+/// `validate --limit`: the designers' move limit (match-3).
+pub const MOVE_LIMIT: Whole = Whole::new(1, 1_000);
+/// `validate --budget`, `graph --budget`: the largest state graph to explore (about 5 GB of
+/// states at the top).
+pub const STATE_BUDGET: Whole = Whole::new(1, 50_000_000);
+/// `interpolate --steps`: in-between levels of one walk.
+pub const STEPS: Whole = Whole::new(1, 100);
+
+// ---- Generator conditions (the generators' own ranges) ----
+
+/// `--generations` (generate, eval): FI2Pop generations after the initial one.
+pub const GENERATIONS: Whole = Whole::new(
+    crate::evolve::generator::MIN_GENERATIONS as u64,
+    crate::evolve::generator::MAX_GENERATIONS as u64,
+);
+/// `--population` (generate, eval): FI2Pop levels per generation.
+pub const POPULATION: Whole = Whole::new(
+    crate::evolve::generator::MIN_POPULATION as u64,
+    crate::evolve::generator::MAX_POPULATION as u64,
+);
+/// `--fresh` (generate, eval): cells a match-3 level differs from every training level of
+/// its size in (0: off, the cheapest edit of a copy).
+pub const FRESH: Whole = Whole::new(0, crate::match3::generators::MAX_FRESH as u64);
+/// `--temperature` (generate, eval): match-3's cell temperature (0: the argmax); the Longcat
+/// DQN's condition narrows it to a probability, 0 to 1.
+pub const TEMPERATURE: Real = Real::closed(0.0, crate::match3::generators::MAX_CELL_TEMPERATURE);
+/// `generate --moves`: the target median moves (match-3).
+pub const MOVES: Real = Real::closed(1.0, crate::match3::generators::MAX_TARGET_MOVES);
+/// The course's structures, by events (`--events`).
+pub const EVENTS: [usize; 2] = [9, 12];
+
+/// Reads `--events`: one of [`EVENTS`].
+///
+/// # Errors
+/// Any other text, in words.
+pub fn parse_events(s: &str) -> Result<usize, String> {
+    s.trim()
+        .parse()
+        .ok()
+        .filter(|n| EVENTS.contains(n))
+        .ok_or_else(|| format!("{s:?} is not 9 or 12 events (the thesis's two course structures)"))
+}
+
+/// Checks `--dagp` / `--diverse` "n,d[,p]" (n 1 to 1,000 candidates, d ≥ 0, p 0 to 1: see
+/// `Dagp::parse`); the generator narrows it (Longcat: n 1 to 16, d whole cells).
+///
+/// # Errors
+/// The text and what it should be, in words.
+pub fn parse_dagp(s: &str) -> Result<String, String> {
+    crate::rl::Dagp::parse(s).map_err(|e| format!("{e} ({DAGP_WORDS})"))?;
+    Ok(s.to_string())
+}
+
+/// How the help and errors state the range of `--dagp` and `--diverse`.
+const DAGP_WORDS: &str = "n 1 to 1,000, d at least 0, p 0 to 1";
+
+// ---- eval ----
+
+/// `eval --games` (dungeon): games each agent plays on each room.
+pub const AGENT_GAMES: Whole = Whole::new(1, 1_000);
+/// `eval --rooms` (dungeon): rooms evolved per fitness, one run each.
+pub const ROOMS: Whole = Whole::new(1, 100);
+/// `eval --ri`: random first decisions. Longcat's walks are the longest (a 10 × 10 board's
+/// walk takes at most 99 steps); each game narrows it to its own levels, in words.
+pub const RI: Whole = Whole::new(
+    0,
+    (crate::longcat::level::MAX_SIDE * crate::longcat::level::MAX_SIDE - 1) as u64,
+);
+/// `eval --filter` (course): the lowest evaluation kept.
+pub const FILTER: Real = Real::closed(0.0, 1.0);
+/// `eval --budget` (match-3 `--validated`): levels generated and validated per condition.
+pub const VALIDATED_BUDGET: Whole = Whole::new(1, 100_000);
+/// The validated sweep's tolerance, in moves: a level is on target within it.
+pub const SWEEP_TOLERANCE: f64 = 2.0;
+/// `eval --margin` (match-3 `--validated`): the safety margin in moves, below the tolerance.
+pub const MARGIN: Real = Real::below(0.0, SWEEP_TOLERANCE);
+/// `eval --limit-margin` (match-3 `--validated`): the safety margin below the move limit.
+pub const LIMIT_MARGIN: Real = Real::closed(0.0, 10.0);
+
+// ---- train ----
+
+/// `train --epochs`: epochs, episodes or steps (the shipped trainings use up to 100,000).
+pub const EPOCHS: Whole = Whole::new(1, 1_000_000);
+/// `train --valid-repeats` (match-3 cVAEs): times each valid level is shown per epoch.
+pub const VALID_REPEATS: Whole = Whole::new(1, 100);
+/// `train --checkpoints` (match-3 cVAEs): checkpoints scored (and written) per run.
+pub const CHECKPOINTS: Whole = Whole::new(1, 100);
+/// `train --selection-sweeps` (match-3 cVAEs): 144-level sweeps averaged per checkpoint.
+pub const SELECTION_SWEEPS: Whole = Whole::new(1, 100);
+/// `train --virtual-completions` (longcat-dqn): completions per step (0: the shipped rewards).
+pub const VIRTUAL_COMPLETIONS: Whole = Whole::new(0, 100);
+/// `train --kl-weight` (match-3 cVAEs): the weight of the KL term.
+pub const KL_WEIGHT: Real = Real::above(0.0, 100.0);
+/// `train --free-bits` (match-3 cVAEs): nats per latent dimension the KL does not charge.
+pub const FREE_BITS: Real = Real::closed(0.0, 10.0);
+
+/// What a numeric flag takes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Range {
+    /// A seed: any whole number 0 to 2⁶⁴ − 1.
+    Seed,
+    /// Whole numbers.
+    Whole(Whole),
+    /// Real numbers.
+    Real(Real),
+    /// `WxH`, each side in [`SIDE`].
+    Size,
+    /// One of [`EVENTS`].
+    Events,
+    /// "n,d[,p]", as [`parse_dagp`].
+    Dagp,
+}
+
+impl fmt::Display for Range {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Range::Seed => write!(f, "0 to 2^64 − 1"),
+            Range::Whole(w) => w.fmt(f),
+            Range::Real(r) => r.fmt(f),
+            Range::Size => f.write_str(SIZE_WORDS),
+            Range::Events => write!(f, "9 or 12"),
+            Range::Dagp => f.write_str(DAGP_WORDS),
+        }
+    }
+}
+
+/// A numeric flag of some sub-commands and its range.
+#[derive(Clone, Copy, Debug)]
+pub struct Bound {
+    /// The sub-commands that take the flag with this meaning.
+    pub commands: &'static [&'static str],
+    /// The flag, without its dashes.
+    pub flag: &'static str,
+    /// What it takes.
+    pub range: Range,
+}
+
+const fn bound(commands: &'static [&'static str], flag: &'static str, range: Range) -> Bound {
+    Bound {
+        commands,
+        flag,
+        range,
+    }
+}
+
+const GEN_EVAL: &[&str] = &["generate", "eval"];
+
+/// Every numeric flag of the command line and its range (docs/files.md's "Bounds" table);
+/// each (sub-command, flag) pair has one row.
+pub const TABLE: &[Bound] = &[
+    bound(
+        &["generate", "eval", "train", "validate", "import", "dataset"],
+        "seed",
+        Range::Seed,
+    ),
+    bound(&["generate", "eval", "train"], "size", Range::Size),
+    bound(&["generate"], "count", Range::Whole(LEVELS)),
+    bound(&["eval"], "count", Range::Whole(SWEEP_LEVELS)),
+    bound(&["generate"], "moves", Range::Real(MOVES)),
+    bound(GEN_EVAL, "temperature", Range::Real(TEMPERATURE)),
+    bound(GEN_EVAL, "fresh", Range::Whole(FRESH)),
+    bound(GEN_EVAL, "generations", Range::Whole(GENERATIONS)),
+    bound(GEN_EVAL, "population", Range::Whole(POPULATION)),
+    bound(&["generate", "eval", "train"], "events", Range::Events),
+    bound(&["generate"], "diverse", Range::Dagp),
+    bound(&["eval"], "dagp", Range::Dagp),
+    bound(&["eval"], "attempts", Range::Whole(ATTEMPTS)),
+    bound(&["eval"], "budget", Range::Whole(VALIDATED_BUDGET)),
+    bound(&["eval"], "margin", Range::Real(MARGIN)),
+    bound(&["eval"], "limit-margin", Range::Real(LIMIT_MARGIN)),
+    bound(&["eval"], "games", Range::Whole(AGENT_GAMES)),
+    bound(&["eval"], "rooms", Range::Whole(ROOMS)),
+    bound(&["eval"], "ri", Range::Whole(RI)),
+    bound(&["eval"], "filter", Range::Real(FILTER)),
+    bound(&["train"], "epochs", Range::Whole(EPOCHS)),
+    bound(&["train"], "valid-repeats", Range::Whole(VALID_REPEATS)),
+    bound(&["train"], "kl-weight", Range::Real(KL_WEIGHT)),
+    bound(&["train"], "free-bits", Range::Real(FREE_BITS)),
+    bound(&["train"], "checkpoints", Range::Whole(CHECKPOINTS)),
+    bound(
+        &["train"],
+        "selection-sweeps",
+        Range::Whole(SELECTION_SWEEPS),
+    ),
+    bound(
+        &["train"],
+        "virtual-completions",
+        Range::Whole(VIRTUAL_COMPLETIONS),
+    ),
+    bound(&["validate"], "games", Range::Whole(BOT_GAMES)),
+    bound(&["validate"], "limit", Range::Whole(MOVE_LIMIT)),
+    bound(&["validate", "graph"], "budget", Range::Whole(STATE_BUDGET)),
+    bound(&["interpolate"], "steps", Range::Whole(STEPS)),
+];
+
+/// The row of `flag` under `command`, if the flag is numeric there.
+pub fn bound_of(command: &str, flag: &str) -> Option<&'static Bound> {
+    TABLE
+        .iter()
+        .find(|b| b.flag == flag && b.commands.contains(&command))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+    use std::any::TypeId;
+
+    /// The value types that make a flag numeric.
+    fn numeric(arg: &clap::Arg) -> bool {
+        let t = arg.get_value_parser().type_id();
+        [
+            TypeId::of::<u64>(),
+            TypeId::of::<u32>(),
+            TypeId::of::<usize>(),
+            TypeId::of::<i64>(),
+            TypeId::of::<f64>(),
+            TypeId::of::<(usize, usize)>(),
+        ]
+        .into_iter()
+        .any(|n| t == n)
+    }
+
+    /// Parses `--flag value` with the flag's own parser, alone in a probe command.
+    fn accepts(arg: &clap::Arg, value: &str) -> bool {
+        let long = arg.get_long().unwrap_or_default();
+        clap::Command::new("probe")
+            .arg(arg.clone().required(false))
+            .try_get_matches_from(["probe".to_string(), format!("--{long}={value}")])
+            .is_ok()
+    }
+
+    #[test]
+    fn every_numeric_flag_has_a_range_in_the_table_and_its_help_states_it() {
+        let cli = super::super::Cli::command();
+        let mut seen = 0;
+        for command in cli.get_subcommands() {
+            let name = command.get_name();
+            for arg in command.get_arguments() {
+                let Some(long) = arg.get_long() else { continue };
+                let by_name = matches!(long, "dagp" | "diverse");
+                if !numeric(arg) && !by_name {
+                    continue;
+                }
+                seen += 1;
+                let Some(row) = bound_of(name, long) else {
+                    panic!("{name} --{long} is numeric but has no range in bounds::TABLE");
+                };
+                let help = arg.get_help().map(ToString::to_string).unwrap_or_default();
+                let words = row.range.to_string();
+                if row.range != Range::Seed {
+                    assert!(
+                        help.contains(&words),
+                        "{name} --{long}: the help {help:?} does not state {words:?}"
+                    );
+                }
+                match row.range {
+                    Range::Whole(w) => {
+                        assert!(accepts(arg, &w.min.to_string()), "{name} --{long} min");
+                        assert!(accepts(arg, &w.max.to_string()), "{name} --{long} max");
+                        assert!(!accepts(arg, &(w.max + 1).to_string()), "{name} --{long}");
+                        assert!(!accepts(arg, "99999999999999999999999"), "{name} --{long}");
+                        if w.min > 0 {
+                            assert!(!accepts(arg, &(w.min - 1).to_string()), "{name} --{long}");
+                        }
+                    }
+                    Range::Real(r) => {
+                        assert_eq!(accepts(arg, &r.min.to_string()), !r.above_min);
+                        assert_eq!(accepts(arg, &r.max.to_string()), !r.below_max);
+                        let above = r.max + r.max.abs().max(1.0);
+                        assert!(!accepts(arg, &above.to_string()), "{name} --{long}");
+                        for bad in ["NaN", "inf", "-inf", "1e309"] {
+                            assert!(!accepts(arg, bad), "{name} --{long} {bad}");
+                        }
+                    }
+                    Range::Size => {
+                        assert!(accepts(arg, "64x1"));
+                        assert!(!accepts(arg, "65x8") && !accepts(arg, "0x8"));
+                    }
+                    Range::Events => {
+                        assert!(accepts(arg, "12") && !accepts(arg, "10"));
+                    }
+                    Range::Dagp => {
+                        assert!(accepts(arg, "10,0.4") && !accepts(arg, "1001,0.4"));
+                    }
+                    Range::Seed => {
+                        assert!(accepts(arg, &u64::MAX.to_string()));
+                    }
+                }
+            }
+        }
+        assert!(seen >= TABLE.len(), "{seen} numeric flags");
+        // No row names a flag the command line does not have, and no pair has two rows.
+        for row in TABLE {
+            for &name in row.commands {
+                let command = cli
+                    .get_subcommands()
+                    .find(|c| c.get_name() == name)
+                    .unwrap_or_else(|| panic!("no sub-command {name}"));
+                assert!(
+                    command
+                        .get_arguments()
+                        .any(|a| a.get_long() == Some(row.flag)),
+                    "{name} has no --{}",
+                    row.flag
+                );
+                let rows = TABLE
+                    .iter()
+                    .filter(|r| r.flag == row.flag && r.commands.contains(&name))
+                    .count();
+                assert_eq!(rows, 1, "{name} --{}", row.flag);
+            }
+        }
+    }
+
+    #[test]
+    fn ranges_read_in_words() {
+        assert_eq!(EPOCHS.to_string(), "1 to 1,000,000");
+        assert_eq!(MARGIN.to_string(), "at least 0, less than 2");
+        assert_eq!(KL_WEIGHT.to_string(), "more than 0, at most 100");
+        assert_eq!(
+            EPOCHS.parse::<usize>("0").unwrap_err(),
+            "0 is out of range (1 to 1,000,000)"
+        );
+        assert!(EPOCHS.parse::<usize>("18446744073709551616").is_err());
+        assert!(EPOCHS
+            .parse::<usize>("many")
+            .unwrap_err()
+            .contains("not a whole number"));
+        assert!(KL_WEIGHT.parse("0").is_err() && KL_WEIGHT.parse("NaN").is_err());
+        assert_eq!(parse_size("8x9"), Ok((8, 9)));
+        assert!(parse_size("8").is_err() && parse_size("65x9").is_err());
+        assert_eq!(parse_events("12"), Ok(12));
+        assert!(parse_events("10").is_err());
+    }
+}
