@@ -1205,3 +1205,27 @@ fn previous_sets_and_lab_candidates_survive_a_restart_and_an_empty_run_keeps_the
     assert_eq!(previous, first, "the Previous set is back");
     assert!(g.candidates.iter().any(|c| c.level.name == "lab blend"));
 }
+
+/// Issue 31, D12: one game's job status and charts never show in another game's panel.
+#[test]
+fn a_games_run_status_does_not_show_in_another_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir, JobMode::Threads));
+    steps(&mut h, 2);
+    avalon_request(&mut h, 2, 3);
+    generate_and_wait(&mut h);
+    steps(&mut h, 2);
+    assert!(h.query_by_label_contains("Done:").is_some());
+    command(&mut h, AppCommand::SwitchGame(level_studio::longcat::ID));
+    steps(&mut h, 2);
+    assert!(
+        h.query_by_label_contains("Done:").is_none(),
+        "the match-3 status leaked"
+    );
+    command(&mut h, AppCommand::SwitchGame(level_studio::match3::ID));
+    steps(&mut h, 2);
+    assert!(
+        h.query_by_label_contains("Done:").is_some(),
+        "and it is still match-3's"
+    );
+}

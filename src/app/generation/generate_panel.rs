@@ -37,7 +37,7 @@ pub struct GeneratorPanel {
     rx: Receiver<Streamed>,
     run: u64,
     /// The game of the last run.
-    running: Option<GameId>,
+    pub(super) running: Option<GameId>,
     /// True when the running generation is a search that Stop ends early, keeping its best.
     stoppable: bool,
     /// True from a click on Stop until the run ends: Cancel is disabled meanwhile, so a
@@ -47,8 +47,11 @@ pub struct GeneratorPanel {
     pub note: Option<String>,
     /// The last error (a model that did not load, a refused condition).
     pub error: Option<String>,
-    /// Why a typed condition was changed (out of its range).
-    pub range_note: Option<String>,
+    /// Why a typed condition was changed (out of its range), and the game it was typed in.
+    pub range_note: Option<(GameId, String)>,
+    /// The game [`GeneratorPanel::note`] and [`GeneratorPanel::error`] are about: another
+    /// game's panel never shows them.
+    pub status_game: Option<GameId>,
     /// Where each shown candidate's thumbnail was drawn last frame (index, rect; tests drag
     /// them).
     pub card_rects: Vec<(usize, egui::Rect)>,
@@ -104,6 +107,7 @@ impl GeneratorPanel {
             note: None,
             error: None,
             range_note: None,
+            status_game: None,
             card_rects: Vec::new(),
             charts: Arc::new(Mutex::new((0, Vec::new()))),
         }
@@ -189,6 +193,7 @@ impl GeneratorPanel {
     ) {
         self.error = None;
         self.note = None;
+        self.status_game = self.running;
         self.run += 1;
         let (run, tx, models) = (self.run, self.tx.clone(), self.models.clone());
         let repaint = ctx.clone();
@@ -210,6 +215,7 @@ impl GeneratorPanel {
             .partition(|c| c.level.game == game);
         self.candidates = rest;
         if !mine.is_empty() {
+            self.status_game = Some(game);
             self.note = Some(format!(
                 "{} earlier candidates put aside: “Previous” brings them back",
                 mine.len()
@@ -225,6 +231,7 @@ impl GeneratorPanel {
             self.cancel();
         }
         self.put_aside(game);
+        self.status_game = Some(game);
         self.note = Some(format!("{} candidates from the Blend lab", list.len()));
         self.candidates.extend(list);
         self.run += 1;
@@ -242,6 +249,7 @@ impl GeneratorPanel {
         let (mine, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut self.candidates)
             .into_iter()
             .partition(|c| c.level.game == game);
+        self.status_game = Some(game);
         self.note = Some(format!("{} earlier candidates back", back.len()));
         self.candidates = rest;
         self.candidates.extend(back);
@@ -331,6 +339,7 @@ impl GeneratorPanel {
                 .iter()
                 .filter(|c| Some(c.level.game) == self.running)
                 .count();
+            self.status_game = self.running;
             self.note = Some(format!("Cancelled ({kept} candidates kept)"));
         }
     }
@@ -383,10 +392,14 @@ impl GeneratorPanel {
                         }
                         None => {}
                     }
+                    self.status_game = self.running;
                     self.note = Some(note);
                 }
                 Err(JobError::Cancelled) => {}
-                Err(JobError::Failed(e)) => self.error = Some(e),
+                Err(JobError::Failed(e)) => {
+                    self.status_game = self.running;
+                    self.error = Some(e);
+                }
             }
         }
         self.loader.poll();

@@ -45,10 +45,15 @@ impl GeneratorPanel {
     fn conditions_ui(&mut self, ui: &mut egui::Ui, game: GameId) {
         self.generator_choice_ui(ui, game);
         let models = self.models.clone();
-        let mut note = self.range_note.take();
+        // A range note belongs to the game it was typed in.
+        let mut note = self
+            .range_note
+            .take()
+            .filter(|(g, _)| *g == game)
+            .map(|(_, n)| n);
         let r = self.request_mut(game);
         let Some(generator) = generator_of(r) else {
-            self.range_note = note;
+            self.range_note = note.map(|n| (game, n));
             return;
         };
         if let Some(e) = generator
@@ -150,7 +155,7 @@ impl GeneratorPanel {
                 }
             }
         }
-        self.range_note = note;
+        self.range_note = note.map(|n| (game, n));
     }
 }
 
@@ -207,19 +212,32 @@ impl ToolPanel for GeneratorPanel {
             }
         });
         if self.worker.busy() {
-            let (fraction, note) = self
-                .progress()
-                .cloned()
-                .unwrap_or((0.0, "starting…".into()));
-            ui.add(egui::ProgressBar::new(fraction).text(note).animate(true));
+            match self.running.filter(|g| *g != ctx.game) {
+                // Another game's run: say whose, so the disabled Generate is explained.
+                Some(other) => {
+                    let name = other.game().map_or("another game", |g| g.name());
+                    ui.weak(format!("A {name} generation is running; Cancel stops it."));
+                }
+                None => {
+                    let (fraction, note) = self
+                        .progress()
+                        .cloned()
+                        .unwrap_or((0.0, "starting…".into()));
+                    ui.add(egui::ProgressBar::new(fraction).text(note).animate(true));
+                }
+            }
         }
-        for (i, chart) in self.charts().iter().enumerate() {
-            chart_ui(ui, i, chart);
+        // Only this game's run, charts and words: another game's never show here.
+        let mine = self.status_game == Some(ctx.game);
+        if self.running == Some(ctx.game) {
+            for (i, chart) in self.charts().iter().enumerate() {
+                chart_ui(ui, i, chart);
+            }
         }
-        if let Some(n) = &self.note {
+        if let Some(n) = self.note.as_ref().filter(|_| mine) {
             ui.weak(n);
         }
-        if let Some(e) = &self.error {
+        if let Some(e) = self.error.as_ref().filter(|_| mine) {
             ui.colored_label(crate::app::editor::palette::BAD, e);
         }
     }
