@@ -1229,3 +1229,32 @@ fn a_games_run_status_does_not_show_in_another_game() {
         "and it is still match-3's"
     );
 }
+
+/// Issue 31, D6: the interpolation window lists the levels of the walked model's game after a
+/// game switch and a model change, and lets go of levels of another game.
+#[test]
+fn interpolation_lists_follow_the_model_and_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir, JobMode::Threads));
+    steps(&mut h, 2);
+    h.get_by_label("Interpolation").click();
+    steps(&mut h, 2);
+    let first = h.state().shown_interpolation_sources().to_vec();
+    assert!(first
+        .iter()
+        .all(|(_, l)| l.game == level_studio::match3::ID));
+    let a = first[0].clone();
+    h.state_mut().interpolation_mut().a = Some(a);
+    command(&mut h, AppCommand::SwitchGame(level_studio::blend::ID));
+    h.state_mut().interpolation_mut().model = (level_studio::blend::ID, "vglc-fc");
+    steps(&mut h, 3);
+    let shown = h.state().shown_interpolation_sources();
+    assert!(!shown.is_empty());
+    assert!(shown.iter().all(|(_, l)| l.game == level_studio::blend::ID));
+    let a = h.state().interpolation().a.clone().unwrap();
+    assert_eq!(
+        a.1.game,
+        level_studio::blend::ID,
+        "the match-3 level is let go"
+    );
+}

@@ -163,6 +163,13 @@ impl InterpolationWindow {
         if !self.open {
             return;
         }
+        // A level of another game than the model's cannot be walked: it is let go.
+        let game = self.model.0;
+        for slot in [&mut self.a, &mut self.b] {
+            if slot.as_ref().is_some_and(|(_, l)| l.game != game) {
+                *slot = None;
+            }
+        }
         // Start from the editor level and the next source; the designer changes either.
         if self.a.is_none() {
             self.a = sources.first().cloned();

@@ -147,6 +147,11 @@ impl StudioApp {
         self.level_sources(self.interpolation.model.0)
     }
 
+    /// The levels the interpolation window lists now (as last drawn).
+    pub fn shown_interpolation_sources(&self) -> &[(String, Level)] {
+        &self.interpolation_sources.1
+    }
+
     /// The Blend lab window.
     pub fn blend_lab(&self) -> &BlendLab {
         &self.blend_lab

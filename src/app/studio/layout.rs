@@ -339,6 +339,9 @@ impl StudioApp {
                 self.generators.revision(),
                 self.editors().map(|e| e.revision()).sum::<u64>(),
                 self.analysis.last.as_ref().map(|o| o.revision),
+                // The walked model's game: another model lists another game's levels.
+                self.interpolation.model.0,
+                self.game,
             );
             if self.interpolation_sources.0 != Some(key) {
                 self.interpolation_sources = (Some(key), self.interpolation_sources());

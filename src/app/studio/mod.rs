@@ -120,8 +120,9 @@ pub struct StudioApp {
 }
 
 /// What the interpolation window's list of levels depends on: work generation, active pack,
-/// candidates, match-3 editor revision and the revision the gauge answered for.
-pub(super) type SourcesKey = (u64, usize, (u64, usize), u64, Option<u64>);
+/// candidates, the editors' revisions, the revision the gauge answered for, the walked
+/// model's game and the game on the canvas.
+pub(super) type SourcesKey = (u64, usize, (u64, usize), u64, Option<u64>, Game, Game);
 
 /// One game's level under edit, and its revision when it was last loaded or added to a
 /// pack (a newer revision means work not in a pack).
