@@ -416,6 +416,33 @@ fn validate_plays_the_level_again_with_the_chosen_seed_and_games() {
     wait_for_gauge(&mut h);
     assert_eq!(figures(&h), (Some(7), Some(12)));
     assert!(h.state().status().contains("seed 7"));
+    // Issue 31, D15: the seed and games are match-3's own; Longcat keeps its defaults and
+    // match-3 gets its own back.
+    command(&mut h, AppCommand::SwitchGame(level_studio::longcat::ID));
+    assert_eq!(h.state().analysis().options.games, None);
+    assert_eq!(h.state().analysis().options.seed, 0);
+    command(&mut h, AppCommand::SwitchGame(level_studio::match3::ID));
+    assert_eq!(h.state().analysis().options.games, Some(12));
+    assert_eq!(h.state().analysis().options.seed, 7);
+    wait_for_gauge(&mut h);
+    steps(&mut h, 2);
+    // Typing 3000 games says so instead of clamping silently.
+    let games = h
+        .get_all_by_role_and_label(egui::accesskit::Role::SpinButton, "Games")
+        .next()
+        .unwrap()
+        .rect();
+    h.hover_at(games.center());
+    h.step();
+    h.drag_at(games.center());
+    h.step();
+    h.drop_at(games.center());
+    steps(&mut h, 2);
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.event(egui::Event::Text("3000".into()));
+    h.key_press(Key::Enter);
+    steps(&mut h, 3);
+    h.get_by_label_contains("Games 3000 is out of range (1–500)");
 }
 
 #[test]

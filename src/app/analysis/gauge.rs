@@ -10,18 +10,33 @@ use crate::game::{Gauge, GaugeHistogram};
 use egui::{Align2, Color32, FontId, Rect, RichText, Sense, Stroke, Vec2};
 use egui_plot::{Bar, BarChart, Plot, VLine};
 
-/// The gauge panel (stateless: it shows the live analysis).
-#[derive(Debug)]
+/// The gauge panel: it shows the live analysis; each game keeps its own bot seed and number
+/// of games for the Validate button (a dungeon edit never plays the 500 games a match-3
+/// validation asked for).
+#[derive(Debug, Default)]
 pub struct GaugePanel {
-    /// The bot seed the Validate button uses.
-    pub seed: u64,
-    /// The number of bot games the Validate button uses.
-    pub games: u32,
+    /// Per game: the bot seed and games typed in its Validate row.
+    fields: std::collections::HashMap<crate::game::GameId, (u64, u32)>,
+    /// Per game: what its last Validate asked for (the analysis plays that until the
+    /// designer asks again).
+    validated: std::collections::HashMap<crate::game::GameId, (u64, u32)>,
+    /// Why a typed number of games was changed.
+    note: Option<String>,
 }
 
-impl Default for GaugePanel {
-    fn default() -> Self {
-        Self { seed: 0, games: 30 }
+/// The bot games the Validate row allows.
+pub const GAMES: std::ops::RangeInclusive<u32> = 1..=500;
+
+impl GaugePanel {
+    /// The seed and games `game`'s last Validate asked for (`None`: the game's defaults).
+    pub fn validated(&self, game: crate::game::GameId) -> Option<(u64, u32)> {
+        self.validated.get(&game).copied()
+    }
+
+    /// Records what `game`'s Validate asked for.
+    pub fn set_validated(&mut self, game: crate::game::GameId, seed: u64, games: u32) {
+        self.validated.insert(game, (seed, games));
+        self.fields.insert(game, (seed, games));
     }
 }
 
@@ -72,24 +87,30 @@ impl GaugePanel {
     /// Bot seed and games, and a Validate button that plays the level again with them (for
     /// games whose analysis plays bot games).
     fn validate_row(&mut self, ui: &mut egui::Ui, ctx: &mut PanelCtx<'_>) {
+        let (mut seed, mut games) = self.fields.get(&ctx.game).copied().unwrap_or((0, 30));
+        let mut note = self.note.take();
         ui.horizontal(|ui| {
-            ui.label("Bot seed");
-            ui.add(egui::DragValue::new(&mut self.seed))
+            let l = ui.label("Bot seed");
+            ui.add(egui::DragValue::new(&mut seed))
+                .labelled_by(l.id)
                 .on_hover_text("Base seed of the bot games (the same seed gives the same figures)");
-            ui.label("Games");
-            ui.add(egui::DragValue::new(&mut self.games).range(1..=500))
-                .on_hover_text("Bot games per validation (30 by default)");
+            let l = ui.label("Games");
+            crate::app::widgets::bounded_number(ui, &mut games, GAMES, "Games", &mut note, 1.0)
+                .labelled_by(l.id)
+                .on_hover_text("Bot games per validation, 1 to 500 (30 by default)");
             if ui
                 .button("Validate")
                 .on_hover_text("Play the level again with this seed and number of games")
                 .clicked()
             {
-                ctx.commands.push(AppCommand::Validate {
-                    seed: self.seed,
-                    games: self.games,
-                });
+                ctx.commands.push(AppCommand::Validate { seed, games });
             }
         });
+        if let Some(n) = &note {
+            ui.colored_label(palette::BAD, n);
+        }
+        self.note = note;
+        self.fields.insert(ctx.game, (seed, games));
     }
 }
 

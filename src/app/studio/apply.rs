@@ -2,6 +2,7 @@
 //! (board edits go on to [`Editor::apply`](crate::app::editor::Editor::apply), which keeps
 //! undo/redo), plus the file operations and the autosave behind them.
 
+use crate::app::analysis::gauge::GAMES;
 use crate::app::board::Board;
 use crate::app::editor::canvas::StateOverlay;
 use crate::app::editor::EditCommand;
@@ -21,6 +22,13 @@ impl StudioApp {
             AppCommand::Edit(edit) => self.apply_edit(edit),
             AppCommand::SwitchGame(game) => {
                 self.show_game(game);
+                // Each game's own bot seed and games: its last Validate, or its defaults.
+                let (seed, games) = match self.gauge.validated(game) {
+                    Some((seed, games)) => (seed, Some(games)),
+                    None => (0, None),
+                };
+                self.analysis.options.seed = seed;
+                self.analysis.options.games = games;
                 self.strip.forget();
                 self.status = format!("{} on the canvas", self.editor().board().rules().name());
                 self.shown_state = None;
@@ -125,8 +133,10 @@ impl StudioApp {
             }
             AppCommand::ToggleProfile => self.profile.open = !self.profile.open,
             AppCommand::Validate { seed, games } => {
+                let games = games.clamp(*GAMES.start(), *GAMES.end());
+                self.gauge.set_validated(self.game, seed, games);
                 self.analysis.options.seed = seed;
-                self.analysis.options.games = Some(games.max(1));
+                self.analysis.options.games = Some(games);
                 // Forgetting the last answer makes the next frame analyse the board again.
                 self.analysis.reset();
                 self.status = format!("Validating with seed {seed}, {games} games");
