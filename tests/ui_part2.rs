@@ -1258,3 +1258,41 @@ fn interpolation_lists_follow_the_model_and_game() {
         "the match-3 level is let go"
     );
 }
+
+/// Issue 31, D19: each generator keeps its own conditions; a value carries over only to a
+/// generator whose condition is the same (the DQN's DAGP distance is in other units).
+#[test]
+fn each_generator_keeps_its_own_conditions() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir, JobMode::Inline));
+    steps(&mut h, 2);
+    let course = level_studio::course::ID;
+    let d = |h: &mut Harness<'_, StudioApp>| {
+        h.state_mut()
+            .generators_mut()
+            .request(course)
+            .conditions
+            .float("diverse_d")
+    };
+    let g = h.state_mut().generators_mut();
+    g.choose(course, "vs-ddpg");
+    g.set_condition(course, "diverse_d", ConditionValue::Float(0.6));
+    g.set_condition(course, "ri", ConditionValue::Int(3));
+    g.choose(course, "ddpg");
+    assert_eq!(d(&mut h), Some(0.6), "the same condition carries over");
+    h.state_mut().generators_mut().choose(course, "dqn");
+    assert_eq!(
+        d(&mut h),
+        Some(0.1),
+        "the DQN's own distance, not the actors'"
+    );
+    let ri = h
+        .state_mut()
+        .generators_mut()
+        .request(course)
+        .conditions
+        .int("ri");
+    assert_eq!(ri, Some(3), "Randomize first means the same in both");
+    h.state_mut().generators_mut().choose(course, "vs-ddpg");
+    assert_eq!(d(&mut h), Some(0.6), "its own value comes back");
+}

@@ -130,6 +130,9 @@ pub struct RlCourse {
     pub id: &'static str,
 }
 
+/// The DQN's default DAGP distance between two values (hundredths / 100).
+pub const DQN_DIVERSE_D: f64 = 0.1;
+
 /// The learned course generators' ids.
 pub const RL_IDS: [&str; 4] = ["ddpg", "vs-ddpg", "dqn", "sl"];
 
@@ -146,7 +149,7 @@ pub fn quality_diversity_conditions() -> Vec<ConditionSpec> {
         },
         ConditionSpec {
             key: "diverse_n",
-            label: "Diverse: candidates",
+            label: "DAGP candidates",
             kind: ConditionKind::Int { min: 0, max: 50 },
             default: ConditionValue::Int(0),
             required: false,
@@ -154,7 +157,7 @@ pub fn quality_diversity_conditions() -> Vec<ConditionSpec> {
         },
         ConditionSpec {
             key: "diverse_d",
-            label: "Diverse: distance",
+            label: "DAGP distance",
             kind: ConditionKind::Float {
                 min: 0.0,
                 max: 1.5,
@@ -292,6 +295,21 @@ impl LevelGenerator for RlCourse {
     fn conditions(&self) -> Vec<ConditionSpec> {
         let mut c = vec![events_condition()];
         c.extend(quality_diversity_conditions());
+        if self.id == "dqn" {
+            // The DQN sets one value per step: its DAGP distance is between two values
+            // (|a - b| / 100), not between whole columns, so it is a condition of its own
+            // (the actors' 0.4 would ask for values 40 hundredths apart).
+            for spec in c.iter_mut().filter(|s| s.key == "diverse_d") {
+                spec.label = "DAGP distance (one value)";
+                spec.kind = ConditionKind::Float {
+                    min: 0.0,
+                    max: 1.0,
+                    step: 0.01,
+                };
+                spec.default = ConditionValue::Float(DQN_DIVERSE_D);
+                spec.help = "DAGP: a candidate value counts only when it is farther than this from the network's value (|a - b| / 100: hundredths of the parameter's range)";
+            }
+        }
         c
     }
 

@@ -28,6 +28,8 @@ pub struct GeneratorPanel {
     pub models: ModelCache,
     /// Candidates of the last run, in arrival order.
     pub candidates: Vec<Candidate>,
+    /// The conditions each generator had when the designer left it, by game and generator.
+    remembered: HashMap<(GameId, &'static str), Conditions>,
     /// Per game, the candidates a new run or Clear replaced ("Previous" brings them back).
     pub previous: HashMap<GameId, Vec<Candidate>>,
     /// The running generation (or "more like this").
@@ -96,6 +98,7 @@ impl GeneratorPanel {
             models: ModelCache::new(models_dir),
             candidates: Vec::new(),
             previous: HashMap::new(),
+            remembered: HashMap::new(),
             worker: Worker::new("generation", mode),
             loader: Worker::new("model loading", mode),
             tx,
@@ -140,21 +143,36 @@ impl GeneratorPanel {
 
     /// Chooses a generator for a game, keeping the conditions both generators take.
     pub fn choose(&mut self, game: GameId, generator: &str) {
-        let r = self.request_mut(game);
-        let Some(g) = r
-            .game
-            .game()
-            .ok()
-            .and_then(|g| game::generator_of(g, generator).ok())
-        else {
+        let r = self.request_mut(game).clone();
+        let Some(game_rules) = r.game.game().ok() else {
             return;
         };
-        let mut conditions = Conditions::defaults(&g.conditions());
-        for key in conditions.clone().keys() {
-            if let Some(v) = r.conditions.get(key) {
-                conditions.set(key, v);
+        let Some(g) = game::generator_of(game_rules, generator).ok() else {
+            return;
+        };
+        let old_specs = game::generator_of(game_rules, r.generator)
+            .map(|o| o.conditions())
+            .unwrap_or_default();
+        // Each generator keeps its own conditions: where a key means something else in
+        // another generator (a DAGP distance in other units), its value never carries over.
+        self.remembered
+            .insert((game, r.generator), r.conditions.clone());
+        let specs = g.conditions();
+        let mut conditions = self
+            .remembered
+            .get(&(game, g.id()))
+            .cloned()
+            .unwrap_or_else(|| Conditions::defaults(&specs));
+        for spec in &specs {
+            // The same condition in both (same kind, range and name): the designer's value.
+            let same = old_specs
+                .iter()
+                .any(|o| o.key == spec.key && o.kind == spec.kind && o.label == spec.label);
+            if let Some(v) = r.conditions.get(spec.key).filter(|_| same) {
+                conditions.set(spec.key, v);
             }
         }
+        let r = self.request_mut(game);
         r.generator = g.id();
         r.conditions = conditions;
     }
