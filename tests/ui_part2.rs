@@ -162,7 +162,12 @@ fn cancel_stops_a_running_generation() {
     steps(&mut h, 1);
     h.get_by_label("Generate").click();
     steps(&mut h, 3);
-    assert!(h.state().generators().busy(), "the job runs");
+    assert!(
+        h.state().generators().busy(),
+        "the job runs: {:?} {:?}",
+        h.state().generators().note,
+        h.state().generators().error
+    );
     h.get_by_label("Cancel").click();
     steps(&mut h, 2);
     assert!(!h.state().generators().busy(), "cancelled at once");

@@ -174,7 +174,12 @@ impl ToolPanel for GeneratorPanel {
 
     fn ui(&mut self, ui: &mut egui::Ui, ctx: &mut PanelCtx<'_>) {
         ui.label(RichText::new("Generators").strong());
-        self.conditions_ui(ui, ctx.game);
+        // The conditions scroll when tall; Generate, Stop and Cancel stay in view below them.
+        let room = (ui.available_height() * 0.45).max(160.0);
+        egui::ScrollArea::vertical()
+            .id_salt(("generate-conditions", ctx.game))
+            .max_height(room)
+            .show(ui, |ui| self.conditions_ui(ui, ctx.game));
         ui.horizontal(|ui| {
             let busy = self.worker.busy();
             if ui

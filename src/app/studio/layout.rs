@@ -245,7 +245,10 @@ impl StudioApp {
                 .resizable(true)
                 .default_size(230.0)
                 .show(ui, |ui| {
-                    egui::ScrollArea::vertical().show(ui, |ui| self.conditions.ui(ui, &mut ctx));
+                    // Each game keeps its own scroll offset.
+                    egui::ScrollArea::vertical()
+                        .id_salt(("sidebar", game))
+                        .show(ui, |ui| self.conditions.ui(ui, &mut ctx));
                 });
         }
         if generators_open {
@@ -266,8 +269,18 @@ impl StudioApp {
                 .default_size(self.settings.right_panel_width.max(380.0))
                 .min_size(340.0)
                 .show(ui, |ui| {
+                    // The gauge scrolls when it is taller than its share (the dungeon's agent
+                    // tables), so the Validate row and the state graph stay reachable.
                     if gauge_open {
-                        self.gauge.ui(ui, &mut ctx);
+                        let room = if graph_open {
+                            ui.available_height() * 0.62
+                        } else {
+                            ui.available_height()
+                        };
+                        egui::ScrollArea::vertical()
+                            .id_salt(("gauge", game))
+                            .max_height(room)
+                            .show(ui, |ui| self.gauge.ui(ui, &mut ctx));
                     }
                     if graph_open {
                         if gauge_open {
