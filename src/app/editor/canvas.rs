@@ -9,7 +9,7 @@ use crate::app::editor::EditCommand;
 use crate::app::studio::settings::ToolState;
 use crate::game::StatePicture;
 use crate::symmetry::Symmetry;
-use egui::{Align2, Color32, FontId, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2};
+use egui::{Color32, FontId, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2};
 
 /// A state of the level's state graph shown on the canvas instead of the level.
 #[derive(Clone, Debug, PartialEq)]
@@ -347,15 +347,22 @@ impl CanvasView {
                 format!("Cell ({x}, {y}) · {}{marker}", board.tile_name(x, y))
             }
             Some((x, y)) => format!("Cell ({x}, {y})"),
+            // A narrow canvas gets the short form, so the line is never cut mid-word.
+            None if area.width() < 460.0 => {
+                "Paint: left · pan: right drag · zoom: Ctrl+wheel".to_string()
+            }
             None => "Left: paint · middle/right drag: pan · Ctrl+wheel: zoom".to_string(),
         };
         let bottom = Rect::from_min_max(area.left_bottom() - Vec2::new(0.0, 30.0), area.max);
         painter.rect_filled(bottom, 0.0, band);
-        painter.text(
-            area.left_bottom() + Vec2::new(10.0, -8.0),
-            Align2::LEFT_BOTTOM,
-            hover,
-            font,
+        // One line, ended with "…" when it still does not fit.
+        let mut job =
+            egui::text::LayoutJob::simple_singleline(hover, font, ui.visuals().text_color());
+        job.wrap = egui::text::TextWrapping::truncate_at_width((area.width() - 20.0).max(40.0));
+        let galley = ui.fonts_mut(|f| f.layout_job(job));
+        painter.galley(
+            area.left_bottom() + Vec2::new(10.0, -8.0 - galley.size().y),
+            galley,
             ui.visuals().text_color(),
         );
     }

@@ -175,7 +175,7 @@ impl ToolPanel for GeneratorPanel {
     fn ui(&mut self, ui: &mut egui::Ui, ctx: &mut PanelCtx<'_>) {
         ui.label(RichText::new("Generators").strong());
         // The conditions scroll when tall; Generate, Stop and Cancel stay in view below them.
-        let room = (ui.available_height() * 0.45).max(160.0);
+        let room = (ui.available_height() - 260.0).max(160.0);
         egui::ScrollArea::vertical()
             .id_salt(("generate-conditions", ctx.game))
             .max_height(room)
