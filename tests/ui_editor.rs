@@ -1030,3 +1030,48 @@ fn add_level_never_goes_into_another_games_pack() {
         h.state().status()
     );
 }
+
+/// Issue 31, D9: a big pack is measured a batch at a time, the cards on screen first, with
+/// its progress in the strip's header.
+#[test]
+fn a_big_pack_is_measured_in_batches_visible_cards_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut pack = level_studio::level::Pack::new("big");
+    use level_studio::match3::layout::{area_origin, Cell};
+    for i in 0..200 {
+        let mut layout = level_studio::match3::Layout::open(7, 9).unwrap();
+        let (x0, y0) = area_origin(7, 9);
+        // One or two blocks inside the play area: 200 different layouts.
+        layout.set(x0 + 1 + i % 5, y0 + 1 + (i / 5) % 7, Cell::Block);
+        if i >= 35 {
+            layout.set(x0 + 1 + (i / 35) % 5, y0 + 1 + (i / 7) % 7, Cell::Block);
+        }
+        let mut level = level_studio::level::Level::from_layout(format!("l{i}"), &layout);
+        level.figures = None;
+        pack.levels.push(level);
+    }
+    let path = dir.path().join("big.ron");
+    level_studio::files::save_pack(&path, &pack).unwrap();
+    let paths = StudioPaths::for_tests(vec![path], Some(dir.path().join("recovery.ron")));
+    let mut h = harness(StudioApp::new(Settings::default(), paths, JobMode::Threads));
+    let start = Instant::now();
+    let mut partial = false;
+    while start.elapsed() < Duration::from_secs(30) {
+        h.step();
+        let doc = &h.state().packs()[0];
+        let measured = doc.measured.len();
+        if measured > 0 && measured < 150 {
+            // Cards fill in while the rest is measured: the first (on screen) already.
+            partial = true;
+            let first = &doc.pack.levels[0];
+            assert!(doc
+                .measured
+                .contains_key(&(first.game, first.cells.clone())));
+            h.step();
+            h.get_by_label_contains("measured ");
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    assert!(partial, "no partial results were ever shown");
+}

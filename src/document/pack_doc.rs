@@ -268,6 +268,34 @@ impl PackDoc {
         out
     }
 
+    /// At most `limit` levels whose difficulty is neither stored nor measured yet, those at
+    /// the places in `first` (the cards on screen) before the rest, then in pack order; and
+    /// how many such levels the pack holds in all. A big pack is measured a batch at a time,
+    /// so its cards fill in as results arrive, the visible ones first.
+    pub fn unmeasured_batch(&self, first: &[usize], limit: usize) -> (Vec<MeasureKey>, usize) {
+        let needs = |l: &Level| {
+            let stored = l.game.game().ok().and_then(|g| g.stored_difficulty(l));
+            stored.is_none() && self.measured_of(l).is_none()
+        };
+        let left = self.pack.levels.iter().filter(|l| needs(l)).count();
+        let order = first
+            .iter()
+            .copied()
+            .chain(0..self.pack.levels.len())
+            .filter_map(|i| self.pack.levels.get(i));
+        let mut out: Vec<MeasureKey> = Vec::new();
+        for level in order {
+            if out.len() >= limit {
+                break;
+            }
+            let key = (level.game, level.cells.clone());
+            if needs(level) && !out.contains(&key) {
+                out.push(key);
+            }
+        }
+        (out, left)
+    }
+
     /// Appends a level.
     pub fn add(&mut self, level: Level) {
         self.insert(self.pack.levels.len(), level);

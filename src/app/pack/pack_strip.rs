@@ -27,6 +27,8 @@ pub struct PackStrip {
     pub reveal: Option<usize>,
     /// Where each shown card was drawn last frame (index, rect; tests click them).
     pub card_rects: Vec<(usize, Rect)>,
+    /// Levels of the shown pack still being measured, of how many (the header shows it).
+    pub measuring: Option<(usize, usize)>,
     /// The shown pack and its level count last frame, to notice when the cards move.
     layout: Option<(u64, usize)>,
     /// When (egui's clock) the cards last moved: their ✕ buttons wait [`REMOVE_PAUSE`]
@@ -46,6 +48,7 @@ impl Default for PackStrip {
             selected: None,
             reveal: None,
             card_rects: Vec::new(),
+            measuring: None,
             layout: None,
             moved_at: f64::NEG_INFINITY,
         }
@@ -224,6 +227,15 @@ impl PackStrip {
                 .clicked()
             {
                 ctx.commands.push(AppCommand::Pack(PackCommand::UndoRemove));
+            }
+            if let Some((left, all)) = self.measuring {
+                let done = all.saturating_sub(left);
+                ui.add(
+                    egui::ProgressBar::new(done as f32 / all.max(1) as f32)
+                        .desired_width(150.0)
+                        .text(format!("measured {done} of {all}")),
+                )
+                .on_hover_text("The cards fill in as their figures arrive, the visible ones first");
             }
         });
     }

@@ -119,6 +119,9 @@ pub struct StudioApp {
     pub help_open: bool,
 }
 
+/// Levels measured per batch for a pack's cards (the visible ones first).
+const MEASURE_BATCH: usize = 16;
+
 /// What the interpolation window's list of levels depends on: work generation, active pack,
 /// candidates, the editors' revisions, the revision the gauge answered for, the walked
 /// model's game and the game on the canvas.
@@ -433,10 +436,14 @@ impl StudioApp {
         }
         if !self.pack_figures.busy() {
             if let Some(doc) = self.packs.get(self.active_pack) {
-                let todo = doc.unmeasured();
+                // A batch at a time, the cards on screen first: a 20,000-level pack fills in
+                // as it goes, and the status bar counts what is left.
+                let visible: Vec<usize> = self.strip.card_rects.iter().map(|c| c.0).collect();
+                let (todo, left) = doc.unmeasured_batch(&visible, MEASURE_BATCH);
+                self.strip.measuring = (left > 0).then_some((left, doc.pack.levels.len()));
                 if !todo.is_empty() {
                     self.pack_figures.set_repaint(ctx);
-                    let key = todo.len() as u64 ^ (self.active_pack as u64) << 32;
+                    let key = todo.len() as u64 ^ (self.active_pack as u64) << 32 ^ left as u64;
                     self.pack_figures
                         .start(key, move |cancel, _| Ok(pack_doc::measure(&todo, cancel)));
                 }
