@@ -1075,3 +1075,31 @@ fn a_big_pack_is_measured_in_batches_visible_cards_first() {
     }
     assert!(partial, "no partial results were ever shown");
 }
+
+/// Issue 31, D7: a gauge section the designer closed ("Pattern GA") stays closed when
+/// another room, with other figures in its title, is opened.
+#[test]
+fn a_closed_gauge_section_stays_closed_on_another_room() {
+    let dir = tempfile::tempdir().unwrap();
+    let rooms = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("levels/dungeon/starter.ron");
+    let mut h = harness(studio(vec![rooms], &dir));
+    steps(&mut h, 2);
+    command(&mut h, AppCommand::SwitchGame(level_studio::dungeon::ID));
+    command(&mut h, AppCommand::Pack(PackCommand::Edit(0)));
+    wait_for_gauge(&mut h);
+    steps(&mut h, 2);
+    assert!(h.query_by_label("groups").is_some(), "the section is open");
+    h.get_by_label_contains("Pattern GA:").click_accesskit();
+    steps(&mut h, 30);
+    assert!(h.query_by_label("groups").is_none(), "closed");
+    for i in 1..h.state().packs()[0].pack.levels.len() {
+        command(&mut h, AppCommand::Pack(PackCommand::Edit(i)));
+        wait_for_gauge(&mut h);
+        steps(&mut h, 30);
+        assert!(
+            h.query_by_label("groups").is_none(),
+            "room {} reopened it",
+            i + 1
+        );
+    }
+}

@@ -261,7 +261,16 @@ fn draw_gauge(ui: &mut egui::Ui, a: &Analysis, stale: bool) {
         rate_bars(ui, title, rates);
     }
     for (title, rows) in &g.tables {
+        // Known by the title's name, not its figures, so a section the designer closed stays
+        // closed when another level (with other figures) is opened.
+        let stable = title
+            .split(['(', ':'])
+            .next()
+            .unwrap_or(title)
+            .trim()
+            .to_string();
         egui::CollapsingHeader::new(title.as_str())
+            .id_salt(("gauge-section", stable))
             .default_open(true)
             .show(ui, |ui| {
                 // Two figures a row while they are short; one a row (wrapped) otherwise.
