@@ -1301,3 +1301,26 @@ fn each_generator_keeps_its_own_conditions() {
     h.state_mut().generators_mut().choose(course, "vs-ddpg");
     assert_eq!(d(&mut h), Some(0.6), "its own value comes back");
 }
+
+/// Issue 31, D24: a warning about the conditions appears below Generate, so the button never
+/// moves under the pointer.
+#[test]
+fn a_condition_warning_never_moves_generate() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir, JobMode::Threads));
+    steps(&mut h, 2);
+    avalon_request(&mut h, 8, 1);
+    steps(&mut h, 3);
+    let before = h.get_by_label("Generate").rect();
+    // 4x4 has no valid training level: the panel warns and suggests another size.
+    {
+        let r = h
+            .state_mut()
+            .generators_mut()
+            .request_mut(level_studio::match3::ID);
+        r.conditions.set("width", ConditionValue::Int(4));
+        r.conditions.set("height", ConditionValue::Int(4));
+    }
+    assert!(wait_for_label(&mut h, "Warning:"));
+    assert_eq!(h.get_by_label("Generate").rect(), before);
+}

@@ -111,11 +111,28 @@ impl GeneratorPanel {
                     .on_hover_text("The same seed and conditions give the same candidates");
                 ui.end_row();
             });
+        ui.checkbox(&mut r.validated_only, "Validated only")
+            .on_hover_text(generator.validated_help());
+        self.range_note = note.map(|n| (game, n));
+    }
+
+    /// What the designer should know about the conditions: a typed value that was out of
+    /// range, a condition the generator refuses, and infeasible conditions with the nearest
+    /// feasible ones. Drawn below Generate, so a line appearing never moves the buttons.
+    fn advice_ui(&mut self, ui: &mut egui::Ui, game: GameId) {
+        let models = self.models.clone();
+        let note = self
+            .range_note
+            .as_ref()
+            .filter(|(g, _)| *g == game)
+            .map(|(_, n)| n.clone());
+        let r = self.request_mut(game);
+        let Some(generator) = generator_of(r) else {
+            return;
+        };
         if let Some(n) = &note {
             ui.colored_label(crate::app::editor::palette::ACCENT, n);
         }
-        ui.checkbox(&mut r.validated_only, "Validated only")
-            .on_hover_text(generator.validated_help());
         let ctx = crate::game::GenerationContext {
             models: &models,
             cancel: &crate::jobs::Cancel::default(),
@@ -155,7 +172,6 @@ impl GeneratorPanel {
                 }
             }
         }
-        self.range_note = note.map(|n| (game, n));
     }
 }
 
@@ -216,6 +232,7 @@ impl ToolPanel for GeneratorPanel {
                 ctx.commands.push(AppCommand::CancelGeneration);
             }
         });
+        self.advice_ui(ui, ctx.game);
         if self.worker.busy() {
             match self.running.filter(|g| *g != ctx.game) {
                 // Another game's run: say whose, so the disabled Generate is explained.
