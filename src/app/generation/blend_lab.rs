@@ -595,7 +595,9 @@ impl BlendLab {
             ui.label(RichText::new("Expressive range").strong());
             for (axis, label) in [(&mut self.axes.0, "x"), (&mut self.axes.1, "y")] {
                 let l = ui.label(label);
+                // Wide enough for the longest metric ("interestingness", "path proportion").
                 egui::ComboBox::from_id_salt(("blend-axis", label))
+                    .width(140.0)
                     .selected_text(names[*axis])
                     .show_ui(ui, |ui| {
                         for (k, n) in names.iter().enumerate() {

@@ -245,7 +245,14 @@ impl ToolPanel for GeneratorPanel {
                         .progress()
                         .cloned()
                         .unwrap_or((0.0, "starting…".into()));
-                    ui.add(egui::ProgressBar::new(fraction).text(note).animate(true));
+                    // The words go under the bar, wrapped: a long note ("…: 92 feasible")
+                    // is never cut by the bar's width.
+                    ui.add(
+                        egui::ProgressBar::new(fraction)
+                            .show_percentage()
+                            .animate(true),
+                    );
+                    ui.add(egui::Label::new(RichText::new(note).small()).wrap());
                 }
             }
         }
