@@ -711,16 +711,17 @@ impl PlayRules for DungeonPlay {
             };
             cells.set(x, y, look(shown, self.play.facing));
         }
+        if self.play.outcome != Outcome::Won {
+            let (x, y) = self.play.avatar;
+            cells.set(x, y, look(Cell::Avatar, self.play.facing));
+        }
+        // Monsters last: the one that got the avatar is shown on its cell, not hidden under it.
         for m in self.play.monsters.iter().filter(|m| m.alive) {
             cells.set(
                 m.pos.0,
                 m.pos.1,
                 look(Cell::Monster(m.speed), self.play.facing),
             );
-        }
-        if self.play.outcome != Outcome::Won {
-            let (x, y) = self.play.avatar;
-            cells.set(x, y, look(Cell::Avatar, self.play.facing));
         }
         cells
     }
@@ -857,6 +858,27 @@ mod tests {
         assert!(!p.apply(PlayMove::Click(1, 1)));
         let blank = DungeonGame.blank(4, 4);
         assert!(DungeonGame.check(&blank.cells).is_ok());
+    }
+
+    /// Issue 31, D22: the monster that got the avatar is shown on its cell at the end.
+    #[test]
+    fn the_monster_that_got_the_avatar_is_shown() {
+        let room = Room::parse_ascii(
+            "wwwwwww
+wA.1+gw
+wwwwwww
+",
+        )
+        .unwrap();
+        let mut p = DungeonPlay::new(room, 0);
+        let monster = p.play.monsters[0].pos;
+        p.play.avatar = monster;
+        p.play.outcome = Outcome::Died;
+        let view = p.view();
+        assert!(matches!(
+            view.get(monster.0, monster.1).mark,
+            TileMark::Monster(_)
+        ));
     }
 
     #[test]
