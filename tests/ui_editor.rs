@@ -90,6 +90,34 @@ fn new_match3(h: &mut Harness<'_, StudioApp>, w: usize, hgt: usize) {
     );
 }
 
+/// New match-3 levels of these sizes, each added to the active pack.
+fn add_match3_levels(h: &mut Harness<'_, StudioApp>, sizes: &[(usize, usize)]) {
+    for &(w, ht) in sizes {
+        new_match3(h, w, ht);
+        h.get_by_label("+ Add level").click();
+        steps(h, 2);
+    }
+}
+
+/// The names of the first pack's levels, in order.
+fn pack_names(h: &Harness<'_, StudioApp>) -> Vec<String> {
+    h.state().packs()[0]
+        .pack
+        .levels
+        .iter()
+        .map(|l| l.name.clone())
+        .collect()
+}
+
+/// A press and release at `at`, one frame each.
+fn press_at(h: &mut Harness<'_, StudioApp>, at: Pos2) {
+    h.hover_at(at);
+    h.step();
+    h.drag_at(at);
+    h.step();
+    h.drop_at(at);
+}
+
 #[test]
 fn a_stroke_is_painted_and_undone_and_redone_as_one_step() {
     let dir = tempfile::tempdir().unwrap();
@@ -432,11 +460,7 @@ fn validate_plays_the_level_again_with_the_chosen_seed_and_games() {
         .next()
         .unwrap()
         .rect();
-    h.hover_at(games.center());
-    h.step();
-    h.drag_at(games.center());
-    h.step();
-    h.drop_at(games.center());
+    press_at(&mut h, games.center());
     steps(&mut h, 2);
     h.key_press_modifiers(Modifiers::COMMAND, Key::A);
     h.event(egui::Event::Text("3000".into()));
@@ -496,26 +520,14 @@ fn a_removed_level_comes_back_with_undo_remove() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = harness(studio(vec![], &dir));
     steps(&mut h, 2);
-    for (w, ht) in [(5, 5), (6, 6), (7, 7)] {
-        new_match3(&mut h, w, ht);
-        h.get_by_label("+ Add level").click();
-        steps(&mut h, 2);
-    }
-    let names = |h: &Harness<'_, StudioApp>| -> Vec<String> {
-        h.state().packs()[0]
-            .pack
-            .levels
-            .iter()
-            .map(|l| l.name.clone())
-            .collect()
-    };
-    let before = names(&h);
+    add_match3_levels(&mut h, &[(5, 5), (6, 6), (7, 7)]);
+    let before = pack_names(&h);
     command(&mut h, AppCommand::Pack(PackCommand::Remove(1)));
-    assert_eq!(names(&h).len(), 2);
+    assert_eq!(pack_names(&h).len(), 2);
     assert!(h.state().status().contains("Removed"));
     h.get_by_label_contains("Undo remove “").click();
     steps(&mut h, 2);
-    assert_eq!(names(&h), before, "back in its place");
+    assert_eq!(pack_names(&h), before, "back in its place");
     // The button keeps its place, disabled, so nothing slides under the pointer.
     assert!(h.query_by_label_contains("Undo remove “").is_none());
     let undo = format!("{:?}", h.get_by_label("Undo remove"));
@@ -530,20 +542,8 @@ fn quick_clicks_remove_one_level_and_every_removal_is_undone_in_order() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = harness(studio(vec![], &dir));
     steps(&mut h, 2);
-    for (w, ht) in [(5, 5), (6, 6), (7, 7), (8, 8)] {
-        new_match3(&mut h, w, ht);
-        h.get_by_label("+ Add level").click();
-        steps(&mut h, 2);
-    }
-    let names = |h: &Harness<'_, StudioApp>| -> Vec<String> {
-        h.state().packs()[0]
-            .pack
-            .levels
-            .iter()
-            .map(|l| l.name.clone())
-            .collect()
-    };
-    let all = names(&h);
+    add_match3_levels(&mut h, &[(5, 5), (6, 6), (7, 7), (8, 8)]);
+    let all = pack_names(&h);
     steps(&mut h, 60);
     let close_of = |h: &Harness<'_, StudioApp>, i: usize| {
         let rect = h
@@ -559,14 +559,13 @@ fn quick_clicks_remove_one_level_and_every_removal_is_undone_in_order() {
     // Two clicks on card 2's ✕, 0.1 s apart: card 3 slides under the pointer and stays.
     let x = close_of(&h, 1);
     for _ in 0..2 {
-        h.hover_at(x);
-        h.step();
-        h.drag_at(x);
-        h.step();
-        h.drop_at(x);
+        press_at(&mut h, x);
         steps(&mut h, 4);
     }
-    assert_eq!(names(&h), [all[0].clone(), all[2].clone(), all[3].clone()]);
+    assert_eq!(
+        pack_names(&h),
+        [all[0].clone(), all[2].clone(), all[3].clone()]
+    );
     // Paint on the canvas, then remove two more (after the pause): four steps to undo.
     let c = cell(&h, 2, 3);
     h.get_by_label("Brush").click();
@@ -574,20 +573,19 @@ fn quick_clicks_remove_one_level_and_every_removal_is_undone_in_order() {
     steps(&mut h, 60);
     for _ in 0..2 {
         let x = close_of(&h, 0);
-        h.hover_at(x);
-        h.step();
-        h.drag_at(x);
-        h.step();
-        h.drop_at(x);
+        press_at(&mut h, x);
         steps(&mut h, 60);
     }
-    assert_eq!(names(&h), [all[3].clone()]);
+    assert_eq!(pack_names(&h), [all[3].clone()]);
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     steps(&mut h, 2);
-    assert_eq!(names(&h), [all[2].clone(), all[3].clone()]);
+    assert_eq!(pack_names(&h), [all[2].clone(), all[3].clone()]);
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     steps(&mut h, 2);
-    assert_eq!(names(&h), [all[0].clone(), all[2].clone(), all[3].clone()]);
+    assert_eq!(
+        pack_names(&h),
+        [all[0].clone(), all[2].clone(), all[3].clone()]
+    );
     let painted = h.state().editor().board().clone();
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     steps(&mut h, 2);
@@ -596,14 +594,21 @@ fn quick_clicks_remove_one_level_and_every_removal_is_undone_in_order() {
         &painted,
         "the stroke is undone in its turn"
     );
-    assert_eq!(names(&h).len(), 3);
+    assert_eq!(pack_names(&h).len(), 3);
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     steps(&mut h, 2);
-    assert_eq!(names(&h), all, "every removal undone, each in its place");
+    assert_eq!(
+        pack_names(&h),
+        all,
+        "every removal undone, each in its place"
+    );
     // Redo takes the first removal out again.
     h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
     steps(&mut h, 2);
-    assert_eq!(names(&h), [all[0].clone(), all[2].clone(), all[3].clone()]);
+    assert_eq!(
+        pack_names(&h),
+        [all[0].clone(), all[2].clone(), all[3].clone()]
+    );
 }
 
 #[test]
@@ -704,11 +709,7 @@ fn the_window_exports_tiled_maps_and_a_labelled_sheet() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = harness(studio(vec![], &dir));
     steps(&mut h, 2);
-    for (w, ht) in [(5, 5), (6, 7)] {
-        new_match3(&mut h, w, ht);
-        h.get_by_label("+ Add level").click();
-        steps(&mut h, 2);
-    }
+    add_match3_levels(&mut h, &[(5, 5), (6, 7)]);
     let maps = dir.path().join("maps");
     command(&mut h, AppCommand::ExportTiled(maps.clone()));
     h.state_mut().wait_for_files(Duration::from_secs(20));
@@ -977,11 +978,7 @@ fn a_rename_replaces_the_old_name_and_refuses_a_duplicate() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = harness(studio(vec![], &dir));
     steps(&mut h, 2);
-    for (w, ht) in [(5, 5), (6, 6)] {
-        new_match3(&mut h, w, ht);
-        h.get_by_label("+ Add level").click();
-        steps(&mut h, 2);
-    }
+    add_match3_levels(&mut h, &[(5, 5), (6, 6)]);
     let first = h.state().packs()[0].pack.levels[0].name.clone();
     let old = h.state().packs()[0].pack.levels[1].name.clone();
     h.state_mut().pack_strip_mut().start_renaming(1, &old);

@@ -821,22 +821,27 @@ fn agent_profile_plays_a_pack_against_the_editor_level_and_draws_both_sets() {
     h.get_by_label("normalised score");
 }
 
+/// The dungeon on the canvas and a long GA (`generator`, 500 generations of 100, 4 rooms,
+/// seed 2) as its request; the dungeon's id.
+fn long_evolution(h: &mut Harness<'_, StudioApp>, generator: &str) -> level_studio::game::GameId {
+    let game = level_studio::dungeon::ID;
+    command(h, AppCommand::SwitchGame(game));
+    let g = h.state_mut().generators_mut();
+    g.choose(game, generator);
+    let r = g.request_mut(game);
+    r.conditions.set("generations", ConditionValue::Int(500));
+    r.conditions.set("population", ConditionValue::Int(100));
+    (r.count, r.seed) = (4, 2);
+    steps(h, 1);
+    game
+}
+
 #[test]
 fn stop_ends_an_evolution_early_and_keeps_its_best_rooms() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = harness(studio(vec![], &dir, JobMode::Threads));
     steps(&mut h, 2);
-    command(&mut h, AppCommand::SwitchGame(level_studio::dungeon::ID));
-    let game = level_studio::dungeon::ID;
-    {
-        let g = h.state_mut().generators_mut();
-        g.choose(game, "fi2pop-alpha");
-        let r = g.request_mut(game);
-        r.conditions.set("generations", ConditionValue::Int(500));
-        r.conditions.set("population", ConditionValue::Int(100));
-        (r.count, r.seed) = (4, 2);
-    }
-    steps(&mut h, 1);
+    let game = long_evolution(&mut h, "fi2pop-alpha");
     h.get_by_label("Generate").click();
     steps(&mut h, 3);
     // Wait until the search has judged a few generations, then press Stop.
@@ -886,17 +891,7 @@ fn a_double_click_on_stop_keeps_the_best_rooms() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = harness(studio(vec![], &dir, JobMode::Threads));
     steps(&mut h, 2);
-    command(&mut h, AppCommand::SwitchGame(level_studio::dungeon::ID));
-    let game = level_studio::dungeon::ID;
-    {
-        let g = h.state_mut().generators_mut();
-        g.choose(game, "fi2pop-beta");
-        let r = g.request_mut(game);
-        r.conditions.set("generations", ConditionValue::Int(500));
-        r.conditions.set("population", ConditionValue::Int(100));
-        (r.count, r.seed) = (4, 2);
-    }
-    steps(&mut h, 1);
+    let game = long_evolution(&mut h, "fi2pop-beta");
     // The Stop button holds its place before the run, so Generate never moves either.
     let stop = h.get_by_label("Stop (keep best)").rect();
     h.get_by_label("Generate").click();

@@ -115,6 +115,9 @@ pub struct StudioApp {
     pub(super) removals: BTreeMap<u64, (u64, pack_doc::Removed)>,
     /// What was wrong with the files read at start (the status bar shows the first few).
     pub(super) startup_notes: Vec<String>,
+    /// The active pack (uid), work generation and figure count at which the pack was last
+    /// found fully measured.
+    pub(super) measured_through: Option<(u64, u64, usize)>,
     /// The shortcut sheet is shown.
     pub help_open: bool,
 }
@@ -288,6 +291,7 @@ impl StudioApp {
             pending: Vec::new(),
             removals: BTreeMap::new(),
             startup_notes: Vec::new(),
+            measured_through: None,
             help_open: false,
             settings,
         };
@@ -435,12 +439,25 @@ impl StudioApp {
             }
         }
         if !self.pack_figures.busy() {
-            if let Some(doc) = self.packs.get(self.active_pack) {
+            // The scan of the pack for unmeasured levels runs only when the pack, its levels
+            // or its figures changed since it was last found complete (not every frame).
+            let state = self
+                .packs
+                .get(self.active_pack)
+                .map(|d| (d.uid, self.work_generation, d.measured.len()));
+            if let Some(doc) = self
+                .packs
+                .get(self.active_pack)
+                .filter(|_| state != self.measured_through)
+            {
                 // A batch at a time, the cards on screen first: a 20,000-level pack fills in
                 // as it goes, and the status bar counts what is left.
                 let visible: Vec<usize> = self.strip.card_rects.iter().map(|c| c.0).collect();
                 let (todo, left) = doc.unmeasured_batch(&visible, MEASURE_BATCH);
                 self.strip.measuring = (left > 0).then_some((left, doc.pack.levels.len()));
+                if left == 0 {
+                    self.measured_through = state;
+                }
                 if !todo.is_empty() {
                     self.pack_figures.set_repaint(ctx);
                     let key = todo.len() as u64 ^ (self.active_pack as u64) << 32 ^ left as u64;
