@@ -1319,3 +1319,36 @@ fn a_condition_warning_never_moves_generate() {
     assert!(wait_for_label(&mut h, "Warning:"));
     assert_eq!(h.get_by_label("Generate").rect(), before);
 }
+
+/// Issue 31, D30: the canvas keeps its place when the generator panel's content changes
+/// (another generator and its conditions, the GA's Stop button): the panel never widens to fit.
+#[test]
+fn the_canvas_keeps_its_place_whatever_the_generator_panel_shows() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir, JobMode::Threads));
+    steps(&mut h, 3);
+    for (game, generators) in [
+        (
+            level_studio::dungeon::ID,
+            ["random", "fi2pop-alpha", "constructive", "fi2pop-beta"],
+        ),
+        (
+            level_studio::longcat::ID,
+            ["solution-down", "longcat-dqn", "fi2pop-alpha", "puzzle-up"],
+        ),
+    ] {
+        command(&mut h, AppCommand::SwitchGame(game));
+        h.state_mut().generators_mut().choose(game, generators[0]);
+        steps(&mut h, 3);
+        let before = h.state().canvas().cell_center(0, 0);
+        for generator in &generators[1..] {
+            h.state_mut().generators_mut().choose(game, generator);
+            steps(&mut h, 3);
+            assert_eq!(
+                h.state().canvas().cell_center(0, 0),
+                before,
+                "{game}: {generator}"
+            );
+        }
+    }
+}

@@ -40,3 +40,19 @@ where
     }
     response
 }
+
+/// Lays `add` out in the width `ui` has now and clips whatever is wider, so content that
+/// changes (another generator's conditions, a Stop button, a warning) never widens a side
+/// panel and moves the canvas beside it (walkthrough D30). The panel is still resizable.
+pub fn fixed_width<R>(ui: &mut egui::Ui, add: impl FnOnce(&mut egui::Ui) -> R) -> R {
+    let rect = ui.available_rect_before_wrap();
+    let mut child = ui.new_child(egui::UiBuilder::new().max_rect(rect).layout(*ui.layout()));
+    child.shrink_clip_rect(rect);
+    let out = add(&mut child);
+    let used = egui::Rect::from_min_size(
+        rect.min,
+        egui::vec2(rect.width(), child.min_rect().height().min(rect.height())),
+    );
+    ui.allocate_rect(used, egui::Sense::hover());
+    out
+}

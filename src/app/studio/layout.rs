@@ -255,12 +255,14 @@ impl StudioApp {
             let generators = &mut self.generators;
             Panel::left("generate")
                 .resizable(true)
-                .default_size(262.0)
+                .default_size(272.0)
                 .min_size(200.0)
                 .show(ui, |ui| {
-                    generators.ui(ui, &mut ctx);
-                    ui.separator();
-                    generators.candidates_ui(ui, game, ctx.commands);
+                    crate::app::widgets::fixed_width(ui, |ui| {
+                        generators.ui(ui, &mut ctx);
+                        ui.separator();
+                        generators.candidates_ui(ui, game, ctx.commands);
+                    });
                 });
         }
         if gauge_open || graph_open {
