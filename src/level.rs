@@ -175,6 +175,42 @@ pub enum Figures {
     Course(CourseFigures),
     /// The blend analysis of a segment.
     Blend(BlendFigures),
+    /// A* playability and the human-like agent's evaluation of a Mario level.
+    Mario(MarioFigures),
+}
+
+/// A Mario level's evaluation (rl-quality-diversity §6.3.4): A* playability, then the means
+/// of the human-like agent's seeded trials and the rewards they give.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MarioFigures {
+    /// The A* agent finishes the level.
+    pub playable: bool,
+    /// Ticks A* took to finish (or played before it failed).
+    pub astar_ticks: u32,
+    /// Where and how A* failed, when it did ("fell into a hole at column 37").
+    #[serde(default)]
+    pub failure: Option<String>,
+    /// Human-like trials played.
+    pub trials: u32,
+    /// Base seed of the trials.
+    pub seed: u64,
+    /// Mean jumps per trial.
+    pub jumps: f64,
+    /// Mean virtual enemy damage per trial.
+    pub enemy_damage: f64,
+    /// Mean virtual hole damage per trial.
+    pub hole_damage: f64,
+    /// Mean long presses per trial.
+    pub long_presses: f64,
+    /// Mean total damage, enemy + 1.1 × hole (Eq. 6.1).
+    pub total_damage: f64,
+    /// The difficulty reward (Fig. 6.4).
+    pub r_diff: f64,
+    /// The monotony reward, 0.01 × Σ over the patterns (Eq. 6.2).
+    pub r_mono: f64,
+    /// r_diff + r_mono; 0 when unplayable.
+    pub evaluation: f64,
 }
 
 /// One attempt by the designer at playing a level inside the studio.
@@ -274,6 +310,16 @@ impl Level {
                 .copied()
                 .zip(f.metrics.vector())
                 .collect(),
+            Some(Figures::Mario(f)) => vec![
+                ("jumps", f.jumps),
+                ("enemy_damage", f.enemy_damage),
+                ("hole_damage", f.hole_damage),
+                ("long_presses", f.long_presses),
+                ("total_damage", f.total_damage),
+                ("r_diff", f.r_diff),
+                ("r_mono", f.r_mono),
+                ("evaluation", f.evaluation),
+            ],
             None => Vec::new(),
         };
         numbers.extend(
@@ -332,6 +378,14 @@ impl Level {
     pub fn blend_figures(&self) -> Option<&BlendFigures> {
         match &self.figures {
             Some(Figures::Blend(f)) => Some(f),
+            _ => None,
+        }
+    }
+
+    /// The Mario figures, when the level has them.
+    pub fn mario_figures(&self) -> Option<&MarioFigures> {
+        match &self.figures {
+            Some(Figures::Mario(f)) => Some(f),
             _ => None,
         }
     }

@@ -22,6 +22,7 @@ pub mod jobs;
 pub mod level;
 pub mod lock;
 pub mod longcat;
+pub mod mario;
 pub mod match3;
 pub mod ml;
 pub mod rl;

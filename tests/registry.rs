@@ -49,7 +49,10 @@ fn list_json_lists_every_game_with_generators_and_conditions() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let games = v["games"].as_array().unwrap();
     let ids: Vec<&str> = games.iter().map(|g| g["id"].as_str().unwrap()).collect();
-    assert_eq!(ids, ["match3", "longcat", "dungeon", "course", "blend"]);
+    assert_eq!(
+        ids,
+        ["match3", "longcat", "dungeon", "course", "blend", "mario"]
+    );
     let avalon = &games[0]["generators"][0];
     assert_eq!(avalon["id"], "avalon");
     let keys: Vec<&str> = avalon["conditions"]

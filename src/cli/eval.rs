@@ -13,9 +13,14 @@ pub struct EvalArgs {
     #[arg(long, default_value_t = Game::default())]
     pub game: Game,
     /// The generator or model to evaluate (match3: avalon, vanilla, avalon-stylized,
-    /// vanilla-stylized, dataset; longcat: puzzle-up, solution-down, longcat-dqn).
-    #[arg(long)]
+    /// vanilla-stylized, dataset; longcat: puzzle-up, solution-down, longcat-dqn); not needed
+    /// with --table62.
+    #[arg(long, default_value = "")]
     pub model: String,
+    /// Mario: the thesis's Table 6.2 (the human-like agent's four indicators, mean ± sd over
+    /// --games trials, default 10) on the VGLC levels it names, beside the thesis's figures.
+    #[arg(long)]
+    pub table62: bool,
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
@@ -107,6 +112,9 @@ pub struct EvalArgs {
 }
 
 pub fn run(args: &EvalArgs) -> Result<ExitCode> {
+    if args.model.is_empty() && !args.table62 {
+        bail!("eval needs --model MODEL (the generator or model to evaluate; see `list`)");
+    }
     super::GAME_COMMANDS
         .iter()
         .find_map(|g| (g.eval)(args))

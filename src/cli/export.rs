@@ -15,8 +15,9 @@ use std::process::ExitCode;
 pub struct ExportArgs {
     /// The pack to export (.ron).
     pub pack: PathBuf,
-    /// Output format: json (one file), png (a labelled sheet) or tmj (a folder of Tiled
-    /// maps, one per level, with the tilesets and a .world file).
+    /// Output format: json (one file), png (a labelled sheet), tmj (a folder of Tiled maps,
+    /// one per level, with the tilesets and a .world file), or, for Mario packs, vglc-mario
+    /// or mario-ai (a folder of level text files).
     #[arg(long, default_value = "json")]
     pub format: String,
     /// Where to write (a file; a folder for tmj).
@@ -57,7 +58,22 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode> {
             );
             return Ok(ExitCode::SUCCESS);
         }
-        other => bail!("unknown export format {other:?} (json, png, tmj)"),
+        "vglc-mario" | "mario-ai" => {
+            let format = if args.format == "mario-ai" {
+                crate::mario::formats::Format::MarioAi
+            } else {
+                crate::mario::formats::Format::Vglc
+            };
+            let written = crate::mario::formats::export_pack(&args.out, &pack, format)
+                .map_err(|e| anyhow!(e))?;
+            println!(
+                "wrote {written} {} level files to {}",
+                format.name(),
+                args.out.display()
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
+        other => bail!("unknown export format {other:?} (json, png, tmj, vglc-mario, mario-ai)"),
     }
     println!(
         "exported {} levels to {}",

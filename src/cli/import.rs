@@ -6,6 +6,7 @@ use crate::dungeon::game::to_level;
 use crate::dungeon::import::{gvgai_room, vglc_dir};
 use crate::files;
 use crate::level::Pack;
+use crate::mario::formats::{self as mario_formats, Format};
 use anyhow::{bail, Result};
 use clap::Args;
 use std::path::PathBuf;
@@ -14,8 +15,9 @@ use std::process::ExitCode;
 #[derive(Args, Debug)]
 pub struct ImportArgs {
     /// gvgai-zelda (GVGAI Zelda level files), vglc-zelda (a folder of VGLC Zelda dungeons, or
-    /// its parent) or vglc-lode-runner (VGLC Lode Runner level files or their folder: each
-    /// level's four 16 × 16 quadrants as blend segments).
+    /// its parent), vglc-lode-runner (VGLC Lode Runner level files or their folder: each
+    /// level's four 16 × 16 quadrants as blend segments), vglc-mario (VGLC Super Mario Bros
+    /// level files or their folder) or mario-ai (Mario AI Framework level files or a folder).
     #[arg(long)]
     pub format: String,
     /// The files (gvgai-zelda) or the folder (vglc-zelda).
@@ -34,10 +36,18 @@ pub fn run(args: &ImportArgs) -> Result<ExitCode> {
         "gvgai-zelda" => "GVGAI Zelda".to_string(),
         "vglc-zelda" => format!("VGLC Zelda (seed {})", args.seed),
         "vglc-lode-runner" => "VGLC Lode Runner segments".to_string(),
-        other => bail!("unknown format {other:?} (gvgai-zelda, vglc-zelda, vglc-lode-runner)"),
+        "vglc-mario" => "VGLC Super Mario Bros".to_string(),
+        "mario-ai" => "Mario AI Framework levels".to_string(),
+        other => bail!(
+            "unknown format {other:?} (gvgai-zelda, vglc-zelda, vglc-lode-runner, vglc-mario, \
+             mario-ai)"
+        ),
     });
-    if args.format == "vglc-lode-runner" {
-        return lode_runner(args, pack);
+    match args.format.as_str() {
+        "vglc-lode-runner" => return lode_runner(args, pack),
+        "vglc-mario" => return mario(args, pack, Format::Vglc),
+        "mario-ai" => return mario(args, pack, Format::MarioAi),
+        _ => {}
     }
     let mut skipped = 0;
     match args.format.as_str() {
@@ -109,6 +119,48 @@ fn lode_runner(args: &ImportArgs, mut pack: Pack) -> Result<ExitCode> {
         "wrote {} segments of {} Lode Runner levels to {}",
         pack.levels.len(),
         files.len(),
+        args.out.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Mario levels (files, or folders of `.txt` files, sorted by name) in the VGLC's or the Mario
+/// AI Framework's text. A file that is not a level is refused with its name, row and column,
+/// and nothing is written.
+fn mario(args: &ImportArgs, mut pack: Pack, format: Format) -> Result<ExitCode> {
+    let mut paths = Vec::new();
+    for path in &args.paths {
+        if path.is_dir() {
+            let mut found: Vec<PathBuf> = std::fs::read_dir(path)
+                .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.extension().is_some_and(|x| x == "txt"))
+                .collect();
+            found.sort();
+            paths.extend(found);
+        } else {
+            paths.push(path.clone());
+        }
+    }
+    for path in &paths {
+        let text = files::read_text(path)?;
+        let level = match format {
+            Format::Vglc => mario_formats::read_vglc(&text),
+            Format::MarioAi => mario_formats::read_mario_ai(&text),
+        }
+        .map_err(|e| anyhow::anyhow!("{}: {e}; nothing was written", path.display()))?;
+        let name = path
+            .file_stem()
+            .map_or("level".into(), |s| s.to_string_lossy().into_owned());
+        pack.levels.push(crate::mario::game::to_level(&level, name));
+    }
+    if pack.levels.is_empty() {
+        bail!("no {} level found; nothing was written", format.name());
+    }
+    files::save_pack(&args.out, &pack)?;
+    println!(
+        "wrote {} Mario levels to {}",
+        pack.levels.len(),
         args.out.display()
     );
     Ok(ExitCode::SUCCESS)

@@ -17,6 +17,7 @@ mod blend;
 mod course;
 mod dungeon;
 mod longcat;
+mod mario;
 mod match3;
 
 use clap::{Parser, Subcommand};
@@ -42,12 +43,13 @@ const fn commands(models: &'static [&'static str], eval: Eval, train: Train) -> 
 }
 
 /// The games with sub-commands of their own, one line each.
-const GAME_COMMANDS: [GameCommands; 5] = [
+const GAME_COMMANDS: [GameCommands; 6] = [
     commands(&match3::MODELS, match3::eval, match3::train),
     commands(&longcat::MODELS, longcat::eval, longcat::train),
     commands(&dungeon::MODELS, dungeon::eval, dungeon::train),
     commands(&course::MODELS, course::eval, course::train),
     commands(&blend::MODELS, blend::eval, blend::train),
+    commands(&mario::MODELS, mario::eval, mario::train),
 ];
 
 /// Level Studio: a level design studio for tile-based puzzle games.

@@ -26,9 +26,10 @@ pub struct ValidateArgs {
     /// Base seed of the games.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Number of games per level (match-3 bots), 1 to 10,000.
-    #[arg(long, default_value_t = 30, value_parser = super::bounds::BOT_GAMES.parser::<u32>())]
-    pub games: u32,
+    /// Number of games per level, 1 to 10,000 (default: the game's own, 30 for match-3 bots
+    /// and dungeon agents, 10 human-like trials for Mario).
+    #[arg(long, value_parser = super::bounds::BOT_GAMES.parser::<u32>())]
+    pub games: Option<u32>,
     /// The designers' move limit (match-3: valid when the median is at most this), 1 to 1,000.
     #[arg(long, default_value_t = 20, value_parser = super::bounds::MOVE_LIMIT.parser::<u32>())]
     pub limit: u32,
@@ -43,7 +44,7 @@ pub struct ValidateArgs {
 pub fn run(args: &ValidateArgs) -> Result<ExitCode> {
     let options = AnalyseOptions {
         seed: args.seed,
-        games: Some(args.games),
+        games: args.games,
         limit: Some(args.limit),
         budget: args
             .budget

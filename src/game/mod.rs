@@ -123,6 +123,15 @@ pub trait Game: Send + Sync + 'static {
         options: &AnalyseOptions,
         cancel: &Cancel,
     ) -> Result<Analysis, JobError>;
+    /// Games (bot games, agent games, trials) an analysis plays unless told otherwise.
+    fn default_games(&self) -> u32 {
+        30
+    }
+    /// The level is played side-scrolling: the canvas fits it to its height, scrolls it
+    /// sideways and shows a minimap of the whole level.
+    fn side_scrolling(&self) -> bool {
+        false
+    }
     /// The difficulty recorded in a level's stored figures (for sorting without analysing).
     fn stored_difficulty(&self, level: &Level) -> Option<f64>;
     /// Whether the stored figures say the level passes (valid / non-trivial).
@@ -224,6 +233,12 @@ pub trait Game: Send + Sync + 'static {
     fn overlay(&self, rows: &[String]) -> Option<Overlay> {
         self.pattern_groups(rows)
             .map(|g| crate::evolve::pattern::overlay(&g))
+    }
+    /// The overlay drawn from a finished analysis of the level (Mario's virtual damage places
+    /// and A* path), when the game draws one that way; it replaces [`Game::overlay`] while
+    /// the analysis is of the level shown.
+    fn analysis_overlay(&self, _analysis: &Analysis) -> Option<Overlay> {
+        None
     }
     /// The groups the pattern GA's FPattern scores (4-connected same-category sprites, in
     /// grid coordinates), when the game has a pattern GA.

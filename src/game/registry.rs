@@ -8,13 +8,14 @@ use super::Game;
 use std::sync::RwLock;
 
 /// The games that ship, one line each, in the order menus list them.
-fn builtin() -> [&'static dyn Game; 5] {
+fn builtin() -> [&'static dyn Game; 6] {
     [
         &crate::match3::Match3Game,
         &crate::longcat::LongcatGame,
         &crate::dungeon::DungeonGame,
         &crate::course::CourseGame,
         &crate::blend::BlendGame,
+        &crate::mario::game::MarioGame,
     ]
 }
 

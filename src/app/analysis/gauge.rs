@@ -87,7 +87,12 @@ impl GaugePanel {
     /// Bot seed and games, and a Validate button that plays the level again with them (for
     /// games whose analysis plays bot games).
     fn validate_row(&mut self, ui: &mut egui::Ui, ctx: &mut PanelCtx<'_>) {
-        let (mut seed, mut games) = self.fields.get(&ctx.game).copied().unwrap_or((0, 30));
+        let default_games = crate::game::find(ctx.game.as_str()).map_or(30, |g| g.default_games());
+        let (mut seed, mut games) = self
+            .fields
+            .get(&ctx.game)
+            .copied()
+            .unwrap_or((0, default_games));
         let mut note = self.note.take();
         ui.horizontal(|ui| {
             let l = ui.label("Bot seed");
@@ -97,7 +102,9 @@ impl GaugePanel {
             let l = ui.label("Games");
             crate::app::widgets::bounded_number(ui, &mut games, GAMES, "Games", &mut note, 1.0)
                 .labelled_by(l.id)
-                .on_hover_text("Bot games per validation, 1 to 500 (30 by default)");
+                .on_hover_text(format!(
+                    "Bot games per validation, 1 to 500 ({default_games} by default)"
+                ));
             if ui
                 .button("Validate")
                 .on_hover_text("Play the level again with this seed and number of games")

@@ -11,6 +11,9 @@ use crate::game::StatePicture;
 use crate::symmetry::Symmetry;
 use egui::{Color32, FontId, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2};
 
+/// Height of the minimap band of a long level.
+const MINIMAP_H: f32 = 34.0;
+
 /// A state of the level's state graph shown on the canvas instead of the level.
 #[derive(Clone, Debug, PartialEq)]
 pub struct StateOverlay {
@@ -83,13 +86,16 @@ impl CanvasView {
             .then_some((x as usize, y as usize))
     }
 
-    /// Draws the canvas and handles input; `state` replaces the level with a graph state.
+    /// Draws the canvas and handles input; `state` replaces the level with a graph state;
+    /// `analysis` is the board's analysis when it is of the board shown (its overlay, where
+    /// the game draws one from it, replaces the one drawn from the cells).
     pub fn ui(
         &mut self,
         ui: &mut egui::Ui,
         board: &Board,
         tools: &mut ToolState,
         state: Option<&StateOverlay>,
+        analysis: Option<&crate::game::Analysis>,
     ) -> CanvasOutput {
         let mut out = CanvasOutput::default();
         let (response, painter) = ui.allocate_painter(ui.available_size(), Sense::click_and_drag());
@@ -104,13 +110,20 @@ impl CanvasView {
             (area.width() - 20.0).max(40.0),
         );
         let header_h = header.size().y + 16.0;
-        let footer_h = 30.0;
+        let (w, h) = (board.width() as f32, board.height() as f32);
+        // A long level (a side-scrolling Mario level) is fitted to the height and scrolled
+        // sideways, with a minimap of the whole level above the footer.
+        let long = state.is_none() && board.rules().side_scrolling();
+        let footer_h = if long { 30.0 + MINIMAP_H } else { 30.0 };
 
         // View transform: fit, then zoom about the pointer and pan.
-        let (w, h) = (board.width() as f32, board.height() as f32);
-        let fit = ((area.width() - 40.0) / w)
-            .min((area.height() - header_h - footer_h - 16.0) / h)
-            .max(4.0);
+        let fit = if long {
+            ((area.height() - header_h - footer_h - 16.0) / h).clamp(4.0, 40.0)
+        } else {
+            ((area.width() - 40.0) / w)
+                .min((area.height() - header_h - footer_h - 16.0) / h)
+                .max(4.0)
+        };
         if response.hovered() {
             let (zoom_delta, scroll, pointer) = ui.input(|i| {
                 (
@@ -126,6 +139,9 @@ impl CanvasView {
                     let centre = area.center() + self.pan;
                     self.pan += (p - centre) * (1.0 - self.zoom / old);
                 }
+            } else if long {
+                // The wheel scrolls a long level sideways, whichever way it turns.
+                self.pan.x += scroll.x + scroll.y;
             } else {
                 self.pan += scroll;
             }
@@ -138,7 +154,30 @@ impl CanvasView {
         self.cell_size = fit * self.zoom;
         let size = Vec2::new(w, h) * self.cell_size;
         let middle = area.center() + Vec2::new(0.0, (header_h - footer_h) / 2.0);
-        self.board_rect = Rect::from_center_size(middle + self.pan, size);
+        let minimap = Rect::from_min_size(
+            Pos2::new(area.left() + 20.0, area.bottom() - footer_h + 4.0),
+            Vec2::new((area.width() - 40.0).max(40.0), MINIMAP_H - 8.0),
+        );
+        if long {
+            // Anchored at the left edge; panning stops at both ends of the level.
+            let room = (area.width() - 40.0).max(40.0);
+            if let Some(p) = response
+                .interact_pointer_pos()
+                .filter(|p| minimap.contains(*p) && response.is_pointer_button_down_on())
+            {
+                // A press on the minimap brings that part of the level into view.
+                let along = (p.x - minimap.left()) / minimap.width();
+                self.pan.x = room / 2.0 - along * size.x;
+            }
+            self.pan.x = self.pan.x.clamp((room - size.x).min(0.0), 0.0);
+            let min = Pos2::new(
+                area.left() + 20.0 + self.pan.x,
+                middle.y - size.y / 2.0 + self.pan.y,
+            );
+            self.board_rect = Rect::from_min_size(min, size);
+        } else {
+            self.board_rect = Rect::from_center_size(middle + self.pan, size);
+        }
         let painter = painter.with_clip_rect(area);
 
         match state {
@@ -146,7 +185,7 @@ impl CanvasView {
             None => {
                 self.draw_board(&painter, board, tools.mirror);
                 if tools.overlay {
-                    self.draw_overlay(&painter, board, ui.visuals().text_color());
+                    self.draw_overlay(&painter, board, analysis, ui.visuals().text_color());
                 }
             }
         }
@@ -203,7 +242,46 @@ impl CanvasView {
             );
         }
         self.draw_readouts(ui, &painter, area, header, board, state, cell);
+        if long {
+            self.draw_minimap(&painter, minimap, board, area);
+        }
         out
+    }
+
+    /// The whole level in a strip above the footer, with the part in view framed.
+    fn draw_minimap(&self, painter: &egui::Painter, strip: Rect, board: &Board, area: Rect) {
+        let (w, h) = (board.width(), board.height());
+        let cw = strip.width() / w as f32;
+        let ch = strip.height() / h as f32;
+        painter.rect_filled(strip.expand(2.0), 2.0, palette::CANVAS_BG);
+        for y in 0..h {
+            for x in 0..w {
+                let min = strip.min + Vec2::new(x as f32 * cw, y as f32 * ch);
+                let r = Rect::from_min_size(min, Vec2::new(cw.max(1.0), ch.max(1.0)));
+                let rgb = board
+                    .rules()
+                    .tiles()
+                    .get(usize::from(board.get(x, y)))
+                    .map_or([255, 0, 255], |t| t.rgb);
+                painter.rect_filled(r, 0.0, Color32::from_rgb(rgb[0], rgb[1], rgb[2]));
+            }
+        }
+        // The columns in view.
+        let total = w as f32 * self.cell_size;
+        if total > 0.0 {
+            let from = ((area.left() + 20.0 - self.board_rect.left()) / total).clamp(0.0, 1.0);
+            let to = ((area.right() - 20.0 - self.board_rect.left()) / total).clamp(0.0, 1.0);
+            let view = Rect::from_min_max(
+                Pos2::new(strip.left() + from * strip.width(), strip.top() - 1.0),
+                Pos2::new(strip.left() + to * strip.width(), strip.bottom() + 1.0),
+            );
+            painter.rect_stroke(
+                view,
+                1.0,
+                Stroke::new(2.0, Color32::WHITE),
+                StrokeKind::Outside,
+            );
+        }
     }
 
     fn cell_rect(&self, x: usize, y: usize) -> Rect {
@@ -211,9 +289,20 @@ impl CanvasView {
         Rect::from_min_size(min, Vec2::splat(self.cell_size))
     }
 
-    /// The game's overlay: each listed cell tinted, and a legend under the board.
-    fn draw_overlay(&self, painter: &egui::Painter, board: &Board, text: Color32) {
-        let Some(overlay) = board.rules().overlay(&board.to_rows()) else {
+    /// The game's overlay (from the board's analysis where the game draws one from it, else
+    /// from its cells): each listed cell tinted, and a legend under the board.
+    fn draw_overlay(
+        &self,
+        painter: &egui::Painter,
+        board: &Board,
+        analysis: Option<&crate::game::Analysis>,
+        text: Color32,
+    ) {
+        let rules = board.rules();
+        let Some(overlay) = analysis
+            .and_then(|a| rules.analysis_overlay(a))
+            .or_else(|| rules.overlay(&board.to_rows()))
+        else {
             return;
         };
         for &(x, y, [r, g, b, a]) in &overlay.cells {

@@ -28,7 +28,8 @@ impl ToolPanel for ConditionsPanel {
     fn ui(&mut self, ui: &mut egui::Ui, ctx: &mut PanelCtx<'_>) {
         ui.add_space(4.0);
         ui.label(RichText::new("Game").strong());
-        ui.horizontal(|ui| {
+        // Wrapped, so a new game never widens the sidebar.
+        ui.horizontal_wrapped(|ui| {
             for g in crate::game::games() {
                 let game = g.id();
                 if ui.selectable_label(ctx.game == game, g.name()).clicked() && ctx.game != game {

@@ -6,6 +6,7 @@
 //! [`Playtest`] through [`AppCommand::RecordPlaytest`].
 
 pub mod longcat;
+pub mod mario;
 pub mod match3;
 pub mod rules;
 
@@ -95,7 +96,7 @@ type Starter = fn(&EditBoard, u64) -> Option<Result<Box<dyn PlaySession>, String
 
 /// The games with a bespoke playtest widget, one line each (their files are named after
 /// them); other games play through their [`PlayRules`](crate::game::PlayRules).
-const STARTERS: [Starter; 2] = [match3::start, longcat::start];
+const STARTERS: [Starter; 3] = [match3::start, longcat::start, mario::start];
 
 /// The playtest window.
 pub struct PlaytestWindow {

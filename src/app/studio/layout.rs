@@ -295,6 +295,13 @@ impl StudioApp {
         }
         let errors = &mut self.errors;
         let tools = ctx.tools;
+        let revision = editor.revision();
+        let analysis = self
+            .analysis
+            .last
+            .as_ref()
+            .filter(|o| o.revision == revision)
+            .and_then(|o| o.result.as_ref().ok());
         let canvas = &mut self.canvas;
         let state = self.shown_state.as_ref();
         let out = egui::CentralPanel::default().show(ui, |ui| {
@@ -334,7 +341,7 @@ impl StudioApp {
             if let Some(i) = dismiss {
                 errors.remove(i);
             }
-            canvas.ui(ui, editor.board(), tools, state)
+            canvas.ui(ui, editor.board(), tools, state, analysis)
         });
         let out = out.inner;
         commands.extend(out.commands.into_iter().map(AppCommand::Edit));

@@ -1,0 +1,19 @@
+//! Super Mario Bros levels (SPEC §2.6, rl-quality-diversity ch. 3.2 and 6): the tiles and
+//! their letters (`tiles`), a checked level (`level`), the VGLC and Mario AI Framework text
+//! formats (`formats`), the deterministic tick engine (`engine`), the agents that play it
+//! (`agents`) and the thesis's evaluation (`reward`).
+
+pub mod agents;
+pub mod engine;
+pub mod evaluate;
+pub mod formats;
+pub mod game;
+pub mod level;
+pub mod reward;
+pub mod tiles;
+
+#[cfg(test)]
+pub(crate) mod test_levels;
+
+pub use level::{LevelError, MarioLevel};
+pub use tiles::Tile;

@@ -1,0 +1,220 @@
+//! The command line on Mario levels: import from the VGLC and the Mario AI Framework, export
+//! back, validate with A* and the human-like agent, and the Table 6.2 comparison.
+
+// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::Path;
+use std::process::Command;
+
+fn studio() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_level-studio"))
+}
+
+/// A 40-column level in the studio's letters: a gap, a pipe, a goomba, boxes.
+fn level_text() -> String {
+    let mut rows = vec!["-".repeat(40); 15];
+    rows[9] = format!("{}S@S!{}", "-".repeat(10), "-".repeat(26));
+    rows[11] = format!("{}<>{}", "-".repeat(22), "-".repeat(16));
+    rows[12] = format!("-M{}g-----[]{}F-", "-".repeat(14), "-".repeat(14));
+    let ground = format!("{}---{}", "X".repeat(16), "X".repeat(21));
+    rows[13] = ground.clone();
+    rows[14] = ground;
+    rows.join("\n") + "\n"
+}
+
+fn run(args: &[&str]) -> std::process::Output {
+    studio().args(args).output().unwrap()
+}
+
+#[test]
+fn validate_prints_playability_the_indicators_and_the_rewards() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("level.txt");
+    std::fs::write(&file, level_text()).unwrap();
+    let out = studio()
+        .args(["validate", "--json", "--game", "mario"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["game"], "mario");
+    assert_eq!(v["playable"], true);
+    assert!(v["astar_ticks"].as_u64().unwrap() > 40);
+    assert_eq!(v["trials"], 10);
+    for key in [
+        "jumps",
+        "enemy_damage",
+        "hole_damage",
+        "long_presses",
+        "total_damage",
+        "r_diff",
+        "r_mono",
+        "evaluation",
+    ] {
+        assert!(v[key].as_f64().is_some_and(f64::is_finite), "{key}: {v}");
+    }
+    let total = v["enemy_damage"].as_f64().unwrap() + 1.1 * v["hole_damage"].as_f64().unwrap();
+    assert!((v["total_damage"].as_f64().unwrap() - total).abs() < 1e-9);
+    let eval = v["r_diff"].as_f64().unwrap() + v["r_mono"].as_f64().unwrap();
+    assert!((v["evaluation"].as_f64().unwrap() - eval).abs() < 1e-9);
+    assert!(v["virtual_damage_places"].is_array());
+    // Same seed, same figures.
+    let again = studio()
+        .args(["validate", "--json", "--game", "mario"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert_eq!(out.stdout, again.stdout);
+}
+
+#[test]
+fn an_unplayable_level_scores_zero_and_says_where_a_star_failed() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("wall.txt");
+    // A wall eleven blocks high: no jump clears it.
+    let mut rows: Vec<String> = vec!["-".repeat(30); 15];
+    for row in rows.iter_mut().take(13).skip(2) {
+        row.replace_range(15..16, "#");
+    }
+    rows[13] = "X".repeat(30);
+    rows[14] = "X".repeat(30);
+    std::fs::write(&file, rows.join("\n") + "\n").unwrap();
+    let out = studio()
+        .args(["validate", "--json", "--game", "mario"])
+        .arg(&file)
+        .output()
+        .unwrap();
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["playable"], false, "{v}");
+    assert_eq!(v["evaluation"], 0.0);
+    let why = v["astar_failure"].as_str().unwrap();
+    assert!(why.contains("column"), "{why}");
+}
+
+#[test]
+fn mario_ai_text_imports_exports_and_refuses_what_it_cannot_play() {
+    let dir = tempfile::tempdir().unwrap();
+    // The framework writes pipes as columns of 't' and bullet bills as '*'.
+    let mut rows = vec!["-".repeat(24); 16];
+    rows[12] = format!("{}tt{}*{}", "-".repeat(8), "-".repeat(6), "-".repeat(7));
+    rows[13] = "-M------tt------*---E-F-".to_string();
+    rows[14] = "X".repeat(24);
+    rows[15] = "X".repeat(24);
+    let file = dir.path().join("lvl-1.txt");
+    std::fs::write(&file, rows.join("\n") + "\n").unwrap();
+    let pack = dir.path().join("ai.ron");
+    let out = studio()
+        .args(["import", "--format", "mario-ai"])
+        .arg(&file)
+        .arg("--out")
+        .arg(&pack)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&pack).unwrap();
+    assert!(
+        text.contains("<>") && text.contains("[]") && text.contains('B'),
+        "{text}"
+    );
+    // Export back to both formats.
+    for format in ["mario-ai", "vglc-mario"] {
+        let out_dir = dir.path().join(format);
+        let out = studio()
+            .args(["export"])
+            .arg(&pack)
+            .args(["--format", format, "--out"])
+            .arg(&out_dir)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let written = std::fs::read_to_string(out_dir.join("01-lvl-1.txt")).unwrap();
+        assert_eq!(written.lines().count(), 16);
+    }
+    // A spiky is refused with its place, and nothing is written.
+    rows[13] = "-M------tt------*---y-F-".to_string();
+    std::fs::write(&file, rows.join("\n") + "\n").unwrap();
+    let refused = dir.path().join("refused.ron");
+    let out = studio()
+        .args(["import", "--format", "mario-ai"])
+        .arg(&file)
+        .arg("--out")
+        .arg(&refused)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("row 14, column 21") && err.contains("spiky"),
+        "{err}"
+    );
+    assert!(!refused.exists());
+}
+
+#[test]
+fn the_vglc_levels_import_and_a_star_finishes_every_one() {
+    let dir = level_studio::mario::formats::vglc_levels_dir();
+    if !dir.is_dir() {
+        eprintln!("skipped: {} is absent", dir.display());
+        return;
+    }
+    let out_dir = tempfile::tempdir().unwrap();
+    let pack = out_dir.path().join("vglc.ron");
+    let out = studio()
+        .args(["import", "--format", "vglc-mario"])
+        .arg(&dir)
+        .arg("--out")
+        .arg(&pack)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out = studio()
+        .args(["validate", "--json", "--games", "2"])
+        .arg(&pack)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 15);
+    for v in &lines {
+        assert_eq!(v["playable"], true, "{}", v["level"]);
+    }
+    // Bad letters are refused with their place.
+    let bad = out_dir.path().join("bad.txt");
+    std::fs::write(&bad, "Z".repeat(20) + "\n").unwrap();
+    let out = run(&[
+        "import",
+        "--format",
+        "vglc-mario",
+        bad.to_str().unwrap(),
+        "--out",
+        out_dir.path().join("bad.ron").to_str().unwrap(),
+    ]);
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("row 1, column 1"));
+    assert!(!Path::new(&out_dir.path().join("bad.ron")).exists());
+}
