@@ -352,6 +352,7 @@ fn analysis_of(
         histogram: Some(GaugeHistogram {
             caption: format!("Virtual damage in {games} human-like games"),
             bars,
+            own_axis: false,
         }),
         rates: Some((
             format!("Win rates ({games} games per agent)"),

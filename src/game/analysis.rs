@@ -54,6 +54,10 @@ pub struct GaugeHistogram {
     pub caption: String,
     /// `(x, count)` per bar; bars at or below the gauge's threshold count as good.
     pub bars: Vec<(f64, u32)>,
+    /// The bars stand on an axis of their own (Mario's 4-column patterns), not on the
+    /// gauge's scale: the value and threshold lines are not drawn over them, and every bar
+    /// is a warning colour.
+    pub own_axis: bool,
 }
 
 /// What the difficulty gauge shows.

@@ -115,6 +115,7 @@ fn analysis_of(level: &MarioLevel, eval: &LevelEvaluation) -> Analysis {
             .enumerate()
             .map(|(i, &n)| (i as f64, n))
             .collect(),
+        own_axis: true,
     };
     let indicator = |name: &str, values: &[f64]| {
         let (mean, sd) = super::evaluate::mean_sd(values);

@@ -102,6 +102,7 @@ pub fn analysis_of(layout: &Layout, v: Validation) -> Analysis {
                 .filter(|(_, &n)| n > 0)
                 .map(|(moves, &n)| (f64::from(moves), n))
                 .collect(),
+            own_axis: false,
         }),
         rates: None,
         tables: Vec::new(),

@@ -350,8 +350,9 @@ fn rate_bars(ui: &mut egui::Ui, title: &str, rates: &[(String, f64)]) {
 
 fn histogram(ui: &mut egui::Ui, g: &Gauge, h: &GaugeHistogram) {
     ui.label(RichText::new(&h.caption).small());
-    let threshold = g.threshold.as_ref().map(|t| t.0);
-    let good = |x: f64| threshold.is_none_or(|t| (x <= t) == g.good_below);
+    let own_axis = h.own_axis;
+    let threshold = g.threshold.as_ref().map(|t| t.0).filter(|_| !own_axis);
+    let good = |x: f64| !own_axis && threshold.is_none_or(|t| (x <= t) == g.good_below);
     let bars: Vec<Bar> = h
         .bars
         .iter()
@@ -388,8 +389,12 @@ fn histogram(ui: &mut egui::Ui, g: &Gauge, h: &GaugeHistogram) {
         .allow_zoom(false)
         .allow_scroll(false)
         .allow_double_click_reset(false)
-        .include_x(g.scale.0)
-        .include_x(g.scale.1 + 1.0)
+        .include_x(if own_axis { -0.5 } else { g.scale.0 })
+        .include_x(if own_axis {
+            h.bars.len() as f64 - 0.5
+        } else {
+            g.scale.1 + 1.0
+        })
         .include_y(0.0)
         .include_y(top)
         .show_grid([false, true])
@@ -402,7 +407,7 @@ fn histogram(ui: &mut egui::Ui, g: &Gauge, h: &GaugeHistogram) {
                         .width(1.5),
                 );
             }
-            if let Some(v) = g.value {
+            if let Some(v) = g.value.filter(|_| !own_axis) {
                 plot.vline(VLine::new("value", v).color(palette::ACCENT).width(2.0));
             }
         });

@@ -8,12 +8,12 @@
 use crate::app::board::Board as EditBoard;
 use crate::app::editor::palette;
 use crate::app::playtest::{outcome_frame, Attempt, BoardView, PlaySession, PlaytestWindow};
-use crate::game::GameId;
+use crate::game::{Game, GameId, TileMark};
 use crate::mario::agents::{AStarAgent, Agent, HumanLikeAgent};
 use crate::mario::engine::{Action, Cause, LevelMap, SpriteKind, Status, World, TILE};
 use crate::mario::evaluate::new_world;
 use crate::mario::game::MarioGame;
-use crate::mario::MarioLevel;
+use crate::mario::{MarioLevel, Tile};
 use egui::{Color32, Key, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2};
 use std::sync::Arc;
 
@@ -92,7 +92,7 @@ impl MarioPlay {
         self.player = player;
         self.agent = match player {
             Player::Designer => None,
-            Player::AStar => Some(Watcher::AStar(Box::new(AStarAgent::new()))),
+            Player::AStar => Some(Watcher::AStar(Box::default())),
             Player::HumanLike(seed) => Some(Watcher::Human(Box::new(HumanLikeAgent::new(seed)))),
         };
         self.carry = 0.0;
@@ -230,12 +230,24 @@ impl MarioPlay {
             .clamp(0.0, (w as f32 * TILE - view_px).max(0.0));
         let first = (camera / TILE).floor() as usize;
         let to_screen = |x: f32, y: f32| rect.min + Vec2::new((x - camera) * scale, y * scale);
+        // The sky in one piece, then the tiles, each a hair larger than its cell so that no
+        // seam shows between neighbours; only tiles with a mark get the palette's drawing.
+        let sky = game.tiles()[usize::from(Tile::Empty.index())].rgb;
+        painter.rect_filled(rect, 0.0, Color32::from_rgb(sky[0], sky[1], sky[2]));
         for y in 0..h {
             for x in first..(first + columns as usize + 2).min(w) {
                 let tile = self.world.tiles_now(x, y);
+                if tile == Tile::Empty {
+                    continue;
+                }
                 let min = to_screen(x as f32 * TILE, y as f32 * TILE);
                 let r = Rect::from_min_size(min, Vec2::splat(cell));
-                palette::paint_tile(&painter, r, &game, tile.index());
+                if game.tile_mark(tile.index()) == TileMark::Plain {
+                    let [r8, g8, b8] = game.tiles()[usize::from(tile.index())].rgb;
+                    painter.rect_filled(r.expand(0.5), 0.0, Color32::from_rgb(r8, g8, b8));
+                } else {
+                    palette::paint_tile(&painter, r, &game, tile.index());
+                }
             }
         }
         // The goal column.
@@ -284,7 +296,7 @@ impl MarioPlay {
             to_screen(m.x() - 6.0, m.y() - m.height()),
             to_screen(m.x() + 6.0, m.y()),
         );
-        let blink = m.invulnerable_ticks() > 0 && (self.world.tick() / 2) % 2 == 0;
+        let blink = m.invulnerable_ticks() > 0 && (self.world.tick() / 2).is_multiple_of(2);
         if !blink {
             painter.rect_filled(body, 2.0 * scale, Color32::from_rgb(228, 48, 40));
             painter.rect_stroke(

@@ -243,7 +243,7 @@ impl StudioApp {
         if level_open {
             Panel::left("sidebar")
                 .resizable(true)
-                .default_size(230.0)
+                .default_size(290.0)
                 .show(ui, |ui| {
                     // Each game keeps its own scroll offset.
                     egui::ScrollArea::vertical()

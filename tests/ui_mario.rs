@@ -1,0 +1,181 @@
+//! egui_kittest tests of Mario in the studio window: the real-time playtest (held keys move
+//! Mario at the engine's frame rate, pause and step, a lost attempt is kept with the level),
+//! watching A* play, and the side-scrolling canvas.
+
+// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use egui::Key;
+use egui_kittest::kittest::Queryable;
+use egui_kittest::Harness;
+use level_studio::app::playtest::mario::Player;
+use level_studio::app::{AppCommand, JobMode, PackCommand, Settings, StudioApp, StudioPaths};
+use level_studio::game::registry;
+use level_studio::level::Level;
+
+fn studio(dir: &tempfile::TempDir) -> StudioApp {
+    let paths = StudioPaths::for_tests(vec![], Some(dir.path().join("recovery.ron")));
+    StudioApp::new(Settings::default(), paths, JobMode::Inline)
+}
+
+fn harness(app: StudioApp) -> Harness<'static, StudioApp> {
+    Harness::builder()
+        .with_size([1440.0, 900.0])
+        .with_step_dt(1.0 / 60.0)
+        .with_max_steps(20)
+        .build_ui_state(|ui, app: &mut StudioApp| app.show(ui), app)
+}
+
+fn steps(h: &mut Harness<'_, StudioApp>, n: usize) {
+    for _ in 0..n {
+        h.step();
+    }
+}
+
+/// A 40-column level: ground, Mario at the left, a goomba at column `goomba` (if any).
+fn level(goomba: Option<usize>) -> Level {
+    let mut rows = vec!["-".repeat(40); 15];
+    let mut feet: Vec<char> = "-".repeat(40).chars().collect();
+    feet[1] = 'M';
+    feet[38] = 'F';
+    if let Some(x) = goomba {
+        feet[x] = 'g';
+    }
+    rows[12] = feet.into_iter().collect();
+    rows[13] = "X".repeat(40);
+    rows[14] = "X".repeat(40);
+    let game = registry::find("mario").unwrap();
+    game.level_from_ascii("corridor", &(rows.join("\n") + "\n"))
+        .unwrap()
+}
+
+fn start_playtest(h: &mut Harness<'_, StudioApp>, level: &Level) {
+    h.state_mut().push(AppCommand::LoadLevel(level.clone()));
+    steps(h, 2);
+    h.state_mut()
+        .push(AppCommand::Pack(PackCommand::AddCurrent));
+    steps(h, 2);
+    h.get_by_label("Playtest").click();
+    steps(h, 2);
+    assert!(
+        h.state().playtest().mario().is_some(),
+        "{:?}",
+        h.state().errors()
+    );
+}
+
+#[test]
+fn held_arrows_move_mario_in_real_time_and_pause_freezes_him() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(&dir));
+    steps(&mut h, 2);
+    start_playtest(&mut h, &level(None));
+    let x0 = h.state().playtest().mario().unwrap().world.mario().x();
+    h.key_down(Key::ArrowRight);
+    steps(&mut h, 30);
+    let play = h.state().playtest().mario().unwrap();
+    // Half a second at 60 frames a second is about 16 engine ticks of 30 ms.
+    assert!((14..=18).contains(&play.ticks()), "{} ticks", play.ticks());
+    let x1 = play.world.mario().x();
+    assert!(x1 > x0 + 30.0, "walked from {x0} to {x1}");
+    // P pauses: time stands still; N plays one tick.
+    h.key_press(Key::P);
+    steps(&mut h, 1);
+    let paused_at = h.state().playtest().mario().unwrap().ticks();
+    steps(&mut h, 20);
+    assert_eq!(h.state().playtest().mario().unwrap().ticks(), paused_at);
+    h.key_press(Key::N);
+    steps(&mut h, 1);
+    assert_eq!(h.state().playtest().mario().unwrap().ticks(), paused_at + 1);
+    h.key_up(Key::ArrowRight);
+    h.get_by_label_contains("PAUSED");
+}
+
+#[test]
+fn walking_into_a_goomba_loses_and_the_attempt_is_kept_with_the_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(&dir));
+    steps(&mut h, 2);
+    let level = level(Some(8));
+    start_playtest(&mut h, &level);
+    h.key_down(Key::ArrowRight);
+    for _ in 0..200 {
+        h.step();
+        if h.state().playtest().mario().unwrap().outcome().is_some() {
+            break;
+        }
+    }
+    h.key_up(Key::ArrowRight);
+    steps(&mut h, 2);
+    assert_eq!(h.state().playtest().mario().unwrap().outcome(), Some(false));
+    h.get_by_label_contains("Hit by an enemy");
+    let app = h.state();
+    let pack = &app.packs()[app.active_pack()].pack;
+    let played = pack.levels.iter().find(|l| l.cells == level.cells).unwrap();
+    assert_eq!(played.playtests.len(), 1, "the attempt is kept");
+    assert!(!played.playtests[0].solved);
+    assert!(played.playtests[0].moves > 5, "moves are the ticks played");
+}
+
+#[test]
+fn watching_a_star_fast_reaches_the_goal_and_is_not_the_designers_attempt() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(&dir));
+    steps(&mut h, 2);
+    let level = level(Some(20));
+    start_playtest(&mut h, &level);
+    // The window grows to its full width over its first frames; Watch sits at its right.
+    steps(&mut h, 60);
+    h.get_by_label("A*").click();
+    steps(&mut h, 1);
+    h.get_by_label("Fast").click();
+    steps(&mut h, 1);
+    assert_eq!(h.state().playtest().mario().unwrap().player, Player::AStar);
+    for _ in 0..400 {
+        h.step();
+        if h.state().playtest().mario().unwrap().outcome().is_some() {
+            break;
+        }
+    }
+    let play = h.state().playtest().mario().unwrap();
+    assert_eq!(play.outcome(), Some(true), "A* finishes the corridor");
+    assert_eq!(play.speed, 4);
+    let app = h.state();
+    let pack = &app.packs()[app.active_pack()].pack;
+    let played = pack.levels.iter().find(|l| l.cells == level.cells).unwrap();
+    assert!(
+        played.playtests.is_empty(),
+        "an agent's game is not an attempt"
+    );
+}
+
+#[test]
+fn a_long_level_scrolls_sideways_and_its_minimap_brings_a_part_into_view() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(&dir));
+    steps(&mut h, 2);
+    let game = registry::find("mario").unwrap();
+    let long = game.blank(300, 15);
+    h.state_mut().push(AppCommand::LoadLevel(long));
+    steps(&mut h, 3);
+    let left = h.state().canvas().cell_center(0, 0);
+    let right = h.state().canvas().cell_center(299, 0);
+    let cell = h.state().canvas().cell_center(1, 0).x - left.x;
+    assert!(
+        cell >= 8.0,
+        "fitted to the height, not squeezed to the width: {cell}"
+    );
+    assert!(right.x > 1440.0, "the level runs past the window");
+    // The wheel scrolls it sideways.
+    h.hover_at(left + egui::Vec2::new(100.0, 100.0));
+    h.event(egui::Event::MouseWheel {
+        unit: egui::MouseWheelUnit::Point,
+        delta: egui::Vec2::new(0.0, -400.0),
+        phase: egui::TouchPhase::Move,
+        source: egui::MouseWheelSource::Unknown,
+        modifiers: egui::Modifiers::NONE,
+    });
+    steps(&mut h, 3);
+    let scrolled = h.state().canvas().cell_center(0, 0);
+    assert!(scrolled.x < left.x - 100.0, "{left:?} → {scrolled:?}");
+}
