@@ -228,6 +228,10 @@ pub trait Game: Send + Sync + 'static {
     fn overlay_name(&self) -> Option<&'static str> {
         None
     }
+    /// What the overlay shows, for its menu entry's tooltip.
+    fn overlay_help(&self) -> &'static str {
+        "Tint each sprite group by its size: single, pair, group (what the pattern GA scores)"
+    }
     /// The overlay of a level (its rows as the editor holds them, perhaps mid-edit): by
     /// default its pattern groups tinted by size class.
     fn overlay(&self, rows: &[String]) -> Option<Overlay> {

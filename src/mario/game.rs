@@ -202,7 +202,7 @@ fn analysis_of(level: &MarioLevel, eval: &LevelEvaluation) -> Analysis {
 
 /// Tints of the overlay: the A* path, then virtual damage in one, two or three, and four or
 /// more trials (the thesis's white / green / yellow markers, scaled to 10 trials).
-const PATH_RGBA: [u8; 4] = [70, 130, 255, 150];
+const PATH_RGBA: [u8; 4] = [36, 52, 190, 170];
 const DAMAGE_RGBA: [[u8; 4]; 3] = [
     [245, 245, 245, 230],
     [60, 220, 90, 230],
@@ -400,6 +400,11 @@ impl Game for MarioGame {
 
     fn overlay_name(&self) -> Option<&'static str> {
         Some("Damage & A* path")
+    }
+
+    fn overlay_help(&self) -> &'static str {
+        "Where the human-like trials took virtual damage (white: 1 trial, green: 2-3, yellow: \
+         4 or more; the thesis's Fig. 6.12) over the A* agent's path (blue)"
     }
 
     /// No overlay from the cells alone: it needs the analysis.

@@ -118,7 +118,8 @@ impl CanvasView {
 
         // View transform: fit, then zoom about the pointer and pan.
         let fit = if long {
-            ((area.height() - header_h - footer_h - 16.0) / h).clamp(4.0, 40.0)
+            // Room under the board for the overlay's legend.
+            ((area.height() - header_h - footer_h - 36.0) / h).clamp(4.0, 40.0)
         } else {
             ((area.width() - 40.0) / w)
                 .min((area.height() - header_h - footer_h - 16.0) / h)
@@ -315,7 +316,13 @@ impl CanvasView {
             );
             painter.rect_filled(c, 3.0, Color32::from_rgba_unmultiplied(r, g, b, a / 3));
         }
-        let mut at = self.board_rect.left_bottom() + Vec2::new(0.0, 6.0);
+        // Under the board, where the visible part of it starts (a long level is scrolled).
+        let mut at = Pos2::new(
+            self.board_rect
+                .left()
+                .max(painter.clip_rect().left() + 20.0),
+            self.board_rect.bottom() + 6.0,
+        );
         for (label, [r, g, b]) in &overlay.legend {
             let chip = Rect::from_min_size(at, Vec2::splat(12.0));
             painter.rect_filled(chip, 2.0, Color32::from_rgb(*r, *g, *b));

@@ -83,12 +83,14 @@ impl StudioApp {
                         }
                     }
                     ui.separator();
-                    if let Some(name) = self.game.game().ok().and_then(|g| g.overlay_name()) {
-                        ui.checkbox(&mut self.settings.tools.overlay, format!("{name} overlay"))
-                            .on_hover_text(
-                                "Tint each sprite group by its size: single, pair, group \
-                                 (what the pattern GA scores)",
-                            );
+                    if let Some(game) = self.game.game().ok() {
+                        if let Some(name) = game.overlay_name() {
+                            ui.checkbox(
+                                &mut self.settings.tools.overlay,
+                                format!("{name} overlay"),
+                            )
+                            .on_hover_text(game.overlay_help());
+                        }
                     }
                     ui.checkbox(&mut self.settings.show_frame_time, "Frame time");
                     if ui.button("Reset canvas zoom").clicked() {
