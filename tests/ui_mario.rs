@@ -70,6 +70,11 @@ fn held_arrows_move_mario_in_real_time_and_pause_freezes_him() {
     let mut h = harness(studio(&dir));
     steps(&mut h, 2);
     start_playtest(&mut h, &level(None));
+    assert_eq!(
+        h.state().playtest().mario().unwrap().ticks(),
+        0,
+        "the clock waits for the designer's first key"
+    );
     let x0 = h.state().playtest().mario().unwrap().world.mario().x();
     h.key_down(Key::ArrowRight);
     steps(&mut h, 30);

@@ -89,9 +89,9 @@ pub fn astar_run(map: &Arc<LevelMap>) -> AStarRun {
 pub struct DamagePlace {
     /// The trial (0-based).
     pub trial: u32,
-    /// Column and row of Mario at the slip.
+    /// Mario's column when the slip hurt him.
     pub column: usize,
-    /// Row (0 at the top).
+    /// His row then (0 at the top; a fall is put on the bottom row, at the hole).
     pub row: usize,
     /// Enemy or hole.
     pub cause: Cause,
@@ -160,13 +160,15 @@ pub fn evaluate(
         }
         let trial_seed = Rng::derive(seed, u64::from(t)).next_u64();
         let trial: Trial = human::trial(&map, trial_seed, human::max_ticks(&map));
-        eval.add_trial(t, &trial);
+        eval.add_trial(t, &trial, level.height());
     }
     Ok(eval)
 }
 
 impl LevelEvaluation {
-    fn add_trial(&mut self, index: u32, trial: &Trial) {
+    /// Adds a trial's figures; a damage place below the level (a fall) is put on the level's
+    /// bottom row, at the hole.
+    fn add_trial(&mut self, index: u32, trial: &Trial, rows: usize) {
         self.jumps.push(f64::from(trial.jumps));
         self.enemy_damage.push(f64::from(trial.enemy_damage));
         self.hole_damage.push(f64::from(trial.hole_damage));
@@ -175,7 +177,7 @@ impl LevelEvaluation {
             .extend(trial.virtual_damage.iter().map(|v| DamagePlace {
                 trial: index,
                 column: v.column,
-                row: (v.y_px / 16.0).max(0.0) as usize,
+                row: ((v.y_px / 16.0).max(0.0) as usize).min(rows - 1),
                 cause: v.cause,
             }));
     }

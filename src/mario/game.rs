@@ -355,7 +355,7 @@ impl Game for MarioGame {
             Some(Tile::Goomba) => TileMark::Monster(2),
             Some(Tile::Koopa) => TileMark::Monster(1),
             Some(Tile::Goal) => TileMark::Glyph('F'),
-            Some(Tile::ItemBox) => TileMark::Glyph('M'),
+            Some(Tile::ItemBox) => TileMark::Glyph('+'),
             Some(Tile::CoinBox) => TileMark::Glyph('?'),
             Some(Tile::CoinBrick) => TileMark::Glyph('$'),
             Some(Tile::Coin) => TileMark::Glyph('o'),

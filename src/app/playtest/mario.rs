@@ -66,6 +66,8 @@ pub struct MarioPlay {
     /// Ticks per engine tick when an agent plays (1 normal, [`FAST`] fast).
     pub speed: u32,
     carry: f64,
+    /// The designer's clock starts with the first key held.
+    started: bool,
     message: String,
 }
 
@@ -81,7 +83,11 @@ impl MarioPlay {
             paused: false,
             speed: 1,
             carry: 0.0,
-            message: "Arrows walk · Space jumps (hold for height) · Shift runs · P pauses".into(),
+            started: false,
+            message:
+                "Press an arrow or Space to start · Space jumps (hold for height) · Shift runs \
+                      · P pauses"
+                    .into(),
         }
     }
 
@@ -97,8 +103,9 @@ impl MarioPlay {
         };
         self.carry = 0.0;
         self.paused = false;
+        self.started = false;
         self.message = match player {
-            Player::Designer => "Your turn: arrows, Space, Shift".into(),
+            Player::Designer => "Your turn: press an arrow or Space to start".into(),
             Player::AStar => "Watching A* (the playability test)".into(),
             Player::HumanLike(seed) => format!("Watching a human-like trial (seed {seed})"),
         };
@@ -165,6 +172,13 @@ impl MarioPlay {
 
     /// Advances by `dt` seconds of real time (pause, speed and the per-frame cap applied).
     pub(super) fn advance(&mut self, dt: f64, keys: Action) {
+        if self.player == Player::Designer && !self.started {
+            // Nothing moves until the designer is ready.
+            if keys == Action::NONE {
+                return;
+            }
+            self.started = true;
+        }
         if self.paused || !self.world.is_running() {
             self.carry = 0.0;
             return;

@@ -83,7 +83,7 @@ impl StudioApp {
                         }
                     }
                     ui.separator();
-                    if let Some(game) = self.game.game().ok() {
+                    if let Ok(game) = self.game.game() {
                         if let Some(name) = game.overlay_name() {
                             ui.checkbox(
                                 &mut self.settings.tools.overlay,
