@@ -218,3 +218,78 @@ fn the_vglc_levels_import_and_a_star_finishes_every_one() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("row 1, column 1"));
     assert!(!Path::new(&out_dir.path().join("bad.ron")).exists());
 }
+
+#[test]
+fn random_patterns_generate_and_eval_when_the_vglc_is_here() {
+    if !level_studio::mario::formats::vglc_levels_dir().is_dir() {
+        eprintln!("skipped: the VGLC folder is absent");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let pack = dir.path().join("random.ron");
+    let args = |seed: &str, out: &Path| {
+        let mut c = studio();
+        c.args([
+            "generate",
+            "--game",
+            "mario",
+            "--model",
+            "random-patterns",
+            "--set",
+            "length=10",
+            "--count",
+            "3",
+            "--seed",
+            seed,
+            "--out",
+        ])
+        .arg(out);
+        c
+    };
+    let out = args("4", &pack).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let again = dir.path().join("again.ron");
+    assert!(args("4", &again).output().unwrap().status.success());
+    let a = level_studio::files::load_pack(&pack).unwrap();
+    let b = level_studio::files::load_pack(&again).unwrap();
+    assert_eq!(a.levels.len(), 3);
+    for (x, y) in a.levels.iter().zip(&b.levels) {
+        assert_eq!(x.cells, y.cells, "same seed, same levels");
+        assert_eq!(x.cells[0].len(), 41, "10 patterns and the goal column");
+        assert_eq!(x.cells.len(), 14);
+    }
+    let out = run(&[
+        "eval",
+        "--game",
+        "mario",
+        "--model",
+        "random-patterns",
+        "--count",
+        "6",
+        "--seed",
+        "2",
+        "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["count"], 6);
+    for key in [
+        "mean_evaluation",
+        "mean_r_diff",
+        "mean_r_mono",
+        "kl_level",
+        "different_tiles",
+    ] {
+        assert!(v[key].as_f64().is_some_and(f64::is_finite), "{key}: {v}");
+    }
+    assert!(v["unplayable"].as_u64().unwrap() <= 6);
+    assert!(v["different_tiles"].as_f64().unwrap() > 10.0);
+}

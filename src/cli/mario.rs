@@ -35,7 +35,7 @@ pub fn eval(args: &EvalArgs) -> Option<Result<ExitCode>> {
         if args.table62 {
             table62(args)
         } else {
-            bail!("mario eval takes --table62 (the generators come with the next issue)")
+            eval_model(args)
         }
     })
 }
@@ -43,6 +43,84 @@ pub fn eval(args: &EvalArgs) -> Option<Result<ExitCode>> {
 /// `train --model …` for Mario: none yet.
 pub fn train(_args: &TrainArgs) -> Option<Result<ExitCode>> {
     None
+}
+
+/// `eval --game mario --model M --count N --seed S`: N levels of 10 patterns, each evaluated
+/// (A* + 10 human-like trials), and their diversity.
+fn eval_model(args: &EvalArgs) -> Result<ExitCode> {
+    use crate::mario::generators::random_patterns;
+    use crate::mario::patterns::{diversity, PatLegal, LEVEL_PATTERNS};
+    use crate::rng::Rng;
+    use rayon::prelude::*;
+    if args.model != "random-patterns" {
+        bail!(
+            "unknown Mario model {:?} (random-patterns; the CGAN and TD3 generators are not \
+             trained yet)",
+            args.model
+        );
+    }
+    let count = args.count.unwrap_or(200) as usize;
+    let started = std::time::Instant::now();
+    let pat = PatLegal::default_set().map_err(|e| anyhow!(e))?;
+    let levels: Vec<_> = (0..count as u64)
+        .filter_map(|i| random_patterns(&pat, LEVEL_PATTERNS, &mut Rng::derive(args.seed, i)))
+        .collect();
+    let evals: Vec<_> = levels
+        .par_iter()
+        .enumerate()
+        .map(|(i, level)| {
+            evaluate(
+                level,
+                args.seed ^ i as u64,
+                DEFAULT_TRIALS,
+                &Cancel::default(),
+            )
+        })
+        .collect::<Result<_, _>>()
+        .map_err(|e| anyhow!("{e}"))?;
+    let n = evals.len().max(1) as f64;
+    let mean = |f: &dyn Fn(&crate::mario::evaluate::LevelEvaluation) -> f64| {
+        evals.iter().map(f).sum::<f64>() / n
+    };
+    let mean_evaluation = mean(&|e| e.evaluation());
+    let mean_r_diff = mean(&|e| e.r_diff());
+    let mean_r_mono = mean(&|e| if e.playable() { e.r_mono } else { 0.0 });
+    let unplayable = evals.iter().filter(|e| !e.playable()).count();
+    let (kl_level, different_tiles) = diversity(&levels, args.seed);
+    let seconds = started.elapsed().as_secs_f64();
+    if args.json {
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&json!({
+                "game": "mario",
+                "model": args.model,
+                "count": evals.len(),
+                "seed": args.seed,
+                "mean_evaluation": mean_evaluation,
+                "mean_r_diff": mean_r_diff,
+                "mean_r_mono": mean_r_mono,
+                "unplayable": unplayable,
+                "kl_level": kl_level,
+                "different_tiles": different_tiles,
+                "seconds": seconds,
+            }))?
+        );
+    } else {
+        println!(
+            "{}: {} levels of {LEVEL_PATTERNS} patterns (seed {}), {:.1} s",
+            args.model,
+            evals.len(),
+            args.seed,
+            seconds
+        );
+        println!(
+            "mean evaluation {mean_evaluation:.3} (r_diff {mean_r_diff:.3}, r_mono \
+             {mean_r_mono:.3}); unplayable {unplayable} of {}",
+            evals.len()
+        );
+        println!("KL_level {kl_level:.3}, different tiles {different_tiles:.1} (mean over pairs)");
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn table62(args: &EvalArgs) -> Result<ExitCode> {

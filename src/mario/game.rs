@@ -331,7 +331,7 @@ impl Game for MarioGame {
     }
 
     fn generators(&self) -> Vec<Arc<dyn LevelGenerator>> {
-        Vec::new()
+        vec![Arc::new(super::generators::RandomPatterns)]
     }
 
     fn difficulty_text(&self, difficulty: f64) -> String {

@@ -8,7 +8,9 @@ pub mod engine;
 pub mod evaluate;
 pub mod formats;
 pub mod game;
+pub mod generators;
 pub mod level;
+pub mod patterns;
 pub mod reward;
 pub mod tiles;
 
