@@ -467,6 +467,15 @@ fn validate_plays_the_level_again_with_the_chosen_seed_and_games() {
     h.key_press(Key::Enter);
     steps(&mut h, 3);
     h.get_by_label_contains("Games 3000 is out of range (1–500)");
+    // The note is match-3's: another game's gauge does not show it, and it is back on return.
+    command(&mut h, AppCommand::SwitchGame(level_studio::longcat::ID));
+    steps(&mut h, 3);
+    assert!(h
+        .query_by_label_contains("Games 3000 is out of range")
+        .is_none());
+    command(&mut h, AppCommand::SwitchGame(level_studio::match3::ID));
+    steps(&mut h, 3);
+    h.get_by_label_contains("Games 3000 is out of range (1–500)");
 }
 
 #[test]
@@ -1099,4 +1108,32 @@ fn a_closed_gauge_section_stays_closed_on_another_room() {
             i + 1
         );
     }
+}
+
+/// Walkthrough round 3: opening a pack that is open already (and unchanged on disk) shows its
+/// tab and keeps the canvas linked to its level, instead of reloading it and cutting the link.
+#[test]
+fn opening_an_open_pack_again_keeps_the_canvas_linked() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("two.ron");
+    let mut pack = level_studio::level::Pack::new("two");
+    for (name, w, ht) in [("first", 5, 5), ("second", 6, 6)] {
+        let layout = level_studio::match3::Layout::open(w, ht).unwrap();
+        pack.levels
+            .push(level_studio::level::Level::from_layout(name, &layout));
+    }
+    level_studio::files::save_pack(&path, &pack).unwrap();
+    let mut h = harness(studio(vec![path.clone()], &dir));
+    steps(&mut h, 2);
+    let card = h.state().pack_strip().card_rects[1].1.center();
+    stroke(&mut h, &[card]);
+    assert_eq!(h.state().linked(), Some((0, 1)));
+    open(&mut h, &path);
+    assert_eq!(h.state().linked(), Some((0, 1)), "still linked");
+    assert_eq!(h.state().packs().len(), 1);
+    assert!(
+        h.state().status().contains("open already"),
+        "{}",
+        h.state().status()
+    );
 }

@@ -484,7 +484,8 @@ impl Node {
     /// The strip with the events passed dimmed, and an HP bar of ten cells under it.
     pub fn look(&self, course: &Course) -> Grid<CellLook> {
         let events = strip(course);
-        let width = events.len().max(10);
+        // As wide as the events: no blank column after the boss.
+        let width = events.len().max(1);
         let mut g = Grid::filled(
             width,
             2,
@@ -525,14 +526,19 @@ impl Node {
                 },
             );
         }
-        let filled = ((self.player.hp.max(0.0) / MAX_HP) * 10.0).round() as usize;
-        for x in 0..width.min(10) {
+        // The second row is the player's HP as a bar of hearts across the strip.
+        let filled = ((self.player.hp.max(0.0) / MAX_HP) * width as f64).round() as usize;
+        for x in 0..width {
             g.set(
                 x,
                 1,
                 CellLook {
                     rgb: if x < filled { HP_RGB } else { EMPTY_RGB },
-                    mark: TileMark::Plain,
+                    mark: if x < filled {
+                        TileMark::Glyph('♥')
+                    } else {
+                        TileMark::Plain
+                    },
                 },
             );
         }

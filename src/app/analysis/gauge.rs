@@ -20,8 +20,9 @@ pub struct GaugePanel {
     /// Per game: what its last Validate asked for (the analysis plays that until the
     /// designer asks again).
     validated: std::collections::HashMap<crate::game::GameId, (u64, u32)>,
-    /// Why a typed number of games was changed.
-    note: Option<String>,
+    /// Per game: why a typed number of games was changed (a game's note never shows in
+    /// another game's gauge).
+    notes: std::collections::HashMap<crate::game::GameId, String>,
 }
 
 /// The bot games the Validate row allows.
@@ -93,7 +94,7 @@ impl GaugePanel {
             .get(&ctx.game)
             .copied()
             .unwrap_or((0, default_games));
-        let mut note = self.note.take();
+        let mut note = self.notes.remove(&ctx.game);
         ui.horizontal(|ui| {
             let l = ui.label("Bot seed");
             ui.add(egui::DragValue::new(&mut seed))
@@ -116,7 +117,9 @@ impl GaugePanel {
         if let Some(n) = &note {
             ui.colored_label(palette::BAD, n);
         }
-        self.note = note;
+        if let Some(n) = note {
+            self.notes.insert(ctx.game, n);
+        }
         self.fields.insert(ctx.game, (seed, games));
     }
 }
@@ -234,18 +237,23 @@ fn draw_gauge(ui: &mut egui::Ui, a: &Analysis, stale: bool) {
     };
     ui.horizontal(|ui| {
         let headline = RichText::new(&g.headline).size(20.0).strong();
-        if g.value.is_some() {
+        // A headline that already is the verdict ("Unsolvable") is not followed by it again.
+        let same = g.headline.eq_ignore_ascii_case(&a.verdict.label);
+        if g.value.is_some() && !same {
             ui.label(headline);
         } else {
-            ui.label(headline.color(palette::BAD));
+            ui.label(headline.color(if same { colour } else { palette::BAD }))
+                .on_hover_text(&a.verdict.reason);
         }
-        ui.label(
-            RichText::new(&a.verdict.label)
-                .size(16.0)
-                .strong()
-                .color(colour),
-        )
-        .on_hover_text(&a.verdict.reason);
+        if !same {
+            ui.label(
+                RichText::new(&a.verdict.label)
+                    .size(16.0)
+                    .strong()
+                    .color(colour),
+            )
+            .on_hover_text(&a.verdict.reason);
+        }
     });
     for note in &g.notes {
         ui.label(note);
@@ -312,8 +320,19 @@ fn draw_gauge(ui: &mut egui::Ui, a: &Analysis, stale: bool) {
 fn rate_bars(ui: &mut egui::Ui, title: &str, rates: &[(String, f64)]) {
     ui.label(RichText::new(title).small());
     let row = 16.0;
-    let label_w = 78.0;
     let figure_w = 40.0;
+    // As wide as the longest name ("interestingness"), so no name is cut.
+    let label_w = rates
+        .iter()
+        .map(|(name, _)| {
+            ui.fonts_mut(|f| {
+                f.layout_no_wrap(name.clone(), FontId::proportional(12.0), Color32::WHITE)
+                    .size()
+                    .x
+            })
+        })
+        .fold(78.0_f32, f32::max)
+        + 8.0;
     let width = ui.available_width().max(label_w + figure_w + 40.0);
     let (rect, _) =
         ui.allocate_exact_size(Vec2::new(width, row * rates.len() as f32), Sense::hover());

@@ -196,10 +196,14 @@ impl ToolPanel for GeneratorPanel {
             .id_salt(("generate-conditions", ctx.game))
             .max_height(room)
             .show(ui, |ui| self.conditions_ui(ui, ctx.game));
+        let has_generator = generator_of(self.request(ctx.game)).is_some();
+        if !has_generator {
+            ui.weak("This game has no generator yet.");
+        }
         ui.horizontal(|ui| {
             let busy = self.worker.busy();
             if ui
-                .add_enabled(!busy, egui::Button::new("Generate"))
+                .add_enabled(!busy && has_generator, egui::Button::new("Generate"))
                 .on_hover_text("Make Count levels with these conditions and seed (the candidates of the last run are replaced)")
                 .clicked()
             {

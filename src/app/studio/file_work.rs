@@ -215,12 +215,20 @@ impl StudioApp {
     }
 
     fn opened_pack(&mut self, path: &Path, pack: Pack) {
-        let doc = PackDoc::opened(pack, path.to_path_buf());
-        match self
+        let open = self
             .packs
             .iter()
-            .position(|p| p.path.as_deref() == Some(path))
-        {
+            .position(|p| p.path.as_deref() == Some(path));
+        // Opening a pack that is open already and unchanged on disk shows its tab and keeps
+        // everything as it is: the canvas stays linked to its level.
+        if let Some(i) = open.filter(|&i| !self.packs[i].dirty && self.packs[i].pack == pack) {
+            self.active_pack = i;
+            self.strip.forget();
+            self.status = format!("{} is open already (unchanged on disk)", path.display());
+            return;
+        }
+        let doc = PackDoc::opened(pack, path.to_path_buf());
+        match open {
             Some(i) => {
                 self.packs[i] = doc;
                 self.active_pack = i;

@@ -31,7 +31,10 @@ pub const SHORTCUTS: [(&str, &str); 16] = [
         "Remove a pack level / put it back",
         "x on its card / Edit > Undo (Ctrl+Z)",
     ),
-    ("Start / end a playtest", "Playtest in the sidebar"),
+    (
+        "Start / end a playtest",
+        "Playtest in the menu bar; close its window to end",
+    ),
     ("This sheet", "F1"),
 ];
 

@@ -170,10 +170,22 @@ impl StudioApp {
                 if self.files_busy() {
                     ui.add(egui::Spinner::new().size(12.0));
                 }
-                ui.label(&self.status);
-                if self.settings.show_frame_time {
+                // The frame time keeps its place at the right; a long status is cut short
+                // before it (whole on hover) instead of running under it.
+                let frame = self
+                    .settings
+                    .show_frame_time
+                    .then(|| format!("UI {:.2} ms/frame", self.frame_ms));
+                let reserve = if frame.is_some() { 130.0 } else { 0.0 };
+                let room = (ui.available_width() - reserve).max(60.0);
+                ui.scope(|ui| {
+                    ui.set_max_width(room);
+                    ui.add(egui::Label::new(&self.status).truncate())
+                        .on_hover_text(&self.status);
+                });
+                if let Some(frame) = frame {
                     ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
-                        ui.weak(format!("UI {:.2} ms/frame", self.frame_ms));
+                        ui.weak(frame);
                     });
                 }
             });
