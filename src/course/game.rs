@@ -526,7 +526,7 @@ impl Node {
                 },
             );
         }
-        // The second row is the player's HP as a bar of hearts across the strip.
+        // The second row is the player's HP as a bar of + across the strip (a full bar: 100 HP).
         let filled = ((self.player.hp.max(0.0) / MAX_HP) * width as f64).round() as usize;
         for x in 0..width {
             g.set(
@@ -535,7 +535,7 @@ impl Node {
                 CellLook {
                     rgb: if x < filled { HP_RGB } else { EMPTY_RGB },
                     mark: if x < filled {
-                        TileMark::Glyph('♥')
+                        TileMark::Glyph('+')
                     } else {
                         TileMark::Plain
                     },
