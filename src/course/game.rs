@@ -481,7 +481,7 @@ impl Node {
         })
     }
 
-    /// The strip with the events passed dimmed, and an HP bar of ten cells under it.
+    /// The strip with the events passed dimmed, and an HP bar as wide as the strip under it.
     pub fn look(&self, course: &Course) -> Grid<CellLook> {
         let events = strip(course);
         // As wide as the events: no blank column after the boss.
