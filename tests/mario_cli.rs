@@ -293,3 +293,93 @@ fn random_patterns_generate_and_eval_when_the_vglc_is_here() {
     assert!(v["unplayable"].as_u64().unwrap() <= 6);
     assert!(v["different_tiles"].as_f64().unwrap() > 10.0);
 }
+
+#[test]
+fn the_cgan_trains_generates_and_draws_its_latent_map_when_the_vglc_is_here() {
+    if !level_studio::mario::formats::vglc_levels_dir().is_dir() {
+        eprintln!("skipped: the VGLC folder is absent");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let weights = dir.path().join("cgan.safetensors");
+    let out = studio()
+        .args([
+            "train",
+            "--model",
+            "mario-cgan",
+            "--epochs",
+            "2",
+            "--seed",
+            "3",
+            "--out",
+        ])
+        .arg(&weights)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let sidecar = std::fs::read_to_string(dir.path().join("cgan.ron")).unwrap();
+    assert!(sidecar.contains("mario-cgan-mlp-v1") && sidecar.contains("test_levels"));
+    let pack = dir.path().join("cgan.ron.pack.ron");
+    let out = studio()
+        .args([
+            "generate", "--game", "mario", "--model", "cgan", "--count", "2", "--seed", "5",
+        ])
+        .args(["--weights"])
+        .arg(&weights)
+        .arg("--out")
+        .arg(&pack)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        level_studio::files::load_pack(&pack).unwrap().levels.len(),
+        2
+    );
+    let png = dir.path().join("map.png");
+    let out = studio()
+        .args([
+            "eval", "--game", "mario", "--model", "cgan", "--count", "3", "--json",
+        ])
+        .arg("--weights")
+        .arg(&weights)
+        .arg("--plot")
+        .arg(&png)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["model"], "cgan");
+    assert!(v["mean_evaluation"].as_f64().is_some());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("distinct raw patterns"));
+    assert!(png.is_file());
+    // A damaged weights file is refused in words.
+    std::fs::write(&weights, b"not weights").unwrap();
+    let out = studio()
+        .args([
+            "eval",
+            "--game",
+            "mario",
+            "--model",
+            "cgan",
+            "--count",
+            "2",
+            "--weights",
+        ])
+        .arg(&weights)
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cgan.safetensors"));
+}

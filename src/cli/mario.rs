@@ -10,8 +10,8 @@ use anyhow::{anyhow, bail, Result};
 use serde_json::json;
 use std::process::ExitCode;
 
-/// Mario has no trained models yet.
-pub const MODELS: [&str; 0] = [];
+/// The Mario models `train` knows.
+pub const MODELS: [&str; 1] = ["mario-cgan"];
 
 /// The thesis's Table 6.2 (mean, sd) for the VGLC levels it names: jumps, enemy damage,
 /// hole damage, long presses.
@@ -40,31 +40,127 @@ pub fn eval(args: &EvalArgs) -> Option<Result<ExitCode>> {
     })
 }
 
-/// `train --model …` for Mario: none yet.
-pub fn train(_args: &TrainArgs) -> Option<Result<ExitCode>> {
-    None
+/// `train --model mario-cgan`: the pattern CGAN on the VGLC levels (`--data` or `$VGLC_DIR`).
+pub fn train(args: &TrainArgs) -> Option<Result<ExitCode>> {
+    (args.model == "mario-cgan").then(|| train_cgan(args))
+}
+
+/// Epochs of the shipped CGAN.
+pub const CGAN_EPOCHS: usize = 1500;
+/// Levels held out of the CGAN's training.
+pub const CGAN_TEST_LEVELS: usize = 3;
+
+fn train_cgan(args: &TrainArgs) -> Result<ExitCode> {
+    use crate::mario::cgan::file::{save, CganSidecar, ARCHITECTURE};
+    use crate::mario::cgan::model::{DISC_HIDDEN_1, DISC_HIDDEN_2, GEN_HIDDEN};
+    use crate::mario::cgan::{train, CganConfig, CganData};
+    let dir = args.data.clone().unwrap_or_else(vglc_levels_dir);
+    let data = CganData::load(&dir, args.seed, CGAN_TEST_LEVELS)
+        .map_err(|e| anyhow!("{e} (the VGLC levels: pass --data DIR or set VGLC_DIR)"))?;
+    let config = CganConfig {
+        seed: args.seed,
+        epochs: args.epochs.unwrap_or(CGAN_EPOCHS),
+        ..CganConfig::default()
+    };
+    let names = |levels: &[crate::mario::cgan::Level]| -> Vec<String> {
+        levels.iter().map(|l| l.name.clone()).collect()
+    };
+    eprintln!(
+        "training the Mario CGAN: {} training windows from {} levels, {} held out ({}), {} \
+         epochs, seed {}",
+        data.train.len(),
+        data.train_levels.len(),
+        data.test_levels.len(),
+        names(&data.test_levels).join(", "),
+        config.epochs,
+        config.seed
+    );
+    let mut curve = Vec::new();
+    let mut seconds = 0.0;
+    let varmap = train(&data, &config, &mut |p| {
+        seconds = p.seconds;
+        if p.epoch == 1 || p.epoch % 50 == 0 || p.epoch == config.epochs {
+            curve.push((p.epoch, p.d_loss, p.g_loss));
+            eprintln!(
+                "epoch {:>5}/{}: D loss {:.3}, G loss {:.3}, D(real) {:.2}, D(fake) {:.2}, {:.0} s",
+                p.epoch, config.epochs, p.d_loss, p.g_loss, p.d_real, p.d_fake, p.seconds
+            );
+        }
+        true
+    })
+    .map_err(|e| anyhow!("training failed: {e}"))?;
+    let sidecar = CganSidecar {
+        architecture: ARCHITECTURE.into(),
+        hidden: [GEN_HIDDEN, DISC_HIDDEN_1, DISC_HIDDEN_2],
+        seed: config.seed,
+        epochs: config.epochs,
+        learning_rate: config.learning_rate,
+        batch_size: config.batch_size,
+        train_levels: names(&data.train_levels),
+        test_levels: names(&data.test_levels),
+        train_seconds: seconds,
+        curve,
+        command: format!(
+            "level-studio train --model mario-cgan --seed {} --epochs {} --out {}",
+            config.seed,
+            config.epochs,
+            args.out.display()
+        ),
+        weights: None,
+    };
+    save(&varmap, &sidecar, &args.out).map_err(|e| anyhow!(e))?;
+    println!(
+        "wrote {} ({} epochs, {:.0} s)",
+        args.out.display(),
+        config.epochs,
+        seconds
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 /// `eval --game mario --model M --count N --seed S`: N levels of 10 patterns, each evaluated
-/// (A* + 10 human-like trials), and their diversity.
+/// (A* + 10 human-like trials), and their diversity; with `--plot PNG` and the CGAN, also the
+/// latent map of Fig. 6.9 after the first three patterns of 1-1.
 fn eval_model(args: &EvalArgs) -> Result<ExitCode> {
-    use crate::mario::generators::random_patterns;
+    use crate::mario::generators::{cgan_level, load_cgan_model, random_patterns};
     use crate::mario::patterns::{diversity, PatLegal, LEVEL_PATTERNS};
     use crate::rng::Rng;
     use rayon::prelude::*;
-    if args.model != "random-patterns" {
-        bail!(
-            "unknown Mario model {:?} (random-patterns; the CGAN and TD3 generators are not \
-             trained yet)",
-            args.model
-        );
-    }
     let count = args.count.unwrap_or(200) as usize;
     let started = std::time::Instant::now();
     let pat = PatLegal::default_set().map_err(|e| anyhow!(e))?;
-    let levels: Vec<_> = (0..count as u64)
-        .filter_map(|i| random_patterns(&pat, LEVEL_PATTERNS, &mut Rng::derive(args.seed, i)))
-        .collect();
+    let levels: Vec<_> = match args.model.as_str() {
+        "random-patterns" => (0..count as u64)
+            .filter_map(|i| random_patterns(&pat, LEVEL_PATTERNS, &mut Rng::derive(args.seed, i)))
+            .collect(),
+        "cgan" => {
+            let path = args.weights.clone().unwrap_or_else(|| {
+                std::path::Path::new("models").join(crate::mario::cgan::file::WEIGHTS_FILE)
+            });
+            let model = load_cgan_model(&path).map_err(|e| anyhow!(e))?;
+            if let Some(png) = &args.plot {
+                latent_map_png(&model.generator, &pat, png)?;
+            }
+            let mut out = Vec::new();
+            for i in 0..count as u64 {
+                if let Some(l) = cgan_level(
+                    &model.generator,
+                    &pat,
+                    LEVEL_PATTERNS,
+                    &mut Rng::derive(args.seed, i),
+                )
+                .map_err(|e| anyhow!(e))?
+                {
+                    out.push(l);
+                }
+            }
+            out
+        }
+        other => bail!(
+            "unknown Mario model {other:?} (random-patterns, cgan; the TD3 generators are not \
+             trained yet)"
+        ),
+    };
     let evals: Vec<_> = levels
         .par_iter()
         .enumerate()
@@ -121,6 +217,32 @@ fn eval_model(args: &EvalArgs) -> Result<ExitCode> {
         println!("KL_level {kl_level:.3}, different tiles {different_tiles:.1} (mean over pairs)");
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Fig. 6.9: the 101 × 101 latent map after the first three patterns of 1-1 (z₁ fixed at 0),
+/// before and after Matching, as a PNG; prints the distinct pattern counts.
+fn latent_map_png(
+    generator: &crate::mario::cgan::Generator,
+    pat: &crate::mario::patterns::PatLegal,
+    png: &std::path::Path,
+) -> Result<()> {
+    use crate::mario::patterns::pattern_at;
+    let text =
+        vglc_level_text("1-1").ok_or_else(|| anyhow!("the VGLC's 1-1 is needed for the map"))?;
+    let level = read_vglc(&text).map_err(|e| anyhow!("mario-1-1.txt: {e}"))?;
+    let context =
+        [0, 4, 8].map(|x| pattern_at(&level, x).unwrap_or([0; crate::mario::patterns::CELLS]));
+    let map = crate::mario::cgan::latent_map(generator, &context, 0.0, pat, 101)
+        .map_err(|e| anyhow!("{e}"))?;
+    crate::mario::cgan::write_png(&map, png).map_err(|e| anyhow!("{}: {e}", png.display()))?;
+    eprintln!(
+        "latent map (z1 = 0, after 1-1's first three patterns): {} distinct raw patterns, {} \
+         after Matching; wrote {}",
+        map.distinct_raw,
+        map.distinct_matched,
+        png.display()
+    );
+    Ok(())
 }
 
 fn table62(args: &EvalArgs) -> Result<ExitCode> {

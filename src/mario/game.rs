@@ -331,7 +331,10 @@ impl Game for MarioGame {
     }
 
     fn generators(&self) -> Vec<Arc<dyn LevelGenerator>> {
-        vec![Arc::new(super::generators::RandomPatterns)]
+        vec![
+            Arc::new(super::generators::RandomPatterns),
+            Arc::new(super::generators::CganRandom),
+        ]
     }
 
     fn difficulty_text(&self, difficulty: f64) -> String {

@@ -4,6 +4,7 @@
 //! (`agents`) and the thesis's evaluation (`reward`).
 
 pub mod agents;
+pub mod cgan;
 pub mod engine;
 pub mod evaluate;
 pub mod formats;

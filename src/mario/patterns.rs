@@ -57,6 +57,9 @@ pub fn normalised(p: &Pattern) -> [f32; CELLS] {
 pub struct PatLegal {
     patterns: Vec<Pattern>,
     normalised: Vec<[f32; CELLS]>,
+    /// Three consecutive patterns of a training level (12 columns, at every column): the
+    /// contexts a CGAN level starts from.
+    pub contexts: Vec<[Pattern; 3]>,
     /// Windows read, repeats included.
     pub windows: usize,
     /// Names of the levels read.
@@ -70,11 +73,21 @@ impl PatLegal {
         let mut patterns = Vec::new();
         let mut windows = 0;
         let mut names = Vec::new();
+        let mut contexts = Vec::new();
         for (name, level) in levels {
             if level.height() != ROWS {
                 continue;
             }
             names.push(name.clone());
+            for x0 in 0..=level.width().saturating_sub(3 * PATTERN_COLUMNS) {
+                if let (Some(a), Some(b), Some(c)) = (
+                    pattern_at(level, x0),
+                    pattern_at(level, x0 + PATTERN_COLUMNS),
+                    pattern_at(level, x0 + 2 * PATTERN_COLUMNS),
+                ) {
+                    contexts.push([a, b, c]);
+                }
+            }
             for x0 in 0..=level.width().saturating_sub(PATTERN_COLUMNS) {
                 if let Some(p) = pattern_at(level, x0) {
                     windows += 1;
@@ -88,9 +101,38 @@ impl PatLegal {
         Self {
             patterns,
             normalised,
+            contexts,
             windows,
             levels: names,
         }
+    }
+
+    /// Pat_legal from pattern windows: the distinct ones, in order of first appearance.
+    pub fn from_patterns(windows: &[Pattern]) -> Self {
+        let mut seen: HashMap<Pattern, ()> = HashMap::new();
+        let patterns: Vec<Pattern> = windows
+            .iter()
+            .copied()
+            .filter(|p| seen.insert(*p, ()).is_none())
+            .collect();
+        let normalised = patterns.iter().map(normalised).collect();
+        Self {
+            patterns,
+            normalised,
+            contexts: Vec::new(),
+            windows: windows.len(),
+            levels: Vec::new(),
+        }
+    }
+
+    /// The place of `pattern` in the set, if it is legal.
+    pub fn index_of(&self, pattern: &Pattern) -> Option<usize> {
+        self.patterns.iter().position(|p| p == pattern)
+    }
+
+    /// The normalised patterns, in the set's order.
+    pub fn normalised(&self) -> &[[f32; CELLS]] {
+        &self.normalised
     }
 
     /// The VGLC's levels in `dir` (all of them), read once per folder and shared.
