@@ -232,12 +232,16 @@ impl PackStrip {
             }
             if let Some((left, all)) = self.measuring {
                 let done = all.saturating_sub(left);
+                // Short, so it fits at the end of a full header row.
                 ui.add(
                     egui::ProgressBar::new(done as f32 / all.max(1) as f32)
-                        .desired_width(150.0)
-                        .text(format!("measured {done} of {all}")),
+                        .desired_width(120.0)
+                        .text(format!("{done}/{all}")),
                 )
-                .on_hover_text("The cards fill in as their figures arrive, the visible ones first");
+                .on_hover_text(format!(
+                    "Measured {done} of {all} levels: the cards fill in as their figures \
+                     arrive, the visible ones first"
+                ));
             }
         });
     }
@@ -260,8 +264,9 @@ impl PackStrip {
             return;
         }
         let stride = CARD.x + GAP;
+        // Each pack keeps its own scroll offset.
         let mut area = egui::ScrollArea::horizontal()
-            .id_salt("pack-cards")
+            .id_salt(("pack-cards", doc.uid))
             .auto_shrink([false, true]);
         if let Some(i) = self.reveal.take() {
             // The new card in the middle of the cards' part of the strip (the curve takes the

@@ -110,7 +110,9 @@ fn read(path: &Path, game: Game) -> Result<Opened, String> {
 impl StudioApp {
     pub(super) fn close_pack(&mut self, index: usize) {
         if index < self.packs.len() {
-            self.packs.remove(index);
+            let closed = self.packs.remove(index);
+            // Said, so an earlier "Opened …" does not linger as if the pack were still open.
+            self.status = format!("Closed {}", closed.title());
         }
         if self.packs.is_empty() {
             self.packs.push(PackDoc::untitled("untitled"));

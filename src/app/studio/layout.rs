@@ -402,14 +402,19 @@ impl StudioApp {
             let mut answer = None;
             egui::Modal::new(egui::Id::unique("recovery")).show(ctx, |ui| {
                 let packs = offer.packs.iter().filter(|p| p.dirty).count();
+                // Canvases linked to a pack level come back with their pack; the count names
+                // the ones in no pack.
+                let loose = (0..offer.levels.len())
+                    .filter(|&i| offer.links.get(i).is_none_or(Option::is_none))
+                    .count();
                 if offer.clean_exit {
                     // Kept on purpose at the last quit: not a crash.
                     ui.heading("Bring back the kept work?");
                     ui.label(format!(
                         "At the last quit ({}) the canvas held work in no pack, kept for this \
-                         start: {} level(s) on the canvas and {packs} unsaved pack(s).",
-                        offer.age(),
-                        offer.levels.len()
+                         start: {loose} canvas level(s) in no pack and {packs} unsaved \
+                         pack(s).",
+                        offer.age()
                     ));
                 } else {
                     ui.heading("Recover unsaved work?");
