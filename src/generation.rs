@@ -204,7 +204,19 @@ impl LevelSink for Stream<'_> {
     }
 
     fn tried(&mut self, attempts: usize) -> bool {
+        let before = self.attempts;
         self.attempts += attempts;
+        // A run that keeps discarding (a high quality filter) says how far it has looked, so
+        // the designer does not stare at "starting" for half a minute (walkthrough D19).
+        if before / 256 != self.attempts / 256 {
+            (self.progress)(
+                self.sent as f32 / self.wanted.max(1) as f32,
+                format!(
+                    "{}: {} of {} kept, {} of at most {} attempts",
+                    self.label, self.sent, self.wanted, self.attempts, self.budget
+                ),
+            );
+        }
         self.keep_going()
     }
 

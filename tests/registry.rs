@@ -196,3 +196,28 @@ fn a_newer_pack_format_is_refused_and_never_rewritten() {
     assert!(err.contains("format 99 is newer"), "{err}");
     assert_eq!(std::fs::read_to_string(&path).unwrap(), text);
 }
+
+/// Walkthrough D19: conditions that will keep few or no levels are said before the run.
+#[test]
+fn rare_conditions_are_warned_before_the_run() {
+    use level_studio::game::{ConditionValue, Conditions, ModelCache};
+    let models = ModelCache::new(std::path::Path::new("models"));
+    let course = game::find("course").unwrap();
+    let vs = game::generator_of(course, "vs-ddpg").unwrap();
+    let mut c = Conditions::defaults(&vs.conditions());
+    assert!(vs.feasibility(&models, &c).is_none());
+    c.set("filter", ConditionValue::Float(0.99));
+    let f = vs.feasibility(&models, &c).unwrap();
+    assert!(f.warning.contains("rare"), "{}", f.warning);
+    let longcat = game::find("longcat").unwrap();
+    let down = game::generator_of(longcat, "solution-down").unwrap();
+    let mut c = Conditions::defaults(&down.conditions());
+    assert!(down.feasibility(&models, &c).is_none());
+    c.set("width", ConditionValue::Int(3));
+    c.set("height", ConditionValue::Int(3));
+    assert!(down
+        .feasibility(&models, &c)
+        .unwrap()
+        .warning
+        .contains("3×3"));
+}

@@ -12,6 +12,9 @@ use crate::rl::Dagp;
 use crate::rng::Rng;
 use std::sync::Arc;
 
+/// Filters above this keep few courses of any learned generator (their best are about 0.95).
+const RARE_FILTER: f64 = 0.9;
+
 /// The generators of courses, in sidebar order.
 pub fn all() -> Vec<Arc<dyn LevelGenerator>> {
     vec![
@@ -315,6 +318,25 @@ impl LevelGenerator for RlCourse {
 
     fn validated_help(&self) -> &'static str {
         "Keep only GOOD courses (evaluation at least 0.8)"
+    }
+
+    /// A filter near the evaluation's top discards nearly everything: said before the run.
+    fn feasibility(
+        &self,
+        _models: &crate::game::ModelCache,
+        conditions: &crate::game::Conditions,
+    ) -> Option<crate::game::Feasibility> {
+        let filter = conditions.float("filter").unwrap_or(0.0);
+        (filter > RARE_FILTER).then(|| crate::game::Feasibility {
+            warning: format!(
+                "Courses evaluated {filter:.2} or more are rare: the run may spend its 2,000 \
+                 attempts a course and keep few or none."
+            ),
+            suggestions: vec![crate::game::Suggestion {
+                label: format!("Discard below {RARE_FILTER}"),
+                set: vec![("filter", crate::game::ConditionValue::Float(RARE_FILTER))],
+            }],
+        })
     }
 
     fn attempts_per_level(&self) -> usize {

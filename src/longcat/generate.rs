@@ -88,6 +88,29 @@ impl LevelGenerator for Random {
         "Keep only solvable, non-trivial levels"
     }
 
+    /// Tiny boards hold few distinct levels and almost no non-trivial one: said before the
+    /// run, so "Validated only" finding none is not a surprise (walkthrough D19).
+    fn feasibility(
+        &self,
+        _models: &crate::game::ModelCache,
+        conditions: &crate::game::Conditions,
+    ) -> Option<crate::game::Feasibility> {
+        let (w, h) = size_of(conditions);
+        (w * h < 16).then(|| crate::game::Feasibility {
+            warning: format!(
+                "A {w}×{h} board holds few distinct levels and almost none is non-trivial: \
+                 Validated only may find none."
+            ),
+            suggestions: vec![crate::game::Suggestion {
+                label: "5×5".into(),
+                set: vec![
+                    ("width", crate::game::ConditionValue::Int(5)),
+                    ("height", crate::game::ConditionValue::Int(5)),
+                ],
+            }],
+        })
+    }
+
     fn attempts_per_level(&self) -> usize {
         match self.0 {
             // One attempt in twenty is solvable (the thesis's 5.5 %) and most repeat.
