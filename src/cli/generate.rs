@@ -112,7 +112,10 @@ fn flag_conditions(
     if let Some(n) = args.fresh {
         given.push(("fresh", "fresh", ConditionValue::Int(n as i64)));
     }
-    if let (Some(d), true) = (&args.diverse, args.game == crate::course::ID) {
+    if let (Some(d), true) = (
+        &args.diverse,
+        args.game == crate::course::ID || args.game == crate::mario::game::ID,
+    ) {
         let dagp = crate::rl::Dagp::parse(d).map_err(|e| anyhow!("--diverse {e}"))?;
         given.push(("diverse", "diverse_n", ConditionValue::Int(dagp.n as i64)));
         given.push(("diverse", "diverse_d", ConditionValue::Float(dagp.d)));

@@ -11,7 +11,7 @@ use serde_json::json;
 use std::process::ExitCode;
 
 /// The Mario models `train` knows.
-pub const MODELS: [&str; 1] = ["mario-cgan"];
+pub const MODELS: [&str; 3] = ["mario-cgan", "mario-td3", "mario-vs-td3"];
 
 /// The thesis's Table 6.2 (mean, sd) for the VGLC levels it names: jumps, enemy damage,
 /// hole damage, long presses.
@@ -40,9 +40,134 @@ pub fn eval(args: &EvalArgs) -> Option<Result<ExitCode>> {
     })
 }
 
-/// `train --model mario-cgan`: the pattern CGAN on the VGLC levels (`--data` or `$VGLC_DIR`).
+/// `train --model mario-cgan`: the pattern CGAN on the VGLC levels (`--data` or `$VGLC_DIR`);
+/// `mario-td3` / `mario-vs-td3`: the actor that steers the shipped CGAN.
 pub fn train(args: &TrainArgs) -> Option<Result<ExitCode>> {
-    (args.model == "mario-cgan").then(|| train_cgan(args))
+    match args.model.as_str() {
+        "mario-cgan" => Some(train_cgan(args)),
+        "mario-td3" | "mario-vs-td3" => Some(train_td3(args)),
+        _ => None,
+    }
+}
+
+/// The CGAN the TD3 actors steer: `models/mario-cgan.safetensors`, or `--weights`-like
+/// `$MARIO_CGAN`.
+fn cgan_path() -> std::path::PathBuf {
+    std::env::var_os("MARIO_CGAN").map_or_else(
+        || std::path::Path::new("models").join(crate::mario::cgan::file::WEIGHTS_FILE),
+        std::path::PathBuf::from,
+    )
+}
+
+fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
+    use crate::mario::generators::load_cgan_model;
+    use crate::mario::patterns::PatLegal;
+    use crate::mario::td3::file::{save, Td3Sidecar, ARCHITECTURE};
+    use crate::mario::td3::train::{train, Td3Config};
+    use crate::mario::td3::VIRTUAL_COMPLETIONS;
+    if args.restamp {
+        crate::ml::restamp::<crate::mario::td3::file::Td3Sidecar>(&args.out)
+            .map_err(|e| anyhow!(e))?;
+        println!("restamped {}", args.out.display());
+        return Ok(ExitCode::SUCCESS);
+    }
+    // Small matrices: one thread for candle keeps the summation order (and so the weights)
+    // the same on every machine; the evaluations run on every core by themselves.
+    if std::env::var_os("RAYON_NUM_THREADS").is_none() {
+        std::env::set_var("RAYON_NUM_THREADS", "1");
+    }
+    let vs = args.model == "mario-vs-td3";
+    let kind = if vs { "vs-td3" } else { "td3" };
+    let cgan_file = cgan_path();
+    let cgan = load_cgan_model(&cgan_file)
+        .map_err(|e| anyhow!("{e} (the actor steers the CGAN: train it first)"))?;
+    let pat = match &args.data {
+        Some(dir) => PatLegal::vglc(dir),
+        None => PatLegal::default_set(),
+    }
+    .map_err(|e| anyhow!("{e} (the VGLC levels: pass --data DIR or set VGLC_DIR)"))?;
+    let mut config = Td3Config::new(if vs { VIRTUAL_COMPLETIONS } else { 0 }, args.seed);
+    if let Some(e) = args.epochs {
+        config.episodes = e;
+        config.test_every = config.test_every.min(e.div_ceil(4).max(1));
+    }
+    eprintln!(
+        "training {kind}: {} episodes, {} virtual completions a step, seed {}, steering {} \
+         ({} legal patterns)",
+        config.episodes,
+        config.virtual_completions,
+        config.seed,
+        cgan_file.display(),
+        pat.len()
+    );
+    let command = format!(
+        "level-studio train --model {} --seed {} --epochs {} --out {}",
+        args.model,
+        args.seed,
+        config.episodes,
+        args.out.display()
+    );
+    let sidecar_of = |curve: Vec<f64>, test_curve: Vec<(usize, f64)>, kept, seconds| Td3Sidecar {
+        architecture: ARCHITECTURE.into(),
+        widths: Td3Sidecar::expected_widths(),
+        kind: kind.into(),
+        virtual_completions: config.virtual_completions,
+        seed: config.seed,
+        episodes: config.episodes,
+        cgan: cgan.sidecar.weights.clone(),
+        train_seconds: seconds,
+        curve,
+        test_curve,
+        kept,
+        command: command.clone(),
+        weights: None,
+    };
+    let out = args.out.clone();
+    let trained = train(
+        &cgan.generator,
+        &pat,
+        &config,
+        &mut |p| {
+            eprintln!(
+                "[{:>3.0} %] {} of {}: training mean {:.3}, test {:.3} (best {:.3}), {:.0} s",
+                100.0 * p.episode as f64 / p.episodes as f64,
+                p.episode,
+                p.episodes,
+                p.mean_evaluation,
+                p.test_evaluation,
+                p.best_test,
+                p.seconds
+            );
+            true
+        },
+        &mut |actor, critic, p| {
+            // A checkpoint: the best actor so far, saved whole, so a stopped run keeps it.
+            let side = sidecar_of(
+                Vec::new(),
+                Vec::new(),
+                (p.episode, p.test_evaluation),
+                p.seconds,
+            );
+            save(actor, critic, &side, &out)
+        },
+    )
+    .map_err(|e| anyhow!("training failed: {e}"))?;
+    let sidecar = sidecar_of(
+        trained.curve,
+        trained.test_curve,
+        trained.best,
+        trained.seconds,
+    );
+    save(&trained.actor_map, &trained.critic_map, &sidecar, &args.out).map_err(|e| anyhow!(e))?;
+    println!(
+        "wrote {} ({} episodes in {:.0} s; kept the actor of episode {}, test mean {:.3})",
+        args.out.display(),
+        config.episodes,
+        trained.seconds,
+        trained.best.0,
+        trained.best.1
+    );
+    Ok(ExitCode::SUCCESS)
 }
 
 /// Epochs of the shipped CGAN.
@@ -120,19 +245,26 @@ fn train_cgan(args: &TrainArgs) -> Result<ExitCode> {
 
 /// `eval --game mario --model M --count N --seed S`: N levels of 10 patterns, each evaluated
 /// (A* + 10 human-like trials), and their diversity; with `--plot PNG` and the CGAN, also the
-/// latent map of Fig. 6.9 after the first three patterns of 1-1.
+/// latent map of Fig. 6.9 after the first three patterns of 1-1, and with a TD3 model the
+/// training curves. TD3 models take `--ri 1,2,…` (a row per c) and `--dagp n,d` (a row with
+/// DAGP on the 4th–6th patterns after 2 random ones).
 fn eval_model(args: &EvalArgs) -> Result<ExitCode> {
     use crate::mario::generators::{cgan_level, load_cgan_model, random_patterns};
-    use crate::mario::patterns::{diversity, PatLegal, LEVEL_PATTERNS};
+    use crate::mario::patterns::{PatLegal, LEVEL_PATTERNS};
     use crate::rng::Rng;
-    use rayon::prelude::*;
     let count = args.count.unwrap_or(200) as usize;
     let started = std::time::Instant::now();
     let pat = PatLegal::default_set().map_err(|e| anyhow!(e))?;
-    let levels: Vec<_> = match args.model.as_str() {
-        "random-patterns" => (0..count as u64)
-            .filter_map(|i| random_patterns(&pat, LEVEL_PATTERNS, &mut Rng::derive(args.seed, i)))
-            .collect(),
+    let mut rows: Vec<(serde_json::Value, Vec<crate::mario::MarioLevel>)> = Vec::new();
+    match args.model.as_str() {
+        "random-patterns" => rows.push((
+            json!({}),
+            (0..count as u64)
+                .filter_map(|i| {
+                    random_patterns(&pat, LEVEL_PATTERNS, &mut Rng::derive(args.seed, i))
+                })
+                .collect(),
+        )),
         "cgan" => {
             let path = args.weights.clone().unwrap_or_else(|| {
                 std::path::Path::new("models").join(crate::mario::cgan::file::WEIGHTS_FILE)
@@ -154,69 +286,189 @@ fn eval_model(args: &EvalArgs) -> Result<ExitCode> {
                     out.push(l);
                 }
             }
-            out
+            rows.push((json!({}), out));
         }
-        other => bail!(
-            "unknown Mario model {other:?} (random-patterns, cgan; the TD3 generators are not \
-             trained yet)"
-        ),
+        "td3" | "vs-td3" => rows = td3_rows(args, &pat, count)?,
+        other => bail!("unknown Mario model {other:?} (random-patterns, cgan, td3, vs-td3)"),
+    }
+    let mut results = Vec::new();
+    for (setting, levels) in &rows {
+        let mut row = measure(levels, args.seed)?;
+        if let (Some(r), Some(s)) = (row.as_object_mut(), setting.as_object()) {
+            r.extend(s.clone());
+        }
+        if !args.json {
+            print_row(&args.model, &row);
+        }
+        results.push(row);
+    }
+    if args.json {
+        let mut top = results.first().cloned().unwrap_or_else(|| json!({}));
+        if let Some(t) = top.as_object_mut() {
+            t.insert("game".into(), json!("mario"));
+            t.insert("model".into(), json!(args.model));
+            t.insert("seed".into(), json!(args.seed));
+            t.insert("rows".into(), json!(results));
+            t.insert("seconds".into(), json!(started.elapsed().as_secs_f64()));
+        }
+        println!("{}", serde_json::to_string_pretty(&top)?);
+    } else {
+        println!("{:.1} s", started.elapsed().as_secs_f64());
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The levels of a TD3 model for each asked setting (`--ri` rows, a `--dagp` row, or the
+/// default: 2 random patterns, no DAGP); `--plot` draws the training curves.
+fn td3_rows(
+    args: &EvalArgs,
+    pat: &crate::mario::patterns::PatLegal,
+    count: usize,
+) -> Result<Vec<(serde_json::Value, Vec<crate::mario::MarioLevel>)>> {
+    use crate::mario::generators::load_td3_bundle;
+    use crate::mario::td3::{make_levels, Making, MarioRl, RANDOM_START};
+    let path = args.weights.clone().unwrap_or_else(|| {
+        std::path::Path::new("models").join(crate::mario::td3::file::weights_file(&args.model))
+    });
+    let bundle = load_td3_bundle(&path).map_err(|e| anyhow!(e))?;
+    if let Some(png) = &args.plot {
+        plot_td3(&path, png)?;
+    }
+    let gen = MarioRl {
+        cgan: &bundle.cgan.generator,
+        pat,
+        actor: Some(&bundle.model.actor),
+        critic: Some(&bundle.model.critic),
+        length: crate::mario::patterns::LEVEL_PATTERNS,
     };
+    let mut settings: Vec<(serde_json::Value, Making)> = args
+        .ri
+        .iter()
+        .map(|&c| {
+            let c = c.clamp(1, crate::mario::patterns::LEVEL_PATTERNS);
+            (
+                json!({ "ri": c }),
+                Making {
+                    random: c,
+                    dagp: None,
+                },
+            )
+        })
+        .collect();
+    if let Some(d) = &args.dagp {
+        let dagp = crate::rl::Dagp::parse(d).map_err(|e| anyhow!("--dagp {e}"))?;
+        settings.push((
+            json!({ "ri": RANDOM_START, "dagp": { "n": dagp.n, "d": dagp.d } }),
+            Making {
+                random: RANDOM_START,
+                dagp: Some(dagp),
+            },
+        ));
+    }
+    if settings.is_empty() {
+        settings.push((json!({ "ri": RANDOM_START }), Making::default()));
+    }
+    settings
+        .into_iter()
+        .map(|(setting, making)| {
+            let builds = make_levels(&gen, count, args.seed, making).map_err(|e| anyhow!(e))?;
+            let levels = builds
+                .iter()
+                .map(|b| b.level().map_err(|e| anyhow!(e)))
+                .collect::<Result<Vec<_>>>()?;
+            Ok((setting, levels))
+        })
+        .collect()
+}
+
+/// The figures of one row: every level evaluated (A* and 10 human-like trials, seeded by
+/// `seed` and the level's index), and the diversity between them.
+fn measure(levels: &[crate::mario::MarioLevel], seed: u64) -> Result<serde_json::Value> {
+    use crate::mario::patterns::diversity;
+    use rayon::prelude::*;
     let evals: Vec<_> = levels
         .par_iter()
         .enumerate()
-        .map(|(i, level)| {
-            evaluate(
-                level,
-                args.seed ^ i as u64,
-                DEFAULT_TRIALS,
-                &Cancel::default(),
-            )
-        })
+        .map(|(i, level)| evaluate(level, seed ^ i as u64, DEFAULT_TRIALS, &Cancel::default()))
         .collect::<Result<_, _>>()
         .map_err(|e| anyhow!("{e}"))?;
     let n = evals.len().max(1) as f64;
     let mean = |f: &dyn Fn(&crate::mario::evaluate::LevelEvaluation) -> f64| {
         evals.iter().map(f).sum::<f64>() / n
     };
-    let mean_evaluation = mean(&|e| e.evaluation());
-    let mean_r_diff = mean(&|e| e.r_diff());
-    let mean_r_mono = mean(&|e| if e.playable() { e.r_mono } else { 0.0 });
-    let unplayable = evals.iter().filter(|e| !e.playable()).count();
-    let (kl_level, different_tiles) = diversity(&levels, args.seed);
-    let seconds = started.elapsed().as_secs_f64();
-    if args.json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&json!({
-                "game": "mario",
-                "model": args.model,
-                "count": evals.len(),
-                "seed": args.seed,
-                "mean_evaluation": mean_evaluation,
-                "mean_r_diff": mean_r_diff,
-                "mean_r_mono": mean_r_mono,
-                "unplayable": unplayable,
-                "kl_level": kl_level,
-                "different_tiles": different_tiles,
-                "seconds": seconds,
-            }))?
-        );
-    } else {
-        println!(
-            "{}: {} levels of {LEVEL_PATTERNS} patterns (seed {}), {:.1} s",
-            args.model,
-            evals.len(),
-            args.seed,
-            seconds
-        );
-        println!(
-            "mean evaluation {mean_evaluation:.3} (r_diff {mean_r_diff:.3}, r_mono \
-             {mean_r_mono:.3}); unplayable {unplayable} of {}",
-            evals.len()
-        );
-        println!("KL_level {kl_level:.3}, different tiles {different_tiles:.1} (mean over pairs)");
+    let values: Vec<f64> = evals.iter().map(|e| e.evaluation()).collect();
+    let (_, sd) = mean_sd(&values);
+    let (kl_level, different_tiles) = diversity(levels, seed);
+    Ok(json!({
+        "count": evals.len(),
+        "mean_evaluation": mean(&|e| e.evaluation()),
+        "sd_evaluation": sd,
+        "mean_r_diff": mean(&|e| e.r_diff()),
+        "mean_r_mono": mean(&|e| if e.playable() { e.r_mono } else { 0.0 }),
+        "mean_total_damage": mean(&|e| if e.playable() { e.total_damage() } else { 0.0 }),
+        "unplayable": evals.iter().filter(|e| !e.playable()).count(),
+        "kl_level": kl_level,
+        "different_tiles": different_tiles,
+    }))
+}
+
+fn print_row(model: &str, row: &serde_json::Value) {
+    let f = |k: &str| {
+        row.get(k)
+            .and_then(serde_json::Value::as_f64)
+            .unwrap_or(0.0)
+    };
+    let setting = match (row.get("ri"), row.get("dagp")) {
+        (_, Some(d)) => format!(" RI 2 + DAGP {d}"),
+        (Some(c), None) => format!(" RI {c}"),
+        _ => String::new(),
+    };
+    println!(
+        "{model}{setting}: {} levels, mean evaluation {:.3} ± {:.3} (r_diff {:.3}, r_mono \
+         {:.3}); unplayable {}; KL_level {:.3}, different tiles {:.1}",
+        f("count"),
+        f("mean_evaluation"),
+        f("sd_evaluation"),
+        f("mean_r_diff"),
+        f("mean_r_mono"),
+        f("unplayable"),
+        f("kl_level"),
+        f("different_tiles"),
+    );
+}
+
+/// The training curves of the TD3 model at `path` and of its sibling (TD3 / VS-TD3) when
+/// present: each run's test means (thick) and training means, x the share of its run.
+fn plot_td3(path: &std::path::Path, png: &std::path::Path) -> Result<()> {
+    use crate::mario::td3::file::{load, weights_file};
+    let dir = crate::files::folder_of(path);
+    let mut chart = crate::export::chart::Chart::new(640, 400, 40.0, (0.0, 1.0), (0.0, 0.3));
+    for (id, rgb) in [("td3", [235u8, 130, 20]), ("vs-td3", [40, 80, 190])] {
+        let Ok(model) = load(&dir.join(weights_file(id))) else {
+            continue;
+        };
+        let side = model.sidecar;
+        let train: Vec<Option<(f64, f64)>> = side
+            .curve
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| Some((i as f64 / (side.curve.len().max(2) - 1) as f64, v)))
+            .collect();
+        chart.line(&train, rgb.map(|c| c / 2 + 100));
+        let episodes = side.episodes.max(1) as f64;
+        let test: Vec<Option<(f64, f64)>> = side
+            .test_curve
+            .iter()
+            .map(|&(e, v)| Some((e as f64 / episodes, v)))
+            .collect();
+        chart.line(&test, rgb);
     }
-    Ok(ExitCode::SUCCESS)
+    chart.save(png).map_err(|e| anyhow!(e))?;
+    eprintln!(
+        "wrote {} (TD3 orange, VS-TD3 blue: test means dark, training means light; y 0..0.3)",
+        png.display()
+    );
+    Ok(())
 }
 
 /// Fig. 6.9: the 101 × 101 latent map after the first three patterns of 1-1 (z₁ fixed at 0),

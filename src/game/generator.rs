@@ -161,6 +161,11 @@ pub trait LevelGenerator: Send + Sync {
     fn has_latent(&self) -> bool {
         false
     }
+    /// True when the generator can make "more like this" from a level ([`Self::near`]): every
+    /// generator with a latent space, and those that continue a level's first part.
+    fn has_near(&self) -> bool {
+        self.has_latent()
+    }
     /// Walks the latent space from `a` to `b` in `steps` levels.
     ///
     /// # Errors

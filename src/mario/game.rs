@@ -334,6 +334,8 @@ impl Game for MarioGame {
         vec![
             Arc::new(super::generators::RandomPatterns),
             Arc::new(super::generators::CganRandom),
+            Arc::new(super::generators::Td3Generator { id: "td3" }),
+            Arc::new(super::generators::Td3Generator { id: "vs-td3" }),
         ]
     }
 

@@ -231,3 +231,271 @@ impl LevelGenerator for CganRandom {
         Ok(())
     }
 }
+
+/// Patterns of a level that "More like this" keeps before the actor continues it.
+pub const NEAR_KEEP: usize = 3;
+/// DAGP "More like this" uses on the continued patterns: candidates and KL_pattern distance.
+pub const NEAR_DAGP: crate::rl::Dagp = crate::rl::Dagp {
+    n: 10,
+    d: 0.1,
+    p: 1.0,
+};
+/// Levels a TD3 generator makes at most for one it keeps (the rest are unplayable).
+const TD3_ATTEMPTS: usize = 64;
+
+/// The TD3 and VS-TD3 generators (§6.3, §6.6): after three real patterns, two from the CGAN
+/// with random vectors (or `ri` of them), then the actor's; DAGP on the 4th–6th patterns when
+/// asked. A level A* cannot finish is made again with the next seed (the thesis's 2–3 of 50
+/// unplayable, regenerated here).
+#[derive(Clone, Copy, Debug)]
+pub struct Td3Generator {
+    /// `td3` or `vs-td3`.
+    pub id: &'static str,
+}
+
+/// A loaded TD3 generator with the CGAN it steers.
+pub struct Td3Bundle {
+    /// The actor and critic.
+    pub model: super::td3::file::Td3Model,
+    /// The CGAN.
+    pub cgan: CganModel,
+}
+
+/// Loads the actor at `path` and the CGAN beside it (`mario-cgan.safetensors` in the same
+/// folder), and checks that the CGAN is the one the actor was trained with.
+///
+/// # Errors
+/// A missing, damaged or mismatched file, in words.
+pub fn load_td3_bundle(path: &std::path::Path) -> Result<Td3Bundle, String> {
+    let model = super::td3::file::load(path)?;
+    let cgan_path = crate::files::folder_of(path).join(WEIGHTS_FILE);
+    let cgan = load_cgan_model(&cgan_path)?;
+    if let (Some(want), Some(have)) = (&model.sidecar.cgan, &cgan.sidecar.weights) {
+        if !want.same_bytes(have) {
+            return Err(format!(
+                "{} was trained to steer another CGAN than {}: retrain it ({})",
+                path.display(),
+                cgan_path.display(),
+                model.sidecar.command
+            ));
+        }
+    }
+    Ok(Td3Bundle { model, cgan })
+}
+
+/// The RL conditions of the Mario actors: randomized initialization and DAGP.
+pub fn td3_conditions() -> Vec<ConditionSpec> {
+    vec![
+        ConditionSpec {
+            key: "ri",
+            label: "Randomize first",
+            kind: ConditionKind::Int {
+                min: 1,
+                max: LEVEL_PATTERNS as i64,
+            },
+            default: ConditionValue::Int(super::td3::RANDOM_START as i64),
+            required: false,
+            help: "patterns made from random vectors before the actor takes over (the thesis: 2; more: more varied, lower evaluation)",
+        },
+        ConditionSpec {
+            key: "diverse_n",
+            label: "DAGP candidates",
+            kind: ConditionKind::Int { min: 0, max: 50 },
+            default: ConditionValue::Int(0),
+            required: false,
+            help: "DAGP on the 4th-6th patterns: draw this many random vectors and take the one the critic values most among those whose pattern is far from the actor's (0: off)",
+        },
+        ConditionSpec {
+            key: "diverse_d",
+            label: "DAGP distance",
+            kind: ConditionKind::Float {
+                min: 0.0,
+                max: 1.0,
+                step: 0.05,
+            },
+            default: ConditionValue::Float(0.1),
+            required: false,
+            help: "DAGP: a candidate counts only when its pattern is farther than this from the actor's (KL_pattern; the thesis tried 0.05, 0.1, 0.2)",
+        },
+    ]
+}
+
+impl Td3Generator {
+    fn bundle(
+        &self,
+        models: &crate::game::ModelCache,
+        weights: Option<&std::path::Path>,
+    ) -> Result<std::sync::Arc<Td3Bundle>, String> {
+        let path = weights.map_or_else(
+            || models.dir().join(super::td3::file::weights_file(self.id)),
+            std::path::Path::to_path_buf,
+        );
+        models.get_or_load(&path, load_td3_bundle)
+    }
+
+    fn making(conditions: &crate::game::Conditions) -> Result<super::td3::Making, String> {
+        let random = conditions
+            .usize("ri")
+            .unwrap_or(super::td3::RANDOM_START)
+            .clamp(1, LEVEL_PATTERNS);
+        let n = conditions.usize("diverse_n").unwrap_or(0);
+        let dagp = if n == 0 {
+            None
+        } else {
+            let d = crate::rl::Dagp {
+                n,
+                d: conditions.float("diverse_d").unwrap_or(0.1),
+                p: 1.0,
+            };
+            d.check()?;
+            Some(d)
+        };
+        Ok(super::td3::Making { random, dagp })
+    }
+
+    /// Offers the playable ones of `builds` to `sink`; false when the sink wants no more.
+    fn offer(&self, builds: &[super::td3::Build], sink: &mut dyn LevelSink) -> bool {
+        for b in builds {
+            let playable = b.level().ok().filter(|l| {
+                let map = std::sync::Arc::new(super::engine::LevelMap::from_level(l));
+                super::evaluate::astar_run(&map).won()
+            });
+            let more = match playable {
+                Some(level) => sink.offer(to_level(&level, self.id)),
+                None => sink.tried(1),
+            };
+            if !more {
+                return false;
+            }
+        }
+        true
+    }
+}
+
+impl LevelGenerator for Td3Generator {
+    fn id(&self) -> &'static str {
+        self.id
+    }
+
+    fn label(&self) -> &'static str {
+        if self.id == "vs-td3" {
+            "VS-TD3"
+        } else {
+            "TD3"
+        }
+    }
+
+    fn description(&self) -> &'static str {
+        if self.id == "vs-td3" {
+            "an actor trained with virtual simulation steers the CGAN pattern by pattern; \
+             levels A* cannot finish are made again"
+        } else {
+            "an actor trained with TD3 steers the CGAN pattern by pattern; levels A* cannot \
+             finish are made again"
+        }
+    }
+
+    fn conditions(&self) -> Vec<ConditionSpec> {
+        td3_conditions()
+    }
+
+    fn validated_help(&self) -> &'static str {
+        "Every level is already checked by A*"
+    }
+
+    fn attempts_per_level(&self) -> usize {
+        TD3_ATTEMPTS
+    }
+
+    fn weights_file(&self) -> Option<&'static str> {
+        Some(super::td3::file::weights_file(self.id))
+    }
+
+    fn preload(
+        &self,
+        models: &crate::game::ModelCache,
+        weights: Option<&std::path::Path>,
+    ) -> Result<(), String> {
+        self.bundle(models, weights).map(|_| ())
+    }
+
+    fn has_near(&self) -> bool {
+        true
+    }
+
+    fn generate(
+        &self,
+        request: &GenRequest,
+        ctx: &GenerationContext<'_>,
+        sink: &mut dyn LevelSink,
+    ) -> Result<(), JobError> {
+        let bundle = self
+            .bundle(ctx.models, request.weights.as_deref())
+            .map_err(JobError::Failed)?;
+        let pat = PatLegal::default_set().map_err(JobError::Failed)?;
+        let making = Self::making(&request.conditions).map_err(JobError::Failed)?;
+        let gen = super::td3::MarioRl {
+            cgan: &bundle.cgan.generator,
+            pat: &pat,
+            actor: Some(&bundle.model.actor),
+            critic: Some(&bundle.model.critic),
+            length: LEVEL_PATTERNS,
+        };
+        for attempt in 0u64.. {
+            if ctx.cancel.is_cancelled() {
+                return Err(JobError::Cancelled);
+            }
+            let seed = Rng::derive(request.seed, attempt).next_u64();
+            let builds =
+                super::td3::make_levels(&gen, 1, seed, making).map_err(JobError::Failed)?;
+            if !self.offer(&builds, sink) {
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+
+    /// "More like this": the level's first [`NEAR_KEEP`] patterns kept, the rest continued by
+    /// the actor, with DAGP ([`NEAR_DAGP`]) on the 4th–6th patterns so that continuations
+    /// differ.
+    fn near(
+        &self,
+        level: &crate::level::Level,
+        request: &GenRequest,
+        ctx: &GenerationContext<'_>,
+        sink: &mut dyn LevelSink,
+    ) -> Result<(), JobError> {
+        let bundle = self
+            .bundle(ctx.models, request.weights.as_deref())
+            .map_err(JobError::Failed)?;
+        let pat = PatLegal::default_set().map_err(JobError::Failed)?;
+        let mario =
+            MarioLevel::from_rows(&level.cells).map_err(|e| JobError::Failed(e.to_string()))?;
+        let gen = super::td3::MarioRl {
+            cgan: &bundle.cgan.generator,
+            pat: &pat,
+            actor: Some(&bundle.model.actor),
+            critic: Some(&bundle.model.critic),
+            length: LEVEL_PATTERNS,
+        };
+        for attempt in 0u64.. {
+            if ctx.cancel.is_cancelled() {
+                return Err(JobError::Cancelled);
+            }
+            let mut rng = Rng::derive(request.seed, attempt);
+            let mut builds = vec![super::td3::continue_from(&mario, NEAR_KEEP, &pat, &mut rng)
+                .map_err(JobError::Failed)?];
+            super::td3::complete(
+                &gen,
+                &mut builds,
+                std::slice::from_mut(&mut rng),
+                Some(NEAR_DAGP),
+            )
+            .map_err(JobError::Failed)?;
+            if !self.offer(&builds, sink) {
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+}

@@ -13,6 +13,7 @@ pub mod generators;
 pub mod level;
 pub mod patterns;
 pub mod reward;
+pub mod td3;
 pub mod tiles;
 
 #[cfg(test)]

@@ -268,32 +268,49 @@ pub fn different_tiles(a: &MarioLevel, b: &MarioLevel) -> usize {
         .count()
 }
 
-/// KL_level (§6.6.2): every cell becomes 1, walls 2 and enemies 3; the two levels' vectors,
-/// each normalised to sum 1, are compared by Kullback–Leibler divergence KL(a ‖ b). (The
-/// thesis leaves the other tiles' value open; 1 keeps every term defined.)
-pub fn kl_level(a: &MarioLevel, b: &MarioLevel) -> f64 {
-    let value = |t: Tile| {
-        if t.is_solid() {
-            2.0
-        } else if t.is_enemy() {
-            3.0
-        } else {
-            1.0
-        }
-    };
-    let va: Vec<f64> = pattern_area(a).map(value).collect();
-    let vb: Vec<f64> = pattern_area(b).map(value).collect();
+/// The value KL_level gives a tile: walls 2, enemies 3, anything else 1.
+fn kl_value(t: Tile) -> f64 {
+    if t.is_solid() {
+        2.0
+    } else if t.is_enemy() {
+        3.0
+    } else {
+        1.0
+    }
+}
+
+/// KL(a ‖ b) of two value vectors, each normalised to sum 1; 0 when they differ in length.
+fn kl_of(va: &[f64], vb: &[f64]) -> f64 {
     let (sa, sb): (f64, f64) = (va.iter().sum(), vb.iter().sum());
     if va.len() != vb.len() || sa <= 0.0 || sb <= 0.0 {
         return 0.0;
     }
     va.iter()
-        .zip(&vb)
+        .zip(vb)
         .map(|(x, y)| {
             let (p, q) = (x / sa, y / sb);
             p * (p / q).ln()
         })
         .sum()
+}
+
+/// KL_level (§6.6.2): every cell becomes 1, walls 2 and enemies 3; the two levels' vectors,
+/// each normalised to sum 1, are compared by Kullback–Leibler divergence KL(a ‖ b). (The
+/// thesis leaves the other tiles' value open; 1 keeps every term defined.)
+pub fn kl_level(a: &MarioLevel, b: &MarioLevel) -> f64 {
+    let va: Vec<f64> = pattern_area(a).map(kl_value).collect();
+    let vb: Vec<f64> = pattern_area(b).map(kl_value).collect();
+    kl_of(&va, &vb)
+}
+
+/// KL_pattern (§6.6.2, DAGP's distance): KL_level's measure between two patterns.
+pub fn kl_pattern(a: &Pattern, b: &Pattern) -> f64 {
+    let values = |p: &Pattern| -> Vec<f64> {
+        p.iter()
+            .map(|&i| kl_value(Tile::from_index(i).unwrap_or(Tile::Empty)))
+            .collect()
+    };
+    kl_of(&values(a), &values(b))
 }
 
 /// Mean KL_level and different tiles over pairs of `levels`: every pair up to 100 levels,

@@ -124,13 +124,13 @@ impl GeneratorPanel {
 
 /// Draws one card; returns the thumbnail's rectangle.
 fn card(ui: &mut egui::Ui, i: usize, c: &Candidate, commands: &mut Vec<AppCommand>) -> Rect {
-    let has_latent = c
+    let has_near = c
         .level
         .game
         .game()
         .ok()
         .and_then(|g| crate::game::generator_of(g, c.generator).ok())
-        .is_some_and(|g| g.has_latent());
+        .is_some_and(|g| g.has_near());
     ui.vertical(|ui| {
         ui.set_width(THUMB.x);
         let (rect, response) = ui.allocate_exact_size(THUMB, Sense::click_and_drag());
@@ -191,10 +191,12 @@ fn card(ui: &mut egui::Ui, i: usize, c: &Candidate, commands: &mut Vec<AppComman
                 commands.push(AppCommand::AddLevel(c.level.clone()));
             }
         });
-        if has_latent
+        if has_near
             && ui
                 .small_button("More like this")
-                .on_hover_text("Generate near this level's latent point")
+                .on_hover_text(
+                    "Generate near this level: around its latent point, or from its first patterns",
+                )
                 .clicked()
         {
             commands.push(AppCommand::MoreLikeThis(i));

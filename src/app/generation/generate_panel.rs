@@ -308,7 +308,7 @@ impl GeneratorPanel {
             self.choose(game, candidate.generator);
             request = self.request_mut(game).clone();
         }
-        if !generator_of(&request).is_some_and(|g| g.has_latent()) {
+        if !generator_of(&request).is_some_and(|g| g.has_near()) {
             return;
         }
         request.seed = request.seed.wrapping_add(index as u64 + 1);

@@ -3,6 +3,7 @@
 
 pub mod blend_lab;
 pub mod candidates;
+pub mod cgan_map;
 pub mod generate_panel;
 mod generator_ui;
 pub mod interpolation;

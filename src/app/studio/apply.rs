@@ -125,6 +125,7 @@ impl StudioApp {
             } => self.record_playtest(game, cells, attempt),
             AppCommand::ToggleInterpolation => self.interpolation.open = !self.interpolation.open,
             AppCommand::ToggleBlendLab => self.blend_lab.open = !self.blend_lab.open,
+            AppCommand::ToggleCganMap => self.cgan_map.open = !self.cgan_map.open,
             AppCommand::OfferCandidates(list) => {
                 if let Some(game) = list.first().map(|c| c.level.game) {
                     self.status = format!("{} levels sent to the candidates", list.len());

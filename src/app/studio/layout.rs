@@ -137,6 +137,17 @@ impl StudioApp {
                 {
                     commands.push(AppCommand::ToggleBlendLab);
                 }
+                if self.game == crate::mario::game::ID
+                    && ui
+                        .selectable_label(self.cgan_map.open, "CGAN map")
+                        .on_hover_text(
+                            "The CGAN's latent map after three patterns of this level: move a \
+                             point, see the pattern it makes",
+                        )
+                        .clicked()
+                {
+                    commands.push(AppCommand::ToggleCganMap);
+                }
                 if self.game.game().is_ok_and(|g| g.has_agents())
                     && ui
                         .selectable_label(self.profile.open, "Agent profile")
@@ -390,6 +401,10 @@ impl StudioApp {
             let sources = self.level_sources(crate::blend::ID);
             self.blend_lab
                 .ui(ctx, &sources, &self.generators.models, commands);
+        }
+        if self.cgan_map.open {
+            let level = self.editor().to_level();
+            self.cgan_map.ui(ctx, Some(&level), &self.generators.models);
         }
         if self.profile.open {
             let sources = self.profile_sources();

@@ -91,6 +91,8 @@ pub struct StudioApp {
     pub(super) interpolation: InterpolationWindow,
     /// The Blend lab window.
     pub(super) blend_lab: BlendLab,
+    /// The Mario CGAN's latent map.
+    pub(super) cgan_map: crate::app::generation::cgan_map::CganMapWindow,
     pub(super) profile: ProfileWindow,
     /// The interpolation window's choice of levels and what they were built from.
     pub(super) interpolation_sources: (Option<SourcesKey>, Vec<(String, Level)>),
@@ -272,6 +274,7 @@ impl StudioApp {
             playtest: PlaytestWindow::default(),
             interpolation: InterpolationWindow::new(mode),
             blend_lab: BlendLab::new(mode),
+            cgan_map: crate::app::generation::cgan_map::CganMapWindow::default(),
             profile: ProfileWindow::new(mode),
             unattached: Vec::new(),
             interpolation_sources: (None, Vec::new()),

@@ -129,6 +129,8 @@ pub enum AppCommand {
     ToggleInterpolation,
     /// Show or hide the Blend lab.
     ToggleBlendLab,
+    /// Show or hide the Mario CGAN's latent map.
+    ToggleCganMap,
     /// Put levels made elsewhere (the Blend lab's random blends) into the candidate list.
     OfferCandidates(Vec<crate::generation::Candidate>),
     /// Show or hide the Agent profile window.

@@ -93,8 +93,8 @@ pub fn latent_map(
 pub const PIXELS_PER_POINT: u32 = 4;
 const GAP: u32 = 12;
 
-/// Blue (0) → cyan → yellow → red (1).
-fn heat(t: f32) -> Rgb<u8> {
+/// The map's colour scale: blue (0) → cyan → yellow → red (1).
+pub fn heat(t: f32) -> Rgb<u8> {
     let t = t.clamp(0.0, 1.0);
     let stops = [
         [30.0, 40.0, 160.0],

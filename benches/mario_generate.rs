@@ -1,0 +1,63 @@
+//! Mario generation speed (issue 33's "generate one level ≤ 20 ms"): one level of 10 patterns
+//! by the shipped TD3 and VS-TD3 actors steering the shipped CGAN, with the A* playability
+//! check the generator runs on every level (median of 50, seeds 0..50), and the same for the
+//! CGAN with random vectors. Needs the VGLC levels (`$VGLC_DIR` or `../shared/data/vglc`).
+//! Run: `cargo bench -j1 --bench mario_generate`.
+
+use level_studio::mario::engine::LevelMap;
+use level_studio::mario::evaluate::astar_run;
+use level_studio::mario::generators::load_td3_bundle;
+use level_studio::mario::patterns::{PatLegal, LEVEL_PATTERNS};
+use level_studio::mario::td3::{make_levels, Making, MarioRl};
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Instant;
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v.get(v.len() / 2).copied().unwrap_or(f64::NAN)
+}
+
+fn main() {
+    let Ok(pat) = PatLegal::default_set() else {
+        eprintln!("skipped: the VGLC folder is absent");
+        return;
+    };
+    for id in ["td3", "vs-td3"] {
+        let path = Path::new("models").join(level_studio::mario::td3::file::weights_file(id));
+        let bundle = match load_td3_bundle(&path) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!("skipped {id}: {e}");
+                continue;
+            }
+        };
+        let gen = MarioRl {
+            cgan: &bundle.cgan.generator,
+            pat: &pat,
+            actor: Some(&bundle.model.actor),
+            critic: Some(&bundle.model.critic),
+            length: LEVEL_PATTERNS,
+        };
+        let mut make = Vec::new();
+        let mut checked = Vec::new();
+        let mut playable = 0;
+        for seed in 0..50u64 {
+            let t = Instant::now();
+            let builds = make_levels(&gen, 1, seed, Making::default()).unwrap_or_default();
+            make.push(t.elapsed().as_secs_f64() * 1e3);
+            let won = builds
+                .first()
+                .and_then(|b| b.level().ok())
+                .is_some_and(|l| astar_run(&Arc::new(LevelMap::from_level(&l))).won());
+            checked.push(t.elapsed().as_secs_f64() * 1e3);
+            playable += usize::from(won);
+        }
+        println!(
+            "{id}: one level {:.2} ms, with the A* check {:.2} ms (median of 50); {playable} of \
+             50 playable",
+            median(make),
+            median(checked)
+        );
+    }
+}
