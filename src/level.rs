@@ -93,12 +93,17 @@ pub struct AgentFigures {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DungeonFigures {
-    /// A win is reachable with the monsters frozen.
+    /// A win is reachable with the monsters frozen (false also when the skeleton passed its
+    /// budget and nobody knows: see `graph_budget`).
     pub solvable: bool,
     /// Moves of the skeleton's shortest solution.
     pub shortest_solution: Option<u32>,
-    /// Positions of the skeleton graph.
+    /// Positions of the skeleton graph (0 when it passed its budget).
     pub states: usize,
+    /// The budget the skeleton graph passed, when it did: the room was judged by the agents'
+    /// games alone, and `solvable`, `shortest_solution` and `states` are unknown.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub graph_budget: Option<usize>,
     /// The difficulty: the human-like agent's mean virtual damage.
     pub virtual_damage: f64,
     /// Games per agent.

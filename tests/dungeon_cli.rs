@@ -273,3 +273,89 @@ fn ctrl_c_stops_a_long_search_and_still_writes_its_best_rooms() {
     assert_eq!(pack.levels.len(), 3);
     assert!(pack.levels[0].tags.iter().any(|t| t.starts_with("fitness")));
 }
+
+/// A VGLC-sized room (16 × 11) with twelve slow monsters: its skeleton has 2¹² sets of
+/// monsters alive, far past the 200,000-position budget.
+const CROWDED: &str = "\
+wwwwwwwwwwwwwwww
+wA.............w
+w..3...3...3...w
+w..............w
+w.3...3...3....w
+w..............w
+w...3...3...3..w
+w..............w
+w.3...3...3....w
+w.............+w
+wwwwwwwwwwwwwwgw
+";
+
+/// [`CROWDED`] with its key behind water.
+const CUT_OFF: &str = "\
+wwwwwwwwwwwwwwww
+wA.............w
+w..3...3...3...w
+w..............w
+w.3...3...3....w
+w..............w
+w...3...3...3..w
+w..............w
+w.3...3...3...~w
+w............~+w
+wwwwwwwwwwwwwwgw
+";
+
+/// Issue 35: a room whose exact graph passes the budget still gets its agents' figures and
+/// a verdict from them, with the graph marked too large; `graph` says so and exits 1.
+#[test]
+fn a_room_past_the_graph_budget_gets_a_verdict_from_its_agents() {
+    let dir = tempfile::tempdir().unwrap();
+    let crowded = dir.path().join("crowded.txt");
+    std::fs::write(&crowded, CROWDED).unwrap();
+    // The same room with the key behind water: nobody wins, and nobody can say it is lost.
+    let cut = dir.path().join("cut.txt");
+    std::fs::write(&cut, CUT_OFF).unwrap();
+    let out = studio()
+        .args(["validate", "--json", "--games", "5"])
+        .arg(&crowded)
+        .arg(&cut)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 2);
+    for v in &lines {
+        assert_eq!(v["graph"], "too large", "{v}");
+        assert_eq!(v["graph_budget"], 200_000, "{v}");
+        assert!(v["solvable"].is_null() && v["states"].is_null(), "{v}");
+        let reason = v["verdict"]["reason"].as_str().unwrap();
+        assert!(
+            reason.contains("graph too large (200,001+ states, budget 200,000)"),
+            "{v}"
+        );
+        for agent in ["do-nothing", "planner", "mcts", "human-like"] {
+            assert!(v["agents"][agent]["win_rate"].as_f64().is_some(), "{v}");
+        }
+    }
+    let (won, lost) = (&lines[0], &lines[1]);
+    assert_eq!(won["agent_won"], true, "{won}");
+    assert!(["PLAYABLE", "HARSH"].contains(&won["verdict"]["label"].as_str().unwrap()));
+    assert_eq!(lost["agent_won"], false, "{lost}");
+    assert_eq!(lost["verdict"]["label"], "UNKNOWN", "{lost}");
+    assert_eq!(lost["verdict"]["pass"], false);
+
+    let out = studio().arg("graph").arg(&crowded).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.contains("graph too large (200,001+ states, budget 200,000); raise --budget"),
+        "{stderr}"
+    );
+}

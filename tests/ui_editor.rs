@@ -249,6 +249,44 @@ fn clicking_a_graph_node_shows_its_state_on_the_canvas() {
     );
 }
 
+/// Issue 35: a dungeon room whose exact graph passes the budget shows its agents' verdict in
+/// the gauge and, in the graph's place, why there is no graph.
+#[test]
+fn a_room_past_the_graph_budget_names_it_in_the_viewer() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir));
+    steps(&mut h, 2);
+    // Twelve slow monsters: 2^12 sets of them alive, far past 200,000 positions.
+    let crowded = "wwwwwwwwwwwwwwww\nwA.............w\nw..3...3...3...w\nw..............w\n\
+                   w.3...3...3....w\nw..............w\nw...3...3...3..w\nw..............w\n\
+                   w.3...3...3....w\nw.............+w\nwwwwwwwwwwwwwwgw\n";
+    let level = level_studio::game::Game::level_from_ascii(
+        &level_studio::dungeon::DungeonGame,
+        "crowded",
+        crowded,
+    )
+    .unwrap();
+    command(&mut h, AppCommand::LoadLevel(level));
+    wait_for_gauge(&mut h);
+    steps(&mut h, 3);
+    let a = h
+        .state()
+        .analysis()
+        .last
+        .as_ref()
+        .unwrap()
+        .result
+        .as_ref()
+        .unwrap();
+    assert!(a.graph.is_none());
+    let note = "graph too large (200,001+ states, budget 200,000)";
+    assert_eq!(a.graph_note.as_deref(), Some(note));
+    h.get_by_label("Graph too large (200,001+ states, budget 200,000)");
+    h.get_by_label_contains("the gauge's figures and verdict come from the agents' games");
+    h.get_by_label_contains(&format!("State {note}"));
+    assert!(h.query_by_label_contains("No graph").is_none());
+}
+
 #[test]
 fn levels_added_to_a_pack_are_saved_and_reopened() {
     let dir = tempfile::tempdir().unwrap();

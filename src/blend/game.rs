@@ -194,6 +194,7 @@ fn analysis_of(f: &BlendFigures) -> Analysis {
         },
         fields,
         graph: None,
+        graph_note: None,
         detail: None,
     }
 }

@@ -87,8 +87,16 @@ fn analyse(path: &Path, level: &Level, options: &AnalyseOptions) -> Result<Analy
         )));
     }
     game.check(&level.cells).map_err(context)?;
-    game.analyse(level, options, &Cancel::default())
-        .map_err(|e| context(e.to_string()))
+    let analysis = game
+        .analyse(level, options, &Cancel::default())
+        .map_err(|e| context(e.to_string()))?;
+    // The rest of the analysis stands (`validate` prints it), but this command is the graph.
+    if let (None, Some(note)) = (&analysis.graph, &analysis.graph_note) {
+        return Err(context(format!(
+            "{note}; raise --budget to explore further"
+        )));
+    }
+    Ok(analysis)
 }
 
 fn print_report(path: &Path, level: &Level, analysis: &Analysis, many: bool, as_json: bool) {

@@ -1,5 +1,6 @@
 //! `validate FILE…`: analyse every level with its game's bots, solver or evaluator (looked up
-//! in the registry) and print its figures.
+//! in the registry) and print its figures, in the file's order; the levels of a pack are
+//! analysed on all cores.
 
 use crate::evolve::pattern::{self, Fitness, Group};
 use crate::files;
@@ -8,8 +9,11 @@ use crate::jobs::Cancel;
 use crate::level::Level;
 use anyhow::{anyhow, Result};
 use clap::Args;
+use rayon::iter::{ParallelBridge, ParallelIterator};
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::mpsc;
 
 #[derive(Args, Debug)]
 pub struct ValidateArgs {
@@ -33,7 +37,8 @@ pub struct ValidateArgs {
     /// The designers' move limit (match-3: valid when the median is at most this), 1 to 1,000.
     #[arg(long, default_value_t = 20, value_parser = super::bounds::MOVE_LIMIT.parser::<u32>())]
     pub limit: u32,
-    /// Largest state graph to explore (Longcat), 1 to 50,000,000 states.
+    /// Largest state graph to explore (Longcat; the dungeon's skeleton, whose rooms past it are
+    /// judged by their agents' games), 1 to 50,000,000 states.
     #[arg(long, value_parser = super::bounds::STATE_BUDGET.parser::<u64>())]
     pub budget: Option<u64>,
     /// Play with the naive baseline (match-3: the random bot) instead of the validation bot.
@@ -63,12 +68,17 @@ pub fn run(args: &ValidateArgs) -> Result<ExitCode> {
             }
         };
         let many = levels.len() > 1;
-        for level in &levels {
-            if let Err(e) = report(path, level, many, &options, args.json) {
-                eprintln!("error: {}: level {:?}: {e}", path.display(), level.name);
-                failed.push(format!("{} ({})", path.display(), level.name));
-            }
-        }
+        in_order(
+            &levels,
+            |level| report(path, level, many, &options, args.json),
+            |level, line| match line {
+                Ok(line) => println!("{line}"),
+                Err(e) => {
+                    eprintln!("error: {}: level {:?}: {e}", path.display(), level.name);
+                    failed.push(format!("{} ({})", path.display(), level.name));
+                }
+            },
+        );
     }
     if failed.is_empty() {
         Ok(ExitCode::SUCCESS)
@@ -82,13 +92,51 @@ pub fn run(args: &ValidateArgs) -> Result<ExitCode> {
     }
 }
 
+/// Runs `work` on every level on all cores (each analysis is seeded by the level alone, so
+/// the figures do not depend on the threads) and hands each answer to `emit` in the levels'
+/// order, as soon as it and every answer before it are in.
+fn in_order<T: Send>(
+    levels: &[Level],
+    work: impl Fn(&Level) -> T + Sync,
+    mut emit: impl FnMut(&Level, T),
+) {
+    let (sender, answers) = mpsc::channel();
+    std::thread::scope(|scope| {
+        let work = &work;
+        scope.spawn(move || {
+            // `par_bridge` takes the levels in their order, so answers arrive nearly in order
+            // and are printed while the rest are still being analysed.
+            levels
+                .iter()
+                .enumerate()
+                .par_bridge()
+                .for_each_with(sender, |sender, (i, level)| {
+                    // The receiver outlives the workers: a send cannot fail.
+                    let _ = sender.send((i, work(level)));
+                });
+        });
+        let mut waiting = BTreeMap::new();
+        let mut next = 0;
+        for (i, answer) in answers {
+            waiting.insert(i, answer);
+            while let Some(answer) = waiting.remove(&next) {
+                if let Some(level) = levels.get(next) {
+                    emit(level, answer);
+                }
+                next += 1;
+            }
+        }
+    });
+}
+
+/// The line `validate` prints for a level: its figures as JSON, or its label and summary.
 fn report(
     path: &Path,
     level: &Level,
     many: bool,
     options: &AnalyseOptions,
     as_json: bool,
-) -> Result<()> {
+) -> Result<String> {
     let game = level.game.game()?;
     let analysis = game
         .analyse(level, options, &Cancel::default())
@@ -103,16 +151,15 @@ fn report(
             obj.entry("patterns")
                 .or_insert_with(|| patterns_json(&groups));
         }
-        println!("{}", serde_json::Value::Object(obj));
+        Ok(serde_json::Value::Object(obj).to_string())
     } else {
         let label = if many {
             format!("{} [{}]", path.display(), level.name)
         } else {
             path.display().to_string()
         };
-        println!("{label}: {}", analysis.summary);
+        Ok(format!("{label}: {}", analysis.summary))
     }
-    Ok(())
 }
 
 /// The pattern GA's view of a level: its groups, their mean size and FPattern under α and β.

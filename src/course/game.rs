@@ -262,6 +262,7 @@ pub fn analysis_of(course: &Course, e: &Evaluation) -> Analysis {
         fields,
         summary,
         graph,
+        graph_note: None,
         detail: Some(Arc::new(e.clone())),
     }
 }

@@ -1,34 +1,28 @@
-//! Dungeon rooms as a registered game: tiles, sizes, files, the analysis (the skeleton graph
-//! and the agent ladder's games) and the random and constructive generators.
+//! Dungeon rooms as a registered game: tiles, sizes, files, the analysis (in `analysis`: the
+//! skeleton graph and the agent ladder's games), the playtest and the random and
+//! constructive generators.
 
-use super::agents::{play_game, stats, AgentKind, AgentStats};
-use super::evolve::{judge_room, room_groups, RoomBreeder, GA_GAMES};
+use super::agents::AgentKind;
+pub use super::analysis::{analyse_room, DEFAULT_GAMES};
+use super::evolve::RoomBreeder;
 use super::generators::{constructive_room, random_room, GenerateError};
 use super::room::{Cell, Room, RoomError, Speed, MAX_SIDE};
 use super::rules::{Action, Dir, Outcome, Play, TICK_LIMIT};
-use super::skeleton::{skeleton, SkeletonGraph, DEFAULT_BUDGET};
 use crate::evolve::generator::Fi2PopGenerator;
-use crate::evolve::pattern::{f_pattern, mean_group_size, Fitness};
-use crate::evolve::Evaluation;
-use crate::game::explore::GraphPicture;
+use crate::evolve::pattern::Fitness;
 use crate::game::{
     AgentProfile, AnalyseOptions, Analysis, AsciiError, CellLook, ConditionKind, ConditionSpec,
-    ConditionValue, Game, GameId, Gauge, GaugeHistogram, GenRequest, GenerationContext,
-    GraphVariables, Heading, LevelGenerator, LevelSink, PlayInput, PlayMove, PlayRules, PlayStatus,
-    SizeRules, TileInfo, TileMark, Verdict,
+    ConditionValue, Game, GameId, GenRequest, GenerationContext, Heading, LevelGenerator,
+    LevelSink, PlayInput, PlayMove, PlayRules, PlayStatus, SizeRules, TileInfo, TileMark,
 };
 use crate::grid::{AsciiCell, Grid};
 use crate::jobs::{Cancel, JobError};
-use crate::level::{AgentFigures, DungeonFigures, Figures, Level};
+use crate::level::Level;
 use crate::rng::Rng;
-use serde_json::json;
 use std::sync::Arc;
 
 /// The id of dungeon rooms.
 pub const ID: GameId = GameId::new("dungeon");
-
-/// Bot games per agent unless told otherwise.
-pub const DEFAULT_GAMES: u32 = 30;
 
 /// Zelda-like dungeon rooms.
 #[derive(Clone, Copy, Debug, Default)]
@@ -108,302 +102,6 @@ pub fn size_conditions(min: i64) -> Vec<ConditionSpec> {
         side("width", "Width", 13, "room width, walls included"),
         side("height", "Height", 9, "room height, walls included"),
     ]
-}
-
-/// The analysis of a room: its skeleton graph and `games` seeded games per agent.
-///
-/// # Errors
-/// The room is not a room, its skeleton passes the budget, or the job was cancelled.
-pub fn analyse_room(
-    room: &Room,
-    options: &AnalyseOptions,
-    cancel: &Cancel,
-) -> Result<Analysis, JobError> {
-    let graph = skeleton(room, options.budget.unwrap_or(DEFAULT_BUDGET))
-        .map_err(|e| JobError::Failed(e.to_string()))?;
-    let games = options.games.unwrap_or(DEFAULT_GAMES).max(1);
-    let mut ladder: Vec<AgentStats> = Vec::new();
-    let mut damage = Vec::new();
-    for agent in AgentKind::ALL {
-        if cancel.is_cancelled() {
-            return Err(JobError::Cancelled);
-        }
-        let results: Vec<_> = (0..u64::from(games))
-            .map(|g| play_game(room, agent, options.seed, g, TICK_LIMIT))
-            .collect();
-        if agent == AgentKind::HumanLike {
-            damage = results.iter().map(|r| r.virtual_damage).collect();
-        }
-        ladder.push(stats(agent, &results));
-    }
-    let ga = judge_room(room.cells(), Fitness::Alpha, options.seed, GA_GAMES);
-    let mut analysis = analysis_of(graph, &ladder, &damage, games, options.seed);
-    add_fitness(&mut analysis, room, &ga);
-    Ok(analysis)
-}
-
-/// The pattern GA's judgement of the room beside the agents' figures: every constraint
-/// (a failed one naming itself), the fitness terms, FPattern under α and β.
-fn add_fitness(analysis: &mut Analysis, room: &Room, ga: &Evaluation) {
-    let groups = room_groups(room.cells());
-    let beta = f_pattern(&groups, Fitness::Beta);
-    let alpha_fitness = ga.fitness();
-    let term = |name: &str| {
-        ga.terms
-            .iter()
-            .find(|t| t.name == name)
-            .map_or(0.0, |t| t.value)
-    };
-    // β's fitness: the same terms with FPattern under β.
-    let beta_fitness =
-        (term("score difference") + term("unique rules") + beta) / ga.terms.len().max(1) as f64;
-    let mut rows: Vec<(String, String)> = vec![
-        ("fitness α".into(), format!("{alpha_fitness:.3}")),
-        ("fitness β".into(), format!("{beta_fitness:.3}")),
-        ("FPattern α".into(), format!("{:.3}", term("FPattern"))),
-        ("FPattern β".into(), format!("{beta:.3}")),
-        (
-            "score difference".into(),
-            format!("{:.3}", term("score difference")),
-        ),
-        (
-            "unique rules".into(),
-            format!("{:.3}", term("unique rules")),
-        ),
-        (
-            "mean group".into(),
-            format!("{:.2}", mean_group_size(&groups)),
-        ),
-        ("groups".into(), groups.len().to_string()),
-    ];
-    for c in &ga.constraints {
-        let mark = if c.value >= 1.0 { "met" } else { "FAILED" };
-        rows.push((c.name.to_string(), format!("{mark}: {}", c.text)));
-    }
-    let title = if ga.feasible() {
-        format!("Pattern GA: feasible (constraint fitness 1, {GA_GAMES} games an agent)")
-    } else {
-        format!(
-            "Pattern GA: infeasible (constraint fitness {:.3}, {GA_GAMES} games an agent)",
-            ga.constraint_fitness()
-        )
-    };
-    analysis.gauge.tables.push((title, rows));
-    for failed in ga.failed() {
-        analysis
-            .gauge
-            .notes
-            .push(format!("GA constraint failed: {failed}"));
-    }
-    let constraints: serde_json::Map<String, serde_json::Value> = ga
-        .constraints
-        .iter()
-        .map(|c| {
-            (
-                c.name.to_string(),
-                json!({"value": c.value, "text": c.text}),
-            )
-        })
-        .collect();
-    let terms: serde_json::Map<String, serde_json::Value> = ga
-        .terms
-        .iter()
-        .map(|t| (t.name.to_string(), json!(t.value)))
-        .collect();
-    analysis.fields.insert(
-        "fitness".into(),
-        json!({
-            "feasible": ga.feasible(),
-            "constraint_fitness": ga.constraint_fitness(),
-            "alpha": alpha_fitness,
-            "beta": beta_fitness,
-            "f_pattern_beta": beta,
-            "mean_group_size": mean_group_size(&groups),
-            "terms": terms,
-            "constraints": constraints,
-        }),
-    );
-}
-
-fn analysis_of(
-    graph: SkeletonGraph,
-    ladder: &[AgentStats],
-    damage: &[u32],
-    games: u32,
-    seed: u64,
-) -> Analysis {
-    let v = GraphVariables::of(&graph);
-    let solvable = graph.solvable();
-    let shortest: Option<String> = graph
-        .shortest_solution()
-        .map(|s| s.iter().map(|a| a.letter()).collect());
-    let rate = |kind: AgentKind| {
-        ladder
-            .iter()
-            .find(|s| s.agent == kind)
-            .map_or(0.0, |s| s.win_rate)
-    };
-    let difficulty = ladder
-        .iter()
-        .find_map(|s| s.mean_virtual_damage)
-        .unwrap_or(0.0);
-    let planner = rate(AgentKind::Planner);
-    // A room is played with moving monsters: the planner's wins count even where the frozen
-    // skeleton has no way (a monster standing in a one-cell corridor must step aside).
-    let won = ladder.iter().any(|s| s.win_rate > 0.0);
-    let verdict = if planner >= 0.5 {
-        Verdict {
-            pass: true,
-            weak: false,
-            label: "PLAYABLE".into(),
-            reason: if solvable {
-                format!("the planner wins {:.0} % of its games", planner * 100.0)
-            } else {
-                format!(
-                    "the planner wins {:.0} % of its games, waiting for a monster to step \
-                     aside (with the monsters frozen there is no way)",
-                    planner * 100.0
-                )
-            },
-        }
-    } else if !solvable && !won {
-        Verdict {
-            pass: false,
-            weak: false,
-            label: "UNSOLVABLE".into(),
-            reason: "no way to the exit with the key, even with the monsters frozen".into(),
-        }
-    } else {
-        Verdict {
-            pass: false,
-            weak: true,
-            label: "HARSH".into(),
-            reason: format!(
-                "winnable, but the planner wins only {:.0} % of its games",
-                planner * 100.0
-            ),
-        }
-    };
-    let agents_json: serde_json::Map<String, serde_json::Value> = ladder
-        .iter()
-        .map(|s| {
-            let mut o = json!({
-                "win_rate": s.win_rate,
-                "mean_ticks": s.mean_ticks,
-                "mean_score": s.mean_score,
-            });
-            if let (Some(d), Some(m)) = (s.mean_virtual_damage, o.as_object_mut()) {
-                m.insert("mean_virtual_damage".into(), json!(d));
-            }
-            (s.agent.name().to_string(), o)
-        })
-        .collect();
-    let fields = json!({
-        "solvable": solvable,
-        "shortest_solution": v.shortest_solution,
-        "states": v.states,
-        "difficulty": difficulty,
-        "agents": agents_json,
-    });
-    let summary = format!(
-        "{} states, {}, virtual damage {difficulty:.2}; win rates: {}",
-        v.states,
-        match &shortest {
-            Some(s) => format!("shortest solution {} moves", s.len()),
-            None => "unsolvable".into(),
-        },
-        ladder
-            .iter()
-            .map(|s| format!("{} {:.0} %", s.agent.name(), s.win_rate * 100.0))
-            .collect::<Vec<_>>()
-            .join(", ")
-    );
-    let mut notes = vec![format!(
-        "Human-like agent: mean virtual damage over {games} games (seed {seed})"
-    )];
-    if let Some(s) = &shortest {
-        notes.push(format!(
-            "Shortest solution (monsters frozen): {} moves  {s}",
-            s.len()
-        ));
-    }
-    let mut bars: Vec<(f64, u32)> = Vec::new();
-    for &d in damage {
-        match bars.iter_mut().find(|b| b.0 == f64::from(d)) {
-            Some(b) => b.1 += 1,
-            None => bars.push((f64::from(d), 1)),
-        }
-    }
-    bars.sort_by(|a, b| a.0.total_cmp(&b.0));
-    let top = bars.last().map_or(1.0, |b| b.0);
-    let gauge = Gauge {
-        title: "Difficulty".into(),
-        headline: if solvable || won {
-            format!("Virtual damage {difficulty:.2}")
-        } else {
-            "Unsolvable".into()
-        },
-        value: (solvable || won).then_some(difficulty),
-        scale: (0.0, (top + 1.0).max(difficulty * 1.2).max(2.0)),
-        threshold: None,
-        good_below: true,
-        band: None,
-        notes,
-        histogram: Some(GaugeHistogram {
-            caption: format!("Virtual damage in {games} human-like games"),
-            bars,
-            own_axis: false,
-        }),
-        rates: Some((
-            format!("Win rates ({games} games per agent)"),
-            ladder
-                .iter()
-                .map(|s| (s.agent.name().to_string(), s.win_rate))
-                .collect(),
-        )),
-        tables: vec![(
-            "Agents (mean ticks · mean score)".into(),
-            ladder
-                .iter()
-                .map(|s| {
-                    (
-                        s.agent.name().to_string(),
-                        format!("{:.0} · {:.1}", s.mean_ticks, s.mean_score),
-                    )
-                })
-                .collect(),
-        )],
-    };
-    let figures = DungeonFigures {
-        solvable,
-        shortest_solution: v.shortest_solution,
-        states: v.states,
-        virtual_damage: difficulty,
-        games,
-        seed,
-        agents: ladder
-            .iter()
-            .map(|s| AgentFigures {
-                agent: s.agent.name().to_string(),
-                win_rate: s.win_rate,
-                mean_ticks: s.mean_ticks,
-                mean_score: s.mean_score,
-            })
-            .collect(),
-    };
-    Analysis {
-        difficulty: (solvable || won).then_some(difficulty),
-        figures: Some(Figures::Dungeon(figures)),
-        verdict,
-        gauge,
-        fields: match fields {
-            serde_json::Value::Object(m) => m,
-            _ => serde_json::Map::new(),
-        },
-        summary,
-        graph: Some(Arc::new(GraphPicture::new(graph))),
-        detail: None,
-    }
 }
 
 impl Game for DungeonGame {
@@ -493,10 +191,10 @@ impl Game for DungeonGame {
     }
 
     fn stored_weak(&self, level: &Level) -> bool {
-        level
-            .dungeon_figures()
-            .is_some_and(|f| f.solvable || f.agents.iter().any(|a| a.win_rate > 0.0))
-            && self.stored_verdict(level) == Some(false)
+        level.dungeon_figures().is_some_and(|f| {
+            // Winnable, or not known to be unsolvable (the skeleton passed its budget).
+            f.solvable || f.graph_budget.is_some() || f.agents.iter().any(|a| a.win_rate > 0.0)
+        }) && self.stored_verdict(level) == Some(false)
     }
 
     fn generators(&self) -> Vec<Arc<dyn LevelGenerator>> {
@@ -880,38 +578,5 @@ wwwwwww
             view.get(monster.0, monster.1).mark,
             TileMark::Monster(_)
         ));
-    }
-
-    #[test]
-    fn a_room_won_only_once_a_monster_steps_aside_is_playable_and_says_why() {
-        // The slow monster at (2, 4) stands in the one-cell way to the exit: with the
-        // monsters frozen there is no way, but it moves, and the planner waits for it.
-        let room = Room::parse_ascii(
-            "wwwwwwwwwwwww\nw.....ww+..3w\nw.wwww......w\nw.....~....ww\nw~3w.......ww\n\
-             w..w........w\nwg2w........w\nw~~~...A..~~w\nwwwwwwwwwwwww\n",
-        )
-        .unwrap();
-        let a = analyse_room(&room, &AnalyseOptions::default(), &Cancel::default()).unwrap();
-        assert_eq!(a.fields["solvable"], false);
-        assert_eq!(a.verdict.label, "PLAYABLE");
-        assert!(
-            a.verdict.reason.contains("step aside"),
-            "{}",
-            a.verdict.reason
-        );
-        assert!(a.difficulty.is_some());
-        // The pattern GA's breakdown rides along.
-        assert_eq!(
-            a.fields["fitness"]["constraints"]
-                .as_object()
-                .unwrap()
-                .len(),
-            7
-        );
-        assert!(a
-            .gauge
-            .tables
-            .iter()
-            .any(|(t, _)| t.starts_with("Pattern GA")));
     }
 }

@@ -15,7 +15,7 @@
 //!
 //! The avatar starts facing down.
 
-use super::room::{Cell, Room, Speed};
+use super::room::{Cell, Room, Speed, MAX_SIDE};
 use crate::rng::Rng;
 
 /// The default tick limit.
@@ -236,21 +236,45 @@ impl Play {
         if self.outcome != Outcome::Playing {
             return;
         }
+        // Live monsters on each cell, filled when the first monster moves: this runs on every
+        // tick of every agent's games and rollouts, so a neighbour's check is one look-up
+        // rather than a walk over the monsters.
+        let width = room.width();
+        let cell = |(x, y): (usize, usize)| y * width + x;
+        let mut occupied: Option<[u8; MAX_SIDE * MAX_SIDE]> = None;
         for i in 0..self.monsters.len() {
             let m = self.monsters[i];
             if !m.alive || !self.tick.is_multiple_of(m.speed.period()) {
                 continue;
             }
-            let free: Vec<(usize, usize)> = Dir::ALL
-                .iter()
-                .filter_map(|d| in_room(room, d.from(m.pos)))
-                .filter(|&(x, y)| {
-                    let cell = room.cells().get(x, y);
-                    !cell.is_solid() && cell != Cell::Exit && self.monster_at((x, y)).is_none()
-                })
-                .collect();
-            if !free.is_empty() {
-                self.monsters[i].pos = free[rng.index(free.len())];
+            let occupied = occupied.get_or_insert_with(|| {
+                let mut counts = [0u8; MAX_SIDE * MAX_SIDE];
+                for other in self.monsters.iter().filter(|o| o.alive) {
+                    if let Some(n) = counts.get_mut(cell(other.pos)) {
+                        *n += 1;
+                    }
+                }
+                counts
+            });
+            // The free neighbours in direction order, on the stack.
+            let mut free = [(0, 0); 4];
+            let mut count = 0;
+            for (x, y) in Dir::ALL.iter().filter_map(|d| in_room(room, d.from(m.pos))) {
+                let c = room.cells().get(x, y);
+                if !c.is_solid() && c != Cell::Exit && occupied.get(cell((x, y))) == Some(&0) {
+                    free[count] = (x, y);
+                    count += 1;
+                }
+            }
+            if count > 0 {
+                let to = free[rng.index(count)];
+                if let Some(n) = occupied.get_mut(cell(m.pos)) {
+                    *n = n.saturating_sub(1);
+                }
+                if let Some(n) = occupied.get_mut(cell(to)) {
+                    *n = n.saturating_add(1);
+                }
+                self.monsters[i].pos = to;
             }
         }
         self.check_contact();

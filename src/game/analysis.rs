@@ -106,6 +106,10 @@ pub struct Analysis {
     pub summary: String,
     /// The state graph, for games that have one (the viewer draws it).
     pub graph: Option<Arc<dyn StateGraphView>>,
+    /// Why a game with state graphs has none for this level though the rest of the analysis
+    /// stands ("graph too large (200,001+ states, budget 200,000)"): the viewer shows it in
+    /// the graph's place and `graph` reports it.
+    pub graph_note: Option<String>,
     /// The game's own result, for its bespoke widgets (the match-3 validation, the Longcat
     /// graph); downcast with [`Analysis::detail`].
     pub detail: Option<Arc<dyn Any + Send + Sync>>,

@@ -174,6 +174,7 @@ pub fn analysis_of(a: LongcatAnalysis) -> Analysis {
         },
         summary,
         graph: Some(a.clone()),
+        graph_note: None,
         detail: Some(a),
     }
 }

@@ -196,6 +196,7 @@ fn analysis_of(level: &MarioLevel, eval: &LevelEvaluation) -> Analysis {
         fields,
         summary,
         graph: None,
+        graph_note: None,
         detail: Some(Arc::new(eval.clone())),
     }
 }

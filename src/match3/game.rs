@@ -118,6 +118,7 @@ pub fn analysis_of(layout: &Layout, v: Validation) -> Analysis {
         },
         summary,
         graph: None,
+        graph_note: None,
         detail: Some(Arc::new(v)),
     }
 }

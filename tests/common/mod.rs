@@ -103,6 +103,7 @@ impl Game for ToyGame {
                 StateGraph::<Clearing, MAX_CELLS>::explore((), Clearing::start(level), 4096)
                     .map_err(|e| JobError::Failed(e.to_string()))?,
             ))),
+            graph_note: None,
             detail: None,
         })
     }

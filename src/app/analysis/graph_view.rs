@@ -1,8 +1,8 @@
-//! The state-graph viewer, for any game whose analysis has a graph (Longcat today): nodes in
-//! depth columns coloured by class, edges labelled
-//! with their move, solution paths highlighted, hover shows the board, click shows it on the
-//! canvas; pan and zoom, with level of detail so thousands of nodes stay smooth. The layout
-//! comes ready from the worker; this file only draws.
+//! The state-graph viewer, for any game whose analysis has a graph (Longcat, dungeon rooms):
+//! nodes in depth columns coloured by class, edges labelled with their move, solution paths
+//! highlighted, hover shows the board, click shows it on the canvas; pan and zoom, with level
+//! of detail so thousands of nodes stay smooth. The layout comes ready from the worker; this
+//! file only draws. A graph that passed its budget is named, with the budget, in its place.
 
 use crate::app::analysis::Outcome;
 use crate::app::editor::palette;
@@ -303,9 +303,22 @@ impl ToolPanel for GraphPanel {
                     ctx.commands.push(AppCommand::ShowGraphState(node));
                 }
             }
-            (None, Some(Outcome { result: Ok(_), .. })) => {
-                ui.weak("This game's analysis has no state graph.");
-            }
+            (None, Some(Outcome { result: Ok(a), .. })) => match &a.graph_note {
+                Some(note) => {
+                    ui.label(
+                        egui::RichText::new(capitalised(note))
+                            .color(palette::BAD)
+                            .strong(),
+                    );
+                    ui.weak(
+                        "The exact state graph passed its budget, so it is not drawn; the \
+                         gauge's figures and verdict come from the agents' games.",
+                    );
+                }
+                None => {
+                    ui.weak("This game's analysis has no state graph.");
+                }
+            },
             (None, Some(Outcome { result: Err(e), .. })) => {
                 ui.label(egui::RichText::new(format!("No graph: {e}")).color(palette::BAD));
             }
@@ -314,4 +327,12 @@ impl ToolPanel for GraphPanel {
             }
         }
     }
+}
+
+/// `note` with its first letter in upper case ("graph too large …" → "Graph too large …").
+fn capitalised(note: &str) -> String {
+    let mut chars = note.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
 }
