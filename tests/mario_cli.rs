@@ -383,3 +383,90 @@ fn the_cgan_trains_generates_and_draws_its_latent_map_when_the_vglc_is_here() {
     assert!(!out.status.success());
     assert!(String::from_utf8_lossy(&out.stderr).contains("cgan.safetensors"));
 }
+
+#[test]
+fn td3_generates_playable_levels_and_more_like_this_keeps_the_first_patterns() {
+    use level_studio::game::{Conditions, GenRequest, ModelCache};
+    if !level_studio::mario::formats::vglc_levels_dir().is_dir() {
+        eprintln!("skipped: the VGLC folder is absent");
+        return;
+    }
+    let models = ModelCache::new(Path::new("models"));
+    let request = |id: &'static str, count: usize| GenRequest {
+        game: level_studio::mario::game::ID,
+        generator: id,
+        conditions: Conditions::default(),
+        count,
+        seed: 3,
+        validated_only: false,
+        weights: None,
+    };
+    let cancel = level_studio::jobs::Cancel::default();
+    for id in ["td3", "vs-td3"] {
+        let mut made = Vec::new();
+        level_studio::generation::run(
+            &request(id, 4),
+            &models,
+            &cancel,
+            &mut |_, _| {},
+            &mut |c| made.push(c),
+        )
+        .unwrap();
+        assert_eq!(made.len(), 4, "{id}");
+        assert!(
+            made.iter().all(|c| c.verdict.pass),
+            "{id}: A* finishes every level"
+        );
+        let source = made[0].level.clone();
+        let mut near = Vec::new();
+        level_studio::generation::run_near(&source, &request(id, 5), &models, &cancel, &mut |c| {
+            near.push(c)
+        })
+        .unwrap();
+        assert!(
+            near.len() >= 3,
+            "{id}: {} levels like the first",
+            near.len()
+        );
+        for c in &near {
+            assert_ne!(c.level.cells, source.cells);
+            for row in 0..source.cells.len() {
+                assert_eq!(
+                    c.level.cells[row][..12],
+                    source.cells[row][..12],
+                    "{id}: the first three patterns are kept"
+                );
+            }
+        }
+    }
+    // The table's command: rows per RI and a DAGP row, every figure there.
+    let out = run(&[
+        "eval", "--game", "mario", "--model", "td3", "--count", "6", "--seed", "1", "--ri", "1,3",
+        "--dagp", "5,0.1", "--json",
+    ]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 3);
+    assert_eq!(rows[0]["ri"], 1);
+    assert_eq!(rows[2]["dagp"]["n"], 5);
+    for row in rows {
+        for key in [
+            "mean_evaluation",
+            "mean_r_diff",
+            "mean_r_mono",
+            "kl_level",
+            "different_tiles",
+        ] {
+            assert!(
+                row[key].as_f64().is_some_and(f64::is_finite),
+                "{key}: {row}"
+            );
+        }
+        assert!(row["unplayable"].as_u64().is_some());
+    }
+}

@@ -234,10 +234,12 @@ impl LevelGenerator for CganRandom {
 
 /// Patterns of a level that "More like this" keeps before the actor continues it.
 pub const NEAR_KEEP: usize = 3;
-/// DAGP "More like this" uses on the continued patterns: candidates and KL_pattern distance.
+/// DAGP "More like this" uses on the continued patterns: of 10 random vectors, those whose
+/// pattern differs from the actor's at all (KL_pattern above 0), the one the critic values
+/// most. (The actor alone would continue a level it made exactly as it did.)
 pub const NEAR_DAGP: crate::rl::Dagp = crate::rl::Dagp {
     n: 10,
-    d: 0.1,
+    d: 0.0,
     p: 1.0,
 };
 /// Levels a TD3 generator makes at most for one it keeps (the rest are unplayable).
@@ -455,9 +457,9 @@ impl LevelGenerator for Td3Generator {
         Ok(())
     }
 
-    /// "More like this": the level's first [`NEAR_KEEP`] patterns kept, the rest continued by
-    /// the actor, with DAGP ([`NEAR_DAGP`]) on the 4th–6th patterns so that continuations
-    /// differ.
+    /// "More like this": the level's first [`NEAR_KEEP`] patterns kept (its bottom 14 rows),
+    /// the rest continued by the actor with DAGP ([`NEAR_DAGP`]) on every pattern, so that
+    /// the continuations differ from each other while the critic keeps them good.
     fn near(
         &self,
         level: &crate::level::Level,
@@ -490,6 +492,7 @@ impl LevelGenerator for Td3Generator {
                 &mut builds,
                 std::slice::from_mut(&mut rng),
                 Some(NEAR_DAGP),
+                NEAR_KEEP..LEVEL_PATTERNS,
             )
             .map_err(JobError::Failed)?;
             if !self.offer(&builds, sink) {

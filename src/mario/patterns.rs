@@ -42,6 +42,27 @@ pub fn pattern_at(level: &MarioLevel, x0: usize) -> Option<Pattern> {
     Some(p)
 }
 
+/// The pattern of the bottom [`ROWS`] rows of `level` at columns `x0 .. x0 + 4` (a 15- or
+/// 16-row level loses its top rows, which are sky in practice); `None` when the level is lower
+/// than [`ROWS`] or the window runs past its end.
+pub fn pattern_at_bottom(level: &MarioLevel, x0: usize) -> Option<Pattern> {
+    let top = level.height().checked_sub(ROWS)?;
+    if x0 + PATTERN_COLUMNS > level.width() {
+        return None;
+    }
+    let mut p = [Tile::Empty.index(); CELLS];
+    for c in 0..PATTERN_COLUMNS {
+        for r in 0..ROWS {
+            let t = match level.get(x0 + c, top + r) {
+                Tile::Start | Tile::Goal => Tile::Empty,
+                t => t,
+            };
+            p[c * ROWS + r] = t.index();
+        }
+    }
+    Some(p)
+}
+
 /// A pattern's tiles normalised to [0, 1] (index / 18), as the thesis's Matching compares them.
 pub fn normalised(p: &Pattern) -> [f32; CELLS] {
     let top = (Tile::ALL.len() - 1) as f32;

@@ -14,7 +14,7 @@ use crate::level::Level;
 use crate::mario::cgan::file::WEIGHTS_FILE;
 use crate::mario::cgan::{generate_raw, latent_map, round_to_indices, LatentMap, CELLS, ROWS};
 use crate::mario::generators::{load_cgan_model, CganModel};
-use crate::mario::patterns::{pattern_at, PatLegal, Pattern};
+use crate::mario::patterns::{pattern_at_bottom, PatLegal, Pattern};
 use crate::mario::MarioLevel;
 use egui::{Color32, ColorImage, Rect, Sense, Stroke, TextureHandle, TextureOptions, Vec2};
 use std::sync::mpsc::{channel, Receiver};
@@ -25,7 +25,7 @@ pub const GRID: usize = 101;
 /// Screen points per grid point.
 const SCALE: f32 = 2.0;
 /// Screen points per tile of a drawn pattern.
-const TILE: f32 = 9.0;
+const TILE: f32 = 11.0;
 
 /// What a sweep was made for: the context and z₁ (in hundredths).
 type Key = ([Pattern; 3], u32);
@@ -59,26 +59,29 @@ impl Default for CganMapWindow {
     }
 }
 
-/// The three patterns of `level` from pattern `start` on, when it is a 14-row Mario level
-/// that long; else the first three patterns of the VGLC's first level.
+/// The three patterns of `level` from pattern `start` on (its bottom 14 rows), when it is a
+/// Mario level that long; else the first three patterns of the VGLC's first level.
 pub fn context_of(level: Option<&Level>, start: usize, pat: &PatLegal) -> ([Pattern; 3], String) {
     let from_level = level
         .filter(|l| l.game == crate::mario::game::ID)
         .and_then(|l| MarioLevel::from_rows(&l.cells).ok())
         .and_then(|m| {
-            let p = |k: usize| pattern_at(&m, (start + k) * 4);
+            let p = |k: usize| pattern_at_bottom(&m, (start + k) * 4);
             Some([p(0)?, p(1)?, p(2)?])
         });
     match from_level {
         Some(c) => (
             c,
-            format!("the canvas level's patterns {}–{}", start + 1, start + 3),
+            format!(
+                "the canvas level's patterns {}-{} (bottom 14 rows)",
+                start + 1,
+                start + 3
+            ),
         ),
         None => (
             pat.contexts.first().copied().unwrap_or([[0; CELLS]; 3]),
             format!(
-                "the first three patterns of {} (the canvas holds no 14-row Mario level that \
-                 long)",
+                "the first three patterns of {} (the canvas holds no Mario level of 3 patterns)",
                 pat.levels.first().map_or("the VGLC", String::as_str)
             ),
         ),
@@ -194,7 +197,7 @@ impl CganMapWindow {
             (Some((k, m, _)), _) if *k == key => {
                 ui.label(format!(
                     "{} distinct patterns before Matching, {} after (of {} points; the thesis: \
-                     3,190 → 45)",
+                     3,190 before, 45 after)",
                     m.distinct_raw,
                     m.distinct_matched,
                     GRID * GRID

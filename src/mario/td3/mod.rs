@@ -247,12 +247,12 @@ pub fn make_levels(
     for (b, r) in builds.iter_mut().zip(rngs.iter_mut()) {
         crate::rl::randomize(gen, b, making.random, r);
     }
-    complete(gen, &mut builds, &mut rngs, making.dagp)?;
+    complete(gen, &mut builds, &mut rngs, making.dagp, DAGP_PATTERNS)?;
     Ok(builds)
 }
 
 /// Finishes every build with the actor in lock-step batches; build `i` draws DAGP's candidates
-/// from `rngs[i]` on [`DAGP_PATTERNS`] when `dagp` is on.
+/// from `rngs[i]` for the patterns (0-based) in `on` when `dagp` is on.
 ///
 /// # Errors
 /// A network failure, in words.
@@ -261,6 +261,7 @@ pub fn complete(
     builds: &mut [Build],
     rngs: &mut [Rng],
     dagp: Option<Dagp>,
+    on: std::ops::Range<usize>,
 ) -> Result<(), String> {
     while builds.iter().any(|b| !gen.done(b)) {
         let active: Vec<usize> = (0..builds.len())
@@ -270,7 +271,7 @@ pub fn complete(
         let greedy = gen.greedy(&batch)?;
         for (&i, a) in active.iter().zip(greedy) {
             let a = match (dagp, rngs.get_mut(i)) {
-                (Some(d), Some(rng)) if DAGP_PATTERNS.contains(&builds[i].patterns.len()) => {
+                (Some(d), Some(rng)) if on.contains(&builds[i].patterns.len()) => {
                     crate::rl::dagp_choice(gen, &builds[i], a, d, rng)?
                 }
                 _ => a,
@@ -281,32 +282,34 @@ pub fn complete(
     Ok(())
 }
 
-/// A build that starts with the first `keep` patterns of `level` (14 rows high), the CGAN's
+/// A build that starts with the first `keep` patterns of `level` (its bottom 14 rows), the CGAN's
 /// context being the three patterns before the next one (real ones from `pat` where the level
 /// has fewer).
 ///
 /// # Errors
-/// A level that is not 14 rows high or is shorter than `keep` patterns, in words.
+/// A level lower than 14 rows or shorter than `keep` patterns, in words.
 pub fn continue_from(
     level: &MarioLevel,
     keep: usize,
     pat: &PatLegal,
     rng: &mut Rng,
 ) -> Result<Build, String> {
-    if level.height() != ROWS {
+    if level.height() < ROWS {
         return Err(format!(
-            "a level is continued pattern by pattern only at {ROWS} rows high (this one has {})",
+            "a level is continued pattern by pattern from its bottom {ROWS} rows (this one has \
+             {})",
             level.height()
         ));
     }
     let mut build = Build::start(pat, rng);
     for i in 0..keep {
-        let p = super::patterns::pattern_at(level, i * PATTERN_COLUMNS).ok_or_else(|| {
-            format!(
-                "the level has {} columns, fewer than the {keep} patterns to keep",
-                level.width()
-            )
-        })?;
+        let p =
+            super::patterns::pattern_at_bottom(level, i * PATTERN_COLUMNS).ok_or_else(|| {
+                format!(
+                    "the level has {} columns, fewer than the {keep} patterns to keep",
+                    level.width()
+                )
+            })?;
         build.push(p);
     }
     Ok(build)
