@@ -184,3 +184,38 @@ fn a_long_level_scrolls_sideways_and_its_minimap_brings_a_part_into_view() {
     let scrolled = h.state().canvas().cell_center(0, 0);
     assert!(scrolled.x < left.x - 100.0, "{left:?} → {scrolled:?}");
 }
+
+#[test]
+fn the_cgan_map_sweeps_after_the_canvas_level_and_shows_the_points_patterns() {
+    if !level_studio::mario::formats::vglc_levels_dir().is_dir() {
+        eprintln!("skipped: the VGLC folder is absent");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(&dir));
+    h.state_mut().push(AppCommand::LoadLevel(level(Some(20))));
+    steps(&mut h, 2);
+    h.get_by_label("CGAN map").click();
+    for _ in 0..400 {
+        steps(&mut h, 1);
+        if h.state().cgan_map().distinct().is_some() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    steps(&mut h, 3);
+    let (raw, matched) = h.state().cgan_map().distinct().unwrap();
+    assert!(
+        raw >= matched && matched >= 1,
+        "{raw} raw, {matched} matched"
+    );
+    assert!(h
+        .query_by_label_contains("distinct patterns before Matching")
+        .is_some());
+    assert!(h
+        .query_by_label_contains("After the canvas level's patterns 1-3")
+        .is_some());
+    for caption in ["raw", "matched", "1", "2", "3"] {
+        assert!(h.query_by_label(caption).is_some(), "{caption}");
+    }
+}

@@ -126,6 +126,11 @@ impl StudioApp {
         &self.interpolation
     }
 
+    /// The Mario CGAN's latent map window.
+    pub fn cgan_map(&self) -> &crate::app::generation::cgan_map::CganMapWindow {
+        &self.cgan_map
+    }
+
     /// The Agent profile window.
     pub fn profile(&self) -> &crate::app::analysis::profile::ProfileWindow {
         &self.profile
