@@ -67,7 +67,7 @@ impl Td3Config {
     pub fn new(virtual_completions: usize, seed: u64) -> Self {
         let vs = virtual_completions > 0;
         Self {
-            episodes: if vs { 3_000 } else { 10_000 },
+            episodes: if vs { 1_000 } else { 10_000 },
             virtual_completions,
             batch: 32,
             replay: 40_000,
