@@ -5,7 +5,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use level_studio::match3::cvae::sweep::sweep_conditions;
-use level_studio::match3::cvae::{Condition, CvaeModel};
+use level_studio::match3::cvae::{Condition, CvaeModel, Decoding};
 use level_studio::symmetry::Symmetry;
 use std::hint::black_box;
 use std::path::Path;
@@ -72,25 +72,44 @@ fn main() {
                 },
             );
         }
-        validated(&generator, name, moves);
+        let mut seed = 0;
+        time(
+            &format!("{name} (default: fresh, 3 cells): batch of {}", sweep.len()),
+            50,
+            sweep.len(),
+            || {
+                seed += 1;
+                black_box(
+                    generator
+                        .generate_each_decoded(&sweep, seed, Decoding::DEFAULT)
+                        .unwrap(),
+                );
+            },
+        );
+        validated(&generator, name, moves, Decoding::DEFAULT, "fresh");
+        validated(&generator, name, moves, Decoding::Novel, "--fresh 0");
     }
 }
 
 /// Validated generation of one level at 9×10 vertical (16 moves for Avalon), a fresh pool
-/// each time: the wall-clock cost per accepted level (the bots' early-stopped games included).
-fn validated(generator: &CvaeModel, name: &str, moves: Option<f64>) {
+/// each time, proposals decoded as `decoding` says: the wall-clock cost per accepted level
+/// (the bots' early-stopped games included).
+fn validated(generator: &CvaeModel, name: &str, moves: Option<f64>, decoding: Decoding, how: &str) {
     use level_studio::match3::cvae::{generate_validated, ValidatedRequest};
     let condition = Condition::new(9, 10, Symmetry::Vertical, moves.map(|_| 16.0));
     let (mut accepted, mut seconds) = (0usize, 0.0f64);
     for seed in 0..40 {
-        let r = generate_validated(generator, &ValidatedRequest::new(condition, 1, seed), None)
-            .unwrap();
+        let request = ValidatedRequest {
+            decoding,
+            ..ValidatedRequest::new(condition, 1, seed)
+        };
+        let r = generate_validated(generator, &request, None).unwrap();
         accepted += r.accepted.len();
         seconds += r.seconds;
     }
     println!(
         "{:<64} {:>8.1} ms per accepted level  ({accepted} of 40 requests fulfilled)",
-        format!("{name}: validated, one level at 9x10 vertical"),
+        format!("{name}: validated ({how}), one level at 9x10 vertical"),
         seconds * 1e3 / accepted.max(1) as f64
     );
 }

@@ -442,7 +442,7 @@ fn eval_json_reports_novelty_blockedness_and_validated_generation_figures() {
 }
 
 #[test]
-fn fresh_generation_from_the_command_line_keeps_its_distance_and_refuses_what_it_cannot_do() {
+fn generate_is_fresh_by_default_and_eval_refuses_what_it_cannot_do() {
     use level_studio::match3::cvae::TrainingSet;
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("fresh.ron");
@@ -457,8 +457,6 @@ fn fresh_generation_from_the_command_line_keeps_its_distance_and_refuses_what_it
             "vertical",
             "--moves",
             "17",
-            "--fresh",
-            "3",
             "--count",
             "6",
             "--seed",
@@ -479,15 +477,16 @@ fn fresh_generation_from_the_command_line_keeps_its_distance_and_refuses_what_it
     let training = TrainingSet::load(std::path::Path::new("levels/match3/main"))
         .unwrap()
         .layouts();
+    // No --fresh: every level is at least 3 cells from each training layout of its size.
     for d in level_studio::match3::cvae::metrics::nearest_training_distances(&layouts, &training) {
-        assert!(d.is_none_or(|d| d >= 3), "{d:?}");
+        assert!(d.is_some_and(|d| d >= 3), "{d:?}");
     }
     for (args, says) in [
         (vec!["--fresh", "3", "--raw"], "give one of them"),
         (vec!["--fresh", "13"], "13 is out of range (0 to 12)"),
         (
-            vec!["--fresh", "3", "--validated"],
-            "takes no --temperature, --fresh",
+            vec!["--temperature", "1", "--validated"],
+            "takes no --temperature or --raw",
         ),
     ] {
         let run = studio()

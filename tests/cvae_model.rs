@@ -327,6 +327,30 @@ fn the_novel_layout_is_the_cheapest_change_that_keeps_the_size() {
 }
 
 #[test]
+fn a_short_draw_is_pushed_to_the_fresh_distance_by_the_cheapest_cells() {
+    use level_studio::match3::cvae::encoding::pushed_layout_from_logits;
+    use level_studio::match3::cvae::metrics::canvas_distance;
+    let condition = Condition::new(6, 6, Symmetry::Vertical, None);
+    let logits = open_logits(|cell| 1.0 + cell as f32 / 10.0);
+    let open = layouts_from_logits(&logits, &[condition]).unwrap()[0].clone();
+    // Kept cells of the 6x6 vertical mask: 3 wide, 6 high, all PLAYFIELD (class 2).
+    let start = vec![2; 18];
+    let distance = |l: &level_studio::match3::Layout| Some(canvas_distance(l, &open));
+    let pushed = pushed_layout_from_logits(&logits, 0, &condition, &start, 3, 6, distance)
+        .expect("a 6x6 three cells from the open one exists");
+    assert_eq!(pushed.size(), (6, 6));
+    assert_eq!(pushed.symmetry(), Symmetry::Vertical);
+    // Mirrored kept cells change two canvas cells each: two changes, four cells.
+    assert_eq!(canvas_distance(&pushed, &open), 4);
+    // Already far enough: the start is kept as it is.
+    let far = |_: &level_studio::match3::Layout| Some(5);
+    let kept = pushed_layout_from_logits(&logits, 0, &condition, &start, 3, 6, far).unwrap();
+    assert_eq!(kept, open);
+    // No change allowed and not far enough: no answer rather than a near copy.
+    assert!(pushed_layout_from_logits(&logits, 0, &condition, &start, 3, 0, distance).is_none());
+}
+
+#[test]
 fn shipped_avalon_never_hands_out_a_training_level() {
     let avalon = CvaeModel::load(Path::new("models/avalon-main.safetensors")).unwrap();
     let pack = load_pack(Path::new("levels/match3/main/train.ron")).unwrap();

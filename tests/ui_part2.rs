@@ -104,6 +104,45 @@ fn generate_and_wait(h: &mut Harness<'_, StudioApp>) -> Vec<Vec<String>> {
 }
 
 #[test]
+fn generate_gives_fresh_levels_by_default() {
+    use level_studio::match3::cvae::{metrics::nearest_training_distances, TrainingSet};
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir, JobMode::Threads));
+    steps(&mut h, 2);
+    avalon_request(&mut h, 4, 2);
+    let fresh = h
+        .state_mut()
+        .generators_mut()
+        .request_mut(level_studio::match3::ID)
+        .conditions
+        .usize("fresh");
+    assert_eq!(
+        fresh,
+        Some(3),
+        "the sidebar asks for 3 new cells by default"
+    );
+    steps(&mut h, 1);
+    generate_and_wait(&mut h);
+    let layouts: Vec<_> = h
+        .state()
+        .generators()
+        .candidates
+        .iter()
+        .map(|c| c.level.layout().unwrap())
+        .collect();
+    assert!(!layouts.is_empty(), "{:?}", h.state().generators().error);
+    let training = TrainingSet::load(std::path::Path::new("levels/match3/main"))
+        .unwrap()
+        .layouts();
+    for d in nearest_training_distances(&layouts, &training) {
+        assert!(
+            d.is_some_and(|d| d >= 3),
+            "a near copy of a training level: {d:?}"
+        );
+    }
+}
+
+#[test]
 fn generating_with_a_fixed_seed_shows_the_same_candidates() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = harness(studio(vec![], &dir, JobMode::Threads));

@@ -59,13 +59,15 @@ pub struct EvalArgs {
     /// Match-3 models: sweep the decoder's raw output (copies of training levels kept).
     #[arg(long)]
     pub raw: bool,
-    /// Match-3 models: draw each cell from the decoder's softmax at this temperature, 0 to 3,
-    /// instead of taking the argmax (0: the argmax; copies of training levels drawn again).
+    /// Match-3 models: draw each cell from the decoder's softmax at this temperature, 0 to 3
+    /// (0: fresh levels start at 1.1; with --fresh 0 the argmax; copies of training levels
+    /// drawn again).
     #[arg(long, value_parser = bounds::TEMPERATURE.parser())]
     pub temperature: Option<f64>,
     /// Match-3 models: draw cells until each level differs from every training layout of its
-    /// size in at least N cells, 0 to 12 (0: off; the temperature, 1 or --temperature, rises
-    /// when needed).
+    /// size in at least N cells, 0 to 12 (default 3, as Generate; 0: the argmax with copies
+    /// edited in one or two cells; the temperature, 1.1 or --temperature, rises when needed).
+    /// With --validated, the levels validated generation proposes.
     #[arg(long, value_name = "N", value_parser = bounds::FRESH.parser::<u64>())]
     pub fresh: Option<u64>,
     /// Dungeon fi2pop: the α and β packs to profile (without it, 3 + 3 rooms are evolved

@@ -46,12 +46,14 @@ pub struct GenerateArgs {
     /// Keep only levels the game's analysis passes (valid / non-trivial).
     #[arg(long)]
     pub validate: bool,
-    /// Match-3 models: the cell temperature, 0 to 3 (0: the argmax); Longcat DQN: the
+    /// Match-3 models: the cell temperature, 0 to 3 (0: 1.1 for fresh levels, the argmax
+    /// with --fresh 0); Longcat DQN: the
     /// probability of a random action instead of the greedy one (0 to 1).
     #[arg(long, value_parser = bounds::TEMPERATURE.parser())]
     pub temperature: Option<f64>,
     /// Match-3 models: every level differs from each training level of its size in at least
-    /// N cells, 0 to 12 (the `fresh` condition; 0: off).
+    /// N cells, 0 to 12 (the `fresh` condition; default 3; 0: near copies of training
+    /// levels allowed, each copy edited in one or two cells).
     #[arg(long, value_name = "N", value_parser = bounds::FRESH.parser::<u64>())]
     pub fresh: Option<u64>,
     /// Diversity-aware policy (DAGP), n 1 to 1,000, d at least 0, p 0 to 1: Longcat DQN

@@ -83,20 +83,11 @@ pub(crate) fn size_of(conditions: &Conditions) -> (usize, usize, Symmetry) {
     )
 }
 
-/// How the conditions ask for cells to be decoded: the argmax made novel, drawn at a cell
-/// temperature, or drawn until at least `fresh` cells are new.
+/// How the conditions ask for cells to be decoded: fresh by default (at least
+/// [`cvae::generator::DEFAULT_FRESH`] cells from every training layout), `fresh` 0 for the
+/// argmax made novel or cells drawn at the cell temperature.
 fn decoding_of(conditions: &Conditions) -> cvae::Decoding {
-    let temperature = conditions.float("temperature").filter(|&t| t > 0.0);
-    match (conditions.usize("fresh").filter(|&n| n > 0), temperature) {
-        (Some(min_distance), t) => cvae::Decoding::Fresh {
-            min_distance,
-            temperature: t.unwrap_or(1.0) as f32,
-        },
-        (None, Some(t)) => cvae::Decoding::Sampled {
-            temperature: t as f32,
-        },
-        (None, None) => cvae::Decoding::Novel,
-    }
+    cvae::Decoding::chosen(conditions.usize("fresh"), conditions.float("temperature"))
 }
 
 /// A conditional VAE of SPEC §3 (Avalon: size + moves; Vanilla: size only).
@@ -219,9 +210,9 @@ impl LevelGenerator for Cvae {
             },
             default: ConditionValue::Float(0.0),
             required: false,
-            help: "0: each cell the decoder's likeliest tile; above 0: drawn from its \
-                   probabilities (1 as the decoder gives them; higher: more varied, less \
-                   faithful to the conditions)",
+            help: "0: fresh levels start at 1.1, other levels take each cell's likeliest \
+                   tile; above 0: cells drawn from the decoder's probabilities (1 as it \
+                   gives them; higher: more varied, less faithful to the conditions)",
         });
         specs.push(ConditionSpec {
             key: "fresh",
@@ -230,11 +221,12 @@ impl LevelGenerator for Cvae {
                 min: 0,
                 max: MAX_FRESH,
             },
-            default: ConditionValue::Int(0),
+            default: ConditionValue::Int(cvae::generator::DEFAULT_FRESH as i64),
             required: false,
-            help: "0: a copy of a training level gets the cheapest one- or two-cell edit; \
-                   N: every level differs from each training level of its size in at least N \
-                   cells (cells drawn, hotter when needed; fewer levels are valid)",
+            help: "N (3 by default): every level differs from each training level of its \
+                   size in at least N cells (cells drawn, hotter when needed); 0: near \
+                   copies allowed (a copy of a training level gets the cheapest one- or \
+                   two-cell edit; more levels are valid)",
         });
         specs
     }

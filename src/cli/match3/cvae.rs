@@ -43,19 +43,24 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
         ..Default::default()
     };
     let started = Instant::now();
-    // 0 means off for both, as in the window's conditions: the argmax, no fresh cells.
+    // As the window's conditions: fresh levels unless --fresh 0; temperature 0 is the default.
     let temperature = args.temperature.filter(|&t| t > 0.0);
-    let fresh = args.fresh.filter(|&n| n > 0);
+    let given_fresh = args.fresh.filter(|&n| n > 0);
+    let decoding = if args.raw {
+        cvae::Decoding::Raw
+    } else {
+        cvae::Decoding::chosen(args.fresh.map(|n| n as usize), temperature)
+    };
     if args.validated {
-        if temperature.is_some() || fresh.is_some() || args.raw {
-            bail!("--validated sweeps the shipped decoding; it takes no --temperature, --fresh or --raw");
+        if temperature.is_some() || args.raw {
+            bail!("--validated sweeps fresh levels (or --fresh N); it takes no --temperature or --raw");
         }
-        return eval_validated(args);
+        return eval_validated(args, decoding);
     }
     if temperature.is_some() && args.raw {
         bail!("--temperature draws cells; --raw measures the decoder alone: give one of them");
     }
-    if fresh.is_some() && args.raw {
+    if given_fresh.is_some() && args.raw {
         bail!("--fresh draws new levels; --raw measures the decoder alone: give one of them");
     }
     let (label, metrics) = if args.model == "dataset" {
@@ -77,17 +82,6 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
             .clone()
             .unwrap_or_else(|| PathBuf::from(&generator.sidecar().training.data));
         let train = TrainingSet::load(&dir)?;
-        let decoding = match (args.raw, temperature, fresh) {
-            (true, _, _) => cvae::Decoding::Raw,
-            (false, t, Some(n)) => cvae::Decoding::Fresh {
-                min_distance: n as usize,
-                temperature: t.unwrap_or(1.0) as f32,
-            },
-            (false, Some(t), None) => cvae::Decoding::Sampled {
-                temperature: t as f32,
-            },
-            (false, None, None) => cvae::Decoding::Novel,
-        };
         // Fresh levels are measured against the same training set as the metrics.
         generator.set_training(&train.samples);
         let report =
@@ -105,7 +99,9 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
                     "{} (cells drawn from temperature {temperature} until {min_distance} cells from the training set)",
                     args.model
                 ),
-                cvae::Decoding::Novel => args.model.clone(),
+                cvae::Decoding::Novel => {
+                    format!("{} (argmax, copies edited in one or two cells)", args.model)
+                }
             },
             report.metrics,
         )
@@ -120,8 +116,9 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
 
 /// Validated generation over the sweep conditions: what share of what it hands out is valid
 /// at the requested moves, and what each accepted level costs.
-fn eval_validated(args: &EvalArgs) -> Result<ExitCode> {
+fn eval_validated(args: &EvalArgs, decoding: cvae::Decoding) -> Result<ExitCode> {
     let generator = load_generator(&args.model, args.weights.as_ref())?;
+    generator.check_decoding(decoding)?;
     // clap has checked --budget, --margin (below the tolerance) and --limit-margin.
     let (budget, tolerance) = (args.budget as usize, bounds::SWEEP_TOLERANCE);
     let r = cvae::validated_sweep(
@@ -131,6 +128,7 @@ fn eval_validated(args: &EvalArgs) -> Result<ExitCode> {
         tolerance,
         args.margin,
         args.limit_margin,
+        decoding,
     )?;
     if args.json {
         println!("{}", serde_json::to_string(&r)?);
@@ -207,9 +205,10 @@ fn print_table(label: &str, m: &SweepMetrics, seconds: f64) {
     );
     if let Some(v) = m.variety {
         println!(
-            "  variety within a condition  {}   (distinct levels among {} per condition; not in the paper)",
+            "  variety within a condition  {}   (distinct levels among {} per condition; decoder alone {}; not in the paper)",
             pct(v),
-            cvae::metrics::VARIETY_SAMPLES
+            cvae::metrics::VARIETY_SAMPLES,
+            m.variety_raw.map_or("n/a".into(), |r| pct(r).trim().to_string())
         );
     }
     if let Some(d) = m.nearest_training_distance_median {

@@ -305,10 +305,22 @@ pub fn sampled_layout_from_logits(
     temperature: f32,
     rng: &mut crate::rng::Rng,
 ) -> Result<Layout> {
+    let classes = sampled_classes_from_logits(logits, index, condition, temperature, rng);
+    layout_from_classes(condition, &kept_scores(logits, index, condition), &classes)
+}
+
+/// The classes of [`sampled_layout_from_logits`], one per kept cell (the cells the symmetry
+/// keeps, in mask order), for [`pushed_layout_from_logits`] to start from.
+pub fn sampled_classes_from_logits(
+    logits: &[f32],
+    index: usize,
+    condition: &Condition,
+    temperature: f32,
+    rng: &mut crate::rng::Rng,
+) -> Vec<usize> {
     let kept = kept_scores(logits, index, condition);
     let t = temperature.max(1e-3);
-    let classes: Vec<usize> = kept
-        .iter()
+    kept.iter()
         .map(|k| {
             let top = k.scores.iter().copied().fold(f32::NEG_INFINITY, f32::max);
             let weights = k.scores.map(|s| f64::from(((s - top) / t).exp()));
@@ -321,8 +333,75 @@ pub fn sampled_layout_from_logits(
             }
             CLASSES - 1
         })
-        .collect();
-    layout_from_classes(condition, &kept, &classes)
+        .collect()
+}
+
+/// The layout of kept-cell `classes` (as [`sampled_classes_from_logits`] gives them) for
+/// level `index` of a batch, mirrored by the condition's symmetry.
+///
+/// # Errors
+/// [`ModelError::SizeOutOfRange`] as [`layouts_from_logits`].
+pub fn layout_of_classes(
+    logits: &[f32],
+    index: usize,
+    condition: &Condition,
+    classes: &[usize],
+) -> Result<Layout> {
+    layout_from_classes(condition, &kept_scores(logits, index, condition), classes)
+}
+
+/// Kept-cell `start` classes pushed, one mirrored cell at a time, until the layout lies at
+/// least `min_distance` from what `distance` measures (the nearest training layout of its
+/// size; `None`: no layout of that size, so any is far enough): each step makes the change
+/// of requested size that lies farthest, the one costing the least logit margin among
+/// equals. `None` when `max_changes` steps do not get there.
+pub fn pushed_layout_from_logits(
+    logits: &[f32],
+    index: usize,
+    condition: &Condition,
+    start: &[usize],
+    min_distance: usize,
+    max_changes: usize,
+    distance: impl Fn(&Layout) -> Option<usize>,
+) -> Option<Layout> {
+    let kept = kept_scores(logits, index, condition);
+    let size = (condition.width, condition.height);
+    let mut classes = start.to_vec();
+    let reached = |d: Option<usize>| d.is_none_or(|d| d >= min_distance);
+    let current = layout_from_classes(condition, &kept, &classes).ok()?;
+    if current.size() == size && reached(distance(&current)) {
+        return Some(current);
+    }
+    for _ in 0..max_changes {
+        // (distance, cost, cell, class, layout) of the best change so far.
+        let mut best: Option<(usize, f32, usize, usize, Layout)> = None;
+        for (j, k) in kept.iter().enumerate() {
+            let was = classes[j];
+            for class in (0..CLASSES).filter(|&class| class != was) {
+                classes[j] = class;
+                let layout = layout_from_classes(condition, &kept, &classes);
+                classes[j] = was;
+                let Ok(layout) = layout else { continue };
+                if layout.size() != size {
+                    continue;
+                }
+                let d = distance(&layout).unwrap_or(usize::MAX);
+                let cost = k.scores[was] - k.scores[class];
+                let better = best
+                    .as_ref()
+                    .is_none_or(|b| d > b.0 || (d == b.0 && cost < b.1));
+                if better {
+                    best = Some((d, cost, j, class, layout));
+                }
+            }
+        }
+        let (d, _, j, class, layout) = best?;
+        classes[j] = class;
+        if d >= min_distance {
+            return Some(layout);
+        }
+    }
+    None
 }
 
 /// A kept cell of the play area with the decoder's three class scores.

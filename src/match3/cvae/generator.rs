@@ -3,7 +3,8 @@
 
 use super::arch::{device, Cvae, ModelKind, DTYPE, LATENT};
 use super::encoding::{
-    condition_vector, encoder_batch, layouts_from_logits, novel_layout_from_logits,
+    condition_vector, encoder_batch, layout_of_classes, layouts_from_logits,
+    novel_layout_from_logits, pushed_layout_from_logits, sampled_classes_from_logits,
     sampled_layout_from_logits, Condition, Sample,
 };
 use super::error::{ModelError, Result};
@@ -73,19 +74,57 @@ pub enum Decoding {
     },
     /// Cells drawn as [`Decoding::Sampled`] until the level lies at least `min_distance`
     /// canvas cells from every training layout of its size; the temperature rises by the
-    /// steps of [`FRESH_STEPS`] while no draw gets there. A level that never does is the
-    /// farthest draw (levels of [`CvaeModel::generate_distinct_decoded`] and validated
-    /// generation that fall short are dropped instead).
+    /// steps of [`FRESH_STEPS`] while no draw gets there. When none does, the farthest draw
+    /// is pushed there by the cheapest cell changes; a level that cannot be is that draw
+    /// (levels of [`CvaeModel::generate_distinct_decoded`] and validated generation that
+    /// fall short are dropped instead). [`Decoding::DEFAULT`] is what Generate gives.
     Fresh {
         /// The fewest cells in which a level must differ from every training layout.
         min_distance: usize,
-        /// The first draws' temperature (0 means 1).
+        /// The first draws' temperature (0 means [`FRESH_TEMPERATURE`]).
         temperature: f32,
     },
 }
 
+/// Cells in which a level differs from every training layout of its size by default (the
+/// `fresh` condition's default, `generate --fresh`'s and validated generation's).
+pub const DEFAULT_FRESH: usize = 3;
+
+/// The first temperature of fresh draws when none is asked for (1.1: among 16 levels of one
+/// condition ~61 % distinct at a fresh distance of 3, against ~60 % at 1; docs/match3-cvae.md).
+pub const FRESH_TEMPERATURE: f32 = 1.1;
+
+impl Decoding {
+    /// The default decoding: fresh levels, at least [`DEFAULT_FRESH`] cells from every
+    /// training layout of their size, drawn from [`FRESH_TEMPERATURE`].
+    pub const DEFAULT: Decoding = Decoding::Fresh {
+        min_distance: DEFAULT_FRESH,
+        temperature: FRESH_TEMPERATURE,
+    };
+
+    /// The decoding the window's conditions and the command line's flags ask for: `fresh`
+    /// cells at least (`None`: [`DEFAULT_FRESH`]; 0: no promise, a copy of a training level
+    /// gets the cheapest one- or two-cell edit) and a cell `temperature` (`None` or 0: the
+    /// argmax, or [`FRESH_TEMPERATURE`] for fresh draws).
+    pub fn chosen(fresh: Option<usize>, temperature: Option<f64>) -> Decoding {
+        let temperature = temperature.filter(|&t| t > 0.0).map(|t| t as f32);
+        match (fresh.unwrap_or(DEFAULT_FRESH), temperature) {
+            (0, Some(temperature)) => Decoding::Sampled { temperature },
+            (0, None) => Decoding::Novel,
+            (min_distance, t) => Decoding::Fresh {
+                min_distance,
+                temperature: t.unwrap_or(FRESH_TEMPERATURE),
+            },
+        }
+    }
+}
+
 /// Fresh decoding's draws: (multiple of the starting temperature, draws at it).
 pub const FRESH_STEPS: [(f32, usize); 4] = [(1.0, 8), (1.5, 8), (2.0, 8), (3.0, 8)];
+
+/// Cell changes beyond `min_distance` that [`Decoding::Fresh`] may make to push its farthest
+/// draw far enough from the training layouts when no draw got there.
+pub const PUSH_SLACK: usize = 3;
 
 /// Salt of the per-cell draws' seeds (apart from the latent points').
 pub const SAMPLE_SALT: u64 = 0x5a3c_1e0d_77f1_b2a9;
@@ -330,7 +369,11 @@ impl CvaeModel {
                 min_distance,
                 temperature,
             } => {
-                let t = if temperature > 0.0 { temperature } else { 1.0 };
+                let t = if temperature > 0.0 {
+                    temperature
+                } else {
+                    FRESH_TEMPERATURE
+                };
                 return self.generate_sampled(conditions, seed, t, Some(min_distance));
             }
             Decoding::Raw | Decoding::Novel => {}
@@ -379,10 +422,23 @@ impl CvaeModel {
                 let mut rng = Rng::derive(seed ^ SAMPLE_SALT, (b * BATCH + i) as u64);
                 if let (Some(d), Some(training)) = (min_distance, training) {
                     let draw = |t: f32, rng: &mut Rng| {
-                        sampled_layout_from_logits(&logits, i, condition, t, rng)
+                        let classes = sampled_classes_from_logits(&logits, i, condition, t, rng);
+                        let layout = layout_of_classes(&logits, i, condition, &classes)?;
+                        Ok((classes, layout))
+                    };
+                    let push = |classes: &[usize]| {
+                        pushed_layout_from_logits(
+                            &logits,
+                            i,
+                            condition,
+                            classes,
+                            d,
+                            d + PUSH_SLACK,
+                            |l| distance_to(training, l),
+                        )
                     };
                     if let Some(layout) =
-                        self.fresh_draw(condition, temperature, d, training, draw, &mut rng)?
+                        self.fresh_draw(condition, temperature, d, training, draw, push, &mut rng)?
                     {
                         out.push(layout);
                         continue;
@@ -411,35 +467,39 @@ impl CvaeModel {
     }
 
     /// One level of [`Decoding::Fresh`]: the first draw at least `min_distance` cells from
-    /// the training layouts of its size, else the farthest draw of the requested size;
-    /// `None` when every draw copied a training level or missed the size.
+    /// the training layouts of its size, else the farthest draw of the requested size pushed
+    /// there by the cheapest cell changes (`push`), else that draw as it is; `None` when
+    /// every draw copied a training level or missed the size.
+    #[allow(clippy::too_many_arguments)]
     fn fresh_draw(
         &self,
         condition: &Condition,
         temperature: f32,
         min_distance: usize,
         training: &TrainingBySize,
-        draw: impl Fn(f32, &mut Rng) -> Result<Layout>,
+        draw: impl Fn(f32, &mut Rng) -> Result<(Vec<usize>, Layout)>,
+        push: impl Fn(&[usize]) -> Option<Layout>,
         rng: &mut Rng,
     ) -> Result<Option<Layout>> {
         let size = (condition.width, condition.height);
-        let mut farthest: Option<(usize, Layout)> = None;
-        'steps: for (scale, draws) in FRESH_STEPS {
+        let mut farthest: Option<(usize, Vec<usize>, Layout)> = None;
+        for (scale, draws) in FRESH_STEPS {
             for _ in 0..draws {
-                let layout = draw(temperature * scale, rng)?;
+                let (classes, layout) = draw(temperature * scale, rng)?;
                 if layout.size() != size {
                     continue;
                 }
                 let d = distance_to(training, &layout).unwrap_or(usize::MAX);
-                if farthest.as_ref().is_none_or(|(best, _)| d > *best) {
-                    farthest = Some((d, layout));
-                }
                 if d >= min_distance {
-                    break 'steps;
+                    return Ok(Some(layout));
+                }
+                if farthest.as_ref().is_none_or(|(best, ..)| d > *best) {
+                    farthest = Some((d, classes, layout));
                 }
             }
         }
-        Ok(farthest.and_then(|(d, layout)| (d > 0).then_some(layout)))
+        Ok(farthest
+            .and_then(|(d, classes, layout)| push(&classes).or_else(|| (d > 0).then_some(layout))))
     }
 
     /// True when `layout` is one of the training levels (by fingerprint).
@@ -747,4 +807,34 @@ fn distance_to(training: &TrainingBySize, layout: &Layout) -> Option<usize> {
         .iter()
         .map(|t| super::metrics::canvas_distance(layout, t))
         .min()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn generate_is_fresh_unless_asked_otherwise() {
+        assert_eq!(Decoding::chosen(None, None), Decoding::DEFAULT);
+        assert_eq!(
+            Decoding::chosen(None, Some(0.0)),
+            Decoding::Fresh {
+                min_distance: 3,
+                temperature: FRESH_TEMPERATURE
+            }
+        );
+        assert_eq!(
+            Decoding::chosen(Some(4), Some(2.0)),
+            Decoding::Fresh {
+                min_distance: 4,
+                temperature: 2.0
+            }
+        );
+        // Fresh 0 asks for near copies: the argmax edited, or cells drawn.
+        assert_eq!(Decoding::chosen(Some(0), None), Decoding::Novel);
+        assert_eq!(
+            Decoding::chosen(Some(0), Some(1.0)),
+            Decoding::Sampled { temperature: 1.0 }
+        );
+    }
 }

@@ -38,6 +38,9 @@ pub struct SweepMetrics {
     /// ignores its latent point).
     #[serde(default)]
     pub variety: Option<f64>,
+    /// The same for the decoder's raw output (the argmax, copies of training levels kept).
+    #[serde(default)]
+    pub variety_raw: Option<f64>,
     /// Median over the levels of the cells (of the 9 × 11 canvas) in which each differs from
     /// its nearest training layout of the same size (levels whose size no training layout has
     /// are left out). 0 for a copy, 1–2 for a copy with a cell flipped.

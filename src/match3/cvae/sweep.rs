@@ -139,6 +139,11 @@ pub fn run_sweep_with(
         m.nearest_training_distance_median_raw = m.nearest_training_distance_median;
     }
     m.variety = Some(variety(generator, &conditions, seed, decoding)?);
+    m.variety_raw = if decoding == Decoding::Raw {
+        m.variety
+    } else {
+        Some(variety(generator, &conditions, seed, Decoding::Raw)?)
+    };
     Ok(SweepReport { metrics: m, levels })
 }
 
@@ -234,6 +239,7 @@ pub fn score(levels: &[SweptLevel], samples: &[Sample]) -> SweepMetrics {
         tile_distribution_accuracy: metrics::tile_distribution(&layouts, &sizes, training),
         ms_per_level: 0.0,
         variety: None,
+        variety_raw: None,
         nearest_training_distance_median: nearest.as_ref().map(|n| n.0),
         nearest_training_distance_histogram: nearest.map(|n| n.1),
         nearest_training_distance_median_raw: None,

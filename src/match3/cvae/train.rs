@@ -507,6 +507,7 @@ fn selection_sweep(
         tile_distribution_accuracy: mean(&|m| m.tile_distribution_accuracy),
         ms_per_level: mean(&|m| m.ms_per_level),
         variety: mean_opt(&|m| m.variety),
+        variety_raw: mean_opt(&|m| m.variety_raw),
         nearest_training_distance_median: mean_opt(&|m| m.nearest_training_distance_median),
         nearest_training_distance_histogram: runs
             .iter()

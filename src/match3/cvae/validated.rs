@@ -92,7 +92,8 @@ pub struct ValidatedRequest {
 }
 
 impl ValidatedRequest {
-    /// A request with the defaults: budget 40 × count (at least 256), tolerance 2 moves.
+    /// A request with the defaults: budget 40 × count (at least 256), tolerance 2 moves,
+    /// fresh levels ([`Decoding::DEFAULT`]).
     pub fn new(condition: Condition, count: usize, seed: u64) -> Self {
         Self {
             condition,
@@ -104,7 +105,7 @@ impl ValidatedRequest {
             confirm: true,
             margin: DEFAULT_MARGIN,
             limit_margin: DEFAULT_LIMIT_MARGIN,
-            decoding: Decoding::Novel,
+            decoding: Decoding::DEFAULT,
         }
     }
 
@@ -509,6 +510,7 @@ pub struct ValidatedSweep {
 /// each). Conditions outside the training coverage move to the nearest covered moves at the
 /// same size; sizes whose levels never take ≤ 20 moves are skipped. The accepted levels are
 /// re-validated with bot seed `seed + 1000` to measure what the designer really gets.
+/// Candidates are decoded as `decoding` says ([`Decoding::DEFAULT`]: fresh levels).
 ///
 /// # Errors
 /// A generation failure.
@@ -519,6 +521,7 @@ pub fn validated_sweep(
     tolerance: f64,
     margin: f64,
     limit_margin: f64,
+    decoding: Decoding,
 ) -> Result<ValidatedSweep> {
     let limit = ValidationConfig::default().limit as f64;
     let min_moves = generator
@@ -551,6 +554,7 @@ pub fn validated_sweep(
             tolerance,
             margin,
             limit_margin,
+            decoding,
             ..ValidatedRequest::new(condition, 1, seed.wrapping_add(i as u64 * 7919))
         };
         if request
