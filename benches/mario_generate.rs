@@ -7,8 +7,8 @@
 use level_studio::mario::engine::LevelMap;
 use level_studio::mario::evaluate::astar_run;
 use level_studio::mario::generators::load_td3_bundle;
-use level_studio::mario::patterns::{PatLegal, LEVEL_PATTERNS};
-use level_studio::mario::td3::{make_levels, Making, MarioRl};
+use level_studio::mario::patterns::PatLegal;
+use level_studio::mario::td3::{make_levels, Making};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
@@ -32,13 +32,7 @@ fn main() {
                 continue;
             }
         };
-        let gen = MarioRl {
-            cgan: &bundle.cgan.generator,
-            pat: &pat,
-            actor: Some(&bundle.model.actor),
-            critic: Some(&bundle.model.critic),
-            length: LEVEL_PATTERNS,
-        };
+        let gen = bundle.rl(&pat);
         let mut make = Vec::new();
         let mut checked = Vec::new();
         let mut playable = 0;

@@ -326,7 +326,7 @@ fn td3_rows(
     count: usize,
 ) -> Result<Vec<(serde_json::Value, Vec<crate::mario::MarioLevel>)>> {
     use crate::mario::generators::load_td3_bundle;
-    use crate::mario::td3::{make_levels, Making, MarioRl, RANDOM_START};
+    use crate::mario::td3::{make_levels, Making, RANDOM_START};
     let path = args.weights.clone().unwrap_or_else(|| {
         std::path::Path::new("models").join(crate::mario::td3::file::weights_file(&args.model))
     });
@@ -334,13 +334,7 @@ fn td3_rows(
     if let Some(png) = &args.plot {
         plot_td3(&path, png)?;
     }
-    let gen = MarioRl {
-        cgan: &bundle.cgan.generator,
-        pat,
-        actor: Some(&bundle.model.actor),
-        critic: Some(&bundle.model.critic),
-        length: crate::mario::patterns::LEVEL_PATTERNS,
-    };
+    let gen = bundle.rl(pat);
     let mut settings: Vec<(serde_json::Value, Making)> = args
         .ri
         .iter()

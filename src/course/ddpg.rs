@@ -377,17 +377,7 @@ pub(crate) fn noisy(a: [f64; 3], sigma: f64, rng: &mut Rng) -> [f64; 3] {
     a.map(|v| (v + sigma * rng.normal()).clamp(0.0, 1.0))
 }
 
-fn soft_update(from: &VarMap, to: &VarMap, tau: f64) -> candle_core::Result<()> {
-    let src = from.data().lock().map_err(|_| poisoned())?;
-    let dst = to.data().lock().map_err(|_| poisoned())?;
-    for (name, var) in src.iter() {
-        if let Some(t) = dst.get(name) {
-            let mixed = ((var.as_tensor() * tau)? + (t.as_tensor() * (1.0 - tau))?)?;
-            t.set(&mixed)?;
-        }
-    }
-    Ok(())
-}
+use crate::ml::soft_update;
 
 /// Copies every weight of `from` into the var of the same name in `to`.
 ///

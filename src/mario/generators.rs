@@ -263,6 +263,19 @@ pub struct Td3Bundle {
     pub cgan: CganModel,
 }
 
+impl Td3Bundle {
+    /// The generator of this actor and critic over `pat`, 10 patterns a level.
+    pub fn rl<'a>(&'a self, pat: &'a PatLegal) -> super::td3::MarioRl<'a> {
+        super::td3::MarioRl {
+            cgan: &self.cgan.generator,
+            pat,
+            actor: Some(&self.model.actor),
+            critic: Some(&self.model.critic),
+            length: LEVEL_PATTERNS,
+        }
+    }
+}
+
 /// Loads the actor at `path` and the CGAN beside it (`mario-cgan.safetensors` in the same
 /// folder), and checks that the CGAN is the one the actor was trained with.
 ///
@@ -355,6 +368,27 @@ impl Td3Generator {
         Ok(super::td3::Making { random, dagp })
     }
 
+    /// Makes levels with `make`, attempt `k` drawing from `Rng::derive(request.seed, k)`,
+    /// and offers the playable ones until the sink wants no more or the job is cancelled.
+    fn each_attempt(
+        &self,
+        request: &GenRequest,
+        ctx: &GenerationContext<'_>,
+        sink: &mut dyn LevelSink,
+        mut make: impl FnMut(&mut Rng) -> Result<Vec<super::td3::Build>, String>,
+    ) -> Result<(), JobError> {
+        for attempt in 0u64.. {
+            if ctx.cancel.is_cancelled() {
+                return Err(JobError::Cancelled);
+            }
+            let builds = make(&mut Rng::derive(request.seed, attempt)).map_err(JobError::Failed)?;
+            if !self.offer(&builds, sink) {
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
+
     /// Offers the playable ones of `builds` to `sink`; false when the sink wants no more.
     fn offer(&self, builds: &[super::td3::Build], sink: &mut dyn LevelSink) -> bool {
         for b in builds {
@@ -436,25 +470,11 @@ impl LevelGenerator for Td3Generator {
             .map_err(JobError::Failed)?;
         let pat = PatLegal::default_set().map_err(JobError::Failed)?;
         let making = Self::making(&request.conditions).map_err(JobError::Failed)?;
-        let gen = super::td3::MarioRl {
-            cgan: &bundle.cgan.generator,
-            pat: &pat,
-            actor: Some(&bundle.model.actor),
-            critic: Some(&bundle.model.critic),
-            length: LEVEL_PATTERNS,
-        };
-        for attempt in 0u64.. {
-            if ctx.cancel.is_cancelled() {
-                return Err(JobError::Cancelled);
-            }
-            let seed = Rng::derive(request.seed, attempt).next_u64();
-            let builds =
-                super::td3::make_levels(&gen, 1, seed, making).map_err(JobError::Failed)?;
-            if !self.offer(&builds, sink) {
-                return Ok(());
-            }
-        }
-        Ok(())
+        let gen = bundle.rl(&pat);
+        self.each_attempt(request, ctx, sink, |rng| {
+            let seed = rng.next_u64();
+            super::td3::make_levels(&gen, 1, seed, making)
+        })
     }
 
     /// "More like this": the level's first [`NEAR_KEEP`] patterns kept (its bottom 14 rows),
@@ -473,32 +493,17 @@ impl LevelGenerator for Td3Generator {
         let pat = PatLegal::default_set().map_err(JobError::Failed)?;
         let mario =
             MarioLevel::from_rows(&level.cells).map_err(|e| JobError::Failed(e.to_string()))?;
-        let gen = super::td3::MarioRl {
-            cgan: &bundle.cgan.generator,
-            pat: &pat,
-            actor: Some(&bundle.model.actor),
-            critic: Some(&bundle.model.critic),
-            length: LEVEL_PATTERNS,
-        };
-        for attempt in 0u64.. {
-            if ctx.cancel.is_cancelled() {
-                return Err(JobError::Cancelled);
-            }
-            let mut rng = Rng::derive(request.seed, attempt);
-            let mut builds = vec![super::td3::continue_from(&mario, NEAR_KEEP, &pat, &mut rng)
-                .map_err(JobError::Failed)?];
+        let gen = bundle.rl(&pat);
+        self.each_attempt(request, ctx, sink, |rng| {
+            let mut builds = vec![super::td3::continue_from(&mario, NEAR_KEEP, &pat, rng)?];
             super::td3::complete(
                 &gen,
                 &mut builds,
-                std::slice::from_mut(&mut rng),
+                std::slice::from_mut(rng),
                 Some(NEAR_DAGP),
                 NEAR_KEEP..LEVEL_PATTERNS,
-            )
-            .map_err(JobError::Failed)?;
-            if !self.offer(&builds, sink) {
-                return Ok(());
-            }
-        }
-        Ok(())
+            )?;
+            Ok(builds)
+        })
     }
 }

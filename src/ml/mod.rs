@@ -328,6 +328,28 @@ fn remove_versioned(weights: &Path) {
     }
 }
 
+/// Moves every weight of `to` a share `tau` towards the weight of the same name in `from`
+/// (a target network's soft update; `tau` 1 copies).
+///
+/// # Errors
+/// A poisoned var map or a tensor failure.
+pub fn soft_update(
+    from: &candle_nn::VarMap,
+    to: &candle_nn::VarMap,
+    tau: f64,
+) -> candle_core::Result<()> {
+    let poisoned = || candle_core::Error::Msg("a var map is poisoned".into());
+    let src = from.data().lock().map_err(|_| poisoned())?;
+    let dst = to.data().lock().map_err(|_| poisoned())?;
+    for (name, var) in src.iter() {
+        if let Some(t) = dst.get(name) {
+            let mixed = ((var.as_tensor() * tau)? + (t.as_tensor() * (1.0 - tau))?)?;
+            t.set(&mixed)?;
+        }
+    }
+    Ok(())
+}
+
 /// The tensors of a var map by name (what [`save_model`] writes).
 ///
 /// # Errors

@@ -17,6 +17,7 @@ use super::model::{state_tensor, Actor, Critic};
 use super::{reward_of, Build, MarioRl, RANDOM_START};
 use crate::mario::cgan::Generator;
 use crate::mario::patterns::PatLegal;
+use crate::ml::soft_update;
 use crate::rl::{randomize, virtual_completions, Sequential};
 use crate::rng::Rng;
 use candle_core::{DType, Device, Tensor};
@@ -155,19 +156,6 @@ pub fn rewards(builds: &[Build]) -> Vec<f64> {
             .flat_map(|h| h.join().unwrap_or_default())
             .collect()
     })
-}
-
-fn soft_update(from: &VarMap, to: &VarMap, tau: f64) -> candle_core::Result<()> {
-    let poisoned = || candle_core::Error::Msg("a var map is poisoned".into());
-    let src = from.data().lock().map_err(|_| poisoned())?;
-    let dst = to.data().lock().map_err(|_| poisoned())?;
-    for (name, var) in src.iter() {
-        if let Some(t) = dst.get(name) {
-            let mixed = ((var.as_tensor() * tau)? + (t.as_tensor() * (1.0 - tau))?)?;
-            t.set(&mixed)?;
-        }
-    }
-    Ok(())
 }
 
 fn init(map: &VarMap, seed: u64) -> candle_core::Result<()> {
