@@ -778,15 +778,16 @@ fn a_dungeon_room_is_played_tick_by_tick_with_sword_wait_and_undo() {
     command(&mut h, AppCommand::Pack(PackCommand::AddCurrent));
     h.get_by_label("Playtest").click();
     steps(&mut h, 2);
-    // Space swings at the wall below (a tick), "." waits (a tick), Backspace takes it back.
+    // Space draws the sword on the floor to the right, where the avatar faces at the start (a
+    // tick), "." waits (a tick), Backspace takes it back.
     for key in [Key::Space, Key::Period] {
         h.key_press(key);
         steps(&mut h, 1);
     }
-    h.get_by_label("Tick: 2 / 200");
+    h.get_by_label("Tick: 2 / 2000");
     h.key_press(Key::Backspace);
     steps(&mut h, 1);
-    h.get_by_label("Tick: 1 / 200");
+    h.get_by_label("Tick: 1 / 2000");
     for _ in 0..3 {
         h.key_press(Key::D);
         steps(&mut h, 1);

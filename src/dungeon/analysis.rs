@@ -526,22 +526,18 @@ mod tests {
     }
 
     #[test]
-    fn a_room_won_only_once_a_monster_steps_aside_is_playable_and_says_why() {
-        // The slow monster at (2, 4) stands in the one-cell way to the exit: with the
-        // monsters frozen there is no way, but it moves, and the planner waits for it.
+    fn a_monster_in_the_only_way_is_struck_by_turning_to_face_it() {
+        // The normal monster at (2, 6) stands in the one-cell way to the exit. Under the old
+        // turn-and-move rules the avatar could not face it without walking into it; a new
+        // direction only turns the avatar now, so the frozen skeleton strikes it and wins.
         let room = Room::parse_ascii(
             "wwwwwwwwwwwww\nw.....ww+..3w\nw.wwww......w\nw.....~....ww\nw~3w.......ww\n\
              w..w........w\nwg2w........w\nw~~~...A..~~w\nwwwwwwwwwwwww\n",
         )
         .unwrap();
         let a = analyse_room(&room, &AnalyseOptions::default(), &Cancel::default()).unwrap();
-        assert_eq!(a.fields["solvable"], false);
-        assert_eq!(a.verdict.label, "PLAYABLE");
-        assert!(
-            a.verdict.reason.contains("step aside"),
-            "{}",
-            a.verdict.reason
-        );
+        assert_eq!(a.fields["solvable"], true, "{}", a.verdict.reason);
+        assert_ne!(a.verdict.label, "UNSOLVABLE");
         assert!(a.difficulty.is_some());
         // The pattern GA's breakdown rides along.
         assert_eq!(

@@ -4,10 +4,11 @@
 //! A room is judged the way GVGAI's sample genetic generator judges a level, with its seven
 //! constraints and three fitness terms; the planner is the strong agent (GVGAI: Adrienctx /
 //! OLETS), one-step lookahead the naive one. GVGAI plays up to 2,000 ticks a game and asks
-//! for a solution of at least 200 steps and a do-nothing agent that survives 40; our games
-//! end at [`TICK_LIMIT`] = 200 ticks (with GVGAI's monster cooldowns), so both figures are
-//! divided by the same 10: a solution of at least [`MIN_SOLUTION_TICKS`] and do-nothing
-//! survival of [`MIN_SURVIVAL_TICKS`].
+//! for a solution of at least 200 steps and a do-nothing agent that survives 40. The rooms
+//! play by GVGAI's rules with its 2,000-tick limit ([`TICK_LIMIT`]), but the GA's own games
+//! end at [`GA_TICK_LIMIT`] = 200 ticks to keep judging a room cheap, so both thresholds are
+//! scaled by the same GA_TICK_LIMIT / 2,000 = 1/10: a solution of at least
+//! [`MIN_SOLUTION_TICKS`] and do-nothing survival of [`MIN_SURVIVAL_TICKS`].
 
 use super::agents::{play_game, stats, AgentKind, GameResult, RULES};
 use super::game::to_level;
@@ -23,10 +24,13 @@ use crate::jobs::{Cancel, JobError};
 use crate::level::Level;
 use crate::rng::Rng;
 
-/// The shortest solution a feasible room needs, in ticks (GVGAI's 200 steps ÷ 10).
-pub const MIN_SOLUTION_TICKS: f64 = 20.0;
-/// How long the do-nothing agent must survive, in ticks (GVGAI's 40 ÷ 10).
-pub const MIN_SURVIVAL_TICKS: f64 = 4.0;
+/// The tick limit of the GA's own games (GVGAI's [`TICK_LIMIT`] ÷ 10).
+pub const GA_TICK_LIMIT: u32 = TICK_LIMIT / 10;
+/// The shortest solution a feasible room needs, in ticks (GVGAI's 200 steps, scaled by
+/// [`GA_TICK_LIMIT`] / [`TICK_LIMIT`]).
+pub const MIN_SOLUTION_TICKS: f64 = 200.0 * GA_TICK_LIMIT as f64 / TICK_LIMIT as f64;
+/// How long the do-nothing agent must survive, in ticks (GVGAI's 40, scaled the same way).
+pub const MIN_SURVIVAL_TICKS: f64 = 40.0 * GA_TICK_LIMIT as f64 / TICK_LIMIT as f64;
 /// The least share of the inside covered by sprites.
 pub const MIN_COVER: f64 = 0.05;
 /// The largest share of the inside covered by sprites.
@@ -189,7 +193,7 @@ pub fn judge_room(cells: &Grid<Cell>, fitness: Fitness, seed: u64, games: u32) -
     let room = Room::new(cells.clone());
     let play = |agent: AgentKind, room: &Room| -> Vec<GameResult> {
         (0..u64::from(games))
-            .map(|g| play_game(room, agent, seed, g, TICK_LIMIT))
+            .map(|g| play_game(room, agent, seed, g, GA_TICK_LIMIT))
             .collect()
     };
     let (strong, naive, idle) = match &room {
@@ -215,7 +219,7 @@ pub fn judge_room(cells: &Grid<Cell>, fitness: Fitness, seed: u64, games: u32) -
             if r.outcome == Outcome::Died {
                 f64::from(r.ticks)
             } else {
-                f64::from(TICK_LIMIT)
+                f64::from(GA_TICK_LIMIT)
             }
         })
         .fold(f64::INFINITY, f64::min);
@@ -353,7 +357,7 @@ pub fn profiles(
                     .iter()
                     .map(|&agent| {
                         let results: Vec<GameResult> = (0..u64::from(games))
-                            .map(|g| play_game(room, agent, seed, g, TICK_LIMIT))
+                            .map(|g| play_game(room, agent, seed, g, GA_TICK_LIMIT))
                             .collect();
                         let s = stats(agent, &results);
                         (s.win_rate, s.mean_score)

@@ -454,7 +454,8 @@ impl PlayRules for DungeonPlay {
             Outcome::TimedOut => format!("Out of time ({TICK_LIMIT} ticks)."),
             Outcome::Playing if events.killed => "Got one! (+2)".into(),
             Outcome::Playing if events.took_key => "You have the key (+1): now the exit".into(),
-            Outcome::Playing if events.bumped => "Blocked: you turn to face it".into(),
+            Outcome::Playing if events.bumped => "Blocked".into(),
+            Outcome::Playing if events.turned => "Turned: the same way again moves".into(),
             Outcome::Playing => String::new(),
         };
         true

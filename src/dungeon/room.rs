@@ -36,6 +36,16 @@ impl Speed {
         }
     }
 
+    /// Ticks a monster holds one random direction (GVGAI's `cons` + 1); its first draw
+    /// comes on this tick.
+    pub fn hold(self) -> u32 {
+        match self {
+            Speed::Quick => 7,
+            Speed::Normal => 9,
+            Speed::Slow => 13,
+        }
+    }
+
     /// The speed in words.
     pub fn name(self) -> &'static str {
         match self {

@@ -1,25 +1,36 @@
-//! The rules of a dungeon room (SPEC §2.3), one tick at a time: the avatar acts (moves one
-//! cell or swings its sword), then the monsters act on their cooldowns, driven by a seeded RNG.
+//! The rules of a dungeon room (SPEC §2.3), one tick at a time, as GVGAI's Zelda plays them
+//! (`zelda.txt` run on GVGAI's engine; ../shared/reports/dungeon-vs-gvgai.md §4): the avatar
+//! acts, then every monster moves, then the collisions are resolved for all of them.
 //!
-//! - A move into a wall, block, water or the locked exit leaves the avatar in place, facing
-//!   that way. Every move turns the avatar to face its direction.
-//! - The sword kills a monster on the cell the avatar faces (+2).
+//! - The avatar starts facing right. A direction it does not face only turns it (one tick);
+//!   the faced direction moves it one cell. A move into a wall, block, water or the locked
+//!   exit leaves it in place. Taking the key turns it to face right again (GVGAI makes a fresh
+//!   avatar that holds the key).
+//! - The sword is a sprite on the faced cell that stays 6 ticks (the tick it appears and five
+//!   more) and kills every monster on it or stepping onto it (+2). While it is out, the sword
+//!   action makes no new one (it only spends the tick).
 //! - Stepping on the key takes it (+1); stepping on the exit with the key wins (+1) and ends
-//!   the game before the monsters act.
-//! - A monster moves every 2 / 4 / 8 ticks (quick / normal / slow; on ticks that are multiples
-//!   of its period, counting from 1) to a random free neighbouring floor cell: never into a
-//!   wall, block, water, the exit or another monster, but onto the avatar. Monsters move in
-//!   reading order of where they started; one with no free neighbour stays.
-//! - A monster on the avatar's cell kills it (−1, lost), whoever moved there.
-//! - A game not won after the tick limit (default 200) is lost.
-//!
-//! The avatar starts facing down.
+//!   the game before the monsters move.
+//! - A monster holds a random direction (one of the four, drawn from the game's seeded dice)
+//!   for 7 / 9 / 13 ticks (quick / normal / slow; GVGAI's `cons` + 1); it has none before its
+//!   first draw at tick 7 / 9 / 13. It moves one cell that way when 2 / 4 / 8 ticks have passed
+//!   since its last move. A move into a wall, block or water is a bump: it stays, and the move
+//!   is spent. Monsters may walk onto the key and the exit. Two monsters that end on one cell
+//!   step back where they came from (a monster that did not move stays).
+//! - Collisions come after everyone moved: a monster on the sword's cell dies first; a live
+//!   monster on the avatar's cell then kills it (−1, lost). An avatar and a monster that swap
+//!   cells pass each other, and stepping into a cell a monster leaves that tick is safe.
+//! - A game not won after the tick limit (GVGAI's 2,000) is lost.
 
 use super::room::{Cell, Room, Speed, MAX_SIDE};
 use crate::rng::Rng;
 
-/// The default tick limit.
-pub const TICK_LIMIT: u32 = 200;
+/// The default tick limit: GVGAI's `MAX_TIMESTEPS`.
+pub const TICK_LIMIT: u32 = 2_000;
+
+/// Ticks the sword stays out (GVGAI's `OrientedFlicker limit=5`: the tick it appears and five
+/// more).
+pub const SWORD_TICKS: u32 = 6;
 
 /// A direction on the grid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -68,9 +79,9 @@ impl Dir {
 /// What the avatar does in a tick.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Action {
-    /// Move one cell (or turn, when blocked).
+    /// Face this direction (a turn, one tick) or, already facing it, move one cell.
     Move(Dir),
-    /// Swing the sword at the faced cell.
+    /// Draw the sword onto the faced cell (nothing while it is out).
     Sword,
     /// Do nothing.
     Wait,
@@ -119,6 +130,31 @@ pub struct Monster {
     pub speed: Speed,
     /// False once the sword killed it.
     pub alive: bool,
+    /// The direction it holds (`None` before its first draw).
+    pub heading: Option<Dir>,
+    /// Ticks since it drew its direction (or since the start, before the first draw).
+    pub held: u32,
+    /// Ticks since its last move (a bump counts as a move).
+    pub since_move: u32,
+}
+
+impl Monster {
+    /// Whether it moves on the next tick: it will hold a direction then and its cooldown
+    /// will have passed.
+    pub fn moves_next_tick(&self) -> bool {
+        self.alive
+            && (self.heading.is_some() || self.held + 1 >= self.speed.hold())
+            && self.since_move + 1 >= self.speed.period()
+    }
+}
+
+/// The sword while it is out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Sword {
+    /// The cell it stands on.
+    pub pos: (usize, usize),
+    /// Ticks it stays out, this one included.
+    pub left: u32,
 }
 
 /// What happened in one tick, for messages and scores.
@@ -128,7 +164,9 @@ pub struct TickEvents {
     pub killed: bool,
     /// The avatar took the key.
     pub took_key: bool,
-    /// The avatar bumped into something and only turned.
+    /// The avatar only turned to face a new direction.
+    pub turned: bool,
+    /// The avatar bumped into something it faced and stayed.
     pub bumped: bool,
     /// What it bumped into was the exit, locked (no key yet).
     pub locked: bool,
@@ -139,12 +177,14 @@ pub struct TickEvents {
 pub struct Play {
     /// Where the avatar stands.
     pub avatar: (usize, usize),
-    /// Where it faces (the sword's target).
+    /// Where it faces (where a move goes and the sword appears).
     pub facing: Dir,
     /// True once the key is taken.
     pub key: bool,
     /// The monsters, in the order they move.
     pub monsters: Vec<Monster>,
+    /// The sword, while it is out.
+    pub sword: Option<Sword>,
     /// Ticks played.
     pub tick: u32,
     /// +1 key, +2 a kill, +1 a win, −1 a death.
@@ -154,11 +194,11 @@ pub struct Play {
 }
 
 impl Play {
-    /// The start of a game in `room`.
+    /// The start of a game in `room`: the avatar faces right.
     pub fn start(room: &Room) -> Self {
         Self {
             avatar: room.avatar(),
-            facing: Dir::Down,
+            facing: Dir::Right,
             key: false,
             monsters: room
                 .monsters()
@@ -167,8 +207,12 @@ impl Play {
                     pos,
                     speed,
                     alive: true,
+                    heading: None,
+                    held: 0,
+                    since_move: 0,
                 })
                 .collect(),
+            sword: None,
             tick: 0,
             score: 0,
             outcome: Outcome::Playing,
@@ -180,26 +224,79 @@ impl Play {
         self.monsters.iter().position(|m| m.alive && m.pos == pos)
     }
 
-    /// The avatar's half of a tick (the monsters stay where they are; the skeleton graph
-    /// uses it alone). Ends the game on a win or when the avatar walks into a monster.
+    /// The avatar's half of a tick on its own: the sword ages, the avatar acts and the
+    /// collisions are resolved (the human-like agent's slips use the halves one tick off).
     pub fn avatar_acts(&mut self, room: &Room, action: Action) -> TickEvents {
+        if self.outcome != Outcome::Playing {
+            return TickEvents::default();
+        }
+        self.age_sword();
+        let mut events = self.avatar_moves(room, action);
+        self.resolve(&mut events);
+        events
+    }
+
+    /// The monsters' half of a tick on its own: each moves as it may, then the collisions
+    /// are resolved.
+    pub fn monsters_act(&mut self, room: &Room, rng: &mut Rng) {
+        if self.outcome != Outcome::Playing {
+            return;
+        }
+        self.monsters_move(room, rng);
         let mut events = TickEvents::default();
+        self.resolve(&mut events);
+    }
+
+    /// One whole tick: the avatar acts, every monster moves, then the collisions are resolved;
+    /// the game is lost past `limit`.
+    pub fn tick(&mut self, room: &Room, action: Action, rng: &mut Rng, limit: u32) -> TickEvents {
+        if self.outcome != Outcome::Playing {
+            return TickEvents::default();
+        }
+        self.tick += 1;
+        self.age_sword();
+        let mut events = self.avatar_moves(room, action);
         if self.outcome != Outcome::Playing {
             return events;
         }
+        self.monsters_move(room, rng);
+        self.resolve(&mut events);
+        if self.outcome == Outcome::Playing && self.tick >= limit {
+            self.outcome = Outcome::TimedOut;
+        }
+        events
+    }
+
+    /// The sword loses a tick; it is gone once its ticks are spent.
+    fn age_sword(&mut self) {
+        if let Some(sword) = &mut self.sword {
+            sword.left = sword.left.saturating_sub(1);
+            if sword.left == 0 {
+                self.sword = None;
+            }
+        }
+    }
+
+    /// The avatar turns, moves or draws its sword; a win ends the game at once.
+    fn avatar_moves(&mut self, room: &Room, action: Action) -> TickEvents {
+        let mut events = TickEvents::default();
         match action {
             Action::Wait => {}
             Action::Sword => {
-                if let Some(target) = in_room(room, self.facing.from(self.avatar)) {
-                    if let Some(i) = self.monster_at(target) {
-                        self.monsters[i].alive = false;
-                        self.score += 2;
-                        events.killed = true;
+                if self.sword.is_none() {
+                    if let Some(pos) = in_room(room, self.facing.from(self.avatar)) {
+                        self.sword = Some(Sword {
+                            pos,
+                            left: SWORD_TICKS,
+                        });
                     }
                 }
             }
-            Action::Move(dir) => {
+            Action::Move(dir) if dir != self.facing => {
                 self.facing = dir;
+                events.turned = true;
+            }
+            Action::Move(dir) => {
                 let target = in_room(room, dir.from(self.avatar));
                 let open = target.filter(|&(x, y)| {
                     let cell = room.cells().get(x, y);
@@ -210,13 +307,13 @@ impl Play {
                         self.avatar = to;
                         if !self.key && to == room.key() {
                             self.key = true;
+                            self.facing = Dir::Right;
                             self.score += 1;
                             events.took_key = true;
                         }
                         if to == room.exit() {
                             self.score += 1;
                             self.outcome = Outcome::Won;
-                            return events;
                         }
                     }
                     None => {
@@ -226,75 +323,81 @@ impl Play {
                 }
             }
         }
-        self.check_contact();
         events
     }
 
-    /// The monsters' half of a tick: each whose period divides the tick moves to a random free
-    /// neighbouring floor cell.
-    pub fn monsters_act(&mut self, room: &Room, rng: &mut Rng) {
-        if self.outcome != Outcome::Playing {
-            return;
-        }
-        // Live monsters on each cell, filled when the first monster moves: this runs on every
-        // tick of every agent's games and rollouts, so a neighbour's check is one look-up
-        // rather than a walk over the monsters.
-        let width = room.width();
-        let cell = |(x, y): (usize, usize)| y * width + x;
-        let mut occupied: Option<[u8; MAX_SIDE * MAX_SIDE]> = None;
-        for i in 0..self.monsters.len() {
-            let m = self.monsters[i];
-            if !m.alive || !self.tick.is_multiple_of(m.speed.period()) {
+    /// Every live monster counts a tick, draws a new direction when its hold is over, and
+    /// moves when its cooldown has passed; then monsters that share a cell step back.
+    fn monsters_move(&mut self, room: &Room, rng: &mut Rng) {
+        let mut from = [(0usize, 0usize); MAX_SIDE * MAX_SIDE];
+        let mut moved = false;
+        for (i, m) in self.monsters.iter_mut().enumerate() {
+            if !m.alive {
                 continue;
             }
-            let occupied = occupied.get_or_insert_with(|| {
-                let mut counts = [0u8; MAX_SIDE * MAX_SIDE];
-                for other in self.monsters.iter().filter(|o| o.alive) {
-                    if let Some(n) = counts.get_mut(cell(other.pos)) {
-                        *n += 1;
-                    }
-                }
-                counts
-            });
-            // The free neighbours in direction order, on the stack.
-            let mut free = [(0, 0); 4];
-            let mut count = 0;
-            for (x, y) in Dir::ALL.iter().filter_map(|d| in_room(room, d.from(m.pos))) {
-                let c = room.cells().get(x, y);
-                if !c.is_solid() && c != Cell::Exit && occupied.get(cell((x, y))) == Some(&0) {
-                    free[count] = (x, y);
-                    count += 1;
+            m.since_move += 1;
+            if m.held + 1 < m.speed.hold() {
+                m.held += 1;
+            } else {
+                m.heading = Some(Dir::ALL[rng.index(4)]);
+                m.held = 0;
+            }
+            if let Some(slot) = from.get_mut(i) {
+                *slot = m.pos;
+            }
+            let Some(heading) = m.heading else { continue };
+            if m.since_move < m.speed.period() {
+                continue;
+            }
+            m.since_move = 0;
+            if let Some(to) = in_room(room, heading.from(m.pos)) {
+                if !room.cells().get(to.0, to.1).is_solid() {
+                    m.pos = to;
+                    moved = true;
                 }
             }
-            if count > 0 {
-                let to = free[rng.index(count)];
-                if let Some(n) = occupied.get_mut(cell(m.pos)) {
-                    *n = n.saturating_sub(1);
+        }
+        if !moved {
+            return;
+        }
+        // Monsters that share a cell step back; a step back can make a new pair, so repeat
+        // until every cell holds one monster. A monster steps back at most once.
+        loop {
+            let mut stepped = false;
+            for i in 0..self.monsters.len() {
+                let m = self.monsters[i];
+                let back = from.get(i).copied().unwrap_or(m.pos);
+                if !m.alive || m.pos == back {
+                    continue;
                 }
-                if let Some(n) = occupied.get_mut(cell(to)) {
-                    *n = n.saturating_add(1);
+                let shared = self
+                    .monsters
+                    .iter()
+                    .enumerate()
+                    .any(|(j, o)| j != i && o.alive && o.pos == m.pos);
+                if shared {
+                    self.monsters[i].pos = back;
+                    stepped = true;
                 }
-                self.monsters[i].pos = to;
+            }
+            if !stepped {
+                break;
             }
         }
-        self.check_contact();
     }
 
-    /// One whole tick: the avatar acts, then the monsters; the game is lost past `limit`.
-    pub fn tick(&mut self, room: &Room, action: Action, rng: &mut Rng, limit: u32) -> TickEvents {
-        if self.outcome != Outcome::Playing {
-            return TickEvents::default();
+    /// The collisions after everyone moved: the sword kills the monsters on its cell, then a
+    /// monster on the avatar kills it.
+    fn resolve(&mut self, events: &mut TickEvents) {
+        if let Some(sword) = self.sword {
+            for m in self.monsters.iter_mut() {
+                if m.alive && m.pos == sword.pos {
+                    m.alive = false;
+                    self.score += 2;
+                    events.killed = true;
+                }
+            }
         }
-        self.tick += 1;
-        let events = self.avatar_acts(room, action);
-        self.monsters_act(room, rng);
-        if self.outcome == Outcome::Playing && self.tick >= limit {
-            self.outcome = Outcome::TimedOut;
-        }
-        events
-    }
-
-    fn check_contact(&mut self) {
         if self.outcome == Outcome::Playing && self.monster_at(self.avatar).is_some() {
             self.score -= 1;
             self.outcome = Outcome::Died;
@@ -336,56 +439,118 @@ mod tests {
     }
 
     #[test]
-    fn a_locked_exit_and_walls_only_turn_the_avatar() {
-        let r = room("wwwwww\nwAg.+w\nwwwwww\n");
+    fn a_new_direction_only_turns_and_the_key_faces_right_again() {
+        let r = room("wwwwww\nwAg.+w\nw....w\nwwwwww\n");
+        let p = play(&r, "D");
+        assert_eq!((p.avatar, p.facing, p.tick), ((1, 1), Dir::Down, 1));
+        let p = play(&r, "DD");
+        assert_eq!((p.avatar, p.facing), ((1, 2), Dir::Down));
+        // The locked exit and walls leave the avatar in place.
         let p = play(&r, "R");
         assert_eq!((p.avatar, p.facing), ((1, 1), Dir::Right));
-        let p = play(&r, "U");
+        let p = play(&r, "UU");
         assert_eq!((p.avatar, p.facing), ((1, 1), Dir::Up));
+        // Down, right along the bottom, up onto the key: facing right again.
+        let p = play(&r, "DDRRRRUU");
+        assert_eq!((p.avatar, p.key, p.facing), ((4, 1), true, Dir::Right));
     }
 
     #[test]
-    fn the_sword_kills_the_faced_monster_only() {
-        // A slow monster boxed in below the avatar: it cannot move before tick 8.
-        let r = room("wwwww\nwA+gw\nw3www\nwwwww\n");
+    fn the_sword_stays_six_ticks_and_kills_what_steps_in() {
+        // A slow monster boxed in right of the avatar: it cannot move before tick 13.
+        let r = room("wwwww\nwA3ww\nw+gww\nwwwww\n");
         let p = play(&r, "S");
-        assert_eq!(
-            p.score, 2,
-            "the avatar faces down at the start: S hits (1,2)"
-        );
+        assert_eq!(p.score, 2, "the avatar faces right at the start");
         assert!(!p.monsters[0].alive);
-        let p = play(&r, "RS");
-        assert!(p.monsters[0].alive, "facing right, the sword hits the exit");
-        assert_eq!(p.score, 1);
+        // Facing down, the sword lands on the key's cell and stays for 6 ticks; a second swing
+        // in that time makes no new one.
+        let p = play(&r, "DS");
+        assert_eq!(p.sword.map(|s| (s.pos, s.left)), Some(((1, 2), 6)));
+        let p = play(&r, "DSRSSSS");
+        assert_eq!(p.sword.map(|s| (s.pos, s.left)), Some(((1, 2), 1)));
+        let p = play(&r, "DSRSSSSS");
+        assert_eq!(p.sword.map(|s| (s.pos, s.left)), Some(((2, 1), 6)));
+        assert_eq!(p.score, 2, "the new sword on the monster's cell kills it");
+        // A quick monster walks into a sword left out: drawn on tick 5, the sword covers
+        // (2,1) until tick 10; the monster's one open way is left, onto it, at tick 7.
+        let r = room("wwwwww\nwA.1ww\nw+gwww\nwwwwww\n");
+        let mut caught = 0;
+        for seed in 0..40 {
+            let mut p = Play::start(&r);
+            let mut rng = Rng::new(seed);
+            for t in 1..=7 {
+                let a = if t == 5 { Action::Sword } else { Action::Wait };
+                p.tick(&r, a, &mut rng, TICK_LIMIT);
+            }
+            let left = p.monsters[0].heading == Some(Dir::Left);
+            assert_eq!(!p.monsters[0].alive, left, "seed {seed}");
+            assert_eq!(p.outcome, Outcome::Playing);
+            if left {
+                assert_eq!(p.score, 2);
+                caught += 1;
+            }
+        }
+        assert!(caught > 0);
     }
 
     #[test]
-    fn monsters_move_on_their_cooldowns_and_kill_on_contact() {
-        // Each monster has exactly one free neighbour, so its moves are known.
-        let r = room("wwwwwwwwww\nw1.w2.w3.w\nwwwwwwwwww\nwA+gwwwwww\nwwwwwwwwww\n");
-        let mut p = Play::start(&r);
-        let mut rng = Rng::new(9);
-        let mut moved = Vec::new();
-        for _ in 0..8 {
-            p.tick(&r, Action::Wait, &mut rng, TICK_LIMIT);
-            moved.push(p.monsters.iter().map(|m| m.pos.0).collect::<Vec<_>>());
+    fn monsters_draw_at_their_hold_and_move_on_their_cooldowns() {
+        // One monster in an open room: no move before its first draw at tick 7 / 9 / 13,
+        // then one every 2 / 4 / 8 ticks in a straight line (bumps included).
+        for (letter, hold, period) in [('1', 7, 2), ('2', 9, 4), ('3', 13, 8)] {
+            let text = format!(
+                "wwwwwwwwwwwww\nwA+g........w\nw...........w\nw.....{letter}.....w\nw...........w\nw...........w\nwwwwwwwwwwwww\n"
+            );
+            let r = room(&text);
+            let mut p = Play::start(&r);
+            let mut rng = Rng::new(5);
+            let mut moves = Vec::new();
+            let mut last = p.monsters[0].pos;
+            for t in 1..=40 {
+                assert_eq!(
+                    p.monsters[0].moves_next_tick(),
+                    t >= hold && (t - hold) % period == 0,
+                    "{letter} at tick {t}"
+                );
+                p.tick(&r, Action::Wait, &mut rng, TICK_LIMIT);
+                assert_eq!(p.monsters[0].heading.is_some(), t >= hold);
+                if p.monsters[0].pos != last {
+                    moves.push(t);
+                    last = p.monsters[0].pos;
+                }
+            }
+            assert!(moves.iter().all(|t| *t >= hold && (t - hold) % period == 0));
+            assert!(!moves.is_empty(), "{letter} moved at {moves:?}");
         }
-        // Quick moves on 2, 4, 6, 8 (back and forth); normal on 4, 8; slow on 8.
-        assert_eq!(moved[0], vec![1, 4, 7]);
-        assert_eq!(moved[1], vec![2, 4, 7]);
-        assert_eq!(moved[3], vec![1, 5, 7]);
-        assert_eq!(moved[7], vec![1, 4, 8]);
-        // Walking into a monster dies, as does a monster walking onto the avatar.
+    }
+
+    #[test]
+    fn collisions_come_after_everyone_moved() {
+        // Walking into a monster that stays is death.
         let r = room("wwwwww\nwA3+gw\nwwwwww\n");
         let p = play(&r, "R");
         assert_eq!((p.outcome, p.score), (Outcome::Died, -1));
-        // The quick monster's only free neighbour is the avatar's cell: it steps there on
-        // tick 2.
+        // A quick monster boxed in beside the avatar, with one free way (left, onto the
+        // avatar): whatever it draws, it has moved onto the avatar or bumped by tick 9.
         let r = room("wwwww\nwA1ww\nw+gww\nwwwww\n");
-        let p = play(&r, ".");
-        assert_eq!(p.outcome, Outcome::Playing);
-        let p = play(&r, "..");
-        assert_eq!((p.outcome, p.tick, p.score), (Outcome::Died, 2, -1));
+        let mut seen_death = false;
+        for seed in 0..20 {
+            let mut p = Play::start(&r);
+            let mut rng = Rng::new(seed);
+            for _ in 0..6 {
+                p.tick(&r, Action::Wait, &mut rng, TICK_LIMIT);
+            }
+            assert_eq!(
+                p.outcome,
+                Outcome::Playing,
+                "no monster moves before tick 7"
+            );
+            for _ in 0..40 {
+                p.tick(&r, Action::Wait, &mut rng, TICK_LIMIT);
+            }
+            seen_death |= p.outcome == Outcome::Died;
+        }
+        assert!(seen_death);
     }
 
     #[test]
@@ -396,7 +561,7 @@ mod tests {
             let mut rng = Rng::new(seed);
             let mut trail = Vec::new();
             while p.outcome == Outcome::Playing {
-                p.tick(&r, Action::Sword, &mut rng, 40);
+                p.tick(&r, Action::Wait, &mut rng, 40);
                 trail.push(p.monsters[0].pos);
             }
             (p.outcome, p.tick, trail)

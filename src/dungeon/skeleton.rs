@@ -1,13 +1,17 @@
-//! The skeleton graph of a room (SPEC §2.3): with the monsters frozen in place, every position
-//! of (avatar cell, facing, key held, monsters alive) reachable from the start, found by the
-//! studio's one explorer. Its moves are the four directions and the sword; a move that
-//! changes nothing (walking into a wall already faced, a swing at nothing) is no edge. Walking
-//! onto a live monster is a loss ([`NodeClass::Fail`]); leaving by the exit with the key is the
-//! win. The avatar can walk back and forth, so the space has cycles: a node from which the win
-//! cannot be reached is dead.
+//! The skeleton graph of a room (SPEC §2.3): with the monsters frozen in place (GVGAI's
+//! `Immovable`), every position of (avatar cell, facing, key held, monsters alive, ticks the
+//! sword stays out) reachable from the start under the rules of [`super::rules`], found by the
+//! studio's one explorer. Its moves are the four directions (a new one only turns the avatar)
+//! and the sword (while it is out, a tick spent waiting). A move that changes nothing (walking
+//! into a wall already faced with no sword out) is no edge, and neither is drawing the sword
+//! onto a cell with no monster: with every monster frozen it can only delay a later swing, so
+//! it never shortens a win nor reaches a new cell, facing, key or kill. Every edge is one
+//! tick. Walking onto a live monster is a loss ([`NodeClass::Fail`]); leaving by the exit with
+//! the key is the win. The avatar can walk back and forth, so the space has cycles: a node from
+//! which the win cannot be reached is dead.
 
 use super::room::{Cell, Room};
-use super::rules::{Action, Dir};
+use super::rules::{Action, Dir, SWORD_TICKS};
 use crate::game::explore::{self, StateSpace};
 use crate::game::CellLook;
 use crate::grid::Grid;
@@ -111,37 +115,42 @@ impl Frozen {
             return None;
         }
         let mut next = *p;
+        // The sword ages first, as in a tick of play.
+        next.sword = p.sword.saturating_sub(1);
         let avatar = usize::from(p.avatar);
         match action {
             Action::Wait => return None,
+            Action::Sword if next.sword > 0 => {}
             Action::Sword => {
                 let target = self.ahead(avatar, usize::from(p.facing))?;
                 let m = self.monster_at(p, target)?;
                 next.alive &= !(1 << m);
+                next.sword = SWORD_TICKS as u8;
             }
             Action::Move(dir) => {
                 let d = DIRS.iter().position(|&d| d == dir).unwrap_or(0);
-                next.facing = d as u8;
-                let open = self.ahead(avatar, d).filter(|&t| {
-                    self.terrain[t] == 0 && (t != usize::from(self.exit) || p.has_key)
-                });
-                if let Some(t) = open {
-                    next.avatar = t as u16;
-                    if t == usize::from(self.key) {
-                        next.has_key = true;
+                if d != usize::from(p.facing) {
+                    next.facing = d as u8;
+                } else {
+                    let open = self.ahead(avatar, d).filter(|&t| {
+                        self.terrain[t] == 0 && (t != usize::from(self.exit) || p.has_key)
+                    });
+                    if let Some(t) = open {
+                        next.avatar = t as u16;
+                        if t == usize::from(self.key) && !p.has_key {
+                            next.has_key = true;
+                            next.facing = RIGHT;
+                        }
+                        if t == usize::from(self.exit) {
+                            next.end = WON;
+                        } else if self.monster_at(p, t).is_some() {
+                            next.end = LOST;
+                        }
                     }
-                    if t == usize::from(self.exit) {
-                        next.end = WON;
-                    } else if self.monster_at(p, t).is_some() {
-                        next.end = LOST;
-                    }
-                }
-                if next == *p {
-                    return None;
                 }
             }
         }
-        Some(next)
+        (next != *p).then_some(next)
     }
 
     /// How a position looks, cell by cell.
@@ -181,6 +190,8 @@ pub struct Position {
     facing: u8,
     has_key: bool,
     end: u8,
+    /// Ticks the sword stays out, this one included (0: none out).
+    sword: u8,
 }
 
 impl Position {
@@ -195,9 +206,10 @@ impl Position {
                 (1u64 << count) - 1
             },
             avatar: (y * room.width() + x) as u16,
-            facing: 1,
+            facing: RIGHT,
             has_key: false,
             end: PLAYING,
+            sword: 0,
         }
     }
 
@@ -213,6 +225,8 @@ impl Position {
 }
 
 const DIRS: [Dir; 4] = [Dir::Up, Dir::Down, Dir::Left, Dir::Right];
+/// Facing right, as an index into `DIRS` (the start, and after taking the key).
+const RIGHT: u8 = 3;
 
 /// A dungeon room's positions and moves, as the explorer walks them.
 #[derive(Clone, Copy, Debug, Default)]
@@ -245,6 +259,7 @@ impl StateSpace<5> for DungeonSpace {
             | u128::from(p.facing) << 80
             | u128::from(p.has_key) << 82
             | u128::from(p.end) << 83
+            | u128::from(p.sword) << 85
     }
 
     fn step(room: &Frozen, p: &Position, mv: Action) -> Option<Position> {
@@ -271,7 +286,7 @@ impl StateSpace<5> for DungeonSpace {
         room.look(p)
     }
 
-    /// Monsters alive × avatar cell × facing × key. The end needs no place of its own: a
+    /// Monsters alive × avatar cell × facing × key × sword ticks. The end needs no place of its own: a
     /// won position is the only one with the avatar on the exit, a lost one the only one
     /// with the avatar on a live monster.
     fn dense_size(room: &Frozen) -> Option<usize> {
@@ -279,14 +294,16 @@ impl StateSpace<5> for DungeonSpace {
         1usize
             .checked_shl(monsters)
             .filter(|_| monsters < 32)?
-            .checked_mul(room.width * room.height * 8)
+            .checked_mul(room.width * room.height * 8 * (SWORD_TICKS as usize + 1))
     }
 
     fn dense(room: &Frozen, p: &Position) -> usize {
-        ((p.alive as usize * room.width * room.height + usize::from(p.avatar)) * 4
+        (((p.alive as usize * room.width * room.height + usize::from(p.avatar)) * 4
             + usize::from(p.facing))
             * 2
-            + usize::from(p.has_key)
+            + usize::from(p.has_key))
+            * (SWORD_TICKS as usize + 1)
+            + usize::from(p.sword)
     }
 }
 
@@ -333,15 +350,14 @@ mod tests {
     }
 
     #[test]
-    fn a_corridor_has_the_ten_positions_counted_by_hand() {
-        // Avatar, key, exit in a row. Without the key the avatar stands on its cell facing
-        // down (start), up or left (facing right it would have moved): 3. With the key: on
-        // the key's cell facing right, up or down (3) and back on the start facing left, up or
-        // down (3). And the win: 10.
+    fn a_corridor_has_the_thirteen_positions_counted_by_hand() {
+        // Avatar, key, exit in a row; the avatar starts facing right. Without the key it
+        // stands on its cell facing any of the four ways (4). Stepping right takes the key and
+        // faces right; on the key's cell it can face four ways (4), and back on the start
+        // (reached facing left) four more (4). And the win: 13.
         let g = graph("wwwww\nwA+gw\nwwwww\n");
         let v = GraphVariables::of(&g);
-        assert_eq!(v.states, 10);
-        assert_eq!(v.solutions, 1);
+        assert_eq!(v.states, 13);
         assert_eq!((v.dead, v.fails), (0, 0));
         let solution: String = g
             .shortest_solution()
@@ -354,17 +370,27 @@ mod tests {
     }
 
     #[test]
-    fn a_monster_met_head_on_blocks_the_only_way() {
-        // The avatar cannot face the monster without walking into it: the room is lost.
-        // Positions: the start facing down, up or left, and the loss.
+    fn a_monster_met_head_on_is_struck_from_the_start() {
+        // The avatar starts facing right, at the monster: one swing clears the way.
         let g = graph("wwwwww\nwA1+gw\nwwwwww\n");
-        let v = GraphVariables::of(&g);
-        assert_eq!((v.states, v.fails, v.dead), (4, 1, 3));
-        assert!(!g.solvable());
-        assert_eq!(g.node(0).class, NodeClass::Dead);
-        // With a cell between them, the avatar walks up facing the monster and kills it.
-        let g = graph("wwwwwww\nwA.1+gw\nwwwwwww\n");
         assert!(g.solvable());
+        let solution: String = g
+            .shortest_solution()
+            .unwrap()
+            .iter()
+            .map(|a| a.letter())
+            .collect();
+        assert_eq!(solution, "SRRR");
+        // A monster below, out of the way: walked past.
+        let g = graph("wwwwww\nwA.+gw\nw1wwww\nwwwwww\n");
+        let solution: String = g
+            .shortest_solution()
+            .unwrap()
+            .iter()
+            .map(|a| a.letter())
+            .collect();
+        assert_eq!(solution, "RRR");
+        let g = graph("wwwwwww\nwA.1+gw\nwwwwwww\n");
         let solution: String = g
             .shortest_solution()
             .unwrap()
