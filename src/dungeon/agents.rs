@@ -423,7 +423,85 @@ fn slip_hurts(room: &Room, play: &Play, action: Action, rng: &mut Rng) -> bool {
 
 /// Plays one game of `room` with `agent`; the game's dice come from `seed` and `game`.
 pub fn play_game(room: &Room, agent: AgentKind, seed: u64, game: u64, limit: u32) -> GameResult {
+    play(room, agent, seed, game, limit, false)
+}
+
+/// As [`play_game`], but a game whose outcome can no longer change ends at once as a time-out
+/// at `limit`, with the same outcome, ticks, score and virtual damage the full game would
+/// have: no living monster shares the avatar's walkable region (so none can reach it, be
+/// struck or be met), and the avatar can neither reach the key it lacks nor, holding it, the
+/// exit. Only [`GameResult::rules`] may miss bumps that the rest of the game would have
+/// fired. The analysis uses it: under GVGAI's 2,000-tick limit an agent shut away from the
+/// key would otherwise search every one of those ticks.
+pub fn play_game_settled(
+    room: &Room,
+    agent: AgentKind,
+    seed: u64,
+    game: u64,
+    limit: u32,
+) -> GameResult {
+    play(room, agent, seed, game, limit, true)
+}
+
+/// The 4-connected regions of the cells that are not solid (the exit counts as open, a
+/// conservative reading: monsters may cross it), one label a cell, row by row.
+fn regions(room: &Room) -> Vec<Vec<Option<usize>>> {
+    let (w, h) = (room.width(), room.height());
+    let mut label = vec![vec![None; w]; h];
+    let mut next = 0;
+    for y0 in 0..h {
+        for x0 in 0..w {
+            let open =
+                |x: usize, y: usize| room.get(x as i64, y as i64).is_some_and(|c| !c.is_solid());
+            if label[y0][x0].is_some() || !open(x0, y0) {
+                continue;
+            }
+            let mut stack = vec![(x0, y0)];
+            label[y0][x0] = Some(next);
+            while let Some((x, y)) = stack.pop() {
+                let around = [
+                    (x.wrapping_sub(1), y),
+                    (x + 1, y),
+                    (x, y.wrapping_sub(1)),
+                    (x, y + 1),
+                ];
+                for (nx, ny) in around {
+                    if nx < w && ny < h && label[ny][nx].is_none() && open(nx, ny) {
+                        label[ny][nx] = Some(next);
+                        stack.push((nx, ny));
+                    }
+                }
+            }
+            next += 1;
+        }
+    }
+    label
+}
+
+/// True when nothing the avatar or the monsters do can change the game's outcome or score.
+fn settled(room: &Room, play: &Play, regions: &[Vec<Option<usize>>]) -> bool {
+    let region = |(x, y): (usize, usize)| regions.get(y).and_then(|r| r.get(x)).copied().flatten();
+    let Some(own) = region(play.avatar) else {
+        return false;
+    };
+    let goal = if play.key { room.exit() } else { room.key() };
+    region(goal) != Some(own)
+        && play
+            .monsters
+            .iter()
+            .all(|m| !m.alive || region(m.pos) != Some(own))
+}
+
+fn play(
+    room: &Room,
+    agent: AgentKind,
+    seed: u64,
+    game: u64,
+    limit: u32,
+    settle: bool,
+) -> GameResult {
     let distances = Distances::of(room);
+    let regions = if settle { regions(room) } else { Vec::new() };
     let mut monsters = Rng::derive(seed, 2 * game);
     let mut own = Rng::derive(seed, 2 * game + 1);
     let mut play = Play::start(room);
@@ -451,6 +529,10 @@ pub fn play_game(room: &Room, agent: AgentKind, seed: u64, game: u64, limit: u32
         };
         let events = play.tick(room, action, &mut monsters, limit);
         rules |= rules_fired(events, &play);
+        if settle && play.outcome == Outcome::Playing && settled(room, &play, &regions) {
+            play.tick = play.tick.max(limit);
+            play.outcome = Outcome::TimedOut;
+        }
     }
     GameResult {
         outcome: play.outcome,
@@ -495,6 +577,33 @@ mod tests {
 
     const OPEN: &str =
         "wwwwwwwww\nwA......w\nw.......w\nw...3...w\nw......+w\nwg......w\nwwwwwwwww\n";
+
+    #[test]
+    fn a_settled_game_ends_early_with_the_figures_of_the_full_one() {
+        // The avatar is walled off from the key; the monster is on the other side.
+        let shut = room("wwwwwwwww\nwA.w....w\nw..w..3.w\nw..w...+w\nw..w..g.w\nwwwwwwwww\n");
+        for text in [
+            OPEN,
+            "wwwwwwwww\nwA.w....w\nw..w..3.w\nw..w...+w\nw..w..g.w\nwwwwwwwww\n",
+        ] {
+            let r = room(text);
+            for agent in AgentKind::ALL {
+                for g in 0..3 {
+                    let full = play_game(&r, agent, 4, g, TICK_LIMIT);
+                    let fast = play_game_settled(&r, agent, 4, g, TICK_LIMIT);
+                    assert_eq!(
+                        (full.outcome, full.ticks, full.score, full.virtual_damage),
+                        (fast.outcome, fast.ticks, fast.score, fast.virtual_damage),
+                        "{agent:?} game {g}"
+                    );
+                }
+            }
+        }
+        let play = Play::start(&shut);
+        assert!(settled(&shut, &play, &regions(&shut)));
+        let open = room(OPEN);
+        assert!(!settled(&open, &Play::start(&open), &regions(&open)));
+    }
 
     #[test]
     fn do_nothing_never_wins_and_the_planner_solves_a_frozen_room() {

@@ -3,7 +3,7 @@
 //! A room whose skeleton passes the state budget is still analysed: its agents' games give
 //! the figures and the verdict, and the graph is marked too large.
 
-use super::agents::{play_game, stats, AgentKind, AgentStats};
+use super::agents::{play_game_settled, stats, AgentKind, AgentStats};
 use super::evolve::{judge_room, room_groups, GA_GAMES};
 use super::room::Room;
 use super::rules::TICK_LIMIT;
@@ -52,7 +52,7 @@ pub fn analyse_room(
             return Err(JobError::Cancelled);
         }
         let results: Vec<_> = (0..u64::from(games))
-            .map(|g| play_game(room, agent, options.seed, g, TICK_LIMIT))
+            .map(|g| play_game_settled(room, agent, options.seed, g, TICK_LIMIT))
             .collect();
         if agent == AgentKind::HumanLike {
             damage = results.iter().map(|r| r.virtual_damage).collect();
