@@ -398,21 +398,20 @@ pub fn profiles(
     let per_room: Option<Vec<Vec<(f64, f64)>>> = rooms
         .par_iter()
         .map(|room| {
-            if cancel.is_cancelled() {
-                return None;
-            }
-            Some(
-                agents
-                    .iter()
-                    .map(|&agent| {
-                        let results: Vec<GameResult> = (0..u64::from(games))
-                            .map(|g| play_game(room, agent, seed, g, TICK_LIMIT))
-                            .collect();
-                        let s = stats(agent, &results);
-                        (s.win_rate, s.mean_score)
-                    })
-                    .collect(),
-            )
+            // Checked before every game: a gvgai-mcts game of 2,000 ticks takes ~0.3 s.
+            agents
+                .iter()
+                .map(|&agent| {
+                    let results: Option<Vec<GameResult>> = (0..u64::from(games))
+                        .map(|g| {
+                            (!cancel.is_cancelled())
+                                .then(|| play_game(room, agent, seed, g, TICK_LIMIT))
+                        })
+                        .collect();
+                    let s = stats(agent, &results?);
+                    Some((s.win_rate, s.mean_score))
+                })
+                .collect()
         })
         .collect();
     let per_room = per_room.ok_or(JobError::Cancelled)?;
@@ -589,6 +588,29 @@ wwwwwwwwwwwww
             .map(|i| i.evaluation.fitness())
             .collect();
         assert!(f.windows(2).all(|w| w[0] >= w[1]));
+    }
+
+    #[test]
+    fn profiles_play_the_gvgai_like_agents_by_default() {
+        assert_eq!(ProfileAgents::default(), ProfileAgents::Gvgai);
+        for set in ProfileAgents::ALL {
+            assert_eq!(ProfileAgents::from_name(set.name()), Some(set));
+        }
+        let room = Room::parse_ascii(GROUPED).unwrap();
+        let set = ProfileAgents::default().agents();
+        let p = profiles(std::slice::from_ref(&room), set, 2, 0, &Cancel::default()).unwrap();
+        let names: Vec<&str> = p.iter().map(|p| p.agent.name()).collect();
+        assert_eq!(
+            names,
+            ["do-nothing", "random", "gvgai-one-step", "gvgai-mcts"]
+        );
+        assert!(!names.contains(&"planner"));
+        let cancel = Cancel::default();
+        cancel.cancel();
+        assert_eq!(
+            profiles(&[room], set, 2, 0, &cancel),
+            Err(JobError::Cancelled)
+        );
     }
 
     #[test]
