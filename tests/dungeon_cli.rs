@@ -156,14 +156,10 @@ fn fi2pop_evolves_alpha_and_beta_rooms_and_eval_profiles_the_agents_on_them() {
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     for side in ["alpha", "beta"] {
         assert!(v[side]["mean_group_size"].as_f64().unwrap() >= 1.0, "{v}");
-        for agent in [
-            "do-nothing",
-            "random",
-            "one-step",
-            "planner",
-            "mcts",
-            "human-like",
-        ] {
+        // By default the GVGAI-like agents, as the paper's profiles.
+        assert_eq!(v["agents"], "gvgai");
+        assert!(v[side]["profiles"].get("planner").is_none(), "{v}");
+        for agent in ["do-nothing", "random", "gvgai-one-step", "gvgai-mcts"] {
             let p = &v[side]["profiles"][agent];
             for key in ["win_rate", "normalised_score"] {
                 let x = p[key].as_f64().unwrap();
@@ -177,6 +173,22 @@ fn fi2pop_evolves_alpha_and_beta_rooms_and_eval_profiles_the_agents_on_them() {
             > v["beta"]["mean_group_size"].as_f64().unwrap(),
         "{v}"
     );
+    // --agents studio profiles the studio's ladder.
+    let out = studio()
+        .args(["eval", "--game", "dungeon", "--model", "fi2pop", "--json"])
+        .args(["--games", "2", "--agents", "studio", "--profile"])
+        .arg(&alpha)
+        .arg(&beta)
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for agent in ["one-step", "planner", "mcts", "human-like"] {
+        assert!(
+            v["alpha"]["profiles"][agent]["win_rate"].as_f64().is_some(),
+            "{v}"
+        );
+    }
 }
 
 #[test]

@@ -846,8 +846,15 @@ fn agent_profile_plays_a_pack_against_the_editor_level_and_draws_both_sets() {
     let p = w.result.as_ref().expect("profiles");
     assert_eq!(p.sets.len(), 2);
     assert_eq!(p.sets[0].0, pack_set);
+    // By default the GVGAI-like agents play, as the paper's profiles.
+    assert_eq!(w.agents, "gvgai");
     for (_, _, profiles) in &p.sets {
-        assert_eq!(profiles.len(), 6, "every agent of the ladder");
+        let names: Vec<&str> = profiles.iter().map(|a| a.agent.as_str()).collect();
+        assert_eq!(
+            names,
+            ["do-nothing", "random", "gvgai-one-step", "gvgai-mcts"],
+            "the GVGAI-like profile agents"
+        );
         for a in profiles {
             assert!((0.0..=1.0).contains(&a.win_rate));
             assert!((0.0..=1.0).contains(&a.normalised_score));
@@ -859,6 +866,16 @@ fn agent_profile_plays_a_pack_against_the_editor_level_and_draws_both_sets() {
     h.get_by_label("Editor level (1): win");
     h.get_by_label("win rate");
     h.get_by_label("normalised score");
+    // The studio's ladder is one choice away.
+    h.state_mut().profile_mut().agents = "studio".into();
+    steps(&mut h, 1);
+    h.get_by_label("Profile").click();
+    h.step();
+    h.state_mut().profile_mut().wait(Duration::from_secs(120));
+    steps(&mut h, 3);
+    let p = h.state().profile().result.as_ref().expect("profiles");
+    assert_eq!(p.sets[0].2.len(), 6, "every agent of the studio's ladder");
+    h.get_by_label("Agents");
 }
 
 /// The dungeon on the canvas and a long GA (`generator`, 500 generations of 100, 4 rooms,

@@ -74,6 +74,11 @@ pub struct EvalArgs {
     /// first).
     #[arg(long, num_args = 2, value_names = ["ALPHA", "BETA"])]
     pub profile: Vec<PathBuf>,
+    /// Dungeon fi2pop: the agents profiled: gvgai (do-nothing, random and GVGAI-like one-step
+    /// and MCTS that value only the score, as the paper's controllers), studio (the studio's
+    /// ladder, whose one-step and MCTS know the way to the key) or all.
+    #[arg(long, default_value = "gvgai", value_parser = ["gvgai", "studio", "all"])]
+    pub agents: String,
     /// Dungeon fi2pop: games each agent plays on each room, 1 to 1,000 (default 30).
     #[arg(long, value_parser = bounds::AGENT_GAMES.parser::<u32>())]
     pub games: Option<u32>,

@@ -19,9 +19,14 @@
 //!   and a tick where that slip would have let a monster touch the avatar counts one *virtual
 //!   damage*; play goes on unchanged.
 //!
+//! Beside the ladder, two GVGAI-like generic agents ([`super::gvgai_agents`]) value only the
+//! game's score and end, as GVGAI's sample controllers do: **gvgai-one-step** and
+//! **gvgai-mcts**. They are what the pattern GA's profiles play ([`AgentKind::GVGAI`]).
+//!
 //! A game's monsters roll their own seeded dice (`Rng::derive(seed, 2 * game)`), the agent its
 //! own (`Rng::derive(seed, 2 * game + 1)`).
 
+use super::gvgai_agents::{gvgai_mcts, gvgai_one_step};
 use super::room::{Cell, Room};
 use super::rules::{Action, Dir, Outcome, Play, TickEvents, TICK_LIMIT};
 use crate::grid::Grid;
@@ -52,6 +57,10 @@ pub enum AgentKind {
     Mcts,
     /// The planner with timing slips, counting virtual damage.
     HumanLike,
+    /// GVGAI's sampleonesteplookahead: score and the nearest portal, no key.
+    GvgaiOneStep,
+    /// GVGAI's sampleMCTS: UCT valuing the score, 160 iterations of rollouts 10 deep.
+    GvgaiMcts,
 }
 
 impl AgentKind {
@@ -65,6 +74,32 @@ impl AgentKind {
         AgentKind::HumanLike,
     ];
 
+    /// The GVGAI-like profile agents, naive first: do-nothing, random and the two generic
+    /// agents that value only the game's score (the pattern GA paper's kind of controllers).
+    pub const GVGAI: [AgentKind; 4] = [
+        AgentKind::DoNothing,
+        AgentKind::Random,
+        AgentKind::GvgaiOneStep,
+        AgentKind::GvgaiMcts,
+    ];
+
+    /// Every agent: the ladder, then the two GVGAI-like generic agents.
+    pub const EVERY: [AgentKind; 8] = [
+        AgentKind::DoNothing,
+        AgentKind::Random,
+        AgentKind::OneStep,
+        AgentKind::Planner,
+        AgentKind::Mcts,
+        AgentKind::HumanLike,
+        AgentKind::GvgaiOneStep,
+        AgentKind::GvgaiMcts,
+    ];
+
+    /// The agent of a name ([`AgentKind::name`]).
+    pub fn from_name(name: &str) -> Option<AgentKind> {
+        Self::EVERY.into_iter().find(|a| a.name() == name)
+    }
+
     /// The name in JSON and on the gauge.
     pub fn name(self) -> &'static str {
         match self {
@@ -74,6 +109,8 @@ impl AgentKind {
             AgentKind::Planner => "planner",
             AgentKind::Mcts => "mcts",
             AgentKind::HumanLike => "human-like",
+            AgentKind::GvgaiOneStep => "gvgai-one-step",
+            AgentKind::GvgaiMcts => "gvgai-mcts",
         }
     }
 }
@@ -515,6 +552,8 @@ fn play(
             AgentKind::OneStep => one_step(room, &play, &distances, &mut own),
             AgentKind::Planner => plan(room, &play),
             AgentKind::Mcts => mcts(room, &play, &distances, &mut own),
+            AgentKind::GvgaiOneStep => gvgai_one_step(room, &play, &mut own),
+            AgentKind::GvgaiMcts => gvgai_mcts(room, &play, &mut own),
             AgentKind::HumanLike => {
                 let action = plan(room, &play);
                 let may_slip = last_slip.is_none_or(|t| play.tick >= t + SLIP_GAP);
@@ -636,7 +675,7 @@ mod tests {
     #[test]
     fn seeds_reproduce_games_and_the_ladder_is_ordered() {
         let r = room(OPEN);
-        for agent in AgentKind::ALL {
+        for agent in AgentKind::EVERY {
             assert_eq!(
                 play_game(&r, agent, 5, 3, TICK_LIMIT),
                 play_game(&r, agent, 5, 3, TICK_LIMIT),

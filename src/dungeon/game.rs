@@ -4,7 +4,7 @@
 
 use super::agents::AgentKind;
 pub use super::analysis::{analyse_room, DEFAULT_GAMES};
-use super::evolve::RoomBreeder;
+use super::evolve::{ProfileAgents, RoomBreeder};
 use super::generators::{constructive_room, random_room, GenerateError};
 use super::room::{Cell, Room, RoomError, Speed, MAX_SIDE};
 use super::rules::{Action, Dir, Outcome, Play, TICK_LIMIT};
@@ -218,13 +218,43 @@ impl Game for DungeonGame {
         true
     }
 
+    fn agent_sets(&self) -> Vec<(&'static str, &'static str)> {
+        ProfileAgents::ALL
+            .into_iter()
+            .map(|set| {
+                let help = match set {
+                    ProfileAgents::Gvgai => {
+                        "do-nothing, random and GVGAI-like one-step and MCTS that value only \
+                         the score (the pattern GA paper's kind of controllers)"
+                    }
+                    ProfileAgents::Studio => {
+                        "the studio's ladder, whose one-step and MCTS know the way to the key \
+                         and the exit"
+                    }
+                    ProfileAgents::All => "both sets",
+                };
+                (set.name(), help)
+            })
+            .collect()
+    }
+
     fn agent_profiles(
         &self,
         levels: &[Level],
+        agents: &str,
         games: u32,
         seed: u64,
         cancel: &Cancel,
     ) -> Result<Vec<AgentProfile>, JobError> {
+        let set = if agents.is_empty() {
+            ProfileAgents::default()
+        } else {
+            ProfileAgents::from_name(agents).ok_or_else(|| {
+                JobError::Failed(format!(
+                    "no agent set {agents:?}; choose gvgai, studio or all"
+                ))
+            })?
+        };
         let rooms: Vec<Room> = levels
             .iter()
             .filter(|l| l.game == ID)
@@ -235,14 +265,16 @@ impl Game for DungeonGame {
                 "no dungeon room among the levels to profile".into(),
             ));
         }
-        Ok(super::evolve::profiles(&rooms, games, seed, cancel)?
-            .into_iter()
-            .map(|p| AgentProfile {
-                agent: p.agent.name().into(),
-                win_rate: p.win_rate,
-                normalised_score: p.normalised_score,
-            })
-            .collect())
+        Ok(
+            super::evolve::profiles(&rooms, set.agents(), games, seed, cancel)?
+                .into_iter()
+                .map(|p| AgentProfile {
+                    agent: p.agent.name().into(),
+                    win_rate: p.win_rate,
+                    normalised_score: p.normalised_score,
+                })
+                .collect(),
+        )
     }
 
     fn play(&self, level: &Level, seed: u64) -> Option<Result<Box<dyn PlayRules>, String>> {

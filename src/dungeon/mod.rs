@@ -1,15 +1,16 @@
 //! Dungeon rooms (SPEC §2.3): a Zelda-like room with an avatar, a key, a locked exit and
 //! monsters, played by GVGAI's Zelda rules. The room and its letters (`room`), the tick rules
 //! (`rules`), the exact skeleton graph (`skeleton`), the agent ladder with the human-like
-//! agent (`agents`), the analysis built from them (`analysis`), the random and constructive
-//! generators (`generators`), the GVGAI and VGLC importers (`import`) and the registered game
-//! with its playtest (`game`).
+//! agent (`agents`), the GVGAI-like generic agents (`gvgai_agents`), the analysis built from
+//! them (`analysis`), the random and constructive generators (`generators`), the GVGAI and
+//! VGLC importers (`import`) and the registered game with its playtest (`game`).
 
 pub mod agents;
 pub mod analysis;
 pub mod evolve;
 pub mod game;
 pub mod generators;
+pub mod gvgai_agents;
 pub mod import;
 pub mod room;
 pub mod rules;

@@ -184,14 +184,23 @@ pub trait Game: Send + Sync + 'static {
         false
     }
 
-    /// The relative performance profiles of the agent ladder on `levels` (levels of other
-    /// games are skipped): every agent plays each level `games` seeded times.
+    /// The sets of agents [`Game::agent_profiles`] can play, as (name, what it is), the
+    /// default first; empty when the game has one ladder only.
+    fn agent_sets(&self) -> Vec<(&'static str, &'static str)> {
+        Vec::new()
+    }
+
+    /// The relative performance profiles of the agents of set `agents` (a name from
+    /// [`Game::agent_sets`]; `""` for the default) on `levels` (levels of other games are
+    /// skipped): every agent plays each level `games` seeded times.
     ///
     /// # Errors
-    /// The game has no agents, no level is one of its levels, or the job was cancelled.
+    /// The game has no agents or no such set, no level is one of its levels, or the job was
+    /// cancelled.
     fn agent_profiles(
         &self,
         _levels: &[Level],
+        _agents: &str,
         _games: u32,
         _seed: u64,
         _cancel: &Cancel,

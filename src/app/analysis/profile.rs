@@ -1,7 +1,8 @@
 //! The Agent profile window (pattern-based-ga-generator's relative performance profiles):
 //! choose a set of levels (the editor's level, the active pack, the candidates) and, to
-//! compare, a second set; every agent of the game's ladder plays each level N seeded times on
-//! a worker thread. The result is a table and two bar charts: win rate and normalised score
+//! compare, a second set, and which agents play (the dungeon's GVGAI-like generic agents by
+//! default, as the paper profiled, or the studio's ladder); every agent plays each level N
+//! seeded times on a worker thread. The result is a table and two bar charts: win rate and normalised score
 //! per agent, one bar per set.
 
 use crate::app::editor::palette;
@@ -44,6 +45,8 @@ pub struct ProfileWindow {
     pub games: u32,
     /// Seed of the games.
     pub seed: u64,
+    /// The set of agents that plays (a name from `Game::agent_sets`; empty: the default).
+    pub agents: String,
     /// The last result.
     pub result: Option<Profiles>,
     /// The last problem, in words.
@@ -61,6 +64,7 @@ impl ProfileWindow {
             second: None,
             games: 10,
             seed: 0,
+            agents: String::new(),
             result: None,
             error: None,
             worker: Worker::new("agent profile", mode),
@@ -88,6 +92,7 @@ impl ProfileWindow {
         let sets: Vec<Source> = std::iter::once(first).chain(pick(&self.second)).collect();
         self.error = None;
         let (games, seed) = (self.games.max(1), self.seed);
+        let agents = self.agents.clone();
         self.worker.set_repaint(ctx);
         let key = self.next_key;
         self.next_key += 1;
@@ -99,7 +104,7 @@ impl ProfileWindow {
                     i as f32 / sets.len() as f32,
                     format!("{label}: {} levels × {games} games per agent", levels.len()),
                 );
-                let profiles = g.agent_profiles(levels, games, seed, cancel)?;
+                let profiles = g.agent_profiles(levels, &agents, games, seed, cancel)?;
                 out.push((label.clone(), levels.len(), profiles));
             }
             Ok(Profiles {
@@ -196,6 +201,30 @@ impl ProfileWindow {
                     .response
                     .labelled_by(l.id);
                 ui.end_row();
+                let sets = game.game().map(|g| g.agent_sets()).unwrap_or_default();
+                if !sets.is_empty() {
+                    if !sets.iter().any(|(name, _)| *name == self.agents) {
+                        self.agents = sets[0].0.to_string();
+                    }
+                    let l = ui.label("Agents");
+                    egui::ComboBox::from_id_salt("profile-agents")
+                        .selected_text(self.agents.clone())
+                        .width(260.0)
+                        .show_ui(ui, |ui| {
+                            for (name, help) in &sets {
+                                ui.selectable_value(&mut self.agents, name.to_string(), *name)
+                                    .on_hover_text(*help);
+                            }
+                        })
+                        .response
+                        .on_hover_text(
+                            sets.iter()
+                                .find(|(name, _)| *name == self.agents)
+                                .map_or("", |s| s.1),
+                        )
+                        .labelled_by(l.id);
+                    ui.end_row();
+                }
                 let l = ui.label("Games per agent");
                 ui.add(egui::DragValue::new(&mut self.games).range(1..=100))
                     .on_hover_text("Seeded games every agent plays on each level")

@@ -5,7 +5,7 @@
 use super::eval::EvalArgs;
 use super::train::TrainArgs;
 use crate::dungeon::agents::AgentKind;
-use crate::dungeon::evolve::{self, Profile, RoomEvolution};
+use crate::dungeon::evolve::{self, Profile, ProfileAgents, RoomEvolution};
 use crate::dungeon::game::to_level;
 use crate::dungeon::Room;
 use crate::evolve::pattern::Fitness;
@@ -138,9 +138,16 @@ fn profile(args: &EvalArgs) -> Result<ExitCode> {
         }
         _ => bail!("--profile takes two packs: ALPHA.ron BETA.ron"),
     };
-    let alpha_profiles = evolve::profiles(&alpha, games, args.seed, &Cancel::default())
+    let set = ProfileAgents::from_name(&args.agents).ok_or_else(|| {
+        anyhow!(
+            "no agent set {:?}; choose gvgai, studio or all",
+            args.agents
+        )
+    })?;
+    let agents = set.agents();
+    let alpha_profiles = evolve::profiles(&alpha, agents, games, args.seed, &Cancel::default())
         .map_err(|e| anyhow!("{e}"))?;
-    let beta_profiles = evolve::profiles(&beta, games, args.seed, &Cancel::default())
+    let beta_profiles = evolve::profiles(&beta, agents, games, args.seed, &Cancel::default())
         .map_err(|e| anyhow!("{e}"))?;
     let side = |rooms: &[Room], profiles: &[Profile]| {
         json!({
@@ -163,6 +170,7 @@ fn profile(args: &EvalArgs) -> Result<ExitCode> {
             json!({
                 "games": games,
                 "seed": args.seed,
+                "agents": set.name(),
                 "alpha": side(&alpha, &alpha_profiles),
                 "beta": side(&beta, &beta_profiles),
             })
@@ -170,8 +178,9 @@ fn profile(args: &EvalArgs) -> Result<ExitCode> {
         return Ok(ExitCode::SUCCESS);
     }
     println!(
-        "Relative performance profiles, {games} games per agent and room (seed {})",
-        args.seed
+        "Relative performance profiles, {games} games per agent and room (seed {}, agents {})",
+        args.seed,
+        set.name()
     );
     println!(
         "α: {} rooms, mean group size {:.2}    β: {} rooms, mean group size {:.2}",
@@ -181,13 +190,13 @@ fn profile(args: &EvalArgs) -> Result<ExitCode> {
         evolve::mean_group_size(&beta)
     );
     println!(
-        "{:<11} {:>10} {:>10} {:>12} {:>12}",
+        "{:<15} {:>10} {:>10} {:>12} {:>12}",
         "agent", "α win", "β win", "α norm.score", "β norm.score"
     );
     for (a, b) in alpha_profiles.iter().zip(&beta_profiles) {
         debug_assert_eq!(a.agent, b.agent);
         println!(
-            "{:<11} {:>9.0}% {:>9.0}% {:>12.3} {:>12.3}",
+            "{:<15} {:>9.0}% {:>9.0}% {:>12.3} {:>12.3}",
             a.agent.name(),
             a.win_rate * 100.0,
             b.win_rate * 100.0,
@@ -195,13 +204,14 @@ fn profile(args: &EvalArgs) -> Result<ExitCode> {
             b.normalised_score
         );
     }
-    let planning = [AgentKind::Planner, AgentKind::Mcts];
+    let planning = [AgentKind::Planner, AgentKind::Mcts, AgentKind::GvgaiMcts];
     let score = |ps: &[Profile]| {
-        ps.iter()
+        let planners: Vec<f64> = ps
+            .iter()
             .filter(|p| planning.contains(&p.agent))
             .map(|p| p.normalised_score)
-            .sum::<f64>()
-            / planning.len() as f64
+            .collect();
+        planners.iter().sum::<f64>() / planners.len().max(1) as f64
     };
     println!(
         "planning agents' mean normalised score: α {:.3}, β {:.3}",
