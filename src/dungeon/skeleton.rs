@@ -349,6 +349,15 @@ mod tests {
         skeleton(&Room::parse_ascii(text).unwrap(), DEFAULT_BUDGET).unwrap()
     }
 
+    /// The shortest solution's actions as letters.
+    fn letters(g: &SkeletonGraph) -> String {
+        g.shortest_solution()
+            .unwrap()
+            .iter()
+            .map(|a| a.letter())
+            .collect()
+    }
+
     #[test]
     fn a_corridor_has_the_thirteen_positions_counted_by_hand() {
         // Avatar, key, exit in a row; the avatar starts facing right. Without the key it
@@ -359,12 +368,7 @@ mod tests {
         let v = GraphVariables::of(&g);
         assert_eq!(v.states, 13);
         assert_eq!((v.dead, v.fails), (0, 0));
-        let solution: String = g
-            .shortest_solution()
-            .unwrap()
-            .iter()
-            .map(|a| a.letter())
-            .collect();
+        let solution = letters(&g);
         assert_eq!(solution, "RR");
         assert!(g.solvable());
     }
@@ -374,29 +378,14 @@ mod tests {
         // The avatar starts facing right, at the monster: one swing clears the way.
         let g = graph("wwwwww\nwA1+gw\nwwwwww\n");
         assert!(g.solvable());
-        let solution: String = g
-            .shortest_solution()
-            .unwrap()
-            .iter()
-            .map(|a| a.letter())
-            .collect();
+        let solution = letters(&g);
         assert_eq!(solution, "SRRR");
         // A monster below, out of the way: walked past.
         let g = graph("wwwwww\nwA.+gw\nw1wwww\nwwwwww\n");
-        let solution: String = g
-            .shortest_solution()
-            .unwrap()
-            .iter()
-            .map(|a| a.letter())
-            .collect();
+        let solution = letters(&g);
         assert_eq!(solution, "RRR");
         let g = graph("wwwwwww\nwA.1+gw\nwwwwwww\n");
-        let solution: String = g
-            .shortest_solution()
-            .unwrap()
-            .iter()
-            .map(|a| a.letter())
-            .collect();
+        let solution = letters(&g);
         assert_eq!(solution, "RSRRR");
     }
 }

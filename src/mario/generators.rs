@@ -33,6 +33,14 @@ pub fn length_condition() -> ConditionSpec {
     }
 }
 
+/// The length condition's value, in 4..=[`MAX_PATTERNS`] (10 when unset).
+fn length_of(conditions: &crate::game::Conditions) -> usize {
+    conditions
+        .int("length")
+        .unwrap_or(LEVEL_PATTERNS as i64)
+        .clamp(4, MAX_PATTERNS) as usize
+}
+
 /// A level of `length` patterns drawn uniformly from `pat` with `rng`.
 pub fn random_patterns(pat: &PatLegal, length: usize, rng: &mut Rng) -> Option<MarioLevel> {
     if pat.is_empty() {
@@ -77,11 +85,7 @@ impl LevelGenerator for RandomPatterns {
         sink: &mut dyn LevelSink,
     ) -> Result<(), JobError> {
         let pat = PatLegal::default_set().map_err(JobError::Failed)?;
-        let length = request
-            .conditions
-            .int("length")
-            .unwrap_or(LEVEL_PATTERNS as i64)
-            .clamp(4, MAX_PATTERNS) as usize;
+        let length = length_of(&request.conditions);
         for attempt in 0u64.. {
             if ctx.cancel.is_cancelled() {
                 return Err(JobError::Cancelled);
@@ -205,11 +209,7 @@ impl LevelGenerator for CganRandom {
         let model =
             Self::model(ctx.models, request.weights.as_deref()).map_err(JobError::Failed)?;
         let pat = PatLegal::default_set().map_err(JobError::Failed)?;
-        let length = request
-            .conditions
-            .int("length")
-            .unwrap_or(LEVEL_PATTERNS as i64)
-            .clamp(4, MAX_PATTERNS) as usize;
+        let length = length_of(&request.conditions);
         for attempt in 0u64.. {
             if ctx.cancel.is_cancelled() {
                 return Err(JobError::Cancelled);
