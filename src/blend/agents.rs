@@ -1,28 +1,30 @@
 //! The two playability agents of level-blending-learned-representation §IV-C on a 16 × 16
-//! segment. Both search the segment's positions (a path exists exactly when A* would find
-//! one, so a breadth-first search over reachable positions gives the same verdicts for every
-//! target at once).
+//! segment, read point by point from the paper (`docs/blend.md` lists each reading beside
+//! the paper's words). Both search the segment's positions: a path exists exactly when A*
+//! would find one, so a breadth-first search gives the same verdicts for every target at once.
 //!
-//! - **Lode Runner** (gravity): a position is a passable cell. Standing (on a ladder or rope,
-//!   above a solid cell or a ladder, or on the bottom row) it may walk left or right, climb up
-//!   a ladder, go down onto a ladder or let go of a rope or ladder, and dig the brick below-left
-//!   or below-right when the cell beside it is free (it drops into the hole). Not standing, it
-//!   falls one cell. Playable when, from the top start or from the bottom start, it reaches at
-//!   least half of the gold. A segment **without gold** is playable when the agent can get
-//!   from one start to the other's row (through the segment).
-//! - **Zelda** (4-way, no gravity): elements block (`P I O`: lava and water, and the player
-//!   has no ladder); every other cell can be walked, walls included. That is the paper's agent
-//!   as written, and the only reading that fits its ~80 % of playable blends: with walls
-//!   blocking, no padded VGLC room would be playable, because a room's doors sit in the inner
-//!   layer of its two-cell wall and the outer layer is wall. Playable when at least 2 of the 4
-//!   corner-to-opposite-corner paths exist. A corner that is blocked is replaced by the
-//!   walkable cell nearest to it (Manhattan distance, then row-major order); a segment with no
-//!   walkable cell has no path.
+//! Each agent reads the tiles the two games share in its own game's sense: `-` is a rope to
+//! the Lode Runner agent and void to the Zelda agent, `M` is the Lode Runner spawn (an empty
+//! cell) or a Zelda monster (standing on floor), and `B` is ground or a block.
 //!
-//! Both read `M` in their own game's sense: the Lode Runner spawn is an empty cell to the Lode
-//! Runner agent, a Zelda monster stands on floor the Zelda agent can walk.
+//! - **Lode Runner** (gravity): it can only be in passable cells (Table I's `. - # G S`, and
+//!   the spawn `M`); enemies, elements and every solid tile keep it out. Standing (on a ladder
+//!   or rope, on the bottom row, or above a cell it cannot be in or a ladder) it may walk left
+//!   or right, climb up a ladder, go down onto a ladder or let go of a rope or ladder, and dig
+//!   the brick below-left or below-right when the cell beside it is free (it drops into the
+//!   hole). Not standing, it falls one cell. It starts from the top (the free cell nearest the
+//!   middle of the topmost row that has one) or from the bottom (the same from the bottommost
+//!   row). **Playable** when one run from one start *collects* at least half of the gold: gold
+//!   it passes on the way counts, gold below a drop it cannot climb back from ends the run's
+//!   choices (the most gold of one walk, over the graph's strongly connected parts). A segment
+//!   **without gold** has no goal and is not playable.
+//! - **Zelda** (4-way, no gravity): it walks floor, doors, stairs and monsters (`F D S M`) and
+//!   Lode Runner's open cells (`. # G E`); walls, blocks, bricks, elements (no ladder) and void
+//!   (`W B b P I O -`) block it. **Playable** when at least 2 of the 4 corner-to-opposite-corner
+//!   paths exist. A corner it cannot stand on is replaced by the walkable cell nearest to it
+//!   (Manhattan distance, then row-major order), so a padded VGLC room starts and ends on its
+//!   inner floor; a segment with no walkable cell has no path.
 
-use super::tiles::props;
 use std::collections::VecDeque;
 
 pub(super) type Cells = Vec<Vec<char>>;
@@ -38,17 +40,57 @@ fn at(c: &Cells, x: i64, y: i64) -> Option<char> {
     c.get(y as usize).and_then(|r| r.get(x as usize)).copied()
 }
 
-/// A cell the Lode Runner agent can be in.
+/// A cell the Lode Runner agent can be in: Table I's passable tiles and the spawn.
 pub(super) fn lr_free(letter: char) -> bool {
-    letter == 'M' || letter == 'E' || letter == 'P' || props(letter).is_some_and(|p| p.passable)
+    matches!(letter, '.' | '-' | '#' | 'G' | 'S' | 'M')
 }
 
-pub(super) fn lr_solid(letter: char) -> bool {
-    letter != 'M' && props(letter).is_some_and(|p| p.solid)
-}
-
+/// Ladders and stairs, which the Lode Runner agent climbs.
 pub(super) fn lr_climb(letter: char) -> bool {
     matches!(letter, '#' | 'S')
+}
+
+/// Whether the Lode Runner agent at `(x, y)` is held: on a ladder or rope, on the bottom
+/// row, or above a cell it cannot fall into or a ladder's top.
+pub(super) fn lr_stands(c: &Cells, x: i64, y: i64) -> bool {
+    let here = at(c, x, y).unwrap_or('.');
+    let below = at(c, x, y + 1);
+    lr_climb(here) || here == '-' || below.is_none_or(|b| !lr_free(b) || lr_climb(b))
+}
+
+/// The positions the Lode Runner agent reaches in one step from `(x, y)`.
+fn lr_moves(c: &Cells, (x, y): (usize, usize)) -> Vec<(usize, usize)> {
+    let (xi, yi) = (x as i64, y as i64);
+    let here = c[y][x];
+    let below = at(c, xi, yi + 1);
+    let mut next: Vec<(i64, i64)> = Vec::new();
+    if lr_stands(c, xi, yi) {
+        next.extend([(xi - 1, yi), (xi + 1, yi)]);
+        if lr_climb(here) {
+            next.push((xi, yi - 1));
+        }
+        if below.is_some_and(lr_free) {
+            next.push((xi, yi + 1));
+        }
+        for dx in [-1, 1] {
+            let side = at(c, xi + dx, yi);
+            let under = at(c, xi + dx, yi + 1);
+            if side.is_some_and(lr_free) && under == Some('b') {
+                next.push((xi + dx, yi + 1));
+            }
+        }
+    } else if below.is_some_and(lr_free) {
+        next.push((xi, yi + 1));
+    }
+    next.into_iter()
+        .filter(|&(nx, ny)| {
+            at(c, nx, ny).is_some_and(|letter| {
+                // A dug brick is free for the moment the agent drops into it.
+                lr_free(letter) || (letter == 'b' && ny == yi + 1 && nx != xi)
+            })
+        })
+        .map(|(nx, ny)| (nx as usize, ny as usize))
+        .collect()
 }
 
 /// Every position the Lode Runner agent reaches from `start`.
@@ -58,52 +100,92 @@ fn lr_reach(c: &Cells, start: (usize, usize)) -> Vec<Vec<bool>> {
     let mut seen = vec![vec![false; w]; h];
     let mut queue = VecDeque::from([start]);
     seen[start.1][start.0] = true;
-    while let Some((x, y)) = queue.pop_front() {
-        let (xi, yi) = (x as i64, y as i64);
-        let here = c[y][x];
-        let below = at(c, xi, yi + 1);
-        let hanging = lr_climb(here) || here == '-';
-        let standing =
-            hanging || below.is_none() || below.is_some_and(|b| lr_solid(b) || lr_climb(b));
-        let mut next: Vec<(i64, i64)> = Vec::new();
-        if standing {
-            next.extend([(xi - 1, yi), (xi + 1, yi)]);
-            if lr_climb(here) {
-                next.push((xi, yi - 1));
-            }
-            if below.is_some_and(lr_free) {
-                next.push((xi, yi + 1));
-            }
-            for dx in [-1, 1] {
-                let side = at(c, xi + dx, yi);
-                let under = at(c, xi + dx, yi + 1);
-                if side.is_some_and(lr_free) && under == Some('b') {
-                    next.push((xi + dx, yi + 1));
-                }
-            }
-        } else if below.is_some_and(lr_free) {
-            next.push((xi, yi + 1));
-        }
-        for (nx, ny) in next {
-            let Some(letter) = at(c, nx, ny) else {
-                continue;
-            };
-            // A dug brick is free for the moment the agent drops into it.
-            let dug = letter == 'b' && ny == yi + 1 && nx != xi;
-            if !(lr_free(letter) || dug) {
-                continue;
-            }
-            let (ux, uy) = (nx as usize, ny as usize);
-            if !seen[uy][ux] {
-                seen[uy][ux] = true;
-                queue.push_back((ux, uy));
+    while let Some(p) = queue.pop_front() {
+        for (x, y) in lr_moves(c, p) {
+            if !seen[y][x] {
+                seen[y][x] = true;
+                queue.push_back((x, y));
             }
         }
     }
     seen
 }
 
-/// The free cell of row `y` nearest the middle, searching rows from `y` in `step` direction.
+/// The most gold one run from `start` collects: the heaviest path through the strongly
+/// connected parts of the positions it reaches (a part's gold can all be taken, since every
+/// cell of it leads back to every other).
+fn lr_most_gold(c: &Cells, start: (usize, usize)) -> usize {
+    let w = c.first().map_or(0, Vec::len);
+    let seen = lr_reach(c, start);
+    let nodes: Vec<(usize, usize)> = seen
+        .iter()
+        .enumerate()
+        .flat_map(|(y, r)| {
+            r.iter()
+                .enumerate()
+                .filter(|(_, &s)| s)
+                .map(move |(x, _)| (x, y))
+        })
+        .collect();
+    let index = |(x, y): (usize, usize)| y * w + x;
+    let mut id = vec![usize::MAX; c.len() * w];
+    for (i, &p) in nodes.iter().enumerate() {
+        id[index(p)] = i;
+    }
+    let edges: Vec<Vec<usize>> = nodes
+        .iter()
+        .map(|&p| lr_moves(c, p).into_iter().map(|q| id[index(q)]).collect())
+        .collect();
+    // Each node's reach as a bit set: two nodes share a part when each reaches the other, and
+    // a part that reaches another reaches more nodes, so larger reach sets come first in a
+    // topological order of the parts.
+    let words = nodes.len().div_ceil(64).max(1);
+    let reach: Vec<Vec<u64>> = (0..nodes.len())
+        .map(|s| {
+            let mut bits = vec![0u64; words];
+            bits[s / 64] |= 1 << (s % 64);
+            let mut stack = vec![s];
+            while let Some(n) = stack.pop() {
+                for &m in &edges[n] {
+                    if bits[m / 64] & (1 << (m % 64)) == 0 {
+                        bits[m / 64] |= 1 << (m % 64);
+                        stack.push(m);
+                    }
+                }
+            }
+            bits
+        })
+        .collect();
+    let has = |a: usize, b: usize| reach[a][b / 64] & (1 << (b % 64)) != 0;
+    let size: Vec<u32> = reach
+        .iter()
+        .map(|b| b.iter().map(|w| w.count_ones()).sum())
+        .collect();
+    let mut order: Vec<usize> = (0..nodes.len()).collect();
+    order.sort_by_key(|&n| size[n]);
+    // best[n]: the most gold of a walk from n; filled from the smallest reach up.
+    let mut best = vec![0usize; nodes.len()];
+    let gold_in_part = |n: usize| {
+        (0..nodes.len())
+            .filter(|&m| has(n, m) && has(m, n))
+            .filter(|&m| c[nodes[m].1][nodes[m].0] == 'G')
+            .count()
+    };
+    for &n in &order {
+        let onward = (0..nodes.len())
+            .filter(|&m| has(n, m) && !has(m, n))
+            .map(|m| best[m])
+            .max()
+            .unwrap_or(0);
+        best[n] = gold_in_part(n) + onward;
+    }
+    id.get(index(start))
+        .and_then(|&i| best.get(i))
+        .copied()
+        .unwrap_or(0)
+}
+
+/// The free cell of the topmost (or bottommost) row that has one, nearest the middle.
 pub(super) fn lr_start(c: &Cells, from_top: bool) -> Option<(usize, usize)> {
     let h = c.len();
     let rows: Vec<usize> = if from_top {
@@ -127,50 +209,33 @@ pub(super) fn lr_start(c: &Cells, from_top: bool) -> Option<(usize, usize)> {
 pub struct LrVerdict {
     /// Gold in the segment.
     pub gold: usize,
-    /// The most gold reached from one start.
+    /// The most gold one run from one start collects.
     pub reached: usize,
-    /// At least half the gold from one start (or, with no gold, through the segment).
+    /// Gold, and at least half of it collected in one run.
     pub playable: bool,
 }
 
 /// The Lode Runner agent on `rows`.
 pub fn lode_runner(rows: &[String]) -> LrVerdict {
     let c = cells(rows);
-    let gold: Vec<(usize, usize)> = c
-        .iter()
-        .enumerate()
-        .flat_map(|(y, r)| {
-            r.iter()
-                .enumerate()
-                .filter(|(_, &l)| l == 'G')
-                .map(move |(x, _)| (x, y))
-        })
-        .collect();
-    let starts = [lr_start(&c, true), lr_start(&c, false)];
-    let mut reached = 0;
-    let mut through = false;
-    for (i, s) in starts.iter().enumerate() {
-        let Some(s) = *s else { continue };
-        let seen = lr_reach(&c, s);
-        reached = reached.max(gold.iter().filter(|(x, y)| seen[*y][*x]).count());
-        let other = starts[1 - i].map(|o| o.1);
-        if other.is_some_and(|row| seen[row].iter().any(|&v| v)) && other != Some(s.1) {
-            through = true;
-        }
-    }
+    let gold = c.iter().flatten().filter(|&&l| l == 'G').count();
+    let reached = [lr_start(&c, true), lr_start(&c, false)]
+        .into_iter()
+        .flatten()
+        .map(|s| lr_most_gold(&c, s))
+        .max()
+        .unwrap_or(0);
     LrVerdict {
-        gold: gold.len(),
+        gold,
         reached,
-        playable: if gold.is_empty() {
-            through
-        } else {
-            2 * reached >= gold.len()
-        },
+        playable: gold > 0 && 2 * reached >= gold,
     }
 }
 
+/// A cell the Zelda agent can walk: floor, doors, stairs, monsters and Lode Runner's open
+/// cells (`F D S M . # G E`).
 pub(super) fn zelda_free(letter: char) -> bool {
-    !props(letter).is_some_and(|p| p.element)
+    matches!(letter, 'F' | 'D' | 'S' | 'M' | '.' | '#' | 'G' | 'E')
 }
 
 /// The walkable cell nearest `corner` (Manhattan, then row-major).
@@ -185,7 +250,6 @@ pub(super) fn nearest_free(c: &Cells, corner: (usize, usize)) -> Option<(usize, 
         })
         .min_by_key(|&(x, y)| (x.abs_diff(corner.0) + y.abs_diff(corner.1), y, x))
 }
-
 /// The Zelda agent's verdict on a segment.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ZeldaVerdict {

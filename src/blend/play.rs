@@ -4,17 +4,19 @@
 //! - **Lode Runner-like**: the runner starts on the spawn `M`, else where the agent's top
 //!   start is. Left / right walk, up climbs a ladder, down climbs down or lets go of a rope,
 //!   Space digs the brick below on the side faced (the hole stays open), and whoever stands on
-//!   nothing falls until something holds them. Touching gold takes it; touching an enemy
-//!   (`E`) loses. Won with half the gold (the agent's bar), or, in a segment without gold, on
-//!   reaching the bottom start's row (the agent's test).
+//!   nothing falls until something holds them. The runner goes where the agent can, and into
+//!   an enemy (`E`), which loses. Touching gold takes it; won with half the gold (the agent's
+//!   bar). A segment without gold, which the agent calls unplayable, is still a small game
+//!   here: reach the bottom start's row.
 //! - **Zelda-like**: the hero starts at the walkable cell nearest the bottom-left corner
 //!   and must reach the one nearest the top-right (the agent's first corner pair); four-way
-//!   moves, blocked only by elements (lava, water) as the agent is. Each step onto a damaging
-//!   tile costs one of three hearts.
+//!   moves on the cells the agent walks (floor, doors, stairs, monsters and Lode Runner's open
+//!   cells; walls, blocks, bricks, elements and void block). Each step onto a damaging tile
+//!   costs one of three hearts.
 //!
 //! Every move can be taken back.
 
-use super::agents::{lr_climb, lr_free, lr_solid, lr_start, nearest_free, zelda_free, Cells};
+use super::agents::{lr_climb, lr_free, lr_stands, lr_start, nearest_free, zelda_free, Cells};
 use super::metrics::{likeness, Likeness};
 use super::tiles::{props, COLOURS, LETTERS};
 use crate::game::{CellLook, Heading, PlayInput, PlayMove, PlayRules, PlayStatus, TileMark};
@@ -99,7 +101,7 @@ impl BlendPlay {
                 "Lode Runner rules: take {} of the {gold} gold. Arrows move and climb, Space digs",
                 gold.div_ceil(2)
             ),
-            Rules::LodeRunner => "Lode Runner rules: no gold here, get down to the bottom".into(),
+            Rules::LodeRunner => "Lode Runner rules: no gold here (the agent calls it unplayable); get down to the bottom".into(),
             Rules::Zelda => "Zelda rules: reach the top-right corner (the star)".into(),
         };
         let mut play = Self {
@@ -160,9 +162,7 @@ impl BlendPlay {
 
     fn supported(&self) -> bool {
         let (x, y) = (self.state.at.0 as i64, self.state.at.1 as i64);
-        let here = self.get(x, y).unwrap_or('.');
-        let below = self.get(x, y + 1);
-        lr_climb(here) || here == '-' || below.is_none_or(|b| lr_solid(b) || lr_climb(b))
+        lr_stands(&self.state.cells, x, y)
     }
 
     /// Falls until something holds the runner.
@@ -230,7 +230,8 @@ impl BlendPlay {
             Rules::Zelda => zelda_free(target),
             Rules::LodeRunner => {
                 let here = self.get(x, y).unwrap_or('.');
-                lr_free(target)
+                // Enemies keep the agent out; a playtest lets the runner walk into one (and lose).
+                (lr_free(target) || target == 'E')
                     && match h {
                         Heading::Up => lr_climb(here),
                         Heading::Down => true,

@@ -54,22 +54,58 @@ fn digging_drops_the_lode_runner_agent_through_a_brick() {
 }
 
 #[test]
-fn a_segment_without_gold_is_playable_when_the_agent_gets_through() {
-    let mut open = vec!["................".to_string(); SIDE];
-    open[15] = "BBBBBBBBBBBBBBBB".into();
+fn the_lode_runner_agent_collects_gold_in_one_run_not_by_reach() {
+    // A ledge with a hole at each end over two pits it cannot climb out of: from the top the
+    // agent can fall into either pit, but one run takes only one pit's gold.
+    let mut seg = vec!["................".to_string(); SIDE];
+    seg[4] = "BB.BBBBBBBBBB.BB".into();
+    for row in seg.iter_mut().take(15).skip(11) {
+        row.replace_range(5..6, "B");
+        row.replace_range(10..11, "B");
+    }
+    seg[14].replace_range(0..1, "G");
+    seg[14].replace_range(7..8, "G");
+    seg[14].replace_range(15..16, "G");
+    seg[15] = "BBBBBBBBBBBBBBBB".into();
+    let v = lode_runner(&seg);
+    assert_eq!(v.gold, 3);
+    assert_eq!(v.reached, 1, "one pit per run");
     assert!(
-        lode_runner(&open).playable,
-        "it falls from the top to the floor"
+        !v.playable,
+        "two of three gold are reachable, but not in one run"
     );
-    let mut shut = open.clone();
-    shut[8] = "BBBBBBBBBBBBBBBB".into();
-    let v = lode_runner(&shut);
-    assert_eq!(v.gold, 0);
-    assert!(!v.playable, "a solid floor splits it");
+    // A ladder out of the left pit up to the ledge lets one run take both outer pits' gold.
+    let mut ladder = seg.clone();
+    for row in ladder.iter_mut().take(15).skip(4) {
+        row.replace_range(3..4, "#");
+    }
+    let v = lode_runner(&ladder);
+    assert_eq!(v.reached, 2);
+    assert!(v.playable);
+    // An enemy in the way keeps the agent out, as solid tiles do.
+    let mut guarded = ladder.clone();
+    guarded[3].replace_range(3..4, "E");
+    guarded[3].replace_range(12..13, "E");
+    assert!(lode_runner(&guarded).reached <= 1);
 }
 
 #[test]
-fn the_zelda_agent_counts_corner_paths_blocked_only_by_elements() {
+fn a_segment_without_gold_is_never_playable_for_the_lode_runner_agent() {
+    let mut open = vec!["................".to_string(); SIDE];
+    open[15] = "BBBBBBBBBBBBBBBB".into();
+    let v = lode_runner(&open);
+    assert_eq!((v.gold, v.reached), (0, 0));
+    assert!(!v.playable, "no gold, no goal: open space is not a pass");
+    let mut one = open.clone();
+    one[14].replace_range(3..4, "G");
+    assert!(
+        lode_runner(&one).playable,
+        "it falls to the floor and walks to the gold"
+    );
+}
+
+#[test]
+fn the_zelda_agent_walks_floors_and_doors_and_is_blocked_by_walls_elements_and_void() {
     let mut room = vec!["----------------".to_string(); 3];
     room.push("WWWWWWWDDWWWWWWW".into());
     for _ in 0..9 {
@@ -78,27 +114,37 @@ fn the_zelda_agent_counts_corner_paths_blocked_only_by_elements() {
     room.push("WWWWWWWDDWWWWWWW".into());
     room.extend(vec!["----------------".to_string(); 2]);
     assert_eq!(room.len(), SIDE);
+    // The corners are void: each moves to the room's nearest floor cell.
     let v = zelda(&room);
-    assert_eq!(v.paths, 4, "walls do not stop it");
+    assert_eq!(v.paths, 4, "across the room's floor");
     assert!(v.playable);
-    // Lava across the whole segment does.
-    let mut lava = room.clone();
-    lava[8] = "PPPPPPPPPPPPPPPP".into();
-    let v = zelda(&lava);
-    assert_eq!(v.paths, 0);
-    assert!(!v.playable);
-    // A lava wall from the top down to row 9 leaves the way round below it: the two paths
-    // that start or end at a corner beside it get round, the diagonal ones too.
+    // Lava, a wall or a row of blocks across the room stops it; a door in the wall does not.
+    for (across, paths) in [
+        ("WPPPPPPPPPPPPPPW", 0),
+        ("WWWWWWWWWWWWWWWW", 0),
+        ("WBBBBBBBBBBBBBBW", 0),
+        ("WWWWWWWDWWWWWWWW", 4),
+    ] {
+        let mut cut = room.clone();
+        cut[8] = across.into();
+        assert_eq!(zelda(&cut).paths, paths, "{across}");
+    }
+    // Void inside the room is not floor either.
+    let mut hole = room.clone();
+    hole[8] = "W--------------W".into();
+    assert_eq!(zelda(&hole).paths, 0);
+    // A lava wall from the top down to row 9 leaves the way round below it.
     let mut half = room.clone();
     for row in half.iter_mut().take(10) {
         row.replace_range(7..8, "P");
     }
     assert_eq!(zelda(&half).paths, 4);
-    // A corner start on lava moves to the nearest walkable cell.
-    let mut corner = room.clone();
-    corner[15].replace_range(0..2, "PP");
-    corner[14].replace_range(0..1, "P");
-    assert_eq!(zelda(&corner).paths, 4);
+    // Lode Runner's open cells and ladders are walkable, its bricks are not.
+    let mut lr = vec!["................".to_string(); SIDE];
+    lr[8] = "bbbbbbbbbbbbbbbb".into();
+    assert_eq!(zelda(&lr).paths, 0);
+    lr[8].replace_range(4..5, "#");
+    assert_eq!(zelda(&lr).paths, 4);
     // All lava: no walkable cell, no path.
     let all = vec!["PPPPPPPPPPPPPPPP".to_string(); SIDE];
     assert_eq!(zelda(&all).paths, 0);

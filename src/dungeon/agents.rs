@@ -378,8 +378,9 @@ fn one_step(room: &Room, play: &Play, distances: &Distances, rng: &mut Rng) -> A
     let mut best = (f64::NEG_INFINITY, Action::Wait);
     let mut order = Action::ALL;
     rng.shuffle(&mut order);
+    let mut copy = play.clone();
     for action in order {
-        let mut copy = play.clone();
+        copy.copy_from(play);
         let mut dice = Rng::new(rng.next_u64());
         copy.tick(room, action, &mut dice, TICK_LIMIT);
         let v = value(&copy, distances);
@@ -398,6 +399,7 @@ fn mcts(room: &Room, play: &Play, distances: &Distances, rng: &mut Rng) -> Actio
     let n_actions = Action::ALL.len();
     let mut visits = vec![0u32; n_actions];
     let mut totals = vec![0f64; n_actions];
+    let mut copy = play.clone();
     for it in 0..MCTS_ITERATIONS {
         let arm = if it < n_actions {
             it
@@ -413,7 +415,7 @@ fn mcts(room: &Room, play: &Play, distances: &Distances, rng: &mut Rng) -> Actio
                 })
                 .unwrap_or(0)
         };
-        let mut copy = play.clone();
+        copy.copy_from(play);
         let mut dice = Rng::new(rng.next_u64());
         copy.tick(room, Action::ALL[arm], &mut dice, TICK_LIMIT);
         for _ in 0..MCTS_DEPTH {

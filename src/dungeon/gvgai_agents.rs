@@ -70,8 +70,9 @@ pub fn score_value(play: &Play) -> f64 {
 /// best (ties to a small random noise, as GVGAI's `Utils.noise`).
 pub fn gvgai_one_step(room: &Room, play: &Play, rng: &mut Rng) -> Action {
     let mut best = (f64::NEG_INFINITY, Action::Sword);
+    let mut copy = play.clone();
     for action in GVGAI_ACTIONS {
-        let mut copy = play.clone();
+        copy.copy_from(play);
         let mut dice = Rng::new(rng.next_u64());
         copy.tick(room, action, &mut dice, TICK_LIMIT);
         let v = simple_state_heuristic(room, &copy) + noise(rng);
@@ -121,8 +122,9 @@ pub fn gvgai_mcts_with(
     let mut nodes = vec![Node::new()];
     let (mut low, mut high) = (f64::INFINITY, f64::NEG_INFINITY);
     let mut path = Vec::with_capacity(depth + 1);
+    let mut state = play.clone();
     for _ in 0..iterations {
-        let mut state = play.clone();
+        state.copy_from(play);
         let mut dice = Rng::new(rng.next_u64());
         path.clear();
         path.push(0usize);

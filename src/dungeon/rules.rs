@@ -22,7 +22,7 @@
 //!   cells pass each other, and stepping into a cell a monster leaves that tick is safe.
 //! - A game not won after the tick limit (GVGAI's 2,000) is lost.
 
-use super::room::{Cell, Room, Speed, MAX_SIDE};
+use super::room::{Cell, Room, Speed};
 use crate::rng::Rng;
 
 /// The default tick limit: GVGAI's `MAX_TIMESTEPS`.
@@ -219,6 +219,19 @@ impl Play {
         }
     }
 
+    /// Makes this game a copy of `other`, reusing the monster list's memory (the search
+    /// agents copy the game thousands of times a tick).
+    pub fn copy_from(&mut self, other: &Play) {
+        self.avatar = other.avatar;
+        self.facing = other.facing;
+        self.key = other.key;
+        self.monsters.clone_from(&other.monsters);
+        self.sword = other.sword;
+        self.tick = other.tick;
+        self.score = other.score;
+        self.outcome = other.outcome;
+    }
+
     /// Whether a live monster stands at `pos`.
     pub fn monster_at(&self, pos: (usize, usize)) -> Option<usize> {
         self.monsters.iter().position(|m| m.alive && m.pos == pos)
@@ -329,9 +342,10 @@ impl Play {
     /// Every live monster counts a tick, draws a new direction when its hold is over, and
     /// moves when its cooldown has passed; then monsters that share a cell step back.
     fn monsters_move(&mut self, room: &Room, rng: &mut Rng) {
-        let mut from = [(0usize, 0usize); MAX_SIDE * MAX_SIDE];
+        // Where each monster stood before this tick (a step back returns it there).
+        let from: Vec<(usize, usize)> = self.monsters.iter().map(|m| m.pos).collect();
         let mut moved = false;
-        for (i, m) in self.monsters.iter_mut().enumerate() {
+        for m in &mut self.monsters {
             if !m.alive {
                 continue;
             }
@@ -341,9 +355,6 @@ impl Play {
             } else {
                 m.heading = Some(Dir::ALL[rng.index(4)]);
                 m.held = 0;
-            }
-            if let Some(slot) = from.get_mut(i) {
-                *slot = m.pos;
             }
             let Some(heading) = m.heading else { continue };
             if m.since_move < m.speed.period() {
