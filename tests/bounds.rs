@@ -112,7 +112,7 @@ fn every_numeric_flag_refuses_values_outside_its_range_naming_flag_and_range() {
 
 #[test]
 fn the_flags_that_exhausted_memory_or_time_are_refused_before_work() {
-    let cases: [(&[&str], &str, String); 9] = [
+    let cases: [(&[&str], &str, String); 11] = [
         (
             &[
                 "eval",
@@ -177,6 +177,32 @@ fn the_flags_that_exhausted_memory_or_time_are_refused_before_work() {
             ],
             "virtual-completions",
             bounds::VIRTUAL_COMPLETIONS.to_string(),
+        ),
+        (
+            &[
+                "train",
+                "--model",
+                "blend-vglc-fc",
+                "--patience",
+                "1000000000",
+                "--out",
+                "never.safetensors",
+            ],
+            "patience",
+            bounds::PATIENCE.to_string(),
+        ),
+        (
+            &[
+                "train",
+                "--model",
+                "blend-vglc-fc",
+                "--trace",
+                "1000000000",
+                "--out",
+                "never.safetensors",
+            ],
+            "trace",
+            bounds::TRACE.to_string(),
         ),
         (
             &[

@@ -299,7 +299,10 @@ fn the_fc_vae_trains_reproducibly_and_decodes_segments() {
         let mut config = VaeConfig::new(3);
         config.epochs = 3;
         config.batch = 4;
-        let t = train(&config, Family::Fc, &segs, &Repr::Unified, &mut |_| true).unwrap();
+        let t = train(&config, Family::Fc, &segs, &[], &Repr::Unified, &mut |_| {
+            true
+        })
+        .unwrap();
         let model = BlendModel {
             model: t.model,
             embedding: None,
@@ -351,6 +354,8 @@ fn the_lode_runner_agent_crosses_a_zelda_like_segment_by_its_corners() {
 
 fn sidecar_for_tests() -> super::vae::BlendSidecar {
     super::vae::BlendSidecar {
+        validation_curve: Vec::new(),
+        kept_epoch: None,
         architecture: super::vae::ARCHITECTURE.into(),
         latent: super::vae::LATENT,
         embedding_curve: Vec::new(),
@@ -398,7 +403,10 @@ fn the_learned_representation_round_trips_through_a_saved_model() {
     // Saved with a VAE and loaded back, the table decodes the same.
     let mut vc = VaeConfig::new(1);
     vc.epochs = 1;
-    let t = train(&vc, Family::Fc, &segs, &Repr::Learned(&e), &mut |_| true).unwrap();
+    let t = train(&vc, Family::Fc, &segs, &[], &Repr::Learned(&e), &mut |_| {
+        true
+    })
+    .unwrap();
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("cte.safetensors");
     let mut side = sidecar_for_tests();
@@ -452,6 +460,7 @@ fn tiny_model(family: super::vae::Family, dir: &std::path::Path) -> super::vae::
         &config,
         family,
         &tiny_segments(),
+        &[],
         &Repr::Unified,
         &mut |_| true,
     )
@@ -695,4 +704,67 @@ fn a_sidecar_figure_that_is_not_a_number_is_refused_on_load_naming_the_file() {
     let err = save(&candle_nn::VarMap::new(), None, &side_figures, &out).unwrap_err();
     assert!(err.contains("embedding_curve holds NaN"), "{err}");
     assert!(!out.exists());
+}
+
+#[test]
+fn training_keeps_the_epoch_with_the_lowest_validation_loss_and_stops_when_patience_runs_out() {
+    use super::vae::*;
+    use candle_core::Device;
+    let segs = tiny_segments();
+    let (train_set, held) = segs.split_at(8);
+    let mut config = VaeConfig::new(7);
+    config.epochs = 12;
+    config.batch = 4;
+    let t = train(
+        &config,
+        Family::Fc,
+        train_set,
+        held,
+        &Repr::Unified,
+        &mut |_| true,
+    )
+    .unwrap();
+    let curve = &t.validation_curve;
+    assert_eq!(curve.len(), t.curve.len());
+    let kept = t.kept_epoch.unwrap();
+    let lowest = curve.iter().copied().fold(f64::INFINITY, f64::min);
+    assert_eq!(curve[kept - 1], lowest, "{curve:?}");
+    // The weights handed back are the kept epoch's, not the last one's.
+    let (x, w) = batch_of(held, &Repr::Unified, &Device::Cpu).unwrap();
+    let again = validation_loss(&t.model, &Repr::Unified, &x, &w).unwrap();
+    assert!(
+        (again - lowest).abs() < 1e-3 * lowest.abs().max(1.0),
+        "{again} vs {lowest}"
+    );
+    // With a patience of 1 the run ends one epoch after its last new lowest.
+    config.patience = 1;
+    let short = train(
+        &config,
+        Family::Fc,
+        train_set,
+        held,
+        &Repr::Unified,
+        &mut |_| true,
+    )
+    .unwrap();
+    let k = short.kept_epoch.unwrap();
+    assert!(short.curve.len() == k + 1 || short.curve.len() == config.epochs);
+    assert_eq!(
+        short.curve[..k],
+        t.curve[..k],
+        "the same seeded run up to there"
+    );
+    // A run without validation segments keeps its last epoch and says so.
+    config.patience = 0;
+    let plain = train(
+        &config,
+        Family::Fc,
+        train_set,
+        &[],
+        &Repr::Unified,
+        &mut |_| true,
+    )
+    .unwrap();
+    assert_eq!(plain.kept_epoch, None);
+    assert!(plain.validation_curve.is_empty());
 }

@@ -17,6 +17,10 @@
 //!   200-epoch cycles of a 4,000-epoch run).
 //! - Adam (AdamW without decay) at 1e-3 (the paper's 1e-5 needs its 4,000 epochs).
 //! - Decoding: argmax per cell (unified), the nearest training tile embedding (learned).
+//! - Model selection: with validation segments, the weights of the epoch with the lowest
+//!   validation loss (reconstruction from the mean plus the whole KL, the evidence bound's
+//!   weight 1) are kept, and a patience may end the run early; nothing is chosen by the
+//!   blends' evaluation.
 
 use super::data::{Segment, Source, SIDE};
 use super::tiles::LETTERS;
@@ -275,6 +279,12 @@ pub struct VaeConfig {
     pub learning_rate: f64,
     /// Seed.
     pub seed: u64,
+    /// Stop after this many epochs without a new lowest validation loss (0: never stop
+    /// early). The weights kept are always those of the lowest validation loss.
+    pub patience: usize,
+    /// Every [`TRACE_EVERY`] epochs, draw this many blends from the prior and report their
+    /// E-distance to the training segments (0: never). A diagnostic: it chooses nothing.
+    pub trace: usize,
 }
 
 impl VaeConfig {
@@ -285,9 +295,14 @@ impl VaeConfig {
             batch: 64,
             learning_rate: 1e-3,
             seed,
+            patience: 0,
+            trace: 0,
         }
     }
 }
+
+/// Epochs between two traced E-distances (see [`VaeConfig::trace`]).
+pub const TRACE_EVERY: usize = 10;
 
 /// What a blend VAE's sidecar records.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -312,6 +327,14 @@ pub struct BlendSidecar {
     pub train_seconds: f64,
     /// Mean reconstruction loss per epoch (per segment, weighted).
     pub curve: Vec<f64>,
+    /// Validation loss per epoch: the validation segments' weighted reconstruction from their
+    /// means plus their whole KL (weight 1), per segment.
+    #[serde(default)]
+    pub validation_curve: Vec<f64>,
+    /// The epoch whose weights were kept (the lowest validation loss); `None` for a model
+    /// trained without validation segments (its last epoch).
+    #[serde(default)]
+    pub kept_epoch: Option<usize>,
     /// Share of training cells the model reconstructs (argmax of the decoded mean).
     pub reconstruction_accuracy: f64,
     /// The command that reproduces the weights.
@@ -331,6 +354,7 @@ impl BlendSidecar {
         for (name, curve) in [
             ("embedding_curve", &self.embedding_curve),
             ("curve", &self.curve),
+            ("validation_curve", &self.validation_curve),
         ] {
             if let Some((i, v)) = curve.iter().enumerate().find(|(_, v)| !v.is_finite()) {
                 return Err(format!(
@@ -388,6 +412,12 @@ pub struct VaeProgress {
     pub kl: f64,
     /// The KL weight of the epoch.
     pub kl_weight: f64,
+    /// The validation loss after the epoch (with validation segments).
+    pub validation: Option<f64>,
+    /// The epoch of the lowest validation loss so far.
+    pub kept_epoch: Option<usize>,
+    /// The traced E-distance of prior blends after the epoch (see [`VaeConfig::trace`]).
+    pub e_distance: Option<f64>,
 }
 
 /// A trained model.
@@ -398,11 +428,108 @@ pub struct TrainedVae {
     pub model: Net,
     /// Mean reconstruction loss per epoch.
     pub curve: Vec<f64>,
+    /// Validation loss per epoch (empty without validation segments).
+    pub validation_curve: Vec<f64>,
+    /// The epoch whose weights these are (the lowest validation loss), if validated.
+    pub kept_epoch: Option<usize>,
     /// Seconds.
     pub seconds: f64,
 }
 
-/// Trains the FC-VAE on `segments`; `report` hears every epoch and may stop the run.
+/// Each segment's weighted reconstruction loss and its KL, `[b]` each, for inputs `x`, the
+/// decoder's outputs `out` and the encoder's `(mu, logvar)`.
+fn loss_terms(
+    repr: &Repr<'_>,
+    x: &Tensor,
+    w: &Tensor,
+    out: Tensor,
+    mu: &Tensor,
+    logvar: &Tensor,
+) -> candle_core::Result<(Tensor, Tensor)> {
+    let b = x.dim(0)?;
+    let target = x.reshape((b, CELLS, repr.width()))?;
+    let ce = match repr {
+        Repr::Unified => {
+            let log_p = candle_nn::ops::log_softmax(&out, D::Minus1)?;
+            (log_p * target)?.sum(D::Minus1)?.sum(D::Minus1)?.neg()?
+        }
+        Repr::Learned(_) => (out - target)?.sqr()?.sum(D::Minus1)?.sum(D::Minus1)?,
+    };
+    let kl_terms = ((logvar.affine(1.0, 1.0)? - mu.sqr()?)? - logvar.exp()?)?;
+    let kl = kl_terms.sum(D::Minus1)?.affine(-0.5, 0.0)?;
+    Ok(((ce * w)?, kl))
+}
+
+/// Segments as model inputs `[N, 256·w]` and their reconstruction weights `[N]`.
+pub(super) fn batch_of(
+    segments: &[Segment],
+    repr: &Repr<'_>,
+    device: &Device,
+) -> candle_core::Result<(Tensor, Tensor)> {
+    let mut inputs = Vec::with_capacity(segments.len() * CELLS * repr.width());
+    for s in segments {
+        repr.encode(&s.rows, &mut inputs)?;
+    }
+    let weights: Vec<f32> = segments.iter().map(game_weight).collect();
+    Ok((
+        Tensor::from_vec(inputs, (segments.len(), CELLS * repr.width()), device)?,
+        Tensor::from_vec(weights, segments.len(), device)?,
+    ))
+}
+
+fn game_weight(s: &Segment) -> f32 {
+    let w = match s.source {
+        Source::LodeRunner => GAME_WEIGHTS.0,
+        Source::Zelda => GAME_WEIGHTS.1,
+    };
+    (w * GAME_WEIGHTS.2) as f32
+}
+
+/// The validation loss: each segment decoded from its mean, its weighted reconstruction
+/// loss plus its whole KL (weight 1, the evidence bound's), averaged.
+pub(super) fn validation_loss(
+    model: &Net,
+    repr: &Repr<'_>,
+    x: &Tensor,
+    w: &Tensor,
+) -> candle_core::Result<f64> {
+    let (mu, logvar) = model.encode(x)?;
+    let out = model.decode(&mu)?;
+    let (rec, kl) = loss_terms(repr, x, w, out, &mu, &logvar)?;
+    Ok(f64::from((rec + kl)?.mean_all()?.to_scalar::<f32>()?))
+}
+
+/// A copy of every weight, by name.
+type Weights = Vec<(String, Tensor)>;
+
+/// A copy of every weight (the kept epoch's).
+fn snapshot(varmap: &VarMap) -> candle_core::Result<Weights> {
+    let data = varmap
+        .data()
+        .lock()
+        .map_err(|_| candle_core::Error::Msg("the weights' lock is poisoned".into()))?;
+    data.iter()
+        .map(|(k, v)| Ok((k.clone(), v.as_tensor().copy()?)))
+        .collect()
+}
+
+/// Puts a [`snapshot`] back.
+fn restore(varmap: &VarMap, kept: &Weights) -> candle_core::Result<()> {
+    let data = varmap
+        .data()
+        .lock()
+        .map_err(|_| candle_core::Error::Msg("the weights' lock is poisoned".into()))?;
+    for (k, t) in kept {
+        if let Some(v) = data.get(k) {
+            v.set(t)?;
+        }
+    }
+    Ok(())
+}
+
+/// Trains a blend VAE on `segments`; `report` hears every epoch and may stop the run. With
+/// `validation` segments the weights of the epoch with the lowest validation loss are kept
+/// (and [`VaeConfig::patience`] may end the run early); without, the last epoch's.
 ///
 /// # Errors
 /// A candle error.
@@ -410,6 +537,7 @@ pub fn train(
     config: &VaeConfig,
     family: Family,
     segments: &[Segment],
+    validation: &[Segment],
     repr: &Repr<'_>,
     report: &mut dyn FnMut(&VaeProgress) -> bool,
 ) -> candle_core::Result<TrainedVae> {
@@ -437,18 +565,23 @@ pub fn train(
     for s in segments {
         repr.encode(&s.rows, &mut inputs)?;
     }
-    let weights: Vec<f32> = segments
-        .iter()
-        .map(|s| {
-            let w = match s.source {
-                Source::LodeRunner => GAME_WEIGHTS.0,
-                Source::Zelda => GAME_WEIGHTS.1,
-            };
-            (w * GAME_WEIGHTS.2) as f32
-        })
-        .collect();
+    let weights: Vec<f32> = segments.iter().map(game_weight).collect();
+    let held_out = if validation.is_empty() {
+        None
+    } else {
+        Some(batch_of(validation, repr, &device)?)
+    };
+    let training_vectors = if config.trace > 0 {
+        let rows: Vec<Vec<String>> = segments.iter().map(|s| s.rows.clone()).collect();
+        super::eval::vectors(&rows)
+    } else {
+        Vec::new()
+    };
     let mut rng = Rng::derive(config.seed, 0xb7e);
     let mut curve = Vec::with_capacity(config.epochs);
+    let mut validation_curve = Vec::new();
+    // The kept epoch, its validation loss and its weights.
+    let mut kept: Option<(usize, f64, Weights)> = None;
     for epoch in 0..config.epochs {
         let beta = kl_weight(epoch, config.epochs);
         let mut order: Vec<usize> = (0..segments.len()).collect();
@@ -471,39 +604,66 @@ pub fn train(
             let eps = Tensor::from_vec(eps, (b, LATENT), &device)?;
             let z = (&mu + (logvar.affine(0.5, 0.0)?.exp()? * eps)?)?;
             let out = model.decode(&z)?;
-            let target = x.reshape((b, CELLS, width))?;
-            let ce = match repr {
-                Repr::Unified => {
-                    let log_p = candle_nn::ops::log_softmax(&out, D::Minus1)?;
-                    (log_p * target)?.sum(D::Minus1)?.sum(D::Minus1)?.neg()?
-                }
-                Repr::Learned(_) => (out - target)?.sqr()?.sum(D::Minus1)?.sum(D::Minus1)?,
-            };
-            let rec = (ce * &w)?.mean_all()?;
-            let kl_terms = ((logvar.affine(1.0, 1.0)? - mu.sqr()?)? - logvar.exp()?)?;
-            let kl = kl_terms.sum(D::Minus1)?.mean_all()?.affine(-0.5, 0.0)?;
+            let (rec, kl) = loss_terms(repr, &x, &w, out, &mu, &logvar)?;
+            let (rec, kl) = (rec.mean_all()?, kl.mean_all()?);
             let loss = (&rec + kl.affine(beta, 0.0)?)?;
             opt.backward_step(&loss)?;
             rec_sum += f64::from(rec.to_scalar::<f32>()?);
             kl_sum += f64::from(kl.to_scalar::<f32>()?);
             batches += 1;
         }
+        let validation = match &held_out {
+            Some((x, w)) => {
+                let v = validation_loss(&model, repr, x, w)?;
+                validation_curve.push(v);
+                if kept.as_ref().is_none_or(|k| v < k.1) {
+                    kept = Some((epoch + 1, v, snapshot(&varmap)?));
+                }
+                Some(v)
+            }
+            None => None,
+        };
+        let e_distance = if config.trace > 0 && (epoch + 1) % TRACE_EVERY == 0 {
+            let mut dice = Rng::derive(config.seed, 0x7ace);
+            let z: Vec<f32> = (0..config.trace * LATENT)
+                .map(|_| dice.normal() as f32)
+                .collect();
+            let out = model.decode(&Tensor::from_vec(z, (config.trace, LATENT), &device)?)?;
+            let blends = repr.decode(&out)?;
+            Some(super::eval::energy_distance(
+                &super::eval::vectors(&blends),
+                &training_vectors,
+            ))
+        } else {
+            None
+        };
         let p = VaeProgress {
             epoch: epoch + 1,
             epochs: config.epochs,
             reconstruction: rec_sum / batches.max(1) as f64,
             kl: kl_sum / batches.max(1) as f64,
             kl_weight: beta,
+            validation,
+            kept_epoch: kept.as_ref().map(|k| k.0),
+            e_distance,
         };
         curve.push(p.reconstruction);
-        if !report(&p) {
+        let stale = kept
+            .as_ref()
+            .is_some_and(|k| config.patience > 0 && epoch + 1 >= k.0 + config.patience);
+        if !report(&p) || stale {
             break;
         }
+    }
+    if let Some((_, _, weights)) = &kept {
+        restore(&varmap, weights)?;
     }
     Ok(TrainedVae {
         varmap,
         model,
         curve,
+        validation_curve,
+        kept_epoch: kept.map(|k| k.0),
         seconds: started.elapsed().as_secs_f64(),
     })
 }

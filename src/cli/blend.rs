@@ -71,6 +71,8 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
     if let Some(e) = args.epochs {
         config.epochs = e;
     }
+    config.patience = args.patience;
+    config.trace = args.trace;
     eprintln!(
         "training {} on {} segments ({} epochs, seed {})",
         args.model,
@@ -93,20 +95,33 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
         (None, None, Vec::new())
     };
     let repr = embedding.as_ref().map_or(Repr::Unified, Repr::Learned);
-    let t = vae::train(&config, family, &split.train, &repr, &mut |p| {
-        if p.epoch % 10 == 0 || p.epoch == p.epochs {
-            eprintln!(
-                "[{:>3.0} %] epoch {} of {}: reconstruction {:.2}, KL {:.2} (weight {:.4})",
-                100.0 * p.epoch as f64 / p.epochs as f64,
-                p.epoch,
-                p.epochs,
-                p.reconstruction,
-                p.kl,
-                p.kl_weight
-            );
-        }
-        true
-    })
+    let t = vae::train(
+        &config,
+        family,
+        &split.train,
+        &split.validation,
+        &repr,
+        &mut |p| {
+            if p.epoch % 10 == 0 || p.epoch == p.epochs {
+                eprintln!(
+                    "[{:>3.0} %] epoch {} of {}: reconstruction {:.2}, KL {:.2} (weight {:.4}); \
+                     validation {:.2} (lowest at epoch {}){}",
+                    100.0 * p.epoch as f64 / p.epochs as f64,
+                    p.epoch,
+                    p.epochs,
+                    p.reconstruction,
+                    p.kl,
+                    p.kl_weight,
+                    p.validation.unwrap_or(f64::NAN),
+                    p.kept_epoch.unwrap_or(0),
+                    p.e_distance
+                        .map(|e| format!("; E-distance {e:.4}"))
+                        .unwrap_or_default()
+                );
+            }
+            true
+        },
+    )
     .map_err(|e| anyhow!("training failed: {e}"))?;
     let accuracy = vae::reconstruction_accuracy(&t.model, &repr, &split.validation)
         .map_err(|e| anyhow!("{e}"))?;
@@ -120,11 +135,14 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
         epochs: config.epochs,
         train_seconds: t.seconds,
         curve: t.curve.clone(),
+        validation_curve: t.validation_curve.clone(),
+        kept_epoch: t.kept_epoch,
         reconstruction_accuracy: accuracy,
         command: format!(
-            "level-studio train --model {} --epochs {} --seed {} --out {}",
+            "level-studio train --model {} --epochs {} --patience {} --seed {} --out {}",
             args.model,
             config.epochs,
+            config.patience,
             args.seed,
             args.out.display()
         ),
@@ -133,10 +151,11 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
     let embedding_parts = embed_map.as_ref().zip(embedding.as_ref());
     vae::save(&t.varmap, embedding_parts, &sidecar, &args.out).map_err(|e| anyhow!(e))?;
     println!(
-        "wrote {} ({} epochs in {:.0} s; validation cells reconstructed {:.1} %)",
+        "wrote {} ({} epochs in {:.0} s, kept epoch {}; validation cells reconstructed {:.1} %)",
         args.out.display(),
-        config.epochs,
+        t.curve.len(),
         t.seconds,
+        t.kept_epoch.unwrap_or(t.curve.len()),
         accuracy * 100.0
     );
     Ok(ExitCode::SUCCESS)

@@ -302,6 +302,10 @@ pub const CHECKPOINTS: Whole = Whole::new(1, 100);
 pub const SELECTION_SWEEPS: Whole = Whole::new(1, 100);
 /// `train --virtual-completions` (longcat-dqn): completions per step (0: the shipped rewards).
 pub const VIRTUAL_COMPLETIONS: Whole = Whole::new(0, 100);
+/// `train --patience` (blend VAEs): epochs without a lower validation loss before stopping.
+pub const PATIENCE: Whole = Whole::new(0, 100_000);
+/// `train --trace` (blend VAEs): prior blends whose E-distance is traced every 10 epochs.
+pub const TRACE: Whole = Whole::new(0, 10_000);
 /// `train --kl-weight` (match-3 cVAEs): the weight of the KL term.
 pub const KL_WEIGHT: Real = Real::above(0.0, 100.0);
 /// `train --free-bits` (match-3 cVAEs): nats per latent dimension the KL does not charge.
