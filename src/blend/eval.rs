@@ -24,6 +24,9 @@ pub struct BlendReport {
     pub count: usize,
     /// Energy distance to the training segments' metric vectors.
     pub e_distance: f64,
+    /// The energy distance on each metric alone, in [`TileMetrics::NAMES`] order: where the
+    /// whole distance comes from.
+    pub e_distance_by_metric: [f64; 5],
     /// Share the Lode Runner agent plays.
     pub lr_playable: f64,
     /// Share the Zelda agent plays.
@@ -100,9 +103,23 @@ pub fn report(blends: &[Vec<String>], training: &[[f64; 5]]) -> BlendReport {
         mean[k] = v.iter().map(|x| x[k]).sum::<f64>() / n;
         std[k] = (v.iter().map(|x| (x[k] - mean[k]).powi(2)).sum::<f64>() / n).sqrt();
     }
+    let mut by_metric = [0.0; 5];
+    for (k, d) in by_metric.iter_mut().enumerate() {
+        let only = |x: &[[f64; 5]]| -> Vec<[f64; 5]> {
+            x.iter()
+                .map(|p| {
+                    let mut q = [0.0; 5];
+                    q[k] = p[k];
+                    q
+                })
+                .collect()
+        };
+        *d = energy_distance(&only(&v), &only(training));
+    }
     BlendReport {
         count: blends.len(),
         e_distance: energy_distance(&v, training),
+        e_distance_by_metric: by_metric,
         lr_playable: share(&|v| v.0),
         loz_playable: share(&|v| v.1),
         lr_like: share(&|v| v.2),

@@ -768,3 +768,35 @@ fn training_keeps_the_epoch_with_the_lowest_validation_loss_and_stops_when_patie
     assert_eq!(plain.kept_epoch, None);
     assert!(plain.validation_curve.is_empty());
 }
+
+#[test]
+fn the_e_distance_is_split_by_metric() {
+    use super::eval::{report, vectors};
+    let segs: Vec<Vec<String>> = tiny_segments().into_iter().map(|s| s.rows).collect();
+    let training = vectors(&segs);
+    let same = report(&segs, &training);
+    assert!(same.e_distance.abs() < 1e-12);
+    assert!(same.e_distance_by_metric.iter().all(|d| d.abs() < 1e-12));
+    // Enemies along the top row (a sixteenth of every segment) move leniency most.
+    let harsh: Vec<Vec<String>> = segs
+        .iter()
+        .map(|s| {
+            let mut s = s.clone();
+            s[0] = "EEEEEEEEEEEEEEEE".into();
+            s
+        })
+        .collect();
+    let r = report(&harsh, &training);
+    let leniency = super::metrics::TileMetrics::NAMES
+        .iter()
+        .position(|&n| n == "leniency")
+        .unwrap();
+    assert!(r.e_distance_by_metric[leniency] > 0.01, "{r:?}");
+    let top = r
+        .e_distance_by_metric
+        .iter()
+        .copied()
+        .fold(f64::NEG_INFINITY, f64::max);
+    assert_eq!(r.e_distance_by_metric[leniency], top, "{r:?}");
+    assert!(r.e_distance > 0.01);
+}

@@ -299,7 +299,10 @@ fn print_report(args: &EvalArgs, r: &BlendReport, seconds: f64) {
     if args.json {
         let mut metrics = serde_json::Map::new();
         for (k, name) in names.iter().enumerate() {
-            metrics.insert((*name).into(), json!({"mean": r.mean[k], "std": r.std[k]}));
+            metrics.insert(
+                (*name).into(),
+                json!({"mean": r.mean[k], "std": r.std[k], "e_distance": r.e_distance_by_metric[k]}),
+            );
         }
         println!(
             "{}",
@@ -344,6 +347,9 @@ fn print_report(args: &EvalArgs, r: &BlendReport, seconds: f64) {
     );
     println!("  LR-like           {:.1} %", r.lr_like * 100.0);
     for (k, name) in names.iter().enumerate() {
-        println!("  {name:<17} {:.3} ± {:.3}", r.mean[k], r.std[k]);
+        println!(
+            "  {name:<17} {:.3} ± {:.3}   E-distance alone {:.4}",
+            r.mean[k], r.std[k], r.e_distance_by_metric[k]
+        );
     }
 }
