@@ -108,14 +108,14 @@ fn analysis_of(f: &BlendFigures) -> Analysis {
         )
     } else if f.lr_gold > 0 {
         format!(
-            "Lode Runner A*: {} ({} of {} gold from the best start)",
+            "Lode Runner A*: {} ({} of {} gold in one run from the best start)",
             yes(f.lr_playable),
             f.lr_gold_reached,
             f.lr_gold
         )
     } else {
         format!(
-            "Lode Runner A*: {} (no gold: through the segment)",
+            "Lode Runner A*: {} (no gold to collect, so no goal)",
             yes(f.lr_playable)
         )
     };
