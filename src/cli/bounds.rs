@@ -404,6 +404,8 @@ pub const TABLE: &[Bound] = &[
         "virtual-completions",
         Range::Whole(VIRTUAL_COMPLETIONS),
     ),
+    bound(&["train"], "patience", Range::Whole(PATIENCE)),
+    bound(&["train"], "trace", Range::Whole(TRACE)),
     bound(&["validate"], "games", Range::Whole(BOT_GAMES)),
     bound(&["validate"], "limit", Range::Whole(MOVE_LIMIT)),
     bound(&["validate", "graph"], "budget", Range::Whole(STATE_BUDGET)),

@@ -52,12 +52,12 @@ pub struct TrainArgs {
     /// shipped rewards).
     #[arg(long, default_value_t = 0, value_parser = bounds::VIRTUAL_COMPLETIONS.parser::<usize>())]
     pub virtual_completions: usize,
-    /// Blend VAEs: stop after this many epochs without a lower validation loss (0: train
-    /// every epoch). The weights kept are always the lowest validation loss's.
+    /// Blend VAEs: stop after this many epochs without a lower validation loss, 0 to 100,000
+    /// (0: train every epoch). The weights kept are always the lowest validation loss's.
     #[arg(long, default_value_t = 0, value_parser = bounds::PATIENCE.parser::<usize>())]
     pub patience: usize,
     /// Blend VAEs: every 10 epochs, print the E-distance of this many blends drawn from the
-    /// prior (0: never). A diagnostic; it chooses nothing.
+    /// prior, 0 to 10,000 (0: never). A diagnostic; it chooses nothing.
     #[arg(long, default_value_t = 0, value_parser = bounds::TRACE.parser::<usize>())]
     pub trace: usize,
     /// Do not train: write the length and hash of the existing weights at --out into their
