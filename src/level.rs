@@ -141,7 +141,7 @@ pub struct BlendFigures {
     pub lr_playable: bool,
     /// Gold in the segment.
     pub lr_gold: usize,
-    /// The most gold the Lode Runner agent reaches from one start.
+    /// The most gold one run of the Lode Runner agent collects, from its better start.
     pub lr_gold_reached: usize,
     /// Corner-to-corner paths the Lode Runner agent finds (0–4; its test on Zelda-like
     /// segments).
