@@ -242,6 +242,38 @@ fn validated_generation_refuses_moves_too_near_the_limit_to_promise() {
 }
 
 #[test]
+fn validated_generation_refuses_what_no_layout_of_the_size_can_take() {
+    let g = CvaeModel::load(&weights("avalon-main")).unwrap();
+    // 8x6's easiest layout takes 20 moves: nothing of that size can be promised.
+    let edge = ValidatedRequest::new(Condition::new(8, 6, Symmetry::Vertical, Some(18.0)), 1, 0);
+    let err = generate_validated(&g, &edge, None).unwrap_err();
+    assert!(
+        matches!(err, ModelError::BelowEasiest { least: None, .. }),
+        "{err}"
+    );
+    assert!(err.to_string().contains("pick a larger board"), "{err}");
+    // 9x10's takes 13: 10 moves is refused with the fewest that can be asked for, which
+    // is accepted.
+    let low = ValidatedRequest::new(Condition::new(9, 10, Symmetry::Vertical, Some(10.0)), 1, 0);
+    let err = generate_validated(&g, &low, None).unwrap_err();
+    assert!(
+        matches!(err, ModelError::BelowEasiest { least: Some(m), .. } if m == 12.0),
+        "{err}"
+    );
+    assert!(err.to_string().contains("at least 12 moves"), "{err}");
+    let least = ValidatedRequest {
+        budget: 16,
+        ..ValidatedRequest::new(Condition::new(9, 10, Symmetry::Vertical, Some(12.0)), 1, 0)
+    };
+    assert!(least.check_promise(true).is_ok());
+    // The vanilla model has no moves: only the size is refused.
+    let vanilla = CvaeModel::load(&weights("vanilla-main")).unwrap();
+    let any = ValidatedRequest::new(Condition::new(6, 7, Symmetry::Vertical, None), 1, 0);
+    let err = generate_validated(&vanilla, &any, None).unwrap_err();
+    assert!(err.to_string().contains("as valid"), "{err}");
+}
+
+#[test]
 fn a_pool_never_hands_out_a_level_twice() {
     let g = CvaeModel::load(&weights("avalon-main")).unwrap();
     let request = ValidatedRequest {

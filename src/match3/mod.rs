@@ -4,6 +4,7 @@
 pub mod bot;
 pub mod cvae;
 pub mod dataset;
+pub mod easiest;
 pub mod evolve;
 pub mod game;
 pub mod generators;

@@ -138,13 +138,17 @@ fn eval_validated(args: &EvalArgs, decoding: cvae::Decoding) -> Result<ExitCode>
     println!("  outside the training coverage    {} (moved to the nearest covered moves, or skipped when no level of that size is valid)", r.infeasible);
     println!("  skipped (no valid layout at that size)  {}", r.skipped);
     println!(
-        "  beyond the margin                {} (moves too near the limit of {} for any level to be promised; not generated)",
+        "  no level of the size promisable  {} (the size's easiest known layout takes more moves than a promised level may; not generated)",
+        r.unpromisable
+    );
+    println!(
+        "  beyond the margin                {} (moves too near the limit of {} to promise; moved down to the most that can be)",
         r.beyond_margin,
         crate::match3::ValidationConfig::default().limit
     );
-    let promisable = r.conditions - r.skipped - r.beyond_margin;
+    let promisable = r.conditions - r.skipped - r.unpromisable;
     println!(
-        "  conditions fulfilled             {} of {} ({} of the {} not skipped; {:.1} % of the {promisable} that can be promised)",
+        "  conditions fulfilled             {} of {} ({} of the {} not skipped; {:.1} % of the {promisable} whose size has a level that can be promised)",
         r.fulfilled,
         r.conditions,
         r.fulfilled,

@@ -105,6 +105,24 @@ pub enum ModelError {
         /// The most moves that can be promised.
         most: f64,
     },
+    /// Validated generation cannot promise a level of this size at these moves: the size's
+    /// easiest known layout ([`crate::match3::easiest`]) takes more than a promised median
+    /// may.
+    #[error("no {width}x{height} level can be promised {asked}: the easiest {width}x{height} layout known takes {easiest} moves (median of 120 bot games), and a promised level's median must be at most {top}; {hint}", hint = least.map_or_else(|| "no level of this size can be promised, so pick a larger board".to_string(), |m| format!("ask for at least {m} moves")))]
+    BelowEasiest {
+        /// Play-area width.
+        width: usize,
+        /// Play-area height.
+        height: usize,
+        /// What was asked, in words ("at 12 moves", "as valid").
+        asked: String,
+        /// The fewest moves a layout of this size is known to take.
+        easiest: f64,
+        /// The most a promised level's median may be for this request.
+        top: f64,
+        /// The fewest moves that can be asked for at this size; `None` when none can.
+        least: Option<f64>,
+    },
     /// A level given to the encoder is not a usable match-3 layout.
     #[error("level {name:?} cannot be encoded: {reason}")]
     BadLevel {

@@ -16,6 +16,7 @@ use super::generator::{CvaeModel, Decoding};
 use super::screen::{judge, median_bounds, play_until_decided, Game, Verdict, Window};
 use super::sidecar::Feasibility;
 use super::sweep::validate_all;
+use crate::match3::easiest::easiest_moves;
 use crate::match3::layout::Layout;
 use crate::match3::rules::Geometry;
 use crate::match3::{validate, Validation, ValidationConfig};
@@ -111,14 +112,16 @@ impl ValidatedRequest {
 
     /// Whether any level can be accepted: [`ModelError::BeyondMargin`] when the moves lie
     /// so near the limit that no median keeps the margin inside both the tolerance and the
-    /// limit.
+    /// limit, [`ModelError::BelowEasiest`] when the size's easiest known layout takes more
+    /// moves than an accepted median may ([`crate::match3::easiest`]).
     ///
     /// # Errors
-    /// [`ModelError::BeyondMargin`], with the most moves that can be asked for.
+    /// [`ModelError::BeyondMargin`], with the most moves that can be asked for;
+    /// [`ModelError::BelowEasiest`], with the fewest (if any).
     pub fn check_promise(&self, uses_moves: bool) -> Result<()> {
         let (accept, _) = self.windows(uses_moves);
         if accept.lo <= accept.hi {
-            return Ok(());
+            return self.check_easiest(uses_moves, accept.hi);
         }
         Err(ModelError::BeyondMargin {
             moves: self.condition.moves.unwrap_or(0.0),
@@ -129,6 +132,49 @@ impl ValidatedRequest {
             most: f64::from(self.validation.limit) - self.limit_margin + self.tolerance
                 - self.margin,
         })
+    }
+
+    /// This request asking for `moves` instead.
+    fn with_moves(mut self, moves: f64) -> Self {
+        self.condition.moves = Some(moves);
+        self
+    }
+
+    /// [`ModelError::BelowEasiest`] when the size's easiest known layout takes more moves
+    /// than `top`, the most an accepted median may be.
+    fn check_easiest(&self, uses_moves: bool, top: f64) -> Result<()> {
+        let c = &self.condition;
+        let Some(easiest) = easiest_moves(c.width, c.height) else {
+            return Ok(());
+        };
+        if easiest <= top {
+            return Ok(());
+        }
+        let moves = c.moves.filter(|_| uses_moves);
+        // The least moves whose window reaches the easiest layout, if it is under the
+        // limit's margin.
+        let limit_top = f64::from(self.validation.limit) - self.limit_margin;
+        let least = moves
+            .filter(|_| easiest <= limit_top)
+            .map(|_| easiest - self.inner_tolerance());
+        Err(ModelError::BelowEasiest {
+            width: c.width,
+            height: c.height,
+            asked: moves.map_or_else(|| "as valid".to_string(), |m| format!("at {m} moves")),
+            easiest,
+            top,
+            least,
+        })
+    }
+
+    /// How far from the requested moves an accepted median may lie: the tolerance less the
+    /// margin when confirming.
+    fn inner_tolerance(&self) -> f64 {
+        if self.confirm {
+            self.tolerance - self.margin
+        } else {
+            self.tolerance
+        }
     }
 
     /// The accepting window (valid and within the tolerance of the moves; narrowed by the
@@ -484,10 +530,15 @@ pub struct ValidatedSweep {
     /// moves could be asked for.
     pub skipped: usize,
     /// Of the conditions not skipped, those whose moves lie so near the move limit that no
-    /// median is both within `tolerance − margin` of them and at most `limit − margin`: no
-    /// level can be promised for them.
+    /// median is both within `tolerance − margin` of them and at most `limit − margin`: they
+    /// are moved down to the most moves that can be promised (and kept in the count).
     #[serde(default)]
     pub beyond_margin: usize,
+    /// Of the conditions not skipped, those at a size whose easiest known layout
+    /// ([`crate::match3::easiest`]) takes more moves than any promised level may: no level
+    /// of that size can be promised, so they are not asked.
+    #[serde(default)]
+    pub unpromisable: usize,
     /// Conditions for which at least one level was accepted.
     pub fulfilled: usize,
     /// Levels accepted in all.
@@ -557,13 +608,27 @@ pub fn validated_sweep(
             decoding,
             ..ValidatedRequest::new(condition, 1, seed.wrapping_add(i as u64 * 7919))
         };
-        if request
-            .check_promise(generator.kind().uses_moves())
-            .is_err()
-        {
-            out.beyond_margin += 1;
-            continue;
-        }
+        // Moves that cannot be promised move to the nearest that can, as the refusal
+        // suggests; a size no level of which can be promised is not asked.
+        let uses_moves = generator.kind().uses_moves();
+        let request = match request.check_promise(uses_moves) {
+            Err(ModelError::BeyondMargin { most, .. }) => {
+                out.beyond_margin += 1;
+                request.with_moves(most)
+            }
+            _ => request,
+        };
+        let request = match request.check_promise(uses_moves) {
+            Err(ModelError::BelowEasiest {
+                least: Some(least), ..
+            }) => request.with_moves(least),
+            Err(ModelError::BelowEasiest { least: None, .. }) => {
+                out.unpromisable += 1;
+                continue;
+            }
+            other => other.map(|()| request)?,
+        };
+        let condition = request.condition;
         let report = generate_validated(generator, &request, None)?;
         out.attempts += report.attempts;
         out.games += report.games;

@@ -1,0 +1,24 @@
+//! Prints [`level_studio::match3::easiest::EASIEST`] as measured from the shipped dataset
+//! (`levels/match3/main`), ready to paste after a change to the dataset or the bots.
+//! `cargo run --release --example easiest_sizes`
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use level_studio::files::load_pack;
+use level_studio::match3::dataset::SPLITS;
+use level_studio::match3::easiest::measure_easiest;
+use level_studio::match3::layout::WIDTHS;
+
+fn main() {
+    let mut levels = Vec::new();
+    for split in SPLITS {
+        let pack = load_pack(format!("levels/match3/main/{split}.ron").as_ref()).unwrap();
+        for level in &pack.levels {
+            let moves = level.match3_figures().unwrap().median_moves;
+            levels.push((level.layout().unwrap(), moves));
+        }
+    }
+    for (row, width) in measure_easiest(&levels).iter().zip(WIDTHS) {
+        let cells: Vec<String> = row.iter().map(|m| format!("{m:.1}")).collect();
+        println!("    [{}], // width {width}", cells.join(", "));
+    }
+}
