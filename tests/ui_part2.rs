@@ -252,6 +252,25 @@ fn validated_only_says_before_generating_when_the_moves_cannot_be_promised() {
 }
 
 #[test]
+fn validated_only_says_when_no_level_of_the_size_can_be_promised() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir, JobMode::Threads));
+    steps(&mut h, 2);
+    avalon_request(&mut h, 4, 1);
+    let r = h
+        .state_mut()
+        .generators_mut()
+        .request_mut(level_studio::match3::ID);
+    r.validated_only = true;
+    r.conditions.set("width", ConditionValue::Int(8));
+    r.conditions.set("height", ConditionValue::Int(6));
+    // 8×6's easiest layout takes 20 moves on 120 games: nothing there can be promised.
+    let says = "no 8x6 level can be promised at 18 moves";
+    assert!(wait_for_label(&mut h, says), "the refusal shows");
+    assert!(h.query_by_label_contains("pick a larger board").is_some());
+}
+
+#[test]
 fn a_suggestion_that_validated_only_would_refuse_is_not_offered() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = harness(studio(vec![], &dir, JobMode::Threads));
