@@ -190,14 +190,15 @@ fn cancel_stops_a_running_generation() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = harness(studio(vec![], &dir, JobMode::Threads));
     steps(&mut h, 2);
-    // Validated only, many levels, moves the 7×9 training levels rarely need: a long job.
+    // Validated only, many levels, the fewest moves that can be asked at 7×9 (its easiest
+    // layout, a training level, takes 16; fresh ones rarely come that near): a long job.
     avalon_request(&mut h, 64, 3);
     let r = h
         .state_mut()
         .generators_mut()
         .request_mut(level_studio::match3::ID);
     r.validated_only = true;
-    r.conditions.set("moves", ConditionValue::Float(3.0));
+    r.conditions.set("moves", ConditionValue::Float(15.0));
     steps(&mut h, 1);
     h.get_by_label("Generate").click();
     steps(&mut h, 3);
