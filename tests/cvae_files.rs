@@ -251,7 +251,10 @@ fn validated_generation_refuses_what_no_layout_of_the_size_can_take() {
         matches!(err, ModelError::BelowEasiest { least: None, .. }),
         "{err}"
     );
-    assert!(err.to_string().contains("pick a larger board"), "{err}");
+    assert!(
+        err.to_string().contains("pick a larger board (8x7 can be)"),
+        "{err}"
+    );
     // 9x10's takes 13: 10 moves is refused with the fewest that can be asked for, which
     // is accepted.
     let low = ValidatedRequest::new(Condition::new(9, 10, Symmetry::Vertical, Some(10.0)), 1, 0);

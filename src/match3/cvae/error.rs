@@ -108,7 +108,7 @@ pub enum ModelError {
     /// Validated generation cannot promise a level of this size at these moves: the size's
     /// easiest known layout ([`crate::match3::easiest`]) takes more than a promised median
     /// may.
-    #[error("no {width}x{height} level can be promised {asked}: the easiest {width}x{height} layout known takes {easiest} moves (median of 120 bot games), and a promised level's median must be at most {top}; {hint}", hint = least.map_or_else(|| "no level of this size can be promised, so pick a larger board".to_string(), |m| format!("ask for at least {m} moves")))]
+    #[error("no {width}x{height} level can be promised {asked}: the easiest {width}x{height} layout known takes {easiest} moves (median of 120 bot games), and a promised level's median must be at most {top}; {hint}", hint = least.map_or_else(|| format!("no level of this size can be promised, so pick a larger board{}", nearest.map_or_else(String::new, |(w, h)| format!(" ({w}x{h} can be)"))), |m| format!("ask for at least {m} moves")))]
     BelowEasiest {
         /// Play-area width.
         width: usize,
@@ -122,6 +122,8 @@ pub enum ModelError {
         top: f64,
         /// The fewest moves that can be asked for at this size; `None` when none can.
         least: Option<f64>,
+        /// When none can, the nearest size at which this request can be promised.
+        nearest: Option<(usize, usize)>,
     },
     /// A level given to the encoder is not a usable match-3 layout.
     #[error("level {name:?} cannot be encoded: {reason}")]

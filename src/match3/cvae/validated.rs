@@ -157,6 +157,13 @@ impl ValidatedRequest {
         let least = moves
             .filter(|_| easiest <= limit_top)
             .map(|_| easiest - self.inner_tolerance());
+        // Otherwise the nearest size whose easiest layout the window reaches.
+        let nearest = least.is_none().then(|| {
+            crate::match3::dataset::all_sizes()
+                .into_iter()
+                .filter(|&(w, h)| easiest_moves(w, h).is_some_and(|e| e <= top))
+                .min_by_key(|&(w, h)| (w.abs_diff(c.width) + h.abs_diff(c.height), w, h))
+        });
         Err(ModelError::BelowEasiest {
             width: c.width,
             height: c.height,
@@ -164,6 +171,7 @@ impl ValidatedRequest {
             easiest,
             top,
             least,
+            nearest: nearest.flatten(),
         })
     }
 
