@@ -1,7 +1,7 @@
 //! Diagnostic: every level validated generation accepts over the sweep conditions (moved as
 //! `eval --validated` moves them), with its re-validation (bot seed `seed + 1000`), its
 //! chance of landing within ±2 moves over 40 other bot seeds, and its median over 600 games.
-//! `cargo run --release --example validated_misses [-- SEED]`
+//! `cargo run --release --example validated_misses [-- SEED [BUDGET [LIMIT_MARGIN]]]`
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use level_studio::match3::cvae::sidecar::Feasibility;
@@ -10,7 +10,10 @@ use level_studio::match3::cvae::{generate_validated, CvaeModel, ModelError, Vali
 use level_studio::match3::{validate, ValidationConfig};
 
 fn main() {
-    let seed: u64 = std::env::args().nth(1).map_or(0, |s| s.parse().unwrap());
+    let arg = |i: usize| std::env::args().nth(i);
+    let seed: u64 = arg(1).map_or(0, |s| s.parse().unwrap());
+    let budget: usize = arg(2).map_or(64, |s| s.parse().unwrap());
+    let limit_margin: f64 = arg(3).map_or(1.5, |s| s.parse().unwrap());
     let g = CvaeModel::load("models/avalon-main.safetensors".as_ref()).unwrap();
     for (i, mut c) in sweep_conditions(Some(g.sidecar().moves.min), seed)
         .into_iter()
@@ -26,7 +29,8 @@ fn main() {
             }
         }
         let mut r = ValidatedRequest {
-            budget: 64,
+            budget,
+            limit_margin,
             ..ValidatedRequest::new(c, 1, seed.wrapping_add(i as u64 * 7919))
         };
         if let Err(ModelError::BeyondMargin { most, .. }) = r.check_promise(true) {
@@ -69,6 +73,19 @@ fn main() {
             .map(|v| v.median_moves)
         };
         let reval = ok(seed + 1000);
+        if reval.is_none() {
+            let v = validate(
+                &a.layout,
+                &ValidationConfig {
+                    seed: seed + 1000,
+                    ..Default::default()
+                },
+            );
+            println!(
+                "   reval {:?}",
+                v.map(|v| (v.valid, v.median_moves, v.solved))
+            );
+        }
         let hits = (0..40).filter(|k| ok(5000 + k).is_some()).count();
         let big = validate(
             &a.layout,

@@ -439,6 +439,8 @@ fn eval_json_reports_novelty_blockedness_and_validated_generation_figures() {
     assert!(n("skipped") + n("unpromisable") + n("fulfilled") <= 144);
     // The seven sizes whose easiest layouts take 19–21 moves, in each symmetry.
     assert_eq!(n("unpromisable"), 21, "{v}");
+    let share = |k: &str| v[k].as_f64().unwrap_or_else(|| panic!("{k} missing: {v}"));
+    assert!((0.0..=1.0).contains(&share("revalidated_on_target_long")));
     assert!(n("attempts") <= 16 * 144 && n("games") > 0);
     assert!(n("fulfilled") > 0, "{v}");
 }

@@ -166,6 +166,10 @@ fn eval_validated(args: &EvalArgs, decoding: cvae::Decoding) -> Result<ExitCode>
         100.0 * r.revalidated_on_target
     );
     println!(
+        "  … re-validated with 120 games   valid and within ±{tolerance} moves {:.2} %",
+        100.0 * r.revalidated_on_target_long
+    );
+    println!(
         "  cost per accepted level          {:.1} ms",
         r.ms_per_accepted
     );
