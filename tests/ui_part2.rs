@@ -269,6 +269,8 @@ fn validated_only_says_when_no_level_of_the_size_can_be_promised() {
     let says = "no 8x6 level can be promised at 18 moves";
     assert!(wait_for_label(&mut h, says), "the refusal shows");
     assert!(h.query_by_label_contains("pick a larger board").is_some());
+    // A refused request cannot be started.
+    assert!(h.get_by_label("Generate").accesskit_node().is_disabled());
 }
 
 #[test]

@@ -116,10 +116,27 @@ impl GeneratorPanel {
         self.range_note = note.map(|n| (game, n));
     }
 
+    /// Why the generator would refuse the current request (once its model has loaded), in
+    /// words; `None` when it would run.
+    fn refusal(&mut self, game: GameId) -> Option<String> {
+        let models = self.models.clone();
+        let r = self.request(game);
+        let generator = generator_of(r)?;
+        let loaded = generator.weights_file().is_none_or(|f| {
+            let path = models.dir().join(f);
+            models.tried(&path) && models.load_error(&path).is_none()
+        });
+        let ctx = crate::game::GenerationContext {
+            models: &models,
+            cancel: &crate::jobs::Cancel::default(),
+        };
+        loaded.then(|| generator.check(r, &ctx).err()).flatten()
+    }
+
     /// What the designer should know about the conditions: a typed value that was out of
-    /// range, a condition the generator refuses, and infeasible conditions with the nearest
-    /// feasible ones. Drawn below Generate, so a line appearing never moves the buttons.
-    fn advice_ui(&mut self, ui: &mut egui::Ui, game: GameId) {
+    /// range, why the generator refuses the request (`refusal`, from [`Self::refusal`]), and
+    /// infeasible conditions with the nearest feasible ones. Drawn below Generate, so a line appearing never moves the buttons.
+    fn advice_ui(&mut self, ui: &mut egui::Ui, game: GameId, refusal: Option<String>) {
         let models = self.models.clone();
         let note = self
             .range_note
@@ -141,10 +158,8 @@ impl GeneratorPanel {
             let path = models.dir().join(f);
             models.tried(&path) && models.load_error(&path).is_none()
         });
-        if loaded {
-            if let Err(e) = generator.check(r, &ctx) {
-                ui.colored_label(crate::app::editor::palette::BAD, e);
-            }
+        if let Some(e) = refusal {
+            ui.colored_label(crate::app::editor::palette::BAD, e);
         }
         if let Some(f) = generator.feasibility(&models, &r.conditions) {
             ui.colored_label(
@@ -200,11 +215,19 @@ impl ToolPanel for GeneratorPanel {
         if !has_generator {
             ui.weak("This game has no generator yet.");
         }
+        // A request the generator refuses cannot be started; the reason shows below.
+        let refusal = self.refusal(ctx.game);
         ui.horizontal(|ui| {
             let busy = self.worker.busy();
             if ui
-                .add_enabled(!busy && has_generator, egui::Button::new("Generate"))
+                .add_enabled(
+                    !busy && has_generator && refusal.is_none(),
+                    egui::Button::new("Generate"),
+                )
                 .on_hover_text("Make Count levels with these conditions and seed (the candidates of the last run are replaced)")
+                .on_disabled_hover_text(refusal.clone().unwrap_or_else(|| {
+                    "Wait for the running job, or cancel it".to_string()
+                }))
                 .clicked()
             {
                 ctx.commands.push(AppCommand::Generate);
@@ -236,7 +259,7 @@ impl ToolPanel for GeneratorPanel {
                 ctx.commands.push(AppCommand::CancelGeneration);
             }
         });
-        self.advice_ui(ui, ctx.game);
+        self.advice_ui(ui, ctx.game, refusal);
         if self.worker.busy() {
             match self.running.filter(|g| *g != ctx.game) {
                 // Another game's run: say whose, so the disabled Generate is explained.
