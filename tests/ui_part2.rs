@@ -73,6 +73,24 @@ fn avalon_request(h: &mut Harness<'_, StudioApp>, count: usize, seed: u64) {
     (r.count, r.seed, r.validated_only) = (count, seed, false);
 }
 
+/// [`avalon_request`] with "Validated only" on and `set` conditions changed.
+fn validated_avalon_request(
+    h: &mut Harness<'_, StudioApp>,
+    count: usize,
+    seed: u64,
+    set: &[(&'static str, ConditionValue)],
+) {
+    avalon_request(h, count, seed);
+    let r = h
+        .state_mut()
+        .generators_mut()
+        .request_mut(level_studio::match3::ID);
+    r.validated_only = true;
+    for (key, value) in set {
+        r.conditions.set(key, *value);
+    }
+}
+
 /// Steps the window until a label containing `text` shows (models load off the UI
 /// thread), for at most about six seconds; whether it showed.
 fn wait_for_label(h: &mut Harness<'_, StudioApp>, text: &str) -> bool {
@@ -192,13 +210,7 @@ fn cancel_stops_a_running_generation() {
     steps(&mut h, 2);
     // Validated only, many levels, the fewest moves that can be asked at 7×9 (its easiest
     // layout, a training level, takes 16; fresh ones rarely come that near): a long job.
-    avalon_request(&mut h, 64, 3);
-    let r = h
-        .state_mut()
-        .generators_mut()
-        .request_mut(level_studio::match3::ID);
-    r.validated_only = true;
-    r.conditions.set("moves", ConditionValue::Float(15.0));
+    validated_avalon_request(&mut h, 64, 3, &[("moves", ConditionValue::Float(15.0))]);
     steps(&mut h, 1);
     h.get_by_label("Generate").click();
     steps(&mut h, 3);
@@ -230,13 +242,7 @@ fn validated_only_says_before_generating_when_the_moves_cannot_be_promised() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = harness(studio(vec![], &dir, JobMode::Threads));
     steps(&mut h, 2);
-    avalon_request(&mut h, 4, 1);
-    let r = h
-        .state_mut()
-        .generators_mut()
-        .request_mut(level_studio::match3::ID);
-    r.validated_only = true;
-    r.conditions.set("moves", ConditionValue::Float(19.8));
+    validated_avalon_request(&mut h, 4, 1, &[("moves", ConditionValue::Float(19.8))]);
     // The model loads off the UI thread; the check shows once it has.
     let says = "no level can be promised at 19.8 moves";
     assert!(wait_for_label(&mut h, says), "the refusal shows");
@@ -257,14 +263,11 @@ fn validated_only_says_when_no_level_of_the_size_can_be_promised() {
     let dir = tempfile::tempdir().unwrap();
     let mut h = harness(studio(vec![], &dir, JobMode::Threads));
     steps(&mut h, 2);
-    avalon_request(&mut h, 4, 1);
-    let r = h
-        .state_mut()
-        .generators_mut()
-        .request_mut(level_studio::match3::ID);
-    r.validated_only = true;
-    r.conditions.set("width", ConditionValue::Int(8));
-    r.conditions.set("height", ConditionValue::Int(6));
+    let size = [
+        ("width", ConditionValue::Int(8)),
+        ("height", ConditionValue::Int(6)),
+    ];
+    validated_avalon_request(&mut h, 4, 1, &size);
     // 8×6's easiest layout takes 20 moves on 120 games: nothing there can be promised.
     let says = "no 8x6 level can be promised at 18 moves";
     assert!(wait_for_label(&mut h, says), "the refusal shows");

@@ -5,7 +5,7 @@
 use super::generate_panel::{generator_of, GeneratorPanel};
 use crate::app::studio::panel::{AppCommand, PanelCtx, ToolPanel};
 use crate::app::widgets::bounded_number;
-use crate::game::{Chart, ConditionKind, ConditionValue, GameId};
+use crate::game::{Chart, ConditionKind, ConditionValue, GameId, LevelGenerator, ModelCache};
 use crate::symmetry::Symmetry;
 use egui::{Color32, RichText};
 
@@ -122,10 +122,7 @@ impl GeneratorPanel {
         let models = self.models.clone();
         let r = self.request(game);
         let generator = generator_of(r)?;
-        let loaded = generator.weights_file().is_none_or(|f| {
-            let path = models.dir().join(f);
-            models.tried(&path) && models.load_error(&path).is_none()
-        });
+        let loaded = model_loaded(&models, generator.as_ref());
         let ctx = crate::game::GenerationContext {
             models: &models,
             cancel: &crate::jobs::Cancel::default(),
@@ -135,7 +132,8 @@ impl GeneratorPanel {
 
     /// What the designer should know about the conditions: a typed value that was out of
     /// range, why the generator refuses the request (`refusal`, from [`Self::refusal`]), and
-    /// infeasible conditions with the nearest feasible ones. Drawn below Generate, so a line appearing never moves the buttons.
+    /// infeasible conditions with the nearest feasible ones. Drawn below Generate, so a line
+    /// appearing never moves the buttons.
     fn advice_ui(&mut self, ui: &mut egui::Ui, game: GameId, refusal: Option<String>) {
         let models = self.models.clone();
         let note = self
@@ -154,10 +152,7 @@ impl GeneratorPanel {
             models: &models,
             cancel: &crate::jobs::Cancel::default(),
         };
-        let loaded = generator.weights_file().is_none_or(|f| {
-            let path = models.dir().join(f);
-            models.tried(&path) && models.load_error(&path).is_none()
-        });
+        let loaded = model_loaded(&models, generator.as_ref());
         if let Some(e) = refusal {
             ui.colored_label(crate::app::editor::palette::BAD, e);
         }
@@ -188,6 +183,15 @@ impl GeneratorPanel {
             }
         }
     }
+}
+
+/// Whether `generator`'s model (if it has one) has loaded without error, so that its check
+/// can be asked.
+fn model_loaded(models: &ModelCache, generator: &dyn LevelGenerator) -> bool {
+    generator.weights_file().is_none_or(|f| {
+        let path = models.dir().join(f);
+        models.tried(&path) && models.load_error(&path).is_none()
+    })
 }
 
 fn capitalised(text: &str) -> String {
