@@ -45,8 +45,9 @@ pub struct EvalArgs {
     /// Match-3 models: measure validated generation over the sweep conditions instead.
     #[arg(long)]
     pub validated: bool,
-    /// With --validated: levels generated and validated at most per condition, 1 to 100,000.
-    #[arg(long, default_value_t = 64, value_parser = bounds::VALIDATED_BUDGET.parser::<u64>())]
+    /// With --validated: levels generated and validated at most per condition, 1 to 100,000
+    /// (default 256: what Generate and `generate --validate` give a request for one level).
+    #[arg(long, default_value_t = default_budget(), value_parser = bounds::VALIDATED_BUDGET.parser::<u64>())]
     pub budget: u64,
     /// With --validated: the safety margin in moves, at least 0, less than 2 (the tolerance;
     /// see `ValidatedRequest::margin`).
@@ -128,10 +129,35 @@ pub fn run(args: &EvalArgs) -> Result<ExitCode> {
         .unwrap_or_else(|| bail!("{} has no metric sweep yet", args.game))
 }
 
+fn default_budget() -> u64 {
+    crate::match3::cvae::validated::default_budget(1) as u64
+}
+
 fn default_margin() -> f64 {
     crate::match3::cvae::validated::DEFAULT_MARGIN
 }
 
 fn default_limit_margin() -> f64 {
     crate::match3::cvae::validated::DEFAULT_LIMIT_MARGIN
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Cli, Command};
+    use clap::Parser;
+
+    #[test]
+    fn validated_eval_gives_each_condition_a_designers_budget() {
+        let cli = Cli::try_parse_from(["level-studio", "eval", "--model", "avalon", "--validated"])
+            .expect("a valid command line");
+        let Some(Command::Eval(args)) = cli.command else {
+            panic!("not eval: {cli:?}");
+        };
+        // What "Validated only" and `generate --validate` give a request for one level.
+        assert_eq!(
+            args.budget as usize,
+            crate::match3::cvae::validated::default_budget(1)
+        );
+        assert_eq!(args.budget, 256);
+    }
 }

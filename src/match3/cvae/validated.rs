@@ -39,6 +39,18 @@ pub const DEFAULT_LIMIT_MARGIN: f64 = 1.5;
 /// The confirming validation plays this many times the games of the first one.
 pub const CONFIRM_FACTOR: u32 = 3;
 
+/// A designer's request gets this many attempts per level wanted ...
+pub const BUDGET_PER_LEVEL: usize = 40;
+
+/// ... and at least this many in all.
+pub const MIN_BUDGET: usize = 256;
+
+/// The budget of a request for `count` levels when the designer does not set one (window,
+/// `generate --validate`): [`BUDGET_PER_LEVEL`] × `count`, at least [`MIN_BUDGET`].
+pub fn default_budget(count: usize) -> usize {
+    BUDGET_PER_LEVEL.saturating_mul(count).max(MIN_BUDGET)
+}
+
 /// Half-width, in moves, of the spread of moves asked of the decoder around the learned
 /// request.
 pub const MOVES_SPREAD: f64 = 2.0;
@@ -93,13 +105,13 @@ pub struct ValidatedRequest {
 }
 
 impl ValidatedRequest {
-    /// A request with the defaults: budget 40 × count (at least 256), tolerance 2 moves,
-    /// fresh levels ([`Decoding::DEFAULT`]).
+    /// A request with the defaults: budget [`default_budget`] (40 × count, at least 256),
+    /// tolerance 2 moves, fresh levels ([`Decoding::DEFAULT`]).
     pub fn new(condition: Condition, count: usize, seed: u64) -> Self {
         Self {
             condition,
             count,
-            budget: (40 * count).max(256),
+            budget: default_budget(count),
             tolerance: 2.0,
             seed,
             validation: ValidationConfig::default(),
