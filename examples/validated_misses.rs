@@ -7,10 +7,9 @@
 //! (budget 256 by default, as `eval --validated`)
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use level_studio::match3::cvae::sidecar::Feasibility;
 use level_studio::match3::cvae::sweep::sweep_conditions;
-use level_studio::match3::cvae::validated::default_budget;
-use level_studio::match3::cvae::{generate_validated, CvaeModel, ModelError, ValidatedRequest};
+use level_studio::match3::cvae::validated::{default_budget, sweep_ask, SweepAsk};
+use level_studio::match3::cvae::{generate_validated, CvaeModel, ValidatedRequest};
 use level_studio::match3::{validate, ValidationConfig};
 
 fn main() {
@@ -22,32 +21,18 @@ fn main() {
     let mut per_seed = [0usize; 40];
     let mut levels = 0usize;
     let g = CvaeModel::load("models/avalon-main.safetensors".as_ref()).unwrap();
-    for (i, mut c) in sweep_conditions(Some(g.sidecar().moves.min), seed)
+    for (i, c) in sweep_conditions(Some(g.sidecar().moves.min), seed)
         .into_iter()
         .enumerate()
     {
-        if let Feasibility::Infeasible {
-            nearest_same_size, ..
-        } = g.feasibility(&c)
-        {
-            match nearest_same_size {
-                Some(n) if n.moves.is_none_or(|m| m <= 20.0) => c = n,
-                _ => continue,
-            }
-        }
-        let mut r = ValidatedRequest {
+        let ask = sweep_ask(&g, c, |c| ValidatedRequest {
             budget,
             limit_margin,
             ..ValidatedRequest::new(c, 1, seed.wrapping_add(i as u64 * 7919))
+        });
+        let Ok(SweepAsk::Ask { request: r, .. }) = ask else {
+            continue;
         };
-        if let Err(ModelError::BeyondMargin { most, .. }) = r.check_promise(true) {
-            r.condition.moves = Some(most);
-        }
-        match r.check_promise(true) {
-            Err(ModelError::BelowEasiest { least: Some(l), .. }) => r.condition.moves = Some(l),
-            Err(_) => continue,
-            Ok(()) => {}
-        }
         let c = r.condition;
         let Ok(report) = generate_validated(&g, &r, None) else {
             println!(

@@ -14,9 +14,9 @@
 //! default; about 25 s a seed on 2 cores).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use level_studio::match3::cvae::sidecar::Feasibility;
 use level_studio::match3::cvae::sweep::sweep_conditions;
-use level_studio::match3::cvae::{generate_validated, CvaeModel, ModelError, ValidatedRequest};
+use level_studio::match3::cvae::validated::{sweep_ask, SweepAsk};
+use level_studio::match3::cvae::{generate_validated, CvaeModel, ValidatedRequest};
 use level_studio::match3::validate::median;
 use level_studio::match3::{validate, ValidationConfig};
 use level_studio::rng::Rng;
@@ -47,28 +47,16 @@ fn main() {
     // (condition index, p40, b120) of every accepted level.
     let mut levels: Vec<(usize, f64, f64)> = Vec::new();
     let mut asked = 0;
-    for (i, mut c) in sweep_conditions(Some(g.sidecar().moves.min), seed)
+    for (i, c) in sweep_conditions(Some(g.sidecar().moves.min), seed)
         .into_iter()
         .enumerate()
     {
-        if let Feasibility::Infeasible {
-            nearest_same_size, ..
-        } = g.feasibility(&c)
-        {
-            match nearest_same_size {
-                Some(n) if n.moves.is_none_or(|m| m <= 20.0) => c = n,
-                _ => continue,
-            }
-        }
-        let mut r = ValidatedRequest::new(c, count, seed.wrapping_add(i as u64 * 7919));
-        if let Err(ModelError::BeyondMargin { most, .. }) = r.check_promise(true) {
-            r.condition.moves = Some(most);
-        }
-        match r.check_promise(true) {
-            Err(ModelError::BelowEasiest { least: Some(l), .. }) => r.condition.moves = Some(l),
-            Err(_) => continue,
-            Ok(()) => {}
-        }
+        let ask = sweep_ask(&g, c, |c| {
+            ValidatedRequest::new(c, count, seed.wrapping_add(i as u64 * 7919))
+        });
+        let Ok(SweepAsk::Ask { request: r, .. }) = ask else {
+            continue;
+        };
         asked += 1;
         let c = r.condition;
         let t = c.moves.unwrap();

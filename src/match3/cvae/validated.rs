@@ -581,6 +581,78 @@ pub struct ValidatedSweep {
     pub ms_per_accepted: f64,
 }
 
+/// How [`validated_sweep`] asks one of its conditions.
+#[derive(Clone, Debug)]
+pub enum SweepAsk {
+    /// No level of the condition's size is valid in the training set: not asked.
+    Skipped,
+    /// No level of the size can be promised ([`ModelError::BelowEasiest`]): not asked.
+    Unpromisable {
+        /// The condition lay outside the training coverage.
+        infeasible: bool,
+        /// Its moves also lay too near the limit to promise.
+        beyond_margin: bool,
+    },
+    /// Asked as this request.
+    Ask {
+        /// The request, its moves moved as the refusals suggest.
+        request: ValidatedRequest,
+        /// The condition lay outside the training coverage and moved to the nearest covered
+        /// moves at its size.
+        infeasible: bool,
+        /// The moves lay too near the limit to promise and moved down to the most that can be.
+        beyond_margin: bool,
+    },
+}
+
+/// How the sweep asks `condition`: outside the training coverage it moves to the nearest
+/// covered moves at the same size (a size with no valid level is skipped); `make` turns it
+/// into a request; moves too near the limit move down to the most that can be promised, and
+/// moves below the size's easiest layout up to the fewest; a size no level of which can be
+/// promised is not asked.
+///
+/// # Errors
+/// A refusal other than those two.
+pub fn sweep_ask(
+    generator: &CvaeModel,
+    condition: Condition,
+    make: impl FnOnce(Condition) -> ValidatedRequest,
+) -> Result<SweepAsk> {
+    let limit = ValidationConfig::default().limit as f64;
+    let (condition, infeasible) = match generator.feasibility(&condition) {
+        Feasibility::Infeasible {
+            nearest_same_size, ..
+        } => match nearest_same_size {
+            Some(c) if c.moves.is_none_or(|m| m <= limit) => (c, true),
+            _ => return Ok(SweepAsk::Skipped),
+        },
+        _ => (condition, false),
+    };
+    let request = make(condition);
+    let uses_moves = generator.kind().uses_moves();
+    let (request, beyond_margin) = match request.check_promise(uses_moves) {
+        Err(ModelError::BeyondMargin { most, .. }) => (request.with_moves(most), true),
+        _ => (request, false),
+    };
+    let request = match request.check_promise(uses_moves) {
+        Err(ModelError::BelowEasiest {
+            least: Some(least), ..
+        }) => request.with_moves(least),
+        Err(ModelError::BelowEasiest { least: None, .. }) => {
+            return Ok(SweepAsk::Unpromisable {
+                infeasible,
+                beyond_margin,
+            })
+        }
+        other => other.map(|()| request)?,
+    };
+    Ok(SweepAsk::Ask {
+        request,
+        infeasible,
+        beyond_margin,
+    })
+}
+
 /// Validated generation over the 144 sweep conditions (one level each, `budget` attempts
 /// each). Conditions outside the training coverage move to the nearest covered moves at the
 /// same size; sizes whose levels never take ≤ 20 moves are skipped. The accepted levels are
@@ -598,7 +670,6 @@ pub fn validated_sweep(
     limit_margin: f64,
     decoding: Decoding,
 ) -> Result<ValidatedSweep> {
-    let limit = ValidationConfig::default().limit as f64;
     let min_moves = generator
         .kind()
         .uses_moves()
@@ -606,51 +677,43 @@ pub fn validated_sweep(
     let started = Instant::now();
     let mut out = ValidatedSweep::default();
     let mut accepted: Vec<(Condition, Accepted)> = Vec::new();
-    for (i, mut condition) in super::sweep::sweep_conditions(min_moves, seed)
+    for (i, condition) in super::sweep::sweep_conditions(min_moves, seed)
         .into_iter()
         .enumerate()
     {
         out.conditions += 1;
-        if let Feasibility::Infeasible {
-            nearest_same_size, ..
-        } = generator.feasibility(&condition)
-        {
-            out.infeasible += 1;
-            match nearest_same_size {
-                Some(c) if c.moves.is_none_or(|m| m <= limit) => condition = c,
-                _ => {
-                    out.skipped += 1;
-                    continue;
-                }
-            }
-        }
-        let request = ValidatedRequest {
+        let ask = sweep_ask(generator, condition, |condition| ValidatedRequest {
             budget,
             tolerance,
             margin,
             limit_margin,
             decoding,
             ..ValidatedRequest::new(condition, 1, seed.wrapping_add(i as u64 * 7919))
-        };
-        // Moves that cannot be promised move to the nearest that can, as the refusal
-        // suggests; a size no level of which can be promised is not asked.
-        let uses_moves = generator.kind().uses_moves();
-        let request = match request.check_promise(uses_moves) {
-            Err(ModelError::BeyondMargin { most, .. }) => {
-                out.beyond_margin += 1;
-                request.with_moves(most)
+        })?;
+        let request = match ask {
+            SweepAsk::Skipped => {
+                out.infeasible += 1;
+                out.skipped += 1;
+                continue;
             }
-            _ => request,
-        };
-        let request = match request.check_promise(uses_moves) {
-            Err(ModelError::BelowEasiest {
-                least: Some(least), ..
-            }) => request.with_moves(least),
-            Err(ModelError::BelowEasiest { least: None, .. }) => {
+            SweepAsk::Unpromisable {
+                infeasible,
+                beyond_margin,
+            } => {
+                out.infeasible += usize::from(infeasible);
+                out.beyond_margin += usize::from(beyond_margin);
                 out.unpromisable += 1;
                 continue;
             }
-            other => other.map(|()| request)?,
+            SweepAsk::Ask {
+                request,
+                infeasible,
+                beyond_margin,
+            } => {
+                out.infeasible += usize::from(infeasible);
+                out.beyond_margin += usize::from(beyond_margin);
+                request
+            }
         };
         let condition = request.condition;
         let report = generate_validated(generator, &request, None)?;
