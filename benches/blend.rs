@@ -11,6 +11,7 @@ use std::path::Path;
 use std::time::Instant;
 
 fn main() {
+    level_studio::install_games();
     for name in ["vglc-fc", "cte-fc", "vglc-cnn", "cte-cnn"] {
         run(name);
     }

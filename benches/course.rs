@@ -15,6 +15,7 @@ use std::path::Path;
 use std::time::Instant;
 
 fn main() {
+    level_studio::install_games();
     let structure = Structure::NINE;
     let mut results = Vec::new();
     for model in ["ddpg", "vs-ddpg"] {

@@ -33,6 +33,7 @@ fn time<F: FnMut()>(name: &str, runs: usize, per: usize, mut f: F) -> Duration {
 }
 
 fn main() {
+    level_studio::install_games();
     for name in ["avalon-main", "vanilla-main"] {
         let path = format!("models/{name}.safetensors");
         let generator = match CvaeModel::load(Path::new(&path)) {

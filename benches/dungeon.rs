@@ -25,6 +25,7 @@ wwwwwwwwwwwww
 ";
 
 fn main() {
+    level_studio::install_games();
     let room = Room::parse_ascii(ROOM).unwrap();
     let graph = skeleton(&room, DEFAULT_BUDGET).unwrap();
     println!(

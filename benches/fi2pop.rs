@@ -12,6 +12,7 @@ use level_studio::jobs::Cancel;
 use std::time::Instant;
 
 fn main() {
+    level_studio::install_games();
     let seeds = 0..9u64;
     for fitness in [Fitness::Alpha, Fitness::Beta] {
         let ga = RoomEvolution::new(13, 9, fitness);

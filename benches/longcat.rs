@@ -62,6 +62,7 @@ fn bench_level(label: &str, level: &LongcatLevel, states: usize) {
 }
 
 fn main() {
+    level_studio::install_games();
     let solution_down: Vec<LongcatLevel> = (0..1000)
         .map(|i| solution_down(8, 8, &mut Rng::derive(1, i)).unwrap())
         .collect();

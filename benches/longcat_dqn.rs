@@ -19,6 +19,7 @@ fn per_item(name: &str, items: usize, f: impl FnOnce()) {
 }
 
 fn main() {
+    level_studio::install_games();
     let mut rng = Rng::new(1);
     let episodes: Vec<SolutionDownEnv> = (0..2000)
         .map(|_| SolutionDownEnv::random_start(8, 8, &mut rng))

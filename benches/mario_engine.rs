@@ -91,6 +91,7 @@ fn actions(n: usize) -> Vec<Action> {
 }
 
 fn main() {
+    level_studio::install_games();
     let map = level();
     let start = World::new(map.clone()).with_time_limit(u32::MAX);
     let stream = actions(1 << 16);

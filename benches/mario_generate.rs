@@ -19,6 +19,7 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 fn main() {
+    level_studio::install_games();
     let Ok(pat) = PatLegal::default_set() else {
         eprintln!("skipped: the VGLC folder is absent");
         return;

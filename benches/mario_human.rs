@@ -48,6 +48,7 @@ fn time(map: &Arc<LevelMap>, runs: u64) -> (f64, String) {
 }
 
 fn main() {
+    level_studio::install_games();
     let text = FORTY_ONE.join("\n");
     match LevelMap::from_ascii(&text) {
         Ok(map) => {

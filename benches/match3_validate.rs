@@ -33,6 +33,7 @@ fn time<F: FnMut()>(name: &str, runs: usize, mut f: F) -> Duration {
 }
 
 fn main() {
+    level_studio::install_games();
     for (w, h) in [(9, 11), (5, 5)] {
         let layout = Layout::open(w, h).expect("open layout");
         let config = ValidationConfig::default();

@@ -53,6 +53,7 @@ fn frame(ctx: &egui::Context, app: &mut StudioApp, events: Vec<Event>) -> Durati
 }
 
 fn main() {
+    level_studio::install_games();
     let ctx = egui::Context::default();
     let mut app = StudioApp::new(
         Settings::default(),

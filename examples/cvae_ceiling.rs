@@ -15,6 +15,7 @@ use level_studio::match3::ValidationConfig;
 const SEEDS: u64 = 4;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    level_studio::install_games();
     let weights = std::env::args()
         .nth(1)
         .unwrap_or_else(|| "models/avalon-main.safetensors".into());

@@ -11,6 +11,7 @@ use level_studio::longcat::dqn::Policy;
 use std::time::Instant;
 
 fn main() {
+    level_studio::install_games();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let count: usize = args[0].parse().expect("count");
     let dqn = DqnModel::load(std::path::Path::new(SHIPPED_WEIGHTS)).expect("model");

@@ -7,13 +7,16 @@ use level_studio::files::load_pack;
 use level_studio::match3::dataset::SPLITS;
 use level_studio::match3::easiest::measure_easiest;
 use level_studio::match3::layout::WIDTHS;
+use level_studio::match3::Match3Figures;
+use level_studio::match3::Match3Level;
 
 fn main() {
+    level_studio::install_games();
     let mut levels = Vec::new();
     for split in SPLITS {
         let pack = load_pack(format!("levels/match3/main/{split}.ron").as_ref()).unwrap();
         for level in &pack.levels {
-            let moves = level.match3_figures().unwrap().median_moves;
+            let moves = level.figures_of::<Match3Figures>().unwrap().median_moves;
             levels.push((level.layout().unwrap(), moves));
         }
     }

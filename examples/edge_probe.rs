@@ -8,6 +8,7 @@ use level_studio::match3::{validate, ValidationConfig};
 use level_studio::symmetry::{mirrored_cells, Symmetry};
 
 fn main() {
+    level_studio::install_games();
     let config = ValidationConfig {
         games: 120,
         ..Default::default()

@@ -6,6 +6,7 @@
 
 use level_studio::match3::{validate, Layout, ValidationConfig};
 fn main() {
+    level_studio::install_games();
     for h in 4..=11 {
         let row: Vec<String> = (4..=9)
             .map(|w| {

@@ -7,15 +7,18 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use level_studio::files::load_pack;
+use level_studio::match3::Match3Figures;
+use level_studio::match3::Match3Level;
 use level_studio::match3::{validate, ValidationConfig};
 use rayon::prelude::*;
 
 fn main() {
+    level_studio::install_games();
     let pack = load_pack("levels/match3/main/train.ron".as_ref()).unwrap();
     let levels: Vec<_> = pack
         .levels
         .iter()
-        .filter(|l| l.match3_figures().unwrap().median_moves <= 18.5)
+        .filter(|l| l.figures_of::<Match3Figures>().unwrap().median_moves <= 18.5)
         .step_by(2)
         .map(|l| l.layout().unwrap())
         .collect();

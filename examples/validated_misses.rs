@@ -13,6 +13,7 @@ use level_studio::match3::cvae::{generate_validated, CvaeModel, ValidatedRequest
 use level_studio::match3::{validate, ValidationConfig};
 
 fn main() {
+    level_studio::install_games();
     let arg = |i: usize| std::env::args().nth(i);
     let seed: u64 = arg(1).map_or(0, |s| s.parse().unwrap());
     let budget: usize = arg(2).map_or(default_budget(1), |s| s.parse().unwrap());

@@ -39,6 +39,7 @@ fn resampled_chance(moves: &[u32], t: f64, n: usize, rng: &mut Rng) -> f64 {
 }
 
 fn main() {
+    level_studio::install_games();
     let arg = |i: usize| std::env::args().nth(i);
     let seed: u64 = arg(1).map_or(0, |s| s.parse().unwrap());
     let count: usize = arg(2).map_or(4, |s| s.parse().unwrap());

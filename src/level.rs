@@ -1,162 +1,12 @@
 //! One level as the studio stores it: which game, a name, the cells as rows of ASCII, the
 //! symmetry, tags, the last validation figures and the designer's playtests.
 
-use crate::match3::{Layout, LayoutError, Validation};
 use crate::symmetry::Symmetry;
+use serde::de::{self, VariantAccess};
 use serde::{Deserialize, Serialize};
+use std::any::Any;
 
 pub use crate::game::GameId as Game;
-
-/// The match-3 figures kept with a level: a validation without the per-game list.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct Match3Figures {
-    /// Median of the moves the bot games recorded.
-    pub median_moves: f64,
-    /// Population standard deviation of the recorded moves.
-    pub std_moves: f64,
-    /// True when the median is within the move limit.
-    pub valid: bool,
-    /// Games played.
-    pub games: u32,
-    /// The designers' move limit the games were played against.
-    pub limit: u32,
-    /// Base seed of the games.
-    pub seed: u64,
-    /// `histogram[i]` = games that recorded `i + 1` moves.
-    pub histogram: Vec<u32>,
-}
-
-impl From<&Validation> for Match3Figures {
-    fn from(v: &Validation) -> Self {
-        Self {
-            median_moves: v.median_moves,
-            std_moves: v.std_moves,
-            valid: v.valid,
-            games: v.games,
-            limit: v.limit,
-            seed: v.seed,
-            histogram: v.histogram.clone(),
-        }
-    }
-}
-
-/// The Longcat figures kept with a level: its graph variables and difficulty.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct LongcatFigures {
-    /// Nodes of the state graph, the start included.
-    pub states: usize,
-    /// Width × height of the level, in cells.
-    pub size: usize,
-    /// Branches (wrong choices) summed over all nodes.
-    pub branches: usize,
-    /// Success nodes.
-    pub solutions: usize,
-    /// Fail nodes.
-    pub fails: usize,
-    /// Fewest moves to a success; `None` when unsolvable.
-    pub shortest_solution: Option<u32>,
-    /// Branches summed over solution-class nodes.
-    pub solution_branches: usize,
-    /// Nodes not of class dead.
-    pub non_dead: usize,
-    /// Dead nodes.
-    pub dead: usize,
-    /// Indeterminate nodes.
-    pub indeterminate: usize,
-    /// Branches summed over indeterminate nodes.
-    pub indeterminate_branches: usize,
-    /// True when a success is reachable from the start.
-    pub solvable: bool,
-    /// The player-model difficulty; `None` when unsolvable.
-    pub difficulty: Option<f64>,
-    /// The ridge predictor's estimate.
-    pub predicted_difficulty: f64,
-}
-
-/// One agent's games on a dungeon room.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct AgentFigures {
-    /// The agent (`planner`, `human-like`, …).
-    pub agent: String,
-    /// Share of games won.
-    pub win_rate: f64,
-    /// Mean ticks per game.
-    pub mean_ticks: f64,
-    /// Mean final score.
-    pub mean_score: f64,
-}
-
-/// The skeleton graph and the agent ladder's games of a dungeon room.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct DungeonFigures {
-    /// A win is reachable with the monsters frozen (false also when the skeleton passed its
-    /// budget and nobody knows: see `graph_budget`).
-    pub solvable: bool,
-    /// Moves of the skeleton's shortest solution.
-    pub shortest_solution: Option<u32>,
-    /// Positions of the skeleton graph (0 when it passed its budget).
-    pub states: usize,
-    /// The budget the skeleton graph passed, when it did: the room was judged by the agents'
-    /// games alone, and `solvable`, `shortest_solution` and `states` are unknown.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub graph_budget: Option<usize>,
-    /// The difficulty: the human-like agent's mean virtual damage.
-    pub virtual_damage: f64,
-    /// Games per agent.
-    pub games: u32,
-    /// Base seed of the games.
-    pub seed: u64,
-    /// Each agent's figures, naive first.
-    pub agents: Vec<AgentFigures>,
-}
-
-/// The exact evaluation of a dungeon course.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct CourseFigures {
-    /// f = Σ wᵢ fᵢ, 0..=1.
-    pub evaluation: f64,
-    /// The share of attack / retreat strategies that beat the boss.
-    pub win_rate: f64,
-    /// f1…f7.
-    pub f: [f64; 7],
-    /// Strategies (2^enemies).
-    pub strategies: usize,
-    /// Winning strategies.
-    pub wins: usize,
-}
-
-/// What the blend analysis found in a segment.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct BlendFigures {
-    /// More Lode Runner-only tiles than Zelda-only ones.
-    pub lode_runner_like: bool,
-    /// The Lode Runner agent's verdict (half the gold on a Lode Runner-like segment, 2 of 4
-    /// corner paths on a Zelda-like one).
-    pub lr_playable: bool,
-    /// Gold in the segment.
-    pub lr_gold: usize,
-    /// The most gold one run of the Lode Runner agent collects, from its better start.
-    pub lr_gold_reached: usize,
-    /// Corner-to-corner paths the Lode Runner agent finds (0–4; its test on Zelda-like
-    /// segments).
-    pub lr_corner_paths: usize,
-    /// The Zelda agent's verdict.
-    pub loz_playable: bool,
-    /// Corner-to-corner paths the Zelda agent finds (0–4).
-    pub loz_paths: usize,
-    /// Cells with a tile only Lode Runner has.
-    pub lr_tiles: usize,
-    /// Cells with a tile only Zelda has.
-    pub zelda_tiles: usize,
-    /// The five tile metrics.
-    pub metrics: crate::blend::metrics::TileMetrics,
-}
 
 /// The non-empty lines of a level's text, without trailing spaces (its rows).
 pub fn text_rows(text: &str) -> Vec<String> {
@@ -167,55 +17,161 @@ pub fn text_rows(text: &str) -> Vec<String> {
         .collect()
 }
 
-/// The last validation result stored with a level.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub enum Figures {
-    /// Bot validation of a match-3 layout.
-    Match3(Match3Figures),
-    /// State-graph figures of a Longcat level.
-    Longcat(LongcatFigures),
-    /// Skeleton graph and agent games of a dungeon room.
-    Dungeon(DungeonFigures),
-    /// The exact evaluation of a course.
-    Course(CourseFigures),
-    /// The blend analysis of a segment.
-    Blend(BlendFigures),
-    /// A* playability and the human-like agent's evaluation of a Mario level.
-    Mario(MarioFigures),
+/// A game's stored figures: what the last analysis of a level found, in the game's own type
+/// (each game owns its figures; the core only stores, compares, copies and writes them).
+///
+/// Files write figures as the game's file tag around the game's own value
+/// (`figures: Some(Match3((median_moves: 17.0, …)))`), which is what format 1 files hold.
+pub trait GameFigures:
+    FiguresObject + std::fmt::Debug + Send + Sync + erased_serde::Serialize
+{
+    /// The file tag of the game the figures belong to (`Match3`).
+    fn tag(&self) -> &'static str;
+    /// Every number stored, named, so a figure that is not finite can be refused.
+    fn numbers(&self) -> Vec<(&'static str, f64)>;
 }
 
-/// A Mario level's evaluation (rl-quality-diversity §6.3.4): A* playability, then the means
-/// of the human-like agent's seeded trials and the rewards they give.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MarioFigures {
-    /// The A* agent finishes the level.
-    pub playable: bool,
-    /// Ticks A* took to finish (or played before it failed).
-    pub astar_ticks: u32,
-    /// Where and how A* failed, when it did ("fell into a hole at column 37").
-    #[serde(default)]
-    pub failure: Option<String>,
-    /// Human-like trials played.
-    pub trials: u32,
-    /// Base seed of the trials.
-    pub seed: u64,
-    /// Mean jumps per trial.
-    pub jumps: f64,
-    /// Mean virtual enemy damage per trial.
-    pub enemy_damage: f64,
-    /// Mean virtual hole damage per trial.
-    pub hole_damage: f64,
-    /// Mean long presses per trial.
-    pub long_presses: f64,
-    /// Mean total damage, enemy + 1.1 × hole (Eq. 6.1).
-    pub total_damage: f64,
-    /// The difficulty reward (Fig. 6.4).
-    pub r_diff: f64,
-    /// The monotony reward, 0.01 × Σ over the patterns (Eq. 6.2).
-    pub r_mono: f64,
-    /// r_diff + r_mono; 0 when unplayable.
-    pub evaluation: f64,
+erased_serde::serialize_trait_object!(GameFigures);
+
+/// Copying, comparing and downcasting figures behind `dyn` (implemented for every
+/// [`GameFigures`] type that is `Clone + PartialEq`).
+pub trait FiguresObject: Any {
+    /// A boxed copy.
+    fn clone_box(&self) -> Box<dyn GameFigures>;
+    /// True when `other` is of the same type and equal.
+    fn same_as(&self, other: &dyn GameFigures) -> bool;
+    /// The figures as [`Any`], to downcast to the game's type.
+    fn as_any(&self) -> &dyn Any;
+    /// The figures as mutable [`Any`].
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+impl<T: GameFigures + Clone + PartialEq> FiguresObject for T {
+    fn clone_box(&self) -> Box<dyn GameFigures> {
+        Box::new(self.clone())
+    }
+
+    fn same_as(&self, other: &dyn GameFigures) -> bool {
+        other.as_any().downcast_ref::<T>() == Some(self)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}
+
+/// Reads one game's figures from a file (a game returns it from
+/// [`Game::figures_reader`](crate::game::Game::figures_reader)).
+pub type FiguresReader = fn(
+    &mut dyn erased_serde::Deserializer<'_>,
+) -> Result<Box<dyn GameFigures>, erased_serde::Error>;
+
+/// The [`FiguresReader`] of figures type `T`.
+pub fn figures_reader<T: GameFigures + serde::de::DeserializeOwned>() -> FiguresReader {
+    |de| Ok(Box::new(erased_serde::deserialize::<T>(de)?))
+}
+
+/// The last validation result stored with a level: one game's [`GameFigures`].
+pub struct Figures(Box<dyn GameFigures>);
+
+impl Figures {
+    /// Stores a game's figures.
+    pub fn new(figures: impl GameFigures) -> Self {
+        Self(Box::new(figures))
+    }
+
+    /// The figures as game type `T`, when they are of that type.
+    pub fn get<T: GameFigures>(&self) -> Option<&T> {
+        self.0.as_any().downcast_ref::<T>()
+    }
+
+    /// The figures as game type `T`, to change them.
+    pub fn get_mut<T: GameFigures>(&mut self) -> Option<&mut T> {
+        self.0.as_any_mut().downcast_mut::<T>()
+    }
+
+    /// The file tag of the game the figures belong to.
+    pub fn tag(&self) -> &'static str {
+        self.0.tag()
+    }
+
+    /// Every number stored, named.
+    pub fn numbers(&self) -> Vec<(&'static str, f64)> {
+        self.0.numbers()
+    }
+}
+
+impl Clone for Figures {
+    fn clone(&self) -> Self {
+        Self(self.0.clone_box())
+    }
+}
+
+impl PartialEq for Figures {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.same_as(&*other.0)
+    }
+}
+
+impl std::fmt::Debug for Figures {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_tuple(self.tag()).field(&self.0).finish()
+    }
+}
+
+impl Serialize for Figures {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_newtype_variant("Figures", 0, self.tag(), &*self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Figures {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        deserializer.deserialize_enum("Figures", &[], FiguresVisitor)
+    }
+}
+
+struct FiguresVisitor;
+
+impl<'de> de::Visitor<'de> for FiguresVisitor {
+    type Value = Figures;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        f.write_str("a game's figures (`Match3(…)`)")
+    }
+
+    fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<Figures, A::Error> {
+        let (crate::game::Tag(tag), variant) = data.variant()?;
+        let reader = crate::game::registry::find(&tag)
+            .ok()
+            .filter(|g| g.file_tag() == tag)
+            .and_then(|g| g.figures_reader())
+            .ok_or_else(|| {
+                de::Error::custom(format!("no registered game keeps figures named {tag:?}"))
+            })?;
+        variant.newtype_variant_seed(ReadFigures(reader))
+    }
+}
+
+/// Reads the value inside `Tag(…)` with the game's reader.
+struct ReadFigures(FiguresReader);
+
+impl<'de> de::DeserializeSeed<'de> for ReadFigures {
+    type Value = Figures;
+
+    fn deserialize<D: serde::Deserializer<'de>>(
+        self,
+        deserializer: D,
+    ) -> Result<Figures, D::Error> {
+        let mut erased = <dyn erased_serde::Deserializer>::erase(deserializer);
+        (self.0)(&mut erased)
+            .map(Figures)
+            .map_err(de::Error::custom)
+    }
 }
 
 /// One attempt by the designer at playing a level inside the studio.
@@ -269,64 +225,14 @@ impl Level {
         }
     }
 
-    /// A match-3 level from a layout, with its detected symmetry.
-    pub fn from_layout(name: impl Into<String>, layout: &Layout) -> Self {
-        Self {
-            game: crate::match3::ID,
-            name: name.into(),
-            cells: layout.to_rows(),
-            symmetry: layout.symmetry(),
-            tags: Vec::new(),
-            figures: None,
-            playtests: Vec::new(),
-        }
-    }
-
     /// The first stored number that is not finite (NaN or infinite), named: such a figure
     /// cannot be written as JSON and means nothing to a designer.
     pub fn non_finite_number(&self) -> Option<String> {
-        let mut numbers: Vec<(&str, f64)> = match &self.figures {
-            Some(Figures::Match3(f)) => {
-                vec![("median_moves", f.median_moves), ("std_moves", f.std_moves)]
-            }
-            Some(Figures::Longcat(f)) => {
-                let mut v = vec![("predicted_difficulty", f.predicted_difficulty)];
-                v.extend(f.difficulty.map(|d| ("difficulty", d)));
-                v
-            }
-            Some(Figures::Dungeon(f)) => {
-                let mut v = vec![("virtual_damage", f.virtual_damage)];
-                for a in &f.agents {
-                    v.extend([
-                        ("win_rate", a.win_rate),
-                        ("mean_ticks", a.mean_ticks),
-                        ("mean_score", a.mean_score),
-                    ]);
-                }
-                v
-            }
-            Some(Figures::Course(f)) => {
-                let mut v = vec![("evaluation", f.evaluation), ("win_rate", f.win_rate)];
-                v.extend(f.f.iter().map(|&x| ("f", x)));
-                v
-            }
-            Some(Figures::Blend(f)) => crate::blend::metrics::TileMetrics::NAMES
-                .iter()
-                .copied()
-                .zip(f.metrics.vector())
-                .collect(),
-            Some(Figures::Mario(f)) => vec![
-                ("jumps", f.jumps),
-                ("enemy_damage", f.enemy_damage),
-                ("hole_damage", f.hole_damage),
-                ("long_presses", f.long_presses),
-                ("total_damage", f.total_damage),
-                ("r_diff", f.r_diff),
-                ("r_mono", f.r_mono),
-                ("evaluation", f.evaluation),
-            ],
-            None => Vec::new(),
-        };
+        let mut numbers = self
+            .figures
+            .as_ref()
+            .map(Figures::numbers)
+            .unwrap_or_default();
         numbers.extend(
             self.playtests
                 .iter()
@@ -338,61 +244,9 @@ impl Level {
             .map(|(name, v)| format!("its figure {name} is {v}, not a finite number"))
     }
 
-    /// The match-3 layout of this level.
-    ///
-    /// # Errors
-    /// [`LayoutError`] if the cells are not a valid layout.
-    pub fn layout(&self) -> Result<Layout, LayoutError> {
-        Layout::from_rows(&self.cells)
-    }
-
-    /// The stored match-3 figures, if any.
-    pub fn match3_figures(&self) -> Option<&Match3Figures> {
-        match &self.figures {
-            Some(Figures::Match3(f)) => Some(f),
-            #[allow(unreachable_patterns)]
-            _ => None,
-        }
-    }
-
-    /// The stored Longcat figures, if any.
-    pub fn longcat_figures(&self) -> Option<&LongcatFigures> {
-        match &self.figures {
-            Some(Figures::Longcat(f)) => Some(f),
-            _ => None,
-        }
-    }
-
-    /// The dungeon figures, if stored.
-    pub fn dungeon_figures(&self) -> Option<&DungeonFigures> {
-        match &self.figures {
-            Some(Figures::Dungeon(f)) => Some(f),
-            _ => None,
-        }
-    }
-
-    /// The course figures, if stored.
-    pub fn course_figures(&self) -> Option<&CourseFigures> {
-        match &self.figures {
-            Some(Figures::Course(f)) => Some(f),
-            _ => None,
-        }
-    }
-
-    /// The blend figures, when the level has them.
-    pub fn blend_figures(&self) -> Option<&BlendFigures> {
-        match &self.figures {
-            Some(Figures::Blend(f)) => Some(f),
-            _ => None,
-        }
-    }
-
-    /// The Mario figures, when the level has them.
-    pub fn mario_figures(&self) -> Option<&MarioFigures> {
-        match &self.figures {
-            Some(Figures::Mario(f)) => Some(f),
-            _ => None,
-        }
+    /// The stored figures as game type `T`, when the level has figures of that type.
+    pub fn figures_of<T: GameFigures>(&self) -> Option<&T> {
+        self.figures.as_ref().and_then(Figures::get)
     }
 
     /// The level's cells as ASCII art.

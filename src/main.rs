@@ -10,6 +10,7 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    level_studio::install_games();
     match level_studio::cli::run_from_args() {
         Some(code) => code,
         None => open_window(),

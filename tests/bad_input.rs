@@ -4,6 +4,12 @@
 // Tests fail loudly on purpose: an unwrap or expect here is an assertion.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+/// The studio's games, installed as the binary installs them.
+#[ctor::ctor]
+fn install_games() {
+    level_studio::install_games();
+}
+
 use level_studio::longcat::dqn::DqnModel;
 use level_studio::match3::cvae::generator::sidecar_path;
 use level_studio::match3::cvae::{CvaeModel, ModelError, TrainingSet};
@@ -479,7 +485,11 @@ fn a_nan_figure_is_refused_on_load_and_never_exported_as_null() {
     let dir = tempfile::tempdir().unwrap();
     let mut pack =
         level_studio::files::load_pack(Path::new("levels/match3/match3-starter.ron")).unwrap();
-    let Some(level_studio::level::Figures::Match3(f)) = &mut pack.levels[2].figures else {
+    let Some(f) = pack.levels[2]
+        .figures
+        .as_mut()
+        .and_then(level_studio::level::Figures::get_mut::<level_studio::match3::Match3Figures>)
+    else {
         panic!("the starter levels carry figures");
     };
     f.median_moves = f64::NAN;

@@ -4,6 +4,13 @@
 // Tests fail loudly on purpose: an unwrap or expect here is an assertion.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+/// The studio's games, installed as the binary installs them.
+#[ctor::ctor]
+fn install_games() {
+    level_studio::install_games();
+}
+
+use level_studio::course::CourseFigures;
 use std::process::Command;
 
 fn studio() -> Command {
@@ -72,7 +79,7 @@ fn generate_and_eval_random_courses() {
     let pack = level_studio::files::load_pack(&out).unwrap();
     assert_eq!(pack.levels.len(), 4);
     for l in &pack.levels {
-        let f = l.course_figures().expect("figures stored");
+        let f = l.figures_of::<CourseFigures>().expect("figures stored");
         assert_eq!(f.strategies, 64);
         assert_eq!(l.cells.len(), 3);
         assert_eq!(l.cells[0].len(), 14);

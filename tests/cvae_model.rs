@@ -3,17 +3,25 @@
 // Tests fail loudly on purpose: an unwrap or expect here is an assertion.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+/// The studio's games, installed as the binary installs them.
+#[ctor::ctor]
+fn install_games() {
+    level_studio::install_games();
+}
+
 use candle_core::{DType, Device, Tensor};
 use candle_nn::{VarBuilder, VarMap};
 use level_studio::files::load_pack;
 use level_studio::match3::cvae::arch::{loss, Cvae, CLASSES};
 use level_studio::match3::cvae::encoding::{encoder_batch, kept_cells, layouts_from_logits};
 use level_studio::match3::cvae::generator::{save, snapshot};
-use level_studio::match3::cvae::train::{initial_sidecar, seeded_init};
+use level_studio::match3::cvae::train::initial_sidecar;
 use level_studio::match3::cvae::{
     Condition, CvaeModel, CvaeProgress, CvaeTrainConfig, ModelKind, Sample, TrainingSet,
 };
 use level_studio::match3::layout::{area_origin, Cell, CANVAS_CELLS, CANVAS_HEIGHT, CANVAS_WIDTH};
+use level_studio::match3::Match3Level;
+use level_studio::ml::seeded_init;
 use level_studio::rng::Rng;
 use level_studio::symmetry::Symmetry;
 use std::path::Path;

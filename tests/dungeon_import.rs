@@ -4,7 +4,15 @@
 // Tests fail loudly on purpose: an unwrap or expect here is an assertion.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use level_studio::dungeon::import::{vglc_dir, vglc_files, ImportError};
+/// The studio's games, installed as the binary installs them.
+#[ctor::ctor]
+fn install_games() {
+    level_studio::install_games();
+}
+
+use level_studio::datasets::zelda::vglc_files;
+use level_studio::datasets::VglcError;
+use level_studio::dungeon::import::{vglc_dir, ImportError};
 use std::collections::HashSet;
 use std::path::Path;
 
@@ -51,7 +59,7 @@ fn a_folder_without_dungeon_files_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     assert!(matches!(
         vglc_dir(dir.path(), 0),
-        Err(ImportError::NoDungeons(_))
+        Err(ImportError::Vglc(VglcError::NoDungeons(_)))
     ));
 }
 

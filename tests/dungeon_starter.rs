@@ -6,12 +6,19 @@
 // Tests fail loudly on purpose: an unwrap or expect here is an assertion.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+/// The studio's games, installed as the binary installs them.
+#[ctor::ctor]
+fn install_games() {
+    level_studio::install_games();
+}
+
 use level_studio::dungeon::game::{analyse_room, to_level};
+use level_studio::dungeon::DungeonFigures;
 use level_studio::dungeon::Room;
 use level_studio::files;
 use level_studio::game::AnalyseOptions;
 use level_studio::jobs::Cancel;
-use level_studio::level::{Figures, Pack};
+use level_studio::level::Pack;
 use std::path::Path;
 
 const PACK: &str = "levels/dungeon/starter.ron";
@@ -185,7 +192,7 @@ fn stored_figures_match_the_engine_and_the_planner_wins_the_solvable_rooms() {
             "{}",
             level.name
         );
-        let f = level.dungeon_figures().unwrap();
+        let f = level.figures_of::<DungeonFigures>().unwrap();
         assert!(f.solvable, "{}", level.name);
         let rate = |agent: &str| f.agents.iter().find(|a| a.agent == agent).unwrap().win_rate;
         assert_eq!(rate("do-nothing"), 0.0, "{}", level.name);
@@ -207,7 +214,9 @@ fn build_starter() {
     for (name, room) in rooms() {
         let mut level = to_level(&room, name);
         level.figures = analyse(&room).figures;
-        assert!(matches!(level.figures, Some(Figures::Dungeon(_))));
+        assert!(level
+            .figures_of::<level_studio::dungeon::DungeonFigures>()
+            .is_some());
         pack.levels.push(level);
     }
     files::save_pack(Path::new(PACK), &pack).unwrap();

@@ -14,6 +14,12 @@
 // Tests fail loudly on purpose: an unwrap or expect here is an assertion.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+/// The studio's games, installed as the binary installs them.
+#[ctor::ctor]
+fn install_games() {
+    level_studio::install_games();
+}
+
 use level_studio::document::recovery::{RecoveredPack, Recovery};
 use level_studio::document::session::{
     SavedCandidate, SavedCanvas, SavedRequest, SavedValue, Session,
@@ -21,6 +27,7 @@ use level_studio::document::session::{
 use level_studio::document::settings::{autosave_interval, Settings, ToolState};
 use level_studio::files;
 use level_studio::game::GameId;
+use level_studio::io;
 use level_studio::longcat::dqn::model::DqnSidecar;
 use level_studio::longcat::ridge::{parse_playtest_csv, RidgeModel};
 use level_studio::match3::cvae::generator::parse_sidecar;
@@ -266,7 +273,7 @@ fn session_seed(levels: &[level_studio::level::Level]) -> Vec<u8> {
             reason: "median 18 moves".into(),
         }],
     };
-    files::to_ron(&session).unwrap().into_bytes()
+    io::to_ron(&session).unwrap().into_bytes()
 }
 
 /// A recovery file with canvases and an unsaved pack.
@@ -285,7 +292,7 @@ fn recovery_seed(pack: &level_studio::level::Pack) -> Vec<u8> {
         links: Vec::new(),
         clean_exit: false,
     };
-    files::to_ron(&recovery).unwrap().into_bytes()
+    io::to_ron(&recovery).unwrap().into_bytes()
 }
 
 /// A fuzz target: its name, the files it mutates and the reader it feeds.
@@ -298,7 +305,7 @@ fn targets() -> Vec<Target> {
     let level_seeds: Vec<Vec<u8>> = starter.levels[..3]
         .iter()
         .chain(&longcat.levels[..3])
-        .map(|l| files::to_ron(l).unwrap().into_bytes())
+        .map(|l| io::to_ron(l).unwrap().into_bytes())
         .collect();
     let ascii_seeds: Vec<Vec<u8>> = starter.levels[..3]
         .iter()

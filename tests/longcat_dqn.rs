@@ -4,6 +4,12 @@
 // Tests fail loudly on purpose: an unwrap or expect here is an assertion.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+/// The studio's games, installed as the binary installs them.
+#[ctor::ctor]
+fn install_games() {
+    level_studio::install_games();
+}
+
 use level_studio::longcat::dqn::env::{level_difficulty, random_episode};
 use level_studio::longcat::dqn::model::{self, DqnModel};
 use level_studio::longcat::dqn::policy::generate;

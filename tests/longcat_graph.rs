@@ -7,6 +7,12 @@
 // Tests fail loudly on purpose: an unwrap or expect here is an assertion.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+/// The studio's games, installed as the binary installs them.
+#[ctor::ctor]
+fn install_games() {
+    level_studio::install_games();
+}
+
 use level_studio::longcat::{
     Direction, GraphAnalysis, GraphVariables, LongcatLevel, NodeClass, State, StateGraph,
     DEFAULT_BUDGET,

@@ -5,8 +5,15 @@
 // Tests fail loudly on purpose: an unwrap or expect here is an assertion.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+/// The studio's games, installed as the binary installs them.
+#[ctor::ctor]
+fn install_games() {
+    level_studio::install_games();
+}
+
 use level_studio::files;
 use level_studio::level::{Figures, Pack};
+use level_studio::longcat::LongcatFigures;
 use level_studio::longcat::*;
 use level_studio::rng::Rng;
 #[test]
@@ -18,7 +25,9 @@ fn stored_figures_match_the_engine() {
     for level in &pack.levels {
         let cat = LongcatLevel::from_rows(&level.cells).unwrap();
         let a = GraphAnalysis::of(&cat, DEFAULT_BUDGET).unwrap();
-        let stored = level.longcat_figures().expect("figures stored");
+        let stored = level
+            .figures_of::<LongcatFigures>()
+            .expect("figures stored");
         let now = a.figures(&predictor);
         assert_eq!(
             (stored.states, stored.branches, stored.difficulty),
@@ -57,7 +66,7 @@ fn build_starter() {
         let a = GraphAnalysis::of(&l, DEFAULT_BUDGET).unwrap();
         let mut lv = l.to_level(name);
         lv.tags = vec!["hand-made".into()];
-        lv.figures = Some(Figures::Longcat(a.figures(&predictor)));
+        lv.figures = Some(Figures::new(a.figures(&predictor)));
         items.push((a.difficulty.unwrap(), lv));
     }
     let mut pool: Vec<(f64, usize, String, LongcatLevel)> = Vec::new();
@@ -104,7 +113,7 @@ fn build_starter() {
             "generated".into(),
             best.2.split(' ').next().unwrap().to_string(),
         ];
-        lv.figures = Some(Figures::Longcat(a.figures(&predictor)));
+        lv.figures = Some(Figures::new(a.figures(&predictor)));
         items.push((best.0, lv));
     }
     items.sort_by(|a, b| a.0.total_cmp(&b.0));

@@ -6,11 +6,18 @@
 // Tests fail loudly on purpose: an unwrap or expect here is an assertion.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+/// The studio's games, installed as the binary installs them.
+#[ctor::ctor]
+fn install_games() {
+    level_studio::install_games();
+}
+
 use level_studio::files;
 use level_studio::game::AnalyseOptions;
 use level_studio::jobs::Cancel;
-use level_studio::level::{Figures, Pack};
+use level_studio::level::Pack;
 use level_studio::mario::game::{analyse_level, to_level};
+use level_studio::mario::MarioFigures;
 use level_studio::mario::MarioLevel;
 use std::path::Path;
 
@@ -256,7 +263,10 @@ fn stored_figures_match_the_engine_and_every_level_is_playable() {
         assert!((40..=60).contains(&mario.width()), "{name}");
         let now = analyse(&mario);
         assert_eq!(now.figures.as_ref(), level.figures.as_ref(), "{name}");
-        assert!(level.mario_figures().unwrap().playable, "{name}");
+        assert!(
+            level.figures_of::<MarioFigures>().unwrap().playable,
+            "{name}"
+        );
     }
 }
 
@@ -270,7 +280,9 @@ fn build_starter() {
     for (name, level) in levels() {
         let mut stored = to_level(&level, name);
         stored.figures = analyse(&level).figures;
-        assert!(matches!(stored.figures, Some(Figures::Mario(_))));
+        assert!(stored
+            .figures_of::<level_studio::mario::MarioFigures>()
+            .is_some());
         pack.levels.push(stored);
     }
     std::fs::create_dir_all("levels/mario").unwrap();

@@ -8,11 +8,19 @@
 // Tests fail loudly on purpose: an unwrap or expect here is an assertion.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+/// The studio's games, installed as the binary installs them.
+#[ctor::ctor]
+fn install_games() {
+    level_studio::install_games();
+}
+
 use candle_core::{Device, Tensor};
 use level_studio::files;
+use level_studio::io;
+use level_studio::io::lock::WriteLock;
 use level_studio::level::{Level, Pack};
-use level_studio::lock::WriteLock;
 use level_studio::match3::Layout;
+use level_studio::match3::Match3Level;
 use level_studio::ml::{self, Stamped, WeightsStamp};
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -338,13 +346,13 @@ fn an_oversized_vglc_level_or_training_set_is_refused_at_the_cap() {
     let dir = tempfile::tempdir().unwrap();
     let lode = dir.path().join("Lode Runner").join("Processed");
     std::fs::create_dir_all(&lode).unwrap();
-    sparse(&lode.join("Level 1.txt"), files::MAX_FILE_BYTES + 1);
+    sparse(&lode.join("Level 1.txt"), io::MAX_FILE_BYTES + 1);
     let err = level_studio::blend::data::load(dir.path()).unwrap_err();
     assert!(err.to_string().contains("larger than 256 MiB"), "{err}");
 
     let data = dir.path().join("data");
     std::fs::create_dir_all(&data).unwrap();
-    sparse(&data.join("train.ron"), files::MAX_FILE_BYTES + 1);
+    sparse(&data.join("train.ron"), io::MAX_FILE_BYTES + 1);
     let err = level_studio::match3::cvae::TrainingSet::load(&data).unwrap_err();
     assert!(err.to_string().contains("larger than 256 MiB"), "{err}");
 }

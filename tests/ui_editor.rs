@@ -4,11 +4,18 @@
 // Tests fail loudly on purpose: an unwrap or expect here is an assertion.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+/// The studio's games, installed as the binary installs them.
+#[ctor::ctor]
+fn install_games() {
+    level_studio::install_games();
+}
+
 use egui::{Key, Modifiers, Pos2};
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 use level_studio::app::{AppCommand, JobMode, PackCommand, Settings, StudioApp, StudioPaths};
 use level_studio::match3::game::{BLOCK, GAP, PLAYFIELD};
+use level_studio::match3::Match3Level;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 

@@ -4,12 +4,19 @@
 // Tests fail loudly on purpose: an unwrap or expect here is an assertion.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+/// The studio's games, installed as the binary installs them.
+#[ctor::ctor]
+fn install_games() {
+    level_studio::install_games();
+}
+
 use egui::{Key, Pos2};
 use egui_kittest::kittest::{NodeT, Queryable};
 use egui_kittest::Harness;
 use level_studio::app::{AppCommand, JobMode, PackCommand, Settings, StudioApp, StudioPaths};
 use level_studio::game::ConditionValue;
 use level_studio::level::Level;
+use level_studio::match3::Match3Level;
 use level_studio::symmetry::Symmetry;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};

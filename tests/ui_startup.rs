@@ -6,13 +6,21 @@
 // Tests fail loudly on purpose: an unwrap or expect here is an assertion.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+/// The studio's games, installed as the binary installs them.
+#[ctor::ctor]
+fn install_games() {
+    level_studio::install_games();
+}
+
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 use level_studio::app::{AppCommand, EditCommand, JobMode, Settings, StudioApp, StudioPaths};
 use level_studio::document::recovery::Recovery;
 use level_studio::document::session::{SavedCandidate, SavedRequest, SavedValue, Session};
 use level_studio::document::settings::{autosave_interval, read_settings_file};
-use level_studio::files::{self, FileError, MAX_FILE_BYTES};
+use level_studio::files;
+use level_studio::io;
+use level_studio::io::{FileError, MAX_FILE_BYTES};
 use level_studio::level::{Figures, Level};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
@@ -398,9 +406,9 @@ fn the_regular_reader_refuses_what_is_not_a_small_regular_file() {
     let dir = tempfile::tempdir().unwrap();
     let text = dir.path().join("t.ron");
     std::fs::write(&text, "\u{feff}(a: 1)\n").unwrap();
-    assert_eq!(files::read_regular_text(&text).unwrap(), "(a: 1)\n");
+    assert_eq!(io::read_regular_text(&text).unwrap(), "(a: 1)\n");
     assert!(matches!(
-        files::read_regular_text(dir.path()),
+        io::read_regular_text(dir.path()),
         Err(FileError::NotRegular {
             kind: "a folder",
             ..
@@ -412,20 +420,19 @@ fn the_regular_reader_refuses_what_is_not_a_small_regular_file() {
         .set_len(MAX_FILE_BYTES + 1)
         .unwrap();
     assert!(matches!(
-        files::read_regular_text(&big),
+        io::read_regular_text(&big),
         Err(FileError::TooLarge { .. })
     ));
     assert!(matches!(
-        files::read_regular_text(&dir.path().join("missing.ron")),
+        io::read_regular_text(&dir.path().join("missing.ron")),
         Err(FileError::Io { .. })
     ));
     #[cfg(unix)]
     {
         let fifo = dir.path().join("fifo.ron");
         mkfifo(&fifo);
-        let (result, took) = timed_with_watchdog(std::slice::from_ref(&fifo), || {
-            files::read_regular_text(&fifo)
-        });
+        let (result, took) =
+            timed_with_watchdog(std::slice::from_ref(&fifo), || io::read_regular_text(&fifo));
         assert!(took < Duration::from_secs(10));
         let e = result.unwrap_err();
         assert!(matches!(e, FileError::NotRegular { .. }));
@@ -435,7 +442,7 @@ fn the_regular_reader_refuses_what_is_not_a_small_regular_file() {
         });
         assert!(matches!(result, Err(FileError::NotRegular { .. })));
         assert!(matches!(
-            files::read_regular_text(Path::new("/dev/zero")),
+            io::read_regular_text(Path::new("/dev/zero")),
             Err(FileError::NotRegular {
                 kind: "a device",
                 ..
@@ -455,7 +462,7 @@ fn starter_level(i: usize) -> Level {
 fn a_session_with_numbers_out_of_range_is_restored_in_range() {
     let dir = tempfile::tempdir().unwrap();
     let mut nan_level = starter_level(1);
-    nan_level.figures = Some(Figures::Match3(level_studio::level::Match3Figures {
+    nan_level.figures = Some(Figures::new(level_studio::match3::Match3Figures {
         median_moves: f64::NAN,
         std_moves: 1.0,
         valid: true,

@@ -13,9 +13,6 @@ use std::path::{Path, PathBuf};
 /// A segment's side.
 pub const SIDE: usize = 16;
 
-/// Where the studio looks for the VGLC folder when not told.
-pub const DEFAULT_DIR: &str = "../shared/data/vglc";
-
 /// The game a segment was cut from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Source {
@@ -169,7 +166,7 @@ pub fn pad_room(name: String, terrain: &[String]) -> Segment {
 /// A missing folder or a malformed file, naming it.
 pub fn load(dir: &Path) -> Result<Vec<Segment>, DataError> {
     let read = |p: &Path| {
-        crate::files::read_text(p).map_err(|e| DataError::Read {
+        crate::io::read_text(p).map_err(|e| DataError::Read {
             path: p.to_path_buf(),
             reason: e.to_string(),
         })
@@ -184,13 +181,13 @@ pub fn load(dir: &Path) -> Result<Vec<Segment>, DataError> {
     } else {
         dir.to_path_buf()
     };
-    let files = crate::dungeon::import::vglc_files(&zelda).map_err(|e| DataError::Read {
+    let files = crate::datasets::zelda::vglc_files(&zelda).map_err(|e| DataError::Read {
         path: zelda.clone(),
         reason: e.to_string(),
     })?;
     for path in files {
         let text = read(&path)?;
-        let rooms = crate::dungeon::import::vglc_terrains(&path, &text).map_err(|e| {
+        let rooms = crate::datasets::zelda::vglc_terrains(&path, &text).map_err(|e| {
             DataError::Malformed {
                 path: path.clone(),
                 line: 1,

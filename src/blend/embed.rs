@@ -203,7 +203,7 @@ pub fn train(
     let encoder = TileEncoder::new(
         VarBuilder::from_varmap(&varmap, DType::F32, &device).pp(super::vae::EMBED_PREFIX),
     )?;
-    crate::match3::cvae::train::seeded_init(&varmap, config.seed)
+    crate::ml::seeded_init(&varmap, config.seed)
         .map_err(|e| candle_core::Error::Msg(e.to_string()))?;
     let mut opt = AdamW::new(
         varmap.all_vars(),

@@ -5,12 +5,13 @@ use super::agents::{lode_runner, lode_runner_corners, zelda};
 use super::data::SIDE;
 use super::metrics::{likeness, origin_counts, tile_metrics, Likeness, TileMetrics};
 use super::tiles::{props, COLOURS, LETTERS, NAMES};
+use super::BlendFigures;
 use crate::game::{
     AnalyseOptions, Analysis, AsciiError, Game, GameId, Gauge, LevelGenerator, PlayRules,
     SizeRules, TileInfo, Verdict,
 };
 use crate::jobs::{Cancel, JobError};
-use crate::level::{BlendFigures, Figures, Level};
+use crate::level::{Figures, Level};
 use serde_json::json;
 use std::sync::{Arc, LazyLock};
 
@@ -159,7 +160,7 @@ fn analysis_of(f: &BlendFigures) -> Analysis {
             m.path_proportion
         ),
         verdict,
-        figures: Some(Figures::Blend(f.clone())),
+        figures: Some(Figures::new(f.clone())),
         gauge: Gauge {
             title: "Blend".into(),
             headline: format!("{like} · {:.0} % Lode Runner tiles", share * 100.0),
@@ -241,6 +242,10 @@ impl Game for BlendGame {
         "Blend"
     }
 
+    fn figures_reader(&self) -> Option<crate::level::FiguresReader> {
+        Some(crate::level::figures_reader::<super::BlendFigures>())
+    }
+
     fn tiles(&self) -> &'static [TileInfo] {
         TILES.as_slice()
     }
@@ -292,11 +297,11 @@ impl Game for BlendGame {
     }
 
     fn stored_difficulty(&self, level: &Level) -> Option<f64> {
-        level.blend_figures().map(lr_share)
+        level.figures_of::<BlendFigures>().map(lr_share)
     }
 
     fn stored_verdict(&self, level: &Level) -> Option<bool> {
-        level.blend_figures().map(|f| {
+        level.figures_of::<BlendFigures>().map(|f| {
             if f.lode_runner_like {
                 f.lr_playable
             } else {

@@ -9,7 +9,6 @@ use crate::game::{
 use crate::jobs::JobError;
 use crate::level::Level;
 use crate::rng::Rng;
-use std::path::PathBuf;
 use std::sync::Arc;
 
 /// The generators of blend segments, in sidebar order.
@@ -21,11 +20,6 @@ pub fn all() -> Vec<Arc<dyn LevelGenerator>> {
         Arc::new(VaeBlends { id: "cte-cnn" }),
         Arc::new(VaeBlends { id: "vglc-cnn" }),
     ]
-}
-
-/// The VGLC folder: `$VGLC_DIR`, else [`data::DEFAULT_DIR`] (beside the repository).
-pub fn vglc_dir() -> PathBuf {
-    std::env::var_os("VGLC_DIR").map_or_else(|| PathBuf::from(data::DEFAULT_DIR), PathBuf::from)
 }
 
 /// A segment as a studio level, tagged with its source game.
@@ -99,7 +93,7 @@ impl LevelGenerator for DatasetSegments {
                 "choose Lode Runner, Zelda or both to draw segments from".into(),
             ));
         }
-        let dir = vglc_dir();
+        let dir = crate::datasets::vglc_dir();
         let all = data::load(&dir).map_err(|e| {
             JobError::Failed(format!(
                 "{e} (the VGLC text levels; set VGLC_DIR to their folder)"

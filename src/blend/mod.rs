@@ -7,6 +7,7 @@ pub mod cnn;
 pub mod data;
 pub mod embed;
 pub mod eval;
+pub mod figures;
 pub mod game;
 pub mod generators;
 pub mod lab;
@@ -15,7 +16,13 @@ pub mod play;
 pub mod tiles;
 pub mod vae;
 
+pub use figures::BlendFigures;
 pub use game::{BlendGame, ID};
 
 #[cfg(test)]
 mod tests;
+
+/// The plug-in: adds this game to the studio's registry.
+pub fn plugin(registry: &mut crate::game::registry::Registry) {
+    registry.add_game(&BlendGame);
+}

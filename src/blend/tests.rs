@@ -188,7 +188,7 @@ fn malformed_segments_say_what_is_wrong() {
 
 #[test]
 fn the_vglc_data_makes_600_lode_runner_and_459_zelda_segments() {
-    let dir = Path::new(data::DEFAULT_DIR);
+    let dir = Path::new(crate::datasets::DEFAULT_DIR);
     if !dir.is_dir() {
         println!("skipped: the VGLC folder {} is not here", dir.display());
         return;

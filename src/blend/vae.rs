@@ -396,7 +396,7 @@ pub fn data_hash(segments: &[Segment]) -> String {
         .flat_map(|s| s.rows.iter())
         .cloned()
         .collect();
-    ml::fnv1a_hex(text.as_bytes())
+    crate::io::fnv1a_hex(text.as_bytes())
 }
 
 /// Progress while training.
@@ -550,7 +550,7 @@ pub fn train(
         width,
         VarBuilder::from_varmap(&varmap, DType::F32, &device),
     )?;
-    crate::match3::cvae::train::seeded_init(&varmap, config.seed)
+    crate::ml::seeded_init(&varmap, config.seed)
         .map_err(|e| candle_core::Error::Msg(e.to_string()))?;
     let mut opt = AdamW::new(
         varmap.all_vars(),

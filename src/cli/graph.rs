@@ -3,6 +3,7 @@
 
 use crate::files;
 use crate::game::{AnalyseOptions, Analysis, Game};
+use crate::io;
 use crate::jobs::Cancel;
 use crate::level::Level;
 use anyhow::{anyhow, bail, Result};
@@ -62,7 +63,7 @@ pub fn run(args: &GraphArgs) -> Result<ExitCode> {
         let analysis = analyse(&args.file, level, &options)?;
         print_report(&args.file, level, &analysis, many, args.json);
         if let (Some(out), Some(graph)) = (&args.dot, &analysis.graph) {
-            files::write_atomic(out, graph.to_dot(&level.name).as_bytes())?;
+            io::write_atomic(out, graph.to_dot(&level.name).as_bytes())?;
             if !args.json {
                 println!("wrote {} nodes to {}", graph.node_count(), out.display());
             }

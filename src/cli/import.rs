@@ -5,6 +5,7 @@
 use crate::dungeon::game::to_level;
 use crate::dungeon::import::{gvgai_room, vglc_dir};
 use crate::files;
+use crate::io;
 use crate::level::Pack;
 use crate::mario::formats::{self as mario_formats, Format};
 use anyhow::{bail, Result};
@@ -105,7 +106,7 @@ fn lode_runner(args: &ImportArgs, mut pack: Pack) -> Result<ExitCode> {
         }
     }
     for path in &files {
-        let text = files::read_text(path)?;
+        let text = io::read_text(path)?;
         for segment in lode_runner_segments(path, &text)? {
             pack.levels
                 .push(crate::blend::generators::segment_level(&segment));
@@ -143,7 +144,7 @@ fn mario(args: &ImportArgs, mut pack: Pack, format: Format) -> Result<ExitCode> 
         }
     }
     for path in &paths {
-        let text = files::read_text(path)?;
+        let text = io::read_text(path)?;
         let level = match format {
             Format::Vglc => mario_formats::read_vglc(&text),
             Format::MarioAi => mario_formats::read_mario_ai(&text),

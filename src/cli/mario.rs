@@ -435,7 +435,7 @@ fn print_row(model: &str, row: &serde_json::Value) {
 /// present: each run's test means (thick) and training means, x the share of its run.
 fn plot_td3(path: &std::path::Path, png: &std::path::Path) -> Result<()> {
     use crate::mario::td3::file::{load, weights_file};
-    let dir = crate::files::folder_of(path);
+    let dir = crate::io::folder_of(path);
     let mut chart = crate::export::chart::Chart::new(640, 400, 40.0, (0.0, 1.0), (0.0, 0.3));
     for (id, rgb) in [("td3", [235u8, 130, 20]), ("vs-td3", [40, 80, 190])] {
         let Ok(model) = load(&dir.join(weights_file(id))) else {

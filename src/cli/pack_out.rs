@@ -4,7 +4,9 @@
 //! the edit. When it changed, the run stops writing there, says so once, and writes to a
 //! sibling name instead.
 
-use crate::files::{self, FileError, FileState};
+use crate::files;
+use crate::io;
+use crate::io::{FileError, FileState};
 use crate::level::Pack;
 use std::path::{Path, PathBuf};
 
@@ -15,7 +17,7 @@ pub struct PackOut {
     last: Option<FileState>,
     diverted_from: Option<PathBuf>,
     /// Held for the whole run: a second run onto the same pack fails at once.
-    _lock: crate::lock::WriteLock,
+    _lock: crate::io::lock::WriteLock,
 }
 
 impl PackOut {
@@ -24,7 +26,7 @@ impl PackOut {
     /// # Errors
     /// [`FileError::Locked`] when another process is writing it.
     pub fn new(path: &Path) -> Result<Self, FileError> {
-        let folder = files::folder_of(path);
+        let folder = io::folder_of(path);
         std::fs::create_dir_all(&folder).map_err(|error| FileError::Io {
             path: folder.clone(),
             error,
@@ -33,7 +35,7 @@ impl PackOut {
             path: path.to_path_buf(),
             last: FileState::of(path),
             diverted_from: None,
-            _lock: crate::lock::WriteLock::acquire(path)?,
+            _lock: crate::io::lock::WriteLock::acquire(path)?,
         })
     }
 
@@ -55,7 +57,7 @@ impl PackOut {
     /// As [`files::save_pack`].
     pub fn save(&mut self, pack: &Pack) -> Result<(), FileError> {
         if FileState::of(&self.path) != self.last {
-            let sibling = files::sibling_name(&self.path);
+            let sibling = io::sibling_name(&self.path);
             eprintln!(
                 "warning: {} was changed by someone else since this run {}; it is left as it \
                  is, and this run writes to {} instead",
@@ -67,7 +69,7 @@ impl PackOut {
                 },
                 sibling.display()
             );
-            let lock = crate::lock::WriteLock::acquire(&sibling)?;
+            let lock = crate::io::lock::WriteLock::acquire(&sibling)?;
             self.diverted_from.get_or_insert_with(|| self.path.clone());
             self.path = sibling;
             self._lock = lock;
@@ -83,7 +85,7 @@ impl PackOut {
 mod tests {
     use super::*;
     use crate::level::Level;
-    use crate::match3::Layout;
+    use crate::match3::{Layout, Match3Level};
 
     fn pack(n: usize) -> Pack {
         let mut pack = Pack::new("p");

@@ -73,7 +73,7 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
         std::fs::create_dir_all(folder)
             .map_err(|e| anyhow::anyhow!("{}: {e}", folder.display()))?;
     }
-    let _lock = crate::lock::WriteLock::acquire(&args.out)?;
+    let _lock = crate::io::lock::WriteLock::acquire(&args.out)?;
     super::GAME_COMMANDS
         .iter()
         .find_map(|g| (g.train)(args))

@@ -11,9 +11,10 @@
 
 use super::matrix::{Course, Structure};
 use super::rules::evaluate;
+use crate::ml::Mlp;
 use crate::rng::Rng;
 use candle_core::{DType, Device, Tensor, D};
-use candle_nn::{linear, AdamW, Linear, Module, Optimizer, ParamsAdamW, VarBuilder, VarMap};
+use candle_nn::{AdamW, Optimizer, ParamsAdamW, VarBuilder, VarMap};
 use std::collections::VecDeque;
 use std::time::Instant;
 
@@ -36,36 +37,13 @@ pub fn input_len(structure: Structure) -> usize {
     4 * structure.columns()
 }
 
-/// Three fully connected layers of width [`HIDDEN`] with ReLU between them: the shape of every
-/// course network (actor, critic, evaluator, Q-network).
-pub struct Mlp {
-    l1: Linear,
-    l2: Linear,
-    l3: Linear,
-}
-
-impl Mlp {
-    /// Builds the layers under `vb` (`l1`, `l2`, `l3`).
-    ///
-    /// # Errors
-    /// A candle error when a weight is missing or has the wrong shape.
-    pub fn new(input: usize, output: usize, vb: VarBuilder) -> candle_core::Result<Self> {
-        Ok(Self {
-            l1: linear(input, HIDDEN, vb.pp("l1"))?,
-            l2: linear(HIDDEN, HIDDEN, vb.pp("l2"))?,
-            l3: linear(HIDDEN, output, vb.pp("l3"))?,
-        })
-    }
-
-    /// The network's output for a batch of inputs.
-    ///
-    /// # Errors
-    /// A candle error.
-    pub fn forward(&self, x: &Tensor) -> candle_core::Result<Tensor> {
-        let x = self.l1.forward(x)?.relu()?;
-        let x = self.l2.forward(&x)?.relu()?;
-        self.l3.forward(&x)
-    }
+/// Builds the shape of every course network (actor, critic, evaluator, Q-network): two
+/// hidden layers of width [`HIDDEN`] with ReLU, under `vb` (`l1`, `l2`, `l3`).
+///
+/// # Errors
+/// A candle error when a weight is missing or has the wrong shape.
+pub fn mlp(input: usize, output: usize, vb: VarBuilder) -> candle_core::Result<Mlp> {
+    Mlp::new(&[input, HIDDEN, HIDDEN, output], vb)
 }
 
 /// The actor: a course being filled → the next column's three values in [0, 1].
@@ -81,7 +59,7 @@ impl Actor {
     /// A candle error when a weight is missing or has the wrong shape.
     pub fn new(structure: Structure, vb: VarBuilder) -> candle_core::Result<Self> {
         Ok(Self {
-            net: Mlp::new(input_len(structure), 3, vb)?,
+            net: mlp(input_len(structure), 3, vb)?,
             structure,
         })
     }
@@ -154,7 +132,7 @@ impl Critic {
     /// A candle error when a weight is missing or has the wrong shape.
     pub fn new(structure: Structure, vb: VarBuilder) -> candle_core::Result<Self> {
         Ok(Self {
-            net: Mlp::new(input_len(structure) + 3, 1, vb)?,
+            net: mlp(input_len(structure) + 3, 1, vb)?,
             structure,
         })
     }
@@ -411,8 +389,7 @@ pub fn train(
     let actor_target = Actor::new(s, vb(&maps[2]))?;
     let critic_target = Critic::new(s, vb(&maps[3]).pp(CRITIC_PREFIX))?;
     let init = |m: &VarMap, seed: u64| {
-        crate::match3::cvae::train::seeded_init(m, seed)
-            .map_err(|e| candle_core::Error::Msg(e.to_string()))
+        crate::ml::seeded_init(m, seed).map_err(|e| candle_core::Error::Msg(e.to_string()))
     };
     init(&maps[0], config.seed)?;
     init(&maps[1], config.seed ^ 0xc1)?;

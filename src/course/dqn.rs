@@ -3,7 +3,7 @@
 //! course's evaluation (γ = 1). Double-DQN targets, a target network synced every
 //! [`DqnConfig::target_sync`] steps, ε-greedy with linear decay. Seeded.
 
-use super::ddpg::{copy, features, input_len, random_start, value_of, Curve, DdpgProgress, Mlp};
+use super::ddpg::{copy, features, input_len, random_start, value_of, Curve, DdpgProgress};
 use super::matrix::Structure;
 use super::policy::{parameters, Filling, QRl};
 use crate::rl::Sequential;
@@ -40,7 +40,7 @@ pub fn argmax(row: &[f32]) -> usize {
 
 /// The Q-network: a course being filled → the value of each of the 101 actions.
 pub struct CourseQ {
-    net: Mlp,
+    net: crate::ml::Mlp,
     structure: Structure,
 }
 
@@ -51,7 +51,7 @@ impl CourseQ {
     /// A candle error when a weight is missing or has the wrong shape.
     pub fn new(structure: Structure, vb: VarBuilder) -> candle_core::Result<Self> {
         Ok(Self {
-            net: Mlp::new(q_input_len(structure), ACTIONS, vb)?,
+            net: super::ddpg::mlp(q_input_len(structure), ACTIONS, vb)?,
             structure,
         })
     }
@@ -171,7 +171,7 @@ pub fn train(
         s,
         VarBuilder::from_varmap(&target_map, DType::F32, &device).pp(Q_PREFIX),
     )?;
-    crate::match3::cvae::train::seeded_init(&varmap, config.seed)
+    crate::ml::seeded_init(&varmap, config.seed)
         .map_err(|e| candle_core::Error::Msg(e.to_string()))?;
     copy(&varmap, &target_map)?;
     let mut opt = AdamW::new(

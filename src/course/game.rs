@@ -7,6 +7,7 @@ use super::rules::{
     battle, evaluate, step, Evaluation, Player, ATK_GAIN, MAX_ENEMIES, MAX_HP, RETREAT_COST,
     WEIGHTS,
 };
+use super::CourseFigures;
 use crate::game::explore::{GraphPicture, StateGraph, StateSpace};
 use crate::game::{
     AnalyseOptions, Analysis, AsciiError, CellLook, Game, GameId, Gauge, LevelGenerator,
@@ -15,7 +16,7 @@ use crate::game::{
 };
 use crate::grid::Grid;
 use crate::jobs::{Cancel, JobError};
-use crate::level::{CourseFigures, Figures, Level};
+use crate::level::{Figures, Level};
 use serde_json::json;
 use std::sync::Arc;
 
@@ -251,7 +252,7 @@ pub fn analysis_of(course: &Course, e: &Evaluation) -> Analysis {
     Analysis {
         difficulty: Some(1.0 - rate),
         verdict,
-        figures: Some(Figures::Course(CourseFigures {
+        figures: Some(Figures::new(CourseFigures {
             evaluation: e.value,
             win_rate: rate,
             f: e.f,
@@ -286,6 +287,10 @@ impl Game for CourseGame {
 
     fn file_tag(&self) -> &'static str {
         "Course"
+    }
+
+    fn figures_reader(&self) -> Option<crate::level::FiguresReader> {
+        Some(crate::level::figures_reader::<super::CourseFigures>())
     }
 
     fn tiles(&self) -> &'static [TileInfo] {
@@ -355,18 +360,20 @@ impl Game for CourseGame {
     }
 
     fn stored_difficulty(&self, level: &Level) -> Option<f64> {
-        level.course_figures().map(|f| 1.0 - f.win_rate)
+        level
+            .figures_of::<CourseFigures>()
+            .map(|f| 1.0 - f.win_rate)
     }
 
     fn stored_verdict(&self, level: &Level) -> Option<bool> {
         level
-            .course_figures()
+            .figures_of::<CourseFigures>()
             .map(|f| f.evaluation >= GOOD_EVALUATION)
     }
 
     fn stored_weak(&self, level: &Level) -> bool {
         level
-            .course_figures()
+            .figures_of::<CourseFigures>()
             .is_some_and(|f| f.wins > 0 && f.evaluation < GOOD_EVALUATION)
     }
 
@@ -376,7 +383,7 @@ impl Game for CourseGame {
 
     fn card_text(&self, level: &Level, difficulty: f64) -> String {
         // The GOOD / WEAK badge is the evaluation's: the card shows it first.
-        match level.course_figures() {
+        match level.figures_of::<CourseFigures>() {
             Some(f) => format!(
                 "eval {:.2} · wins {:.0} %",
                 f.evaluation,

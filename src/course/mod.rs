@@ -4,6 +4,7 @@
 
 pub mod ddpg;
 pub mod dqn;
+pub mod figures;
 pub mod game;
 pub mod generators;
 pub mod matrix;
@@ -12,9 +13,15 @@ pub mod policy;
 pub mod rules;
 pub mod sl;
 
+pub use figures::CourseFigures;
 pub use game::{CourseGame, ID};
 pub use matrix::{Course, CourseError, Structure};
 pub use rules::{evaluate, play, Evaluation, Playthrough};
 
 #[cfg(test)]
 mod tests;
+
+/// The plug-in: adds this game to the studio's registry.
+pub fn plugin(registry: &mut crate::game::registry::Registry) {
+    registry.add_game(&CourseGame);
+}

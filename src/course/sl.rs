@@ -123,8 +123,7 @@ pub fn train(
         VarBuilder::from_varmap(&critic_map, DType::F32, &device).pp(CRITIC_PREFIX),
     )?;
     let init = |m: &VarMap, seed: u64| {
-        crate::match3::cvae::train::seeded_init(m, seed)
-            .map_err(|e| candle_core::Error::Msg(e.to_string()))
+        crate::ml::seeded_init(m, seed).map_err(|e| candle_core::Error::Msg(e.to_string()))
     };
     init(&actor_map, config.seed)?;
     init(&critic_map, config.seed ^ 0xc1)?;

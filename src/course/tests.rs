@@ -295,7 +295,7 @@ fn untrained() -> (super::ddpg::Actor, super::ddpg::Critic, super::dqn::CourseQ)
     let critic = super::ddpg::Critic::new(Structure::NINE, vb(&c).pp("critic")).unwrap();
     let dqn = super::dqn::CourseQ::new(Structure::NINE, vb(&q).pp("q")).unwrap();
     for (m, seed) in [(&a, 1), (&c, 2), (&q, 3)] {
-        crate::match3::cvae::train::seeded_init(m, seed).unwrap();
+        crate::ml::seeded_init(m, seed).unwrap();
     }
     (actor, critic, dqn)
 }
@@ -520,7 +520,7 @@ fn a_course_card_shows_the_evaluation_beside_the_win_rate() {
     let analysis = super::game::analysis_of(&course, &super::rules::evaluate(&course));
     let mut level = crate::level::Level::bare(crate::course::ID, "c", rows);
     level.figures = analysis.figures.clone();
-    let f = level.course_figures().unwrap().clone();
+    let f = level.figures_of::<CourseFigures>().unwrap().clone();
     let text = CourseGame.card_text(&level, 1.0 - f.win_rate);
     assert_eq!(
         text,

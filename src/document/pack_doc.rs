@@ -407,7 +407,7 @@ impl PackDoc {
 mod tests {
     use super::*;
     use crate::level::Figures;
-    use crate::match3::{Layout, Validation, ValidationConfig};
+    use crate::match3::{Layout, Match3Level, Validation, ValidationConfig};
 
     fn level(name: &str, median: f64) -> Level {
         let mut l = Level::from_layout(name, &Layout::open(5, 5).unwrap());
@@ -415,7 +415,7 @@ mod tests {
             vec![median as u32; 3],
             &ValidationConfig::default(),
         );
-        l.figures = Some(Figures::Match3((&v).into()));
+        l.figures = Some(Figures::new(crate::match3::Match3Figures::from(&v)));
         l
     }
 

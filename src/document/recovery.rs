@@ -3,7 +3,7 @@
 //! number, as for the other start-up files. GUI-free.
 
 use crate::document::startup::{checked_level, Checked};
-use crate::files::{from_ron, to_ron, write_atomic, FileError};
+use crate::io::{from_ron, to_ron, write_atomic, FileError};
 use crate::level::{Game, Level, Pack};
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};

@@ -5,8 +5,8 @@
 //! can only lose the values that are wrong. GUI-free; the window puts a session back.
 
 use crate::document::startup::{checked_level, checked_number, Checked};
-use crate::files::FileError;
 use crate::game::{ConditionKind, ConditionSpec, ConditionValue};
+use crate::io::FileError;
 use crate::level::{Game, Level};
 use crate::symmetry::Symmetry;
 use serde::{Deserialize, Serialize};
@@ -118,7 +118,7 @@ impl Session {
     /// # Errors
     /// [`FileError::Parse`] when the text is not a session.
     pub fn from_text(path: &Path, text: &str) -> Result<Checked<Session>, FileError> {
-        let mut session: Session = crate::files::from_ron(path, text)?;
+        let mut session: Session = crate::io::from_ron(path, text)?;
         let notes = session.check();
         Ok(Checked {
             value: session,
@@ -178,8 +178,8 @@ impl Session {
         if let Some(dir) = path.parent() {
             let _ = std::fs::create_dir_all(dir);
         }
-        let text = crate::files::to_ron(self)?;
-        crate::files::write_atomic(path, text.as_bytes())
+        let text = crate::io::to_ron(self)?;
+        crate::io::write_atomic(path, text.as_bytes())
     }
 }
 

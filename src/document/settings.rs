@@ -5,8 +5,8 @@
 
 use crate::document::board::{tile_named, Tile};
 use crate::document::startup::{checked_number, read_startup_file, Checked, StartupRead};
-use crate::files::FileError;
 use crate::game::{Game as GameRules, GameId};
+use crate::io::FileError;
 use crate::symmetry::Symmetry;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -179,7 +179,7 @@ impl Settings {
     /// # Errors
     /// [`FileError::Parse`] when the file is not such a map or the settings in it do not read.
     pub fn from_storage_text(path: &Path, text: &str) -> Result<Checked<Settings>, FileError> {
-        let entries: HashMap<String, String> = crate::files::from_ron(path, text)?;
+        let entries: HashMap<String, String> = crate::io::from_ron(path, text)?;
         let mut settings = match entries.get(STORAGE_KEY) {
             Some(app) => ron::from_str::<Settings>(app).map_err(|e| FileError::Parse {
                 path: path.to_path_buf(),
@@ -211,7 +211,7 @@ impl Settings {
     pub fn to_storage_text(&self) -> Result<String, FileError> {
         let app = ron::to_string(self).map_err(|e| FileError::Serialise(e.to_string()))?;
         let entries: HashMap<String, String> = [(STORAGE_KEY.to_string(), app)].into();
-        crate::files::to_ron(&entries)
+        crate::io::to_ron(&entries)
     }
 }
 

@@ -1,11 +1,11 @@
 //! The studio's own files read at start (settings `app.ron`, `session.ron`, `recovery.ron`),
 //! read so that no content can stop, crash or slow the start: only regular files of at most
-//! [`MAX_FILE_BYTES`](crate::files::MAX_FILE_BYTES), opened without blocking; every number
+//! [`MAX_FILE_BYTES`](crate::io::MAX_FILE_BYTES), opened without blocking; every number
 //! brought into its range; and a file that cannot be used moved aside (renamed, never deleted)
 //! so that the designer keeps it and the next start is clean. What was wrong comes back in
 //! words for the status bar.
 
-use crate::files::{read_regular_text, FileError};
+use crate::io::{read_regular_text, FileError};
 use crate::level::Level;
 use std::ops::RangeInclusive;
 use std::path::{Path, PathBuf};

@@ -10,6 +10,7 @@ use super::rules::TICK_LIMIT;
 use super::skeleton::{
     skeleton, GraphError, SkeletonError, SkeletonGraph, DEFAULT_BUDGET, MAX_MONSTERS,
 };
+use super::{AgentFigures, DungeonFigures};
 use crate::evolve::pattern::{f_pattern, mean_group_size, Fitness};
 use crate::evolve::Evaluation;
 use crate::game::explore::GraphPicture;
@@ -17,7 +18,7 @@ use crate::game::{
     AnalyseOptions, Analysis, Gauge, GaugeHistogram, GraphVariables, StateGraphView, Verdict,
 };
 use crate::jobs::{Cancel, JobError};
-use crate::level::{AgentFigures, DungeonFigures, Figures};
+use crate::level::Figures;
 use serde_json::json;
 use std::sync::Arc;
 
@@ -388,7 +389,7 @@ fn analysis_of(
     };
     Analysis {
         difficulty: known.then_some(difficulty),
-        figures: Some(Figures::Dungeon(figures)),
+        figures: Some(Figures::new(figures)),
         verdict,
         gauge,
         fields,
@@ -495,7 +496,11 @@ mod tests {
         assert!(a.gauge.notes[0].contains(note));
         assert!(a.summary.starts_with(note), "{}", a.summary);
         assert!(a.difficulty.is_some());
-        let Some(Figures::Dungeon(f)) = &a.figures else {
+        let Some(f) = a
+            .figures
+            .as_ref()
+            .and_then(Figures::get::<super::DungeonFigures>)
+        else {
             panic!("no dungeon figures")
         };
         assert_eq!(f.graph_budget, Some(5));

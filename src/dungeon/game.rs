@@ -8,6 +8,7 @@ use super::evolve::{ProfileAgents, RoomBreeder};
 use super::generators::{constructive_room, random_room, GenerateError};
 use super::room::{Cell, Room, RoomError, Speed, MAX_SIDE};
 use super::rules::{Action, Dir, Outcome, Play, TICK_LIMIT};
+use super::DungeonFigures;
 use crate::evolve::generator::Fi2PopGenerator;
 use crate::evolve::pattern::Fitness;
 use crate::game::{
@@ -126,6 +127,10 @@ impl Game for DungeonGame {
         "Dungeon"
     }
 
+    fn figures_reader(&self) -> Option<crate::level::FiguresReader> {
+        Some(crate::level::figures_reader::<super::DungeonFigures>())
+    }
+
     fn tiles(&self) -> &'static [TileInfo] {
         &TILES
     }
@@ -177,13 +182,13 @@ impl Game for DungeonGame {
 
     fn stored_difficulty(&self, level: &Level) -> Option<f64> {
         level
-            .dungeon_figures()
+            .figures_of::<DungeonFigures>()
             .filter(|f| f.solvable || f.agents.iter().any(|a| a.win_rate > 0.0))
             .map(|f| f.virtual_damage)
     }
 
     fn stored_verdict(&self, level: &Level) -> Option<bool> {
-        level.dungeon_figures().map(|f| {
+        level.figures_of::<DungeonFigures>().map(|f| {
             f.agents
                 .iter()
                 .any(|a| a.agent == AgentKind::Planner.name() && a.win_rate >= 0.5)
@@ -191,7 +196,7 @@ impl Game for DungeonGame {
     }
 
     fn stored_weak(&self, level: &Level) -> bool {
-        level.dungeon_figures().is_some_and(|f| {
+        level.figures_of::<DungeonFigures>().is_some_and(|f| {
             // Winnable, or not known to be unsolvable (the skeleton passed its budget).
             f.solvable || f.graph_budget.is_some() || f.agents.iter().any(|a| a.win_rate > 0.0)
         }) && self.stored_verdict(level) == Some(false)

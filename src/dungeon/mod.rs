@@ -8,6 +8,7 @@
 pub mod agents;
 pub mod analysis;
 pub mod evolve;
+pub mod figures;
 pub mod game;
 pub mod generators;
 pub mod gvgai_agents;
@@ -16,6 +17,12 @@ pub mod room;
 pub mod rules;
 pub mod skeleton;
 
+pub use figures::{AgentFigures, DungeonFigures};
 pub use game::{DungeonGame, ID};
 pub use room::{Cell, Room, RoomError, Speed};
 pub use rules::{Action, Dir, Monster, Outcome, Play, TickEvents, TICK_LIMIT};
+
+/// The plug-in: adds this game to the studio's registry.
+pub fn plugin(registry: &mut crate::game::registry::Registry) {
+    registry.add_game(&DungeonGame);
+}

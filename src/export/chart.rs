@@ -111,6 +111,6 @@ impl Chart {
                 image::ImageFormat::Png,
             )
             .map_err(|e| e.to_string())?;
-        crate::files::write_atomic(path, &bytes).map_err(|e| e.to_string())
+        crate::io::write_atomic(path, &bytes).map_err(|e| e.to_string())
     }
 }

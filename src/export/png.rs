@@ -5,7 +5,7 @@
 
 use super::font;
 use crate::document::PackDoc;
-use crate::files::write_atomic;
+use crate::io::write_atomic;
 use crate::level::{Level, Pack};
 use image::{Rgb, RgbImage};
 use std::path::Path;
@@ -209,7 +209,7 @@ pub fn export_png(path: &Path, pack: &Pack, notes: &[SheetNote]) -> Result<(), S
 mod tests {
     use super::*;
     use crate::level::Level;
-    use crate::match3::Layout;
+    use crate::match3::{Layout, Match3Level};
 
     #[test]
     fn a_short_pack_makes_a_sheet_as_wide_as_its_levels() {

@@ -10,8 +10,8 @@
 
 use super::font;
 use super::png::SheetNote;
-use crate::files;
 use crate::game::Game;
+use crate::io;
 use crate::level::{Level, Pack};
 use image::{Rgb, RgbImage};
 use serde_json::{json, Value};
@@ -225,7 +225,7 @@ fn check_replaceable(dir: &Path) -> Result<(), String> {
 
 /// Writes the pack as folder `dir`: `NN-name.tmj` per level (`notes` label them, one per
 /// level), `GAME-tiles.png` per game and `PACK.world`. The export is written into a fresh
-/// hidden folder beside `dir` and swapped in at the end (see [`files::swap_in_folder`]), so
+/// hidden folder beside `dir` and swapped in at the end (see [`io::swap_in_folder`]), so
 /// a reader sees the old export or the new one whole, and no map of an earlier, longer
 /// export stays beside the new ones. An existing `dir` that holds files the export does not
 /// write is refused, untouched.
@@ -250,13 +250,13 @@ pub fn export_tmj(dir: &Path, pack: &Pack, notes: &[SheetNote]) -> Result<TiledE
         }
         check_replaceable(dir)?;
     }
-    let parent = files::folder_of(dir);
+    let parent = io::folder_of(dir);
     std::fs::create_dir_all(&parent).map_err(|e| format!("{}: {e}", parent.display()))?;
-    let _lock = crate::lock::WriteLock::acquire(dir).map_err(|e| e.to_string())?;
+    let _lock = crate::io::lock::WriteLock::acquire(dir).map_err(|e| e.to_string())?;
     let fresh = fresh_folder(dir)?;
     match write_maps(&fresh, pack, notes) {
         Ok(written) => {
-            files::swap_in_folder(&fresh, dir).map_err(|e| e.to_string())?;
+            io::swap_in_folder(&fresh, dir).map_err(|e| e.to_string())?;
             let moved = |p: PathBuf| p.file_name().map_or_else(|| p.clone(), |n| dir.join(n));
             Ok(TiledExport {
                 maps: written.maps.into_iter().map(moved).collect(),
@@ -273,12 +273,12 @@ pub fn export_tmj(dir: &Path, pack: &Pack, notes: &[SheetNote]) -> Result<TiledE
 
 /// A new, empty hidden folder beside `dir` for an export to be written into.
 fn fresh_folder(dir: &Path) -> Result<PathBuf, String> {
-    let parent = files::folder_of(dir);
+    let parent = io::folder_of(dir);
     let name = dir
         .file_name()
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_else(|| "export".into());
-    let name = files::truncate_name(&name, 200);
+    let name = io::truncate_name(&name, 200);
     let mut last = String::new();
     for n in 0..64 {
         let fresh = parent.join(format!(".{name}.{}.{n}.export", std::process::id()));
@@ -302,7 +302,7 @@ fn write_maps(dir: &Path, pack: &Pack, notes: &[SheetNote]) -> Result<TiledExpor
         let file = format!("{:02}-{}.tmj", i + 1, slug(&level.name));
         let path = dir.join(&file);
         write_json(&path, &map)?;
-        files::crash_point("tmj-map");
+        io::crash_point("tmj-map");
         let game = level.game.game().map_err(|e| e.to_string())?;
         if !games.iter().any(|g| g.id() == game.id()) {
             games.push(game);
@@ -339,7 +339,7 @@ fn write_maps(dir: &Path, pack: &Pack, notes: &[SheetNote]) -> Result<TiledExpor
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::match3::Layout;
+    use crate::match3::{Layout, Match3Level};
 
     #[test]
     fn slugs_are_safe_file_names() {

@@ -92,7 +92,7 @@ impl<'de> Visitor<'de> for GameVisitor {
 }
 
 /// A game's tag as an enum variant name (RON writes it bare: `Match3`).
-struct Tag(String);
+pub(crate) struct Tag(pub(crate) String);
 
 impl<'de> Deserialize<'de> for Tag {
     fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {

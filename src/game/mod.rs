@@ -29,6 +29,7 @@ pub use generator::{
 };
 pub use graph::{CellLook, ClassStyle, GraphLayout, StateGraphView, StatePicture};
 pub use id::GameId;
+pub(crate) use id::Tag;
 pub use models::ModelCache;
 pub use play::{Heading, PlayInput, PlayMove, PlayRules, PlayStatus};
 pub use registry::{find, games, register, UnknownGame};
@@ -123,6 +124,11 @@ pub trait Game: Send + Sync + 'static {
         options: &AnalyseOptions,
         cancel: &Cancel,
     ) -> Result<Analysis, JobError>;
+    /// How this game's stored figures are read from a file (`figures: Some(Tag(…))`, the tag
+    /// being [`Game::file_tag`]); `None` when the game stores no figures.
+    fn figures_reader(&self) -> Option<crate::level::FiguresReader> {
+        None
+    }
     /// Games (bot games, agent games, trials) an analysis plays unless told otherwise.
     fn default_games(&self) -> u32 {
         30

@@ -6,7 +6,7 @@ use super::graph::{GraphError, NodeClass, StateGraph};
 use super::level::LongcatLevel;
 use super::ridge::RidgeModel;
 use super::variables::GraphVariables;
-use crate::level::LongcatFigures;
+use super::LongcatFigures;
 use std::fmt::Write;
 
 /// A level's graph with its variables and difficulty.

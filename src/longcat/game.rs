@@ -4,6 +4,7 @@
 use super::inspect::{self, LongcatAnalysis};
 use super::level::MAX_SIDE;
 use super::rules::BoardCell;
+use super::LongcatFigures;
 use super::{is_non_trivial, LevelError, LongcatLevel, NodeClass, RidgeModel, DEFAULT_BUDGET};
 use crate::game::explore::{legend_index, CLASS_STYLES};
 use crate::game::{
@@ -165,7 +166,7 @@ pub fn analysis_of(a: LongcatAnalysis) -> Analysis {
     let a = Arc::new(a);
     Analysis {
         difficulty: a.difficulty,
-        figures: Some(Figures::Longcat(figures)),
+        figures: Some(Figures::new(figures)),
         verdict,
         gauge,
         fields: match fields {
@@ -204,6 +205,10 @@ impl Game for LongcatGame {
 
     fn file_tag(&self) -> &'static str {
         "Longcat"
+    }
+
+    fn figures_reader(&self) -> Option<crate::level::FiguresReader> {
+        Some(crate::level::figures_reader::<super::LongcatFigures>())
     }
 
     fn tiles(&self) -> &'static [TileInfo] {
@@ -261,18 +266,20 @@ impl Game for LongcatGame {
     }
 
     fn stored_difficulty(&self, level: &Level) -> Option<f64> {
-        level.longcat_figures().and_then(|f| f.difficulty)
+        level
+            .figures_of::<LongcatFigures>()
+            .and_then(|f| f.difficulty)
     }
 
     fn stored_verdict(&self, level: &Level) -> Option<bool> {
         level
-            .longcat_figures()
+            .figures_of::<LongcatFigures>()
             .map(|f| is_non_trivial(f.difficulty))
     }
 
     fn stored_weak(&self, level: &Level) -> bool {
         level
-            .longcat_figures()
+            .figures_of::<LongcatFigures>()
             .is_some_and(|f| f.solvable && !is_non_trivial(f.difficulty))
     }
 

@@ -100,7 +100,7 @@ impl LongcatAnalysis {
     }
 
     /// The figures stored with a level (the predicted difficulty is 0 without a predictor).
-    pub fn figures(&self) -> crate::level::LongcatFigures {
+    pub fn figures(&self) -> super::LongcatFigures {
         super::analysis::figures_of(
             &self.variables,
             self.solvable(),

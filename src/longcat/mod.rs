@@ -25,6 +25,7 @@ pub mod difficulty;
 pub mod dqn;
 pub mod eval;
 pub mod evolve;
+pub mod figures;
 pub mod game;
 pub mod generate;
 pub mod generators;
@@ -38,6 +39,7 @@ pub mod variables;
 
 pub use analysis::GraphAnalysis;
 pub use difficulty::{is_non_trivial, PlayerModel, NON_TRIVIAL_DIFFICULTY};
+pub use figures::LongcatFigures;
 pub use game::{LongcatGame, ID};
 pub use generators::{GeneratorError, RandomGenerator};
 pub use graph::{Edge, GraphError, Node, NodeClass, StateGraph, DEFAULT_BUDGET};
@@ -45,3 +47,8 @@ pub use level::{check_cells, level_from_ascii, Cell, LevelError, LongcatLevel};
 pub use ridge::{PredictorError, RidgeModel};
 pub use rules::{BoardCell, Direction, State};
 pub use variables::GraphVariables;
+
+/// The plug-in: adds this game to the studio's registry.
+pub fn plugin(registry: &mut crate::game::registry::Registry) {
+    registry.add_game(&LongcatGame);
+}

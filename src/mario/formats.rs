@@ -11,7 +11,7 @@ use crate::grid::Grid;
 /// The folder of the VGLC's processed Super Mario Bros levels: under `$VGLC_DIR`, else
 /// beside the repository (`../shared/data/vglc`).
 pub fn vglc_levels_dir() -> std::path::PathBuf {
-    crate::blend::generators::vglc_dir().join("Super Mario Bros/Processed")
+    crate::datasets::vglc_dir().join("Super Mario Bros/Processed")
 }
 
 /// The text of VGLC level `name` (`1-1`), when the corpus is here.
@@ -343,7 +343,7 @@ pub fn export_pack(
     std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
     for (name, text) in &texts {
         let path = dir.join(name);
-        crate::files::write_atomic(&path, text.as_bytes())
+        crate::io::write_atomic(&path, text.as_bytes())
             .map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(texts.len())

@@ -4,6 +4,7 @@
 use super::evaluate::{evaluate, LevelEvaluation, DEFAULT_TRIALS};
 use super::level::{self, MarioLevel, MAX_COLUMNS, MAX_ROWS, MIN_COLUMNS, MIN_ROWS};
 use super::tiles::Tile;
+use super::MarioFigures;
 use crate::game::{
     AnalyseOptions, Analysis, AsciiError, Game, GameId, Gauge, GaugeHistogram, LevelGenerator,
     Overlay, SizeRules, TileInfo, TileMark, Verdict,
@@ -191,7 +192,7 @@ fn analysis_of(level: &MarioLevel, eval: &LevelEvaluation) -> Analysis {
     Analysis {
         difficulty: figures.playable.then_some(figures.total_damage),
         verdict,
-        figures: Some(Figures::Mario(figures)),
+        figures: Some(Figures::new(figures)),
         gauge,
         fields,
         summary,
@@ -264,6 +265,10 @@ impl Game for MarioGame {
         "Mario"
     }
 
+    fn figures_reader(&self) -> Option<crate::level::FiguresReader> {
+        Some(crate::level::figures_reader::<super::MarioFigures>())
+    }
+
     fn tiles(&self) -> &'static [TileInfo] {
         &TILES
     }
@@ -322,13 +327,13 @@ impl Game for MarioGame {
 
     fn stored_difficulty(&self, level: &Level) -> Option<f64> {
         level
-            .mario_figures()
+            .figures_of::<MarioFigures>()
             .filter(|f| f.playable)
             .map(|f| f.total_damage)
     }
 
     fn stored_verdict(&self, level: &Level) -> Option<bool> {
-        level.mario_figures().map(|f| f.playable)
+        level.figures_of::<MarioFigures>().map(|f| f.playable)
     }
 
     fn generators(&self) -> Vec<Arc<dyn LevelGenerator>> {
@@ -345,7 +350,7 @@ impl Game for MarioGame {
     }
 
     fn card_text(&self, level: &Level, difficulty: f64) -> String {
-        match level.mario_figures() {
+        match level.figures_of::<MarioFigures>() {
             Some(f) if f.playable => format!("eval {:.2}", f.evaluation),
             _ => self.difficulty_text(difficulty),
         }

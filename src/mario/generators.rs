@@ -283,7 +283,7 @@ impl Td3Bundle {
 /// A missing, damaged or mismatched file, in words.
 pub fn load_td3_bundle(path: &std::path::Path) -> Result<Td3Bundle, String> {
     let model = super::td3::file::load(path)?;
-    let cgan_path = crate::files::folder_of(path).join(WEIGHTS_FILE);
+    let cgan_path = crate::io::folder_of(path).join(WEIGHTS_FILE);
     let cgan = load_cgan_model(&cgan_path)?;
     if let (Some(want), Some(have)) = (&model.sidecar.cgan, &cgan.sidecar.weights) {
         if !want.same_bytes(have) {

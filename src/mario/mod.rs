@@ -7,6 +7,7 @@ pub mod agents;
 pub mod cgan;
 pub mod engine;
 pub mod evaluate;
+pub mod figures;
 pub mod formats;
 pub mod game;
 pub mod generators;
@@ -19,5 +20,11 @@ pub mod tiles;
 #[cfg(test)]
 pub(crate) mod test_levels;
 
+pub use figures::MarioFigures;
 pub use level::{LevelError, MarioLevel};
 pub use tiles::Tile;
+
+/// The plug-in: adds this game to the studio's registry.
+pub fn plugin(registry: &mut crate::game::registry::Registry) {
+    registry.add_game(&game::MarioGame);
+}

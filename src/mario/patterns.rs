@@ -242,7 +242,7 @@ pub fn vglc_levels(dir: &Path) -> Result<Vec<(String, MarioLevel)>, String> {
     paths.sort();
     let mut levels = Vec::new();
     for path in paths {
-        let text = crate::files::read_text(&path).map_err(|e| e.to_string())?;
+        let text = crate::io::read_text(&path).map_err(|e| e.to_string())?;
         let level = read_vglc(&text).map_err(|e| format!("{}: {e}", path.display()))?;
         let name = path
             .file_stem()

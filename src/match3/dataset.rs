@@ -4,7 +4,9 @@
 use super::layout::{Layout, HEIGHTS, WIDTHS};
 use super::synth;
 use super::validate::{validate, ValidationConfig};
-use crate::level::{Figures, Level, Match3Figures, Pack};
+use super::Match3Figures;
+use crate::level::{Figures, Level, Pack};
+use crate::match3::Match3Level;
 use crate::rng::Rng;
 use crate::symmetry::Symmetry;
 use rayon::prelude::*;
@@ -115,7 +117,7 @@ pub fn build(kind: DatasetKind, seed: u64) -> [Pack; 3] {
 fn labelled(layout: &Layout) -> Level {
     let mut level = Level::from_layout("", layout);
     if let Ok(v) = validate(layout, &ValidationConfig::default()) {
-        level.figures = Some(Figures::Match3(Match3Figures::from(&v)));
+        level.figures = Some(Figures::new(Match3Figures::from(&v)));
     }
     level
 }

@@ -87,6 +87,7 @@ pub fn measure_easiest(levels: &[(Layout, f64)]) -> Vec<Vec<f64>> {
 mod tests {
     use super::*;
     use crate::files::load_pack;
+    use crate::match3::{Match3Figures, Match3Level};
 
     #[test]
     fn the_table_is_what_the_dataset_measures() {
@@ -95,7 +96,7 @@ mod tests {
             let path = format!("levels/match3/main/{split}.ron");
             let pack = load_pack(path.as_ref()).expect("the shipped dataset loads");
             for level in &pack.levels {
-                let figures = level.match3_figures().expect("labelled");
+                let figures = level.figures_of::<Match3Figures>().expect("labelled");
                 levels.push((level.layout().expect("a layout"), figures.median_moves));
             }
         }

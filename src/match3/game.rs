@@ -1,6 +1,7 @@
 //! Match-3 as a registered game: tiles, sizes, files, the bot analysis and its generators.
 
 use super::layout::{CANVAS_HEIGHT, CANVAS_WIDTH, HEIGHTS, WIDTHS};
+use super::Match3Figures;
 use super::{validate, BotKind, Layout, LayoutError, Validation, ValidationConfig};
 use crate::game::{
     AnalyseOptions, Analysis, Area, AsciiError, Game, GameId, Gauge, GaugeBand, GaugeHistogram,
@@ -8,7 +9,8 @@ use crate::game::{
 };
 use crate::grid::Grid;
 use crate::jobs::{Cancel, JobError};
-use crate::level::{Figures, Level, Match3Figures};
+use crate::level::{Figures, Level};
+use crate::match3::Match3Level;
 use crate::symmetry::Symmetry;
 use serde_json::json;
 use std::sync::Arc;
@@ -109,7 +111,7 @@ pub fn analysis_of(layout: &Layout, v: Validation) -> Analysis {
     };
     Analysis {
         difficulty: Some(v.median_moves),
-        figures: Some(Figures::Match3(Match3Figures::from(&v))),
+        figures: Some(Figures::new(Match3Figures::from(&v))),
         verdict,
         gauge,
         fields: match fields {
@@ -141,6 +143,10 @@ impl Game for Match3Game {
 
     fn file_tag(&self) -> &'static str {
         "Match3"
+    }
+
+    fn figures_reader(&self) -> Option<crate::level::FiguresReader> {
+        Some(crate::level::figures_reader::<super::Match3Figures>())
     }
 
     fn tiles(&self) -> &'static [TileInfo] {
@@ -212,11 +218,11 @@ impl Game for Match3Game {
     }
 
     fn stored_difficulty(&self, level: &Level) -> Option<f64> {
-        level.match3_figures().map(|f| f.median_moves)
+        level.figures_of::<Match3Figures>().map(|f| f.median_moves)
     }
 
     fn stored_verdict(&self, level: &Level) -> Option<bool> {
-        level.match3_figures().map(|f| f.valid)
+        level.figures_of::<Match3Figures>().map(|f| f.valid)
     }
 
     fn difficulty_text(&self, moves: f64) -> String {

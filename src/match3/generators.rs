@@ -12,6 +12,7 @@ use crate::game::{
 use crate::jobs::JobError;
 use crate::level::Level;
 use crate::match3::cvae::{self, Condition, CvaeModel, ModelKind, Sample, ValidatedRequest};
+use crate::match3::Match3Level;
 use crate::rng::Rng;
 use crate::symmetry::Symmetry;
 use std::path::Path;

@@ -2,6 +2,7 @@
 //! the size definition (longest PLAYFIELD runs), symmetry and the derived spawners.
 
 use crate::grid::{AsciiCell, Grid, GridError};
+use crate::level::Level;
 use crate::symmetry::{self, Symmetry};
 use std::fmt;
 
@@ -278,6 +279,29 @@ impl Layout {
     /// The play area only, as ASCII art.
     pub fn area_ascii(&self) -> String {
         self.area_cells().to_ascii()
+    }
+}
+
+/// A studio level as a match-3 layout, and back (the core's [`Level`] knows no game).
+pub trait Match3Level {
+    /// A match-3 level from a layout, with its detected symmetry.
+    fn from_layout(name: impl Into<String>, layout: &Layout) -> Self;
+    /// The match-3 layout of this level.
+    ///
+    /// # Errors
+    /// [`LayoutError`] if the cells are not a valid layout.
+    fn layout(&self) -> Result<Layout, LayoutError>;
+}
+
+impl Match3Level for Level {
+    fn from_layout(name: impl Into<String>, layout: &Layout) -> Self {
+        let mut level = Level::bare(super::ID, name, layout.to_rows());
+        level.symmetry = layout.symmetry();
+        level
+    }
+
+    fn layout(&self) -> Result<Layout, LayoutError> {
+        Layout::from_rows(&self.cells)
     }
 }
 

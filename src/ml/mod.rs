@@ -12,16 +12,6 @@ use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-/// FNV-1a 64 of `bytes` as 16 hex digits: a cheap fingerprint of a file.
-pub fn fnv1a_hex(bytes: &[u8]) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in bytes {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("{h:016x}")
-}
-
 /// What a sidecar records about its weights file, so a loader can tell that the two belong
 /// together and that the weights are the ones training wrote.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -42,7 +32,7 @@ impl WeightsStamp {
     pub fn of(bytes: &[u8]) -> Self {
         Self {
             bytes: bytes.len() as u64,
-            fnv1a: fnv1a_hex(bytes),
+            fnv1a: crate::io::fnv1a_hex(bytes),
             file: None,
         }
     }
@@ -88,7 +78,7 @@ pub fn read_stamped(
         .file
         .as_ref()
         .filter(|f| is_versioned_name(weights, f))
-        .map(|f| crate::files::folder_of(weights).join(f));
+        .map(|f| crate::io::folder_of(weights).join(f));
     let first = read_matching(weights, sidecar, stamp);
     match (first, versioned) {
         (Ok(bytes), _) => Ok(bytes),
@@ -120,7 +110,7 @@ fn read_matching(weights: &Path, sidecar: &Path, stamp: &WeightsStamp) -> Result
     if meta.len() != stamp.bytes {
         return Err(mismatch(meta.len(), "not computed"));
     }
-    let bytes = crate::files::read_bytes_capped(weights, stamp.bytes.min(MAX_WEIGHTS_BYTES))
+    let bytes = crate::io::read_bytes_capped(weights, stamp.bytes.min(MAX_WEIGHTS_BYTES))
         .map_err(|e| e.to_string())?;
     let found = WeightsStamp::of(&bytes);
     if !found.same_bytes(stamp) {
@@ -130,7 +120,7 @@ fn read_matching(weights: &Path, sidecar: &Path, stamp: &WeightsStamp) -> Result
 }
 
 /// The largest weights file read: the shipped models are well under a megabyte.
-pub const MAX_WEIGHTS_BYTES: u64 = crate::files::MAX_FILE_BYTES;
+pub const MAX_WEIGHTS_BYTES: u64 = crate::io::MAX_FILE_BYTES;
 
 /// Whether the weights file exists (as anything: a loader then says what is wrong with it),
 /// or a save stopped between its steps left its sidecar naming a versioned file.
@@ -149,7 +139,7 @@ fn weights_stem(weights: &Path) -> String {
         .file_stem()
         .map(|s| s.to_string_lossy().to_string())
         .unwrap_or_else(|| "weights".into());
-    crate::files::truncate_name(&stem, 200).to_string()
+    crate::io::truncate_name(&stem, 200).to_string()
 }
 
 /// Whether `name` is a versioned name of `weights` (and no other path).
@@ -189,15 +179,15 @@ pub fn tensors_from(bytes: &[u8], device: &Device) -> Result<HashMap<String, Ten
 /// A missing or unreadable file, or one that cannot be written.
 pub fn restamp<S: Serialize + DeserializeOwned + Stamped>(weights: &Path) -> Result<(), String> {
     let side = sidecar_path(weights);
-    let text = crate::files::read_text(&side).map_err(|e| e.to_string())?;
-    let mut sidecar: S = crate::files::from_ron(&side, &text).map_err(|e| e.to_string())?;
+    let text = crate::io::read_text(&side).map_err(|e| e.to_string())?;
+    let mut sidecar: S = crate::io::from_ron(&side, &text).map_err(|e| e.to_string())?;
     let bytes =
-        crate::files::read_bytes_capped(weights, MAX_WEIGHTS_BYTES).map_err(|e| e.to_string())?;
+        crate::io::read_bytes_capped(weights, MAX_WEIGHTS_BYTES).map_err(|e| e.to_string())?;
     candle_core::safetensors::load_buffer(&bytes, &Device::Cpu)
         .map_err(|e| format!("{}: not safetensors: {e}", weights.display()))?;
     sidecar.set_stamp(WeightsStamp::of(&bytes));
-    let text = crate::files::to_ron(&sidecar).map_err(|e| e.to_string())?;
-    crate::files::write_atomic(&side, text.as_bytes()).map_err(|e| e.to_string())
+    let text = crate::io::to_ron(&sidecar).map_err(|e| e.to_string())?;
+    crate::io::write_atomic(&side, text.as_bytes()).map_err(|e| e.to_string())
 }
 
 /// The device models run on: the first CUDA device when built with the `cuda` feature and
@@ -224,14 +214,14 @@ pub fn read_sidecar<S: serde::de::DeserializeOwned>(
     weights: &Path,
 ) -> Result<(PathBuf, S), String> {
     let side = sidecar_path(weights);
-    let text = crate::files::read_text(&side).map_err(|e| {
+    let text = crate::io::read_text(&side).map_err(|e| {
         format!(
             "{}: {e} (the sidecar of {})",
             side.display(),
             weights.display()
         )
     })?;
-    let sidecar = crate::files::from_ron(&side, &text).map_err(|e| e.to_string())?;
+    let sidecar = crate::io::from_ron(&side, &text).map_err(|e| e.to_string())?;
     Ok((side, sidecar))
 }
 
@@ -257,7 +247,7 @@ pub struct WriteError {
 ///
 /// Every file is written through a temporary name and renamed. A loader tries
 /// `NAME.safetensors` and then the versioned file, and takes the one the sidecar's stamp
-/// describes. The save holds the model's [`WriteLock`](crate::lock::WriteLock), so a
+/// describes. The save holds the model's [`WriteLock`](crate::io::lock::WriteLock), so a
 /// second process writing the same model fails with a clear error. Versioned files that a
 /// stopped save left are removed. Creates the folder when missing.
 ///
@@ -272,19 +262,19 @@ pub fn save_model<S: Serialize + Clone + Stamped>(
         path: path.to_path_buf(),
         reason,
     };
-    let dir = crate::files::folder_of(weights);
+    let dir = crate::io::folder_of(weights);
     std::fs::create_dir_all(&dir).map_err(|e| failed(&dir, e.to_string()))?;
     let _lock =
-        crate::lock::WriteLock::acquire(weights).map_err(|e| failed(weights, e.to_string()))?;
+        crate::io::lock::WriteLock::acquire(weights).map_err(|e| failed(weights, e.to_string()))?;
     // candle writes safetensors to a path only: a scratch file of our temporary naming
     // (made exclusively), read back and removed.
-    let bytes = crate::files::create_temp(weights)
+    let bytes = crate::io::create_temp(weights)
         .map_err(|e| e.to_string())
         .and_then(|(scratch, file)| {
             drop(file);
             let bytes = candle_core::safetensors::save(tensors, &scratch)
                 .map_err(|e| e.to_string())
-                .and_then(|()| crate::files::read_bytes(&scratch).map_err(|e| e.to_string()));
+                .and_then(|()| crate::io::read_bytes(&scratch).map_err(|e| e.to_string()));
             let _ = std::fs::remove_file(&scratch);
             bytes
         })
@@ -297,18 +287,17 @@ pub fn save_model<S: Serialize + Clone + Stamped>(
             file,
             ..stamp.clone()
         });
-        let text = crate::files::to_ron(&stamped).map_err(|e| failed(&side, e.to_string()))?;
-        crate::files::write_atomic(&side, text.as_bytes()).map_err(|e| failed(&side, e.to_string()))
+        let text = crate::io::to_ron(&stamped).map_err(|e| failed(&side, e.to_string()))?;
+        crate::io::write_atomic(&side, text.as_bytes()).map_err(|e| failed(&side, e.to_string()))
     };
     let versioned_file = versioned_name(weights, &stamp);
     let versioned = dir.join(&versioned_file);
-    crate::files::write_atomic(&versioned, &bytes)
-        .map_err(|e| failed(&versioned, e.to_string()))?;
-    crate::files::crash_point("model-versioned");
+    crate::io::write_atomic(&versioned, &bytes).map_err(|e| failed(&versioned, e.to_string()))?;
+    crate::io::crash_point("model-versioned");
     write_sidecar(Some(versioned_file))?;
-    crate::files::crash_point("model-sidecar");
+    crate::io::crash_point("model-sidecar");
     std::fs::rename(&versioned, weights).map_err(|e| failed(weights, e.to_string()))?;
-    crate::files::crash_point("model-renamed");
+    crate::io::crash_point("model-renamed");
     write_sidecar(None)?;
     remove_versioned(weights);
     Ok(())
@@ -317,7 +306,7 @@ pub fn save_model<S: Serialize + Clone + Stamped>(
 /// Removes the versioned weights files of `weights` that stopped saves left (once the
 /// sidecar names none of them).
 fn remove_versioned(weights: &Path) {
-    let Ok(entries) = std::fs::read_dir(crate::files::folder_of(weights)) else {
+    let Ok(entries) = std::fs::read_dir(crate::io::folder_of(weights)) else {
         return;
     };
     for entry in entries.flatten() {
@@ -363,4 +352,74 @@ pub fn tensors_of(varmap: &candle_nn::VarMap) -> Result<HashMap<String, Tensor>,
         .iter()
         .map(|(k, v)| (k.clone(), v.as_tensor().clone()))
         .collect())
+}
+
+/// Fills every variable from our seeded generator (uniform ±1/√fan-in, as PyTorch does), in
+/// name order, so a seed fixes the initial weights on every platform.
+///
+/// # Errors
+/// A tensor failure.
+pub fn seeded_init(varmap: &candle_nn::VarMap, seed: u64) -> candle_core::Result<()> {
+    let data = varmap
+        .data()
+        .lock()
+        .map_err(|_| candle_core::Error::Msg("poisoned var map".into()))?;
+    let mut names: Vec<&String> = data.keys().collect();
+    names.sort();
+    let mut rng = crate::rng::Rng::derive(seed, 0x1417);
+    for name in names {
+        let var = &data[name];
+        let weight_name = name.replace(".bias", ".weight");
+        let dims = data
+            .get(&weight_name)
+            .map_or_else(|| var.dims().to_vec(), |w| w.dims().to_vec());
+        let fan_in: usize = dims.iter().skip(1).product::<usize>().max(1);
+        let bound = 1.0 / (fan_in as f64).sqrt();
+        let values: Vec<f32> = (0..var.elem_count())
+            .map(|_| ((rng.unit() * 2.0 - 1.0) * bound) as f32)
+            .collect();
+        var.set(&Tensor::from_vec(values, var.dims(), var.device())?)?;
+    }
+    Ok(())
+}
+
+/// A fully connected network: linear layers `l1`, `l2`, … between the given widths, ReLU
+/// between them and a linear output (the one MLP every model family builds on; the layer
+/// names are the safetensors keys).
+#[derive(Clone, Debug)]
+pub struct Mlp {
+    layers: Vec<candle_nn::Linear>,
+}
+
+impl Mlp {
+    /// The layers under `vb`, from `widths[0]` inputs through the hidden widths to the last
+    /// width's outputs (`[input, 128, 128, output]` is two hidden layers).
+    ///
+    /// # Errors
+    /// A weight missing or of the wrong shape.
+    pub fn new(widths: &[usize], vb: candle_nn::VarBuilder) -> candle_core::Result<Self> {
+        let layers = widths
+            .windows(2)
+            .enumerate()
+            .map(|(i, w)| candle_nn::linear(w[0], w[1], vb.pp(format!("l{}", i + 1))))
+            .collect::<candle_core::Result<_>>()?;
+        Ok(Self { layers })
+    }
+
+    /// The output for a batch of inputs.
+    ///
+    /// # Errors
+    /// A tensor failure.
+    pub fn forward(&self, x: &Tensor) -> candle_core::Result<Tensor> {
+        use candle_nn::Module;
+        let mut x = x.clone();
+        let last = self.layers.len().saturating_sub(1);
+        for (i, layer) in self.layers.iter().enumerate() {
+            x = layer.forward(&x)?;
+            if i < last {
+                x = x.relu()?;
+            }
+        }
+        Ok(x)
+    }
 }

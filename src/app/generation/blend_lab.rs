@@ -19,13 +19,15 @@ use crate::app::studio::panel::AppCommand;
 use crate::app::RepaintOnReport;
 use crate::blend::data::{self, Segment, Source};
 use crate::blend::eval::{energy_distance, metric_names, vectors};
-use crate::blend::generators::{blend_level, segment_level, vglc_dir, VaeBlends};
+use crate::blend::generators::{blend_level, segment_level, VaeBlends};
 use crate::blend::lab;
 use crate::blend::tiles::{props, Origin, COLOURS, LETTERS};
+use crate::blend::BlendFigures;
+use crate::datasets::vglc_dir;
 use crate::game::ModelCache;
 use crate::generation::Candidate;
 use crate::jobs::JobError;
-use crate::level::{BlendFigures, Figures, Level};
+use crate::level::{Figures, Level};
 use egui::{Color32, Rect, RichText, Sense, Stroke, StrokeKind, Vec2};
 use egui_plot::{Legend, Plot, PlotPoints, Points};
 use std::sync::Arc;
@@ -60,7 +62,7 @@ impl LabSegment {
     fn of(caption: String, level: Level) -> Self {
         let figures = crate::blend::game::figures(&level.cells);
         let mut level = level;
-        level.figures = Some(Figures::Blend(figures.clone()));
+        level.figures = Some(Figures::new(figures.clone()));
         Self {
             caption,
             level,

@@ -112,7 +112,7 @@ impl StudioPaths {
             .user_packs
             .join(format!("{}.ron", crate::export::tiled::slug(name)));
         if std::fs::symlink_metadata(&path).is_ok() {
-            crate::files::sibling_name(&path)
+            crate::io::sibling_name(&path)
         } else {
             path
         }

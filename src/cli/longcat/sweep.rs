@@ -3,7 +3,7 @@
 use crate::cli::eval::EvalArgs;
 
 use crate::cli::train::TrainArgs;
-use crate::files;
+use crate::io;
 use crate::longcat::eval::{evaluate, EvalConfig};
 use crate::longcat::ridge::training::{
     generated_training_set, playtest_training_set, DEFAULT_ALPHA, TRAINING_ATTEMPTS,
@@ -81,7 +81,7 @@ pub fn train(args: &TrainArgs) -> Result<ExitCode> {
         }
     };
     let model = set.fit(DEFAULT_ALPHA, label, &provenance)?;
-    files::write_atomic(&args.out, model.to_ron()?.as_bytes())?;
+    io::write_atomic(&args.out, model.to_ron()?.as_bytes())?;
     println!(
         "fitted longcat-ridge on {} levels: training MSE {:.3}, R² {:.3}; wrote {}",
         model.rows,

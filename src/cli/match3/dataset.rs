@@ -2,6 +2,7 @@
 
 use crate::files;
 use crate::match3::dataset::{self, DatasetKind, SPLITS};
+use crate::match3::Match3Figures;
 use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;
@@ -42,7 +43,7 @@ pub fn run(args: &DatasetArgs) -> Result<ExitCode> {
             let valid = pack
                 .levels
                 .iter()
-                .filter(|l| l.match3_figures().is_some_and(|f| f.valid))
+                .filter(|l| l.figures_of::<Match3Figures>().is_some_and(|f| f.valid))
                 .count();
             println!(
                 "{}: {} levels ({} valid)",

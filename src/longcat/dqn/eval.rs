@@ -255,7 +255,7 @@ pub fn plot(report: &Report, path: &Path) -> Result<(), DqnError> {
         image::ImageFormat::Png,
     )
     .map_err(|e| DqnError::BadParameter(e.to_string()))?;
-    crate::files::write_atomic(path, &bytes)?;
+    crate::io::write_atomic(path, &bytes)?;
     Ok(())
 }
 

@@ -2,7 +2,7 @@
 //! size, training settings and the figures at the end of training.
 
 use super::qnet::{QNet, QNetShape};
-use crate::files;
+use crate::io;
 use crate::longcat::level::MAX_SIDE;
 use candle_core::{DType, Device};
 use candle_nn::{VarBuilder, VarMap};
@@ -72,7 +72,7 @@ pub enum DqnError {
     Tensor(#[from] candle_core::Error),
     /// Writing failed.
     #[error(transparent)]
-    File(#[from] files::FileError),
+    File(#[from] io::FileError),
 }
 
 /// What is saved next to the weights.
@@ -110,7 +110,7 @@ impl DqnSidecar {
     /// # Errors
     /// [`DqnError::Sidecar`], [`DqnError::WrongArchitecture`].
     pub fn parse(path: &Path, text: &str) -> Result<Self, DqnError> {
-        let sidecar: DqnSidecar = files::from_ron(path, text).map_err(|e| DqnError::Sidecar {
+        let sidecar: DqnSidecar = io::from_ron(path, text).map_err(|e| DqnError::Sidecar {
             path: path.to_path_buf(),
             reason: e.to_string(),
         })?;
@@ -188,7 +188,7 @@ impl DqnModel {
             });
         }
         let side_path = sidecar_path(weights);
-        let text = files::read_text(&side_path).map_err(|e| DqnError::Sidecar {
+        let text = io::read_text(&side_path).map_err(|e| DqnError::Sidecar {
             path: side_path.clone(),
             reason: e.to_string(),
         })?;

@@ -161,7 +161,7 @@ pub fn train(
     };
     let varmap = VarMap::new();
     let net = QNet::new(shape, VarBuilder::from_varmap(&varmap, DType::F32, &device))?;
-    crate::match3::cvae::train::seeded_init(&varmap, config.seed)
+    crate::ml::seeded_init(&varmap, config.seed)
         .map_err(|e| DqnError::BadParameter(e.to_string()))?;
     let target_map = VarMap::new();
     let target = QNet::new(

@@ -117,7 +117,7 @@ pub enum PredictorError {
     },
     /// A file that cannot be read as text (too large, not UTF-8).
     #[error(transparent)]
-    File(#[from] crate::files::FileError),
+    File(#[from] crate::io::FileError),
 }
 
 /// A fitted ridge model: `prediction = intercept + Σ coefficient_i · (x_i − mean_i) / scale_i`.
@@ -328,9 +328,9 @@ impl RidgeModel {
     /// The model as RON text.
     ///
     /// # Errors
-    /// [`crate::files::FileError::Serialise`] when a coefficient cannot be written.
-    pub fn to_ron(&self) -> Result<String, crate::files::FileError> {
-        crate::files::to_ron(self)
+    /// [`crate::io::FileError::Serialise`] when a coefficient cannot be written.
+    pub fn to_ron(&self) -> Result<String, crate::io::FileError> {
+        crate::io::to_ron(self)
     }
 
     /// Reads a model from RON text; `path` names it in errors.
@@ -376,7 +376,7 @@ impl RidgeModel {
     /// # Errors
     /// As [`RidgeModel::from_ron`], or [`PredictorError::Io`].
     pub fn load(path: &Path) -> Result<Self, PredictorError> {
-        let text = crate::files::read_text(path)?;
+        let text = crate::io::read_text(path)?;
         Self::from_ron(&path.display().to_string(), &text)
     }
 

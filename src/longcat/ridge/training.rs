@@ -104,7 +104,7 @@ pub fn generated_training_set(seed: u64) -> TrainingSet {
 /// [`PredictorError::Csv`] naming the line of a malformed row, a level that cannot be
 /// loaded, or one whose graph passes the state budget.
 pub fn playtest_training_set(path: &Path) -> Result<TrainingSet, PredictorError> {
-    let text = crate::files::read_text(path)?;
+    let text = crate::io::read_text(path)?;
     let rows = parse_playtest_csv(path, &text)?;
     let mut set = TrainingSet::default();
     for row in rows {

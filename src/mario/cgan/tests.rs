@@ -71,7 +71,7 @@ fn networks_have_the_right_shapes() {
     let vb = VarBuilder::from_varmap(&varmap, DType::F32, &Device::Cpu);
     let gen = Generator::new(vb.pp("gen")).unwrap();
     let disc = Discriminator::new(vb.pp("disc")).unwrap();
-    crate::match3::cvae::train::seeded_init(&varmap, 5).unwrap();
+    crate::ml::seeded_init(&varmap, 5).unwrap();
     let ctx = Tensor::full(0.5f32, (2, CONTEXT_WIDTH), &Device::Cpu).unwrap();
     let z = Tensor::full(0.3f32, (2, Z_DIM), &Device::Cpu).unwrap();
     let out = gen.forward(&ctx, &z).unwrap();
@@ -146,7 +146,7 @@ fn latent_map_counts_and_picture() {
     let varmap = VarMap::new();
     let vb = VarBuilder::from_varmap(&varmap, DType::F32, &Device::Cpu);
     let gen = Generator::new(vb.pp("gen")).unwrap();
-    crate::match3::cvae::train::seeded_init(&varmap, 2).unwrap();
+    crate::ml::seeded_init(&varmap, 2).unwrap();
     let s = data.train[0];
     let map = latent_map(&gen, &[s[0], s[1], s[2]], 0.0, &data.legal, 11).unwrap();
     assert_eq!(map.raw_distance.len(), 121);

@@ -11,7 +11,7 @@
 use super::data::CganData;
 use super::model::{Discriminator, Generator, SAMPLE_WIDTH};
 use super::{normalise, CELLS, Z_DIM};
-use crate::match3::cvae::train::seeded_init;
+use crate::ml::seeded_init;
 use crate::rng::Rng;
 use candle_core::{DType, Device, Result, Tensor, Var};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW, VarBuilder, VarMap};

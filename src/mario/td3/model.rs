@@ -5,49 +5,12 @@
 //! took about twice as long, and a convolution stack of Table 6.3's size far longer).
 
 use super::{features, Build, STATE_WIDTH};
+use crate::ml::Mlp;
 use candle_core::{Device, Result, Tensor, D};
-use candle_nn::{linear, Linear, Module, VarBuilder};
+use candle_nn::VarBuilder;
 
 /// Widths of the hidden layers (Table 6.3's fully connected layers).
 pub const HIDDEN: [usize; 3] = [128, 128, 128];
-
-/// Three hidden layers with ReLU, then a linear output.
-#[derive(Clone, Debug)]
-pub struct Mlp {
-    layers: Vec<Linear>,
-}
-
-impl Mlp {
-    /// The layers under `vb` (`l1` … `l4`).
-    ///
-    /// # Errors
-    /// A missing or misshapen weight.
-    pub fn new(input: usize, output: usize, vb: VarBuilder) -> Result<Self> {
-        let widths = [input, HIDDEN[0], HIDDEN[1], HIDDEN[2], output];
-        let layers = widths
-            .windows(2)
-            .enumerate()
-            .map(|(i, w)| linear(w[0], w[1], vb.pp(format!("l{}", i + 1))))
-            .collect::<Result<_>>()?;
-        Ok(Self { layers })
-    }
-
-    /// The output for a batch.
-    ///
-    /// # Errors
-    /// A tensor failure.
-    pub fn forward(&self, x: &Tensor) -> Result<Tensor> {
-        let mut x = x.clone();
-        let last = self.layers.len().saturating_sub(1);
-        for (i, l) in self.layers.iter().enumerate() {
-            x = l.forward(&x)?;
-            if i < last {
-                x = x.relu()?;
-            }
-        }
-        Ok(x)
-    }
-}
 
 /// The states of `builds` as one `(n, STATE_WIDTH)` tensor.
 ///
@@ -74,7 +37,7 @@ impl Actor {
     /// A missing or misshapen weight.
     pub fn new(vb: VarBuilder) -> Result<Self> {
         Ok(Self {
-            net: Mlp::new(STATE_WIDTH, 3, vb)?,
+            net: Mlp::new(&[STATE_WIDTH, HIDDEN[0], HIDDEN[1], HIDDEN[2], 3], vb)?,
         })
     }
 
@@ -120,7 +83,7 @@ impl Critic {
     /// A missing or misshapen weight.
     pub fn new(vb: VarBuilder) -> Result<Self> {
         Ok(Self {
-            net: Mlp::new(STATE_WIDTH + 3, 1, vb)?,
+            net: Mlp::new(&[STATE_WIDTH + 3, HIDDEN[0], HIDDEN[1], HIDDEN[2], 1], vb)?,
         })
     }
 

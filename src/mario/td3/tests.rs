@@ -42,7 +42,7 @@ fn cgan(seed: u64) -> (VarMap, Generator) {
     let map = VarMap::new();
     let g =
         Generator::new(VarBuilder::from_varmap(&map, DType::F32, &Device::Cpu).pp("gen")).unwrap();
-    crate::match3::cvae::train::seeded_init(&map, seed).unwrap();
+    crate::ml::seeded_init(&map, seed).unwrap();
     (map, g)
 }
 

@@ -159,8 +159,7 @@ pub fn rewards(builds: &[Build]) -> Vec<f64> {
 }
 
 fn init(map: &VarMap, seed: u64) -> candle_core::Result<()> {
-    crate::match3::cvae::train::seeded_init(map, seed)
-        .map_err(|e| candle_core::Error::Msg(e.to_string()))
+    crate::ml::seeded_init(map, seed).map_err(|e| candle_core::Error::Msg(e.to_string()))
 }
 
 /// The networks being trained and their targets.

@@ -8,6 +8,8 @@ use crate::level::Level;
 use crate::match3::layout::{
     area_origin, Cell, Layout, CANVAS_CELLS, CANVAS_HEIGHT, CANVAS_WIDTH, HEIGHTS, WIDTHS,
 };
+use crate::match3::Match3Figures;
+use crate::match3::Match3Level;
 use crate::symmetry::{self, Symmetry};
 use candle_core::{Device, Tensor};
 use serde::{Deserialize, Serialize};
@@ -127,7 +129,7 @@ impl Sample {
             .check()
             .map_err(|e| bad(e.to_string()))?;
         let moves = moves
-            .or_else(|| level.match3_figures().map(|f| f.median_moves))
+            .or_else(|| level.figures_of::<Match3Figures>().map(|f| f.median_moves))
             .unwrap_or(MAX_RECORDED_MOVES);
         if !moves.is_finite() || moves < 0.0 {
             return Err(bad(format!(

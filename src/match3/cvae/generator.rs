@@ -712,7 +712,7 @@ pub fn read_sidecar(path: &Path) -> Result<Sidecar> {
             path: path.to_path_buf(),
         });
     }
-    let text = crate::files::read_text(path).map_err(|e| ModelError::CorruptSidecar {
+    let text = crate::io::read_text(path).map_err(|e| ModelError::CorruptSidecar {
         path: path.to_path_buf(),
         reason: e.to_string(),
     })?;

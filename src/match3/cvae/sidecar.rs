@@ -205,7 +205,7 @@ pub fn coverage(samples: &[Sample]) -> Vec<SizeCoverage> {
 }
 
 /// FNV-1a 64 of `bytes` as 16 hex digits: a cheap fingerprint of the training data.
-pub use crate::ml::fnv1a_hex as data_hash;
+pub use crate::io::fnv1a_hex as data_hash;
 
 impl Sidecar {
     /// Checks the numbers generation relies on: the move range and every coverage entry are

@@ -143,7 +143,7 @@ impl TrainingSet {
             path: path.clone(),
             reason,
         };
-        let bytes = crate::files::read_bytes(&path).map_err(|e| err(e.to_string()))?;
+        let bytes = crate::io::read_bytes(&path).map_err(|e| err(e.to_string()))?;
         let pack = crate::files::load_pack(&path).map_err(|e| err(e.to_string()))?;
         let samples = pack
             .levels
@@ -197,35 +197,6 @@ impl Trained {
     pub fn save(&self, weights: &Path) -> Result<()> {
         save(&self.tensors, &self.sidecar, weights)
     }
-}
-
-/// Fills every variable from our seeded generator (uniform ±1/√fan-in, as PyTorch does), in
-/// name order, so a seed fixes the initial weights on every platform.
-///
-/// # Errors
-/// A tensor failure.
-pub fn seeded_init(varmap: &VarMap, seed: u64) -> Result<()> {
-    let data = varmap
-        .data()
-        .lock()
-        .map_err(|_| candle_core::Error::Msg("poisoned var map".into()))?;
-    let mut names: Vec<&String> = data.keys().collect();
-    names.sort();
-    let mut rng = Rng::derive(seed, 0x1417);
-    for name in names {
-        let var = &data[name];
-        let weight_name = name.replace(".bias", ".weight");
-        let dims = data
-            .get(&weight_name)
-            .map_or_else(|| var.dims().to_vec(), |w| w.dims().to_vec());
-        let fan_in: usize = dims.iter().skip(1).product::<usize>().max(1);
-        let bound = 1.0 / (fan_in as f64).sqrt();
-        let values: Vec<f32> = (0..var.elem_count())
-            .map(|_| ((rng.unit() * 2.0 - 1.0) * bound) as f32)
-            .collect();
-        var.set(&Tensor::from_vec(values, var.dims(), var.device())?)?;
-    }
-    Ok(())
 }
 
 /// A blank sidecar for a model about to be trained on `set`.
@@ -356,7 +327,7 @@ pub fn train(
         config.kind,
         VarBuilder::from_varmap(&varmap, DTYPE, &device),
     )?;
-    seeded_init(&varmap, config.seed)?;
+    crate::ml::seeded_init(&varmap, config.seed)?;
     let mut sidecar = initial_sidecar(config, set);
     let data = Tensors::new(config.kind, &set.samples, &sidecar.moves, &device)?;
     let params = ParamsAdamW {

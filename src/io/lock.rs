@@ -61,7 +61,7 @@ fn held() -> MutexGuard<'static, Option<HashMap<PathBuf, Held>>> {
 /// The hidden lock file of `path`: `.NAME.lock` beside it (a long name is shortened and
 /// keeps a hash of the whole, so it fits the file system's 255 bytes and stays distinct).
 pub fn lock_path(path: &Path) -> PathBuf {
-    let dir = crate::files::folder_of(path);
+    let dir = super::folder_of(path);
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().to_string())
@@ -69,8 +69,8 @@ pub fn lock_path(path: &Path) -> PathBuf {
     let name = if name.len() > 200 {
         format!(
             "{}~{}",
-            crate::files::truncate_name(&name, 180),
-            crate::ml::fnv1a_hex(name.as_bytes())
+            super::truncate_name(&name, 180),
+            super::fnv1a_hex(name.as_bytes())
         )
     } else {
         name
@@ -81,7 +81,7 @@ pub fn lock_path(path: &Path) -> PathBuf {
 /// The key a lock is known by in this process: the target's folder made absolute, and its
 /// name.
 fn key_of(path: &Path) -> PathBuf {
-    let dir = crate::files::folder_of(path);
+    let dir = super::folder_of(path);
     let dir = std::fs::canonicalize(&dir).unwrap_or(dir);
     match path.file_name() {
         Some(name) => dir.join(name),

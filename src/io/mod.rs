@@ -1,0 +1,170 @@
+//! Reading and writing files safely, for every part of the studio: atomic saves (a temporary
+//! file beside the target, synced, then renamed), one writer at a time ([`lock`]), capped and
+//! non-blocking reads, RON and JSON text with errors that name the file, line and column, and
+//! the fingerprint that stamps files. Nothing here knows levels, games or models.
+
+mod atomic;
+mod hash;
+pub mod lock;
+mod read;
+
+pub use atomic::{
+    crash_point, create_temp, is_temp_name, sibling_name, swap_in_folder, write_atomic, FileState,
+};
+pub use hash::fnv1a_hex;
+pub use lock::{LockError, WriteLock};
+pub use read::{read_bytes, read_bytes_capped, read_regular_text, read_text, MAX_FILE_BYTES};
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+
+/// What went wrong with a file, always naming it.
+#[derive(Debug, thiserror::Error)]
+pub enum FileError {
+    /// The file could not be read or written.
+    #[error("{path}: {error}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// The operating system's error (not a `source`: the message already says it, and a
+        /// chain would print it twice).
+        error: std::io::Error,
+    },
+    /// The RON or JSON text is malformed or has the wrong shape.
+    #[error("{path}:{line}:{column}: {message}")]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// The line of the error, counted from 1.
+        line: usize,
+        /// The column of the error, counted from 1.
+        column: usize,
+        /// What the parser expected or found.
+        message: String,
+    },
+    /// The cells of a level are not a valid level of its game.
+    #[error("{path}: level {level:?}: {message}")]
+    Level {
+        /// The file.
+        path: PathBuf,
+        /// The level's name.
+        level: String,
+        /// What is wrong with its cells.
+        message: String,
+    },
+    /// The pack was written by a newer studio; it is refused and never rewritten.
+    #[error("{path}: pack format {found} is newer than this studio reads (up to {supported}); open it with a newer Level Studio")]
+    NewerFormat {
+        /// The pack file.
+        path: PathBuf,
+        /// The format version written in the file.
+        found: u32,
+        /// The newest format version this studio reads.
+        supported: u32,
+    },
+    /// The file's extension says nothing the studio can read here.
+    #[error("{path}: unknown file type (expected {expected})")]
+    UnknownType {
+        /// The file.
+        path: PathBuf,
+        /// The extensions that are read here, in words (".ron or .json").
+        expected: &'static str,
+    },
+    /// The file is larger than the studio reads.
+    #[error("{path}: larger than {} MiB; not a level, pack or model file the studio reads", limit / (1024 * 1024))]
+    TooLarge {
+        /// The file.
+        path: PathBuf,
+        /// The limit in bytes.
+        limit: u64,
+    },
+    /// A file read at start (settings, session, recovery, a pack reopened) that is not a
+    /// regular file: a FIFO could block the start and a device never end, so it is not read.
+    #[error("{path}: not read: it is {kind}, not a regular file")]
+    NotRegular {
+        /// The file.
+        path: PathBuf,
+        /// What it is instead, in words ("a FIFO (named pipe)", "a device", "a folder").
+        kind: &'static str,
+    },
+    /// A save target that must not be replaced (a link, a device, a read-only file).
+    #[error("{path}: not replaced: {reason}")]
+    Refused {
+        /// The target.
+        path: PathBuf,
+        /// Why, in words.
+        reason: String,
+    },
+    /// A value could not be written as RON or JSON (a number the format cannot hold).
+    #[error("could not write the data: {0}")]
+    Serialise(String),
+    /// Another process is writing the same file (see [`lock`]).
+    #[error(transparent)]
+    Locked(#[from] lock::LockError),
+}
+
+pub(crate) fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> FileError + '_ {
+    move |error| FileError::Io {
+        path: path.to_path_buf(),
+        error,
+    }
+}
+
+/// Pretty RON for levels and packs: one row of cells a line, short lists on one line.
+///
+/// # Errors
+/// [`FileError::Serialise`] when RON cannot hold a value.
+pub fn to_ron<T: Serialize>(value: &T) -> Result<String, FileError> {
+    let config = ron::ser::PrettyConfig::new()
+        .compact_arrays(true)
+        .struct_names(false)
+        .indentor("  ");
+    let mut s = ron::ser::to_string_pretty(value, config)
+        .map_err(|e| FileError::Serialise(e.to_string()))?;
+    s.push('\n');
+    Ok(s)
+}
+
+/// Parses RON text, mapping errors to the file's line and column.
+///
+/// # Errors
+/// [`FileError::Parse`].
+pub fn from_ron<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, FileError> {
+    ron::from_str(text).map_err(|e| FileError::Parse {
+        path: path.to_path_buf(),
+        line: e.span.start.line,
+        column: e.span.start.col,
+        message: e.code.to_string(),
+    })
+}
+
+/// Parses JSON text, mapping errors to the file's line and column.
+///
+/// # Errors
+/// [`FileError::Parse`].
+pub fn from_json<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, FileError> {
+    serde_json::from_str(text).map_err(|e| FileError::Parse {
+        path: path.to_path_buf(),
+        line: e.line(),
+        column: e.column(),
+        message: e.to_string(),
+    })
+}
+
+/// The folder a file is in (`.` for a bare name).
+pub fn folder_of(path: &Path) -> PathBuf {
+    path.parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."))
+        .to_path_buf()
+}
+
+/// The first `max` bytes of `name`, cut at a character boundary.
+pub fn truncate_name(name: &str, max: usize) -> &str {
+    let mut end = max.min(name.len());
+    while !name.is_char_boundary(end) {
+        end -= 1;
+    }
+    &name[..end]
+}
