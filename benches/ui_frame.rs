@@ -9,6 +9,7 @@ use egui::{Event, Pos2, RawInput, Rect, Vec2};
 use level_studio::app::{AppCommand, EditCommand, JobMode, Settings, StudioApp, StudioPaths};
 use level_studio::document::Board;
 use level_studio::grid::Grid;
+use level_studio::longcat::LongcatGraph;
 use level_studio::longcat::{self, LongcatLevel, StateGraph};
 use level_studio::match3::game::{GAP, PLAYFIELD};
 use level_studio::rng::Rng;

@@ -1,34 +1,21 @@
 //! Level Studio: a level design studio for tile-based puzzle games.
 //!
-//! This library holds everything that is not GUI: the grid and symmetry helpers, the game
-//! plug-in interface and its registry ([`game`]), the games (match-3 layouts and Longcat), the
-//! generation service, jobs, level and pack files, exports, and the command line. The window
-//! ([`app`], behind the default `gui` feature) only calls into it.
+//! The `level-studio` package: the command line ([`cli`]), the window ([`app`], behind the
+//! default `gui` feature) and [`GAMES`], the one list of games. Everything else lives in the
+//! workspace's crates, re-exported here under their old paths: the core (`studio-core`), the
+//! ML plumbing (`studio-ml`) and one crate per game (`crates/games/<game>`).
 
 #[cfg(feature = "gui")]
 pub mod app;
-pub mod blend;
 pub mod cli;
-pub mod course;
-pub mod datasets;
-pub mod document;
-pub mod dungeon;
-pub mod evolve;
-pub mod export;
-pub mod files;
-pub mod game;
-pub mod generation;
-pub mod grid;
-pub mod io;
-pub mod jobs;
-pub mod level;
-pub mod longcat;
-pub mod mario;
-pub mod match3;
-pub mod ml;
-pub mod rl;
-pub mod rng;
-pub mod symmetry;
+
+pub use studio_core::{
+    datasets, document, evolve, export, files, game, generation, grid, io, jobs, level, rng,
+    symmetry,
+};
+pub use studio_ml as ml;
+pub use studio_ml::rl;
+pub use {blend, course, dungeon, longcat, mario, match3};
 
 /// The games this build ships, in the order menus list them: the one list of games.
 pub const GAMES: &[game::registry::Plugin] = &[

@@ -15,6 +15,7 @@ use level_studio::longcat::dqn::model::{self, DqnModel};
 use level_studio::longcat::dqn::policy::generate;
 use level_studio::longcat::dqn::train::{train, DqnTrainConfig};
 use level_studio::longcat::dqn::{DqnError, Policy};
+use level_studio::longcat::LongcatGraph;
 use level_studio::longcat::{PlayerModel, StateGraph};
 use level_studio::rng::Rng;
 use std::path::Path;

@@ -16,6 +16,7 @@ use level_studio::longcat::generators::{puzzle_up, solution_down};
 use level_studio::longcat::ridge::training::playtest_training_set;
 use level_studio::longcat::ridge::{parse_playtest_csv, solve};
 use level_studio::longcat::solver;
+use level_studio::longcat::LongcatGraph;
 use level_studio::longcat::{
     Cell, GraphAnalysis, GraphError, GraphVariables, LevelError, LongcatLevel, PredictorError,
     RandomGenerator, RidgeModel, State, StateGraph, DEFAULT_BUDGET,

@@ -13,6 +13,7 @@ fn install_games() {
     level_studio::install_games();
 }
 
+use level_studio::longcat::LongcatGraph;
 use level_studio::longcat::{
     Direction, GraphAnalysis, GraphVariables, LongcatLevel, NodeClass, State, StateGraph,
     DEFAULT_BUDGET,

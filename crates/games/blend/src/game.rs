@@ -1,0 +1,324 @@
+//! Blend segments as a registered game: 16 × 16 cells in Table I's unified tiles, analysed by
+//! which game they are like, both playability agents and the five tile metrics.
+
+use super::agents::{lode_runner, lode_runner_corners, zelda};
+use super::data::SIDE;
+use super::metrics::{likeness, origin_counts, tile_metrics, Likeness, TileMetrics};
+use super::tiles::{props, COLOURS, LETTERS, NAMES};
+use super::BlendFigures;
+use serde_json::json;
+use std::sync::{Arc, LazyLock};
+use studio_core::game::{
+    AnalyseOptions, Analysis, AsciiError, Game, GameId, Gauge, LevelGenerator, PlayRules,
+    SizeRules, TileInfo, Verdict,
+};
+use studio_core::jobs::{Cancel, JobError};
+use studio_core::level::{Figures, Level};
+
+/// The id of blend segments.
+pub const ID: GameId = GameId::new("blend");
+
+/// Lode Runner × Zelda segments.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct BlendGame;
+
+static TILES: LazyLock<Vec<TileInfo>> = LazyLock::new(|| {
+    LETTERS
+        .iter()
+        .zip(NAMES)
+        .zip(COLOURS)
+        .map(|((&ascii, name), rgb)| TileInfo { ascii, name, rgb })
+        .collect()
+});
+
+/// Checks that `rows` are a segment: 16 rows of 16 Table I letters.
+///
+/// # Errors
+/// The first row or letter that is wrong, in words.
+pub fn check_rows(rows: &[String]) -> Result<(), String> {
+    if rows.len() != SIDE {
+        return Err(format!("{} rows, a blend segment has {SIDE}", rows.len()));
+    }
+    for (y, row) in rows.iter().enumerate() {
+        let n = row.chars().count();
+        if n != SIDE {
+            return Err(format!("row {}: {n} cells, not {SIDE}", y + 1));
+        }
+        if let Some((x, c)) = row.chars().enumerate().find(|(_, c)| props(*c).is_none()) {
+            return Err(format!(
+                "row {}, column {}: {c:?} is not one of the 15 unified tiles ({})",
+                y + 1,
+                x + 1,
+                LETTERS.iter().collect::<String>()
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// What the analysis finds, as stored with the level.
+pub fn figures(rows: &[String]) -> BlendFigures {
+    let lr = lode_runner(rows);
+    let loz = zelda(rows);
+    let (lr_tiles, zelda_tiles) = origin_counts(rows);
+    let lode_runner_like = likeness(rows) == Likeness::LodeRunner;
+    let lr_corner_paths = lode_runner_corners(rows);
+    BlendFigures {
+        lode_runner_like,
+        lr_playable: if lode_runner_like {
+            lr.playable
+        } else {
+            lr_corner_paths >= 2
+        },
+        lr_gold: lr.gold,
+        lr_gold_reached: lr.reached,
+        lr_corner_paths,
+        loz_playable: loz.playable,
+        loz_paths: loz.paths,
+        lr_tiles,
+        zelda_tiles,
+        metrics: tile_metrics(rows),
+    }
+}
+
+fn analysis_of(f: &BlendFigures) -> Analysis {
+    let like = if f.lode_runner_like {
+        "Lode Runner-like"
+    } else {
+        "Zelda-like"
+    };
+    let own = if f.lode_runner_like {
+        f.lr_playable
+    } else {
+        f.loz_playable
+    };
+    let verdict = Verdict {
+        pass: own,
+        weak: false,
+        label: if own { "PLAYABLE" } else { "UNPLAYABLE" }.into(),
+        reason: format!(
+            "{like}: its own game's agent {}",
+            if own { "gets through" } else { "is stuck" }
+        ),
+    };
+    let lr_line = if !f.lode_runner_like {
+        format!(
+            "Lode Runner A*: {} ({} of 4 corner paths, with gravity)",
+            yes(f.lr_playable),
+            f.lr_corner_paths
+        )
+    } else if f.lr_gold > 0 {
+        format!(
+            "Lode Runner A*: {} ({} of {} gold in one run from the best start)",
+            yes(f.lr_playable),
+            f.lr_gold_reached,
+            f.lr_gold
+        )
+    } else {
+        format!(
+            "Lode Runner A*: {} (no gold to collect, so no goal)",
+            yes(f.lr_playable)
+        )
+    };
+    let loz_line = format!(
+        "Zelda A*: {} ({} of 4 corner paths)",
+        yes(f.loz_playable),
+        f.loz_paths
+    );
+    let share = lr_share(f);
+    let m = f.metrics;
+    let mut fields = serde_json::Map::new();
+    fields.insert(
+        "like".into(),
+        json!(if f.lode_runner_like {
+            "lode-runner"
+        } else {
+            "zelda"
+        }),
+    );
+    fields.insert("lr_playable".into(), json!(f.lr_playable));
+    fields.insert("loz_playable".into(), json!(f.loz_playable));
+    fields.insert("lr_gold".into(), json!(f.lr_gold));
+    fields.insert("lr_gold_reached".into(), json!(f.lr_gold_reached));
+    fields.insert("lr_corner_paths".into(), json!(f.lr_corner_paths));
+    fields.insert("loz_paths".into(), json!(f.loz_paths));
+    fields.insert("lr_tiles".into(), json!(f.lr_tiles));
+    fields.insert("zelda_tiles".into(), json!(f.zelda_tiles));
+    for (name, v) in TileMetrics::NAMES.iter().zip(m.vector()) {
+        fields.insert((*name).into(), json!(v));
+    }
+    Analysis {
+        difficulty: None,
+        summary: format!(
+            "{like}, {}; {lr_line}; {loz_line}; density {:.2}, non-linearity {:.3}, leniency \
+             {:.2}, interestingness {:.2}, path proportion {:.2}",
+            verdict.label,
+            m.density,
+            m.non_linearity,
+            m.leniency,
+            m.interestingness,
+            m.path_proportion
+        ),
+        verdict,
+        figures: Some(Figures::new(f.clone())),
+        gauge: Gauge {
+            title: "Blend".into(),
+            headline: format!("{like} · {:.0} % Lode Runner tiles", share * 100.0),
+            value: Some(share),
+            scale: (0.0, 1.0),
+            threshold: Some((0.5, "half".into())),
+            good_below: false,
+            band: None,
+            notes: vec![lr_line, loz_line],
+            histogram: None,
+            rates: Some((
+                "Tile metrics (shares of the 256 cells)".into(),
+                vec![
+                    ("density".into(), m.density),
+                    ("non-linearity".into(), m.non_linearity),
+                    ("leniency".into(), m.leniency),
+                    ("interestingness".into(), m.interestingness),
+                    ("path proportion".into(), m.path_proportion),
+                ],
+            )),
+            tables: vec![(
+                "Tiles by game".into(),
+                vec![
+                    ("Lode Runner only".into(), f.lr_tiles.to_string()),
+                    ("Zelda only".into(), f.zelda_tiles.to_string()),
+                    (
+                        "both (B, -, M)".into(),
+                        (SIDE * SIDE - f.lr_tiles - f.zelda_tiles).to_string(),
+                    ),
+                ],
+            )],
+        },
+        fields,
+        graph: None,
+        graph_note: None,
+        detail: None,
+    }
+}
+
+fn yes(b: bool) -> &'static str {
+    if b {
+        "playable"
+    } else {
+        "not playable"
+    }
+}
+
+/// The share of Lode Runner-only tiles among the tiles only one game has (0.5 with none).
+pub fn lr_share(f: &BlendFigures) -> f64 {
+    let n = f.lr_tiles + f.zelda_tiles;
+    if n == 0 {
+        0.5
+    } else {
+        f.lr_tiles as f64 / n as f64
+    }
+}
+
+impl Game for BlendGame {
+    fn play_keys(&self) -> Vec<(&'static str, &'static str)> {
+        vec![
+            (
+                "walk, climb (Lode Runner-like); step (Zelda-like)",
+                "arrows or WASD",
+            ),
+            ("dig the brick below ahead (Lode Runner-like)", "Space"),
+            ("take back a move", "Backspace or U"),
+        ]
+    }
+
+    fn id(&self) -> GameId {
+        ID
+    }
+
+    fn name(&self) -> &'static str {
+        "Blend"
+    }
+
+    fn file_tag(&self) -> &'static str {
+        "Blend"
+    }
+
+    fn figures_reader(&self) -> Option<studio_core::level::FiguresReader> {
+        Some(studio_core::level::figures_reader::<super::BlendFigures>())
+    }
+
+    fn tiles(&self) -> &'static [TileInfo] {
+        TILES.as_slice()
+    }
+
+    fn size_rules(&self) -> SizeRules {
+        SizeRules {
+            min: (SIDE, SIDE),
+            max: (SIDE, SIDE),
+            default: (SIDE, SIDE),
+        }
+    }
+
+    fn check(&self, rows: &[String]) -> Result<(), String> {
+        check_rows(rows)
+    }
+
+    /// An empty segment with a floor of solid blocks.
+    fn blank(&self, _width: usize, _height: usize) -> Level {
+        let mut cells = vec![".".repeat(SIDE); SIDE - 1];
+        cells.push("B".repeat(SIDE));
+        Level {
+            game: ID,
+            name: "segment".into(),
+            cells,
+            symmetry: Default::default(),
+            tags: Vec::new(),
+            figures: None,
+            playtests: Vec::new(),
+        }
+    }
+
+    fn level_from_ascii(&self, name: &str, text: &str) -> Result<Level, AsciiError> {
+        let rows = studio_core::level::text_rows(text);
+        check_rows(&rows).map_err(AsciiError::Level)?;
+        Ok(Level::bare(ID, name, rows))
+    }
+
+    fn analyse(
+        &self,
+        level: &Level,
+        _options: &AnalyseOptions,
+        cancel: &Cancel,
+    ) -> Result<Analysis, JobError> {
+        check_rows(&level.cells)?;
+        if cancel.is_cancelled() {
+            return Err(JobError::Cancelled);
+        }
+        Ok(analysis_of(&figures(&level.cells)))
+    }
+
+    fn stored_difficulty(&self, level: &Level) -> Option<f64> {
+        level.figures_of::<BlendFigures>().map(lr_share)
+    }
+
+    fn stored_verdict(&self, level: &Level) -> Option<bool> {
+        level.figures_of::<BlendFigures>().map(|f| {
+            if f.lode_runner_like {
+                f.lr_playable
+            } else {
+                f.loz_playable
+            }
+        })
+    }
+
+    fn difficulty_text(&self, difficulty: f64) -> String {
+        format!("{:.0} % LR", difficulty * 100.0)
+    }
+
+    fn generators(&self) -> Vec<Arc<dyn LevelGenerator>> {
+        super::generators::all()
+    }
+
+    fn play(&self, level: &Level, _seed: u64) -> Option<Result<Box<dyn PlayRules>, String>> {
+        Some(super::play::BlendPlay::new(&level.cells).map(|p| Box::new(p) as Box<dyn PlayRules>))
+    }
+}

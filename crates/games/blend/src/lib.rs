@@ -1,0 +1,37 @@
+//! The blend lab (level-blending-learned-representation): 16 × 16 segments of Lode Runner and
+//! Zelda in one unified tile set, judged by which game they are like, by both games'
+//! playability agents and by five tile metrics.
+
+pub mod agents;
+pub mod cnn;
+pub mod data;
+pub mod embed;
+pub mod eval;
+pub mod figures;
+pub mod game;
+pub mod generators;
+pub mod lab;
+pub mod metrics;
+pub mod play;
+pub mod tiles;
+pub mod vae;
+
+pub use figures::BlendFigures;
+pub use game::{BlendGame, ID};
+
+#[cfg(test)]
+mod tests;
+
+/// The plug-in: adds this game to the studio's registry.
+pub fn plugin(registry: &mut studio_core::game::registry::Registry) {
+    registry.add_game(&BlendGame);
+}
+
+/// Unit tests run with this game registered, from the repository root (where the shipped
+/// models and levels are), as the binary does.
+#[cfg(test)]
+#[ctor::ctor]
+fn install_for_unit_tests() {
+    let _ = std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.."));
+    studio_core::game::registry::install(&[plugin]);
+}

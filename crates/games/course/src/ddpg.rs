@@ -1,0 +1,553 @@
+//! DDPG and VS-DDPG course generators (rl-quality-diversity §5.1–5.2): the actor fills one
+//! column (enemy HP, ATK, recovery rate) at a time; the critic values a column for a partly
+//! filled course. Plain DDPG is rewarded only when the course is complete (its evaluation);
+//! VS-DDPG rewards every step with the mean evaluation of [`VIRTUAL_COMPLETIONS`] virtual
+//! completions of the course by the current actor (with its exploration noise).
+//!
+//! The thesis's networks (Table 5.2: convolutions of 256 filters, FC 128 × 3, replay 300,000,
+//! 17,500 episodes on a GPU) are scaled to two CPU cores: two fully connected layers of
+//! [`HIDDEN`] for each network, replay [`DdpgConfig::replay`], one gradient step every
+//! [`DdpgConfig::train_every`] actions.
+
+use super::matrix::{Course, Structure};
+use super::rules::evaluate;
+use candle_core::{DType, Device, Tensor, D};
+use candle_nn::{AdamW, Optimizer, ParamsAdamW, VarBuilder, VarMap};
+use std::collections::VecDeque;
+use std::time::Instant;
+use studio_core::rng::Rng;
+use studio_ml::Mlp;
+
+/// Width of the hidden layers of the actor and the critic.
+pub const HIDDEN: usize = 128;
+/// Virtual completions per step in VS-DDPG (the thesis's 5).
+pub const VIRTUAL_COMPLETIONS: usize = 5;
+
+/// The network input of a course being filled: its matrix (filled columns, zeros after)
+/// and a one-hot of the column to fill.
+pub fn features(columns: &[[f64; 3]], next: usize, out: &mut Vec<f32>) {
+    for c in columns {
+        out.extend(c.iter().map(|&v| v as f32));
+    }
+    out.extend((0..columns.len()).map(|i| if i == next { 1.0f32 } else { 0.0 }));
+}
+
+/// Input width for a structure.
+pub fn input_len(structure: Structure) -> usize {
+    4 * structure.columns()
+}
+
+/// Builds the shape of every course network (actor, critic, evaluator, Q-network): two
+/// hidden layers of width [`HIDDEN`] with ReLU, under `vb` (`l1`, `l2`, `l3`).
+///
+/// # Errors
+/// A candle error when a weight is missing or has the wrong shape.
+pub fn mlp(input: usize, output: usize, vb: VarBuilder) -> candle_core::Result<Mlp> {
+    Mlp::new(&[input, HIDDEN, HIDDEN, output], vb)
+}
+
+/// The actor: a course being filled → the next column's three values in [0, 1].
+pub struct Actor {
+    net: Mlp,
+    structure: Structure,
+}
+
+impl Actor {
+    /// Builds the actor; names under `vb` become the safetensors keys.
+    ///
+    /// # Errors
+    /// A candle error when a weight is missing or has the wrong shape.
+    pub fn new(structure: Structure, vb: VarBuilder) -> candle_core::Result<Self> {
+        Ok(Self {
+            net: mlp(input_len(structure), 3, vb)?,
+            structure,
+        })
+    }
+
+    pub(crate) fn forward(&self, x: &Tensor) -> candle_core::Result<Tensor> {
+        candle_nn::ops::sigmoid(&self.net.forward(x)?)
+    }
+
+    /// The structure the actor fills.
+    pub fn structure(&self) -> Structure {
+        self.structure
+    }
+
+    /// The actor's column for each course being filled, each at its own next column.
+    ///
+    /// # Errors
+    /// A candle error.
+    pub fn act_each(
+        &self,
+        courses: &[(&[[f64; 3]], usize)],
+        device: &Device,
+    ) -> candle_core::Result<Vec<[f64; 3]>> {
+        let mut x = Vec::with_capacity(courses.len() * input_len(self.structure));
+        for (c, next) in courses {
+            features(c, *next, &mut x);
+        }
+        let x = Tensor::from_vec(x, (courses.len(), input_len(self.structure)), device)?;
+        let y = self.forward(&x)?.to_vec2::<f32>()?;
+        Ok(y.into_iter()
+            .map(|r| [f64::from(r[0]), f64::from(r[1]), f64::from(r[2])])
+            .collect())
+    }
+
+    /// The actor's column for each of `courses` at column `next`.
+    ///
+    /// # Errors
+    /// A candle error.
+    pub fn act(
+        &self,
+        courses: &[Vec<[f64; 3]>],
+        next: usize,
+        device: &Device,
+    ) -> candle_core::Result<Vec<[f64; 3]>> {
+        let mut x = Vec::with_capacity(courses.len() * input_len(self.structure));
+        for c in courses {
+            features(c, next, &mut x);
+        }
+        let x = Tensor::from_vec(x, (courses.len(), input_len(self.structure)), device)?;
+        let y = self.forward(&x)?.to_vec2::<f32>()?;
+        Ok(y.into_iter()
+            .map(|r| [f64::from(r[0]), f64::from(r[1]), f64::from(r[2])])
+            .collect())
+    }
+}
+
+/// The critic: a course being filled and a candidate column → its value. DDPG's critic
+/// estimates the return; the supervised baseline's evaluator, the final evaluation.
+pub struct Critic {
+    net: Mlp,
+    structure: Structure,
+}
+
+/// The var-builder prefix of a critic inside a model file.
+pub const CRITIC_PREFIX: &str = "critic";
+
+impl Critic {
+    /// Builds the critic; names under `vb` become the safetensors keys.
+    ///
+    /// # Errors
+    /// A candle error when a weight is missing or has the wrong shape.
+    pub fn new(structure: Structure, vb: VarBuilder) -> candle_core::Result<Self> {
+        Ok(Self {
+            net: mlp(input_len(structure) + 3, 1, vb)?,
+            structure,
+        })
+    }
+
+    pub(crate) fn forward(&self, state: &Tensor, action: &Tensor) -> candle_core::Result<Tensor> {
+        self.net
+            .forward(&Tensor::cat(&[state, action], D::Minus1)?)?
+            .squeeze(D::Minus1)
+    }
+
+    /// The critic's value of each candidate column for `course` at column `next`.
+    ///
+    /// # Errors
+    /// A candle error.
+    pub fn values(
+        &self,
+        course: &[[f64; 3]],
+        next: usize,
+        actions: &[[f64; 3]],
+        device: &Device,
+    ) -> candle_core::Result<Vec<f64>> {
+        let n_in = input_len(self.structure);
+        let mut state = Vec::with_capacity(n_in);
+        features(course, next, &mut state);
+        let states: Vec<f32> = actions.iter().flat_map(|_| state.iter().copied()).collect();
+        let acts: Vec<f32> = actions.iter().flat_map(|a| a.map(|v| v as f32)).collect();
+        let states = Tensor::from_vec(states, (actions.len(), n_in), device)?;
+        let acts = Tensor::from_vec(acts, (actions.len(), 3), device)?;
+        Ok(self
+            .forward(&states, &acts)?
+            .to_vec1::<f32>()?
+            .into_iter()
+            .map(f64::from)
+            .collect())
+    }
+}
+
+/// Puts an action into column `i` of a course: recovery only where the structure has a
+/// recovery event.
+pub fn place(structure: Structure, columns: &mut [[f64; 3]], i: usize, action: [f64; 3]) {
+    let rate = if structure.recovers(i) {
+        action[2].clamp(0.0, 1.0)
+    } else {
+        0.0
+    };
+    columns[i] = [action[0].clamp(0.0, 1.0), action[1].clamp(0.0, 1.0), rate];
+}
+
+/// A course with its first `c` columns random (the thesis's randomized initialization) and
+/// the rest empty.
+pub fn random_start(structure: Structure, c: usize, rng: &mut Rng) -> Vec<[f64; 3]> {
+    let mut columns = vec![[0.0; 3]; structure.columns()];
+    for i in 0..c.min(structure.columns()) {
+        place(
+            structure,
+            &mut columns,
+            i,
+            [rng.unit(), rng.unit(), rng.unit()],
+        );
+    }
+    columns
+}
+
+/// The evaluation of a filled matrix, as stored (hundredths).
+pub fn value_of(columns: &[[f64; 3]]) -> f64 {
+    Course::new(columns.to_vec())
+        .map(|c| evaluate(&c.stored()).value)
+        .unwrap_or(0.0)
+}
+
+/// Training settings.
+#[derive(Clone, Debug)]
+pub struct DdpgConfig {
+    /// The course structure (9 or 12 events).
+    pub structure: Structure,
+    /// Episodes (one course each).
+    pub episodes: usize,
+    /// Virtual completions per step (0: plain DDPG; the thesis's VS-DDPG: 5).
+    pub virtual_completions: usize,
+    /// Replay batch size.
+    pub batch: usize,
+    /// Transitions kept.
+    pub replay: usize,
+    /// Actor learning rate.
+    pub actor_lr: f64,
+    /// Critic learning rate.
+    pub critic_lr: f64,
+    /// Soft target update rate.
+    pub tau: f64,
+    /// Discount.
+    pub gamma: f64,
+    /// Gaussian exploration noise at the start and the end of its linear decay.
+    pub noise: (f64, f64),
+    /// The chance of a uniformly random column at the start and the end of its decay.
+    pub epsilon: (f64, f64),
+    /// Share of the episodes over which exploration decays.
+    pub decay: f64,
+    /// Actions per gradient step.
+    pub train_every: usize,
+    /// Random columns at the start of a training episode: uniform in this range (the
+    /// thesis's 1–2).
+    pub random_columns: (usize, usize),
+    /// Seed.
+    pub seed: u64,
+}
+
+impl DdpgConfig {
+    /// Defaults scaled to two CPU cores.
+    pub fn new(structure: Structure, virtual_completions: usize, seed: u64) -> Self {
+        Self {
+            structure,
+            episodes: 6_000,
+            virtual_completions,
+            batch: 64,
+            replay: 50_000,
+            actor_lr: 1e-4,
+            critic_lr: 1e-3,
+            tau: 0.005,
+            gamma: 0.9,
+            noise: (0.3, 0.05),
+            epsilon: (1.0, 0.1),
+            decay: 0.5,
+            train_every: 1,
+            random_columns: (1, 2),
+            seed,
+        }
+    }
+
+    fn explore(&self, episode: usize) -> (f64, f64) {
+        let t = (episode as f64 / (self.decay * self.episodes as f64).max(1.0)).min(1.0);
+        (
+            self.noise.0 + (self.noise.1 - self.noise.0) * t,
+            self.epsilon.0 + (self.epsilon.1 - self.epsilon.0) * t,
+        )
+    }
+}
+
+/// Progress while training.
+#[derive(Clone, Copy, Debug)]
+pub struct DdpgProgress {
+    /// Episodes done.
+    pub episode: usize,
+    /// Episodes in the run.
+    pub episodes: usize,
+    /// Mean evaluation of the last 50 courses made (with exploration).
+    pub mean_evaluation: f64,
+    /// Seconds so far.
+    pub seconds: f64,
+}
+
+/// A training curve: every 50 episodes, the mean evaluation of the last 50 courses.
+pub(crate) struct Curve {
+    recent: VecDeque<f64>,
+    /// The points so far.
+    pub points: Vec<f64>,
+    started: Instant,
+}
+
+impl Curve {
+    pub(crate) fn new() -> Self {
+        Self {
+            recent: VecDeque::new(),
+            points: Vec::new(),
+            started: Instant::now(),
+        }
+    }
+
+    /// Records the course of episode `episode` (of `episodes`); every 50 episodes and at the
+    /// end adds a point and tells `report`. False when `report` stops the run.
+    pub(crate) fn record(
+        &mut self,
+        value: f64,
+        episode: usize,
+        episodes: usize,
+        report: &mut dyn FnMut(&DdpgProgress) -> bool,
+    ) -> bool {
+        self.recent.push_back(value);
+        if self.recent.len() > 50 {
+            self.recent.pop_front();
+        }
+        if !(episode + 1).is_multiple_of(50) && episode + 1 != episodes {
+            return true;
+        }
+        let mean = self.recent.iter().sum::<f64>() / self.recent.len().max(1) as f64;
+        self.points.push(mean);
+        report(&DdpgProgress {
+            episode: episode + 1,
+            episodes,
+            mean_evaluation: mean,
+            seconds: self.started.elapsed().as_secs_f64(),
+        })
+    }
+}
+
+struct Transition {
+    state: Vec<f32>,
+    action: [f32; 3],
+    reward: f32,
+    next: Vec<f32>,
+    done: bool,
+}
+
+/// A trained actor and critic with their var maps.
+pub struct Trained {
+    /// The actor's weights.
+    pub varmap: VarMap,
+    /// The critic's weights (names under [`CRITIC_PREFIX`]).
+    pub critic_varmap: VarMap,
+    /// The actor.
+    pub actor: Actor,
+    /// The critic.
+    pub critic: Critic,
+    /// Mean evaluation per 50 episodes (the training curve).
+    pub curve: Vec<f64>,
+    /// Seconds of training.
+    pub seconds: f64,
+}
+
+pub(crate) fn noisy(a: [f64; 3], sigma: f64, rng: &mut Rng) -> [f64; 3] {
+    a.map(|v| (v + sigma * rng.normal()).clamp(0.0, 1.0))
+}
+
+use studio_ml::soft_update;
+
+/// Copies every weight of `from` into the var of the same name in `to`.
+///
+/// # Errors
+/// A candle error.
+pub(crate) fn copy(from: &VarMap, to: &VarMap) -> candle_core::Result<()> {
+    soft_update(from, to, 1.0)
+}
+
+fn poisoned() -> candle_core::Error {
+    candle_core::Error::Msg("a var map is poisoned".into())
+}
+
+/// Trains an actor (and its critic) from scratch; `report` hears progress every 50 episodes
+/// and may stop the run by returning false.
+///
+/// # Errors
+/// A candle error.
+pub fn train(
+    config: &DdpgConfig,
+    report: &mut dyn FnMut(&DdpgProgress) -> bool,
+) -> candle_core::Result<Trained> {
+    let started = Instant::now();
+    let device = Device::Cpu;
+    let s = config.structure;
+    let n_in = input_len(s);
+    let maps: Vec<VarMap> = (0..4).map(|_| VarMap::new()).collect();
+    let vb = |m: &VarMap| VarBuilder::from_varmap(m, DType::F32, &device);
+    let actor = Actor::new(s, vb(&maps[0]))?;
+    let critic = Critic::new(s, vb(&maps[1]).pp(CRITIC_PREFIX))?;
+    let actor_target = Actor::new(s, vb(&maps[2]))?;
+    let critic_target = Critic::new(s, vb(&maps[3]).pp(CRITIC_PREFIX))?;
+    let init = |m: &VarMap, seed: u64| {
+        studio_ml::seeded_init(m, seed).map_err(|e| candle_core::Error::Msg(e.to_string()))
+    };
+    init(&maps[0], config.seed)?;
+    init(&maps[1], config.seed ^ 0xc1)?;
+    copy(&maps[0], &maps[2])?;
+    copy(&maps[1], &maps[3])?;
+    let mut actor_opt = AdamW::new(
+        maps[0].all_vars(),
+        ParamsAdamW {
+            lr: config.actor_lr,
+            weight_decay: 0.0,
+            ..Default::default()
+        },
+    )?;
+    let mut critic_opt = AdamW::new(
+        maps[1].all_vars(),
+        ParamsAdamW {
+            lr: config.critic_lr,
+            weight_decay: 0.0,
+            ..Default::default()
+        },
+    )?;
+    let mut rng = Rng::derive(config.seed, 0xdd96);
+    let mut memory: Vec<Transition> = Vec::with_capacity(config.replay.min(1 << 16));
+    let mut written = 0usize;
+    let mut curve = Curve::new();
+    let mut actions = 0usize;
+    let columns = s.columns();
+    for episode in 0..config.episodes {
+        let (sigma, epsilon) = config.explore(episode);
+        let (lo, hi) = config.random_columns;
+        let c = lo + rng.index(hi.saturating_sub(lo) + 1);
+        let mut course = random_start(s, c, &mut rng);
+        for col in c..columns {
+            let mut state = Vec::with_capacity(n_in);
+            features(&course, col, &mut state);
+            let action = if rng.chance(epsilon) {
+                [rng.unit(), rng.unit(), rng.unit()]
+            } else {
+                noisy(
+                    actor.act(std::slice::from_ref(&course), col, &device)?[0],
+                    sigma,
+                    &mut rng,
+                )
+            };
+            place(s, &mut course, col, action);
+            let done = col + 1 == columns;
+            let reward = if done {
+                value_of(&course)
+            } else if config.virtual_completions > 0 {
+                let gen = super::policy::ActorRl::new(&actor, None);
+                let filling = super::policy::Filling::at(course.clone(), col + 1);
+                let virt = studio_ml::rl::virtual_completions(
+                    &gen,
+                    &filling,
+                    config.virtual_completions,
+                    sigma,
+                    &mut rng,
+                )
+                .map_err(candle_core::Error::Msg)?;
+                studio_ml::rl::virtual_reward(&gen, &virt)
+            } else {
+                0.0
+            };
+            let mut next = Vec::with_capacity(n_in);
+            features(&course, (col + 1).min(columns - 1), &mut next);
+            let t = Transition {
+                state,
+                action: action.map(|v| v as f32),
+                reward: reward as f32,
+                next,
+                done,
+            };
+            if memory.len() < config.replay {
+                memory.push(t);
+            } else {
+                memory[written % config.replay] = t;
+            }
+            written += 1;
+            actions += 1;
+            if memory.len() >= config.batch * 4 && actions.is_multiple_of(config.train_every.max(1))
+            {
+                let batch: Vec<&Transition> = (0..config.batch)
+                    .map(|_| &memory[rng.index(memory.len())])
+                    .collect();
+                let b = batch.len();
+                let stack = |f: &dyn Fn(&Transition) -> Vec<f32>, w: usize| {
+                    Tensor::from_vec(
+                        batch.iter().flat_map(|t| f(t)).collect::<Vec<f32>>(),
+                        (b, w),
+                        &device,
+                    )
+                };
+                let states = stack(&|t| t.state.clone(), n_in)?;
+                let acts = stack(&|t| t.action.to_vec(), 3)?;
+                let nexts = stack(&|t| t.next.clone(), n_in)?;
+                let rewards = Tensor::from_vec(
+                    batch.iter().map(|t| t.reward).collect::<Vec<f32>>(),
+                    b,
+                    &device,
+                )?;
+                let not_done = Tensor::from_vec(
+                    batch
+                        .iter()
+                        .map(|t| if t.done { 0.0f32 } else { 1.0 })
+                        .collect::<Vec<f32>>(),
+                    b,
+                    &device,
+                )?;
+                let target_q = critic_target
+                    .forward(&nexts, &actor_target.forward(&nexts)?)?
+                    .detach();
+                let y = (rewards + (not_done * target_q)?.affine(config.gamma, 0.0)?)?;
+                let q = critic.forward(&states, &acts)?;
+                let critic_loss = (q - y)?.sqr()?.mean_all()?;
+                critic_opt.backward_step(&critic_loss)?;
+                let actor_loss = critic
+                    .forward(&states, &actor.forward(&states)?)?
+                    .mean_all()?
+                    .neg()?;
+                actor_opt.backward_step(&actor_loss)?;
+                soft_update(&maps[0], &maps[2], config.tau)?;
+                soft_update(&maps[1], &maps[3], config.tau)?;
+            }
+        }
+        if !curve.record(value_of(&course), episode, config.episodes, report) {
+            break;
+        }
+    }
+    let mut maps = maps.into_iter();
+    let varmap = maps.next().ok_or_else(poisoned)?;
+    let critic_varmap = maps.next().ok_or_else(poisoned)?;
+    Ok(Trained {
+        varmap,
+        critic_varmap,
+        actor,
+        critic,
+        curve: curve.points,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// Courses completed by `actor` from `starts` (their first `c` columns set), greedily.
+///
+/// # Errors
+/// A candle error.
+pub fn complete(
+    actor: &Actor,
+    starts: Vec<Vec<[f64; 3]>>,
+    c: usize,
+    device: &Device,
+) -> candle_core::Result<Vec<Vec<[f64; 3]>>> {
+    let mut courses = starts;
+    let s = actor.structure;
+    for k in c..s.columns() {
+        let acts = actor.act(&courses, k, device)?;
+        for (course, a) in courses.iter_mut().zip(acts) {
+            place(s, course, k, a);
+        }
+    }
+    Ok(courses)
+}

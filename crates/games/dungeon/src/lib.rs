@@ -1,0 +1,37 @@
+//! Dungeon rooms (SPEC §2.3): a Zelda-like room with an avatar, a key, a locked exit and
+//! monsters, played by GVGAI's Zelda rules. The room and its letters (`room`), the tick rules
+//! (`rules`), the exact skeleton graph (`skeleton`), the agent ladder with the human-like
+//! agent (`agents`), the GVGAI-like generic agents (`gvgai_agents`), the analysis built from
+//! them (`analysis`), the random and constructive generators (`generators`), the GVGAI and
+//! VGLC importers (`import`) and the registered game with its playtest (`game`).
+
+pub mod agents;
+pub mod analysis;
+pub mod evolve;
+pub mod figures;
+pub mod game;
+pub mod generators;
+pub mod gvgai_agents;
+pub mod import;
+pub mod room;
+pub mod rules;
+pub mod skeleton;
+
+pub use figures::{AgentFigures, DungeonFigures};
+pub use game::{DungeonGame, ID};
+pub use room::{Cell, Room, RoomError, Speed};
+pub use rules::{Action, Dir, Monster, Outcome, Play, TickEvents, TICK_LIMIT};
+
+/// The plug-in: adds this game to the studio's registry.
+pub fn plugin(registry: &mut studio_core::game::registry::Registry) {
+    registry.add_game(&DungeonGame);
+}
+
+/// Unit tests run with this game registered, from the repository root (where the shipped
+/// models and levels are), as the binary does.
+#[cfg(test)]
+#[ctor::ctor]
+fn install_for_unit_tests() {
+    let _ = std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.."));
+    studio_core::game::registry::install(&[plugin]);
+}

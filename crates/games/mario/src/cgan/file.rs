@@ -1,0 +1,132 @@
+//! The trained CGAN on disk: safetensors (the generator under `gen.`, the discriminator under
+//! `disc.`) and a RON sidecar (architecture, data split, training settings and curve, the
+//! command that reproduces the weights, and the weights' stamp that loading checks).
+
+use super::model::{Generator, DISC_HIDDEN_1, DISC_HIDDEN_2, GEN_HIDDEN};
+use candle_core::{DType, Device};
+use candle_nn::{VarBuilder, VarMap};
+use serde::{Deserialize, Serialize};
+use std::path::Path;
+use studio_ml::{self as ml, Stamped, WeightsStamp};
+
+/// The architecture name the sidecar records.
+pub const ARCHITECTURE: &str = "mario-cgan-mlp-v1";
+/// The shipped weights file in `models/`.
+pub const WEIGHTS_FILE: &str = "mario-cgan.safetensors";
+
+/// What the CGAN's sidecar records.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CganSidecar {
+    /// Always [`ARCHITECTURE`].
+    pub architecture: String,
+    /// Hidden widths: generator, discriminator's first and second layer.
+    pub hidden: [usize; 3],
+    /// Training seed (also the level split's).
+    pub seed: u64,
+    /// Epochs trained.
+    pub epochs: usize,
+    /// Learning rate (Table 6.1: 5e-5).
+    pub learning_rate: f64,
+    /// Batch size (Table 6.1: 16).
+    pub batch_size: usize,
+    /// The VGLC levels trained on.
+    pub train_levels: Vec<String>,
+    /// The VGLC levels held out.
+    pub test_levels: Vec<String>,
+    /// Seconds of training.
+    pub train_seconds: f64,
+    /// Discriminator and generator loss, one pair per reported epoch.
+    pub curve: Vec<(usize, f64, f64)>,
+    /// The command that reproduces the weights.
+    pub command: String,
+    /// Length and hash of the weights file.
+    #[serde(default)]
+    pub weights: Option<WeightsStamp>,
+}
+
+impl Stamped for CganSidecar {
+    fn stamp(&self) -> Option<&WeightsStamp> {
+        self.weights.as_ref()
+    }
+
+    fn set_stamp(&mut self, stamp: WeightsStamp) {
+        self.weights = Some(stamp);
+    }
+}
+
+impl CganSidecar {
+    /// Checks that every figure is a finite number.
+    ///
+    /// # Errors
+    /// The first figure that is not, named.
+    pub fn check(&self) -> Result<(), String> {
+        if let Some((e, d, g)) = self
+            .curve
+            .iter()
+            .find(|(_, d, g)| !d.is_finite() || !g.is_finite())
+        {
+            return Err(format!(
+                "the curve at epoch {e} holds {d} / {g}, not finite numbers"
+            ));
+        }
+        if !self.train_seconds.is_finite() {
+            return Err(format!(
+                "train_seconds {} is not a finite number",
+                self.train_seconds
+            ));
+        }
+        Ok(())
+    }
+}
+
+/// Saves the networks and their sidecar; a diverged training (a loss that is not a number)
+/// is refused before anything is written.
+///
+/// # Errors
+/// Why a file could not be written, or what [`CganSidecar::check`] refused.
+pub fn save(varmap: &VarMap, sidecar: &CganSidecar, path: &Path) -> Result<(), String> {
+    sidecar.check().map_err(|e| {
+        format!(
+            "{}: the training produced a figure that is not a number ({e}); nothing was written",
+            path.display()
+        )
+    })?;
+    let tensors = ml::tensors_of(varmap)?;
+    ml::save_model(&tensors, sidecar, path).map_err(|e| e.to_string())
+}
+
+/// Loads the generator and its sidecar, checking the architecture and the stamp.
+///
+/// # Errors
+/// A missing, damaged or mismatched file, in words naming it.
+pub fn load(path: &Path) -> Result<(Generator, CganSidecar), String> {
+    let (side, sidecar): (_, CganSidecar) = ml::read_sidecar(path)?;
+    sidecar
+        .check()
+        .map_err(|e| format!("{}: {e}", side.display()))?;
+    if sidecar.architecture != ARCHITECTURE
+        || sidecar.hidden != [GEN_HIDDEN, DISC_HIDDEN_1, DISC_HIDDEN_2]
+    {
+        return Err(format!(
+            "{}: architecture {:?} with hidden widths {:?}; this build has {ARCHITECTURE:?} \
+             with {:?}",
+            side.display(),
+            sidecar.architecture,
+            sidecar.hidden,
+            [GEN_HIDDEN, DISC_HIDDEN_1, DISC_HIDDEN_2]
+        ));
+    }
+    let bytes = ml::read_stamped(path, &side, sidecar.stamp())
+        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let tensors =
+        ml::tensors_from(&bytes, &Device::Cpu).map_err(|e| format!("{}: {e}", path.display()))?;
+    let vb = VarBuilder::from_tensors(tensors, DType::F32, &Device::Cpu);
+    let generator = Generator::new(vb.pp("gen")).map_err(|e| {
+        format!(
+            "{}: the weights do not fit the generator ({e})",
+            path.display()
+        )
+    })?;
+    Ok((generator, sidecar))
+}

@@ -1,0 +1,452 @@
+//! Mario level text of other tools, read and written: the VGLC's Super Mario Bros levels
+//! (tile key `smb.json`) and the Mario AI Framework's level text. Letters either format has
+//! that the studio's tiles cannot express are refused with their position; letters mapped
+//! to a simpler tile are listed in [`VGLC_MAPPED`] and [`MARIO_AI_MAPPED`] (and in
+//! `docs/mario.md`).
+
+use super::level::{LevelError, MarioLevel};
+use super::tiles::Tile;
+use studio_core::grid::Grid;
+
+/// The folder of the VGLC's processed Super Mario Bros levels: under `$VGLC_DIR`, else
+/// beside the repository (`../shared/data/vglc`).
+pub fn vglc_levels_dir() -> std::path::PathBuf {
+    studio_core::datasets::vglc_dir().join("Super Mario Bros/Processed")
+}
+
+/// The text of VGLC level `name` (`1-1`), when the corpus is here.
+pub fn vglc_level_text(name: &str) -> Option<String> {
+    std::fs::read_to_string(vglc_levels_dir().join(format!("mario-{name}.txt"))).ok()
+}
+
+/// A text format of Mario levels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// The VGLC's processed Super Mario Bros text (14 rows).
+    Vglc,
+    /// The Mario AI Framework's level text (16 rows).
+    MarioAi,
+}
+
+impl Format {
+    /// The name the command line uses.
+    pub fn name(self) -> &'static str {
+        match self {
+            Format::Vglc => "vglc-mario",
+            Format::MarioAi => "mario-ai",
+        }
+    }
+}
+
+/// VGLC letters mapped to a tile that is not their exact meaning: (letter, tile, why).
+pub const VGLC_MAPPED: [(char, Tile, &str); 3] = [
+    (
+        '?',
+        Tile::CoinBox,
+        "a full question block: the VGLC does not say whether it holds a coin or a mushroom",
+    ),
+    ('Q', Tile::UsedBlock, "an empty question block"),
+    (
+        'E',
+        Tile::Goomba,
+        "any enemy: the VGLC does not say which, so every enemy is a goomba",
+    ),
+];
+
+/// Mario AI Framework letters mapped to a simpler tile: (letter, tile, why).
+pub const MARIO_AI_MAPPED: [(char, Tile, &str); 13] = [
+    ('E', Tile::Goomba, "another letter for a goomba"),
+    (
+        '?',
+        Tile::ItemBox,
+        "the special question block (a mushroom)",
+    ),
+    (
+        'Q',
+        Tile::CoinBox,
+        "another letter for the coin question block",
+    ),
+    (
+        'U',
+        Tile::ItemBox,
+        "a mushroom brick: it becomes an item box",
+    ),
+    (
+        'L',
+        Tile::CoinBrick,
+        "a 1-up brick: it becomes a coin brick (no lives here)",
+    ),
+    ('G', Tile::Goomba, "a winged goomba: the wings are dropped"),
+    (
+        'K',
+        Tile::Koopa,
+        "a winged green koopa: the wings are dropped",
+    ),
+    (
+        'r',
+        Tile::Koopa,
+        "a red koopa: it becomes a green one (walks off ledges)",
+    ),
+    ('1', Tile::Empty, "an invisible 1-up block: left out"),
+    ('2', Tile::Empty, "an invisible coin block: left out"),
+    (
+        '|',
+        Tile::Empty,
+        "the background of a jump-through platform",
+    ),
+    (
+        't',
+        Tile::PipeLeft,
+        "a pipe cell: its top and sides are worked out from its neighbours",
+    ),
+    (
+        'T',
+        Tile::PipeLeft,
+        "a pipe with a piranha plant: the plant is dropped",
+    ),
+];
+
+/// Why text is not a Mario level.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum FormatError {
+    /// A letter the format does not have, or one the studio cannot play.
+    #[error("row {row}, column {column}: {letter:?} is not a {format} tile{why}")]
+    Letter {
+        /// 1-based row.
+        row: usize,
+        /// 1-based column.
+        column: usize,
+        /// The letter.
+        letter: char,
+        /// The format's name.
+        format: &'static str,
+        /// Why, when the format has the letter but the studio cannot play it.
+        why: String,
+    },
+    /// Rows of different lengths.
+    #[error("row {row} has {found} columns where row 1 has {expected}")]
+    Ragged {
+        /// 1-based row.
+        row: usize,
+        /// Columns of row 1.
+        expected: usize,
+        /// Columns of this row.
+        found: usize,
+    },
+    /// The cells break a level rule (size, markers).
+    #[error(transparent)]
+    Level(#[from] LevelError),
+}
+
+fn vglc_tile(c: char) -> Option<Tile> {
+    Some(match c {
+        'X' => Tile::Ground,
+        'S' => Tile::Brick,
+        '-' => Tile::Empty,
+        '?' => Tile::CoinBox,
+        'Q' => Tile::UsedBlock,
+        'E' => Tile::Goomba,
+        '<' => Tile::PipeTopLeft,
+        '>' => Tile::PipeTopRight,
+        '[' => Tile::PipeLeft,
+        ']' => Tile::PipeRight,
+        'o' => Tile::Coin,
+        'B' => Tile::CannonTop,
+        'b' => Tile::CannonBody,
+        _ => return None,
+    })
+}
+
+/// Framework letters the studio cannot play, with why.
+fn mario_ai_refused(c: char) -> Option<&'static str> {
+    Some(match c {
+        'y' | 'Y' => "a spiky cannot be stomped, and the studio has no spiky",
+        '%' => "jump-through platforms are not in the studio's tiles",
+        _ => return None,
+    })
+}
+
+fn mario_ai_tile(c: char) -> Option<Tile> {
+    if let Some(&(_, tile, _)) = MARIO_AI_MAPPED.iter().find(|m| m.0 == c) {
+        return Some(tile);
+    }
+    match c {
+        '*' => Some(Tile::CannonBody),
+        _ => Tile::from_ascii(c),
+    }
+}
+
+fn text_rows(text: &str) -> Vec<&str> {
+    let mut rows: Vec<&str> = text.lines().map(|l| l.trim_end_matches('\r')).collect();
+    while rows.last().is_some_and(|r| r.trim().is_empty()) {
+        rows.pop();
+    }
+    rows
+}
+
+fn read_grid(
+    text: &str,
+    format: Format,
+    tile: impl Fn(char) -> Result<Tile, String>,
+) -> Result<Grid<Tile>, FormatError> {
+    let rows = text_rows(text);
+    let width = rows.first().map_or(0, |r| r.chars().count());
+    let mut cells = Grid::filled(width, rows.len(), Tile::Empty);
+    for (y, row) in rows.iter().enumerate() {
+        let found = row.chars().count();
+        if found != width {
+            return Err(FormatError::Ragged {
+                row: y + 1,
+                expected: width,
+                found,
+            });
+        }
+        for (x, c) in row.chars().enumerate() {
+            let t = tile(c).map_err(|why| FormatError::Letter {
+                row: y + 1,
+                column: x + 1,
+                letter: c,
+                format: format.name(),
+                why,
+            })?;
+            cells.set(x, y, t);
+        }
+    }
+    Ok(cells)
+}
+
+/// A level from the VGLC's Super Mario Bros text.
+///
+/// # Errors
+/// [`FormatError`]: a letter outside `smb.json`'s key (with its row and column), ragged
+/// rows, or a size outside the level rules.
+pub fn read_vglc(text: &str) -> Result<MarioLevel, FormatError> {
+    let cells = read_grid(text, Format::Vglc, |c| vglc_tile(c).ok_or_else(String::new))?;
+    Ok(MarioLevel::new(cells)?)
+}
+
+/// A level from the Mario AI Framework's level text.
+///
+/// # Errors
+/// [`FormatError`]: a letter the framework does not have or the studio cannot play (spiky,
+/// jump-through platforms), ragged rows, or a size outside the level rules.
+pub fn read_mario_ai(text: &str) -> Result<MarioLevel, FormatError> {
+    let raw: Vec<Vec<char>> = text_rows(text)
+        .iter()
+        .map(|r| r.chars().collect())
+        .collect();
+    let at = |x: usize, y: usize| raw.get(y).and_then(|r| r.get(x)).copied();
+    let is_pipe = |c: Option<char>| matches!(c, Some('t' | 'T'));
+    let is_bullet = |c: Option<char>| matches!(c, Some('*'));
+    let mut cells = read_grid(text, Format::MarioAi, |c| {
+        if let Some(why) = mario_ai_refused(c) {
+            return Err(format!(" the studio can play: {why}"));
+        }
+        mario_ai_tile(c).ok_or_else(String::new)
+    })?;
+    // Pipes and bullet bills are columns of one letter in the framework: the top of a run is
+    // the pipe's top (or the cannon's head), the second of two pipe columns its right half.
+    for y in 0..cells.height() {
+        for x in 0..cells.width() {
+            let c = at(x, y);
+            let top = y == 0 || at(x, y - 1) != c;
+            if is_pipe(c) {
+                let right = x > 0 && is_pipe(at(x - 1, y));
+                let tile = match (top, right) {
+                    (true, false) => Tile::PipeTopLeft,
+                    (true, true) => Tile::PipeTopRight,
+                    (false, false) => Tile::PipeLeft,
+                    (false, true) => Tile::PipeRight,
+                };
+                cells.set(x, y, tile);
+            } else if is_bullet(c) && top {
+                cells.set(x, y, Tile::CannonTop);
+            }
+        }
+    }
+    Ok(MarioLevel::new(cells)?)
+}
+
+/// The letter a tile takes in the VGLC's text (markers become air, enemies `E`, the item and
+/// coin boxes `?`, the empty block `Q`, bricks `S`, stair blocks `X`).
+pub fn vglc_letter(tile: Tile) -> char {
+    match tile {
+        Tile::Empty | Tile::Start | Tile::Goal => '-',
+        Tile::Ground | Tile::Block => 'X',
+        Tile::Brick | Tile::CoinBrick => 'S',
+        Tile::ItemBox | Tile::CoinBox => '?',
+        Tile::UsedBlock => 'Q',
+        Tile::Goomba | Tile::Koopa => 'E',
+        other => other.ascii(),
+    }
+}
+
+/// A level as text of `format`, one line a row.
+pub fn write(level: &MarioLevel, format: Format) -> String {
+    let mut out = String::with_capacity((level.width() + 1) * level.height());
+    for y in 0..level.height() {
+        for x in 0..level.width() {
+            let tile = level.get(x, y);
+            out.push(match format {
+                Format::Vglc => vglc_letter(tile),
+                // The studio writes the framework's own letters.
+                Format::MarioAi => tile.ascii(),
+            });
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// Writes every level of a Mario pack as text of `format` into folder `dir` (created when
+/// missing), one file a level named by its place and name (`01-level-name.txt`); returns how
+/// many were written.
+///
+/// # Errors
+/// A level that is not a Mario level (nothing is written then), or a file that cannot be
+/// written.
+pub fn export_pack(
+    dir: &std::path::Path,
+    pack: &studio_core::level::Pack,
+    format: Format,
+) -> Result<usize, String> {
+    let mut texts = Vec::new();
+    for (i, level) in pack.levels.iter().enumerate() {
+        if level.game != crate::game::ID {
+            return Err(format!(
+                "level {} ({:?}) is a {} level: only Mario levels export as {}",
+                i + 1,
+                level.name,
+                level.game,
+                format.name()
+            ));
+        }
+        let mario = MarioLevel::from_rows(&level.cells)
+            .map_err(|e| format!("level {} ({:?}): {e}", i + 1, level.name))?;
+        let stem: String = level
+            .name
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() {
+                    c.to_ascii_lowercase()
+                } else {
+                    '-'
+                }
+            })
+            .collect();
+        let width = pack.levels.len().to_string().len().max(2);
+        texts.push((
+            format!("{:0width$}-{}.txt", i + 1, stem.trim_matches('-')),
+            write(&mario, format),
+        ));
+    }
+    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    for (name, text) in &texts {
+        let path = dir.join(name);
+        studio_core::io::write_atomic(&path, text.as_bytes())
+            .map_err(|e| format!("{}: {e}", path.display()))?;
+    }
+    Ok(texts.len())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn level_text(body: &[&str]) -> String {
+        let width = body[0].len();
+        let mut text = String::new();
+        for _ in body.len()..14 {
+            text.push_str(&"-".repeat(width));
+            text.push('\n');
+        }
+        for row in body {
+            text.push_str(row);
+            text.push('\n');
+        }
+        text
+    }
+
+    #[test]
+    fn vglc_letters_map_and_round_trip() {
+        let text = level_text(&[
+            "--?Q-----S---E--o--",
+            "---------------<>--",
+            "XXXXXXX---XXXX[]XXX",
+        ]);
+        let level = read_vglc(&text).unwrap();
+        assert_eq!(level.get(2, 11), Tile::CoinBox);
+        assert_eq!(level.get(3, 11), Tile::UsedBlock);
+        assert_eq!(level.get(13, 11), Tile::Goomba);
+        assert_eq!(level.holes(), 3);
+        assert_eq!(write(&level, Format::Vglc), text);
+    }
+
+    #[test]
+    fn unknown_letters_are_refused_with_their_place() {
+        let text = level_text(&["XXXXXXXXXXZXXXXXXXX"]);
+        let err = read_vglc(&text).unwrap_err();
+        assert_eq!(
+            err,
+            FormatError::Letter {
+                row: 14,
+                column: 11,
+                letter: 'Z',
+                format: "vglc-mario",
+                why: String::new()
+            }
+        );
+        assert!(err.to_string().contains("row 14, column 11"));
+        let spiky = level_text(&["XXXXXXyXXXXXXXXXXXX"]);
+        let err = read_mario_ai(&spiky).unwrap_err().to_string();
+        assert!(err.contains("spiky"), "{err}");
+    }
+
+    #[test]
+    fn framework_pipes_and_bullet_bills_get_their_parts() {
+        let text = level_text(&[
+            "-M-----tt-----*---F",
+            "-------tt-----*----",
+            "XXXXXXXXXXXXXXXXXXX",
+        ]);
+        let level = read_mario_ai(&text).unwrap();
+        assert_eq!(level.get(7, 11), Tile::PipeTopLeft);
+        assert_eq!(level.get(8, 11), Tile::PipeTopRight);
+        assert_eq!(level.get(7, 12), Tile::PipeLeft);
+        assert_eq!(level.get(8, 12), Tile::PipeRight);
+        assert_eq!(level.get(14, 11), Tile::CannonTop);
+        assert_eq!(level.get(14, 12), Tile::CannonBody);
+        assert_eq!(level.start_cell(), Some((1, 11)));
+        assert_eq!(level.goal_column(), 18);
+        let back = read_mario_ai(&write(&level, Format::MarioAi)).unwrap();
+        assert_eq!(back, level);
+    }
+
+    #[test]
+    fn ragged_rows_are_refused() {
+        let mut text = level_text(&["XXXXXXXXXXXXXXXXXXX"]);
+        text.push_str("XX\n");
+        assert!(matches!(
+            read_vglc(&text),
+            Err(FormatError::Ragged { row: 15, .. })
+        ));
+    }
+
+    #[test]
+    fn every_vglc_level_imports_when_the_corpus_is_here() {
+        let dir = vglc_levels_dir();
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            eprintln!("skipped: {} is absent", dir.display());
+            return;
+        };
+        let mut count = 0;
+        for entry in entries.flatten() {
+            let text = std::fs::read_to_string(entry.path()).unwrap();
+            let level =
+                read_vglc(&text).unwrap_or_else(|e| panic!("{}: {e}", entry.path().display()));
+            assert_eq!(level.height(), 14);
+            count += 1;
+        }
+        assert_eq!(count, 15);
+    }
+}

@@ -1,0 +1,472 @@
+//! Mario levels as a registered game: tiles, sizes, files, painting rules (one start, one
+//! goal) and the analysis (A* playability, the human-like agent's trials, the rewards).
+
+use super::evaluate::{evaluate, LevelEvaluation, DEFAULT_TRIALS};
+use super::level::{self, MarioLevel, MAX_COLUMNS, MAX_ROWS, MIN_COLUMNS, MIN_ROWS};
+use super::tiles::Tile;
+use super::MarioFigures;
+use std::sync::Arc;
+use studio_core::game::{
+    AnalyseOptions, Analysis, AsciiError, Game, GameId, Gauge, GaugeHistogram, LevelGenerator,
+    Overlay, SizeRules, TileInfo, TileMark, Verdict,
+};
+use studio_core::grid::Grid;
+use studio_core::jobs::{Cancel, JobError};
+use studio_core::level::{Figures, Level};
+
+/// The id of Mario levels.
+pub const ID: GameId = GameId::new("mario");
+
+/// Super Mario Bros levels.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MarioGame;
+
+const fn tile(ascii: char, name: &'static str, rgb: [u8; 3]) -> TileInfo {
+    TileInfo { ascii, name, rgb }
+}
+
+/// The palette, in [`Tile`] order.
+const TILES: [TileInfo; 19] = [
+    tile('-', "SKY", [120, 152, 252]),
+    tile('X', "GROUND", [164, 84, 32]),
+    tile('#', "BLOCK", [128, 80, 52]),
+    tile('S', "BRICK", [204, 92, 36]),
+    tile('C', "COIN BRICK", [214, 120, 52]),
+    tile('@', "ITEM BOX", [236, 150, 28]),
+    tile('!', "COIN BOX", [248, 200, 56]),
+    tile('D', "EMPTY BLOCK", [142, 112, 92]),
+    tile('o', "COIN", [252, 222, 80]),
+    tile('<', "PIPE TOP LEFT", [56, 180, 72]),
+    tile('>', "PIPE TOP RIGHT", [40, 150, 60]),
+    tile('[', "PIPE LEFT", [48, 164, 64]),
+    tile(']', "PIPE RIGHT", [34, 132, 52]),
+    tile('B', "CANNON TOP", [70, 70, 84]),
+    tile('b', "CANNON BODY", [96, 96, 110]),
+    tile('g', "GOOMBA", [150, 86, 44]),
+    tile('k', "KOOPA", [70, 176, 70]),
+    tile('M', "MARIO START", [228, 48, 40]),
+    tile('F', "GOAL", [250, 250, 250]),
+];
+
+/// A stored level of a Mario level.
+pub fn to_level(level: &MarioLevel, name: impl Into<String>) -> Level {
+    Level::bare(ID, name, level.to_rows())
+}
+
+/// The analysis of a Mario level: A*, then `options.games` (10) human-like trials.
+///
+/// # Errors
+/// The job was cancelled.
+pub fn analyse_level(
+    level: &MarioLevel,
+    options: &AnalyseOptions,
+    cancel: &Cancel,
+) -> Result<Analysis, JobError> {
+    let trials = options.games.unwrap_or(DEFAULT_TRIALS).max(1);
+    let eval = evaluate(level, options.seed, trials, cancel)?;
+    Ok(analysis_of(level, &eval))
+}
+
+fn analysis_of(level: &MarioLevel, eval: &LevelEvaluation) -> Analysis {
+    let figures = eval.figures();
+    let verdict = if figures.playable {
+        Verdict {
+            pass: true,
+            weak: false,
+            label: "PLAYABLE".into(),
+            reason: format!("A* finishes in {} ticks", figures.astar_ticks),
+        }
+    } else {
+        Verdict {
+            pass: false,
+            weak: false,
+            label: "UNPLAYABLE".into(),
+            reason: figures
+                .failure
+                .clone()
+                .unwrap_or_else(|| "A* does not finish".into()),
+        }
+    };
+    let mut notes = vec![format!(
+        "A*: {} in {} ticks, {} jump{}",
+        if figures.playable {
+            "finished"
+        } else {
+            "failed"
+        },
+        figures.astar_ticks,
+        eval.astar.jumps,
+        if eval.astar.jumps == 1 { "" } else { "s" }
+    )];
+    if let Some(f) = &figures.failure {
+        notes.push(format!("A* {f}"));
+    }
+    notes.push(format!(
+        "Human-like agent: {} trials (seed {}); total damage = enemy + 1.1 × hole",
+        figures.trials, figures.seed
+    ));
+    let per_pattern = eval.damage_per_pattern(level);
+    let histogram = GaugeHistogram {
+        caption: format!(
+            "Virtual damage per 4-column pattern over {} trials",
+            figures.trials
+        ),
+        bars: per_pattern
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| (i as f64, n))
+            .collect(),
+        own_axis: true,
+    };
+    let indicator = |name: &str, values: &[f64]| {
+        let (mean, sd) = super::evaluate::mean_sd(values);
+        (name.to_string(), format!("{mean:.2} ± {sd:.2}"))
+    };
+    let tables = vec![
+        (
+            "Rewards".to_string(),
+            vec![
+                (
+                    "total damage".into(),
+                    format!("{:.2}", figures.total_damage),
+                ),
+                ("r_diff".into(), format!("{:.3}", figures.r_diff)),
+                ("r_mono".into(), format!("{:.3}", figures.r_mono)),
+                ("evaluation".into(), format!("{:.3}", figures.evaluation)),
+            ],
+        ),
+        (
+            format!(
+                "Human-like indicators (mean ± sd of {} trials)",
+                figures.trials
+            ),
+            vec![
+                indicator("jumps", &eval.jumps),
+                indicator("enemy damage", &eval.enemy_damage),
+                indicator("hole damage", &eval.hole_damage),
+                indicator("long presses", &eval.long_presses),
+            ],
+        ),
+    ];
+    let gauge = Gauge {
+        title: "Evaluation".into(),
+        headline: if figures.playable {
+            format!(
+                "Evaluation {:.3} · damage {:.2}",
+                figures.evaluation, figures.total_damage
+            )
+        } else {
+            "Unplayable".into()
+        },
+        value: Some(figures.evaluation),
+        scale: (0.0, 1.1),
+        threshold: Some((0.7, "good".into())),
+        good_below: false,
+        band: None,
+        notes,
+        histogram: Some(histogram),
+        rates: None,
+        tables,
+    };
+    let fields = eval.json_fields();
+    let summary = if figures.playable {
+        format!(
+            "playable (A* {} ticks); damage {:.2} (enemy {:.2}, hole {:.2}), jumps {:.1}, long \
+             presses {:.1}; r_diff {:.3} + r_mono {:.3} = {:.3}",
+            figures.astar_ticks,
+            figures.total_damage,
+            figures.enemy_damage,
+            figures.hole_damage,
+            figures.jumps,
+            figures.long_presses,
+            figures.r_diff,
+            figures.r_mono,
+            figures.evaluation
+        )
+    } else {
+        format!(
+            "unplayable: {}",
+            figures.failure.as_deref().unwrap_or("A* does not finish")
+        )
+    };
+    Analysis {
+        difficulty: figures.playable.then_some(figures.total_damage),
+        verdict,
+        figures: Some(Figures::new(figures)),
+        gauge,
+        fields,
+        summary,
+        graph: None,
+        graph_note: None,
+        detail: Some(Arc::new(eval.clone())),
+    }
+}
+
+/// Tints of the overlay: the A* path, then virtual damage in one, two or three, and four or
+/// more trials (the thesis's white / green / yellow markers, scaled to 10 trials).
+const PATH_RGBA: [u8; 4] = [36, 52, 190, 170];
+const DAMAGE_RGBA: [[u8; 4]; 3] = [
+    [245, 245, 245, 230],
+    [60, 220, 90, 230],
+    [250, 220, 40, 255],
+];
+
+/// The overlay of an evaluation: A*'s path and the virtual damage places.
+pub fn damage_overlay(eval: &LevelEvaluation) -> Overlay {
+    let mut cells: Vec<(usize, usize, [u8; 4])> = Vec::new();
+    let mut on_path = std::collections::BTreeSet::new();
+    for &(x, y) in &eval.astar.path {
+        let (column, row) = (
+            (x / 16.0).max(0.0) as usize,
+            ((y - 8.0) / 16.0).max(0.0) as usize,
+        );
+        on_path.insert((column, row));
+    }
+    let mut counts: std::collections::BTreeMap<(usize, usize), std::collections::BTreeSet<u32>> =
+        Default::default();
+    for p in &eval.places {
+        counts.entry((p.column, p.row)).or_default().insert(p.trial);
+    }
+    for &(x, y) in &on_path {
+        if !counts.contains_key(&(x, y)) {
+            cells.push((x, y, PATH_RGBA));
+        }
+    }
+    for (&(x, y), trials) in &counts {
+        let tint = match trials.len() {
+            0 | 1 => DAMAGE_RGBA[0],
+            2 | 3 => DAMAGE_RGBA[1],
+            _ => DAMAGE_RGBA[2],
+        };
+        cells.push((x, y, tint));
+    }
+    let rgb = |c: [u8; 4]| [c[0], c[1], c[2]];
+    Overlay {
+        cells,
+        legend: vec![
+            ("A* path".into(), rgb(PATH_RGBA)),
+            ("damage: 1 trial".into(), rgb(DAMAGE_RGBA[0])),
+            ("2–3 trials".into(), rgb(DAMAGE_RGBA[1])),
+            ("4+ trials".into(), rgb(DAMAGE_RGBA[2])),
+        ],
+    }
+}
+
+impl Game for MarioGame {
+    fn id(&self) -> GameId {
+        ID
+    }
+
+    fn name(&self) -> &'static str {
+        "Mario"
+    }
+
+    fn file_tag(&self) -> &'static str {
+        "Mario"
+    }
+
+    fn figures_reader(&self) -> Option<studio_core::level::FiguresReader> {
+        Some(studio_core::level::figures_reader::<super::MarioFigures>())
+    }
+
+    fn tiles(&self) -> &'static [TileInfo] {
+        &TILES
+    }
+
+    fn size_rules(&self) -> SizeRules {
+        SizeRules {
+            min: (MIN_COLUMNS, MIN_ROWS),
+            max: (MAX_COLUMNS, MAX_ROWS),
+            default: (48, 15),
+        }
+    }
+
+    fn check(&self, rows: &[String]) -> Result<(), String> {
+        MarioLevel::from_rows(rows)
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    }
+
+    fn blank(&self, width: usize, height: usize) -> Level {
+        let cells = level::blank(width, height);
+        Level::bare(
+            ID,
+            format!("{}x{}", cells.width(), cells.height()),
+            cells.to_rows(),
+        )
+    }
+
+    fn level_from_ascii(&self, name: &str, text: &str) -> Result<Level, AsciiError> {
+        let rows = studio_core::level::text_rows(text);
+        MarioLevel::from_rows(&rows)
+            .map(|l| to_level(&l, name))
+            .map_err(|e| match e {
+                super::LevelError::Grid(g) => AsciiError::Grid(g),
+                other => AsciiError::Level(other.to_string()),
+            })
+    }
+
+    fn analyse(
+        &self,
+        level: &Level,
+        options: &AnalyseOptions,
+        cancel: &Cancel,
+    ) -> Result<Analysis, JobError> {
+        let mario =
+            MarioLevel::from_rows(&level.cells).map_err(|e| JobError::Failed(e.to_string()))?;
+        analyse_level(&mario, options, cancel)
+    }
+
+    fn default_games(&self) -> u32 {
+        DEFAULT_TRIALS
+    }
+
+    fn side_scrolling(&self) -> bool {
+        true
+    }
+
+    fn stored_difficulty(&self, level: &Level) -> Option<f64> {
+        level
+            .figures_of::<MarioFigures>()
+            .filter(|f| f.playable)
+            .map(|f| f.total_damage)
+    }
+
+    fn stored_verdict(&self, level: &Level) -> Option<bool> {
+        level.figures_of::<MarioFigures>().map(|f| f.playable)
+    }
+
+    fn generators(&self) -> Vec<Arc<dyn LevelGenerator>> {
+        vec![
+            Arc::new(super::generators::RandomPatterns),
+            Arc::new(super::generators::CganRandom),
+            Arc::new(super::generators::Td3Generator { id: "td3" }),
+            Arc::new(super::generators::Td3Generator { id: "vs-td3" }),
+        ]
+    }
+
+    fn difficulty_text(&self, difficulty: f64) -> String {
+        format!("damage {difficulty:.2}")
+    }
+
+    fn card_text(&self, level: &Level, difficulty: f64) -> String {
+        match level.figures_of::<MarioFigures>() {
+            Some(f) if f.playable => format!("eval {:.2}", f.evaluation),
+            _ => self.difficulty_text(difficulty),
+        }
+    }
+
+    fn sheet_columns(&self) -> usize {
+        2
+    }
+
+    fn tile_mark(&self, tile: u8) -> TileMark {
+        match Tile::from_index(tile) {
+            Some(Tile::Start) => TileMark::Avatar,
+            Some(Tile::Goomba) => TileMark::Monster(2),
+            Some(Tile::Koopa) => TileMark::Monster(1),
+            Some(Tile::Goal) => TileMark::Glyph('F'),
+            Some(Tile::ItemBox) => TileMark::Glyph('+'),
+            Some(Tile::CoinBox) => TileMark::Glyph('?'),
+            Some(Tile::CoinBrick) => TileMark::Glyph('$'),
+            Some(Tile::Coin) => TileMark::Glyph('o'),
+            Some(Tile::Block) => TileMark::Hatched,
+            _ => TileMark::Plain,
+        }
+    }
+
+    fn default_brush(&self) -> u8 {
+        Tile::Ground.index()
+    }
+
+    fn unique_tile(&self) -> Option<u8> {
+        Some(Tile::Start.index())
+    }
+
+    /// Mario's start and the goal are one each: painting one moves it (its old cell becomes
+    /// sky).
+    fn paint(&self, cells: &mut Grid<u8>, x: usize, y: usize, tile: u8) -> bool {
+        if tile == Tile::Start.index() || tile == Tile::Goal.index() {
+            for c in cells.cells_mut() {
+                if *c == tile {
+                    *c = Tile::Empty.index();
+                }
+            }
+        }
+        cells.set(x, y, tile);
+        true
+    }
+
+    fn play_keys(&self) -> Vec<(&'static str, &'static str)> {
+        vec![
+            ("walk", "Left / Right arrows"),
+            ("jump (hold for height)", "Space, Up or S"),
+            ("run", "Shift or A (held)"),
+            ("duck", "Down"),
+            ("pause / resume", "P"),
+            ("one tick while paused", "N"),
+            ("start again", "R"),
+        ]
+    }
+
+    fn overlay_name(&self) -> Option<&'static str> {
+        Some("Damage & A* path")
+    }
+
+    fn overlay_help(&self) -> &'static str {
+        "Where the human-like trials took virtual damage (white: 1 trial, green: 2-3, yellow: \
+         4 or more; the thesis's Fig. 6.12) over the A* agent's path (blue)"
+    }
+
+    /// No overlay from the cells alone: it needs the analysis.
+    fn overlay(&self, _rows: &[String]) -> Option<Overlay> {
+        None
+    }
+
+    /// The thesis's Fig. 6.12 on the canvas: the cells where the human-like trials took
+    /// virtual damage (by how many trials), over the A* agent's path.
+    fn analysis_overlay(&self, analysis: &Analysis) -> Option<Overlay> {
+        let eval = analysis.detail::<LevelEvaluation>()?;
+        Some(damage_overlay(eval))
+    }
+
+    fn symmetry_of(&self, _rows: &[String]) -> studio_core::symmetry::Symmetry {
+        studio_core::symmetry::Symmetry::None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use studio_core::game::registry;
+
+    #[test]
+    fn the_game_is_registered_and_its_palette_matches_the_tiles() {
+        let game = registry::find("mario").unwrap();
+        assert_eq!(game.id(), ID);
+        for (info, tile) in game.tiles().iter().zip(Tile::ALL) {
+            assert_eq!(info.ascii, tile.ascii());
+        }
+        let blank = game.blank(40, 15);
+        assert!(game.check(&blank.cells).is_ok());
+        assert!(game.check(&["XX".to_string()]).is_err());
+    }
+
+    #[test]
+    fn painting_a_second_start_or_goal_moves_it() {
+        let game = MarioGame;
+        let blank = game.blank(20, 14);
+        let mut cells: Grid<u8> = Grid::filled(20, 14, 0);
+        for (y, row) in blank.cells.iter().enumerate() {
+            for (x, c) in row.chars().enumerate() {
+                cells.set(x, y, Tile::from_ascii(c).unwrap().index());
+            }
+        }
+        for tile in [Tile::Start, Tile::Goal] {
+            game.paint(&mut cells, 7, 3, tile.index());
+            let count = cells.cells().iter().filter(|&&t| t == tile.index()).count();
+            assert_eq!(count, 1);
+            assert_eq!(cells.get(7, 3), tile.index());
+        }
+    }
+}

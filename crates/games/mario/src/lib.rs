@@ -1,0 +1,39 @@
+//! Super Mario Bros levels (SPEC §2.6, rl-quality-diversity ch. 3.2 and 6): the tiles and
+//! their letters (`tiles`), a checked level (`level`), the VGLC and Mario AI Framework text
+//! formats (`formats`), the deterministic tick engine (`engine`), the agents that play it
+//! (`agents`) and the thesis's evaluation (`reward`).
+
+pub mod agents;
+pub mod cgan;
+pub mod engine;
+pub mod evaluate;
+pub mod figures;
+pub mod formats;
+pub mod game;
+pub mod generators;
+pub mod level;
+pub mod patterns;
+pub mod reward;
+pub mod td3;
+pub mod tiles;
+
+#[cfg(test)]
+pub(crate) mod test_levels;
+
+pub use figures::MarioFigures;
+pub use level::{LevelError, MarioLevel};
+pub use tiles::Tile;
+
+/// The plug-in: adds this game to the studio's registry.
+pub fn plugin(registry: &mut studio_core::game::registry::Registry) {
+    registry.add_game(&game::MarioGame);
+}
+
+/// Unit tests run with this game registered, from the repository root (where the shipped
+/// models and levels are), as the binary does.
+#[cfg(test)]
+#[ctor::ctor]
+fn install_for_unit_tests() {
+    let _ = std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.."));
+    studio_core::game::registry::install(&[plugin]);
+}

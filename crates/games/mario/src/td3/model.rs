@@ -1,0 +1,118 @@
+//! The actor and the critics. Table 6.3 puts two convolution blocks (32, 32, pool, 64, 64,
+//! pool) before fully connected layers of 256, 128 and 128; we keep three fully connected
+//! layers of 128 and read the 3 × 14 × 40 state directly, so an update costs milliseconds on
+//! two CPU cores (the first layer, 1,683 inputs wide, is most of the cost: at 256 an update
+//! took about twice as long, and a convolution stack of Table 6.3's size far longer).
+
+use super::{features, Build, STATE_WIDTH};
+use candle_core::{Device, Result, Tensor, D};
+use candle_nn::VarBuilder;
+use studio_ml::Mlp;
+
+/// Widths of the hidden layers (Table 6.3's fully connected layers).
+pub const HIDDEN: [usize; 3] = [128, 128, 128];
+
+/// The states of `builds` as one `(n, STATE_WIDTH)` tensor.
+///
+/// # Errors
+/// A tensor failure.
+pub fn state_tensor(builds: &[Build]) -> Result<Tensor> {
+    let mut x = Vec::with_capacity(builds.len() * STATE_WIDTH);
+    for b in builds {
+        features(b, &mut x);
+    }
+    Tensor::from_vec(x, (builds.len(), STATE_WIDTH), &Device::Cpu)
+}
+
+/// The actor: a level being built → z ∈ [0, 1]³ (sigmoid).
+#[derive(Clone, Debug)]
+pub struct Actor {
+    net: Mlp,
+}
+
+impl Actor {
+    /// The actor under `vb` (the file keeps it under `actor`).
+    ///
+    /// # Errors
+    /// A missing or misshapen weight.
+    pub fn new(vb: VarBuilder) -> Result<Self> {
+        Ok(Self {
+            net: Mlp::new(&[STATE_WIDTH, HIDDEN[0], HIDDEN[1], HIDDEN[2], 3], vb)?,
+        })
+    }
+
+    /// z for a batch of states.
+    ///
+    /// # Errors
+    /// A tensor failure.
+    pub fn forward(&self, states: &Tensor) -> Result<Tensor> {
+        candle_nn::ops::sigmoid(&self.net.forward(states)?)
+    }
+
+    /// The actor's z for each level being built.
+    ///
+    /// # Errors
+    /// A tensor failure.
+    pub fn act(&self, builds: &[Build]) -> Result<Vec<[f64; 3]>> {
+        if builds.is_empty() {
+            return Ok(Vec::new());
+        }
+        let y = self.forward(&state_tensor(builds)?)?.to_vec2::<f32>()?;
+        Ok(y.into_iter()
+            .map(|r| {
+                [
+                    f64::from(r.first().copied().unwrap_or(0.0)),
+                    f64::from(r.get(1).copied().unwrap_or(0.0)),
+                    f64::from(r.get(2).copied().unwrap_or(0.0)),
+                ]
+            })
+            .collect())
+    }
+}
+
+/// A critic: a level being built and a z → the expected return.
+#[derive(Clone, Debug)]
+pub struct Critic {
+    net: Mlp,
+}
+
+impl Critic {
+    /// The critic under `vb` (the file keeps the first under `critic`).
+    ///
+    /// # Errors
+    /// A missing or misshapen weight.
+    pub fn new(vb: VarBuilder) -> Result<Self> {
+        Ok(Self {
+            net: Mlp::new(&[STATE_WIDTH + 3, HIDDEN[0], HIDDEN[1], HIDDEN[2], 1], vb)?,
+        })
+    }
+
+    /// Q for a batch of states and actions, shape `(n,)`.
+    ///
+    /// # Errors
+    /// A tensor failure.
+    pub fn forward(&self, states: &Tensor, actions: &Tensor) -> Result<Tensor> {
+        self.net
+            .forward(&Tensor::cat(&[states, actions], D::Minus1)?)?
+            .squeeze(D::Minus1)
+    }
+
+    /// Q of each of `actions` in `build`.
+    ///
+    /// # Errors
+    /// A tensor failure.
+    pub fn values(&self, build: &Build, actions: &[[f64; 3]]) -> Result<Vec<f64>> {
+        if actions.is_empty() {
+            return Ok(Vec::new());
+        }
+        let states = state_tensor(&vec![build.clone(); actions.len()])?;
+        let acts: Vec<f32> = actions.iter().flat_map(|a| a.map(|v| v as f32)).collect();
+        let acts = Tensor::from_vec(acts, (actions.len(), 3), &Device::Cpu)?;
+        Ok(self
+            .forward(&states, &acts)?
+            .to_vec1::<f32>()?
+            .into_iter()
+            .map(f64::from)
+            .collect())
+    }
+}

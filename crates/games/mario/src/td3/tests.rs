@@ -1,0 +1,226 @@
+//! Tests for the TD3 generators: the state's channels, seeded level making with RI and DAGP,
+//! a short training saved and loaded back, and files that are refused in words.
+
+use super::file::{load, save, Td3Sidecar, ARCHITECTURE};
+use super::train::{train, Td3Config};
+use super::*;
+use crate::cgan::EMPTY_PATTERN;
+use crate::Tile;
+use candle_core::{DType, Device};
+use candle_nn::{VarBuilder, VarMap};
+
+/// A pattern of ground with a hole in column `gap` (none when 4) and a goomba when asked.
+fn pattern(gap: usize, goomba: bool) -> Pattern {
+    let mut p = EMPTY_PATTERN;
+    for c in 0..PATTERN_COLUMNS {
+        if c != gap {
+            p[c * ROWS + ROWS - 1] = Tile::Ground.index();
+            p[c * ROWS + ROWS - 2] = Tile::Ground.index();
+        }
+    }
+    if goomba {
+        p[ROWS + ROWS - 3] = Tile::Goomba.index();
+    }
+    p
+}
+
+/// Legal patterns from three small made-up levels.
+fn pat() -> PatLegal {
+    let levels: Vec<(String, MarioLevel)> = (0..3)
+        .map(|i| {
+            let ps: Vec<Pattern> = (0..10)
+                .map(|k| pattern((k + i) % 6, (k * (i + 1)) % 4 == 1))
+                .collect();
+            (format!("s{i}"), MarioLevel::new(assemble(&ps)).unwrap())
+        })
+        .collect();
+    PatLegal::from_levels(&levels)
+}
+
+/// An untrained CGAN with seeded weights, saved under `gen.` like the real one.
+fn cgan(seed: u64) -> (VarMap, Generator) {
+    let map = VarMap::new();
+    let g =
+        Generator::new(VarBuilder::from_varmap(&map, DType::F32, &Device::Cpu).pp("gen")).unwrap();
+    studio_ml::seeded_init(&map, seed).unwrap();
+    (map, g)
+}
+
+fn tiny_config(vs: usize) -> Td3Config {
+    let mut c = Td3Config::new(vs, 3);
+    c.episodes = 6;
+    c.batch = 4;
+    c.test_every = 3;
+    c.test_levels = 2;
+    c
+}
+
+#[test]
+fn the_state_has_walls_enemies_and_holes_and_minus_one_where_nothing_is_built() {
+    let mut rng = Rng::new(1);
+    let p = pat();
+    let mut build = Build::start(&p, &mut rng);
+    let mut x = Vec::new();
+    features(&build, &mut x);
+    assert_eq!(x.len(), STATE_WIDTH);
+    assert!(x.iter().all(|&v| v == -1.0));
+    build.push(pattern(2, true));
+    let mut x = Vec::new();
+    features(&build, &mut x);
+    let plane = ROWS * STATE_COLUMNS;
+    let at = |ch: usize, r: usize, c: usize| x[ch * plane + r * STATE_COLUMNS + c];
+    assert_eq!(at(0, ROWS - 1, 0), 1.0, "ground is a wall");
+    assert_eq!(at(0, ROWS - 1, 2), 0.0, "the gap is not");
+    assert_eq!(at(2, ROWS - 1, 2), 1.0, "the gap is a hole");
+    assert_eq!(at(2, ROWS - 1, 0), 0.0);
+    assert_eq!(at(1, ROWS - 3, 1), 1.0, "the goomba");
+    assert_eq!(at(0, 0, 4), -1.0, "pattern 2 is not built yet");
+}
+
+#[test]
+fn levels_are_seeded_and_ri_and_dagp_change_what_they_should() {
+    let p = pat();
+    let (_, g) = cgan(4);
+    let map = VarMap::new();
+    let actor =
+        Actor::new(VarBuilder::from_varmap(&map, DType::F32, &Device::Cpu).pp("actor")).unwrap();
+    let cmap = VarMap::new();
+    let critic =
+        Critic::new(VarBuilder::from_varmap(&cmap, DType::F32, &Device::Cpu).pp("critic")).unwrap();
+    let gen = MarioRl {
+        cgan: &g,
+        pat: &p,
+        actor: Some(&actor),
+        critic: Some(&critic),
+        length: LEVEL_PATTERNS,
+    };
+    let a = make_levels(&gen, 6, 9, Making::default()).unwrap();
+    assert_eq!(a, make_levels(&gen, 6, 9, Making::default()).unwrap());
+    assert_ne!(a, make_levels(&gen, 6, 10, Making::default()).unwrap());
+    for b in &a {
+        assert_eq!(b.patterns.len(), LEVEL_PATTERNS);
+        assert!(
+            b.patterns.iter().all(|q| p.index_of(q).is_some()),
+            "Matching"
+        );
+        assert_eq!(b.level().unwrap().width(), 41);
+    }
+    // DAGP decides the 4th-6th patterns only: the first three are the same.
+    let dagp = Dagp {
+        n: 20,
+        d: 0.0,
+        p: 1.0,
+    };
+    let d = make_levels(
+        &gen,
+        6,
+        9,
+        Making {
+            random: RANDOM_START,
+            dagp: Some(dagp),
+        },
+    )
+    .unwrap();
+    for (x, y) in a.iter().zip(&d) {
+        assert_eq!(x.patterns[..3], y.patterns[..3]);
+    }
+    // Without an actor only randomized initialization can make a level.
+    let blind = MarioRl {
+        actor: None,
+        critic: None,
+        ..gen
+    };
+    assert!(make_levels(&blind, 2, 1, Making::default()).is_err());
+    let all_random = Making {
+        random: LEVEL_PATTERNS,
+        dagp: None,
+    };
+    assert_eq!(make_levels(&blind, 2, 1, all_random).unwrap().len(), 2);
+    // DAGP's distance is KL_pattern: zero between a pattern and itself.
+    assert_eq!(kl_pattern(&pattern(1, false), &pattern(1, false)), 0.0);
+    assert!(kl_pattern(&pattern(1, false), &pattern(4, true)) > 0.0);
+}
+
+#[test]
+fn a_short_training_is_seeded_saves_loads_and_bad_files_are_refused() {
+    let p = pat();
+    let (_, g) = cgan(4);
+    let mut checkpoints = 0;
+    let run = |checkpoints: &mut usize| {
+        train(&g, &p, &tiny_config(2), &mut |_| true, &mut |_, _, _| {
+            *checkpoints += 1;
+            Ok(())
+        })
+        .unwrap()
+    };
+    let t = run(&mut checkpoints);
+    assert!(checkpoints >= 1, "the first test phase is a best");
+    assert_eq!(t.test_curve.len(), 2);
+    assert!(t.test_curve.iter().all(|(_, v)| v.is_finite()));
+    let again = run(&mut checkpoints);
+    let weights = |m: &VarMap| {
+        let mut v: Vec<(String, Vec<f32>)> = m
+            .data()
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|(k, t)| (k.clone(), t.flatten_all().unwrap().to_vec1().unwrap()))
+            .collect();
+        v.sort_by(|a, b| a.0.cmp(&b.0));
+        v
+    };
+    assert_eq!(
+        weights(&t.actor_map),
+        weights(&again.actor_map),
+        "same seed"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mario-td3.safetensors");
+    let sidecar = Td3Sidecar {
+        architecture: ARCHITECTURE.into(),
+        widths: Td3Sidecar::expected_widths(),
+        kind: "vs-td3".into(),
+        virtual_completions: 2,
+        seed: 3,
+        episodes: 6,
+        cgan: None,
+        train_seconds: t.seconds,
+        curve: t.curve.clone(),
+        test_curve: t.test_curve.clone(),
+        kept: t.best,
+        command: "test".into(),
+        weights: None,
+    };
+    save(&t.actor_map, &t.critic_map, &sidecar, &path).unwrap();
+    let model = load(&path).unwrap();
+    let vb = VarBuilder::from_varmap(&t.actor_map, DType::F32, &Device::Cpu);
+    let actor = Actor::new(vb.pp("actor")).unwrap();
+    let mut rng = Rng::new(5);
+    let b = Build::start(&p, &mut rng);
+    assert_eq!(
+        model.actor.act(std::slice::from_ref(&b)).unwrap(),
+        actor.act(std::slice::from_ref(&b)).unwrap()
+    );
+    assert_eq!(
+        model.critic.values(&b, &[[0.1, 0.2, 0.3]]).unwrap().len(),
+        1
+    );
+
+    // A sidecar figure that is not a number: nothing is written.
+    let mut bad = sidecar.clone();
+    bad.curve.push(f64::NAN);
+    let other = dir.path().join("nan.safetensors");
+    let err = save(&t.actor_map, &t.critic_map, &bad, &other).unwrap_err();
+    assert!(err.contains("not a number"), "{err}");
+    assert!(!other.exists());
+    // Damaged weights and a foreign architecture are refused in words.
+    std::fs::write(&path, b"not safetensors").unwrap();
+    let err = load(&path).map(|_| ()).unwrap_err();
+    assert!(err.contains("mario-td3.safetensors"), "{err}");
+    let side = studio_ml::sidecar_path(&path);
+    let text = std::fs::read_to_string(&side).unwrap();
+    std::fs::write(&side, text.replace(ARCHITECTURE, "mario-td3-cnn-v9")).unwrap();
+    let err = load(&path).map(|_| ()).unwrap_err();
+    assert!(err.contains("architecture"), "{err}");
+}

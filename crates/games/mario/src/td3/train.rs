@@ -1,0 +1,446 @@
+//! TD3 (Fujimoto et al.; rl-quality-diversity Table 6.3) for the Mario generator: twin critics
+//! whose smaller target value is learnt, target policy smoothing, and actor and target updates
+//! every [`Td3Config::policy_delay`] critic updates. Exploration is ε-greedy (a random z with
+//! probability ε, decaying 0.5 → 0.1 over the first 30 % of the episodes, as the thesis) and
+//! otherwise Gaussian noise on the actor's z (the thesis's OU noise has no use here: the steps
+//! of an episode are different patterns, not a continuous control signal). VS-TD3 rewards
+//! every step before the last with the mean evaluation of [`super::VIRTUAL_COMPLETIONS`]
+//! completions by the current actor with the same noise.
+//!
+//! Scaled to two CPU cores: learning rates 1e-4 (actor) and 1e-3 (critics) and a soft update
+//! of 0.005 instead of Table 6.3's 5e-6, 5e-5 and 5e-5, which need hundreds of thousands of
+//! updates. Every [`Td3Config::test_every`] episodes a test phase makes
+//! [`Td3Config::test_levels`] levels greedily from fixed starts; the actor with the best test
+//! mean is the one kept (and checkpointed as soon as it is found).
+
+use super::model::{state_tensor, Actor, Critic};
+use super::{reward_of, Build, MarioRl, RANDOM_START};
+use crate::cgan::Generator;
+use crate::patterns::PatLegal;
+use candle_core::{DType, Device, Tensor};
+use candle_nn::{AdamW, Optimizer, ParamsAdamW, VarBuilder, VarMap};
+use std::time::Instant;
+use studio_core::rng::Rng;
+use studio_ml::rl::{randomize, virtual_completions, Sequential};
+use studio_ml::soft_update;
+
+/// Training settings.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Td3Config {
+    /// Episodes (one level each).
+    pub episodes: usize,
+    /// Virtual completions per step (0: TD3; VS-TD3: 5).
+    pub virtual_completions: usize,
+    /// Replay batch size (Table 6.3: 32).
+    pub batch: usize,
+    /// Transitions kept (Table 6.3: 40,000).
+    pub replay: usize,
+    /// Actor learning rate.
+    pub actor_lr: f64,
+    /// Critic learning rate.
+    pub critic_lr: f64,
+    /// Soft target update rate.
+    pub tau: f64,
+    /// Discount (Table 6.3: 0.99).
+    pub gamma: f64,
+    /// Gaussian exploration noise on z at the start and the end of its decay.
+    pub noise: (f64, f64),
+    /// ε at the start and the end of its decay (Table 6.3: 0.5 → 0.1).
+    pub epsilon: (f64, f64),
+    /// Share of the episodes over which exploration decays (Table 6.3: 30 %).
+    pub decay: f64,
+    /// Critic updates per actor update.
+    pub policy_delay: usize,
+    /// Steps (patterns placed) per update.
+    pub train_every: usize,
+    /// Target policy smoothing: noise on the target actor's z, and its clip.
+    pub target_noise: (f64, f64),
+    /// Episodes between test phases.
+    pub test_every: usize,
+    /// Levels per test phase.
+    pub test_levels: usize,
+    /// Seed.
+    pub seed: u64,
+}
+
+impl Td3Config {
+    /// Defaults for TD3 (`virtual_completions` 0) or VS-TD3 (5), scaled to two cores.
+    pub fn new(virtual_completions: usize, seed: u64) -> Self {
+        let vs = virtual_completions > 0;
+        Self {
+            episodes: if vs { 1_000 } else { 10_000 },
+            virtual_completions,
+            batch: 32,
+            replay: 40_000,
+            actor_lr: 1e-4,
+            critic_lr: 1e-3,
+            tau: 0.005,
+            gamma: 0.99,
+            noise: (0.2, 0.05),
+            epsilon: (0.5, 0.1),
+            decay: 0.3,
+            policy_delay: 2,
+            train_every: 2,
+            target_noise: (0.1, 0.25),
+            test_every: if vs { 75 } else { 250 },
+            test_levels: 25,
+            seed,
+        }
+    }
+
+    fn explore(&self, episode: usize) -> (f64, f64) {
+        let t = (episode as f64 / (self.decay * self.episodes as f64).max(1.0)).min(1.0);
+        (
+            self.noise.0 + (self.noise.1 - self.noise.0) * t,
+            self.epsilon.0 + (self.epsilon.1 - self.epsilon.0) * t,
+        )
+    }
+}
+
+/// Progress while training.
+#[derive(Clone, Copy, Debug)]
+pub struct Td3Progress {
+    /// Episodes done.
+    pub episode: usize,
+    /// Episodes in the run.
+    pub episodes: usize,
+    /// Mean evaluation of the last 50 levels made (with exploration).
+    pub mean_evaluation: f64,
+    /// Mean evaluation of the last test phase.
+    pub test_evaluation: f64,
+    /// The best test mean so far.
+    pub best_test: f64,
+    /// Seconds so far.
+    pub seconds: f64,
+}
+
+/// A trained actor and its first critic.
+pub struct Trained {
+    /// The kept actor's weights (under `actor`).
+    pub actor_map: VarMap,
+    /// The kept first critic's weights (under `critic`).
+    pub critic_map: VarMap,
+    /// Mean evaluation of every 50 training levels.
+    pub curve: Vec<f64>,
+    /// (episode, mean evaluation) of every test phase.
+    pub test_curve: Vec<(usize, f64)>,
+    /// The episode whose actor was kept and its test mean.
+    pub best: (usize, f64),
+    /// Seconds of training.
+    pub seconds: f64,
+}
+
+#[derive(Clone)]
+struct Transition {
+    state: Build,
+    action: [f32; 3],
+    reward: f32,
+    next: Build,
+    done: bool,
+}
+
+/// The rewards of finished levels, on every core (each evaluation is seeded by its level, so
+/// the result does not depend on the number of threads).
+pub fn rewards(builds: &[Build]) -> Vec<f64> {
+    let threads = std::thread::available_parallelism()
+        .map_or(1, std::num::NonZero::get)
+        .min(builds.len().max(1));
+    let chunk = builds.len().div_ceil(threads.max(1)).max(1);
+    std::thread::scope(|s| {
+        let handles: Vec<_> = builds
+            .chunks(chunk)
+            .map(|part| s.spawn(move || part.iter().map(reward_of).collect::<Vec<f64>>()))
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|h| h.join().unwrap_or_default())
+            .collect()
+    })
+}
+
+fn init(map: &VarMap, seed: u64) -> candle_core::Result<()> {
+    studio_ml::seeded_init(map, seed).map_err(|e| candle_core::Error::Msg(e.to_string()))
+}
+
+/// The networks being trained and their targets.
+struct Nets {
+    maps: [VarMap; 4],
+    actor: Actor,
+    q1: Critic,
+    q2: Critic,
+    actor_t: Actor,
+    q1_t: Critic,
+    q2_t: Critic,
+}
+
+impl Nets {
+    fn new(seed: u64) -> candle_core::Result<Self> {
+        let maps: [VarMap; 4] = std::array::from_fn(|_| VarMap::new());
+        let vb = |m: &VarMap| VarBuilder::from_varmap(m, DType::F32, &Device::Cpu);
+        let actor = Actor::new(vb(&maps[0]).pp("actor"))?;
+        let q1 = Critic::new(vb(&maps[1]).pp("critic"))?;
+        let q2 = Critic::new(vb(&maps[1]).pp("critic2"))?;
+        let actor_t = Actor::new(vb(&maps[2]).pp("actor"))?;
+        let q1_t = Critic::new(vb(&maps[3]).pp("critic"))?;
+        let q2_t = Critic::new(vb(&maps[3]).pp("critic2"))?;
+        init(&maps[0], seed)?;
+        init(&maps[1], seed ^ 0xc1)?;
+        soft_update(&maps[0], &maps[2], 1.0)?;
+        soft_update(&maps[1], &maps[3], 1.0)?;
+        Ok(Self {
+            maps,
+            actor,
+            q1,
+            q2,
+            actor_t,
+            q1_t,
+            q2_t,
+        })
+    }
+}
+
+/// A copy of the actor's and the first critic's weights (the kept model).
+fn snapshot(nets: &Nets) -> candle_core::Result<(VarMap, VarMap)> {
+    let actor = VarMap::new();
+    let critic = VarMap::new();
+    let vb = |m: &VarMap| VarBuilder::from_varmap(m, DType::F32, &Device::Cpu);
+    Actor::new(vb(&actor).pp("actor"))?;
+    Critic::new(vb(&critic).pp("critic"))?;
+    soft_update(&nets.maps[0], &actor, 1.0)?;
+    soft_update(&nets.maps[1], &critic, 1.0)?;
+    Ok((actor, critic))
+}
+
+/// Mean evaluation of `count` levels made greedily by `actor` from the fixed test starts.
+///
+/// # Errors
+/// A network failure, in words.
+pub fn test_phase(
+    cgan: &Generator,
+    pat: &PatLegal,
+    actor: &Actor,
+    count: usize,
+    seed: u64,
+) -> Result<f64, String> {
+    let gen = MarioRl {
+        cgan,
+        pat,
+        actor: Some(actor),
+        critic: None,
+        length: crate::patterns::LEVEL_PATTERNS,
+    };
+    let builds = super::make_levels(&gen, count, seed, super::Making::default())?;
+    let r = rewards(&builds);
+    Ok(r.iter().sum::<f64>() / r.len().max(1) as f64)
+}
+
+/// The seed stream of the test starts (never used for training episodes).
+pub const TEST_STREAM: u64 = 0x7e57;
+
+/// Trains an actor and twin critics from scratch. `report` hears progress after every test
+/// phase and may stop the run by returning false; `checkpoint` gets the actor and critic
+/// weights each time the test mean improves.
+///
+/// # Errors
+/// A network failure, in words.
+pub fn train(
+    cgan: &Generator,
+    pat: &PatLegal,
+    config: &Td3Config,
+    report: &mut dyn FnMut(&Td3Progress) -> bool,
+    checkpoint: &mut dyn FnMut(&VarMap, &VarMap, &Td3Progress) -> Result<(), String>,
+) -> Result<Trained, String> {
+    let err = |e: candle_core::Error| e.to_string();
+    let started = Instant::now();
+    let nets = Nets::new(config.seed).map_err(err)?;
+    let adam = |m: &VarMap, lr: f64| {
+        AdamW::new(
+            m.all_vars(),
+            ParamsAdamW {
+                lr,
+                weight_decay: 0.0,
+                ..Default::default()
+            },
+        )
+    };
+    let mut actor_opt = adam(&nets.maps[0], config.actor_lr).map_err(err)?;
+    let mut critic_opt = adam(&nets.maps[1], config.critic_lr).map_err(err)?;
+    let length = crate::patterns::LEVEL_PATTERNS;
+    let mut rng = Rng::derive(config.seed, 0x7d3);
+    let mut memory: Vec<Transition> = Vec::with_capacity(config.replay.min(1 << 16));
+    let mut written = 0usize;
+    let mut updates = 0usize;
+    let mut recent: std::collections::VecDeque<f64> = std::collections::VecDeque::new();
+    let mut curve = Vec::new();
+    let mut test_curve = Vec::new();
+    let mut kept = snapshot(&nets).map_err(err)?;
+    let mut best = (0usize, f64::NEG_INFINITY);
+    let test_seed = config.seed ^ TEST_STREAM;
+    for episode in 0..config.episodes {
+        let (sigma, epsilon) = config.explore(episode);
+        let gen = MarioRl {
+            cgan,
+            pat,
+            actor: Some(&nets.actor),
+            critic: None,
+            length,
+        };
+        let mut build = Build::start(pat, &mut rng);
+        randomize(&gen, &mut build, RANDOM_START, &mut rng);
+        while !gen.done(&build) {
+            let state = build.clone();
+            let action = if rng.chance(epsilon) {
+                gen.random_action(&build, &mut rng)
+            } else {
+                let a = gen.greedy(std::slice::from_ref(&build))?;
+                gen.noisy(
+                    &build,
+                    a.first().copied().unwrap_or([0.5; 3]),
+                    sigma,
+                    &mut rng,
+                )
+            };
+            gen.apply(&mut build, &action);
+            let done = gen.done(&build);
+            let reward = if done {
+                reward_of(&build)
+            } else if config.virtual_completions > 0 {
+                let virt =
+                    virtual_completions(&gen, &build, config.virtual_completions, sigma, &mut rng)?;
+                let r = rewards(&virt);
+                r.iter().sum::<f64>() / r.len().max(1) as f64
+            } else {
+                0.0
+            };
+            let t = Transition {
+                state,
+                action: action.map(|v| v as f32),
+                reward: reward as f32,
+                next: build.clone(),
+                done,
+            };
+            if memory.len() < config.replay {
+                memory.push(t);
+            } else {
+                memory[written % config.replay] = t;
+            }
+            written += 1;
+            if done {
+                recent.push_back(reward);
+                if recent.len() > 50 {
+                    recent.pop_front();
+                }
+            }
+            if memory.len() >= config.batch * 4 && written.is_multiple_of(config.train_every.max(1))
+            {
+                updates += 1;
+                update(
+                    &nets,
+                    &memory,
+                    config,
+                    updates,
+                    &mut rng,
+                    &mut actor_opt,
+                    &mut critic_opt,
+                )
+                .map_err(err)?;
+            }
+        }
+        if (episode + 1).is_multiple_of(50) {
+            curve.push(recent.iter().sum::<f64>() / recent.len().max(1) as f64);
+        }
+        let last = episode + 1 == config.episodes;
+        if (episode + 1).is_multiple_of(config.test_every.max(1)) || last {
+            let test = test_phase(cgan, pat, &nets.actor, config.test_levels, test_seed)?;
+            test_curve.push((episode + 1, test));
+            let progress = Td3Progress {
+                episode: episode + 1,
+                episodes: config.episodes,
+                mean_evaluation: recent.iter().sum::<f64>() / recent.len().max(1) as f64,
+                test_evaluation: test,
+                best_test: test.max(best.1),
+                seconds: started.elapsed().as_secs_f64(),
+            };
+            if test > best.1 {
+                best = (episode + 1, test);
+                kept = snapshot(&nets).map_err(err)?;
+                checkpoint(&kept.0, &kept.1, &progress)?;
+            }
+            if !report(&progress) {
+                break;
+            }
+        }
+    }
+    Ok(Trained {
+        actor_map: kept.0,
+        critic_map: kept.1,
+        curve,
+        test_curve,
+        best,
+        seconds: started.elapsed().as_secs_f64(),
+    })
+}
+
+/// One TD3 update from a replay batch: both critics towards the smaller target value, and
+/// every `policy_delay` updates the actor and the targets.
+fn update(
+    nets: &Nets,
+    memory: &[Transition],
+    config: &Td3Config,
+    step: usize,
+    rng: &mut Rng,
+    actor_opt: &mut AdamW,
+    critic_opt: &mut AdamW,
+) -> candle_core::Result<()> {
+    let device = Device::Cpu;
+    let batch: Vec<&Transition> = (0..config.batch)
+        .map(|_| &memory[rng.index(memory.len())])
+        .collect();
+    let b = batch.len();
+    let states = state_tensor(&batch.iter().map(|t| t.state.clone()).collect::<Vec<_>>())?;
+    let nexts = state_tensor(&batch.iter().map(|t| t.next.clone()).collect::<Vec<_>>())?;
+    let acts = Tensor::from_vec(
+        batch.iter().flat_map(|t| t.action).collect::<Vec<f32>>(),
+        (b, 3),
+        &device,
+    )?;
+    let rewards = Tensor::from_vec(
+        batch.iter().map(|t| t.reward).collect::<Vec<f32>>(),
+        b,
+        &device,
+    )?;
+    let not_done = Tensor::from_vec(
+        batch
+            .iter()
+            .map(|t| if t.done { 0.0f32 } else { 1.0 })
+            .collect::<Vec<f32>>(),
+        b,
+        &device,
+    )?;
+    let (sd, clip) = config.target_noise;
+    let noise: Vec<f32> = (0..b * 3)
+        .map(|_| (sd * rng.normal()).clamp(-clip, clip) as f32)
+        .collect();
+    let next_a = (nets.actor_t.forward(&nexts)? + Tensor::from_vec(noise, (b, 3), &device)?)?
+        .clamp(0f32, 1f32)?;
+    let target = nets
+        .q1_t
+        .forward(&nexts, &next_a)?
+        .minimum(&nets.q2_t.forward(&nexts, &next_a)?)?
+        .detach();
+    let y = (rewards + (not_done * target)?.affine(config.gamma, 0.0)?)?;
+    let l1 = (nets.q1.forward(&states, &acts)? - &y)?.sqr()?.mean_all()?;
+    let l2 = (nets.q2.forward(&states, &acts)? - &y)?.sqr()?.mean_all()?;
+    critic_opt.backward_step(&(l1 + l2)?)?;
+    if step.is_multiple_of(config.policy_delay.max(1)) {
+        let actor_loss = nets
+            .q1
+            .forward(&states, &nets.actor.forward(&states)?)?
+            .mean_all()?
+            .neg()?;
+        actor_opt.backward_step(&actor_loss)?;
+        soft_update(&nets.maps[0], &nets.maps[2], config.tau)?;
+        soft_update(&nets.maps[1], &nets.maps[3], config.tau)?;
+    }
+    Ok(())
+}

@@ -1,0 +1,162 @@
+//! The Mario tiles (rl-quality-diversity Table 3.2) and their letters. The studio writes the
+//! Mario AI Framework's letters where the framework has the tile, so its level text reads
+//! almost unchanged; the VGLC's letters are mapped on import and export (`formats`).
+
+use studio_core::grid::AsciiCell;
+
+/// One tile of a Mario level, in palette order (a level's cells are stored by letter).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[repr(u8)]
+pub enum Tile {
+    /// Air (`-`).
+    Empty = 0,
+    /// Ground (`X`): only ground holds up the bottom row; a column without it is a hole.
+    Ground = 1,
+    /// A solid stair block (`#`).
+    Block = 2,
+    /// A brick (`S`): big Mario breaks it by bumping it from below.
+    Brick = 3,
+    /// A brick with a coin (`C`): bumped, it gives a coin and becomes an empty block.
+    CoinBrick = 4,
+    /// An item box (`@`): bumped, it gives a mushroom and becomes an empty block.
+    ItemBox = 5,
+    /// A coin question block (`!`): bumped, it gives a coin and becomes an empty block.
+    CoinBox = 6,
+    /// An empty (used) block (`D`).
+    UsedBlock = 7,
+    /// A coin (`o`), taken by touching it.
+    Coin = 8,
+    /// The pipe's top-left part (`<`).
+    PipeTopLeft = 9,
+    /// The pipe's top-right part (`>`).
+    PipeTopRight = 10,
+    /// The pipe's left side (`[`).
+    PipeLeft = 11,
+    /// The pipe's right side (`]`).
+    PipeRight = 12,
+    /// A cannon's top (`B`).
+    CannonTop = 13,
+    /// A cannon's body (`b`).
+    CannonBody = 14,
+    /// Where a goomba starts (`g`).
+    Goomba = 15,
+    /// Where a green koopa starts (`k`); stomped, it becomes a shell.
+    Koopa = 16,
+    /// Mario's start (`M`), at most one.
+    Start = 17,
+    /// The goal (`F`), at most one: the level is won when Mario reaches its column.
+    Goal = 18,
+}
+
+impl Tile {
+    /// Every tile, in palette order.
+    pub const ALL: [Tile; 19] = [
+        Tile::Empty,
+        Tile::Ground,
+        Tile::Block,
+        Tile::Brick,
+        Tile::CoinBrick,
+        Tile::ItemBox,
+        Tile::CoinBox,
+        Tile::UsedBlock,
+        Tile::Coin,
+        Tile::PipeTopLeft,
+        Tile::PipeTopRight,
+        Tile::PipeLeft,
+        Tile::PipeRight,
+        Tile::CannonTop,
+        Tile::CannonBody,
+        Tile::Goomba,
+        Tile::Koopa,
+        Tile::Start,
+        Tile::Goal,
+    ];
+
+    /// The letter level files use.
+    pub const fn ascii(self) -> char {
+        match self {
+            Tile::Empty => '-',
+            Tile::Ground => 'X',
+            Tile::Block => '#',
+            Tile::Brick => 'S',
+            Tile::CoinBrick => 'C',
+            Tile::ItemBox => '@',
+            Tile::CoinBox => '!',
+            Tile::UsedBlock => 'D',
+            Tile::Coin => 'o',
+            Tile::PipeTopLeft => '<',
+            Tile::PipeTopRight => '>',
+            Tile::PipeLeft => '[',
+            Tile::PipeRight => ']',
+            Tile::CannonTop => 'B',
+            Tile::CannonBody => 'b',
+            Tile::Goomba => 'g',
+            Tile::Koopa => 'k',
+            Tile::Start => 'M',
+            Tile::Goal => 'F',
+        }
+    }
+
+    /// The tile written with letter `c`.
+    pub fn from_ascii(c: char) -> Option<Tile> {
+        Tile::ALL.into_iter().find(|t| t.ascii() == c)
+    }
+
+    /// The tile's palette index.
+    pub const fn index(self) -> u8 {
+        self as u8
+    }
+
+    /// The tile at palette index `i`.
+    pub fn from_index(i: u8) -> Option<Tile> {
+        Tile::ALL.get(usize::from(i)).copied()
+    }
+
+    /// True for tiles Mario and the enemies cannot pass through.
+    pub const fn is_solid(self) -> bool {
+        matches!(
+            self,
+            Tile::Ground
+                | Tile::Block
+                | Tile::Brick
+                | Tile::CoinBrick
+                | Tile::ItemBox
+                | Tile::CoinBox
+                | Tile::UsedBlock
+                | Tile::PipeTopLeft
+                | Tile::PipeTopRight
+                | Tile::PipeLeft
+                | Tile::PipeRight
+                | Tile::CannonTop
+                | Tile::CannonBody
+        )
+    }
+
+    /// True for an enemy's start.
+    pub const fn is_enemy(self) -> bool {
+        matches!(self, Tile::Goomba | Tile::Koopa)
+    }
+
+    /// True for a tile bumping from below does something to (a brick, a box).
+    pub const fn is_bumpable(self) -> bool {
+        matches!(
+            self,
+            Tile::Brick | Tile::CoinBrick | Tile::ItemBox | Tile::CoinBox
+        )
+    }
+
+    /// True for a tile the game can change while playing (bumpable blocks and coins).
+    pub const fn is_changeable(self) -> bool {
+        self.is_bumpable() || matches!(self, Tile::Coin)
+    }
+}
+
+impl AsciiCell for Tile {
+    fn to_ascii(self) -> char {
+        self.ascii()
+    }
+
+    fn from_ascii(c: char) -> Option<Self> {
+        Tile::from_ascii(c)
+    }
+}

@@ -1,0 +1,461 @@
+//! One open pack: its levels, the file it came from, whether it has unsaved changes, and the
+//! difficulty and verdict of each level (from its stored figures, or measured by its game's
+//! analysis off the UI thread and cached by cells).
+
+use crate::game::AnalyseOptions;
+use crate::jobs::Cancel;
+use crate::level::{Game, Level, Pack};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// A level of an open pack that keeps pointing at it while levels are added, moved, sorted
+/// or removed around it (the canvas edits it in place through this).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct LevelRef {
+    /// The pack's [`PackDoc::uid`].
+    pub pack: u64,
+    /// The level's id within the pack.
+    pub level: u64,
+}
+
+/// Session-unique numbers for packs and their levels.
+fn next_uid() -> u64 {
+    static NEXT: AtomicU64 = AtomicU64::new(1);
+    NEXT.fetch_add(1, Ordering::Relaxed)
+}
+
+/// What an analysis found for a level without stored figures.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Measured {
+    /// The game's difficulty number (`None`: unsolvable, too large, or not a level).
+    pub difficulty: Option<f64>,
+    /// Whether the level passes its game's verdict (`None` when it could not be analysed).
+    pub pass: Option<bool>,
+    /// The verdict's badge (`UNSOLVABLE`), or why the analysis failed.
+    pub label: String,
+    /// A soft failure: the level works but is not worth keeping (trivial).
+    pub weak: bool,
+}
+
+/// The cache key of a measured level: its game and cells.
+pub type MeasureKey = (Game, Vec<String>);
+
+/// Analyses levels with their game's analysis (on a worker thread, for the pack strip).
+pub fn measure(levels: &[MeasureKey], cancel: &Cancel) -> Vec<(MeasureKey, Measured)> {
+    let mut out = Vec::new();
+    for (game, cells) in levels {
+        if cancel.is_cancelled() {
+            break;
+        }
+        let level = Level {
+            game: *game,
+            name: String::new(),
+            cells: cells.clone(),
+            symmetry: Default::default(),
+            tags: Vec::new(),
+            figures: None,
+            playtests: Vec::new(),
+        };
+        let analysis = game.game().map_err(|e| e.to_string()).and_then(|g| {
+            g.analyse(&level, &AnalyseOptions::default(), cancel)
+                .map_err(|e| e.to_string())
+        });
+        let measured = match analysis {
+            Ok(a) => Measured {
+                difficulty: a.difficulty,
+                pass: Some(a.verdict.pass),
+                label: a.verdict.label,
+                weak: a.verdict.weak,
+            },
+            Err(e) => Measured {
+                difficulty: None,
+                pass: None,
+                label: if e.len() > 24 {
+                    "not analysed".into()
+                } else {
+                    e
+                },
+                weak: false,
+            },
+        };
+        out.push(((*game, cells.clone()), measured));
+    }
+    out
+}
+
+/// An open pack.
+#[derive(Clone, Debug)]
+pub struct PackDoc {
+    /// The pack.
+    pub pack: Pack,
+    /// Where it is saved (`None` for a new pack).
+    pub path: Option<PathBuf>,
+    /// True when it differs from the file.
+    pub dirty: bool,
+    /// Difficulty and verdict of levels without stored figures, by game and cells.
+    pub measured: HashMap<MeasureKey, Measured>,
+    /// Names this open pack for [`LevelRef`]s (unique in the session).
+    pub uid: u64,
+    /// One id per level, in the levels' order (changed only by the methods below).
+    ids: Vec<u64>,
+}
+
+/// A level taken out of a pack, with what puts it back in its place (and its link to the
+/// canvas with it).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Removed {
+    /// Where it was.
+    pub index: usize,
+    /// The level.
+    pub level: Level,
+    /// Its id in the pack, so a canvas linked to it is linked again when it comes back.
+    id: u64,
+}
+
+impl PackDoc {
+    /// A pack read from `path`.
+    pub fn opened(pack: Pack, path: PathBuf) -> Self {
+        Self::with(pack, Some(path), false)
+    }
+
+    /// A new empty pack.
+    pub fn untitled(name: &str) -> Self {
+        Self::with(Pack::new(name), None, false)
+    }
+
+    /// A pack from anywhere (the recovery file), saved at `path` or not, with unsaved
+    /// changes or not.
+    pub fn with(pack: Pack, path: Option<PathBuf>, dirty: bool) -> Self {
+        Self {
+            ids: pack.levels.iter().map(|_| next_uid()).collect(),
+            pack,
+            path,
+            dirty,
+            measured: HashMap::new(),
+            uid: next_uid(),
+        }
+    }
+
+    /// The reference to level `index` (`None` out of range).
+    pub fn level_ref(&self, index: usize) -> Option<LevelRef> {
+        let level = *self.ids.get(index)?;
+        Some(LevelRef {
+            pack: self.uid,
+            level,
+        })
+    }
+
+    /// Where the referenced level is now (`None`: another pack's, or removed).
+    pub fn index_of(&self, r: LevelRef) -> Option<usize> {
+        if r.pack != self.uid || self.ids.len() != self.pack.levels.len() {
+            return None;
+        }
+        self.ids.iter().position(|&id| id == r.level)
+    }
+
+    /// A name no level of the pack has yet: `name`, else `name (2)`, `name (3)`, ….
+    pub fn unique_name(&self, name: &str) -> String {
+        let taken = |n: &str| self.pack.levels.iter().any(|l| l.name == n);
+        if !taken(name) {
+            return name.to_string();
+        }
+        (2..)
+            .map(|k| format!("{name} ({k})"))
+            .find(|n| !taken(n))
+            .unwrap_or_else(|| name.to_string())
+    }
+
+    /// Puts the canvas's version of level `index` in its place: its cells, symmetry and
+    /// figures (name, tags and playtests stay). Figures are taken with new cells, or when the
+    /// level has none and `fill_figures` (the canvas changed it earlier, and the gauge has
+    /// now answered), so looking at a level never marks the pack unsaved. Returns true when
+    /// the level changed.
+    pub fn update_level(&mut self, index: usize, edited: &Level, fill_figures: bool) -> bool {
+        let Some(level) = self.pack.levels.get_mut(index) else {
+            return false;
+        };
+        let new_cells = level.cells != edited.cells;
+        if new_cells {
+            level.cells = edited.cells.clone();
+            level.symmetry = edited.symmetry;
+            level.figures = edited.figures.clone();
+        } else if fill_figures && level.figures.is_none() && edited.figures.is_some() {
+            level.figures = edited.figures.clone();
+        } else {
+            return false;
+        }
+        self.dirty = true;
+        true
+    }
+
+    /// The name shown on the tab: the pack's name, with a star when unsaved.
+    pub fn title(&self) -> String {
+        if self.dirty {
+            format!("{} *", self.pack.name)
+        } else {
+            self.pack.name.clone()
+        }
+    }
+
+    /// Renames the pack (its name inside the file; the file keeps its path).
+    pub fn rename_pack(&mut self, name: &str) {
+        if self.pack.name != name {
+            self.pack.name = name.to_string();
+            self.dirty = true;
+        }
+    }
+
+    /// The game most of its levels belong to (the first registered game when empty; the
+    /// earlier-registered game on a tie).
+    pub fn main_game(&self) -> Game {
+        let games = crate::game::games();
+        let count = |id: Game| self.pack.levels.iter().filter(|l| l.game == id).count();
+        games
+            .iter()
+            .map(|g| g.id())
+            .rev()
+            .max_by_key(|&id| count(id))
+            .filter(|&id| count(id) > 0)
+            .unwrap_or_else(|| crate::game::registry::first().id())
+    }
+
+    /// A level's difficulty: its stored figures' (match-3 median moves), else what its
+    /// game's analysis measured (Longcat player-model difficulty).
+    pub fn difficulty(&self, level: &Level) -> Option<f64> {
+        level
+            .game
+            .game()
+            .ok()
+            .and_then(|g| g.stored_difficulty(level))
+            .or_else(|| self.measured_of(level).and_then(|m| m.difficulty))
+    }
+
+    /// Whether a level passes its game's verdict (stored figures first, then measured).
+    pub fn verdict(&self, level: &Level) -> Option<bool> {
+        level
+            .game
+            .game()
+            .ok()
+            .and_then(|g| g.stored_verdict(level))
+            .or_else(|| self.measured_of(level).and_then(|m| m.pass))
+    }
+
+    /// Whether a failing level only fails softly (works, but is trivial).
+    pub fn weak(&self, level: &Level) -> bool {
+        level.game.game().is_ok_and(|g| g.stored_weak(level))
+            || self.measured_of(level).is_some_and(|m| m.weak)
+    }
+
+    fn measured_of(&self, level: &Level) -> Option<&Measured> {
+        self.measured.get(&(level.game, level.cells.clone()))
+    }
+
+    /// Levels whose difficulty is neither stored nor measured yet.
+    pub fn unmeasured(&self) -> Vec<MeasureKey> {
+        let mut out: Vec<MeasureKey> = self
+            .pack
+            .levels
+            .iter()
+            .filter(|l| {
+                let stored = l.game.game().ok().and_then(|g| g.stored_difficulty(l));
+                stored.is_none() && self.measured_of(l).is_none()
+            })
+            .map(|l| (l.game, l.cells.clone()))
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// At most `limit` levels whose difficulty is neither stored nor measured yet, those at
+    /// the places in `first` (the cards on screen) before the rest, then in pack order; and
+    /// how many such levels the pack holds in all. A big pack is measured a batch at a time,
+    /// so its cards fill in as results arrive, the visible ones first.
+    pub fn unmeasured_batch(&self, first: &[usize], limit: usize) -> (Vec<MeasureKey>, usize) {
+        let needs = |l: &Level| {
+            let stored = l.game.game().ok().and_then(|g| g.stored_difficulty(l));
+            stored.is_none() && self.measured_of(l).is_none()
+        };
+        let left = self.pack.levels.iter().filter(|l| needs(l)).count();
+        let order = first
+            .iter()
+            .copied()
+            .chain(0..self.pack.levels.len())
+            .filter_map(|i| self.pack.levels.get(i));
+        let mut out: Vec<MeasureKey> = Vec::new();
+        for level in order {
+            if out.len() >= limit {
+                break;
+            }
+            let key = (level.game, level.cells.clone());
+            if needs(level) && !out.contains(&key) {
+                out.push(key);
+            }
+        }
+        (out, left)
+    }
+
+    /// Appends a level.
+    pub fn add(&mut self, level: Level) {
+        self.insert(self.pack.levels.len(), level);
+    }
+
+    /// Puts a level at `index` (the end when past it).
+    pub fn insert(&mut self, index: usize, level: Level) {
+        let at = index.min(self.pack.levels.len());
+        self.pack.levels.insert(at, level);
+        self.ids.insert(at.min(self.ids.len()), next_uid());
+        self.dirty = true;
+    }
+
+    /// Takes level `index` out (`None` out of range), with what puts it back.
+    pub fn take(&mut self, index: usize) -> Option<Removed> {
+        if index >= self.pack.levels.len() {
+            return None;
+        }
+        let level = self.pack.levels.remove(index);
+        let id = if index < self.ids.len() {
+            self.ids.remove(index)
+        } else {
+            next_uid()
+        };
+        self.dirty = true;
+        Some(Removed { index, level, id })
+    }
+
+    /// Takes out the level that `removed` once took and [`PackDoc::put_back`] returned
+    /// (redo of a removal), wherever it is now; `None` when it is no longer in the pack.
+    pub fn take_again(&mut self, removed: &Removed) -> Option<Removed> {
+        let index = self.ids.iter().position(|&id| id == removed.id)?;
+        self.take(index)
+    }
+
+    /// Puts a taken level back where it was (or last, when the pack got shorter); returns
+    /// its name.
+    pub fn put_back(&mut self, removed: Removed) -> String {
+        let name = removed.level.name.clone();
+        let at = removed.index.min(self.pack.levels.len());
+        self.pack.levels.insert(at, removed.level);
+        self.ids.insert(at.min(self.ids.len()), removed.id);
+        self.dirty = true;
+        name
+    }
+
+    /// Renames a level.
+    pub fn rename(&mut self, index: usize, name: &str) {
+        if let Some(l) = self.pack.levels.get_mut(index) {
+            if l.name != name {
+                l.name = name.to_string();
+                self.dirty = true;
+            }
+        }
+    }
+
+    /// Moves a level to position `to` (counted after removing it).
+    pub fn move_level(&mut self, from: usize, to: usize) {
+        let n = self.pack.levels.len();
+        if from < n && from != to {
+            let level = self.pack.levels.remove(from);
+            self.pack.levels.insert(to.min(n - 1), level);
+            if from < self.ids.len() {
+                let id = self.ids.remove(from);
+                self.ids.insert(to.min(self.ids.len()), id);
+            }
+            self.dirty = true;
+        }
+    }
+
+    /// Orders levels from easiest to hardest (unknown difficulty last, order kept on ties).
+    pub fn sort_by_difficulty(&mut self) {
+        let keys: Vec<f64> = self
+            .pack
+            .levels
+            .iter()
+            .map(|l| self.difficulty(l).unwrap_or(f64::INFINITY))
+            .collect();
+        let mut order: Vec<usize> = (0..keys.len()).collect();
+        order.sort_by(|&a, &b| {
+            keys[a]
+                .partial_cmp(&keys[b])
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+        if order.iter().enumerate().all(|(i, &o)| i == o) {
+            return;
+        }
+        let mut levels: Vec<Option<Level>> = self.pack.levels.drain(..).map(Some).collect();
+        self.pack.levels = order.iter().filter_map(|&o| levels[o].take()).collect();
+        if self.ids.len() == order.len() {
+            self.ids = order.iter().map(|&o| self.ids[o]).collect();
+        }
+        self.dirty = true;
+    }
+
+    /// The difficulty curve: (position, difficulty) of levels with a known difficulty.
+    pub fn curve(&self, game: Game) -> Vec<[f64; 2]> {
+        self.pack
+            .levels
+            .iter()
+            .enumerate()
+            .filter(|(_, l)| l.game == game)
+            .filter_map(|(i, l)| self.difficulty(l).map(|d| [i as f64 + 1.0, d]))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::testing;
+
+    fn level(name: &str, difficulty: f64) -> Level {
+        testing::register();
+        testing::level(name, 5, 5, Some(difficulty))
+    }
+
+    #[test]
+    fn reorder_sort_and_dirty() {
+        let mut p = PackDoc::untitled("t");
+        p.add(level("hard", 30.0));
+        p.add(level("easy", 10.0));
+        p.add(level("mid", 20.0));
+        p.dirty = false;
+        p.sort_by_difficulty();
+        let names: Vec<&str> = p.pack.levels.iter().map(|l| l.name.as_str()).collect();
+        assert_eq!(names, ["easy", "mid", "hard"]);
+        assert!(p.dirty);
+        p.move_level(2, 0);
+        assert_eq!(p.pack.levels[0].name, "hard");
+        p.rename(0, "boss");
+        p.take(1);
+        let names: Vec<&str> = p.pack.levels.iter().map(|l| l.name.as_str()).collect();
+        assert_eq!(names, ["boss", "mid"]);
+        assert_eq!(p.curve(testing::ID), vec![[1.0, 30.0], [2.0, 20.0]]);
+    }
+
+    #[test]
+    fn a_level_ref_follows_its_level_through_moves_sorts_and_removal() {
+        let mut p = PackDoc::untitled("t");
+        for (n, m) in [("a", 30.0), ("b", 10.0), ("c", 20.0)] {
+            p.add(level(n, m));
+        }
+        let a = p.level_ref(0).unwrap();
+        p.sort_by_difficulty();
+        assert_eq!(p.index_of(a), Some(2));
+        p.move_level(2, 0);
+        assert_eq!(p.index_of(a), Some(0));
+        p.insert(0, level("new", 5.0));
+        assert_eq!(p.index_of(a), Some(1));
+        let removed = p.take(1).unwrap();
+        assert_eq!(p.index_of(a), None);
+        p.put_back(removed.clone());
+        assert_eq!(p.index_of(a), Some(1));
+        let again = p.take_again(&removed).unwrap();
+        assert_eq!(p.index_of(a), None);
+        p.put_back(again);
+        assert_eq!(p.index_of(a), Some(1));
+        assert_eq!(PackDoc::untitled("o").index_of(a), None);
+        assert_eq!(p.unique_name("a"), "a (2)");
+        assert_eq!(p.unique_name("z"), "z");
+    }
+}

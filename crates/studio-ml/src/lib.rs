@@ -1,0 +1,430 @@
+//! The learning plumbing every model family shares: which device models run on, where a
+//! weights file's sidecar lives, and saving weights with their sidecar so that a crash
+//! mid-save never leaves a half-written pair (each file goes to a temporary name and is
+//! renamed). The sidecar carries a [`WeightsStamp`] of its weights (length and hash), written
+//! last and checked on load, so damaged weights, a swapped file or a pair from two runs are
+//! refused. Also here: the seeded initialiser, the one [`Mlp`], soft updates, and the
+//! helpers of every step-by-step RL generator ([`rl`]). The models themselves live in their
+//! games. No game is named here.
+
+pub mod rl;
+
+use candle_core::{Device, Tensor};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// What a sidecar records about its weights file, so a loader can tell that the two belong
+/// together and that the weights are the ones training wrote.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct WeightsStamp {
+    /// The weights file's length in bytes.
+    pub bytes: u64,
+    /// FNV-1a 64 of the weights file, hex.
+    pub fnv1a: String,
+    /// Where the weights are while a save is under way: a versioned file beside the usual
+    /// one (`NAME.HASH.safetensors`); `None` (the usual case): the usual name. See
+    /// [`save_model`].
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+}
+
+impl WeightsStamp {
+    /// The stamp of a weights file's bytes.
+    pub fn of(bytes: &[u8]) -> Self {
+        Self {
+            bytes: bytes.len() as u64,
+            fnv1a: studio_core::io::fnv1a_hex(bytes),
+            file: None,
+        }
+    }
+
+    /// Whether two stamps describe the same bytes (wherever they are kept).
+    pub fn same_bytes(&self, other: &Self) -> bool {
+        self.bytes == other.bytes && self.fnv1a == other.fnv1a
+    }
+}
+
+/// A sidecar that carries the stamp of its weights.
+pub trait Stamped {
+    /// The stamp it carries (`None`: written before sidecars carried one).
+    fn stamp(&self) -> Option<&WeightsStamp>;
+    /// Sets the stamp.
+    fn set_stamp(&mut self, stamp: WeightsStamp);
+}
+
+/// Reads a weights file whose sidecar (at `sidecar`) carries `stamp`, and checks that the
+/// bytes are the ones the stamp describes. The file at `weights` is tried first, then the
+/// versioned file the stamp names (a save stopped between its steps leaves the new weights
+/// there; see [`save_model`]). A file's length is compared with the stamp before it is read,
+/// so a huge or endless file is never read whole; it must be a regular file (a link is
+/// followed to one).
+///
+/// # Errors
+/// Why the pair does not match, in words naming both files.
+pub fn read_stamped(
+    weights: &Path,
+    sidecar: &Path,
+    stamp: Option<&WeightsStamp>,
+) -> Result<Vec<u8>, String> {
+    let Some(stamp) = stamp else {
+        return Err(format!(
+            "its sidecar {} records no length and hash of the weights (written by an older \
+             build); run `level-studio train --restamp --model ... --out {}` if you trust \
+             these weights",
+            sidecar.display(),
+            weights.display()
+        ));
+    };
+    let versioned = stamp
+        .file
+        .as_ref()
+        .filter(|f| is_versioned_name(weights, f))
+        .map(|f| studio_core::io::folder_of(weights).join(f));
+    let first = read_matching(weights, sidecar, stamp);
+    match (first, versioned) {
+        (Ok(bytes), _) => Ok(bytes),
+        (Err(e), Some(other)) => read_matching(&other, sidecar, stamp).map_err(|_| e),
+        (Err(e), None) => Err(e),
+    }
+}
+
+/// The bytes of `weights` when they are the ones `stamp` describes.
+fn read_matching(weights: &Path, sidecar: &Path, stamp: &WeightsStamp) -> Result<Vec<u8>, String> {
+    let meta = std::fs::metadata(weights).map_err(|e| e.to_string())?;
+    if !meta.is_file() {
+        return Err(format!(
+            "{} is not a regular file (a folder, FIFO, device, or a link to one); weights are \
+             read from a plain file",
+            weights.display()
+        ));
+    }
+    let mismatch = |bytes: u64, fnv1a: &str| {
+        format!(
+            "the file ({bytes} bytes, hash {fnv1a}) is not the one its sidecar {} describes \
+             ({} bytes, hash {}): the weights are damaged, or the two files come from \
+             different runs",
+            sidecar.display(),
+            stamp.bytes,
+            stamp.fnv1a
+        )
+    };
+    if meta.len() != stamp.bytes {
+        return Err(mismatch(meta.len(), "not computed"));
+    }
+    let bytes = studio_core::io::read_bytes_capped(weights, stamp.bytes.min(MAX_WEIGHTS_BYTES))
+        .map_err(|e| e.to_string())?;
+    let found = WeightsStamp::of(&bytes);
+    if !found.same_bytes(stamp) {
+        return Err(mismatch(found.bytes, &found.fnv1a));
+    }
+    Ok(bytes)
+}
+
+/// The largest weights file read: the shipped models are well under a megabyte.
+pub const MAX_WEIGHTS_BYTES: u64 = studio_core::io::MAX_FILE_BYTES;
+
+/// Whether the weights file exists (as anything: a loader then says what is wrong with it),
+/// or a save stopped between its steps left its sidecar naming a versioned file.
+pub fn weights_present(weights: &Path) -> bool {
+    std::fs::symlink_metadata(weights).is_ok() || sidecar_path(weights).is_file()
+}
+
+/// The versioned name of new weights while a save is under way: `NAME.HASH.safetensors`.
+fn versioned_name(weights: &Path, stamp: &WeightsStamp) -> String {
+    format!("{}.{}.safetensors", weights_stem(weights), stamp.fnv1a)
+}
+
+/// The name of `weights` without its extension, shortened to leave room for a hash.
+fn weights_stem(weights: &Path) -> String {
+    let stem = weights
+        .file_stem()
+        .map(|s| s.to_string_lossy().to_string())
+        .unwrap_or_else(|| "weights".into());
+    studio_core::io::truncate_name(&stem, 200).to_string()
+}
+
+/// Whether `name` is a versioned name of `weights` (and no other path).
+fn is_versioned_name(weights: &Path, name: &str) -> bool {
+    name.strip_prefix(weights_stem(weights).as_str())
+        .and_then(|r| r.strip_prefix('.'))
+        .and_then(|r| r.strip_suffix(".safetensors"))
+        .is_some_and(|h| h.len() == 16 && h.bytes().all(|b| b.is_ascii_hexdigit()))
+}
+
+/// The tensors of checked safetensors bytes; every value must be finite.
+///
+/// # Errors
+/// The reader's error, or the name of a tensor holding NaN or infinity.
+pub fn tensors_from(bytes: &[u8], device: &Device) -> Result<HashMap<String, Tensor>, String> {
+    let tensors =
+        candle_core::safetensors::load_buffer(bytes, device).map_err(|e| e.to_string())?;
+    let mut names: Vec<&String> = tensors.keys().collect();
+    names.sort();
+    for name in names {
+        let values = tensors[name]
+            .flatten_all()
+            .and_then(|t| t.to_dtype(candle_core::DType::F32))
+            .and_then(|t| t.to_vec1::<f32>())
+            .map_err(|e| e.to_string())?;
+        if values.iter().any(|v| !v.is_finite()) {
+            return Err(format!("tensor {name:?} holds NaN or infinite values"));
+        }
+    }
+    Ok(tensors)
+}
+
+/// Writes the stamp of the weights at `weights` into their sidecar, for sidecars written
+/// before they carried one (`train --restamp`). The sidecar must parse as `S`.
+///
+/// # Errors
+/// A missing or unreadable file, or one that cannot be written.
+pub fn restamp<S: Serialize + DeserializeOwned + Stamped>(weights: &Path) -> Result<(), String> {
+    let side = sidecar_path(weights);
+    let text = studio_core::io::read_text(&side).map_err(|e| e.to_string())?;
+    let mut sidecar: S = studio_core::io::from_ron(&side, &text).map_err(|e| e.to_string())?;
+    let bytes = studio_core::io::read_bytes_capped(weights, MAX_WEIGHTS_BYTES)
+        .map_err(|e| e.to_string())?;
+    candle_core::safetensors::load_buffer(&bytes, &Device::Cpu)
+        .map_err(|e| format!("{}: not safetensors: {e}", weights.display()))?;
+    sidecar.set_stamp(WeightsStamp::of(&bytes));
+    let text = studio_core::io::to_ron(&sidecar).map_err(|e| e.to_string())?;
+    studio_core::io::write_atomic(&side, text.as_bytes()).map_err(|e| e.to_string())
+}
+
+/// The device models run on: the first CUDA device when built with the `cuda` feature and
+/// one is present, the CPU otherwise.
+pub fn device() -> Device {
+    #[cfg(feature = "cuda")]
+    if let Ok(d) = Device::new_cuda(0) {
+        return d;
+    }
+    Device::Cpu
+}
+
+/// The sidecar of a weights file: the same name with `.ron` (architecture, training data,
+/// metrics).
+pub fn sidecar_path(weights: &Path) -> PathBuf {
+    weights.with_extension("ron")
+}
+
+/// Reads and parses the sidecar of `weights`; the error names both files.
+///
+/// # Errors
+/// A missing or malformed sidecar, in words.
+pub fn read_sidecar<S: serde::de::DeserializeOwned>(
+    weights: &Path,
+) -> Result<(PathBuf, S), String> {
+    let side = sidecar_path(weights);
+    let text = studio_core::io::read_text(&side).map_err(|e| {
+        format!(
+            "{}: {e} (the sidecar of {})",
+            side.display(),
+            weights.display()
+        )
+    })?;
+    let sidecar = studio_core::io::from_ron(&side, &text).map_err(|e| e.to_string())?;
+    Ok((side, sidecar))
+}
+
+/// A weights file or its sidecar could not be written.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}: {reason}", path.display())]
+pub struct WriteError {
+    /// The file (or folder) that failed.
+    pub path: PathBuf,
+    /// Why, in words.
+    pub reason: String,
+}
+
+/// Saves named tensors as safetensors at `weights` and `sidecar` as RON beside it, stamped
+/// with the weights' length and hash, so that a crash at any moment leaves the old pair or
+/// the new pair, never a mix:
+///
+/// 1. the new weights go to a versioned file beside the old (`NAME.HASH.safetensors`);
+/// 2. the sidecar, naming that file, replaces the old sidecar (the moment the new pair
+///    counts);
+/// 3. the versioned file is renamed over `NAME.safetensors`;
+/// 4. the sidecar is written again without the versioned name.
+///
+/// Every file is written through a temporary name and renamed. A loader tries
+/// `NAME.safetensors` and then the versioned file, and takes the one the sidecar's stamp
+/// describes. The save holds the model's [`WriteLock`](studio_core::io::lock::WriteLock), so a
+/// second process writing the same model fails with a clear error. Versioned files that a
+/// stopped save left are removed. Creates the folder when missing.
+///
+/// # Errors
+/// [`WriteError`] naming the file that could not be written.
+pub fn save_model<S: Serialize + Clone + Stamped>(
+    tensors: &HashMap<String, Tensor>,
+    sidecar: &S,
+    weights: &Path,
+) -> Result<(), WriteError> {
+    let failed = |path: &Path, reason: String| WriteError {
+        path: path.to_path_buf(),
+        reason,
+    };
+    let dir = studio_core::io::folder_of(weights);
+    std::fs::create_dir_all(&dir).map_err(|e| failed(&dir, e.to_string()))?;
+    let _lock = studio_core::io::lock::WriteLock::acquire(weights)
+        .map_err(|e| failed(weights, e.to_string()))?;
+    // candle writes safetensors to a path only: a scratch file of our temporary naming
+    // (made exclusively), read back and removed.
+    let bytes = studio_core::io::create_temp(weights)
+        .map_err(|e| e.to_string())
+        .and_then(|(scratch, file)| {
+            drop(file);
+            let bytes = candle_core::safetensors::save(tensors, &scratch)
+                .map_err(|e| e.to_string())
+                .and_then(|()| studio_core::io::read_bytes(&scratch).map_err(|e| e.to_string()));
+            let _ = std::fs::remove_file(&scratch);
+            bytes
+        })
+        .map_err(|reason| failed(weights, reason))?;
+    let stamp = WeightsStamp::of(&bytes);
+    let side = sidecar_path(weights);
+    let write_sidecar = |file: Option<String>| {
+        let mut stamped = sidecar.clone();
+        stamped.set_stamp(WeightsStamp {
+            file,
+            ..stamp.clone()
+        });
+        let text = studio_core::io::to_ron(&stamped).map_err(|e| failed(&side, e.to_string()))?;
+        studio_core::io::write_atomic(&side, text.as_bytes())
+            .map_err(|e| failed(&side, e.to_string()))
+    };
+    let versioned_file = versioned_name(weights, &stamp);
+    let versioned = dir.join(&versioned_file);
+    studio_core::io::write_atomic(&versioned, &bytes)
+        .map_err(|e| failed(&versioned, e.to_string()))?;
+    studio_core::io::crash_point("model-versioned");
+    write_sidecar(Some(versioned_file))?;
+    studio_core::io::crash_point("model-sidecar");
+    std::fs::rename(&versioned, weights).map_err(|e| failed(weights, e.to_string()))?;
+    studio_core::io::crash_point("model-renamed");
+    write_sidecar(None)?;
+    remove_versioned(weights);
+    Ok(())
+}
+
+/// Removes the versioned weights files of `weights` that stopped saves left (once the
+/// sidecar names none of them).
+fn remove_versioned(weights: &Path) {
+    let Ok(entries) = std::fs::read_dir(studio_core::io::folder_of(weights)) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().to_string();
+        if is_versioned_name(weights, &name) {
+            let _ = std::fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// Moves every weight of `to` a share `tau` towards the weight of the same name in `from`
+/// (a target network's soft update; `tau` 1 copies).
+///
+/// # Errors
+/// A poisoned var map or a tensor failure.
+pub fn soft_update(
+    from: &candle_nn::VarMap,
+    to: &candle_nn::VarMap,
+    tau: f64,
+) -> candle_core::Result<()> {
+    let poisoned = || candle_core::Error::Msg("a var map is poisoned".into());
+    let src = from.data().lock().map_err(|_| poisoned())?;
+    let dst = to.data().lock().map_err(|_| poisoned())?;
+    for (name, var) in src.iter() {
+        if let Some(t) = dst.get(name) {
+            let mixed = ((var.as_tensor() * tau)? + (t.as_tensor() * (1.0 - tau))?)?;
+            t.set(&mixed)?;
+        }
+    }
+    Ok(())
+}
+
+/// The tensors of a var map by name (what [`save_model`] writes).
+///
+/// # Errors
+/// A poisoned var map (a training thread panicked while holding it).
+pub fn tensors_of(varmap: &candle_nn::VarMap) -> Result<HashMap<String, Tensor>, String> {
+    let data = varmap
+        .data()
+        .lock()
+        .map_err(|_| "the var map is poisoned".to_string())?;
+    Ok(data
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_tensor().clone()))
+        .collect())
+}
+
+/// Fills every variable from our seeded generator (uniform ±1/√fan-in, as PyTorch does), in
+/// name order, so a seed fixes the initial weights on every platform.
+///
+/// # Errors
+/// A tensor failure.
+pub fn seeded_init(varmap: &candle_nn::VarMap, seed: u64) -> candle_core::Result<()> {
+    let data = varmap
+        .data()
+        .lock()
+        .map_err(|_| candle_core::Error::Msg("poisoned var map".into()))?;
+    let mut names: Vec<&String> = data.keys().collect();
+    names.sort();
+    let mut rng = studio_core::rng::Rng::derive(seed, 0x1417);
+    for name in names {
+        let var = &data[name];
+        let weight_name = name.replace(".bias", ".weight");
+        let dims = data
+            .get(&weight_name)
+            .map_or_else(|| var.dims().to_vec(), |w| w.dims().to_vec());
+        let fan_in: usize = dims.iter().skip(1).product::<usize>().max(1);
+        let bound = 1.0 / (fan_in as f64).sqrt();
+        let values: Vec<f32> = (0..var.elem_count())
+            .map(|_| ((rng.unit() * 2.0 - 1.0) * bound) as f32)
+            .collect();
+        var.set(&Tensor::from_vec(values, var.dims(), var.device())?)?;
+    }
+    Ok(())
+}
+
+/// A fully connected network: linear layers `l1`, `l2`, … between the given widths, ReLU
+/// between them and a linear output (the one MLP every model family builds on; the layer
+/// names are the safetensors keys).
+#[derive(Clone, Debug)]
+pub struct Mlp {
+    layers: Vec<candle_nn::Linear>,
+}
+
+impl Mlp {
+    /// The layers under `vb`, from `widths[0]` inputs through the hidden widths to the last
+    /// width's outputs (`[input, 128, 128, output]` is two hidden layers).
+    ///
+    /// # Errors
+    /// A weight missing or of the wrong shape.
+    pub fn new(widths: &[usize], vb: candle_nn::VarBuilder) -> candle_core::Result<Self> {
+        let layers = widths
+            .windows(2)
+            .enumerate()
+            .map(|(i, w)| candle_nn::linear(w[0], w[1], vb.pp(format!("l{}", i + 1))))
+            .collect::<candle_core::Result<_>>()?;
+        Ok(Self { layers })
+    }
+
+    /// The output for a batch of inputs.
+    ///
+    /// # Errors
+    /// A tensor failure.
+    pub fn forward(&self, x: &Tensor) -> candle_core::Result<Tensor> {
+        use candle_nn::Module;
+        let mut x = x.clone();
+        let last = self.layers.len().saturating_sub(1);
+        for (i, layer) in self.layers.iter().enumerate() {
+            x = layer.forward(&x)?;
+            if i < last {
+                x = x.relu()?;
+            }
+        }
+        Ok(x)
+    }
+}
