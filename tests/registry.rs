@@ -11,14 +11,12 @@ fn install_games() {
     level_studio::install_games();
 }
 
-mod common;
-
-use common::{register_toy, toy_request, TOY};
 use level_studio::game;
 use level_studio::generation;
 use level_studio::jobs::Cancel;
 use level_studio::level::Pack;
 use std::process::Command;
+use toy::{register_toy, toy_request, TOY};
 
 #[test]
 fn the_shipped_games_are_registered_with_their_generators() {

@@ -1,5 +1,5 @@
 //! A game added at run time works in the window with no edit to it: the toy game of
-//! `common/` (two tiles, a crate-counting analysis, a random-rows generator and a click
+//! `crates/games/toy` (two tiles, a crate-counting analysis, a random-rows generator and a click
 //! playtest) is registered here, then switched to, painted, analysed, generated, played and
 //! saved through the studio, as a designer would.
 
@@ -12,13 +12,11 @@ fn install_games() {
     level_studio::install_games();
 }
 
-mod common;
-
-use common::{register_toy, TOY};
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 use level_studio::app::{AppCommand, JobMode, PackCommand, Settings, StudioApp, StudioPaths};
 use std::time::{Duration, Instant};
+use toy::{register_toy, TOY};
 
 fn steps(h: &mut Harness<'_, StudioApp>, n: usize) {
     for _ in 0..n {

@@ -141,7 +141,7 @@ impl<'de> de::Visitor<'de> for FiguresVisitor {
     type Value = Figures;
 
     fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-        f.write_str("a game's figures (`Match3(…)`)")
+        f.write_str("a game's figures (`GameTag(…)`)")
     }
 
     fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<Figures, A::Error> {

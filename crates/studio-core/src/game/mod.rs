@@ -1,10 +1,11 @@
 //! Games as plug-ins: the trait family a game implements and the registry that lists them.
 //!
-//! A game is one folder under `src/` (`match3/`, `longcat/`) that implements [`Game`]: its
-//! tiles (ASCII, name, colour), size rules, checking and printing levels, a blank level, one
-//! [`Analysis`] of a level (bots, solver or evaluator), and its [`LevelGenerator`]s. The
-//! window, the command line, files, packs and exports know games only through
-//! [`registry`]; nothing here depends on a GUI crate.
+//! A game is a crate of its own (`crates/games/<game>`) that implements [`Game`]: its tiles
+//! (ASCII, name, colour), size rules, checking and printing levels, a blank level, its stored
+//! figures, one [`Analysis`] of a level (bots, solver or evaluator), and its
+//! [`LevelGenerator`]s; its `plugin` adds it to the [`registry`]. The window, the command
+//! line, files, packs and exports know games only through the registry; nothing here depends
+//! on a GUI crate or names a game (the examples in these docs are the shipped games).
 
 mod analysis;
 mod conditions;
@@ -88,8 +89,8 @@ pub enum AsciiError {
     Level(String),
 }
 
-/// What a game provides to the studio. One implementation per game folder, one line in the
-/// registry.
+/// What a game provides to the studio. One implementation per game crate, added to the
+/// registry by the crate's `plugin`.
 pub trait Game: Send + Sync + 'static {
     /// The id used by files, JSON and the command line (`match3`).
     fn id(&self) -> GameId;

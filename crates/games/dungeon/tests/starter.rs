@@ -6,20 +6,22 @@
 // Tests fail loudly on purpose: an unwrap or expect here is an assertion.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-/// The studio's games, installed as the binary installs them.
+/// This game registered, and the repository root as the working folder (the shipped models
+/// and levels are read by their paths from there), as the binary runs.
 #[ctor::ctor]
-fn install_games() {
-    level_studio::install_games();
+fn install_game() {
+    let _ = std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.."));
+    studio_core::game::registry::install(&[dungeon::plugin]);
 }
 
-use level_studio::dungeon::game::{analyse_room, to_level};
-use level_studio::dungeon::DungeonFigures;
-use level_studio::dungeon::Room;
-use level_studio::files;
-use level_studio::game::AnalyseOptions;
-use level_studio::jobs::Cancel;
-use level_studio::level::Pack;
+use dungeon::game::{analyse_room, to_level};
+use dungeon::DungeonFigures;
+use dungeon::Room;
 use std::path::Path;
+use studio_core::files;
+use studio_core::game::AnalyseOptions;
+use studio_core::jobs::Cancel;
+use studio_core::level::Pack;
 
 const PACK: &str = "levels/dungeon/starter.ron";
 
@@ -174,7 +176,7 @@ fn rooms() -> Vec<(String, Room)> {
         .collect()
 }
 
-fn analyse(room: &Room) -> level_studio::game::Analysis {
+fn analyse(room: &Room) -> studio_core::game::Analysis {
     analyse_room(room, &AnalyseOptions::default(), &Cancel::default()).unwrap()
 }
 
@@ -214,9 +216,7 @@ fn build_starter() {
     for (name, room) in rooms() {
         let mut level = to_level(&room, name);
         level.figures = analyse(&room).figures;
-        assert!(level
-            .figures_of::<level_studio::dungeon::DungeonFigures>()
-            .is_some());
+        assert!(level.figures_of::<dungeon::DungeonFigures>().is_some());
         pack.levels.push(level);
     }
     files::save_pack(Path::new(PACK), &pack).unwrap();

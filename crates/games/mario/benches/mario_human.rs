@@ -2,8 +2,8 @@
 //! human-like trials) of a 41-column hand-made level (median of 15 runs) and of VGLC 1-1
 //! (median of 5). Run: `CARGO_TARGET_DIR=target cargo bench -j1 --bench mario_human`.
 
-use level_studio::mario::agents::evaluate;
-use level_studio::mario::engine::LevelMap;
+use mario::agents::evaluate;
+use mario::engine::LevelMap;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -48,7 +48,9 @@ fn time(map: &Arc<LevelMap>, runs: u64) -> (f64, String) {
 }
 
 fn main() {
-    level_studio::install_games();
+    // The shipped models and levels are read by their paths from the repository root.
+    let _ = std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.."));
+    studio_core::game::registry::install(&[mario::plugin]);
     let text = FORTY_ONE.join("\n");
     match LevelMap::from_ascii(&text) {
         Ok(map) => {
@@ -57,9 +59,9 @@ fn main() {
         }
         Err(e) => println!("41-column level: does not parse: {e}"),
     }
-    match level_studio::mario::formats::vglc_level_text("1-1")
+    match mario::formats::vglc_level_text("1-1")
         .ok_or("the VGLC folder is absent ($VGLC_DIR)")
-        .map(|t| level_studio::mario::formats::read_vglc(&t).map(|l| LevelMap::from_level(&l)))
+        .map(|t| mario::formats::read_vglc(&t).map(|l| LevelMap::from_level(&l)))
     {
         Ok(Ok(map)) => {
             let (median, last) = time(&Arc::new(map), 5);

@@ -6,14 +6,16 @@
 // Tests fail loudly on purpose: an unwrap or expect here is an assertion.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-/// The studio's games, installed as the binary installs them.
+/// This game registered, and the repository root as the working folder (the shipped models
+/// and levels are read by their paths from there), as the binary runs.
 #[ctor::ctor]
-fn install_games() {
-    level_studio::install_games();
+fn install_game() {
+    let _ = std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.."));
+    studio_core::game::registry::install(&[dungeon::plugin]);
 }
 
-use level_studio::dungeon::skeleton::{skeleton, DEFAULT_BUDGET};
-use level_studio::dungeon::{Action, Dir, Outcome, Play, Room};
+use dungeon::skeleton::{skeleton, DEFAULT_BUDGET};
+use dungeon::{Action, Dir, Outcome, Play, Room};
 
 /// The levels as GVGAI ships them (`examples/gridphysics/zelda_lvl0..4.txt`, spaces as `.`),
 /// with GVGAI's BFS solution (U D L R a move or a turn, S the sword).

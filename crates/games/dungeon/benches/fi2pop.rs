@@ -5,14 +5,16 @@
 // Benchmarks fail loudly on purpose: a bench that cannot set up should stop, not limp on.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use level_studio::dungeon::evolve::RoomEvolution;
-use level_studio::evolve::pattern::Fitness;
-use level_studio::evolve::{evolve, Settings};
-use level_studio::jobs::Cancel;
+use dungeon::evolve::RoomEvolution;
 use std::time::Instant;
+use studio_core::evolve::pattern::Fitness;
+use studio_core::evolve::{evolve, Settings};
+use studio_core::jobs::Cancel;
 
 fn main() {
-    level_studio::install_games();
+    // The shipped models and levels are read by their paths from the repository root.
+    let _ = std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.."));
+    studio_core::game::registry::install(&[dungeon::plugin]);
     let seeds = 0..9u64;
     for fitness in [Fitness::Alpha, Fitness::Beta] {
         let ga = RoomEvolution::new(13, 9, fitness);

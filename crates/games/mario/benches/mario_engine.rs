@@ -2,12 +2,12 @@
 //! stepping, and clone + step as a search does), and A*'s time to finish the VGLC's 1-1.
 //! Run: `CARGO_TARGET_DIR=target cargo bench -j1 --bench mario_engine`.
 
-use level_studio::mario::agents::{play, AStarAgent};
-use level_studio::mario::engine::{Action, LevelMap, World};
-use level_studio::rng::Rng;
+use mario::agents::{play, AStarAgent};
+use mario::engine::{Action, LevelMap, World};
 use std::hint::black_box;
 use std::sync::Arc;
 use std::time::Instant;
+use studio_core::rng::Rng;
 
 /// 200 columns, 14 rows: ground with gaps, pipes, blocks, and 10 enemies near the start.
 fn level() -> Arc<LevelMap> {
@@ -91,7 +91,9 @@ fn actions(n: usize) -> Vec<Action> {
 }
 
 fn main() {
-    level_studio::install_games();
+    // The shipped models and levels are read by their paths from the repository root.
+    let _ = std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.."));
+    studio_core::game::registry::install(&[mario::plugin]);
     let map = level();
     let start = World::new(map.clone()).with_time_limit(u32::MAX);
     let stream = actions(1 << 16);
@@ -162,25 +164,23 @@ fn main() {
         secs * 1e6 / ticks as f64
     );
 
-    match level_studio::mario::formats::vglc_level_text("1-1").ok_or("absent") {
-        Ok(text) => {
-            match level_studio::mario::formats::read_vglc(&text).map(|l| LevelMap::from_level(&l)) {
-                Ok(level) => {
-                    let level = Arc::new(level);
-                    let mut agent = AStarAgent::new();
-                    let t0 = Instant::now();
-                    let outcome = play(&level, &mut agent, 5000);
-                    println!(
-                        "A* on VGLC 1-1:    {:?} in {} ticks, {} nodes simulated, {:.1} ms",
-                        outcome.status,
-                        outcome.ticks,
-                        agent.nodes_simulated(),
-                        t0.elapsed().as_secs_f64() * 1e3
-                    );
-                }
-                Err(e) => println!("A* on VGLC 1-1: skipped, the file does not parse: {e}"),
+    match mario::formats::vglc_level_text("1-1").ok_or("absent") {
+        Ok(text) => match mario::formats::read_vglc(&text).map(|l| LevelMap::from_level(&l)) {
+            Ok(level) => {
+                let level = Arc::new(level);
+                let mut agent = AStarAgent::new();
+                let t0 = Instant::now();
+                let outcome = play(&level, &mut agent, 5000);
+                println!(
+                    "A* on VGLC 1-1:    {:?} in {} ticks, {} nodes simulated, {:.1} ms",
+                    outcome.status,
+                    outcome.ticks,
+                    agent.nodes_simulated(),
+                    t0.elapsed().as_secs_f64() * 1e3
+                );
             }
-        }
+            Err(e) => println!("A* on VGLC 1-1: skipped, the file does not parse: {e}"),
+        },
         Err(_) => println!("A* on VGLC 1-1: skipped, the VGLC folder is absent ($VGLC_DIR)"),
     }
 }

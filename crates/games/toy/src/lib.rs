@@ -1,22 +1,26 @@
-//! A toy game shared by the tests that show games are plug-ins: two tiles (`o` open, `x`
-//! crate), an analysis that counts crates, a generator of random rows, and a playtest in
-//! which a click clears a crate. It is registered at run time, never shipped.
+//! The toy game: the template a new game copies, and the game the tests that show games are
+//! plug-ins register. Two tiles (`o` open, `x` crate), an analysis that counts crates and
+//! draws the state graph of clearing them (through the core's generic explorer), a generator
+//! of random rows, and a playtest in which a click clears a crate. It is never in `GAMES`:
+//! tests register it at run time (`tests/registry.rs`, `tests/ui_toy.rs`).
+//!
+//! A new game copies this crate: its `Game`, its levels' figures (the toy keeps none), its
+//! generators and playtest, and `plugin`, then adds one line to `GAMES` in the binary's
+//! `src/lib.rs`.
 
-// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
-#![allow(clippy::unwrap_used, clippy::expect_used, dead_code, missing_docs)]
-
-use level_studio::game::explore::{GraphPicture, StateGraph, StateSpace};
-use level_studio::game::{
+use std::sync::Arc;
+use studio_core::game::explore::{GraphPicture, StateGraph, StateSpace};
+use studio_core::game::{
     self, AnalyseOptions, Analysis, AsciiError, CellLook, ConditionKind, ConditionSpec,
     ConditionValue, Conditions, Game, GameId, Gauge, GenRequest, GenerationContext, LevelGenerator,
     LevelSink, PlayInput, PlayMove, PlayRules, PlayStatus, SizeRules, TileInfo, TileMark, Verdict,
 };
-use level_studio::grid::Grid;
-use level_studio::jobs::{Cancel, JobError};
-use level_studio::level::Level;
-use level_studio::rng::Rng;
-use std::sync::Arc;
+use studio_core::grid::Grid;
+use studio_core::jobs::{Cancel, JobError};
+use studio_core::level::Level;
+use studio_core::rng::Rng;
 
+/// The toy's id.
 pub const TOY: GameId = GameId::new("toy");
 
 /// A 2-tile toy: `o` open, `x` crate; a level passes when it has at least one crate.
@@ -35,6 +39,7 @@ const TILES: [TileInfo; 2] = [
     },
 ];
 
+/// A toy level of these rows.
 pub fn toy_level(name: &str, rows: Vec<String>) -> Level {
     Level {
         game: TOY,
@@ -137,8 +142,11 @@ pub struct Clearing;
 /// Crates left, and the board's width and height.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub struct Crates {
+    /// A bit per cell that still holds a crate.
     left: u64,
+    /// Board width.
     width: u8,
+    /// Board height.
     height: u8,
 }
 
@@ -316,11 +324,17 @@ impl LevelGenerator for Stripes {
     }
 }
 
-pub fn register_toy() {
-    static TOY_GAME: ToyGame = ToyGame;
-    game::register(&TOY_GAME);
+/// The plug-in: adds the toy to a registry.
+pub fn plugin(registry: &mut game::registry::Registry) {
+    registry.add_game(&ToyGame);
 }
 
+/// Adds the toy to the studio's registry at run time (once; later calls do nothing).
+pub fn register_toy() {
+    game::register(&ToyGame);
+}
+
+/// A request for `count` validated levels from the toy's generator.
 pub fn toy_request(count: usize, seed: u64) -> GenRequest {
     GenRequest {
         game: TOY,

@@ -3,16 +3,18 @@
 // Tests fail loudly on purpose: an unwrap or expect here is an assertion.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-/// The studio's games, installed as the binary installs them.
+/// This game registered, and the repository root as the working folder (the shipped models
+/// and levels are read by their paths from there), as the binary runs.
 #[ctor::ctor]
-fn install_games() {
-    level_studio::install_games();
+fn install_game() {
+    let _ = std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.."));
+    studio_core::game::registry::install(&[match3::plugin]);
 }
 
-use level_studio::match3::cvae::metrics::{
+use match3::cvae::metrics::{
     difficulty, diversity, plagiarism, quantile, size_accuracy, tile_distribution,
 };
-use level_studio::match3::Layout;
+use match3::Layout;
 
 fn l(text: &str) -> Layout {
     Layout::parse_ascii(text).unwrap()

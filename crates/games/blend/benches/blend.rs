@@ -5,13 +5,15 @@
 // Benchmarks fail loudly on purpose: a bench that cannot set up should stop, not limp on.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use level_studio::blend::eval::report;
-use level_studio::blend::vae::{random_blends, BlendModel};
+use blend::eval::report;
+use blend::vae::{random_blends, BlendModel};
 use std::path::Path;
 use std::time::Instant;
 
 fn main() {
-    level_studio::install_games();
+    // The shipped models and levels are read by their paths from the repository root.
+    let _ = std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.."));
+    studio_core::game::registry::install(&[blend::plugin]);
     for name in ["vglc-fc", "cte-fc", "vglc-cnn", "cte-cnn"] {
         run(name);
     }

@@ -3,28 +3,30 @@
 // Tests fail loudly on purpose: an unwrap or expect here is an assertion.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-/// The studio's games, installed as the binary installs them.
+/// This game registered, and the repository root as the working folder (the shipped models
+/// and levels are read by their paths from there), as the binary runs.
 #[ctor::ctor]
-fn install_games() {
-    level_studio::install_games();
+fn install_game() {
+    let _ = std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.."));
+    studio_core::game::registry::install(&[match3::plugin]);
 }
 
 use candle_core::{DType, Device, Tensor};
 use candle_nn::{VarBuilder, VarMap};
-use level_studio::files::load_pack;
-use level_studio::match3::cvae::arch::{loss, Cvae, CLASSES};
-use level_studio::match3::cvae::encoding::{encoder_batch, kept_cells, layouts_from_logits};
-use level_studio::match3::cvae::generator::{save, snapshot};
-use level_studio::match3::cvae::train::initial_sidecar;
-use level_studio::match3::cvae::{
+use match3::cvae::arch::{loss, Cvae, CLASSES};
+use match3::cvae::encoding::{encoder_batch, kept_cells, layouts_from_logits};
+use match3::cvae::generator::{save, snapshot};
+use match3::cvae::train::initial_sidecar;
+use match3::cvae::{
     Condition, CvaeModel, CvaeProgress, CvaeTrainConfig, ModelKind, Sample, TrainingSet,
 };
-use level_studio::match3::layout::{area_origin, Cell, CANVAS_CELLS, CANVAS_HEIGHT, CANVAS_WIDTH};
-use level_studio::match3::Match3Level;
-use level_studio::ml::seeded_init;
-use level_studio::rng::Rng;
-use level_studio::symmetry::Symmetry;
+use match3::layout::{area_origin, Cell, CANVAS_CELLS, CANVAS_HEIGHT, CANVAS_WIDTH};
+use match3::Match3Level;
 use std::path::Path;
+use studio_core::files::load_pack;
+use studio_core::rng::Rng;
+use studio_core::symmetry::Symmetry;
+use studio_ml::seeded_init;
 
 fn tiny_set(n: usize) -> TrainingSet {
     let pack = load_pack(Path::new("levels/match3/paper/train.ron")).unwrap();
@@ -177,7 +179,7 @@ fn save_and_load_reproduce_outputs_bit_for_bit() {
     save(&snapshot(&varmap).unwrap(), &sidecar, &path).unwrap();
     let loaded = CvaeModel::load(&path).unwrap();
     // What was saved, plus the stamp of the weights written beside it.
-    let stamp = level_studio::ml::WeightsStamp::of(&std::fs::read(&path).unwrap());
+    let stamp = studio_ml::WeightsStamp::of(&std::fs::read(&path).unwrap());
     assert_eq!(loaded.sidecar().weights.as_ref(), Some(&stamp));
     let mut unstamped = loaded.sidecar().clone();
     unstamped.weights = None;
@@ -207,7 +209,7 @@ fn a_few_training_steps_lower_the_loss_and_training_is_seeded() {
     };
     let run = || {
         let mut losses = Vec::new();
-        let trained = level_studio::match3::cvae::train(&config, &set, |p| {
+        let trained = match3::cvae::train(&config, &set, |p| {
             if let CvaeProgress::Epoch { loss, .. } = p {
                 losses.push(loss)
             }
@@ -219,7 +221,7 @@ fn a_few_training_steps_lower_the_loss_and_training_is_seeded() {
     assert!(losses.last().unwrap() < &(losses[0] * 0.8), "{losses:?}");
     let (again, b) = run();
     assert_eq!(losses, again, "same seed, same losses");
-    let bits = |t: &level_studio::match3::cvae::Trained| {
+    let bits = |t: &match3::cvae::Trained| {
         t.tensors["dec3.weight"]
             .flatten_all()
             .unwrap()
@@ -242,7 +244,7 @@ fn free_bits_keep_the_latent_from_collapsing() {
             ..CvaeTrainConfig::new(ModelKind::Avalon, 2)
         };
         let mut kl = Vec::new();
-        let trained = level_studio::match3::cvae::train(&config, &set, |p| {
+        let trained = match3::cvae::train(&config, &set, |p| {
             if let CvaeProgress::Epoch { kl: k, .. } = p {
                 kl.push(k)
             }
@@ -269,10 +271,8 @@ fn the_fast_cpu_decoder_matches_candle() {
             &Device::Cpu,
         )
         .unwrap();
-        let fast = level_studio::match3::cvae::fast::FastDecoder::new(
-            model_decoder(&varmap, kind).decoder(),
-        )
-        .unwrap();
+        let fast =
+            match3::cvae::fast::FastDecoder::new(model_decoder(&varmap, kind).decoder()).unwrap();
         let mut rng = Rng::new(4);
         let n = 6;
         let z_hat: Vec<f32> = (0..n * kind.decoder_inputs())
@@ -309,7 +309,7 @@ fn open_logits(margin_of: impl Fn(usize) -> f32) -> Vec<f32> {
 
 #[test]
 fn the_novel_layout_is_the_cheapest_change_that_keeps_the_size() {
-    use level_studio::match3::cvae::encoding::novel_layout_from_logits;
+    use match3::cvae::encoding::novel_layout_from_logits;
     let condition = Condition::new(6, 6, Symmetry::Vertical, None);
     // Every cell wants PLAYFIELD; the first cell of the play area costs least to change.
     let logits = open_logits(|cell| 1.0 + cell as f32 / 10.0);
@@ -336,14 +336,14 @@ fn the_novel_layout_is_the_cheapest_change_that_keeps_the_size() {
 
 #[test]
 fn a_short_draw_is_pushed_to_the_fresh_distance_by_the_cheapest_cells() {
-    use level_studio::match3::cvae::encoding::pushed_layout_from_logits;
-    use level_studio::match3::cvae::metrics::canvas_distance;
+    use match3::cvae::encoding::pushed_layout_from_logits;
+    use match3::cvae::metrics::canvas_distance;
     let condition = Condition::new(6, 6, Symmetry::Vertical, None);
     let logits = open_logits(|cell| 1.0 + cell as f32 / 10.0);
     let open = layouts_from_logits(&logits, &[condition]).unwrap()[0].clone();
     // Kept cells of the 6x6 vertical mask: 3 wide, 6 high, all PLAYFIELD (class 2).
     let start = vec![2; 18];
-    let distance = |l: &level_studio::match3::Layout| Some(canvas_distance(l, &open));
+    let distance = |l: &match3::Layout| Some(canvas_distance(l, &open));
     let pushed = pushed_layout_from_logits(&logits, 0, &condition, &start, 3, 6, distance)
         .expect("a 6x6 three cells from the open one exists");
     assert_eq!(pushed.size(), (6, 6));
@@ -351,7 +351,7 @@ fn a_short_draw_is_pushed_to_the_fresh_distance_by_the_cheapest_cells() {
     // Mirrored kept cells change two canvas cells each: two changes, four cells.
     assert_eq!(canvas_distance(&pushed, &open), 4);
     // Already far enough: the start is kept as it is.
-    let far = |_: &level_studio::match3::Layout| Some(5);
+    let far = |_: &match3::Layout| Some(5);
     let kept = pushed_layout_from_logits(&logits, 0, &condition, &start, 3, 6, far).unwrap();
     assert_eq!(kept, open);
     // No change allowed and not far enough: no answer rather than a near copy.
@@ -387,7 +387,7 @@ fn shipped_avalon_never_hands_out_a_training_level() {
 
 #[test]
 fn per_cell_sampling_keeps_size_symmetry_and_novelty_and_repeats_with_its_seed() {
-    use level_studio::match3::cvae::Decoding;
+    use match3::cvae::Decoding;
     let avalon = CvaeModel::load(Path::new("models/avalon-main.safetensors")).unwrap();
     let mut want = Vec::new();
     for (w, h) in [(4, 4), (6, 5), (7, 9), (9, 11)] {
@@ -433,8 +433,8 @@ fn per_cell_sampling_keeps_size_symmetry_and_novelty_and_repeats_with_its_seed()
 
 #[test]
 fn fresh_levels_keep_their_distance_from_every_training_layout() {
-    use level_studio::match3::cvae::metrics::nearest_training_distances;
-    use level_studio::match3::cvae::Decoding;
+    use match3::cvae::metrics::nearest_training_distances;
+    use match3::cvae::Decoding;
     let avalon = CvaeModel::load(Path::new("models/avalon-main.safetensors")).unwrap();
     let training = TrainingSet::load(Path::new("levels/match3/main"))
         .unwrap()
@@ -490,7 +490,7 @@ fn fresh_levels_keep_their_distance_from_every_training_layout() {
 
 #[test]
 fn fresh_levels_need_the_training_layouts_the_model_saw() {
-    use level_studio::match3::cvae::{Decoding, ModelError};
+    use match3::cvae::{Decoding, ModelError};
     let dir = tempfile::tempdir().unwrap();
     let copy = |data: &str| {
         let weights = dir.path().join("m.safetensors");

@@ -4,12 +4,12 @@
 // Benchmarks fail loudly on purpose: a bench that cannot set up should stop, not limp on.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use level_studio::match3::bot::{choose_move, BotKind};
-use level_studio::match3::rules::{Geometry, PlayBoard};
-use level_studio::match3::{validate, Layout, ValidationConfig};
-use level_studio::rng::Rng;
+use match3::bot::{choose_move, BotKind};
+use match3::rules::{Geometry, PlayBoard};
+use match3::{validate, Layout, ValidationConfig};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
+use studio_core::rng::Rng;
 
 fn time<F: FnMut()>(name: &str, runs: usize, mut f: F) -> Duration {
     for _ in 0..runs.min(10) {
@@ -33,7 +33,9 @@ fn time<F: FnMut()>(name: &str, runs: usize, mut f: F) -> Duration {
 }
 
 fn main() {
-    level_studio::install_games();
+    // The shipped models and levels are read by their paths from the repository root.
+    let _ = std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.."));
+    studio_core::game::registry::install(&[match3::plugin]);
     for (w, h) in [(9, 11), (5, 5)] {
         let layout = Layout::open(w, h).expect("open layout");
         let config = ValidationConfig::default();

@@ -4,25 +4,27 @@
 // Tests fail loudly on purpose: an unwrap or expect here is an assertion.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-/// The studio's games, installed as the binary installs them.
+/// This game registered, and the repository root as the working folder (the shipped models
+/// and levels are read by their paths from there), as the binary runs.
 #[ctor::ctor]
-fn install_games() {
-    level_studio::install_games();
+fn install_game() {
+    let _ = std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.."));
+    studio_core::game::registry::install(&[longcat::plugin]);
 }
 
-use level_studio::grid::Grid;
-use level_studio::longcat::eval::{evaluate, EvalConfig};
-use level_studio::longcat::generators::{puzzle_up, solution_down};
-use level_studio::longcat::ridge::training::playtest_training_set;
-use level_studio::longcat::ridge::{parse_playtest_csv, solve};
-use level_studio::longcat::solver;
-use level_studio::longcat::LongcatGraph;
-use level_studio::longcat::{
+use longcat::eval::{evaluate, EvalConfig};
+use longcat::generators::{puzzle_up, solution_down};
+use longcat::ridge::training::playtest_training_set;
+use longcat::ridge::{parse_playtest_csv, solve};
+use longcat::solver;
+use longcat::LongcatGraph;
+use longcat::{
     Cell, GraphAnalysis, GraphError, GraphVariables, LevelError, LongcatLevel, PredictorError,
     RandomGenerator, RidgeModel, State, StateGraph, DEFAULT_BUDGET,
 };
-use level_studio::rng::Rng;
 use std::path::Path;
+use studio_core::grid::Grid;
+use studio_core::rng::Rng;
 
 #[test]
 fn solution_down_levels_are_all_solvable() {

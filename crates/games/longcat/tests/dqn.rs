@@ -4,21 +4,23 @@
 // Tests fail loudly on purpose: an unwrap or expect here is an assertion.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-/// The studio's games, installed as the binary installs them.
+/// This game registered, and the repository root as the working folder (the shipped models
+/// and levels are read by their paths from there), as the binary runs.
 #[ctor::ctor]
-fn install_games() {
-    level_studio::install_games();
+fn install_game() {
+    let _ = std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.."));
+    studio_core::game::registry::install(&[longcat::plugin]);
 }
 
-use level_studio::longcat::dqn::env::{level_difficulty, random_episode};
-use level_studio::longcat::dqn::model::{self, DqnModel};
-use level_studio::longcat::dqn::policy::generate;
-use level_studio::longcat::dqn::train::{train, DqnTrainConfig};
-use level_studio::longcat::dqn::{DqnError, Policy};
-use level_studio::longcat::LongcatGraph;
-use level_studio::longcat::{PlayerModel, StateGraph};
-use level_studio::rng::Rng;
+use longcat::dqn::env::{level_difficulty, random_episode};
+use longcat::dqn::model::{self, DqnModel};
+use longcat::dqn::policy::generate;
+use longcat::dqn::train::{train, DqnTrainConfig};
+use longcat::dqn::{DqnError, Policy};
+use longcat::LongcatGraph;
+use longcat::{PlayerModel, StateGraph};
 use std::path::Path;
+use studio_core::rng::Rng;
 
 fn short_config(w: usize, h: usize, steps: usize) -> DqnTrainConfig {
     let mut c = DqnTrainConfig::new(w, h, 7);
@@ -43,7 +45,7 @@ fn save_and_load_reproduce_q_values_bit_for_bit_and_training_is_seeded() {
         a
     );
     let envs: Vec<_> = (0..16)
-        .map(|s| level_studio::longcat::dqn::env::SolutionDownEnv::new(4, 4, s))
+        .map(|s| longcat::dqn::env::SolutionDownEnv::new(4, 4, s))
         .collect();
     let refs: Vec<_> = envs.iter().collect();
     assert_eq!(
@@ -82,7 +84,9 @@ fn short_training_beats_random_solution_down_on_5x5() {
 
 #[test]
 fn every_generated_level_is_solvable() {
-    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join(model::SHIPPED_WEIGHTS);
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../..")
+        .join(model::SHIPPED_WEIGHTS);
     let dqn = DqnModel::load(&shipped).expect("the shipped DQN loads");
     for policy in [
         Policy::Temperature(0.0),
@@ -98,7 +102,9 @@ fn every_generated_level_is_solvable() {
 
 #[test]
 fn refusals_are_clear() {
-    let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join(model::SHIPPED_WEIGHTS);
+    let shipped = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../..")
+        .join(model::SHIPPED_WEIGHTS);
     let dqn = DqnModel::load(&shipped).unwrap();
     let err = dqn.check_size(6, 6).unwrap_err().to_string();
     assert!(err.contains("6x6") && err.contains("8x8"), "{err}");

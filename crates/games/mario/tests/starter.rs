@@ -6,20 +6,22 @@
 // Tests fail loudly on purpose: an unwrap or expect here is an assertion.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-/// The studio's games, installed as the binary installs them.
+/// This game registered, and the repository root as the working folder (the shipped models
+/// and levels are read by their paths from there), as the binary runs.
 #[ctor::ctor]
-fn install_games() {
-    level_studio::install_games();
+fn install_game() {
+    let _ = std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.."));
+    studio_core::game::registry::install(&[mario::plugin]);
 }
 
-use level_studio::files;
-use level_studio::game::AnalyseOptions;
-use level_studio::jobs::Cancel;
-use level_studio::level::Pack;
-use level_studio::mario::game::{analyse_level, to_level};
-use level_studio::mario::MarioFigures;
-use level_studio::mario::MarioLevel;
+use mario::game::{analyse_level, to_level};
+use mario::MarioFigures;
+use mario::MarioLevel;
 use std::path::Path;
+use studio_core::files;
+use studio_core::game::AnalyseOptions;
+use studio_core::jobs::Cancel;
+use studio_core::level::Pack;
 
 const PACK: &str = "levels/mario/starter.ron";
 
@@ -242,7 +244,7 @@ fn levels() -> Vec<(String, MarioLevel)> {
         .collect()
 }
 
-fn analyse(level: &MarioLevel) -> level_studio::game::Analysis {
+fn analyse(level: &MarioLevel) -> studio_core::game::Analysis {
     analyse_level(level, &AnalyseOptions::default(), &Cancel::default()).unwrap()
 }
 
@@ -280,9 +282,7 @@ fn build_starter() {
     for (name, level) in levels() {
         let mut stored = to_level(&level, name);
         stored.figures = analyse(&level).figures;
-        assert!(stored
-            .figures_of::<level_studio::mario::MarioFigures>()
-            .is_some());
+        assert!(stored.figures_of::<mario::MarioFigures>().is_some());
         pack.levels.push(stored);
     }
     std::fs::create_dir_all("levels/mario").unwrap();

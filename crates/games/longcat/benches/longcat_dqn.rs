@@ -3,13 +3,13 @@
 // Benchmarks fail loudly on purpose: a bench that cannot set up should stop, not limp on.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use level_studio::longcat::dqn::env::SolutionDownEnv;
-use level_studio::longcat::dqn::model::{DqnModel, SHIPPED_WEIGHTS};
-use level_studio::longcat::dqn::policy::{generate, Policy};
-use level_studio::rng::Rng;
+use longcat::dqn::env::SolutionDownEnv;
+use longcat::dqn::model::{DqnModel, SHIPPED_WEIGHTS};
+use longcat::dqn::policy::{generate, Policy};
 use std::hint::black_box;
 use std::path::Path;
 use std::time::Instant;
+use studio_core::rng::Rng;
 
 fn per_item(name: &str, items: usize, f: impl FnOnce()) {
     let t = Instant::now();
@@ -19,7 +19,9 @@ fn per_item(name: &str, items: usize, f: impl FnOnce()) {
 }
 
 fn main() {
-    level_studio::install_games();
+    // The shipped models and levels are read by their paths from the repository root.
+    let _ = std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.."));
+    studio_core::game::registry::install(&[longcat::plugin]);
     let mut rng = Rng::new(1);
     let episodes: Vec<SolutionDownEnv> = (0..2000)
         .map(|_| SolutionDownEnv::random_start(8, 8, &mut rng))
@@ -57,7 +59,9 @@ fn main() {
         "env step with reward (two difficulty graphs), 8x8",
         t.elapsed().as_secs_f64() * 1e6 / rewarded as f64
     );
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(SHIPPED_WEIGHTS);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../..")
+        .join(SHIPPED_WEIGHTS);
     match DqnModel::load(&path) {
         Ok(dqn) => {
             let envs: Vec<&SolutionDownEnv> = episodes.iter().take(1).collect();

@@ -4,12 +4,12 @@
 // Benchmarks fail loudly on purpose: a bench that cannot set up should stop, not limp on.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use level_studio::longcat::eval::{evaluate, EvalConfig};
-use level_studio::longcat::generators::{puzzle_up, solution_down};
-use level_studio::longcat::{GraphAnalysis, LongcatLevel, RandomGenerator, DEFAULT_BUDGET};
-use level_studio::rng::Rng;
+use longcat::eval::{evaluate, EvalConfig};
+use longcat::generators::{puzzle_up, solution_down};
+use longcat::{GraphAnalysis, LongcatLevel, RandomGenerator, DEFAULT_BUDGET};
 use std::hint::black_box;
 use std::time::{Duration, Instant};
+use studio_core::rng::Rng;
 
 fn time<F: FnMut()>(name: &str, runs: usize, mut f: F) -> Duration {
     for _ in 0..runs.min(10) {
@@ -62,7 +62,9 @@ fn bench_level(label: &str, level: &LongcatLevel, states: usize) {
 }
 
 fn main() {
-    level_studio::install_games();
+    // The shipped models and levels are read by their paths from the repository root.
+    let _ = std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.."));
+    studio_core::game::registry::install(&[longcat::plugin]);
     let solution_down: Vec<LongcatLevel> = (0..1000)
         .map(|i| solution_down(8, 8, &mut Rng::derive(1, i)).unwrap())
         .collect();

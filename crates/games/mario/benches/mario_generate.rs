@@ -4,11 +4,11 @@
 //! CGAN with random vectors. Needs the VGLC levels (`$VGLC_DIR` or `../shared/data/vglc`).
 //! Run: `cargo bench -j1 --bench mario_generate`.
 
-use level_studio::mario::engine::LevelMap;
-use level_studio::mario::evaluate::astar_run;
-use level_studio::mario::generators::load_td3_bundle;
-use level_studio::mario::patterns::PatLegal;
-use level_studio::mario::td3::{make_levels, Making};
+use mario::engine::LevelMap;
+use mario::evaluate::astar_run;
+use mario::generators::load_td3_bundle;
+use mario::patterns::PatLegal;
+use mario::td3::{make_levels, Making};
 use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
@@ -19,13 +19,15 @@ fn median(mut v: Vec<f64>) -> f64 {
 }
 
 fn main() {
-    level_studio::install_games();
+    // The shipped models and levels are read by their paths from the repository root.
+    let _ = std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.."));
+    studio_core::game::registry::install(&[mario::plugin]);
     let Ok(pat) = PatLegal::default_set() else {
         eprintln!("skipped: the VGLC folder is absent");
         return;
     };
     for id in ["td3", "vs-td3"] {
-        let path = Path::new("models").join(level_studio::mario::td3::file::weights_file(id));
+        let path = Path::new("models").join(mario::td3::file::weights_file(id));
         let bundle = match load_td3_bundle(&path) {
             Ok(b) => b,
             Err(e) => {

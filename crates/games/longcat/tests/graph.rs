@@ -7,14 +7,16 @@
 // Tests fail loudly on purpose: an unwrap or expect here is an assertion.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-/// The studio's games, installed as the binary installs them.
+/// This game registered, and the repository root as the working folder (the shipped models
+/// and levels are read by their paths from there), as the binary runs.
 #[ctor::ctor]
-fn install_games() {
-    level_studio::install_games();
+fn install_game() {
+    let _ = std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.."));
+    studio_core::game::registry::install(&[longcat::plugin]);
 }
 
-use level_studio::longcat::LongcatGraph;
-use level_studio::longcat::{
+use longcat::LongcatGraph;
+use longcat::{
     Direction, GraphAnalysis, GraphVariables, LongcatLevel, NodeClass, State, StateGraph,
     DEFAULT_BUDGET,
 };

@@ -5,10 +5,10 @@
 // Benchmarks fail loudly on purpose: a bench that cannot set up should stop, not limp on.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use level_studio::dungeon::agents::{evaluate, AgentKind};
-use level_studio::dungeon::skeleton::{skeleton, DEFAULT_BUDGET};
-use level_studio::dungeon::Room;
-use level_studio::dungeon::TICK_LIMIT;
+use dungeon::agents::{evaluate, AgentKind};
+use dungeon::skeleton::{skeleton, DEFAULT_BUDGET};
+use dungeon::Room;
+use dungeon::TICK_LIMIT;
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -25,7 +25,9 @@ wwwwwwwwwwwww
 ";
 
 fn main() {
-    level_studio::install_games();
+    // The shipped models and levels are read by their paths from the repository root.
+    let _ = std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.."));
+    studio_core::game::registry::install(&[dungeon::plugin]);
     let room = Room::parse_ascii(ROOM).unwrap();
     let graph = skeleton(&room, DEFAULT_BUDGET).unwrap();
     println!(

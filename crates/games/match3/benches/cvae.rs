@@ -4,12 +4,12 @@
 // Benchmarks fail loudly on purpose: a bench that cannot set up should stop, not limp on.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use level_studio::match3::cvae::sweep::sweep_conditions;
-use level_studio::match3::cvae::{Condition, CvaeModel, Decoding};
-use level_studio::symmetry::Symmetry;
+use match3::cvae::sweep::sweep_conditions;
+use match3::cvae::{Condition, CvaeModel, Decoding};
 use std::hint::black_box;
 use std::path::Path;
 use std::time::{Duration, Instant};
+use studio_core::symmetry::Symmetry;
 
 fn time<F: FnMut()>(name: &str, runs: usize, per: usize, mut f: F) -> Duration {
     for _ in 0..runs.min(10) {
@@ -33,7 +33,9 @@ fn time<F: FnMut()>(name: &str, runs: usize, per: usize, mut f: F) -> Duration {
 }
 
 fn main() {
-    level_studio::install_games();
+    // The shipped models and levels are read by their paths from the repository root.
+    let _ = std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.."));
+    studio_core::game::registry::install(&[match3::plugin]);
     for name in ["avalon-main", "vanilla-main"] {
         let path = format!("models/{name}.safetensors");
         let generator = match CvaeModel::load(Path::new(&path)) {
@@ -96,7 +98,7 @@ fn main() {
 /// each time, proposals decoded as `decoding` says: the wall-clock cost per accepted level
 /// (the bots' early-stopped games included).
 fn validated(generator: &CvaeModel, name: &str, moves: Option<f64>, decoding: Decoding, how: &str) {
-    use level_studio::match3::cvae::{generate_validated, ValidatedRequest};
+    use match3::cvae::{generate_validated, ValidatedRequest};
     let condition = Condition::new(9, 10, Symmetry::Vertical, moves.map(|_| 16.0));
     let (mut accepted, mut seconds) = (0usize, 0.0f64);
     for seed in 0..40 {

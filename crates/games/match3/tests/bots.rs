@@ -3,14 +3,16 @@
 // Tests fail loudly on purpose: an unwrap or expect here is an assertion.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-/// The studio's games, installed as the binary installs them.
+/// This game registered, and the repository root as the working folder (the shipped models
+/// and levels are read by their paths from there), as the binary runs.
 #[ctor::ctor]
-fn install_games() {
-    level_studio::install_games();
+fn install_game() {
+    let _ = std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.."));
+    studio_core::game::registry::install(&[match3::plugin]);
 }
 
-use level_studio::match3::Match3Level;
-use level_studio::match3::{validate, BotKind, Layout, ValidationConfig};
+use match3::Match3Level;
+use match3::{validate, BotKind, Layout, ValidationConfig};
 
 #[test]
 fn greedy_bot_solves_an_open_9x11_board_within_the_limit() {
@@ -26,8 +28,10 @@ fn random_bot_almost_never_solves_within_twenty_moves() {
     // Over the dataset's test layouts the random bot reaches the goal within 20 moves in only
     // a few percent of its games. (On the largest open board, where cascades do most of the
     // work, it can: median 17 there against the greedy bot's 11.5.)
-    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/match3/main/test.ron");
-    let pack = level_studio::files::load_pack(&root).unwrap();
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../..")
+        .join("levels/match3/main/test.ron");
+    let pack = studio_core::files::load_pack(&root).unwrap();
     let random = ValidationConfig {
         bot: BotKind::Random,
         ..Default::default()

@@ -7,15 +7,17 @@
 // Benchmarks fail loudly on purpose: a bench that cannot set up should stop, not limp on.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use level_studio::course::generators::{random_course, rl_courses};
-use level_studio::course::model::CourseModel;
-use level_studio::course::{evaluate, Structure};
-use level_studio::rng::Rng;
+use course::generators::{random_course, rl_courses};
+use course::model::CourseModel;
+use course::{evaluate, Structure};
 use std::path::Path;
 use std::time::Instant;
+use studio_core::rng::Rng;
 
 fn main() {
-    level_studio::install_games();
+    // The shipped models and levels are read by their paths from the repository root.
+    let _ = std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.."));
+    studio_core::game::registry::install(&[course::plugin]);
     let structure = Structure::NINE;
     let mut results = Vec::new();
     for model in ["ddpg", "vs-ddpg"] {

@@ -5,17 +5,19 @@
 // Tests fail loudly on purpose: an unwrap or expect here is an assertion.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-/// The studio's games, installed as the binary installs them.
+/// This game registered, and the repository root as the working folder (the shipped models
+/// and levels are read by their paths from there), as the binary runs.
 #[ctor::ctor]
-fn install_games() {
-    level_studio::install_games();
+fn install_game() {
+    let _ = std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.."));
+    studio_core::game::registry::install(&[longcat::plugin]);
 }
 
-use level_studio::files;
-use level_studio::level::{Figures, Pack};
-use level_studio::longcat::LongcatFigures;
-use level_studio::longcat::*;
-use level_studio::rng::Rng;
+use longcat::LongcatFigures;
+use longcat::*;
+use studio_core::files;
+use studio_core::level::{Figures, Pack};
+use studio_core::rng::Rng;
 #[test]
 fn stored_figures_match_the_engine() {
     let predictor = RidgeModel::shipped().unwrap();
@@ -60,7 +62,7 @@ fn build_starter() {
         ("Wrong turn", "@.#\n...\n...\n"),
         ("Long room", "@...\n....\n"),
     ];
-    let mut items: Vec<(f64, level_studio::level::Level)> = Vec::new();
+    let mut items: Vec<(f64, studio_core::level::Level)> = Vec::new();
     for (name, text) in hand {
         let l = LongcatLevel::parse_ascii(text).unwrap();
         let a = GraphAnalysis::of(&l, DEFAULT_BUDGET).unwrap();
