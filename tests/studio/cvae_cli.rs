@@ -1,15 +1,6 @@
 //! The cVAE sub-commands from the command line: generate with a feasibility warning, and
 //! errors in words.
 
-// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-/// The studio's games, installed as the binary installs them.
-#[ctor::ctor]
-fn install_games() {
-    level_studio::install_games();
-}
-
 use std::process::Command;
 
 fn studio(args: &[&str]) -> (bool, String, String) {

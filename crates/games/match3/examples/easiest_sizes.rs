@@ -1,17 +1,19 @@
-//! Prints [`level_studio::match3::easiest::EASIEST`] as measured from the shipped dataset
+//! Prints [`match3::easiest::EASIEST`] as measured from the shipped dataset
 //! (`levels/match3/main`), ready to paste after a change to the dataset or the bots.
 //! `cargo run --release --example easiest_sizes`
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use level_studio::files::load_pack;
-use level_studio::match3::dataset::SPLITS;
-use level_studio::match3::easiest::measure_easiest;
-use level_studio::match3::layout::WIDTHS;
-use level_studio::match3::Match3Figures;
-use level_studio::match3::Match3Level;
+use match3::dataset::SPLITS;
+use match3::easiest::measure_easiest;
+use match3::layout::WIDTHS;
+use match3::Match3Figures;
+use match3::Match3Level;
+use studio_core::files::load_pack;
 
 fn main() {
-    level_studio::install_games();
+    // The shipped models and levels are read by their paths from the repository root.
+    let _ = std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.."));
+    studio_core::game::registry::install(&[match3::plugin]);
     let mut levels = Vec::new();
     for split in SPLITS {
         let pack = load_pack(format!("levels/match3/main/{split}.ron").as_ref()).unwrap();

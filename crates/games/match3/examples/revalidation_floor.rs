@@ -6,14 +6,16 @@
 //! valid and within ±2 of the target. `cargo run --release --example revalidation_floor`
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use level_studio::files::load_pack;
-use level_studio::match3::Match3Figures;
-use level_studio::match3::Match3Level;
-use level_studio::match3::{validate, ValidationConfig};
+use match3::Match3Figures;
+use match3::Match3Level;
+use match3::{validate, ValidationConfig};
 use rayon::prelude::*;
+use studio_core::files::load_pack;
 
 fn main() {
-    level_studio::install_games();
+    // The shipped models and levels are read by their paths from the repository root.
+    let _ = std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.."));
+    studio_core::game::registry::install(&[match3::plugin]);
     let pack = load_pack("levels/match3/main/train.ron".as_ref()).unwrap();
     let levels: Vec<_> = pack
         .levels

@@ -2,15 +2,6 @@
 //! Mario at the engine's frame rate, pause and step, a lost attempt is kept with the level),
 //! watching A* play, and the side-scrolling canvas.
 
-// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-/// The studio's games, installed as the binary installs them.
-#[ctor::ctor]
-fn install_games() {
-    level_studio::install_games();
-}
-
 use egui::Key;
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;

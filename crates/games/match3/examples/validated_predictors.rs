@@ -14,13 +14,13 @@
 //! default; about 25 s a seed on 2 cores).
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use level_studio::match3::cvae::sweep::sweep_conditions;
-use level_studio::match3::cvae::validated::{sweep_ask, SweepAsk};
-use level_studio::match3::cvae::{generate_validated, CvaeModel, ValidatedRequest};
-use level_studio::match3::validate::median;
-use level_studio::match3::{validate, ValidationConfig};
-use level_studio::rng::Rng;
+use match3::cvae::sweep::sweep_conditions;
+use match3::cvae::validated::{sweep_ask, SweepAsk};
+use match3::cvae::{generate_validated, CvaeModel, ValidatedRequest};
+use match3::validate::median;
+use match3::{validate, ValidationConfig};
 use std::collections::BTreeMap;
+use studio_core::rng::Rng;
 
 /// The chance that the median of `n` games drawn from `moves` is valid and within ±2 of `t`.
 fn resampled_chance(moves: &[u32], t: f64, n: usize, rng: &mut Rng) -> f64 {
@@ -39,7 +39,9 @@ fn resampled_chance(moves: &[u32], t: f64, n: usize, rng: &mut Rng) -> f64 {
 }
 
 fn main() {
-    level_studio::install_games();
+    // The shipped models and levels are read by their paths from the repository root.
+    let _ = std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.."));
+    studio_core::game::registry::install(&[match3::plugin]);
     let arg = |i: usize| std::env::args().nth(i);
     let seed: u64 = arg(1).map_or(0, |s| s.parse().unwrap());
     let count: usize = arg(2).map_or(4, |s| s.parse().unwrap());

@@ -4,9 +4,11 @@
 // Examples fail loudly on purpose: they are probes, and a panic names what went wrong.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use level_studio::match3::{validate, Layout, ValidationConfig};
+use match3::{validate, Layout, ValidationConfig};
 fn main() {
-    level_studio::install_games();
+    // The shipped models and levels are read by their paths from the repository root.
+    let _ = std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.."));
+    studio_core::game::registry::install(&[match3::plugin]);
     for h in 4..=11 {
         let row: Vec<String> = (4..=9)
             .map(|w| {

@@ -1,15 +1,6 @@
 //! egui_kittest tests of the studio window, part 2: generators and candidates, cancelling a
 //! job, opening a candidate, playtesting both games and the latent interpolation window.
 
-// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-/// The studio's games, installed as the binary installs them.
-#[ctor::ctor]
-fn install_games() {
-    level_studio::install_games();
-}
-
 use egui::{Key, Pos2};
 use egui_kittest::kittest::{NodeT, Queryable};
 use egui_kittest::Harness;

@@ -1,15 +1,6 @@
 //! The command line on Mario levels: import from the VGLC and the Mario AI Framework, export
 //! back, validate with A* and the human-like agent, and the Table 6.2 comparison.
 
-// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-/// The studio's games, installed as the binary installs them.
-#[ctor::ctor]
-fn install_games() {
-    level_studio::install_games();
-}
-
 use std::path::Path;
 use std::process::Command;
 

@@ -4,15 +4,6 @@
 //! game count, zero epochs trained as one, a walk longer than the board, NaN in a blend
 //! sidecar, an infinite ridge prediction or training error) are refused in words.
 
-// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-/// The studio's games, installed as the binary installs them.
-#[ctor::ctor]
-fn install_games() {
-    level_studio::install_games();
-}
-
 use level_studio::cli::bounds::{self, Range, TABLE};
 use std::path::Path;
 use std::process::{Command, Output};

@@ -8,14 +8,16 @@
 // Examples fail loudly on purpose: they are probes, and a panic names what went wrong.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use level_studio::match3::cvae::sweep::{sweep_conditions, validate_all};
-use level_studio::match3::cvae::{Condition, CvaeModel, TrainingSet};
-use level_studio::match3::ValidationConfig;
+use match3::cvae::sweep::{sweep_conditions, validate_all};
+use match3::cvae::{Condition, CvaeModel, TrainingSet};
+use match3::ValidationConfig;
 
 const SEEDS: u64 = 4;
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    level_studio::install_games();
+    // The shipped models and levels are read by their paths from the repository root.
+    let _ = std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.."));
+    studio_core::game::registry::install(&[match3::plugin]);
     let weights = std::env::args()
         .nth(1)
         .unwrap_or_else(|| "models/avalon-main.safetensors".into());

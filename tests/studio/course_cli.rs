@@ -1,15 +1,6 @@
 //! The command line on courses: validate prints the evaluation, generate makes random
 //! courses, eval measures a generator, bad files say what is wrong.
 
-// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-/// The studio's games, installed as the binary installs them.
-#[ctor::ctor]
-fn install_games() {
-    level_studio::install_games();
-}
-
 use level_studio::course::CourseFigures;
 use std::process::Command;
 

@@ -1,14 +1,5 @@
 //! The command line on dungeon rooms: validate (with the agent ladder), graph, generate.
 
-// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-/// The studio's games, installed as the binary installs them.
-#[ctor::ctor]
-fn install_games() {
-    level_studio::install_games();
-}
-
 use std::process::Command;
 
 fn studio() -> Command {

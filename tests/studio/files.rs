@@ -1,14 +1,5 @@
 //! Level and pack files: round trips, ASCII input, malformed files, atomic saves.
 
-// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-/// The studio's games, installed as the binary installs them.
-#[ctor::ctor]
-fn install_games() {
-    level_studio::install_games();
-}
-
 use level_studio::files;
 use level_studio::io;
 use level_studio::io::FileError;

@@ -5,15 +5,6 @@
 //! Kill tests run a child process (this test binary again, or the studio) that aborts at a
 //! named point of a save (`LEVEL_STUDIO_CRASH_AT`), as kill -9 would stop it.
 
-// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-/// The studio's games, installed as the binary installs them.
-#[ctor::ctor]
-fn install_games() {
-    level_studio::install_games();
-}
-
 use candle_core::{Device, Tensor};
 use level_studio::files;
 use level_studio::io;
@@ -133,7 +124,7 @@ fn save_in_child(weights: &Path, crash_at: &str) -> std::process::Output {
     Command::new(std::env::current_exe().unwrap())
         .args([
             "--exact",
-            "model_save_child",
+            "reliability::model_save_child",
             "--nocapture",
             "--test-threads",
             "1",

@@ -1,14 +1,5 @@
 //! The command line on match-3 files: validate (human and JSON), export, dataset.
 
-// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-/// The studio's games, installed as the binary installs them.
-#[ctor::ctor]
-fn install_games() {
-    level_studio::install_games();
-}
-
 use level_studio::match3::Match3Level;
 use std::path::Path;
 use std::process::Command;

@@ -1,14 +1,5 @@
 //! Shipped weights load and generate; bad weight files and bad conditions give typed errors.
 
-// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-/// The studio's games, installed as the binary installs them.
-#[ctor::ctor]
-fn install_games() {
-    level_studio::install_games();
-}
-
 use level_studio::files::load_pack;
 use level_studio::match3::cvae::generator::sidecar_path;
 use level_studio::match3::cvae::{

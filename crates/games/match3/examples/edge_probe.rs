@@ -3,12 +3,14 @@
 //! with 120 games; prints the open rectangle's median and the easiest change's.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use level_studio::match3::layout::{area_origin, Cell, Layout};
-use level_studio::match3::{validate, ValidationConfig};
-use level_studio::symmetry::{mirrored_cells, Symmetry};
+use match3::layout::{area_origin, Cell, Layout};
+use match3::{validate, ValidationConfig};
+use studio_core::symmetry::{mirrored_cells, Symmetry};
 
 fn main() {
-    level_studio::install_games();
+    // The shipped models and levels are read by their paths from the repository root.
+    let _ = std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.."));
+    studio_core::game::registry::install(&[match3::plugin]);
     let config = ValidationConfig {
         games: 120,
         ..Default::default()

@@ -11,15 +11,6 @@
 //! (optionally `LEVEL_STUDIO_FUZZ_ONLY=<target>`); `docs/fuzz.md` records the counts reached.
 //! A panicking input is saved under `target/fuzz-failures/` and named in the failure.
 
-// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-/// The studio's games, installed as the binary installs them.
-#[ctor::ctor]
-fn install_games() {
-    level_studio::install_games();
-}
-
 use level_studio::document::recovery::{RecoveredPack, Recovery};
 use level_studio::document::session::{
     SavedCandidate, SavedCanvas, SavedRequest, SavedValue, Session,

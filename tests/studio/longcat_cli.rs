@@ -1,15 +1,6 @@
 //! The Longcat command line: graph (JSON, DOT), validate, generate, eval and train, and clear
 //! errors for bad input.
 
-// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-/// The studio's games, installed as the binary installs them.
-#[ctor::ctor]
-fn install_games() {
-    level_studio::install_games();
-}
-
 use std::path::Path;
 use std::process::{Command, Output};
 

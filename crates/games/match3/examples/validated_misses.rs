@@ -7,13 +7,15 @@
 //! (budget 256 by default, as `eval --validated`)
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use level_studio::match3::cvae::sweep::sweep_conditions;
-use level_studio::match3::cvae::validated::{default_budget, sweep_ask, SweepAsk};
-use level_studio::match3::cvae::{generate_validated, CvaeModel, ValidatedRequest};
-use level_studio::match3::{validate, ValidationConfig};
+use match3::cvae::sweep::sweep_conditions;
+use match3::cvae::validated::{default_budget, sweep_ask, SweepAsk};
+use match3::cvae::{generate_validated, CvaeModel, ValidatedRequest};
+use match3::{validate, ValidationConfig};
 
 fn main() {
-    level_studio::install_games();
+    // The shipped models and levels are read by their paths from the repository root.
+    let _ = std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.."));
+    studio_core::game::registry::install(&[match3::plugin]);
     let arg = |i: usize| std::env::args().nth(i);
     let seed: u64 = arg(1).map_or(0, |s| s.parse().unwrap());
     let budget: usize = arg(2).map_or(default_budget(1), |s| s.parse().unwrap());

@@ -1,15 +1,6 @@
 //! The VGLC Zelda importer on the real corpus in `../shared/data/vglc/` (skipped, with the
 //! reason printed, where the corpus is absent).
 
-// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-/// The studio's games, installed as the binary installs them.
-#[ctor::ctor]
-fn install_games() {
-    level_studio::install_games();
-}
-
 use level_studio::datasets::zelda::vglc_files;
 use level_studio::datasets::VglcError;
 use level_studio::dungeon::import::{vglc_dir, ImportError};

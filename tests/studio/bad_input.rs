@@ -1,15 +1,6 @@
 //! Issue 13's findings, one test each: model files and the command line under bad input give
 //! a clear error (never a panic) and leave the original files untouched.
 
-// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-/// The studio's games, installed as the binary installs them.
-#[ctor::ctor]
-fn install_games() {
-    level_studio::install_games();
-}
-
 use level_studio::longcat::dqn::DqnModel;
 use level_studio::match3::cvae::generator::sidecar_path;
 use level_studio::match3::cvae::{CvaeModel, ModelError, TrainingSet};

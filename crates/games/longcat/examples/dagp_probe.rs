@@ -4,14 +4,16 @@
 // Examples fail loudly on purpose: they are probes, and a panic names what went wrong.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use level_studio::longcat::dqn::eval::summarise;
-use level_studio::longcat::dqn::model::{DqnModel, SHIPPED_WEIGHTS};
-use level_studio::longcat::dqn::policy::generate;
-use level_studio::longcat::dqn::Policy;
+use longcat::dqn::eval::summarise;
+use longcat::dqn::model::{DqnModel, SHIPPED_WEIGHTS};
+use longcat::dqn::policy::generate;
+use longcat::dqn::Policy;
 use std::time::Instant;
 
 fn main() {
-    level_studio::install_games();
+    // The shipped models and levels are read by their paths from the repository root.
+    let _ = std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../.."));
+    studio_core::game::registry::install(&[longcat::plugin]);
     let args: Vec<String> = std::env::args().skip(1).collect();
     let count: usize = args[0].parse().expect("count");
     let dqn = DqnModel::load(std::path::Path::new(SHIPPED_WEIGHTS)).expect("model");

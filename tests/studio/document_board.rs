@@ -1,15 +1,6 @@
 //! The editing board with real games' hooks: match-3 mirroring inside its play area, Longcat's
 //! one head, the fill tool's regions.
 
-// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-/// The studio's games, installed as the binary installs them.
-#[ctor::ctor]
-fn install_games() {
-    level_studio::install_games();
-}
-
 use level_studio::document::board::{Board, Tile};
 use level_studio::game::{registry, Game};
 use level_studio::symmetry::Symmetry;

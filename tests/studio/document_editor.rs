@@ -1,14 +1,5 @@
 //! The editor's one history with real games: strokes, undo and redo, replacing and opening.
 
-// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-/// The studio's games, installed as the binary installs them.
-#[ctor::ctor]
-fn install_games() {
-    level_studio::install_games();
-}
-
 use level_studio::document::board::{Board, Tile};
 use level_studio::document::editor::{EditCommand, Editor, Identity};
 use level_studio::game::registry;

@@ -3,15 +3,6 @@
 //! finite are brought into range and said in the status bar, and a FIFO, a device or a file
 //! over the size cap is skipped (the studio's own files moved aside, never deleted).
 
-// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-/// The studio's games, installed as the binary installs them.
-#[ctor::ctor]
-fn install_games() {
-    level_studio::install_games();
-}
-
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 use level_studio::app::{AppCommand, EditCommand, JobMode, Settings, StudioApp, StudioPaths};

@@ -1,15 +1,6 @@
 //! egui_kittest tests that drive the real studio: painting, undo/redo, mirrored painting,
 //! the live gauge, the graph viewer, packs on disk and malformed files.
 
-// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-/// The studio's games, installed as the binary installs them.
-#[ctor::ctor]
-fn install_games() {
-    level_studio::install_games();
-}
-
 use egui::{Key, Modifiers, Pos2};
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;

@@ -1,0 +1,31 @@
+//! The studio's library and command line with every shipped game installed, one module per
+//! subject: files and packs (`files`), bad input (`bad_input`, `fuzz`, `reliability`), the flag
+//! ranges (`bounds`), each game's commands (`*_cli`), the cVAE files (`cvae_files`), the
+//! document model with real games' hooks (`document_*`). One test binary, so a change links
+//! it once (`cargo test --test studio files::` runs one module).
+
+// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+/// The studio's games, installed as the binary installs them.
+#[ctor::ctor]
+fn install_games() {
+    level_studio::install_games();
+}
+
+mod bad_input;
+mod blend_cli;
+mod bounds;
+mod cli_match3;
+mod course_cli;
+mod cvae_cli;
+mod cvae_files;
+mod document_board;
+mod document_editor;
+mod dungeon_cli;
+mod dungeon_import;
+mod files;
+mod fuzz;
+mod longcat_cli;
+mod mario_cli;
+mod reliability;
