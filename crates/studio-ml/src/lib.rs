@@ -428,3 +428,124 @@ impl Mlp {
         Ok(x)
     }
 }
+
+/// AdamW at learning rate `lr` with no weight decay (candle's other defaults): the optimiser
+/// every model here trains with unless it says otherwise.
+///
+/// # Errors
+/// A tensor failure.
+pub fn adam(vars: Vec<candle_core::Var>, lr: f64) -> candle_core::Result<candle_nn::AdamW> {
+    use candle_nn::Optimizer;
+    candle_nn::AdamW::new(
+        vars,
+        candle_nn::ParamsAdamW {
+            lr,
+            weight_decay: 0.0,
+            ..Default::default()
+        },
+    )
+}
+
+/// The replay memory of an off-policy learner (DQN, DDPG, TD3): the last `capacity`
+/// transitions, the oldest overwritten first, sampled uniformly with the learner's seeded
+/// generator.
+#[derive(Clone, Debug)]
+pub struct ReplayMemory<T> {
+    items: Vec<T>,
+    capacity: usize,
+    written: usize,
+}
+
+impl<T> ReplayMemory<T> {
+    /// An empty memory that keeps at most `capacity` transitions (at least one).
+    pub fn new(capacity: usize) -> Self {
+        Self {
+            items: Vec::with_capacity(capacity.clamp(1, 1 << 16)),
+            capacity: capacity.max(1),
+            written: 0,
+        }
+    }
+
+    /// Keeps `transition`, in place of the oldest once the memory is full.
+    pub fn push(&mut self, transition: T) {
+        if self.items.len() < self.capacity {
+            self.items.push(transition);
+        } else {
+            self.items[self.written % self.capacity] = transition;
+        }
+        self.written += 1;
+    }
+
+    /// Transitions kept now.
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+
+    /// True before the first transition.
+    pub fn is_empty(&self) -> bool {
+        self.items.is_empty()
+    }
+
+    /// Transitions pushed since the start (kept or since overwritten).
+    pub fn written(&self) -> usize {
+        self.written
+    }
+
+    /// `batch` transitions drawn uniformly, with replacement, one `rng.index` each in order.
+    pub fn sample(&self, batch: usize, rng: &mut studio_core::rng::Rng) -> Vec<&T> {
+        (0..batch)
+            .map(|_| &self.items[rng.index(self.items.len())])
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_full_memory_overwrites_its_oldest_transition_first() {
+        let mut memory = ReplayMemory::new(3);
+        for t in 0..5 {
+            memory.push(t);
+        }
+        assert_eq!((memory.len(), memory.written()), (3, 5));
+        // 0, 1, 2 kept, then 3 and 4 in place of 0 and 1.
+        let mut rng = studio_core::rng::Rng::new(1);
+        let mut seen: Vec<i32> = memory.sample(200, &mut rng).into_iter().copied().collect();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(seen, [2, 3, 4]);
+    }
+
+    #[test]
+    fn one_mlp_names_its_layers_for_the_weights_file() {
+        let varmap = candle_nn::VarMap::new();
+        let vb = candle_nn::VarBuilder::from_varmap(
+            &varmap,
+            candle_core::DType::F32,
+            &candle_core::Device::Cpu,
+        );
+        let mlp = Mlp::new(&[4, 8, 8, 2], vb).unwrap();
+        let mut names: Vec<String> = varmap.data().lock().unwrap().keys().cloned().collect();
+        names.sort();
+        assert_eq!(
+            names,
+            [
+                "l1.bias",
+                "l1.weight",
+                "l2.bias",
+                "l2.weight",
+                "l3.bias",
+                "l3.weight"
+            ]
+        );
+        seeded_init(&varmap, 3).unwrap();
+        let out = mlp
+            .forward(
+                &Tensor::zeros((5, 4), candle_core::DType::F32, &candle_core::Device::Cpu).unwrap(),
+            )
+            .unwrap();
+        assert_eq!(out.dims(), [5, 2]);
+    }
+}

@@ -18,7 +18,7 @@
 use super::data::{Segment, SIDE};
 use super::tiles::{props, LETTERS};
 use candle_core::{DType, Device, Tensor, D};
-use candle_nn::{linear, AdamW, Linear, Module, Optimizer, ParamsAdamW, VarBuilder, VarMap};
+use candle_nn::{linear, Linear, Module, Optimizer, VarBuilder, VarMap};
 use std::collections::BTreeMap;
 use studio_core::rng::Rng;
 
@@ -205,14 +205,7 @@ pub fn train(
     )?;
     studio_ml::seeded_init(&varmap, config.seed)
         .map_err(|e| candle_core::Error::Msg(e.to_string()))?;
-    let mut opt = AdamW::new(
-        varmap.all_vars(),
-        ParamsAdamW {
-            lr: config.learning_rate,
-            weight_decay: 0.0,
-            ..Default::default()
-        },
-    )?;
+    let mut opt = studio_ml::adam(varmap.all_vars(), config.learning_rate)?;
     let data = distinct_contexts(segments);
     let mut rng = Rng::derive(config.seed, 0xe3b);
     let mut curve = Vec::new();

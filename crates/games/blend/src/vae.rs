@@ -25,7 +25,7 @@
 use super::data::{Segment, Source, SIDE};
 use super::tiles::LETTERS;
 use candle_core::{DType, Device, Tensor, D};
-use candle_nn::{linear, AdamW, Linear, Module, Optimizer, ParamsAdamW, VarBuilder, VarMap};
+use candle_nn::{linear, Linear, Module, Optimizer, VarBuilder, VarMap};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
 use std::time::Instant;
@@ -552,14 +552,7 @@ pub fn train(
     )?;
     studio_ml::seeded_init(&varmap, config.seed)
         .map_err(|e| candle_core::Error::Msg(e.to_string()))?;
-    let mut opt = AdamW::new(
-        varmap.all_vars(),
-        ParamsAdamW {
-            lr: config.learning_rate,
-            weight_decay: 0.0,
-            ..Default::default()
-        },
-    )?;
+    let mut opt = studio_ml::adam(varmap.all_vars(), config.learning_rate)?;
     let n_in = CELLS * width;
     let mut inputs = Vec::with_capacity(segments.len() * n_in);
     for s in segments {

@@ -12,11 +12,12 @@
 use super::matrix::{Course, Structure};
 use super::rules::evaluate;
 use candle_core::{DType, Device, Tensor, D};
-use candle_nn::{AdamW, Optimizer, ParamsAdamW, VarBuilder, VarMap};
+use candle_nn::{Optimizer, VarBuilder, VarMap};
 use std::collections::VecDeque;
 use std::time::Instant;
 use studio_core::rng::Rng;
 use studio_ml::Mlp;
+use studio_ml::ReplayMemory;
 
 /// Width of the hidden layers of the actor and the critic.
 pub const HIDDEN: usize = 128;
@@ -395,25 +396,10 @@ pub fn train(
     init(&maps[1], config.seed ^ 0xc1)?;
     copy(&maps[0], &maps[2])?;
     copy(&maps[1], &maps[3])?;
-    let mut actor_opt = AdamW::new(
-        maps[0].all_vars(),
-        ParamsAdamW {
-            lr: config.actor_lr,
-            weight_decay: 0.0,
-            ..Default::default()
-        },
-    )?;
-    let mut critic_opt = AdamW::new(
-        maps[1].all_vars(),
-        ParamsAdamW {
-            lr: config.critic_lr,
-            weight_decay: 0.0,
-            ..Default::default()
-        },
-    )?;
+    let mut actor_opt = studio_ml::adam(maps[0].all_vars(), config.actor_lr)?;
+    let mut critic_opt = studio_ml::adam(maps[1].all_vars(), config.critic_lr)?;
     let mut rng = Rng::derive(config.seed, 0xdd96);
-    let mut memory: Vec<Transition> = Vec::with_capacity(config.replay.min(1 << 16));
-    let mut written = 0usize;
+    let mut memory = ReplayMemory::new(config.replay);
     let mut curve = Curve::new();
     let mut actions = 0usize;
     let columns = s.columns();
@@ -462,18 +448,11 @@ pub fn train(
                 next,
                 done,
             };
-            if memory.len() < config.replay {
-                memory.push(t);
-            } else {
-                memory[written % config.replay] = t;
-            }
-            written += 1;
+            memory.push(t);
             actions += 1;
             if memory.len() >= config.batch * 4 && actions.is_multiple_of(config.train_every.max(1))
             {
-                let batch: Vec<&Transition> = (0..config.batch)
-                    .map(|_| &memory[rng.index(memory.len())])
-                    .collect();
+                let batch: Vec<&Transition> = memory.sample(config.batch, &mut rng);
                 let b = batch.len();
                 let stack = |f: &dyn Fn(&Transition) -> Vec<f32>, w: usize| {
                     Tensor::from_vec(

@@ -7,10 +7,11 @@ use super::ddpg::{copy, features, input_len, random_start, value_of, Curve, Ddpg
 use super::matrix::Structure;
 use super::policy::{parameters, Filling, QRl};
 use candle_core::{DType, Device, Tensor, D};
-use candle_nn::{AdamW, Optimizer, ParamsAdamW, VarBuilder, VarMap};
+use candle_nn::{AdamW, Optimizer, VarBuilder, VarMap};
 use std::time::Instant;
 use studio_core::rng::Rng;
 use studio_ml::rl::Sequential;
+use studio_ml::ReplayMemory;
 
 /// Actions: a parameter's value in hundredths.
 pub const ACTIONS: usize = 101;
@@ -174,17 +175,10 @@ pub fn train(
     studio_ml::seeded_init(&varmap, config.seed)
         .map_err(|e| candle_core::Error::Msg(e.to_string()))?;
     copy(&varmap, &target_map)?;
-    let mut opt = AdamW::new(
-        varmap.all_vars(),
-        ParamsAdamW {
-            lr: config.learning_rate,
-            weight_decay: 0.0,
-            ..Default::default()
-        },
-    )?;
+    let mut opt = studio_ml::adam(varmap.all_vars(), config.learning_rate)?;
     let mut rng = Rng::derive(config.seed, 0xd0c);
-    let mut memory: Vec<Transition> = Vec::with_capacity(config.replay.min(1 << 16));
-    let (mut written, mut steps) = (0usize, 0usize);
+    let mut memory = ReplayMemory::new(config.replay);
+    let mut steps = 0usize;
     let mut curve = Curve::new();
     let gen = QRl::new(&q);
     for episode in 0..config.episodes {
@@ -214,12 +208,7 @@ pub fn train(
                 next: filling.clone(),
                 done,
             };
-            if memory.len() < config.replay {
-                memory.push(t);
-            } else {
-                memory[written % config.replay] = t;
-            }
-            written += 1;
+            memory.push(t);
             steps += 1;
             if memory.len() >= config.batch * 4 && steps.is_multiple_of(config.train_every.max(1)) {
                 learn(&q, &target, &mut opt, &memory, config, &mut rng, &device)?;
@@ -245,14 +234,12 @@ fn learn(
     q: &CourseQ,
     target: &CourseQ,
     opt: &mut AdamW,
-    memory: &[Transition],
+    memory: &ReplayMemory<Transition>,
     config: &DqnConfig,
     rng: &mut Rng,
     device: &Device,
 ) -> candle_core::Result<()> {
-    let batch: Vec<&Transition> = (0..config.batch)
-        .map(|_| &memory[rng.index(memory.len())])
-        .collect();
+    let batch: Vec<&Transition> = memory.sample(config.batch, rng);
     let b = batch.len();
     let states: Vec<Filling> = batch.iter().map(|t| t.state.clone()).collect();
     let nexts: Vec<Filling> = batch

@@ -10,7 +10,7 @@ use super::matrix::Structure;
 use super::model::greedy_mean;
 use super::rules::evaluate;
 use candle_core::{DType, Device, Tensor};
-use candle_nn::{AdamW, Optimizer, ParamsAdamW, VarBuilder, VarMap};
+use candle_nn::{Optimizer, VarBuilder, VarMap};
 use std::time::Instant;
 use studio_core::rng::Rng;
 
@@ -127,13 +127,8 @@ pub fn train(
     };
     init(&actor_map, config.seed)?;
     init(&critic_map, config.seed ^ 0xc1)?;
-    let params = ParamsAdamW {
-        lr: config.learning_rate,
-        weight_decay: 0.0,
-        ..Default::default()
-    };
-    let mut actor_opt = AdamW::new(actor_map.all_vars(), params.clone())?;
-    let mut critic_opt = AdamW::new(critic_map.all_vars(), params)?;
+    let mut actor_opt = studio_ml::adam(actor_map.all_vars(), config.learning_rate)?;
+    let mut critic_opt = studio_ml::adam(critic_map.all_vars(), config.learning_rate)?;
     let good_pairs = pairs(&good, s);
     let any_pairs = pairs(&any, s);
     let n_in = input_len(s);

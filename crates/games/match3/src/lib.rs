@@ -1,5 +1,7 @@
 //! Match-3 board layouts (the Avalon setting): cells and canvas, the rules engine, the
-//! validation bots and the rule-based layout synthesiser that makes the datasets.
+//! validation bots and the figures they leave with a level, the rule-based layout
+//! synthesiser that makes the datasets, the Avalon and Vanilla cVAEs (`cvae`), and the pattern
+//! GA's layout breeder (`evolve`).
 
 pub mod bot;
 pub mod cvae;

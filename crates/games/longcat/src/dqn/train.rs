@@ -9,10 +9,11 @@ use super::sequential::LongcatRl;
 use crate::level::MAX_SIDE;
 use crate::Direction;
 use candle_core::{DType, Device, Tensor, D};
-use candle_nn::{AdamW, Optimizer, ParamsAdamW, VarBuilder, VarMap};
+use candle_nn::{AdamW, Optimizer, VarBuilder, VarMap};
 use std::path::PathBuf;
 use std::time::Instant;
 use studio_core::rng::Rng;
+use studio_ml::ReplayMemory;
 
 /// Training settings.
 #[derive(Clone, Debug)]
@@ -185,17 +186,10 @@ pub fn train(
         Ok(())
     };
     sync(&varmap, &target_map)?;
-    let mut opt = AdamW::new(
-        varmap.all_vars(),
-        ParamsAdamW {
-            lr: config.learning_rate,
-            weight_decay: 0.0,
-            ..Default::default()
-        },
-    )?;
+    let mut opt = studio_ml::adam(varmap.all_vars(), config.learning_rate)?;
 
     let mut rng = Rng::derive(config.seed, 0xd9);
-    let mut memory: Vec<Transition> = Vec::with_capacity(config.replay);
+    let mut memory = ReplayMemory::new(config.replay);
     let mut env = SolutionDownEnv::random_start(config.width, config.height, &mut rng);
     // The potential whose change is a step's reward: the difficulty as if finished now, or
     // with virtual simulation the mean difficulty of the virtual completions.
@@ -236,11 +230,7 @@ pub fn train(
             next: env.clone(),
             done,
         };
-        if memory.len() < config.replay {
-            memory.push(transition);
-        } else {
-            memory[step % config.replay] = transition;
-        }
+        memory.push(transition);
         if done {
             episodes += 1;
             recent.push_back(difficulty);
@@ -339,14 +329,12 @@ fn learn(
     net: &QNet,
     target: &QNet,
     opt: &mut AdamW,
-    memory: &[Transition],
+    memory: &ReplayMemory<Transition>,
     config: &DqnTrainConfig,
     rng: &mut Rng,
     device: &Device,
 ) -> Result<f64, DqnError> {
-    let picks: Vec<&Transition> = (0..config.batch)
-        .map(|_| &memory[rng.index(memory.len())])
-        .collect();
+    let picks: Vec<&Transition> = memory.sample(config.batch, rng);
     let states: Vec<&SolutionDownEnv> = picks.iter().map(|t| &t.state).collect();
     let nexts: Vec<&SolutionDownEnv> = picks.iter().map(|t| &t.next).collect();
     let shape = net.shape();

@@ -18,11 +18,12 @@ use super::{reward_of, Build, MarioRl, RANDOM_START};
 use crate::cgan::Generator;
 use crate::patterns::PatLegal;
 use candle_core::{DType, Device, Tensor};
-use candle_nn::{AdamW, Optimizer, ParamsAdamW, VarBuilder, VarMap};
+use candle_nn::{AdamW, Optimizer, VarBuilder, VarMap};
 use std::time::Instant;
 use studio_core::rng::Rng;
 use studio_ml::rl::{randomize, virtual_completions, Sequential};
 use studio_ml::soft_update;
+use studio_ml::ReplayMemory;
 
 /// Training settings.
 #[derive(Clone, Debug, PartialEq)]
@@ -253,22 +254,11 @@ pub fn train(
     let err = |e: candle_core::Error| e.to_string();
     let started = Instant::now();
     let nets = Nets::new(config.seed).map_err(err)?;
-    let adam = |m: &VarMap, lr: f64| {
-        AdamW::new(
-            m.all_vars(),
-            ParamsAdamW {
-                lr,
-                weight_decay: 0.0,
-                ..Default::default()
-            },
-        )
-    };
-    let mut actor_opt = adam(&nets.maps[0], config.actor_lr).map_err(err)?;
-    let mut critic_opt = adam(&nets.maps[1], config.critic_lr).map_err(err)?;
+    let mut actor_opt = studio_ml::adam(nets.maps[0].all_vars(), config.actor_lr).map_err(err)?;
+    let mut critic_opt = studio_ml::adam(nets.maps[1].all_vars(), config.critic_lr).map_err(err)?;
     let length = crate::patterns::LEVEL_PATTERNS;
     let mut rng = Rng::derive(config.seed, 0x7d3);
-    let mut memory: Vec<Transition> = Vec::with_capacity(config.replay.min(1 << 16));
-    let mut written = 0usize;
+    let mut memory = ReplayMemory::new(config.replay);
     let mut updates = 0usize;
     let mut recent: std::collections::VecDeque<f64> = std::collections::VecDeque::new();
     let mut curve = Vec::new();
@@ -319,19 +309,15 @@ pub fn train(
                 next: build.clone(),
                 done,
             };
-            if memory.len() < config.replay {
-                memory.push(t);
-            } else {
-                memory[written % config.replay] = t;
-            }
-            written += 1;
+            memory.push(t);
             if done {
                 recent.push_back(reward);
                 if recent.len() > 50 {
                     recent.pop_front();
                 }
             }
-            if memory.len() >= config.batch * 4 && written.is_multiple_of(config.train_every.max(1))
+            if memory.len() >= config.batch * 4
+                && memory.written().is_multiple_of(config.train_every.max(1))
             {
                 updates += 1;
                 update(
@@ -385,7 +371,7 @@ pub fn train(
 /// every `policy_delay` updates the actor and the targets.
 fn update(
     nets: &Nets,
-    memory: &[Transition],
+    memory: &ReplayMemory<Transition>,
     config: &Td3Config,
     step: usize,
     rng: &mut Rng,
@@ -393,9 +379,7 @@ fn update(
     critic_opt: &mut AdamW,
 ) -> candle_core::Result<()> {
     let device = Device::Cpu;
-    let batch: Vec<&Transition> = (0..config.batch)
-        .map(|_| &memory[rng.index(memory.len())])
-        .collect();
+    let batch: Vec<&Transition> = memory.sample(config.batch, rng);
     let b = batch.len();
     let states = state_tensor(&batch.iter().map(|t| t.state.clone()).collect::<Vec<_>>())?;
     let nexts = state_tensor(&batch.iter().map(|t| t.next.clone()).collect::<Vec<_>>())?;
