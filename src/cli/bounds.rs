@@ -279,6 +279,9 @@ pub const RI: Whole = Whole::new(
     0,
     (crate::longcat::level::MAX_SIDE * crate::longcat::level::MAX_SIDE - 1) as u64,
 );
+/// `eval --ri`: values a list may hold (a table row each). No game has more than 100 settings
+/// to randomize (Longcat's 0–99 steps), so a longer list only repeats rows.
+pub const RI_ROWS: usize = 100;
 /// `eval --filter` (course): the lowest evaluation kept.
 pub const FILTER: Real = Real::closed(0.0, 1.0);
 /// `eval --budget` (match-3 `--validated`): levels generated and validated per condition.

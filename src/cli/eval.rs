@@ -100,8 +100,9 @@ pub struct EvalArgs {
     #[arg(long, default_value_t = 9, value_parser = bounds::parse_events)]
     pub events: usize,
     /// Randomized initialization, one row per number of random first decisions ("1,2,3"),
-    /// each 0 to 99: course learned generators (columns, 1 to one less than the course has)
-    /// and longcat-dqn (walk steps, up to one less than the model's board has cells).
+    /// each 0 to 99, at most 100 values: course learned generators (columns, 1 to one less
+    /// than the course has), longcat-dqn (walk steps, up to one less than the model's board
+    /// has cells) and Mario's TD3 actors (patterns, 1 to 10).
     #[arg(long, value_delimiter = ',', value_parser = bounds::RI.parser::<usize>())]
     pub ri: Vec<usize>,
     /// Course learned generators: the diversity-aware greedy policy, "n,d" (n random columns,
@@ -122,6 +123,13 @@ pub struct EvalArgs {
 pub fn run(args: &EvalArgs) -> Result<ExitCode> {
     if args.model.is_empty() && !args.table62 {
         bail!("eval needs --model MODEL (the generator or model to evaluate; see `list`)");
+    }
+    if args.ri.len() > bounds::RI_ROWS {
+        bail!(
+            "--ri lists {} values; it takes at most {} (a table row each)",
+            args.ri.len(),
+            bounds::RI_ROWS
+        );
     }
     super::GAME_COMMANDS
         .iter()

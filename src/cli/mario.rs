@@ -253,6 +253,17 @@ fn eval_model(args: &EvalArgs) -> Result<ExitCode> {
     use crate::mario::patterns::{PatLegal, LEVEL_PATTERNS};
     use crate::rng::Rng;
     let count = args.count.unwrap_or(200) as usize;
+    // Refused before the VGLC patterns are read: the answer does not depend on them.
+    if let Some(c) = args
+        .ri
+        .iter()
+        .find(|&&c| !(1..=LEVEL_PATTERNS).contains(&c))
+    {
+        bail!(
+            "--ri {c}: randomized initialization places 1 to {LEVEL_PATTERNS} of a Mario \
+             level's {LEVEL_PATTERNS} patterns at random; ask for 1 to {LEVEL_PATTERNS}"
+        );
+    }
     let started = std::time::Instant::now();
     let pat = PatLegal::default_set().map_err(|e| anyhow!(e))?;
     let mut rows: Vec<(serde_json::Value, Vec<crate::mario::MarioLevel>)> = Vec::new();
@@ -339,7 +350,6 @@ fn td3_rows(
         .ri
         .iter()
         .map(|&c| {
-            let c = c.clamp(1, crate::mario::patterns::LEVEL_PATTERNS);
             (
                 json!({ "ri": c }),
                 Making {

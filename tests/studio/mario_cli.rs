@@ -467,3 +467,24 @@ fn td3_generates_playable_levels_and_more_like_this_keeps_the_first_patterns() {
         assert!(row["unplayable"].as_u64().is_some());
     }
 }
+
+/// `eval --ri` is refused out of range instead of clamped (issue 48, F23), and a list longer
+/// than the table it makes is refused before any work (F22).
+#[test]
+fn eval_refuses_an_ri_out_of_range_or_a_list_longer_than_its_table() {
+    for (ri, says) in [
+        ("0", "--ri 0: randomized initialization places 1 to 10"),
+        ("2,99", "--ri 99: randomized initialization places 1 to 10"),
+    ] {
+        let out = run(&["eval", "--game", "mario", "--model", "td3", "--ri", ri]);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && err.contains(says), "{ri}: {err}");
+    }
+    let long = vec!["1"; 101].join(",");
+    let out = run(&["eval", "--game", "mario", "--model", "td3", "--ri", &long]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("--ri lists 101 values; it takes at most 100"),
+        "{err}"
+    );
+}
