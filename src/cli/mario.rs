@@ -264,6 +264,9 @@ fn eval_model(args: &EvalArgs) -> Result<ExitCode> {
              level's {LEVEL_PATTERNS} patterns at random; ask for 1 to {LEVEL_PATTERNS}"
         );
     }
+    if let Some(text) = &args.dagp {
+        check_dagp(text)?;
+    }
     let started = std::time::Instant::now();
     let pat = PatLegal::default_set().map_err(|e| anyhow!(e))?;
     let mut rows: Vec<(serde_json::Value, Vec<crate::mario::MarioLevel>)> = Vec::new();
@@ -328,6 +331,29 @@ fn eval_model(args: &EvalArgs) -> Result<ExitCode> {
     }
     Ok(ExitCode::SUCCESS)
 }
+
+/// Mario's `--dagp` as Generate takes it: 1 to 50 candidates (Generate's "DAGP candidates"),
+/// and no noise rate, since Mario applies DAGP at every one of its DAGP patterns.
+fn check_dagp(text: &str) -> Result<()> {
+    let dagp = crate::rl::Dagp::parse(text).map_err(|e| anyhow!("--dagp {e}"))?;
+    if dagp.n > MAX_DAGP_CANDIDATES {
+        bail!(
+            "--dagp {text}: Mario's DAGP draws 1 to {MAX_DAGP_CANDIDATES} candidates (as \
+             Generate), not {}",
+            dagp.n
+        );
+    }
+    if text.split(',').count() == 3 {
+        bail!(
+            "--dagp {text}: Mario's DAGP has no noise rate (it acts at every one of its \
+             patterns); give \"n,d\""
+        );
+    }
+    Ok(())
+}
+
+/// The most DAGP candidates a Mario request draws (Generate's "DAGP candidates" range).
+const MAX_DAGP_CANDIDATES: usize = 50;
 
 /// The levels of a TD3 model for each asked setting (`--ri` rows, a `--dagp` row, or the
 /// default: 2 random patterns, no DAGP); `--plot` draws the training curves.
