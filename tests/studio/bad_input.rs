@@ -341,10 +341,14 @@ fn unbounded_games_counts_and_files_are_refused_with_the_bound() {
 
     #[cfg(unix)]
     {
+        // A device is refused before a byte is read (it used to be read up to the cap).
         let out = studio().args(["validate", "/dev/zero"]).output().unwrap();
         assert_eq!(out.status.code(), Some(1));
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains("larger than 256 MiB"), "{err}");
+        assert!(
+            err.contains("/dev/zero") && err.contains("a device, not a regular file"),
+            "{err}"
+        );
     }
 }
 
@@ -540,5 +544,75 @@ fn a_sidecar_that_exists_but_cannot_be_read_says_so_not_missing() {
     match CvaeModel::load(&w) {
         Err(ModelError::CorruptSidecar { path, .. }) => assert_eq!(path, side),
         other => panic!("expected an unreadable sidecar, got {other:?}"),
+    }
+}
+
+/// A FIFO named as input — a level to validate, a Mario AI Framework file to import, or one
+/// inside a folder to import — is refused at once, naming it (issue 48, F24), where the
+/// command used to wait for a writer forever.
+#[cfg(unix)]
+#[test]
+fn a_fifo_as_input_is_refused_at_once_and_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let mkfifo = |path: &Path| {
+        let status = Command::new("mkfifo").arg(path).status().unwrap();
+        assert!(status.success(), "mkfifo {}", path.display());
+    };
+    let level = dir.path().join("level.ron");
+    mkfifo(&level);
+    let text = dir.path().join("level.txt");
+    mkfifo(&text);
+    let folder = dir.path().join("levels");
+    std::fs::create_dir(&folder).unwrap();
+    mkfifo(&folder.join("lvl-1.txt"));
+    let out = dir.path().join("out.ron");
+    let out = out.to_str().unwrap();
+    let cases: [(Vec<&str>, &Path); 3] = [
+        (vec!["validate", level.to_str().unwrap()], &level),
+        (
+            vec![
+                "import",
+                "--format",
+                "mario-ai",
+                text.to_str().unwrap(),
+                "--out",
+                out,
+            ],
+            &text,
+        ),
+        (
+            vec![
+                "import",
+                "--format",
+                "mario-ai",
+                folder.to_str().unwrap(),
+                "--out",
+                out,
+            ],
+            &folder.join("lvl-1.txt"),
+        ),
+    ];
+    for (args, fifo) in cases {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_level-studio"))
+            .args(&args)
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let started = std::time::Instant::now();
+        while child.try_wait().unwrap().is_none() {
+            if started.elapsed() > std::time::Duration::from_secs(30) {
+                child.kill().unwrap();
+                panic!("{args:?} still waits on the FIFO after 30 s");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let done = child.wait_with_output().unwrap();
+        let err = String::from_utf8_lossy(&done.stderr);
+        assert!(!done.status.success(), "{args:?}: {err}");
+        assert!(
+            err.contains("not a regular file") && err.contains(&*fifo.to_string_lossy()),
+            "{args:?}: {err}"
+        );
     }
 }

@@ -79,8 +79,8 @@ pub enum FileError {
         /// The limit in bytes.
         limit: u64,
     },
-    /// A file read at start (settings, session, recovery, a pack reopened) that is not a
-    /// regular file: a FIFO could block the start and a device never end, so it is not read.
+    /// A file that is not a regular file: a FIFO could block and a device never end, so it
+    /// is not read (every reader of a file the user or the studio names checks this).
     #[error("{path}: not read: it is {kind}, not a regular file")]
     NotRegular {
         /// The file.

@@ -1,4 +1,4 @@
-//! Reading files with a size cap; start-up files only when regular and without blocking.
+//! Reading files: only regular files, opened without blocking, with a size cap.
 
 use super::{io_err, FileError};
 use std::path::Path;
@@ -7,11 +7,13 @@ use std::path::Path;
 /// `/dev/zero` or a runaway file is refused instead of filling the memory.
 pub const MAX_FILE_BYTES: u64 = 256 * 1024 * 1024;
 
-/// Reads a file of at most [`MAX_FILE_BYTES`] (training data to hash, weights): a larger
-/// file, `/dev/zero` or a runaway stream is refused once the cap is passed, never read whole.
+/// Reads a file the user named (a level, a pack, training data, weights) of at most
+/// [`MAX_FILE_BYTES`]: only a regular file, opened without blocking and checked before a byte
+/// is read, so a FIFO, device, socket or folder is refused at once instead of blocking or
+/// streaming; a file that grows past the cap is refused once the cap is passed.
 ///
 /// # Errors
-/// [`FileError::Io`]; [`FileError::TooLarge`].
+/// [`FileError::NotRegular`]; [`FileError::Io`]; [`FileError::TooLarge`].
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>, FileError> {
     read_bytes_capped(path, MAX_FILE_BYTES)
 }
@@ -19,10 +21,17 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>, FileError> {
 /// As [`read_bytes`] with a cap of `limit` bytes.
 ///
 /// # Errors
-/// [`FileError::Io`]; [`FileError::TooLarge`].
+/// [`FileError::NotRegular`]; [`FileError::Io`]; [`FileError::TooLarge`].
 pub fn read_bytes_capped(path: &Path, limit: u64) -> Result<Vec<u8>, FileError> {
     use std::io::Read;
-    let file = std::fs::File::open(path).map_err(io_err(path))?;
+    let file = open_without_blocking(path).map_err(io_err(path))?;
+    let meta = file.metadata().map_err(io_err(path))?;
+    if !meta.is_file() {
+        return Err(FileError::NotRegular {
+            path: path.to_path_buf(),
+            kind: kind_of(&meta.file_type()),
+        });
+    }
     let mut bytes = Vec::new();
     file.take(limit.saturating_add(1))
         .read_to_end(&mut bytes)
@@ -45,9 +54,8 @@ pub fn read_text(path: &Path) -> Result<String, FileError> {
     text_of_bytes(path, read_bytes(path)?)
 }
 
-// Files the window reads at start (settings, session, recovery, the packs it reopens): only
-// regular files, opened without blocking, never more than MAX_FILE_BYTES. `read_text` stays
-// as it is for the command line, which reads what it is given (a FIFO included).
+// Files the window reads at start (settings, session, recovery, the packs it reopens): as
+// `read_text`, and also refused by their size before they are opened.
 
 /// Reads a text file as [`read_text`] does, but only a regular file of at most
 /// [`MAX_FILE_BYTES`]: a FIFO, device, socket or folder is refused before a byte is read (the
