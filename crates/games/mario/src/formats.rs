@@ -16,7 +16,7 @@ pub fn vglc_levels_dir() -> std::path::PathBuf {
 
 /// The text of VGLC level `name` (`1-1`), when the corpus is here.
 pub fn vglc_level_text(name: &str) -> Option<String> {
-    std::fs::read_to_string(vglc_levels_dir().join(format!("mario-{name}.txt"))).ok()
+    studio_core::io::read_text(&vglc_levels_dir().join(format!("mario-{name}.txt"))).ok()
 }
 
 /// A text format of Mario levels.
