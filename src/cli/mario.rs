@@ -79,6 +79,7 @@ fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
     let vs = args.model == "mario-vs-td3";
     let kind = if vs { "vs-td3" } else { "td3" };
     let cgan_file = cgan_path();
+    super::train::refuse_writing_over(&args.out, &[&cgan_file])?;
     let cgan = load_cgan_model(&cgan_file)
         .map_err(|e| anyhow!("{e} (the actor steers the CGAN: train it first)"))?;
     let pat = match &args.data {

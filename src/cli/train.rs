@@ -85,3 +85,44 @@ pub fn run(args: &TrainArgs) -> Result<ExitCode> {
             bail!("unknown model {:?} ({})", args.model, known.join(", "))
         })
 }
+
+/// Refuses a model written over one of the command's own inputs (its weights or their
+/// sidecar), however the two paths are spelled: a training that replaced the model it reads
+/// would leave nothing that loads.
+///
+/// # Errors
+/// The output and the input it would replace, named.
+pub(super) fn refuse_writing_over(
+    out: &std::path::Path,
+    inputs: &[&std::path::Path],
+) -> Result<()> {
+    let files =
+        |weights: &std::path::Path| [weights.to_path_buf(), crate::ml::sidecar_path(weights)];
+    for written in files(out) {
+        let Some(written_at) = resolved(&written) else {
+            continue;
+        };
+        for input in inputs.iter().flat_map(|i| files(i)) {
+            if resolved(&input).is_some_and(|read_at| read_at == written_at) {
+                bail!(
+                    "--out {}: it would write over {}, which this command reads; write the \
+                     model to another name",
+                    out.display(),
+                    input.display()
+                );
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Where a path points once `..`, `.` and links are followed: the file itself when it exists,
+/// else its folder's real path and its name.
+fn resolved(path: &std::path::Path) -> Option<PathBuf> {
+    if let Ok(real) = std::fs::canonicalize(path) {
+        return Some(real);
+    }
+    let name = path.file_name()?;
+    let folder = crate::io::folder_of(path);
+    std::fs::canonicalize(folder).ok().map(|f| f.join(name))
+}

@@ -502,3 +502,35 @@ fn eval_refuses_a_dagp_generate_would_refuse_or_a_noise_rate_it_would_ignore() {
         assert!(!out.status.success() && err.contains(says), "{dagp}: {err}");
     }
 }
+
+/// `train --model mario-td3 --out` the CGAN it steers is refused before any work, however the
+/// path is spelled, and the CGAN is left as it was (issue 48, F20).
+#[test]
+fn training_an_actor_over_the_cgan_it_steers_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let cgan = dir.path().join("cgan.safetensors");
+    std::fs::copy("models/mario-cgan.safetensors", &cgan).unwrap();
+    std::fs::copy("models/mario-cgan.ron", dir.path().join("cgan.ron")).unwrap();
+    let before = std::fs::read(&cgan).unwrap();
+    std::fs::create_dir(dir.path().join("sub")).unwrap();
+    for out in [
+        cgan.clone(),
+        dir.path().join("sub/../cgan.safetensors"),
+        dir.path().join("cgan.ron"),
+    ] {
+        let done = studio()
+            .args(["train", "--model", "mario-td3", "--epochs", "1", "--out"])
+            .arg(&out)
+            .env("MARIO_CGAN", &cgan)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&done.stderr);
+        assert!(!done.status.success(), "{}: {err}", out.display());
+        assert!(
+            err.contains("which this command reads"),
+            "{}: {err}",
+            out.display()
+        );
+    }
+    assert_eq!(std::fs::read(&cgan).unwrap(), before);
+}
