@@ -66,23 +66,10 @@ pub fn read_text(path: &Path) -> Result<String, FileError> {
 /// [`FileError::NotRegular`]; [`FileError::TooLarge`]; [`FileError::Io`]; [`FileError::Parse`]
 /// at the first byte that is not UTF-8.
 pub fn read_regular_text(path: &Path) -> Result<String, FileError> {
-    use std::io::Read;
+    // Refused by a look first (an oversized file by its size, without opening it); the read
+    // checks again what it opened, since the path may change between the two.
     regular_within_cap(path, &std::fs::metadata(path).map_err(io_err(path))?)?;
-    let file = open_without_blocking(path).map_err(io_err(path))?;
-    // The path may have changed between the look and the open: check what was opened.
-    let meta = file.metadata().map_err(io_err(path))?;
-    regular_within_cap(path, &meta)?;
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    file.take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(io_err(path))?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(FileError::TooLarge {
-            path: path.to_path_buf(),
-            limit: MAX_FILE_BYTES,
-        });
-    }
-    text_of_bytes(path, bytes)
+    read_text(path)
 }
 
 /// `Ok` for a regular file of at most [`MAX_FILE_BYTES`]; otherwise why it is not read.
