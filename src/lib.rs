@@ -1,17 +1,17 @@
 //! Level Studio: a level design studio for tile-based puzzle games.
 //!
-//! The `level-studio` package: the command line ([`cli`]), the window ([`app`], behind the
-//! default `gui` feature) and [`GAMES`], the one list of games. Everything else lives in the
+//! The `level-studio` package: the window ([`app`], behind the default `gui` feature) and
+//! [`GAMES`], the one list of games; the command line is the `studio-cli` crate ([`cli`]). Everything else lives in the
 //! workspace's crates, re-exported here under their old paths: the core (`studio-core`), the
 //! ML plumbing (`studio-ml`) and one crate per game (`crates/games/<game>`).
 
 #[cfg(feature = "gui")]
 pub mod app;
-pub mod cli;
 
+pub use studio_cli as cli;
 pub use studio_core::{
-    datasets, document, evolve, export, files, game, generation, grid, io, jobs, level, rng,
-    symmetry,
+    datasets, document, evolve, export, files, formats, game, generation, grid, io, jobs, level,
+    rng, symmetry,
 };
 pub use studio_ml as ml;
 pub use studio_ml::rl;

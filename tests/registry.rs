@@ -225,3 +225,46 @@ fn rare_conditions_are_warned_before_the_run() {
         .warning
         .contains("3×3"));
 }
+
+#[test]
+fn each_game_brings_its_commands_and_formats_through_its_plug_in() {
+    use level_studio::cli::{game_commands, Slot};
+    let commands = game_commands();
+    // Every shipped game adds its metric sweep; five of them train models.
+    for id in ["match3", "longcat", "dungeon", "course", "blend", "mario"] {
+        assert!(
+            commands
+                .iter()
+                .any(|c| c.game.as_str() == id && c.slot == Slot::Eval),
+            "{id} has no eval"
+        );
+    }
+    let trained: Vec<&str> = commands
+        .iter()
+        .filter(|c| c.slot == Slot::Train)
+        .map(|c| c.game.as_str())
+        .collect();
+    assert_eq!(trained, ["match3", "longcat", "course", "blend", "mario"]);
+    // Installing the same plug-ins again adds nothing twice.
+    level_studio::install_games();
+    assert_eq!(game_commands().len(), commands.len());
+    let importers: Vec<&str> = level_studio::formats::importers()
+        .iter()
+        .map(|i| i.format)
+        .collect();
+    assert_eq!(
+        importers,
+        [
+            "gvgai-zelda",
+            "vglc-zelda",
+            "vglc-lode-runner",
+            "vglc-mario",
+            "mario-ai"
+        ]
+    );
+    let exporters: Vec<&str> = level_studio::formats::exporters()
+        .iter()
+        .map(|e| e.format)
+        .collect();
+    assert_eq!(exporters, ["vglc-mario", "mario-ai"]);
+}

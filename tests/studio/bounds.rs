@@ -4,7 +4,7 @@
 //! game count, zero epochs trained as one, a walk longer than the board, NaN in a blend
 //! sidecar, an infinite ridge prediction or training error) are refused in words.
 
-use level_studio::cli::bounds::{self, Range, TABLE};
+use level_studio::cli::bounds::{self, Range};
 use std::path::Path;
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
@@ -36,40 +36,14 @@ fn refused_by_clap(args: &[&str], flag: &str, range: &str) {
     );
 }
 
-/// The least a sub-command needs besides the flag under test (the files need not exist: clap
-/// refuses the flag before anything is read).
-fn base(command: &str) -> Vec<&'static str> {
-    match command {
-        "generate" => vec!["generate", "--model", "avalon", "--out", "never.ron"],
-        "eval" => vec!["eval", "--model", "avalon"],
-        "train" => vec!["train", "--model", "avalon", "--out", "never.safetensors"],
-        "validate" => vec!["validate", "never.ron"],
-        "graph" => vec!["graph", "never.ron"],
-        "interpolate" => vec![
-            "interpolate",
-            "a.ron",
-            "b.ron",
-            "--model",
-            "avalon",
-            "--out",
-            "never.ron",
-        ],
-        "import" => vec![
-            "import",
-            "--format",
-            "gvgai-zelda",
-            "a.txt",
-            "--out",
-            "never.ron",
-        ],
-        "dataset" => vec!["dataset", "--out", "never"],
-        other => panic!("no base command line for {other}"),
-    }
-}
-
 #[test]
 fn every_numeric_flag_refuses_values_outside_its_range_naming_flag_and_range() {
-    for row in TABLE {
+    let rows = bounds::all();
+    // Every game adds its eval or train: their flags are in the table too.
+    assert!(rows
+        .iter()
+        .any(|r| r.command == "eval longcat" && r.flag == "attempts"));
+    for row in rows {
         let range = row.range.to_string();
         let bad: Vec<String> = match row.range {
             Range::Seed => vec!["18446744073709551616".into(), "-1".into()],
@@ -89,10 +63,11 @@ fn every_numeric_flag_refuses_values_outside_its_range_naming_flag_and_range() {
             Range::Events => vec!["10".into()],
             Range::Dagp => vec!["0,0.5".into(), "1001,0.5".into(), "3,-1".into()],
         };
-        for &command in row.commands {
+        {
             for value in &bad {
                 let arg = format!("--{}={value}", row.flag);
-                let mut args = base(command);
+                let mut args = row.base.to_vec();
+                assert!(!args.is_empty(), "{}: no command line to try", row.command);
                 args.push(&arg);
                 if row.range == Range::Seed {
                     // A seed is any u64: only text that is not one is refused.
@@ -467,4 +442,141 @@ fn ridge_training_on_an_absurd_label_is_refused_and_writes_nothing() {
     );
     assert!(!String::from_utf8_lossy(&out.stdout).contains("inf"));
     assert!(!model.exists(), "nothing is written");
+}
+
+/// The value types that make a flag numeric.
+fn numeric(arg: &clap::Arg) -> bool {
+    use std::any::TypeId;
+    let t = arg.get_value_parser().type_id();
+    [
+        TypeId::of::<u64>(),
+        TypeId::of::<u32>(),
+        TypeId::of::<usize>(),
+        TypeId::of::<i64>(),
+        TypeId::of::<f64>(),
+        TypeId::of::<(usize, usize)>(),
+    ]
+    .into_iter()
+    .any(|n| t == n)
+}
+
+/// Parses `--flag value` with the flag's own parser, alone in a probe command.
+fn accepts(arg: &clap::Arg, value: &str) -> bool {
+    let long = arg.get_long().unwrap_or_default();
+    clap::Command::new("probe")
+        .arg(arg.clone().required(false))
+        .try_get_matches_from(["probe".to_string(), format!("--{long}={value}")])
+        .is_ok()
+}
+
+/// Every sub-command of the command line under its table name: the shell's, and each game's
+/// `eval`, `train` and own sub-commands (`eval longcat`, `dataset match3`).
+fn every_command() -> Vec<(String, clap::Command)> {
+    let mut all = Vec::new();
+    use clap::CommandFactory;
+    for command in level_studio::cli::Cli::command().get_subcommands() {
+        if !matches!(command.get_name(), "eval" | "train") {
+            all.push((command.get_name().to_string(), command.clone()));
+        }
+    }
+    for game in level_studio::cli::game_commands() {
+        let command = level_studio::cli::clap_command(&game);
+        all.push((format!("{} {}", command.get_name(), game.game), command));
+    }
+    all
+}
+
+#[test]
+fn every_numeric_flag_has_a_range_in_the_table_and_its_help_states_it() {
+    let rows = bounds::all();
+    let row_of = |command: &str, flag: &str| {
+        rows.iter().find(|r| {
+            r.flag == flag
+                && (r.command == command || command.starts_with(&format!("{} ", r.command)))
+        })
+    };
+    let commands = every_command();
+    let mut seen = 0;
+    for (name, command) in &commands {
+        for arg in command.get_arguments() {
+            let Some(long) = arg.get_long() else { continue };
+            let by_name = matches!(long, "dagp" | "diverse");
+            if !numeric(arg) && !by_name {
+                continue;
+            }
+            seen += 1;
+            let Some(row) = row_of(name, long) else {
+                panic!("{name} --{long} is numeric but has no range in the bounds table");
+            };
+            let help = arg.get_help().map(ToString::to_string).unwrap_or_default();
+            let words = row.range.to_string();
+            if row.range != Range::Seed {
+                assert!(
+                    help.contains(&words),
+                    "{name} --{long}: the help {help:?} does not state {words:?}"
+                );
+            }
+            match row.range {
+                Range::Whole(w) => {
+                    assert!(accepts(arg, &w.min.to_string()), "{name} --{long} min");
+                    assert!(accepts(arg, &w.max.to_string()), "{name} --{long} max");
+                    assert!(!accepts(arg, &(w.max + 1).to_string()), "{name} --{long}");
+                    assert!(!accepts(arg, "99999999999999999999999"), "{name} --{long}");
+                    if w.min > 0 {
+                        assert!(!accepts(arg, &(w.min - 1).to_string()), "{name} --{long}");
+                    }
+                }
+                Range::Real(r) => {
+                    assert_eq!(accepts(arg, &r.min.to_string()), !r.above_min);
+                    assert_eq!(accepts(arg, &r.max.to_string()), !r.below_max);
+                    let above = r.max + r.max.abs().max(1.0);
+                    assert!(!accepts(arg, &above.to_string()), "{name} --{long}");
+                    for bad in ["NaN", "inf", "-inf", "1e309"] {
+                        assert!(!accepts(arg, bad), "{name} --{long} {bad}");
+                    }
+                }
+                Range::Size => {
+                    assert!(accepts(arg, "64x1"));
+                    assert!(!accepts(arg, "65x8") && !accepts(arg, "0x8"));
+                }
+                Range::Events => {
+                    assert!(accepts(arg, "12") && !accepts(arg, "10"));
+                }
+                Range::Dagp => {
+                    assert!(accepts(arg, "10,0.4") && !accepts(arg, "1001,0.4"));
+                }
+                Range::Seed => {
+                    assert!(accepts(arg, &u64::MAX.to_string()));
+                }
+            }
+        }
+    }
+    assert!(
+        seen >= rows.len(),
+        "{seen} numeric flags, {} rows",
+        rows.len()
+    );
+    // No row names a flag the command line does not have, and no pair has two rows.
+    for row in &rows {
+        let command = commands
+            .iter()
+            .find(|(name, _)| {
+                *name == row.command || name.starts_with(&format!("{} ", row.command))
+            })
+            .map(|(_, c)| c)
+            .unwrap_or_else(|| panic!("no sub-command {}", row.command));
+        assert!(
+            command
+                .get_arguments()
+                .any(|a| a.get_long() == Some(row.flag)),
+            "{} has no --{}",
+            row.command,
+            row.flag
+        );
+        let twice = rows
+            .iter()
+            .filter(|r| r.flag == row.flag && r.command == row.command)
+            .count();
+        assert_eq!(twice, 1, "{} --{}", row.command, row.flag);
+    }
 }

@@ -8,7 +8,7 @@
 //! - [`files`] (levels and packs on disk) over [`io`] (atomic writes, locks, capped reads).
 //! - [`generation`] (the one generation service) and [`jobs`] (workers, progress, cancel).
 //! - [`document`] (the board being edited, undo, pack curation), [`export`] (JSON, PNG sheets,
-//!   Tiled maps), [`evolve`] (the FI2Pop pattern GA, written once for every game).
+//!   Tiled maps), [`formats`] (the importers and exporters games add), [`evolve`] (the FI2Pop pattern GA, written once for every game).
 //! - [`grid`], [`symmetry`], [`rng`]: the small pieces; [`datasets`]: the VGLC readers.
 
 pub mod datasets;
@@ -16,6 +16,7 @@ pub mod document;
 pub mod evolve;
 pub mod export;
 pub mod files;
+pub mod formats;
 pub mod game;
 pub mod generation;
 pub mod grid;

@@ -213,3 +213,34 @@ pub fn split(mut segments: Vec<Segment>, seed: u64) -> Split {
         validation,
     }
 }
+
+/// `import --format vglc-lode-runner`: VGLC Lode Runner level files (or folders holding
+/// "Level N.txt") as blend segments, each level's four quadrants.
+///
+/// # Errors
+/// A file that cannot be read or is not a Lode Runner level, named.
+pub fn import_lode_runner(
+    request: &studio_core::formats::ImportRequest,
+) -> Result<studio_core::formats::Imported, String> {
+    let mut files = Vec::new();
+    for path in &request.paths {
+        if path.is_dir() {
+            files.extend(lode_runner_files(path).map_err(|e| e.to_string())?);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    let mut levels = Vec::new();
+    for path in &files {
+        let text = studio_core::io::read_text(path).map_err(|e| e.to_string())?;
+        for segment in lode_runner_segments(path, &text).map_err(|e| e.to_string())? {
+            levels.push(crate::generators::segment_level(&segment));
+        }
+    }
+    Ok(studio_core::formats::Imported {
+        levels,
+        title: "VGLC Lode Runner segments".into(),
+        noun: format!("segments of {} Lode Runner levels", files.len()),
+        skipped: Vec::new(),
+    })
+}

@@ -3,6 +3,7 @@
 //! playability agents and by five tile metrics.
 
 pub mod agents;
+pub mod cli;
 pub mod cnn;
 pub mod data;
 pub mod embed;
@@ -22,9 +23,16 @@ pub use game::{BlendGame, ID};
 #[cfg(test)]
 mod tests;
 
-/// The plug-in: adds this game to the studio's registry.
+/// The plug-in: adds this game, its command-line commands and its file formats to the
+/// studio's registry.
 pub fn plugin(registry: &mut studio_core::game::registry::Registry) {
     registry.add_game(&BlendGame);
+    cli::commands(registry);
+    registry.add(studio_core::formats::Importer {
+        format: "vglc-lode-runner",
+        help: "VGLC Lode Runner level files or their folder: each level's four 16 × 16 quadrants as blend segments",
+        import: data::import_lode_runner,
+    });
 }
 
 /// Unit tests run with this game registered, from the repository root (where the shipped

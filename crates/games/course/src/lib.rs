@@ -2,6 +2,7 @@
 //! recovery events ending in a boss, its battle rules and the exact evaluation over every
 //! attack / retreat strategy.
 
+pub mod cli;
 pub mod ddpg;
 pub mod dqn;
 pub mod figures;
@@ -21,9 +22,11 @@ pub use rules::{evaluate, play, Evaluation, Playthrough};
 #[cfg(test)]
 mod tests;
 
-/// The plug-in: adds this game to the studio's registry.
+/// The plug-in: adds this game, its command-line commands and its file formats to the
+/// studio's registry.
 pub fn plugin(registry: &mut studio_core::game::registry::Registry) {
     registry.add_game(&CourseGame);
+    cli::commands(registry);
 }
 
 /// Unit tests run with this game registered, from the repository root (where the shipped

@@ -15,6 +15,7 @@ use super::room::{Cell, Room, RoomError, Speed};
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use studio_core::datasets::zelda::{vglc_files, vglc_terrains};
+use studio_core::formats::{self, ImportRequest, Importer};
 use studio_core::grid::Grid;
 use studio_core::rng::Rng;
 
@@ -264,6 +265,65 @@ fn distances(
     }
     dist
 }
+
+/// `import --format gvgai-zelda`: GVGAI Zelda level files, one room each.
+///
+/// # Errors
+/// A file that cannot be read or is not a room, named.
+pub fn import_gvgai(request: &ImportRequest) -> Result<formats::Imported, String> {
+    let mut levels = Vec::new();
+    for path in &request.paths {
+        let room = gvgai_room(path).map_err(|e| e.to_string())?;
+        levels.push(crate::game::to_level(&room, formats::stem(path, "room")));
+    }
+    Ok(formats::Imported {
+        levels,
+        title: "GVGAI Zelda".into(),
+        noun: "rooms".into(),
+        skipped: Vec::new(),
+    })
+}
+
+/// `import --format vglc-zelda`: a folder of VGLC Zelda dungeons (or its parent) as rooms,
+/// the avatar, key and exit placed from the request's seed; rooms without floor are skipped.
+///
+/// # Errors
+/// Not one folder, or a folder without dungeon files.
+pub fn import_vglc(request: &ImportRequest) -> Result<formats::Imported, String> {
+    let [dir] = request.paths.as_slice() else {
+        return Err("vglc-zelda takes one folder".into());
+    };
+    let mut imported = formats::Imported {
+        title: format!("VGLC Zelda (seed {})", request.seed),
+        noun: "rooms".into(),
+        ..formats::Imported::default()
+    };
+    for found in vglc_dir(dir, request.seed).map_err(|e| e.to_string())? {
+        match found.room {
+            Ok(room) => imported
+                .levels
+                .push(crate::game::to_level(&room, found.name)),
+            Err(e) => imported
+                .skipped
+                .push(format!("{} (no floor): {e}", found.name)),
+        }
+    }
+    Ok(imported)
+}
+
+/// The formats the dungeon reads.
+pub const IMPORTERS: [Importer; 2] = [
+    Importer {
+        format: "gvgai-zelda",
+        help: "GVGAI Zelda level files, one room each",
+        import: import_gvgai,
+    },
+    Importer {
+        format: "vglc-zelda",
+        help: "a folder of VGLC Zelda dungeons (or its parent), cut into rooms",
+        import: import_vglc,
+    },
+];
 
 #[cfg(test)]
 mod tests {

@@ -7,6 +7,7 @@
 
 pub mod agents;
 pub mod analysis;
+pub mod cli;
 pub mod evolve;
 pub mod figures;
 pub mod game;
@@ -22,9 +23,14 @@ pub use game::{DungeonGame, ID};
 pub use room::{Cell, Room, RoomError, Speed};
 pub use rules::{Action, Dir, Monster, Outcome, Play, TickEvents, TICK_LIMIT};
 
-/// The plug-in: adds this game to the studio's registry.
+/// The plug-in: adds this game, its command-line commands and its file formats to the
+/// studio's registry.
 pub fn plugin(registry: &mut studio_core::game::registry::Registry) {
     registry.add_game(&DungeonGame);
+    cli::commands(registry);
+    for importer in import::IMPORTERS {
+        registry.add(importer);
+    }
 }
 
 /// Unit tests run with this game registered, from the repository root (where the shipped

@@ -21,6 +21,7 @@
 //! Graphs past their state budget stop with [`GraphError::TooLarge`], never eating memory.
 
 pub mod analysis;
+pub mod cli;
 pub mod difficulty;
 pub mod dqn;
 pub mod eval;
@@ -48,9 +49,11 @@ pub use ridge::{PredictorError, RidgeModel};
 pub use rules::{BoardCell, Direction, State};
 pub use variables::GraphVariables;
 
-/// The plug-in: adds this game to the studio's registry.
+/// The plug-in: adds this game, its command-line commands and its file formats to the
+/// studio's registry.
 pub fn plugin(registry: &mut studio_core::game::registry::Registry) {
     registry.add_game(&LongcatGame);
+    cli::commands(registry);
 }
 
 /// Unit tests run with this game registered, from the repository root (where the shipped

@@ -349,6 +349,68 @@ pub fn export_pack(
     Ok(texts.len())
 }
 
+/// Mario levels from files, or folders of `.txt` files (sorted by name), in `format`'s text.
+///
+/// # Errors
+/// A file that is not a level, with its name, row and column (nothing is written then).
+fn import(
+    request: &studio_core::formats::ImportRequest,
+    format: Format,
+) -> Result<studio_core::formats::Imported, String> {
+    use studio_core::formats::{files_in, stem, Imported};
+    let mut levels = Vec::new();
+    for path in files_in(&request.paths, "txt")? {
+        let text = studio_core::io::read_text(&path).map_err(|e| e.to_string())?;
+        let level = match format {
+            Format::Vglc => read_vglc(&text),
+            Format::MarioAi => read_mario_ai(&text),
+        }
+        .map_err(|e| format!("{}: {e}; nothing was written", path.display()))?;
+        levels.push(crate::game::to_level(&level, stem(&path, "level")));
+    }
+    Ok(Imported {
+        levels,
+        title: match format {
+            Format::Vglc => "VGLC Super Mario Bros".into(),
+            Format::MarioAi => "Mario AI Framework levels".into(),
+        },
+        noun: "Mario levels".into(),
+        skipped: Vec::new(),
+    })
+}
+
+/// The formats Mario reads.
+pub const IMPORTERS: [studio_core::formats::Importer; 2] = [
+    studio_core::formats::Importer {
+        format: "vglc-mario",
+        help: "VGLC Super Mario Bros level files or their folder",
+        import: |request| import(request, Format::Vglc),
+    },
+    studio_core::formats::Importer {
+        format: "mario-ai",
+        help: "Mario AI Framework level files or their folder",
+        import: |request| import(request, Format::MarioAi),
+    },
+];
+
+/// The formats Mario writes: a folder of level text files.
+pub const EXPORTERS: [studio_core::formats::Exporter; 2] = [
+    studio_core::formats::Exporter {
+        format: "vglc-mario",
+        help: "a folder of VGLC Super Mario Bros level files (Mario packs)",
+        export: |dir, pack| {
+            export_pack(dir, pack, Format::Vglc).map(|n| format!("{n} vglc-mario level files"))
+        },
+    },
+    studio_core::formats::Exporter {
+        format: "mario-ai",
+        help: "a folder of Mario AI Framework level files (Mario packs)",
+        export: |dir, pack| {
+            export_pack(dir, pack, Format::MarioAi).map(|n| format!("{n} mario-ai level files"))
+        },
+    },
+];
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -5,6 +5,7 @@
 
 pub mod agents;
 pub mod cgan;
+pub mod cli;
 pub mod engine;
 pub mod evaluate;
 pub mod figures;
@@ -24,9 +25,17 @@ pub use figures::MarioFigures;
 pub use level::{LevelError, MarioLevel};
 pub use tiles::Tile;
 
-/// The plug-in: adds this game to the studio's registry.
+/// The plug-in: adds this game, its command-line commands and its file formats to the
+/// studio's registry.
 pub fn plugin(registry: &mut studio_core::game::registry::Registry) {
     registry.add_game(&game::MarioGame);
+    cli::commands(registry);
+    for importer in formats::IMPORTERS {
+        registry.add(importer);
+    }
+    for exporter in formats::EXPORTERS {
+        registry.add(exporter);
+    }
 }
 
 /// Unit tests run with this game registered, from the repository root (where the shipped

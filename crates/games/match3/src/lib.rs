@@ -4,6 +4,7 @@
 //! GA's layout breeder (`evolve`).
 
 pub mod bot;
+pub mod cli;
 pub mod cvae;
 pub mod dataset;
 pub mod easiest;
@@ -22,9 +23,11 @@ pub use game::{Match3Game, ID};
 pub use layout::{Cell, Layout, LayoutError, Match3Level};
 pub use validate::{validate, Validation, ValidationConfig, ValidationError};
 
-/// The plug-in: adds this game to the studio's registry.
+/// The plug-in: adds this game, its command-line commands and its file formats to the
+/// studio's registry.
 pub fn plugin(registry: &mut studio_core::game::registry::Registry) {
     registry.add_game(&Match3Game);
+    cli::commands(registry);
 }
 
 /// Unit tests run with this game registered, from the repository root (where the shipped

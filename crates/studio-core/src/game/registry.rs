@@ -1,20 +1,30 @@
-//! The registry: the games the studio knows. The window's game switch, the generator sidebar,
-//! the command line's `--game` and `--model`, file loading, exports and sorting all iterate
-//! it. Nothing here names a game: the binary installs its one list of plug-ins
-//! ([`install`]), and each plug-in adds its game through a [`Registry`]. Tests add games the
-//! same way (or one at a time with [`register`]).
+//! The registry: the games the studio knows, and what each brings with it. The window's game
+//! switch, the generator sidebar, the command line's `--game` and `--model`, file loading,
+//! exports and sorting all iterate it. Nothing here names a game: the binary installs its one
+//! list of plug-ins ([`install`]), and each plug-in adds its game through a [`Registry`].
+//! Tests add games the same way (or one at a time with [`register`]).
+//!
+//! Besides games, a plug-in adds entries of types the shells define ([`Registry::add`]): the
+//! command line's game commands, the window's playtests and tool windows, importers and
+//! exporters. Each shell reads back the entries of its own types ([`entries`]); the registry
+//! knows none of them.
 
 use super::{
     AnalyseOptions, Analysis, AsciiError, Game, GameId, LevelGenerator, SizeRules, TileInfo,
 };
 use crate::jobs::{Cancel, JobError};
 use crate::level::Level;
+use std::any::Any;
 use std::sync::{Arc, RwLock};
+
+/// One entry a plug-in added beside its game (a command, a tool window, an importer).
+type Entry = Arc<dyn Any + Send + Sync>;
 
 /// What a plug-in adds to the studio, handed to its `plugin(&mut Registry)` function.
 #[derive(Default)]
 pub struct Registry {
     games: Vec<&'static dyn Game>,
+    entries: Vec<Entry>,
 }
 
 impl Registry {
@@ -24,24 +34,64 @@ impl Registry {
             self.games.push(game);
         }
     }
+
+    /// Adds an entry of a type a shell defines (the command line's game commands, the
+    /// window's tool windows); the shell reads them back with [`entries`].
+    pub fn add<T: Any + Send + Sync>(&mut self, entry: T) {
+        self.entries.push(Arc::new(entry));
+    }
 }
 
 /// A plug-in: one function that adds a game (and what comes with it) to the registry.
 pub type Plugin = fn(&mut Registry);
 
 static INSTALLED: RwLock<Vec<&'static dyn Game>> = RwLock::new(Vec::new());
+static ENTRIES: RwLock<Vec<Entry>> = RwLock::new(Vec::new());
 
 /// Runs each plug-in, in order, and adds what they register to the studio's registry (after
 /// what is there already; a game registered twice is kept once). The binary calls it once
 /// with its list of games before anything reads a level.
 pub fn install(plugins: &[Plugin]) {
-    let mut registry = Registry { games: games() };
+    let mut registry = Registry {
+        games: games(),
+        entries: ENTRIES.read().map(|e| e.clone()).unwrap_or_default(),
+    };
     for plugin in plugins {
-        plugin(&mut registry);
+        // A plug-in whose games are all there already was installed before: its entries
+        // are not added twice.
+        let mut added = Registry::default();
+        plugin(&mut added);
+        let repeated = !added.games.is_empty()
+            && added
+                .games
+                .iter()
+                .all(|g| registry.games.iter().any(|r| r.id() == g.id()));
+        if repeated {
+            continue;
+        }
+        for game in added.games {
+            registry.add_game(game);
+        }
+        registry.entries.extend(added.entries);
     }
     if let Ok(mut installed) = INSTALLED.write() {
         *installed = registry.games;
     }
+    if let Ok(mut entries) = ENTRIES.write() {
+        *entries = registry.entries;
+    }
+}
+
+/// The entries of type `T` the installed plug-ins added, in the order they were added.
+pub fn entries<T: Any + Send + Sync>() -> Vec<Arc<T>> {
+    ENTRIES
+        .read()
+        .map(|all| {
+            all.iter()
+                .filter_map(|e| Arc::clone(e).downcast::<T>().ok())
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// No registered game has this name.

@@ -3,19 +3,19 @@
 
 use super::bounds;
 use super::pack_out::PackOut;
-use crate::game::{
-    self, ConditionValue, Conditions, GameId, GenRequest, GenerationContext, ModelCache,
-};
-use crate::generation;
-use crate::jobs::Cancel;
-use crate::level::Pack;
-use crate::symmetry::Symmetry;
 use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
+use studio_core::game::{
+    self, ConditionValue, Conditions, GameId, GenRequest, GenerationContext, ModelCache,
+};
+use studio_core::generation;
+use studio_core::jobs::Cancel;
+use studio_core::level::Pack;
+use studio_core::symmetry::Symmetry;
 
 #[derive(Args, Debug)]
 pub struct GenerateArgs {
@@ -84,6 +84,7 @@ pub struct GenerateArgs {
 /// The conditions the flags give, each named by the flag that gave it.
 fn flag_conditions(
     args: &GenerateArgs,
+    specs: &[game::ConditionSpec],
 ) -> Result<Vec<(&'static str, &'static str, ConditionValue)>> {
     let mut given = Vec::new();
     if let Some((w, h)) = args.size {
@@ -114,11 +115,10 @@ fn flag_conditions(
     if let Some(n) = args.fresh {
         given.push(("fresh", "fresh", ConditionValue::Int(n as i64)));
     }
-    if let (Some(d), true) = (
-        &args.diverse,
-        args.game == crate::course::ID || args.game == crate::mario::game::ID,
-    ) {
-        let dagp = crate::rl::Dagp::parse(d).map_err(|e| anyhow!("--diverse {e}"))?;
+    // Generators whose DAGP draws columns or patterns take "n,d" with d a real distance
+    // (`diverse_n`, `diverse_d`); walk generators take whole cells (`dagp_n`, `dagp_d`, `dagp_p`).
+    if let (Some(d), true) = (&args.diverse, specs.iter().any(|s| s.key == "diverse_n")) {
+        let dagp = studio_ml::rl::Dagp::parse(d).map_err(|e| anyhow!("--diverse {e}"))?;
         given.push(("diverse", "diverse_n", ConditionValue::Int(dagp.n as i64)));
         given.push(("diverse", "diverse_d", ConditionValue::Float(dagp.d)));
     } else if let Some(d) = &args.diverse {
@@ -161,7 +161,7 @@ fn request(args: &GenerateArgs) -> Result<GenRequest> {
     let generator = game::generator_of(game, &model).map_err(|e| anyhow!(e))?;
     let specs = generator.conditions();
     let mut conditions = Conditions::default();
-    for (flag, key, value) in flag_conditions(args)? {
+    for (flag, key, value) in flag_conditions(args, &specs)? {
         let Some(spec) = specs.iter().find(|s| s.key == key) else {
             bail!("--{flag} does not apply to the {} generator", args.model);
         };
@@ -311,10 +311,10 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
 
 /// Ctrl-C as "stop and keep what you have".
 mod interrupt {
-    use crate::jobs::Cancel;
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;
     use std::time::Duration;
+    use studio_core::jobs::Cancel;
 
     static RAISED: AtomicBool = AtomicBool::new(false);
 

@@ -1,14 +1,17 @@
 //! The Mario sub-commands: `eval --game mario --table62`, the thesis's Table 6.2 (the
 //! human-like agent's indicators on the VGLC levels) beside the thesis's figures.
 
-use super::eval::EvalArgs;
-use super::train::TrainArgs;
-use crate::jobs::Cancel;
-use crate::mario::evaluate::{evaluate, mean_sd, DEFAULT_TRIALS};
-use crate::mario::formats::{read_vglc, vglc_level_text, vglc_levels_dir};
+use crate::evaluate::{evaluate, mean_sd, DEFAULT_TRIALS};
+use crate::formats::{read_vglc, vglc_level_text, vglc_levels_dir};
 use anyhow::{anyhow, bail, Result};
+use clap::{Args, FromArgMatches};
 use serde_json::json;
+use std::path::PathBuf;
 use std::process::ExitCode;
+use studio_cli::bounds::{self, bound, Bound, Range};
+use studio_cli::{EvalCommon, GameCommand, Slot, TrainCommon};
+use studio_core::game::registry::Registry;
+use studio_core::jobs::Cancel;
 
 /// The Mario models `train` knows.
 pub const MODELS: [&str; 3] = ["mario-cgan", "mario-td3", "mario-vs-td3"];
@@ -29,46 +32,134 @@ pub const TABLE_6_2: [(&str, [(f64, f64); 4]); 8] = [
 /// The indicators' names, in table order.
 const INDICATORS: [&str; 4] = ["jumps", "enemy_damage", "hole_damage", "long_presses"];
 
+/// The models `eval` sweeps.
+pub const EVAL_MODELS: [&str; 4] = ["random-patterns", "cgan", "td3", "vs-td3"];
+
 /// `eval --game mario`.
-pub fn eval(args: &EvalArgs) -> Option<Result<ExitCode>> {
-    (args.game == crate::mario::game::ID).then(|| {
-        if args.table62 {
-            table62(args)
-        } else {
-            eval_model(args)
-        }
-    })
+#[derive(Args, Debug)]
+pub struct EvalArgs {
+    /// --game, --model, --json, --seed.
+    #[command(flatten)]
+    pub common: EvalCommon,
+    /// The thesis's Table 6.2 (the human-like agent's four indicators, mean ± sd over
+    /// --games trials, default 10) on the VGLC levels it names, beside the thesis's figures.
+    #[arg(long)]
+    pub table62: bool,
+    /// With --table62: trials per level, 1 to 1,000 (default 10).
+    #[arg(long, value_parser = bounds::AGENT_GAMES.parser::<u32>())]
+    pub games: Option<u32>,
+    /// The VGLC folder (default $VGLC_DIR).
+    #[arg(long)]
+    pub data: Option<PathBuf>,
+    /// Model weights to use instead of the shipped ones.
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
+    /// Write a plot here (PNG; cgan: its latent map).
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
+    /// TD3 actors: randomized initialization, one row per number of random first patterns
+    /// ("1,2,3"), each 0 to 99 (Mario takes 1 to 10), at most 100 values.
+    #[arg(long, value_delimiter = ',', value_parser = bounds::RI.parser::<usize>())]
+    pub ri: Vec<usize>,
+    /// TD3 actors: the diversity-aware greedy policy, "n,d" (n 1 to 1,000, d at least 0, p 0
+    /// to 1; Mario draws 1 to 50 candidates).
+    #[arg(long, value_name = "N,D", value_parser = bounds::parse_dagp)]
+    pub dagp: Option<String>,
+    /// Levels to generate, 2 to 10,000 (default 200).
+    #[arg(long, value_parser = bounds::SWEEP_LEVELS.parser::<u64>())]
+    pub count: Option<u64>,
 }
 
-/// `train --model mario-cgan`: the pattern CGAN on the VGLC levels (`--data` or `$VGLC_DIR`);
-/// `mario-td3` / `mario-vs-td3`: the actor that steers the shipped CGAN.
-pub fn train(args: &TrainArgs) -> Option<Result<ExitCode>> {
-    match args.model.as_str() {
-        "mario-cgan" => Some(train_cgan(args)),
-        "mario-td3" | "mario-vs-td3" => Some(train_td3(args)),
-        _ => None,
-    }
+/// `train --model mario-cgan|mario-td3|mario-vs-td3`.
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// --model, --out, --seed.
+    #[command(flatten)]
+    pub common: TrainCommon,
+    /// The VGLC folder (default $VGLC_DIR).
+    #[arg(long)]
+    pub data: Option<PathBuf>,
+    /// Training epochs (mario-cgan) or episodes (TD3 actors), 1 to 1,000,000, instead of
+    /// the model's default.
+    #[arg(long, value_parser = bounds::EPOCHS.parser::<usize>())]
+    pub epochs: Option<usize>,
+    /// Do not train: write the length and hash of the existing weights at --out into their
+    /// sidecar (for sidecars written before they carried one). Only for weights you trust.
+    #[arg(long)]
+    pub restamp: bool,
+}
+
+const EVAL_BOUNDS: &[Bound] = &[
+    bound(&["eval"], "games", Range::Whole(bounds::AGENT_GAMES)),
+    bound(&["eval"], "ri", Range::Whole(bounds::RI)),
+    bound(&["eval"], "dagp", Range::Dagp),
+    bound(&["eval"], "count", Range::Whole(bounds::SWEEP_LEVELS)),
+];
+
+const TRAIN_BOUNDS: &[Bound] = &[bound(&["train"], "epochs", Range::Whole(bounds::EPOCHS))];
+
+/// Adds Mario's `eval` (Table 6.2 and the generator sweeps) and `train` to the command line.
+pub fn commands(registry: &mut Registry) {
+    registry.add(GameCommand {
+        game: crate::game::ID,
+        slot: Slot::Eval,
+        models: &EVAL_MODELS,
+        args: EvalArgs::augment_args,
+        run: |m| {
+            let args = EvalArgs::from_arg_matches(m)?;
+            bounds::check_ri_rows(&args.ri)?;
+            if args.table62 {
+                table62(&args)
+            } else {
+                args.common.model()?;
+                eval_model(&args)
+            }
+        },
+        bounds: EVAL_BOUNDS,
+        example: &["eval", "--game", "mario", "--model", "cgan"],
+    });
+    registry.add(GameCommand {
+        game: crate::game::ID,
+        slot: Slot::Train,
+        models: &MODELS,
+        args: TrainArgs::augment_args,
+        run: |m| {
+            let args = TrainArgs::from_arg_matches(m)?;
+            match args.common.model.as_str() {
+                "mario-cgan" => train_cgan(&args),
+                _ => train_td3(&args),
+            }
+        },
+        bounds: TRAIN_BOUNDS,
+        example: &[
+            "train",
+            "--model",
+            "mario-td3",
+            "--out",
+            "never.safetensors",
+        ],
+    });
 }
 
 /// The CGAN the TD3 actors steer: `models/mario-cgan.safetensors`, or `--weights`-like
 /// `$MARIO_CGAN`.
 fn cgan_path() -> std::path::PathBuf {
     std::env::var_os("MARIO_CGAN").map_or_else(
-        || std::path::Path::new("models").join(crate::mario::cgan::file::WEIGHTS_FILE),
+        || std::path::Path::new("models").join(crate::cgan::file::WEIGHTS_FILE),
         std::path::PathBuf::from,
     )
 }
 
 fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
-    use crate::mario::generators::load_cgan_model;
-    use crate::mario::patterns::PatLegal;
-    use crate::mario::td3::file::{save, Td3Sidecar, ARCHITECTURE};
-    use crate::mario::td3::train::{train, Td3Config};
-    use crate::mario::td3::VIRTUAL_COMPLETIONS;
+    use crate::generators::load_cgan_model;
+    use crate::patterns::PatLegal;
+    use crate::td3::file::{save, Td3Sidecar, ARCHITECTURE};
+    use crate::td3::train::{train, Td3Config};
+    use crate::td3::VIRTUAL_COMPLETIONS;
     if args.restamp {
-        crate::ml::restamp::<crate::mario::td3::file::Td3Sidecar>(&args.out)
+        studio_ml::restamp::<crate::td3::file::Td3Sidecar>(&args.common.out)
             .map_err(|e| anyhow!(e))?;
-        println!("restamped {}", args.out.display());
+        println!("restamped {}", args.common.out.display());
         return Ok(ExitCode::SUCCESS);
     }
     // Small matrices: one thread for candle keeps the summation order (and so the weights)
@@ -76,10 +167,10 @@ fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
     if std::env::var_os("RAYON_NUM_THREADS").is_none() {
         std::env::set_var("RAYON_NUM_THREADS", "1");
     }
-    let vs = args.model == "mario-vs-td3";
+    let vs = args.common.model == "mario-vs-td3";
     let kind = if vs { "vs-td3" } else { "td3" };
     let cgan_file = cgan_path();
-    super::train::refuse_writing_over(&args.out, &[&cgan_file])?;
+    studio_cli::refuse_writing_over(&args.common.out, &[&cgan_file])?;
     let cgan = load_cgan_model(&cgan_file)
         .map_err(|e| anyhow!("{e} (the actor steers the CGAN: train it first)"))?;
     let pat = match &args.data {
@@ -87,7 +178,7 @@ fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
         None => PatLegal::default_set(),
     }
     .map_err(|e| anyhow!("{e} (the VGLC levels: pass --data DIR or set VGLC_DIR)"))?;
-    let mut config = Td3Config::new(if vs { VIRTUAL_COMPLETIONS } else { 0 }, args.seed);
+    let mut config = Td3Config::new(if vs { VIRTUAL_COMPLETIONS } else { 0 }, args.common.seed);
     if let Some(e) = args.epochs {
         config.episodes = e;
         config.test_every = config.test_every.min(e.div_ceil(4).max(1));
@@ -103,10 +194,10 @@ fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
     );
     let command = format!(
         "level-studio train --model {} --seed {} --epochs {} --out {}",
-        args.model,
-        args.seed,
+        args.common.model,
+        args.common.seed,
         config.episodes,
-        args.out.display()
+        args.common.out.display()
     );
     let sidecar_of = |curve: Vec<f64>, test_curve: Vec<(usize, f64)>, kept, seconds| Td3Sidecar {
         architecture: ARCHITECTURE.into(),
@@ -123,7 +214,7 @@ fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
         command: command.clone(),
         weights: None,
     };
-    let out = args.out.clone();
+    let out = args.common.out.clone();
     let trained = train(
         &cgan.generator,
         &pat,
@@ -159,10 +250,16 @@ fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
         trained.best,
         trained.seconds,
     );
-    save(&trained.actor_map, &trained.critic_map, &sidecar, &args.out).map_err(|e| anyhow!(e))?;
+    save(
+        &trained.actor_map,
+        &trained.critic_map,
+        &sidecar,
+        &args.common.out,
+    )
+    .map_err(|e| anyhow!(e))?;
     println!(
         "wrote {} ({} episodes in {:.0} s; kept the actor of episode {}, test mean {:.3})",
-        args.out.display(),
+        args.common.out.display(),
         config.episodes,
         trained.seconds,
         trained.best.0,
@@ -177,18 +274,23 @@ pub const CGAN_EPOCHS: usize = 1500;
 pub const CGAN_TEST_LEVELS: usize = 3;
 
 fn train_cgan(args: &TrainArgs) -> Result<ExitCode> {
-    use crate::mario::cgan::file::{save, CganSidecar, ARCHITECTURE};
-    use crate::mario::cgan::model::{DISC_HIDDEN_1, DISC_HIDDEN_2, GEN_HIDDEN};
-    use crate::mario::cgan::{train, CganConfig, CganData};
+    use crate::cgan::file::{save, CganSidecar, ARCHITECTURE};
+    use crate::cgan::model::{DISC_HIDDEN_1, DISC_HIDDEN_2, GEN_HIDDEN};
+    use crate::cgan::{train, CganConfig, CganData};
+    if args.restamp {
+        studio_ml::restamp::<CganSidecar>(&args.common.out).map_err(|e| anyhow!(e))?;
+        println!("restamped {}", args.common.out.display());
+        return Ok(ExitCode::SUCCESS);
+    }
     let dir = args.data.clone().unwrap_or_else(vglc_levels_dir);
-    let data = CganData::load(&dir, args.seed, CGAN_TEST_LEVELS)
+    let data = CganData::load(&dir, args.common.seed, CGAN_TEST_LEVELS)
         .map_err(|e| anyhow!("{e} (the VGLC levels: pass --data DIR or set VGLC_DIR)"))?;
     let config = CganConfig {
-        seed: args.seed,
+        seed: args.common.seed,
         epochs: args.epochs.unwrap_or(CGAN_EPOCHS),
         ..CganConfig::default()
     };
-    let names = |levels: &[crate::mario::cgan::Level]| -> Vec<String> {
+    let names = |levels: &[crate::cgan::Level]| -> Vec<String> {
         levels.iter().map(|l| l.name.clone()).collect()
     };
     eprintln!(
@@ -230,14 +332,14 @@ fn train_cgan(args: &TrainArgs) -> Result<ExitCode> {
             "level-studio train --model mario-cgan --seed {} --epochs {} --out {}",
             config.seed,
             config.epochs,
-            args.out.display()
+            args.common.out.display()
         ),
         weights: None,
     };
-    save(&varmap, &sidecar, &args.out).map_err(|e| anyhow!(e))?;
+    save(&varmap, &sidecar, &args.common.out).map_err(|e| anyhow!(e))?;
     println!(
         "wrote {} ({} epochs, {:.0} s)",
-        args.out.display(),
+        args.common.out.display(),
         config.epochs,
         seconds
     );
@@ -250,9 +352,9 @@ fn train_cgan(args: &TrainArgs) -> Result<ExitCode> {
 /// training curves. TD3 models take `--ri 1,2,…` (a row per c) and `--dagp n,d` (a row with
 /// DAGP on the 4th–6th patterns after 2 random ones).
 fn eval_model(args: &EvalArgs) -> Result<ExitCode> {
-    use crate::mario::generators::{cgan_level, load_cgan_model, random_patterns};
-    use crate::mario::patterns::{PatLegal, LEVEL_PATTERNS};
-    use crate::rng::Rng;
+    use crate::generators::{cgan_level, load_cgan_model, random_patterns};
+    use crate::patterns::{PatLegal, LEVEL_PATTERNS};
+    use studio_core::rng::Rng;
     let count = args.count.unwrap_or(200) as usize;
     // Refused before the VGLC patterns are read: the answer does not depend on them.
     if let Some(c) = args
@@ -270,19 +372,19 @@ fn eval_model(args: &EvalArgs) -> Result<ExitCode> {
     }
     let started = std::time::Instant::now();
     let pat = PatLegal::default_set().map_err(|e| anyhow!(e))?;
-    let mut rows: Vec<(serde_json::Value, Vec<crate::mario::MarioLevel>)> = Vec::new();
-    match args.model.as_str() {
+    let mut rows: Vec<(serde_json::Value, Vec<crate::MarioLevel>)> = Vec::new();
+    match args.common.model.as_str() {
         "random-patterns" => rows.push((
             json!({}),
             (0..count as u64)
                 .filter_map(|i| {
-                    random_patterns(&pat, LEVEL_PATTERNS, &mut Rng::derive(args.seed, i))
+                    random_patterns(&pat, LEVEL_PATTERNS, &mut Rng::derive(args.common.seed, i))
                 })
                 .collect(),
         )),
         "cgan" => {
             let path = args.weights.clone().unwrap_or_else(|| {
-                std::path::Path::new("models").join(crate::mario::cgan::file::WEIGHTS_FILE)
+                std::path::Path::new("models").join(crate::cgan::file::WEIGHTS_FILE)
             });
             let model = load_cgan_model(&path).map_err(|e| anyhow!(e))?;
             if let Some(png) = &args.plot {
@@ -294,7 +396,7 @@ fn eval_model(args: &EvalArgs) -> Result<ExitCode> {
                     &model.generator,
                     &pat,
                     LEVEL_PATTERNS,
-                    &mut Rng::derive(args.seed, i),
+                    &mut Rng::derive(args.common.seed, i),
                 )
                 .map_err(|e| anyhow!(e))?
                 {
@@ -308,21 +410,21 @@ fn eval_model(args: &EvalArgs) -> Result<ExitCode> {
     }
     let mut results = Vec::new();
     for (setting, levels) in &rows {
-        let mut row = measure(levels, args.seed)?;
+        let mut row = measure(levels, args.common.seed)?;
         if let (Some(r), Some(s)) = (row.as_object_mut(), setting.as_object()) {
             r.extend(s.clone());
         }
-        if !args.json {
-            print_row(&args.model, &row);
+        if !args.common.json {
+            print_row(&args.common.model, &row);
         }
         results.push(row);
     }
-    if args.json {
+    if args.common.json {
         let mut top = results.first().cloned().unwrap_or_else(|| json!({}));
         if let Some(t) = top.as_object_mut() {
             t.insert("game".into(), json!("mario"));
-            t.insert("model".into(), json!(args.model));
-            t.insert("seed".into(), json!(args.seed));
+            t.insert("model".into(), json!(args.common.model));
+            t.insert("seed".into(), json!(args.common.seed));
             t.insert("rows".into(), json!(results));
             t.insert("seconds".into(), json!(started.elapsed().as_secs_f64()));
         }
@@ -336,7 +438,7 @@ fn eval_model(args: &EvalArgs) -> Result<ExitCode> {
 /// Mario's `--dagp` as Generate takes it: 1 to 50 candidates (Generate's "DAGP candidates"),
 /// and no noise rate, since Mario applies DAGP at every one of its DAGP patterns.
 fn check_dagp(text: &str) -> Result<()> {
-    let dagp = crate::rl::Dagp::parse(text).map_err(|e| anyhow!("--dagp {e}"))?;
+    let dagp = studio_ml::rl::Dagp::parse(text).map_err(|e| anyhow!("--dagp {e}"))?;
     if dagp.n > MAX_DAGP_CANDIDATES {
         bail!(
             "--dagp {text}: Mario's DAGP draws 1 to {MAX_DAGP_CANDIDATES} candidates (as \
@@ -360,13 +462,13 @@ const MAX_DAGP_CANDIDATES: usize = 50;
 /// default: 2 random patterns, no DAGP); `--plot` draws the training curves.
 fn td3_rows(
     args: &EvalArgs,
-    pat: &crate::mario::patterns::PatLegal,
+    pat: &crate::patterns::PatLegal,
     count: usize,
-) -> Result<Vec<(serde_json::Value, Vec<crate::mario::MarioLevel>)>> {
-    use crate::mario::generators::load_td3_bundle;
-    use crate::mario::td3::{make_levels, Making, RANDOM_START};
+) -> Result<Vec<(serde_json::Value, Vec<crate::MarioLevel>)>> {
+    use crate::generators::load_td3_bundle;
+    use crate::td3::{make_levels, Making, RANDOM_START};
     let path = args.weights.clone().unwrap_or_else(|| {
-        std::path::Path::new("models").join(crate::mario::td3::file::weights_file(&args.model))
+        std::path::Path::new("models").join(crate::td3::file::weights_file(&args.common.model))
     });
     let bundle = load_td3_bundle(&path).map_err(|e| anyhow!(e))?;
     if let Some(png) = &args.plot {
@@ -387,7 +489,7 @@ fn td3_rows(
         })
         .collect();
     if let Some(d) = &args.dagp {
-        let dagp = crate::rl::Dagp::parse(d).map_err(|e| anyhow!("--dagp {e}"))?;
+        let dagp = studio_ml::rl::Dagp::parse(d).map_err(|e| anyhow!("--dagp {e}"))?;
         settings.push((
             json!({ "ri": RANDOM_START, "dagp": { "n": dagp.n, "d": dagp.d } }),
             Making {
@@ -402,7 +504,8 @@ fn td3_rows(
     settings
         .into_iter()
         .map(|(setting, making)| {
-            let builds = make_levels(&gen, count, args.seed, making).map_err(|e| anyhow!(e))?;
+            let builds =
+                make_levels(&gen, count, args.common.seed, making).map_err(|e| anyhow!(e))?;
             let levels = builds
                 .iter()
                 .map(|b| b.level().map_err(|e| anyhow!(e)))
@@ -414,8 +517,8 @@ fn td3_rows(
 
 /// The figures of one row: every level evaluated (A* and 10 human-like trials, seeded by
 /// `seed` and the level's index), and the diversity between them.
-fn measure(levels: &[crate::mario::MarioLevel], seed: u64) -> Result<serde_json::Value> {
-    use crate::mario::patterns::diversity;
+fn measure(levels: &[crate::MarioLevel], seed: u64) -> Result<serde_json::Value> {
+    use crate::patterns::diversity;
     use rayon::prelude::*;
     let evals: Vec<_> = levels
         .par_iter()
@@ -424,9 +527,8 @@ fn measure(levels: &[crate::mario::MarioLevel], seed: u64) -> Result<serde_json:
         .collect::<Result<_, _>>()
         .map_err(|e| anyhow!("{e}"))?;
     let n = evals.len().max(1) as f64;
-    let mean = |f: &dyn Fn(&crate::mario::evaluate::LevelEvaluation) -> f64| {
-        evals.iter().map(f).sum::<f64>() / n
-    };
+    let mean =
+        |f: &dyn Fn(&crate::evaluate::LevelEvaluation) -> f64| evals.iter().map(f).sum::<f64>() / n;
     let values: Vec<f64> = evals.iter().map(|e| e.evaluation()).collect();
     let (_, sd) = mean_sd(&values);
     let (kl_level, different_tiles) = diversity(levels, seed);
@@ -471,9 +573,9 @@ fn print_row(model: &str, row: &serde_json::Value) {
 /// The training curves of the TD3 model at `path` and of its sibling (TD3 / VS-TD3) when
 /// present: each run's test means (thick) and training means, x the share of its run.
 fn plot_td3(path: &std::path::Path, png: &std::path::Path) -> Result<()> {
-    use crate::mario::td3::file::{load, weights_file};
-    let dir = crate::io::folder_of(path);
-    let mut chart = crate::export::chart::Chart::new(640, 400, 40.0, (0.0, 1.0), (0.0, 0.3));
+    use crate::td3::file::{load, weights_file};
+    let dir = studio_core::io::folder_of(path);
+    let mut chart = studio_core::export::chart::Chart::new(640, 400, 40.0, (0.0, 1.0), (0.0, 0.3));
     for (id, rgb) in [("td3", [235u8, 130, 20]), ("vs-td3", [40, 80, 190])] {
         let Ok(model) = load(&dir.join(weights_file(id))) else {
             continue;
@@ -505,19 +607,18 @@ fn plot_td3(path: &std::path::Path, png: &std::path::Path) -> Result<()> {
 /// Fig. 6.9: the 101 × 101 latent map after the first three patterns of 1-1 (z₁ fixed at 0),
 /// before and after Matching, as a PNG; prints the distinct pattern counts.
 fn latent_map_png(
-    generator: &crate::mario::cgan::Generator,
-    pat: &crate::mario::patterns::PatLegal,
+    generator: &crate::cgan::Generator,
+    pat: &crate::patterns::PatLegal,
     png: &std::path::Path,
 ) -> Result<()> {
-    use crate::mario::patterns::pattern_at;
+    use crate::patterns::pattern_at;
     let text =
         vglc_level_text("1-1").ok_or_else(|| anyhow!("the VGLC's 1-1 is needed for the map"))?;
     let level = read_vglc(&text).map_err(|e| anyhow!("mario-1-1.txt: {e}"))?;
-    let context =
-        [0, 4, 8].map(|x| pattern_at(&level, x).unwrap_or([0; crate::mario::patterns::CELLS]));
-    let map = crate::mario::cgan::latent_map(generator, &context, 0.0, pat, 101)
-        .map_err(|e| anyhow!("{e}"))?;
-    crate::mario::cgan::write_png(&map, png).map_err(|e| anyhow!("{}: {e}", png.display()))?;
+    let context = [0, 4, 8].map(|x| pattern_at(&level, x).unwrap_or([0; crate::patterns::CELLS]));
+    let map =
+        crate::cgan::latent_map(generator, &context, 0.0, pat, 101).map_err(|e| anyhow!("{e}"))?;
+    crate::cgan::write_png(&map, png).map_err(|e| anyhow!("{}: {e}", png.display()))?;
     eprintln!(
         "latent map (z1 = 0, after 1-1's first three patterns): {} distinct raw patterns, {} \
          after Matching; wrote {}",
@@ -539,8 +640,8 @@ fn table62(args: &EvalArgs) -> Result<ExitCode> {
             )
         })?;
         let level = read_vglc(&text).map_err(|e| anyhow!("mario-{name}.txt: {e}"))?;
-        let eval =
-            evaluate(&level, args.seed, trials, &Cancel::default()).map_err(|e| anyhow!("{e}"))?;
+        let eval = evaluate(&level, args.common.seed, trials, &Cancel::default())
+            .map_err(|e| anyhow!("{e}"))?;
         let ours = [
             mean_sd(&eval.jumps),
             mean_sd(&eval.enemy_damage),
@@ -549,7 +650,7 @@ fn table62(args: &EvalArgs) -> Result<ExitCode> {
         ];
         rows.push((name, eval.playable(), eval.astar.ticks, ours, thesis));
     }
-    if args.json {
+    if args.common.json {
         let levels: Vec<serde_json::Value> = rows
             .iter()
             .map(|(name, playable, ticks, ours, thesis)| {
@@ -570,14 +671,14 @@ fn table62(args: &EvalArgs) -> Result<ExitCode> {
         println!(
             "{}",
             serde_json::to_string_pretty(&json!({
-                "trials": trials, "seed": args.seed, "levels": levels
+                "trials": trials, "seed": args.common.seed, "levels": levels
             }))?
         );
     } else {
         println!(
             "Table 6.2: the human-like agent's indicators, mean ± sd over {trials} trials \
              (seed {}); the thesis's in brackets",
-            args.seed
+            args.common.seed
         );
         println!(
             "{:<6}{:>22}{:>22}{:>22}{:>22}",

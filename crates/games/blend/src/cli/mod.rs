@@ -1,20 +1,22 @@
 //! `train --model blend-vglc-fc|blend-cte-fc|blend-vglc-cnn|blend-cte-cnn` and `eval --game
 //! blend`: the blend VAEs and Table II.
 
-use super::eval::EvalArgs;
-use super::train::TrainArgs;
-use crate::blend::data::{self, Segment};
-use crate::blend::embed::{self, EmbedConfig};
-use crate::blend::eval::{report, vectors, BlendReport, PAPER};
-use crate::blend::lab;
-use crate::blend::vae::{self, BlendModel, BlendSidecar, Family, Repr, VaeConfig, LATENT};
-use crate::datasets::vglc_dir;
-use crate::export::chart::Chart;
+use crate::data::{self, Segment};
+use crate::embed::{self, EmbedConfig};
+use crate::eval::{report, vectors, BlendReport, PAPER};
+use crate::lab;
+use crate::vae::{self, BlendModel, BlendSidecar, Family, Repr, VaeConfig, LATENT};
 use anyhow::{anyhow, Result};
+use clap::{Args, FromArgMatches};
 use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
+use studio_cli::bounds::{self, bound, Bound, Range};
+use studio_cli::{EvalCommon, GameCommand, Slot, TrainCommon};
+use studio_core::datasets::vglc_dir;
+use studio_core::export::chart::Chart;
+use studio_core::game::registry::Registry;
 
 /// The blend models `train` makes.
 pub const MODELS: [&str; 4] = [
@@ -52,22 +54,15 @@ fn load_split(dir: &Path) -> Result<data::Split> {
     Ok(data::split(all, 0))
 }
 
-/// Trains a blend model, when `--model` is one.
-pub fn train(args: &TrainArgs) -> Option<Result<ExitCode>> {
-    MODELS
-        .contains(&args.model.as_str())
-        .then(|| train_model(args))
-}
-
 fn train_model(args: &TrainArgs) -> Result<ExitCode> {
     if args.restamp {
-        crate::ml::restamp::<BlendSidecar>(&args.out).map_err(|e| anyhow!(e))?;
-        println!("restamped {}", args.out.display());
+        studio_ml::restamp::<BlendSidecar>(&args.common.out).map_err(|e| anyhow!(e))?;
+        println!("restamped {}", args.common.out.display());
         return Ok(ExitCode::SUCCESS);
     }
     let dir = data_dir(&args.data);
     let split = load_split(&dir)?;
-    let mut config = VaeConfig::new(args.seed);
+    let mut config = VaeConfig::new(args.common.seed);
     if let Some(e) = args.epochs {
         config.epochs = e;
     }
@@ -75,14 +70,14 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
     config.trace = args.trace;
     eprintln!(
         "training {} on {} segments ({} epochs, seed {})",
-        args.model,
+        args.common.model,
         split.train.len(),
         config.epochs,
         config.seed
     );
-    let (family, learned) = model_kind(&args.model);
+    let (family, learned) = model_kind(&args.common.model);
     let (embed_map, embedding, embedding_curve) = if learned {
-        let (map, e, curve) = embed::train(&EmbedConfig::new(args.seed), &split.train)
+        let (map, e, curve) = embed::train(&EmbedConfig::new(args.common.seed), &split.train)
             .map_err(|e| anyhow!("training the tile representation failed: {e}"))?;
         eprintln!(
             "tile representation: loss {:.3} → {:.3}, decode table of {} embeddings",
@@ -131,7 +126,7 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
         embedding_curve,
         segments: split.train.len(),
         data_hash: vae::data_hash(&split.train),
-        seed: args.seed,
+        seed: args.common.seed,
         epochs: config.epochs,
         train_seconds: t.seconds,
         curve: t.curve.clone(),
@@ -140,19 +135,19 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
         reconstruction_accuracy: accuracy,
         command: format!(
             "level-studio train --model {} --epochs {} --patience {} --seed {} --out {}",
-            args.model,
+            args.common.model,
             config.epochs,
             config.patience,
-            args.seed,
-            args.out.display()
+            args.common.seed,
+            args.common.out.display()
         ),
         weights: None,
     };
     let embedding_parts = embed_map.as_ref().zip(embedding.as_ref());
-    vae::save(&t.varmap, embedding_parts, &sidecar, &args.out).map_err(|e| anyhow!(e))?;
+    vae::save(&t.varmap, embedding_parts, &sidecar, &args.common.out).map_err(|e| anyhow!(e))?;
     println!(
         "wrote {} ({} epochs in {:.0} s, kept epoch {}; validation cells reconstructed {:.1} %)",
-        args.out.display(),
+        args.common.out.display(),
         t.curve.len(),
         t.seconds,
         t.kept_epoch.unwrap_or(t.curve.len()),
@@ -161,9 +156,94 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Table II for `--model`, when `--game` is the blend game.
-pub fn eval(args: &EvalArgs) -> Option<Result<ExitCode>> {
-    (args.game == crate::blend::ID).then(|| run(args))
+/// `eval --game blend`: Table II for `--model`.
+#[derive(Args, Debug)]
+pub struct EvalArgs {
+    /// --game, --model, --json, --seed.
+    #[command(flatten)]
+    pub common: EvalCommon,
+    /// Model weights to use instead of the shipped ones.
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
+    /// The VGLC folder (default $VGLC_DIR).
+    #[arg(long)]
+    pub data: Option<PathBuf>,
+    /// Write a plot of the evaluation here (PNG).
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
+    /// Blends to draw, 2 to 10,000 (default 1,000).
+    #[arg(long, value_parser = bounds::SWEEP_LEVELS.parser::<u64>())]
+    pub count: Option<u64>,
+}
+
+/// `train --model blend-…`: the blend VAEs.
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// --model, --out, --seed.
+    #[command(flatten)]
+    pub common: TrainCommon,
+    /// The VGLC folder (default $VGLC_DIR).
+    #[arg(long)]
+    pub data: Option<PathBuf>,
+    /// Training epochs, 1 to 1,000,000, instead of the model's default.
+    #[arg(long, value_parser = bounds::EPOCHS.parser::<usize>())]
+    pub epochs: Option<usize>,
+    /// Stop after this many epochs without a lower validation loss, 0 to 100,000 (0: train
+    /// every epoch). The weights kept are always the lowest validation loss's.
+    #[arg(long, default_value_t = 0, value_parser = bounds::PATIENCE.parser::<usize>())]
+    pub patience: usize,
+    /// Every 10 epochs, print the E-distance of this many blends drawn from the prior, 0 to
+    /// 10,000 (0: never). A diagnostic; it chooses nothing.
+    #[arg(long, default_value_t = 0, value_parser = bounds::TRACE.parser::<usize>())]
+    pub trace: usize,
+    /// Do not train: write the length and hash of the existing weights at --out into their
+    /// sidecar (for sidecars written before they carried one). Only for weights you trust.
+    #[arg(long)]
+    pub restamp: bool,
+}
+
+const EVAL_BOUNDS: &[Bound] = &[bound(
+    &["eval"],
+    "count",
+    Range::Whole(bounds::SWEEP_LEVELS),
+)];
+
+const TRAIN_BOUNDS: &[Bound] = &[
+    bound(&["train"], "epochs", Range::Whole(bounds::EPOCHS)),
+    bound(&["train"], "patience", Range::Whole(bounds::PATIENCE)),
+    bound(&["train"], "trace", Range::Whole(bounds::TRACE)),
+];
+
+/// Adds the blend game's `eval` and `train` to the command line.
+pub fn commands(registry: &mut Registry) {
+    registry.add(GameCommand {
+        game: crate::ID,
+        slot: Slot::Eval,
+        models: &EVAL_MODELS,
+        args: EvalArgs::augment_args,
+        run: |m| {
+            let args = EvalArgs::from_arg_matches(m)?;
+            args.common.model()?;
+            run(&args)
+        },
+        bounds: EVAL_BOUNDS,
+        example: &["eval", "--game", "blend", "--model", "cte-fc"],
+    });
+    registry.add(GameCommand {
+        game: crate::ID,
+        slot: Slot::Train,
+        models: &MODELS,
+        args: TrainArgs::augment_args,
+        run: |m| train_model(&TrainArgs::from_arg_matches(m)?),
+        bounds: TRAIN_BOUNDS,
+        example: &[
+            "train",
+            "--model",
+            "blend-vglc-fc",
+            "--out",
+            "never.safetensors",
+        ],
+    });
 }
 
 fn rows_of(segments: &[Segment]) -> Vec<Vec<String>> {
@@ -171,16 +251,16 @@ fn rows_of(segments: &[Segment]) -> Vec<Vec<String>> {
 }
 
 fn run(args: &EvalArgs) -> Result<ExitCode> {
-    if !EVAL_MODELS.contains(&args.model.as_str()) {
+    if !EVAL_MODELS.contains(&args.common.model.as_str()) {
         return Err(anyhow!(
             "the blend game has no model {:?} ({})",
-            args.model,
+            args.common.model,
             EVAL_MODELS.join(", ")
         ));
     }
     let count = args.count.unwrap_or(1_000) as usize;
     // The model first: a damaged or refused file is reported before the data is read.
-    let model = if args.model == "dataset" {
+    let model = if args.common.model == "dataset" {
         None
     } else {
         Some(BlendModel::load(&model_path(args)).map_err(|e| anyhow!(e))?)
@@ -190,7 +270,9 @@ fn run(args: &EvalArgs) -> Result<ExitCode> {
     let started = Instant::now();
     let blends = match &model {
         None => rows_of(&split.test),
-        Some(model) => vae::random_blends(model, count, args.seed).map_err(|e| anyhow!("{e}"))?,
+        Some(model) => {
+            vae::random_blends(model, count, args.common.seed).map_err(|e| anyhow!("{e}"))?
+        }
     };
     let r = report(&blends, &training);
     let seconds = started.elapsed().as_secs_f64();
@@ -201,12 +283,18 @@ fn run(args: &EvalArgs) -> Result<ExitCode> {
                 "--plot draws a model's blend-percentage curves; the dataset has none"
             ));
         };
-        let curves = lab::curves(model, &split.test, CURVE_WALKS, CURVE_STEPS, args.seed)
-            .map_err(|e| anyhow!(e))?;
-        if !args.json {
+        let curves = lab::curves(
+            model,
+            &split.test,
+            CURVE_WALKS,
+            CURVE_STEPS,
+            args.common.seed,
+        )
+        .map_err(|e| anyhow!(e))?;
+        if !args.common.json {
             print_curves(&curves);
         }
-        plot_curves(&curves, &args.model, path)?;
+        plot_curves(&curves, &args.common.model, path)?;
     }
     Ok(ExitCode::SUCCESS)
 }
@@ -219,7 +307,7 @@ pub const CURVE_STEPS: usize = 9;
 fn model_path(args: &EvalArgs) -> PathBuf {
     args.weights
         .clone()
-        .unwrap_or_else(|| PathBuf::from(weights_file(&args.model)))
+        .unwrap_or_else(|| PathBuf::from(weights_file(&args.common.model)))
 }
 
 /// Colours of the five metrics' curves.
@@ -246,7 +334,7 @@ fn print_curves(c: &lab::Curves) {
         print!(" {n:>5}");
     }
     println!();
-    for (k, name) in crate::blend::eval::metric_names().iter().enumerate() {
+    for (k, name) in crate::eval::metric_names().iter().enumerate() {
         print!("  {name:<17}");
         for v in c.means[k] {
             print!(" {:>5}", v.map_or("–".into(), |v| format!("{v:.2}")));
@@ -259,7 +347,7 @@ fn print_curves(c: &lab::Curves) {
 /// centres), y each metric's mean; a legend in the curves' colours.
 fn plot_curves(c: &lab::Curves, model: &str, path: &Path) -> Result<()> {
     let mut chart = Chart::new(640, 420, 50.0, (0.0, 1.0), (0.0, 1.0));
-    for (k, name) in crate::blend::eval::metric_names().iter().enumerate() {
+    for (k, name) in crate::eval::metric_names().iter().enumerate() {
         let points: Vec<Option<(f64, f64)>> = c.means[k]
             .iter()
             .enumerate()
@@ -270,10 +358,12 @@ fn plot_curves(c: &lab::Curves, model: &str, path: &Path) -> Result<()> {
             chart.dot(p, 3, CURVE_COLOURS[k]);
         }
         let x = 50
-            + 2 * crate::export::font::ADVANCE
-            + crate::blend::eval::metric_names()[..k]
+            + 2 * studio_core::export::font::ADVANCE
+            + crate::eval::metric_names()[..k]
                 .iter()
-                .map(|n| crate::export::font::width(n) + 3 * crate::export::font::ADVANCE)
+                .map(|n| {
+                    studio_core::export::font::width(n) + 3 * studio_core::export::font::ADVANCE
+                })
                 .sum::<u32>();
         chart.label(x, 34, name, CURVE_COLOURS[k]);
     }
@@ -294,9 +384,9 @@ fn plot_curves(c: &lab::Curves, model: &str, path: &Path) -> Result<()> {
 }
 
 fn print_report(args: &EvalArgs, r: &BlendReport, seconds: f64) {
-    let paper = PAPER.iter().find(|p| p.0 == args.model);
-    let names = crate::blend::eval::metric_names();
-    if args.json {
+    let paper = PAPER.iter().find(|p| p.0 == args.common.model);
+    let names = crate::eval::metric_names();
+    if args.common.json {
         let mut metrics = serde_json::Map::new();
         for (k, name) in names.iter().enumerate() {
             metrics.insert(
@@ -308,9 +398,9 @@ fn print_report(args: &EvalArgs, r: &BlendReport, seconds: f64) {
             "{}",
             json!({
                 "game": "blend",
-                "model": args.model,
+                "model": args.common.model,
                 "count": r.count,
-                "seed": args.seed,
+                "seed": args.common.seed,
                 "e_distance": r.e_distance,
                 "lr_playable": r.lr_playable,
                 "loz_playable": r.loz_playable,
@@ -324,7 +414,7 @@ fn print_report(args: &EvalArgs, r: &BlendReport, seconds: f64) {
     }
     println!(
         "{} — {} segments (seed {}), {:.1} s",
-        args.model, r.count, args.seed, seconds
+        args.common.model, r.count, args.common.seed, seconds
     );
     println!("  metric            ours                paper");
     let p = |v: Option<f64>, scale: f64, digits: usize| {

@@ -1,13 +1,13 @@
 //! Match-3 model sub-commands: generate, eval and train for the Avalon and Vanilla cVAEs.
 
-use crate::cli::bounds;
-use crate::cli::eval::EvalArgs;
+use super::EvalArgs;
+use studio_cli::bounds;
 
-use crate::cli::train::TrainArgs;
-use crate::match3::cvae::{
+use super::TrainArgs;
+use crate::cvae::{
     self, CvaeModel, CvaeProgress, CvaeTrainConfig, ModelKind, SweepMetrics, TrainingSet,
 };
-use crate::match3::ValidationConfig;
+use crate::ValidationConfig;
 use anyhow::{bail, Context, Result};
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -39,7 +39,7 @@ fn load_generator(name: &str, weights: Option<&PathBuf>) -> Result<CvaeModel> {
 
 pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
     let config = ValidationConfig {
-        seed: args.seed,
+        seed: args.common.seed,
         ..Default::default()
     };
     let started = Instant::now();
@@ -63,7 +63,7 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
     if given_fresh.is_some() && args.raw {
         bail!("--fresh draws new levels; --raw measures the decoder alone: give one of them");
     }
-    let (label, metrics) = if args.model == "dataset" {
+    let (label, metrics) = if args.common.model == "dataset" {
         let dir = args
             .data
             .clone()
@@ -76,7 +76,7 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
             report.metrics,
         )
     } else {
-        let generator = load_generator(&args.model, args.weights.as_ref())?;
+        let generator = load_generator(&args.common.model, args.weights.as_ref())?;
         let dir = args
             .data
             .clone()
@@ -84,29 +84,34 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
         let train = TrainingSet::load(&dir)?;
         // Fresh levels are measured against the same training set as the metrics.
         generator.set_training(&train.samples);
-        let report =
-            cvae::sweep::run_sweep_with(&generator, &train.samples, args.seed, &config, decoding)?;
+        let report = cvae::sweep::run_sweep_with(
+            &generator,
+            &train.samples,
+            args.common.seed,
+            &config,
+            decoding,
+        )?;
         (
             match decoding {
-                cvae::Decoding::Raw => format!("{} (decoder alone)", args.model),
+                cvae::Decoding::Raw => format!("{} (decoder alone)", args.common.model),
                 cvae::Decoding::Sampled { temperature } => {
-                    format!("{} (cells drawn at temperature {temperature})", args.model)
+                    format!("{} (cells drawn at temperature {temperature})", args.common.model)
                 }
                 cvae::Decoding::Fresh {
                     min_distance,
                     temperature,
                 } => format!(
                     "{} (cells drawn from temperature {temperature} until {min_distance} cells from the training set)",
-                    args.model
+                    args.common.model
                 ),
                 cvae::Decoding::Novel => {
-                    format!("{} (argmax, copies edited in one or two cells)", args.model)
+                    format!("{} (argmax, copies edited in one or two cells)", args.common.model)
                 }
             },
             report.metrics,
         )
     };
-    if args.json {
+    if args.common.json {
         println!("{}", serde_json::to_string(&metrics)?);
     } else {
         print_table(&label, &metrics, started.elapsed().as_secs_f64());
@@ -117,24 +122,24 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
 /// Validated generation over the sweep conditions: what share of what it hands out is valid
 /// at the requested moves, and what each accepted level costs.
 fn eval_validated(args: &EvalArgs, decoding: cvae::Decoding) -> Result<ExitCode> {
-    let generator = load_generator(&args.model, args.weights.as_ref())?;
+    let generator = load_generator(&args.common.model, args.weights.as_ref())?;
     generator.check_decoding(decoding)?;
     // clap has checked --budget, --margin (below the tolerance) and --limit-margin.
     let (budget, tolerance) = (args.budget as usize, bounds::SWEEP_TOLERANCE);
     let r = cvae::validated_sweep(
         &generator,
-        args.seed,
+        args.common.seed,
         budget,
         tolerance,
         args.margin,
         args.limit_margin,
         decoding,
     )?;
-    if args.json {
+    if args.common.json {
         println!("{}", serde_json::to_string(&r)?);
         return Ok(ExitCode::SUCCESS);
     }
-    println!("{}: validated generation over the {} sweep conditions (budget {budget}, tolerance ±{tolerance} moves)", args.model, r.conditions);
+    println!("{}: validated generation over the {} sweep conditions (budget {budget}, tolerance ±{tolerance} moves)", args.common.model, r.conditions);
     println!("  outside the training coverage    {} (moved to the nearest covered moves, or skipped when no level of that size is valid)", r.infeasible);
     println!("  skipped (no valid layout at that size)  {}", r.skipped);
     println!(
@@ -144,7 +149,7 @@ fn eval_validated(args: &EvalArgs, decoding: cvae::Decoding) -> Result<ExitCode>
     println!(
         "  beyond the margin                {} (moves too near the limit of {} to promise; moved down to the most that can be)",
         r.beyond_margin,
-        crate::match3::ValidationConfig::default().limit
+        crate::ValidationConfig::default().limit
     );
     let promisable = r.conditions - r.skipped - r.unpromisable;
     println!(
@@ -161,7 +166,7 @@ fn eval_validated(args: &EvalArgs, decoding: cvae::Decoding) -> Result<ExitCode>
     );
     println!(
         "  re-validated (bot seed {}, one 30-game validation): valid {:.2} %, valid and within ±{tolerance} moves {:.2} %",
-        args.seed + 1000,
+        args.common.seed + 1000,
         100.0 * r.revalidated_valid,
         100.0 * r.revalidated_on_target
     );
@@ -260,11 +265,13 @@ fn print_table(label: &str, m: &SweepMetrics, seconds: f64) {
 }
 
 pub fn train(args: &TrainArgs) -> Result<ExitCode> {
-    let kind: ModelKind = args.model.parse().map_err(anyhow::Error::msg)?;
+    let kind: ModelKind = args.common.model.parse().map_err(anyhow::Error::msg)?;
     if args.restamp {
-        crate::ml::restamp::<crate::match3::cvae::Sidecar>(&args.out)
-            .map_err(anyhow::Error::msg)?;
-        println!("stamped {}", crate::ml::sidecar_path(&args.out).display());
+        studio_ml::restamp::<crate::cvae::Sidecar>(&args.common.out).map_err(anyhow::Error::msg)?;
+        println!(
+            "stamped {}",
+            studio_ml::sidecar_path(&args.common.out).display()
+        );
         return Ok(ExitCode::SUCCESS);
     }
     let dir = args
@@ -272,7 +279,7 @@ pub fn train(args: &TrainArgs) -> Result<ExitCode> {
         .clone()
         .unwrap_or_else(|| PathBuf::from(MAIN_DATA));
     let set = TrainingSet::load(&dir)?;
-    let mut config = CvaeTrainConfig::for_set(kind, args.seed, set.samples.len());
+    let mut config = CvaeTrainConfig::for_set(kind, args.common.seed, set.samples.len());
     // clap has checked every number against its range in `bounds`.
     if let Some(e) = args.epochs {
         config.epochs = e;
@@ -283,6 +290,7 @@ pub fn train(args: &TrainArgs) -> Result<ExitCode> {
     config.kl_weight = args.kl_weight;
     config.free_bits = args.free_bits;
     let stem = args
+        .common
         .out
         .file_stem()
         .map_or_else(|| "model".into(), |s| s.to_string_lossy().into_owned());
@@ -325,11 +333,11 @@ pub fn train(args: &TrainArgs) -> Result<ExitCode> {
         }
     })
     .context("training failed")?;
-    trained.save(&args.out)?;
+    trained.save(&args.common.out)?;
     let t = &trained.sidecar.training;
     println!(
         "wrote {} (+ .ron): selected epoch {} of {}, {:.0} s, selection score {:.3}",
-        args.out.display(),
+        args.common.out.display(),
         t.selected_epoch,
         t.epochs,
         t.seconds,

@@ -1,16 +1,17 @@
 //! `dataset`: regenerate the match-3 datasets (byte-identical for the same seed).
 
-use crate::files;
-use crate::match3::dataset::{self, DatasetKind, SPLITS};
-use crate::match3::Match3Figures;
+use crate::dataset::{self, DatasetKind, SPLITS};
+use crate::Match3Figures;
 use anyhow::Result;
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use studio_core::files;
 
 /// The seed the shipped datasets were made with.
 pub const SHIPPED_SEED: u64 = 2024;
 
+/// `dataset`: the flags.
 #[derive(Args, Debug)]
 pub struct DatasetArgs {
     /// Folder that receives main/, paper/ and stylized/.
@@ -24,6 +25,10 @@ pub struct DatasetArgs {
     pub only: Option<String>,
 }
 
+/// Regenerates the datasets.
+///
+/// # Errors
+/// An unknown `--only`, or a file that cannot be written.
 pub fn run(args: &DatasetArgs) -> Result<ExitCode> {
     if let Some(only) = &args.only {
         if !DatasetKind::ALL.iter().any(|k| k.name() == only) {

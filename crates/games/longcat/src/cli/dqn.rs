@@ -1,10 +1,10 @@
 //! `train|generate|eval --model longcat-dqn`: the learned Longcat generator from the command line.
 
-use crate::cli::eval::EvalArgs;
+use super::EvalArgs;
 
-use crate::cli::train::TrainArgs;
-use crate::longcat::dqn::train::{train as train_dqn, DqnTrainConfig};
-use crate::longcat::dqn::{eval, model, DqnModel};
+use super::TrainArgs;
+use crate::dqn::train::{train as train_dqn, DqnTrainConfig};
+use crate::dqn::{eval, model, DqnModel};
 use anyhow::{bail, Result};
 use std::io::Write;
 use std::path::PathBuf;
@@ -18,8 +18,11 @@ fn weights_path(given: &Option<PathBuf>) -> PathBuf {
 
 pub fn train(args: &TrainArgs) -> Result<ExitCode> {
     if args.restamp {
-        crate::ml::restamp::<model::DqnSidecar>(&args.out).map_err(anyhow::Error::msg)?;
-        println!("stamped {}", model::sidecar_path(&args.out).display());
+        studio_ml::restamp::<model::DqnSidecar>(&args.common.out).map_err(anyhow::Error::msg)?;
+        println!(
+            "stamped {}",
+            model::sidecar_path(&args.common.out).display()
+        );
         return Ok(ExitCode::SUCCESS);
     }
     let (w, h) = args.size.unwrap_or((8, 8));
@@ -31,13 +34,13 @@ pub fn train(args: &TrainArgs) -> Result<ExitCode> {
     if std::env::var_os("RAYON_NUM_THREADS").is_none() {
         std::env::set_var("RAYON_NUM_THREADS", "1");
     }
-    let mut config = DqnTrainConfig::new(w, h, args.seed);
+    let mut config = DqnTrainConfig::new(w, h, args.common.seed);
     // clap has checked --epochs (1 to 1,000,000) and --virtual-completions (0 to 100).
     if let Some(steps) = args.epochs {
         config.steps = steps;
     }
     config.virtual_completions = args.virtual_completions;
-    config.checkpoint = Some(args.out.clone());
+    config.checkpoint = Some(args.common.out.clone());
     eprintln!(
         "training longcat-dqn {w}x{h}: {} steps, seed {}",
         config.steps, config.seed
@@ -59,10 +62,10 @@ pub fn train(args: &TrainArgs) -> Result<ExitCode> {
         true
     })?;
     eprintln!();
-    model::save(&varmap, &sidecar, &args.out)?;
+    model::save(&varmap, &sidecar, &args.common.out)?;
     println!(
         "saved {} ({:.0} s): mean difficulty {:.2} in the last episodes vs {:.2} for random solution-down",
-        args.out.display(),
+        args.common.out.display(),
         sidecar.train_seconds,
         sidecar.final_mean_difficulty,
         sidecar.random_mean_difficulty
@@ -89,15 +92,15 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
     if !args.ri.is_empty() {
         check_ri(&args.ri, dqn.sidecar.shape.width, dqn.sidecar.shape.height)?;
         let count = args.count.unwrap_or(1_000) as usize;
-        let rows = eval::ri_table(&dqn, &args.ri, count, args.seed)?;
-        if args.json {
+        let rows = eval::ri_table(&dqn, &args.ri, count, args.common.seed)?;
+        if args.common.json {
             println!(
                 "{}",
                 serde_json::json!({
                     "model": "longcat-dqn",
                     "weights": path.display().to_string(),
                     "levels_per_row": count,
-                    "seed": args.seed,
+                    "seed": args.common.seed,
                     "ri": rows,
                 })
             );
@@ -106,16 +109,16 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
                 "longcat-dqn ({}), randomized initialization: {} levels per row, greedy after the random steps (seed {})",
                 path.display(),
                 count,
-                args.seed
+                args.common.seed
             );
             print!("{}", eval::ri_text(&rows));
         }
         return Ok(ExitCode::SUCCESS);
     }
-    let report = eval::run(&dqn, args.attempts, args.seed, &mut |label| {
+    let report = eval::run(&dqn, args.attempts, args.common.seed, &mut |label| {
         eprintln!("evaluating {label} …")
     })?;
-    if args.json {
+    if args.common.json {
         println!("{}", serde_json::to_string(&report)?);
     } else {
         print!("{}", report.table());

@@ -1,10 +1,10 @@
 //! `list [--json]`: the registered games, their generators and the conditions each takes.
 
-use crate::game::{self, ConditionKind, ConditionValue};
 use anyhow::Result;
 use clap::Args;
 use serde_json::{json, Value};
 use std::process::ExitCode;
+use studio_core::game::{self, ConditionKind, ConditionValue};
 
 #[derive(Args, Debug)]
 pub struct ListArgs {

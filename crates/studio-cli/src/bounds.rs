@@ -6,10 +6,10 @@
 //! The ranges are generous for real use (the shipped trainings and sweeps in `docs/*.md` use a
 //! fraction of each) yet bounded so that no request can exhaust the memory of a 24 GiB
 //! machine. Where a generator condition already has a range (the GA's population and
-//! generations, match-3's fresh cells, target moves and cell temperature, the course's
-//! events), the flag takes that range from the condition's own constant. [`TABLE`] lists every
-//! numeric flag with its range (docs/files.md's "Bounds" table); a test checks it against the
-//! command line itself.
+//! generations; fresh cells, target moves and cell temperature; events), the flag takes that
+//! range (the game's tests check the two agree). [`TABLE`] lists the shell's numeric flags and
+//! each game's commands bring theirs; [`all`] lists both (docs/files.md's "Bounds" table), and
+//! a test checks them against the command line itself.
 
 use std::fmt;
 
@@ -23,7 +23,8 @@ pub struct Whole {
 }
 
 impl Whole {
-    const fn new(min: u64, max: u64) -> Self {
+    /// `min` to `max`, both taken.
+    pub const fn new(min: u64, max: u64) -> Self {
         Self { min, max }
     }
 
@@ -82,7 +83,7 @@ pub struct Real {
 
 impl Real {
     /// `min` to `max`, both taken.
-    const fn closed(min: f64, max: f64) -> Self {
+    pub const fn closed(min: f64, max: f64) -> Self {
         Self {
             min,
             max,
@@ -92,7 +93,7 @@ impl Real {
     }
 
     /// More than `min`, at most `max`.
-    const fn above(min: f64, max: f64) -> Self {
+    pub const fn above(min: f64, max: f64) -> Self {
         Self {
             above_min: true,
             ..Self::closed(min, max)
@@ -100,7 +101,7 @@ impl Real {
     }
 
     /// At least `min`, less than `max`.
-    const fn below(min: f64, max: f64) -> Self {
+    pub const fn below(min: f64, max: f64) -> Self {
         Self {
             below_max: true,
             ..Self::closed(min, max)
@@ -223,22 +224,23 @@ pub const STEPS: Whole = Whole::new(1, 100);
 
 /// `--generations` (generate, eval): FI2Pop generations after the initial one.
 pub const GENERATIONS: Whole = Whole::new(
-    crate::evolve::generator::MIN_GENERATIONS as u64,
-    crate::evolve::generator::MAX_GENERATIONS as u64,
+    studio_core::evolve::generator::MIN_GENERATIONS as u64,
+    studio_core::evolve::generator::MAX_GENERATIONS as u64,
 );
 /// `--population` (generate, eval): FI2Pop levels per generation.
 pub const POPULATION: Whole = Whole::new(
-    crate::evolve::generator::MIN_POPULATION as u64,
-    crate::evolve::generator::MAX_POPULATION as u64,
+    studio_core::evolve::generator::MIN_POPULATION as u64,
+    studio_core::evolve::generator::MAX_POPULATION as u64,
 );
-/// `--fresh` (generate, eval): cells a match-3 level differs from every training level of
-/// its size in (0: off, the cheapest edit of a copy).
-pub const FRESH: Whole = Whole::new(0, crate::match3::generators::MAX_FRESH as u64);
-/// `--temperature` (generate, eval): match-3's cell temperature (0: the argmax); the Longcat
-/// DQN's condition narrows it to a probability, 0 to 1.
-pub const TEMPERATURE: Real = Real::closed(0.0, crate::match3::generators::MAX_CELL_TEMPERATURE);
-/// `generate --moves`: the target median moves (match-3).
-pub const MOVES: Real = Real::closed(1.0, crate::match3::generators::MAX_TARGET_MOVES);
+/// `--fresh` (generate, eval): cells a level differs from every training level of its size
+/// in (0: off, the cheapest edit of a copy): the `fresh` condition's range (its game's tests
+/// check the two agree).
+pub const FRESH: Whole = Whole::new(0, 12);
+/// `--temperature` (generate, eval): the cell temperature (0: the argmax), the `temperature`
+/// condition's widest range; a generator whose condition is a probability narrows it to 0–1.
+pub const TEMPERATURE: Real = Real::closed(0.0, 3.0);
+/// `generate --moves`: the target median moves, the `moves` condition's range.
+pub const MOVES: Real = Real::closed(1.0, 40.0);
 /// The course's structures, by events (`--events`).
 pub const EVENTS: [usize; 2] = [9, 12];
 
@@ -260,7 +262,7 @@ pub fn parse_events(s: &str) -> Result<usize, String> {
 /// # Errors
 /// The text and what it should be, in words.
 pub fn parse_dagp(s: &str) -> Result<String, String> {
-    crate::rl::Dagp::parse(s).map_err(|e| format!("{e} ({DAGP_WORDS})"))?;
+    studio_ml::rl::Dagp::parse(s).map_err(|e| format!("{e} ({DAGP_WORDS})"))?;
     Ok(s.to_string())
 }
 
@@ -273,15 +275,26 @@ const DAGP_WORDS: &str = "n 1 to 1,000, d at least 0, p 0 to 1";
 pub const AGENT_GAMES: Whole = Whole::new(1, 1_000);
 /// `eval --rooms` (dungeon): rooms evolved per fitness, one run each.
 pub const ROOMS: Whole = Whole::new(1, 100);
-/// `eval --ri`: random first decisions. Longcat's walks are the longest (a 10 × 10 board's
-/// walk takes at most 99 steps); each game narrows it to its own levels, in words.
-pub const RI: Whole = Whole::new(
-    0,
-    (crate::longcat::level::MAX_SIDE * crate::longcat::level::MAX_SIDE - 1) as u64,
-);
+/// `eval --ri`: random first decisions. The longest walk of the largest board (10 × 10 cells)
+/// takes 99 steps; each game narrows it to its own levels, in words.
+pub const RI: Whole = Whole::new(0, 99);
 /// `eval --ri`: values a list may hold (a table row each). No game has more than 100 settings
-/// to randomize (Longcat's 0–99 steps), so a longer list only repeats rows.
+/// to randomize (0–99 steps), so a longer list only repeats rows.
 pub const RI_ROWS: usize = 100;
+
+/// Refuses an `--ri` list longer than [`RI_ROWS`].
+///
+/// # Errors
+/// The list's length and the most it takes, in words.
+pub fn check_ri_rows(ri: &[usize]) -> anyhow::Result<()> {
+    if ri.len() > RI_ROWS {
+        anyhow::bail!(
+            "--ri lists {} values; it takes at most {RI_ROWS} (a table row each)",
+            ri.len()
+        );
+    }
+    Ok(())
+}
 /// `eval --filter` (course): the lowest evaluation kept.
 pub const FILTER: Real = Real::closed(0.0, 1.0);
 /// `eval --budget` (match-3 `--validated`): levels generated and validated per condition.
@@ -355,7 +368,8 @@ pub struct Bound {
     pub range: Range,
 }
 
-const fn bound(commands: &'static [&'static str], flag: &'static str, range: Range) -> Bound {
+/// A row of a bounds table.
+pub const fn bound(commands: &'static [&'static str], flag: &'static str, range: Range) -> Bound {
     Bound {
         commands,
         flag,
@@ -363,177 +377,104 @@ const fn bound(commands: &'static [&'static str], flag: &'static str, range: Ran
     }
 }
 
-const GEN_EVAL: &[&str] = &["generate", "eval"];
+const GEN: &[&str] = &["generate"];
 
-/// Every numeric flag of the command line and its range (docs/files.md's "Bounds" table);
-/// each (sub-command, flag) pair has one row.
+/// The numeric flags of the shell's sub-commands and their ranges; the games' `eval`,
+/// `train` and own sub-commands bring theirs ([`GameCommand::bounds`](crate::GameCommand)).
+/// [`all`] lists both (docs/files.md's "Bounds" table).
 pub const TABLE: &[Bound] = &[
-    bound(
-        &["generate", "eval", "train", "validate", "import", "dataset"],
-        "seed",
-        Range::Seed,
-    ),
-    bound(&["generate", "eval", "train"], "size", Range::Size),
-    bound(&["generate"], "count", Range::Whole(LEVELS)),
-    bound(&["eval"], "count", Range::Whole(SWEEP_LEVELS)),
-    bound(&["generate"], "moves", Range::Real(MOVES)),
-    bound(GEN_EVAL, "temperature", Range::Real(TEMPERATURE)),
-    bound(GEN_EVAL, "fresh", Range::Whole(FRESH)),
-    bound(GEN_EVAL, "generations", Range::Whole(GENERATIONS)),
-    bound(GEN_EVAL, "population", Range::Whole(POPULATION)),
-    bound(&["generate", "eval", "train"], "events", Range::Events),
-    bound(&["generate"], "diverse", Range::Dagp),
-    bound(&["eval"], "dagp", Range::Dagp),
-    bound(&["eval"], "attempts", Range::Whole(ATTEMPTS)),
-    bound(&["eval"], "budget", Range::Whole(VALIDATED_BUDGET)),
-    bound(&["eval"], "margin", Range::Real(MARGIN)),
-    bound(&["eval"], "limit-margin", Range::Real(LIMIT_MARGIN)),
-    bound(&["eval"], "games", Range::Whole(AGENT_GAMES)),
-    bound(&["eval"], "rooms", Range::Whole(ROOMS)),
-    bound(&["eval"], "ri", Range::Whole(RI)),
-    bound(&["eval"], "filter", Range::Real(FILTER)),
-    bound(&["train"], "epochs", Range::Whole(EPOCHS)),
-    bound(&["train"], "valid-repeats", Range::Whole(VALID_REPEATS)),
-    bound(&["train"], "kl-weight", Range::Real(KL_WEIGHT)),
-    bound(&["train"], "free-bits", Range::Real(FREE_BITS)),
-    bound(&["train"], "checkpoints", Range::Whole(CHECKPOINTS)),
-    bound(
-        &["train"],
-        "selection-sweeps",
-        Range::Whole(SELECTION_SWEEPS),
-    ),
-    bound(
-        &["train"],
-        "virtual-completions",
-        Range::Whole(VIRTUAL_COMPLETIONS),
-    ),
-    bound(&["train"], "patience", Range::Whole(PATIENCE)),
-    bound(&["train"], "trace", Range::Whole(TRACE)),
+    bound(&["generate", "validate", "import"], "seed", Range::Seed),
+    bound(GEN, "size", Range::Size),
+    bound(GEN, "count", Range::Whole(LEVELS)),
+    bound(GEN, "moves", Range::Real(MOVES)),
+    bound(GEN, "temperature", Range::Real(TEMPERATURE)),
+    bound(GEN, "fresh", Range::Whole(FRESH)),
+    bound(GEN, "generations", Range::Whole(GENERATIONS)),
+    bound(GEN, "population", Range::Whole(POPULATION)),
+    bound(GEN, "events", Range::Events),
+    bound(GEN, "diverse", Range::Dagp),
     bound(&["validate"], "games", Range::Whole(BOT_GAMES)),
     bound(&["validate"], "limit", Range::Whole(MOVE_LIMIT)),
     bound(&["validate", "graph"], "budget", Range::Whole(STATE_BUDGET)),
     bound(&["interpolate"], "steps", Range::Whole(STEPS)),
 ];
 
-/// The row of `flag` under `command`, if the flag is numeric there.
-pub fn bound_of(command: &str, flag: &str) -> Option<&'static Bound> {
-    TABLE
-        .iter()
-        .find(|b| b.flag == flag && b.commands.contains(&command))
+/// The least command line of each shell sub-command that has numeric flags (the files need
+/// not exist: clap refuses a flag before anything is read).
+const SHELL_BASES: &[&[&str]] = &[
+    &["generate", "--model", "fi2pop-alpha", "--out", "never.ron"],
+    &["validate", "never.ron"],
+    &["graph", "never.ron"],
+    &[
+        "interpolate",
+        "a.ron",
+        "b.ron",
+        "--model",
+        "any",
+        "--out",
+        "never.ron",
+    ],
+    &["import", "--format", "any", "a.txt", "--out", "never.ron"],
+];
+
+/// One numeric flag of one command line: what the "Bounds" table lists and tests check.
+#[derive(Clone, Debug)]
+pub struct Row {
+    /// The sub-command and, for a game's, the game (`eval longcat`).
+    pub command: String,
+    /// The flag, without its dashes.
+    pub flag: &'static str,
+    /// What it takes.
+    pub range: Range,
+    /// The least command line that reaches the flag.
+    pub base: &'static [&'static str],
+}
+
+/// Every numeric flag of the command line, the shell's and the installed games', with its
+/// range: one row per (command, flag).
+pub fn all() -> Vec<Row> {
+    let mut rows = Vec::new();
+    for b in TABLE {
+        for &command in b.commands {
+            let base = SHELL_BASES
+                .iter()
+                .find(|base| base[0] == command)
+                .copied()
+                .unwrap_or(&[]);
+            rows.push(Row {
+                command: command.to_string(),
+                flag: b.flag,
+                range: b.range,
+                base,
+            });
+        }
+    }
+    for command in crate::game_commands() {
+        let name = crate::clap_command(&command).get_name().to_string();
+        let key = format!("{name} {}", command.game);
+        if matches!(command.slot, crate::Slot::Eval | crate::Slot::Train) {
+            rows.push(Row {
+                command: key.clone(),
+                flag: "seed",
+                range: Range::Seed,
+                base: command.example,
+            });
+        }
+        for b in command.bounds {
+            rows.push(Row {
+                command: key.clone(),
+                flag: b.flag,
+                range: b.range,
+                base: command.example,
+            });
+        }
+    }
+    rows
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
-    use std::any::TypeId;
-
-    /// The value types that make a flag numeric.
-    fn numeric(arg: &clap::Arg) -> bool {
-        let t = arg.get_value_parser().type_id();
-        [
-            TypeId::of::<u64>(),
-            TypeId::of::<u32>(),
-            TypeId::of::<usize>(),
-            TypeId::of::<i64>(),
-            TypeId::of::<f64>(),
-            TypeId::of::<(usize, usize)>(),
-        ]
-        .into_iter()
-        .any(|n| t == n)
-    }
-
-    /// Parses `--flag value` with the flag's own parser, alone in a probe command.
-    fn accepts(arg: &clap::Arg, value: &str) -> bool {
-        let long = arg.get_long().unwrap_or_default();
-        clap::Command::new("probe")
-            .arg(arg.clone().required(false))
-            .try_get_matches_from(["probe".to_string(), format!("--{long}={value}")])
-            .is_ok()
-    }
-
-    #[test]
-    fn every_numeric_flag_has_a_range_in_the_table_and_its_help_states_it() {
-        let cli = super::super::Cli::command();
-        let mut seen = 0;
-        for command in cli.get_subcommands() {
-            let name = command.get_name();
-            for arg in command.get_arguments() {
-                let Some(long) = arg.get_long() else { continue };
-                let by_name = matches!(long, "dagp" | "diverse");
-                if !numeric(arg) && !by_name {
-                    continue;
-                }
-                seen += 1;
-                let Some(row) = bound_of(name, long) else {
-                    panic!("{name} --{long} is numeric but has no range in bounds::TABLE");
-                };
-                let help = arg.get_help().map(ToString::to_string).unwrap_or_default();
-                let words = row.range.to_string();
-                if row.range != Range::Seed {
-                    assert!(
-                        help.contains(&words),
-                        "{name} --{long}: the help {help:?} does not state {words:?}"
-                    );
-                }
-                match row.range {
-                    Range::Whole(w) => {
-                        assert!(accepts(arg, &w.min.to_string()), "{name} --{long} min");
-                        assert!(accepts(arg, &w.max.to_string()), "{name} --{long} max");
-                        assert!(!accepts(arg, &(w.max + 1).to_string()), "{name} --{long}");
-                        assert!(!accepts(arg, "99999999999999999999999"), "{name} --{long}");
-                        if w.min > 0 {
-                            assert!(!accepts(arg, &(w.min - 1).to_string()), "{name} --{long}");
-                        }
-                    }
-                    Range::Real(r) => {
-                        assert_eq!(accepts(arg, &r.min.to_string()), !r.above_min);
-                        assert_eq!(accepts(arg, &r.max.to_string()), !r.below_max);
-                        let above = r.max + r.max.abs().max(1.0);
-                        assert!(!accepts(arg, &above.to_string()), "{name} --{long}");
-                        for bad in ["NaN", "inf", "-inf", "1e309"] {
-                            assert!(!accepts(arg, bad), "{name} --{long} {bad}");
-                        }
-                    }
-                    Range::Size => {
-                        assert!(accepts(arg, "64x1"));
-                        assert!(!accepts(arg, "65x8") && !accepts(arg, "0x8"));
-                    }
-                    Range::Events => {
-                        assert!(accepts(arg, "12") && !accepts(arg, "10"));
-                    }
-                    Range::Dagp => {
-                        assert!(accepts(arg, "10,0.4") && !accepts(arg, "1001,0.4"));
-                    }
-                    Range::Seed => {
-                        assert!(accepts(arg, &u64::MAX.to_string()));
-                    }
-                }
-            }
-        }
-        assert!(seen >= TABLE.len(), "{seen} numeric flags");
-        // No row names a flag the command line does not have, and no pair has two rows.
-        for row in TABLE {
-            for &name in row.commands {
-                let command = cli
-                    .get_subcommands()
-                    .find(|c| c.get_name() == name)
-                    .unwrap_or_else(|| panic!("no sub-command {name}"));
-                assert!(
-                    command
-                        .get_arguments()
-                        .any(|a| a.get_long() == Some(row.flag)),
-                    "{name} has no --{}",
-                    row.flag
-                );
-                let rows = TABLE
-                    .iter()
-                    .filter(|r| r.flag == row.flag && r.commands.contains(&name))
-                    .count();
-                assert_eq!(rows, 1, "{name} --{}", row.flag);
-            }
-        }
-    }
 
     #[test]
     fn ranges_read_in_words() {

@@ -4,11 +4,11 @@
 //! the edit. When it changed, the run stops writing there, says so once, and writes to a
 //! sibling name instead.
 
-use crate::files;
-use crate::io;
-use crate::io::{FileError, FileState};
-use crate::level::Pack;
 use std::path::{Path, PathBuf};
+use studio_core::files;
+use studio_core::io;
+use studio_core::io::{FileError, FileState};
+use studio_core::level::Pack;
 
 /// Where a run's pack goes, and what the file was when the run last wrote (or first saw) it.
 #[derive(Debug)]
@@ -17,7 +17,7 @@ pub struct PackOut {
     last: Option<FileState>,
     diverted_from: Option<PathBuf>,
     /// Held for the whole run: a second run onto the same pack fails at once.
-    _lock: crate::io::lock::WriteLock,
+    _lock: studio_core::io::lock::WriteLock,
 }
 
 impl PackOut {
@@ -35,7 +35,7 @@ impl PackOut {
             path: path.to_path_buf(),
             last: FileState::of(path),
             diverted_from: None,
-            _lock: crate::io::lock::WriteLock::acquire(path)?,
+            _lock: studio_core::io::lock::WriteLock::acquire(path)?,
         })
     }
 
@@ -69,7 +69,7 @@ impl PackOut {
                 },
                 sibling.display()
             );
-            let lock = crate::io::lock::WriteLock::acquire(&sibling)?;
+            let lock = studio_core::io::lock::WriteLock::acquire(&sibling)?;
             self.diverted_from.get_or_insert_with(|| self.path.clone());
             self.path = sibling;
             self._lock = lock;
@@ -84,14 +84,17 @@ impl PackOut {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::level::Level;
-    use crate::match3::{Layout, Match3Level};
+
+    #[ctor::ctor]
+    fn register_the_toy_game() {
+        toy::register_toy();
+    }
 
     fn pack(n: usize) -> Pack {
         let mut pack = Pack::new("p");
         for _ in 0..n {
             pack.levels
-                .push(Level::from_layout("l", &Layout::open(5, 5).unwrap()));
+                .push(toy::toy_level("l", vec!["oooo".into(), "oxoo".into()]));
         }
         pack
     }

@@ -2,36 +2,126 @@
 //! §5.2): mean evaluation, the share above 0.9 and the tries one such course takes, parameter
 //! ASD and different winning strategies between pairs.
 
-use super::eval::EvalArgs;
-use super::train::TrainArgs;
-use crate::course::ddpg::{self, DdpgConfig, DdpgProgress, VIRTUAL_COMPLETIONS};
-use crate::course::dqn::{self, DqnConfig};
-use crate::course::generators::{complete_starts, random_course, rl_courses, RlCourse, RL_IDS};
-use crate::course::model::{
+use crate::ddpg::{self, DdpgConfig, DdpgProgress, VIRTUAL_COMPLETIONS};
+use crate::dqn::{self, DqnConfig};
+use crate::generators::{complete_starts, random_course, rl_courses, RlCourse, RL_IDS};
+use crate::model::{
     greedy_mean, save, CourseModel, CoursePolicy, CourseSidecar, ARCHITECTURE, Q_ARCHITECTURE,
 };
-use crate::course::sl::{self, SlConfig};
-use crate::course::{evaluate, Course, Structure};
-use crate::rl::Dagp;
-use crate::rng::Rng;
+use crate::sl::{self, SlConfig};
+use crate::{evaluate, Course, Structure};
 use anyhow::{anyhow, Result};
+use clap::{Args, FromArgMatches};
 use serde_json::json;
+use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
+use studio_cli::bounds::{self, bound, Bound, Range};
+use studio_cli::{EvalCommon, GameCommand, Slot, TrainCommon};
+use studio_core::game::registry::Registry;
+use studio_core::rng::Rng;
+use studio_ml::rl::Dagp;
 
 /// The course models `train` makes.
 pub const MODELS: [&str; 4] = ["course-ddpg", "course-vs-ddpg", "course-dqn", "course-sl"];
 
-/// The course sweep, when `--game` is the course.
-pub fn eval(args: &EvalArgs) -> Option<Result<ExitCode>> {
-    (args.game == crate::course::ID).then(|| run(args))
+/// The generators `eval` sweeps.
+pub const EVAL_MODELS: [&str; 5] = ["random", "ddpg", "vs-ddpg", "dqn", "sl"];
+
+/// `eval --game course`.
+#[derive(Args, Debug)]
+pub struct EvalArgs {
+    /// --game, --model, --json, --seed.
+    #[command(flatten)]
+    pub common: EvalCommon,
+    /// Events per course, 9 or 12.
+    #[arg(long, default_value_t = 9, value_parser = bounds::parse_events)]
+    pub events: usize,
+    /// Model weights to use instead of the shipped ones.
+    #[arg(long)]
+    pub weights: Option<PathBuf>,
+    /// Write a plot of the training curves here (PNG).
+    #[arg(long)]
+    pub plot: Option<PathBuf>,
+    /// Randomized initialization, one row per number of random first columns ("1,2,3"),
+    /// each 0 to 99 (1 to one less than the course has columns), at most 100 values.
+    #[arg(long, value_delimiter = ',', value_parser = bounds::RI.parser::<usize>())]
+    pub ri: Vec<usize>,
+    /// The diversity-aware greedy policy, "n,d" (n random columns, kept when farther than d
+    /// from the network's; the critic picks) from 20 initial courses; n 1 to 1,000, d at
+    /// least 0, p 0 to 1.
+    #[arg(long, value_name = "N,D", value_parser = bounds::parse_dagp)]
+    pub dagp: Option<String>,
+    /// Discard courses evaluated below this, 0 to 1, and keep drawing (tries are reported).
+    #[arg(long, value_name = "V", value_parser = bounds::FILTER.parser())]
+    pub filter: Option<f64>,
+    /// Courses to generate, 2 to 10,000 (default 200).
+    #[arg(long, value_parser = bounds::SWEEP_LEVELS.parser::<u64>())]
+    pub count: Option<u64>,
 }
 
-/// Trains a course model, when `--model` is one.
-pub fn train(args: &TrainArgs) -> Option<Result<ExitCode>> {
-    MODELS
-        .contains(&args.model.as_str())
-        .then(|| train_model(args))
+/// `train --model course-ddpg|course-vs-ddpg|course-dqn|course-sl`.
+#[derive(Args, Debug)]
+pub struct TrainArgs {
+    /// --model, --out, --seed.
+    #[command(flatten)]
+    pub common: TrainCommon,
+    /// Training episodes, 1 to 1,000,000, instead of the model's default.
+    #[arg(long, value_parser = bounds::EPOCHS.parser::<usize>())]
+    pub epochs: Option<usize>,
+    /// Events per course, 9 or 12.
+    #[arg(long, default_value_t = 9, value_parser = bounds::parse_events)]
+    pub events: usize,
+    /// Do not train: write the length and hash of the existing weights at --out into their
+    /// sidecar (for sidecars written before they carried one). Only for weights you trust.
+    #[arg(long)]
+    pub restamp: bool,
+}
+
+const EVAL_BOUNDS: &[Bound] = &[
+    bound(&["eval"], "events", Range::Events),
+    bound(&["eval"], "ri", Range::Whole(bounds::RI)),
+    bound(&["eval"], "dagp", Range::Dagp),
+    bound(&["eval"], "filter", Range::Real(bounds::FILTER)),
+    bound(&["eval"], "count", Range::Whole(bounds::SWEEP_LEVELS)),
+];
+
+const TRAIN_BOUNDS: &[Bound] = &[
+    bound(&["train"], "epochs", Range::Whole(bounds::EPOCHS)),
+    bound(&["train"], "events", Range::Events),
+];
+
+/// Adds the course's `eval` and `train` to the command line.
+pub fn commands(registry: &mut Registry) {
+    registry.add(GameCommand {
+        game: crate::ID,
+        slot: Slot::Eval,
+        models: &EVAL_MODELS,
+        args: EvalArgs::augment_args,
+        run: |m| {
+            let args = EvalArgs::from_arg_matches(m)?;
+            bounds::check_ri_rows(&args.ri)?;
+            args.common.model()?;
+            run(&args)
+        },
+        bounds: EVAL_BOUNDS,
+        example: &["eval", "--game", "course", "--model", "ddpg"],
+    });
+    registry.add(GameCommand {
+        game: crate::ID,
+        slot: Slot::Train,
+        models: &MODELS,
+        args: TrainArgs::augment_args,
+        run: |m| train_model(&TrainArgs::from_arg_matches(m)?),
+        bounds: TRAIN_BOUNDS,
+        example: &[
+            "train",
+            "--model",
+            "course-ddpg",
+            "--out",
+            "never.safetensors",
+        ],
+    });
 }
 
 fn progress(p: &DdpgProgress) -> bool {
@@ -48,8 +138,8 @@ fn progress(p: &DdpgProgress) -> bool {
 
 fn train_model(args: &TrainArgs) -> Result<ExitCode> {
     if args.restamp {
-        crate::ml::restamp::<CourseSidecar>(&args.out).map_err(|e| anyhow!(e))?;
-        println!("restamped {}", args.out.display());
+        studio_ml::restamp::<CourseSidecar>(&args.common.out).map_err(|e| anyhow!(e))?;
+        println!("restamped {}", args.common.out.display());
         return Ok(ExitCode::SUCCESS);
     }
     let structure = Structure::of_events(args.events).map_err(|e| anyhow!(e))?;
@@ -59,71 +149,71 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
         std::env::set_var("RAYON_NUM_THREADS", "1");
     }
     let failed = |e: candle_core::Error| anyhow!("training failed: {e}");
-    let (maps, curve, seconds, virtual_completions, episodes, architecture, greedy) = match args
-        .model
-        .as_str()
-    {
-        "course-dqn" => {
-            let mut config = DqnConfig::new(structure, args.seed);
-            if let Some(e) = args.epochs {
-                config.episodes = e;
+    let (maps, curve, seconds, virtual_completions, episodes, architecture, greedy) =
+        match args.common.model.as_str() {
+            "course-dqn" => {
+                let mut config = DqnConfig::new(structure, args.common.seed);
+                if let Some(e) = args.epochs {
+                    config.episodes = e;
+                }
+                let t = dqn::train(&config, &mut progress).map_err(failed)?;
+                let model = CourseModel {
+                    policy: CoursePolicy::Q(t.q),
+                    sidecar: blank_sidecar(args, Q_ARCHITECTURE),
+                };
+                let greedy = model_greedy_mean(&model)?;
+                (
+                    vec![t.varmap],
+                    t.curve,
+                    t.seconds,
+                    0,
+                    config.episodes,
+                    Q_ARCHITECTURE,
+                    greedy,
+                )
             }
-            let t = dqn::train(&config, &mut progress).map_err(failed)?;
-            let model = CourseModel {
-                policy: CoursePolicy::Q(t.q),
-                sidecar: blank_sidecar(args, Q_ARCHITECTURE),
-            };
-            let greedy = model_greedy_mean(&model)?;
-            (
-                vec![t.varmap],
-                t.curve,
-                t.seconds,
-                0,
-                config.episodes,
-                Q_ARCHITECTURE,
-                greedy,
-            )
-        }
-        "course-sl" => {
-            let mut config = SlConfig::new(structure, args.seed);
-            if let Some(e) = args.epochs {
-                config.epochs = e;
+            "course-sl" => {
+                let mut config = SlConfig::new(structure, args.common.seed);
+                if let Some(e) = args.epochs {
+                    config.epochs = e;
+                }
+                let t = sl::train(&config, &mut progress).map_err(failed)?;
+                let greedy =
+                    greedy_mean(&t.actor, structure, 200, 1, 0).map_err(|e| anyhow!("{e}"))?;
+                (
+                    vec![t.varmap, t.critic_varmap],
+                    t.curve,
+                    t.seconds,
+                    0,
+                    config.epochs,
+                    ARCHITECTURE,
+                    greedy,
+                )
             }
-            let t = sl::train(&config, &mut progress).map_err(failed)?;
-            let greedy = greedy_mean(&t.actor, structure, 200, 1, 0).map_err(|e| anyhow!("{e}"))?;
-            (
-                vec![t.varmap, t.critic_varmap],
-                t.curve,
-                t.seconds,
-                0,
-                config.epochs,
-                ARCHITECTURE,
-                greedy,
-            )
-        }
-        vs => {
-            let k = if vs == "course-vs-ddpg" {
-                VIRTUAL_COMPLETIONS
-            } else {
-                0
-            };
-            let mut config = DdpgConfig::new(structure, k, args.seed);
-            if let Some(e) = args.epochs {
-                config.episodes = e;
+            vs => {
+                let k = if vs == "course-vs-ddpg" {
+                    VIRTUAL_COMPLETIONS
+                } else {
+                    0
+                };
+                let mut config = DdpgConfig::new(structure, k, args.common.seed);
+                if let Some(e) = args.epochs {
+                    config.episodes = e;
+                }
+                let t = ddpg::train(&config, &mut progress).map_err(failed)?;
+                let greedy =
+                    greedy_mean(&t.actor, structure, 200, 1, 0).map_err(|e| anyhow!("{e}"))?;
+                (
+                    vec![t.varmap, t.critic_varmap],
+                    t.curve,
+                    t.seconds,
+                    k,
+                    config.episodes,
+                    ARCHITECTURE,
+                    greedy,
+                )
             }
-            let t = ddpg::train(&config, &mut progress).map_err(failed)?;
-            let greedy = greedy_mean(&t.actor, structure, 200, 1, 0).map_err(|e| anyhow!("{e}"))?;
-            (
-                vec![t.varmap, t.critic_varmap],
-                t.curve,
-                t.seconds,
-                k,
-                config.episodes,
-                ARCHITECTURE,
-                greedy,
-            )
-        }
-    };
+        };
     let mut sidecar = blank_sidecar(args, architecture);
     sidecar.virtual_completions = virtual_completions;
     sidecar.episodes = episodes;
@@ -133,17 +223,17 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
     sidecar.critic = maps.len() == 2;
     sidecar.command = format!(
         "level-studio train --model {} --events {} --epochs {episodes} --seed {} --out {}",
-        args.model,
+        args.common.model,
         args.events,
-        args.seed,
-        args.out.display()
+        args.common.seed,
+        args.common.out.display()
     );
     let refs: Vec<&candle_nn::VarMap> = maps.iter().collect();
-    save(&refs, &sidecar, &args.out).map_err(|e| anyhow!(e))?;
+    save(&refs, &sidecar, &args.common.out).map_err(|e| anyhow!(e))?;
     println!(
         "wrote {} ({episodes} {} in {seconds:.0} s; greedy mean evaluation {greedy:.3})",
-        args.out.display(),
-        if args.model == "course-sl" {
+        args.common.out.display(),
+        if args.common.model == "course-sl" {
             "epochs"
         } else {
             "episodes"
@@ -158,7 +248,7 @@ fn blank_sidecar(args: &TrainArgs, architecture: &str) -> CourseSidecar {
         events: args.events,
         hidden: ddpg::HIDDEN,
         virtual_completions: 0,
-        seed: args.seed,
+        seed: args.common.seed,
         episodes: 0,
         train_seconds: 0.0,
         curve: Vec::new(),
@@ -231,8 +321,8 @@ fn sample(args: &EvalArgs, structure: Structure, count: usize) -> Result<Sample>
         .map(|t| Dagp::parse(t).map_err(|e| anyhow!("--dagp {e}")))
         .transpose()?;
     let started = Instant::now();
-    let mut rng = Rng::new(args.seed);
-    let model = match args.model.as_str() {
+    let mut rng = Rng::new(args.common.seed);
+    let model = match args.common.model.as_str() {
         "random" if dagp.is_some() => {
             return Err(anyhow!(
                 "--dagp needs a learned model ({})",
@@ -255,7 +345,7 @@ fn sample(args: &EvalArgs, structure: Structure, count: usize) -> Result<Sample>
         if !m.has_values() {
             return Err(anyhow!(
                 "{} has no critic, and DAGP chooses by the critic: retrain it",
-                args.model
+                args.common.model
             ));
         }
     }
@@ -341,15 +431,15 @@ fn run(args: &EvalArgs) -> Result<ExitCode> {
     let tries = (above > 0).then(|| s.tries as f64 / above as f64);
     let kept = values.len();
     let filter = args.filter.unwrap_or(0.0);
-    if args.json {
+    if args.common.json {
         println!(
             "{}",
             json!({
                 "game": "course",
-                "model": args.model,
+                "model": args.common.model,
                 "events": args.events,
                 "count": kept,
-                "seed": args.seed,
+                "seed": args.common.seed,
                 "dagp": args.dagp,
                 "initial_courses": s.groups.len(),
                 "filter": filter,
@@ -367,12 +457,12 @@ fn run(args: &EvalArgs) -> Result<ExitCode> {
     } else {
         println!(
             "{}{} on {}-event courses, {kept} courses (seed {}{}):",
-            args.model,
+            args.common.model,
             args.dagp
                 .as_deref()
                 .map_or(String::new(), |t| format!(" + DAGP {t}")),
             args.events,
-            args.seed,
+            args.common.seed,
             if filter > 0.0 {
                 format!(", evaluation ≥ {filter} kept: {} tries", s.tries)
             } else {
@@ -411,7 +501,7 @@ fn actor(
     args: &EvalArgs,
     weights: Option<&std::path::Path>,
 ) -> Result<std::sync::Arc<CourseModel>> {
-    let models = crate::game::ModelCache::new(std::path::Path::new("models"));
+    let models = studio_core::game::ModelCache::new(std::path::Path::new("models"));
     RlCourse { id }
         .model(&models, weights, args.events)
         .map_err(|e| anyhow!(e))
@@ -424,11 +514,11 @@ fn randomized_initialization(
     structure: Structure,
     count: usize,
 ) -> Result<ExitCode> {
-    let Some(&id) = RL_IDS.iter().find(|&&id| id == args.model) else {
+    let Some(&id) = RL_IDS.iter().find(|&&id| id == args.common.model) else {
         return Err(anyhow!(
             "--ri applies to the learned generators ({}), not {:?}",
             RL_IDS.join(", "),
-            args.model
+            args.common.model
         ));
     };
     let model = actor(id, args, args.weights.as_deref())?;
@@ -442,7 +532,7 @@ fn randomized_initialization(
                 structure.columns() - 1
             ));
         }
-        let mut rng = Rng::new(args.seed);
+        let mut rng = Rng::new(args.common.seed);
         let courses = rl_courses(&model, c, count, None, &mut rng).map_err(|e| anyhow!(e))?;
         let judged: Vec<(Course, Vec<u32>)> = courses
             .into_iter()
@@ -455,7 +545,7 @@ fn randomized_initialization(
         let d = diversity(&judged);
         rows.push((c, d, mean));
     }
-    if args.json {
+    if args.common.json {
         let ri: Vec<serde_json::Value> = rows
             .iter()
             .map(|(c, d, mean)| {
@@ -471,17 +561,17 @@ fn randomized_initialization(
             "{}",
             json!({
                 "game": "course",
-                "model": args.model,
+                "model": args.common.model,
                 "events": args.events,
                 "count": count,
-                "seed": args.seed,
+                "seed": args.common.seed,
                 "ri": ri,
             })
         );
     } else {
         println!(
             "{} on {}-event courses, randomized initialization, {count} courses per row (seed {}):",
-            args.model, args.events, args.seed
+            args.common.model, args.events, args.common.seed
         );
         println!("   c    ASD   mean evaluation   different wins");
         for (c, d, mean) in rows {
@@ -508,12 +598,12 @@ fn plot_training(args: &EvalArgs, path: &std::path::Path) -> Result<()> {
     ] {
         curves.push((actor(id, args, None)?.sidecar.curve.clone(), rgb));
     }
-    let mut rng = Rng::new(args.seed);
+    let mut rng = Rng::new(args.common.seed);
     let random = (0..2_000)
         .map(|_| evaluate(&random_course(structure, &mut rng)).value)
         .sum::<f64>()
         / 2_000.0;
-    let mut chart = crate::export::chart::Chart::new(640, 400, 40.0, (0.0, 1.0), (0.0, 1.0));
+    let mut chart = studio_core::export::chart::Chart::new(640, 400, 40.0, (0.0, 1.0), (0.0, 1.0));
     chart.segment((0.0, random), (1.0, random), [120, 120, 120], 1);
     for (curve, rgb) in &curves {
         // Each curve across its own run: x is the share of that run's episodes.

@@ -1,15 +1,15 @@
 //! `graph FILE [--json] [--dot OUT]`: the state graph of a level whose game has one (looked
 //! up in the registry): its figures, and the graph in Graphviz DOT.
 
-use crate::files;
-use crate::game::{AnalyseOptions, Analysis, Game};
-use crate::io;
-use crate::jobs::Cancel;
-use crate::level::Level;
 use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use studio_core::files;
+use studio_core::game::{AnalyseOptions, Analysis, Game};
+use studio_core::io;
+use studio_core::jobs::Cancel;
+use studio_core::level::Level;
 
 #[derive(Args, Debug)]
 pub struct GraphArgs {
@@ -76,7 +76,7 @@ fn analyse(path: &Path, level: &Level, options: &AnalyseOptions) -> Result<Analy
     let context = |e: String| anyhow!("{}: level {:?}: {e}", path.display(), level.name);
     let game: &dyn Game = level.game.game().map_err(|e| context(e.to_string()))?;
     if !game.has_state_graph() {
-        let with_graph: Vec<&str> = crate::game::games()
+        let with_graph: Vec<&str> = studio_core::game::games()
             .iter()
             .filter(|g| g.has_state_graph())
             .map(|g| g.name())

@@ -2,39 +2,91 @@
 //! performance profiles of the agent ladder on α rooms against β rooms
 //! (pattern-based-ga-generator's Table 1).
 
-use super::eval::EvalArgs;
-use super::train::TrainArgs;
-use crate::dungeon::agents::AgentKind;
-use crate::dungeon::evolve::{self, Profile, ProfileAgents, RoomEvolution};
-use crate::dungeon::game::to_level;
-use crate::dungeon::Room;
-use crate::evolve::pattern::Fitness;
-use crate::evolve::{self as ga, Settings};
-use crate::files::{self, Loaded};
-use crate::jobs::Cancel;
-use crate::level::Pack;
+use crate::agents::AgentKind;
+use crate::evolve::{self, Profile, ProfileAgents, RoomEvolution};
+use crate::game::to_level;
+use crate::Room;
 use anyhow::{anyhow, bail, Context, Result};
+use clap::{Args, FromArgMatches};
 use serde_json::json;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use studio_cli::bounds::{self, bound, Bound, Range};
+use studio_cli::{EvalCommon, GameCommand, Slot};
+use studio_core::evolve::pattern::Fitness;
+use studio_core::evolve::{self as ga, Settings};
+use studio_core::files::{self, Loaded};
+use studio_core::game::registry::Registry;
+use studio_core::jobs::Cancel;
+use studio_core::level::Pack;
 
-/// The dungeon trains no model.
-pub const MODELS: [&str; 0] = [];
+/// The models `eval` profiles (the dungeon trains none).
+pub const EVAL_MODELS: [&str; 3] = ["fi2pop", "fi2pop-alpha", "fi2pop-beta"];
 
-/// The profiles, when `--game` is the dungeon.
-pub fn eval(args: &EvalArgs) -> Option<Result<ExitCode>> {
-    (args.game == crate::dungeon::ID).then(|| match args.model.as_str() {
+/// `eval --game dungeon --model fi2pop`.
+#[derive(Args, Debug)]
+pub struct EvalArgs {
+    /// --game, --model, --json, --seed.
+    #[command(flatten)]
+    pub common: EvalCommon,
+    /// Room size when it evolves its own rooms: WxH, each side 1 to 64 cells (default 13x9).
+    #[arg(long, value_parser = bounds::parse_size)]
+    pub size: Option<(usize, usize)>,
+    /// The α and β packs to profile (without it, 3 + 3 rooms are evolved first).
+    #[arg(long, num_args = 2, value_names = ["ALPHA", "BETA"])]
+    pub profile: Vec<PathBuf>,
+    /// The agents profiled: gvgai (do-nothing, random and GVGAI-like one-step and MCTS that
+    /// value only the score, as the paper's controllers), studio (the studio's ladder, whose
+    /// one-step and MCTS know the way to the key) or all.
+    #[arg(long, default_value = "gvgai", value_parser = ["gvgai", "studio", "all"])]
+    pub agents: String,
+    /// Games each agent plays on each room, 1 to 1,000 (default 30).
+    #[arg(long, value_parser = bounds::AGENT_GAMES.parser::<u32>())]
+    pub games: Option<u32>,
+    /// Generations when it evolves its own rooms, 0 to 500 (default 20).
+    #[arg(long, value_parser = bounds::GENERATIONS.parser::<usize>())]
+    pub generations: Option<usize>,
+    /// Population when it evolves its own rooms, 4 to 200 (default 50).
+    #[arg(long, value_parser = bounds::POPULATION.parser::<usize>())]
+    pub population: Option<usize>,
+    /// Rooms it evolves per fitness, one run each, 1 to 100 (default 3, as the paper).
+    #[arg(long, default_value_t = 3, value_parser = bounds::ROOMS.parser::<u32>())]
+    pub rooms: u32,
+    /// Write the rooms it evolved to DIR/alpha.ron and DIR/beta.ron.
+    #[arg(long, value_name = "DIR")]
+    pub keep: Option<PathBuf>,
+}
+
+const EVAL_BOUNDS: &[Bound] = &[
+    bound(&["eval"], "size", Range::Size),
+    bound(&["eval"], "games", Range::Whole(bounds::AGENT_GAMES)),
+    bound(&["eval"], "generations", Range::Whole(bounds::GENERATIONS)),
+    bound(&["eval"], "population", Range::Whole(bounds::POPULATION)),
+    bound(&["eval"], "rooms", Range::Whole(bounds::ROOMS)),
+];
+
+/// Adds the dungeon's `eval` (the agent profiles) to the command line.
+pub fn commands(registry: &mut Registry) {
+    registry.add(GameCommand {
+        game: crate::ID,
+        slot: Slot::Eval,
+        models: &EVAL_MODELS,
+        args: EvalArgs::augment_args,
+        run: |m| eval(&EvalArgs::from_arg_matches(m)?),
+        bounds: EVAL_BOUNDS,
+        example: &["eval", "--game", "dungeon", "--model", "fi2pop"],
+    });
+}
+
+/// The profiles.
+fn eval(args: &EvalArgs) -> Result<ExitCode> {
+    match args.common.model()? {
         "fi2pop" | "fi2pop-alpha" | "fi2pop-beta" => profile(args),
         other => Err(anyhow!(
             "the dungeon has no sweep of {other:?}; `eval --game dungeon --model fi2pop` \
              profiles the agents on α and β rooms"
         )),
-    })
-}
-
-/// The dungeon has no training.
-pub fn train(_args: &TrainArgs) -> Option<Result<ExitCode>> {
-    None
+    }
 }
 
 fn rooms_of(path: &Path) -> Result<Vec<Room>> {
@@ -44,7 +96,7 @@ fn rooms_of(path: &Path) -> Result<Vec<Room>> {
     };
     let mut rooms = Vec::new();
     for level in levels {
-        if level.game != crate::dungeon::ID {
+        if level.game != crate::ID {
             bail!(
                 "{}: level {:?} is a {} level, not a dungeon room",
                 path.display(),
@@ -73,7 +125,7 @@ fn own_rooms(args: &EvalArgs, fitness: Fitness) -> Result<Vec<Room>> {
         let settings = Settings {
             population: args.population.unwrap_or(50),
             generations: args.generations.unwrap_or(20),
-            seed: args.seed.wrapping_add(i),
+            seed: args.common.seed.wrapping_add(i),
             ..Settings::default()
         };
         eprintln!(
@@ -131,8 +183,8 @@ fn profile(args: &EvalArgs) -> Result<ExitCode> {
                 own_rooms(args, Fitness::Beta)?,
             );
             if let Some(dir) = &args.keep {
-                keep(dir, &rooms.0, Fitness::Alpha, args.seed)?;
-                keep(dir, &rooms.1, Fitness::Beta, args.seed)?;
+                keep(dir, &rooms.0, Fitness::Alpha, args.common.seed)?;
+                keep(dir, &rooms.1, Fitness::Beta, args.common.seed)?;
             }
             rooms
         }
@@ -145,10 +197,12 @@ fn profile(args: &EvalArgs) -> Result<ExitCode> {
         )
     })?;
     let agents = set.agents();
-    let alpha_profiles = evolve::profiles(&alpha, agents, games, args.seed, &Cancel::default())
-        .map_err(|e| anyhow!("{e}"))?;
-    let beta_profiles = evolve::profiles(&beta, agents, games, args.seed, &Cancel::default())
-        .map_err(|e| anyhow!("{e}"))?;
+    let alpha_profiles =
+        evolve::profiles(&alpha, agents, games, args.common.seed, &Cancel::default())
+            .map_err(|e| anyhow!("{e}"))?;
+    let beta_profiles =
+        evolve::profiles(&beta, agents, games, args.common.seed, &Cancel::default())
+            .map_err(|e| anyhow!("{e}"))?;
     let side = |rooms: &[Room], profiles: &[Profile]| {
         json!({
             "rooms": rooms.len(),
@@ -164,12 +218,12 @@ fn profile(args: &EvalArgs) -> Result<ExitCode> {
                 .collect::<serde_json::Map<_, _>>(),
         })
     };
-    if args.json {
+    if args.common.json {
         println!(
             "{}",
             json!({
                 "games": games,
-                "seed": args.seed,
+                "seed": args.common.seed,
                 "agents": set.name(),
                 "alpha": side(&alpha, &alpha_profiles),
                 "beta": side(&beta, &beta_profiles),
@@ -179,7 +233,7 @@ fn profile(args: &EvalArgs) -> Result<ExitCode> {
     }
     println!(
         "Relative performance profiles, {games} games per agent and room (seed {}, agents {})",
-        args.seed,
+        args.common.seed,
         set.name()
     );
     println!(

@@ -2,15 +2,15 @@
 //! window's Interpolation window (and the Blend lab's strip), headless. A and B are level
 //! files (RON, JSON, ASCII) or one level of a pack, `pack.ron#name` or `pack.ron#3`.
 
-use crate::files;
-use crate::game::{self, GameId, ModelCache};
-use crate::generation;
-use crate::jobs::Cancel;
-use crate::level::{Level, Pack};
 use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use studio_core::files;
+use studio_core::game::{self, GameId, ModelCache};
+use studio_core::generation;
+use studio_core::jobs::Cancel;
+use studio_core::level::{Level, Pack};
 
 #[derive(Args, Debug)]
 pub struct InterpolateArgs {

@@ -2,11 +2,6 @@
 //! in the registry) and print its figures, in the file's order; the levels of a pack are
 //! analysed on all cores.
 
-use crate::evolve::pattern::{self, Fitness, Group};
-use crate::files;
-use crate::game::{AnalyseOptions, GameId};
-use crate::jobs::Cancel;
-use crate::level::Level;
 use anyhow::{anyhow, Result};
 use clap::Args;
 use rayon::iter::{ParallelBridge, ParallelIterator};
@@ -14,6 +9,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::mpsc;
+use studio_core::evolve::pattern::{self, Fitness, Group};
+use studio_core::files;
+use studio_core::game::{AnalyseOptions, GameId};
+use studio_core::jobs::Cancel;
+use studio_core::level::Level;
 
 #[derive(Args, Debug)]
 pub struct ValidateArgs {

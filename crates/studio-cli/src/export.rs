@@ -1,23 +1,25 @@
 //! `export PACK --format json|png|tmj --out PATH`: the JSON export; a PNG sheet labelled with
 //! each level's number, name, figure and verdict (stored figures first, else measured by its
-//! game's analysis, as the window's pack strip does); or a folder of Tiled maps.
+//! game's analysis, as the window's pack strip does); a folder of Tiled maps; or a format a
+//! game adds ([`studio_core::formats::Exporter`]).
 
-use crate::document::{pack_doc, PackDoc};
-use crate::export::{self, tiled};
-use crate::files;
-use crate::jobs::Cancel;
 use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use studio_core::document::{pack_doc, PackDoc};
+use studio_core::export::{self, tiled};
+use studio_core::files;
+use studio_core::jobs::Cancel;
 
 #[derive(Args, Debug)]
+#[command(after_help = formats_help())]
 pub struct ExportArgs {
     /// The pack to export (.ron).
     pub pack: PathBuf,
     /// Output format: json (one file), png (a labelled sheet), tmj (a folder of Tiled maps,
-    /// one per level, with the tilesets and a .world file), or, for Mario packs, vglc-mario
-    /// or mario-ai (a folder of level text files).
+    /// one per level, with the tilesets and a .world file), or a game's format (listed
+    /// below).
     #[arg(long, default_value = "json")]
     pub format: String,
     /// Where to write (a file; a folder for tmj).
@@ -25,8 +27,17 @@ pub struct ExportArgs {
     pub out: PathBuf,
 }
 
+/// The games' export formats, one per line, for `export --help`.
+fn formats_help() -> String {
+    let mut text = String::from("Games' formats:");
+    for exporter in studio_core::formats::exporters() {
+        text.push_str(&format!("\n  {:<12} {}", exporter.format, exporter.help));
+    }
+    text
+}
+
 /// The pack's levels' labels: stored figures, else measured now.
-fn notes(pack: crate::level::Pack) -> Vec<export::SheetNote> {
+fn notes(pack: studio_core::level::Pack) -> Vec<export::SheetNote> {
     let mut doc = PackDoc::with(pack, None, false);
     for (key, measured) in pack_doc::measure(&doc.unmeasured(), &Cancel::default()) {
         doc.measured.insert(key, measured);
@@ -58,22 +69,17 @@ pub fn run(args: &ExportArgs) -> Result<ExitCode> {
             );
             return Ok(ExitCode::SUCCESS);
         }
-        "vglc-mario" | "mario-ai" => {
-            let format = if args.format == "mario-ai" {
-                crate::mario::formats::Format::MarioAi
-            } else {
-                crate::mario::formats::Format::Vglc
+        other => {
+            let exporters = studio_core::formats::exporters();
+            let Some(exporter) = exporters.iter().find(|e| e.format == other) else {
+                let mut known = vec!["json", "png", "tmj"];
+                known.extend(exporters.iter().map(|e| e.format));
+                bail!("unknown export format {other:?} ({})", known.join(", "));
             };
-            let written = crate::mario::formats::export_pack(&args.out, &pack, format)
-                .map_err(|e| anyhow!(e))?;
-            println!(
-                "wrote {written} {} level files to {}",
-                format.name(),
-                args.out.display()
-            );
+            let written = (exporter.export)(&args.out, &pack).map_err(|e| anyhow!(e))?;
+            println!("wrote {written} to {}", args.out.display());
             return Ok(ExitCode::SUCCESS);
         }
-        other => bail!("unknown export format {other:?} (json, png, tmj, vglc-mario, mario-ai)"),
     }
     println!(
         "exported {} levels to {}",

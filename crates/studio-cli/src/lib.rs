@@ -1,0 +1,216 @@
+//! The command line: the same binary runs every job of the window headless.
+//!
+//! The shell (this crate) has the sub-commands every game shares — `list`, `validate`,
+//! `generate`, `export`, `import`, `graph`, `interpolate` — and names no game. A game adds
+//! its own through its plug-in ([`GameCommand`]): its `eval` (the metric sweep of its models)
+//! and `train` (its models), each with the flags that game takes, and sub-commands of its own
+//! (`dataset`). `eval` and `train` read `--game` / `--model` first and then parse the rest
+//! with the flags of the game that owns the model, so `eval --game G --help` shows them.
+
+pub mod bounds;
+mod eval;
+mod export;
+mod generate;
+mod graph;
+mod import;
+mod interpolate;
+mod list;
+pub mod pack_out;
+pub mod train;
+mod validate;
+
+pub use eval::EvalCommon;
+pub use train::{refuse_writing_over, TrainCommon};
+
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
+use std::ffi::OsString;
+use std::process::ExitCode;
+use std::sync::Arc;
+use studio_core::game::{registry, GameId};
+
+/// Where a [`GameCommand`] goes on the command line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slot {
+    /// `eval --game G --model M`: the metric sweep of the game's models.
+    Eval,
+    /// `train --model M`: training the game's models.
+    Train,
+    /// A sub-command of its own (`dataset`), with what `--help` says of it.
+    Own {
+        /// The sub-command's name.
+        name: &'static str,
+        /// One line for the top-level help.
+        about: &'static str,
+    },
+}
+
+/// A sub-command a game adds to the command line through its plug-in
+/// ([`Registry::add`](studio_core::game::registry::Registry::add)).
+#[derive(Clone, Copy, Debug)]
+pub struct GameCommand {
+    /// The game that owns it.
+    pub game: GameId,
+    /// Where it goes.
+    pub slot: Slot,
+    /// The `--model` values it runs (`eval`, `train`).
+    pub models: &'static [&'static str],
+    /// Adds its flags to a command (clap's `Args::augment_args` of its flag struct).
+    pub args: fn(clap::Command) -> clap::Command,
+    /// Runs it on the parsed flags (clap's `FromArgMatches` of its flag struct, then the work).
+    pub run: fn(&clap::ArgMatches) -> anyhow::Result<ExitCode>,
+    /// Its numeric flags and their ranges (docs/files.md's "Bounds" table).
+    pub bounds: &'static [bounds::Bound],
+    /// The least command line that reaches its flags (`["eval", "--game", "longcat",
+    /// "--model", "puzzle-up"]`): what the bounds test adds a flag to.
+    pub example: &'static [&'static str],
+}
+
+/// The game commands the installed plug-ins added.
+pub fn game_commands() -> Vec<Arc<GameCommand>> {
+    registry::entries::<GameCommand>()
+}
+
+/// The clap command of `command` under `name`, with its flags.
+pub fn clap_command(command: &GameCommand) -> clap::Command {
+    let name = match command.slot {
+        Slot::Eval => "eval",
+        Slot::Train => "train",
+        Slot::Own { name, .. } => name,
+    };
+    (command.args)(clap::Command::new(name))
+}
+
+/// The raw words of `eval` and `train`: parsed again with the flags of the game that owns the
+/// model.
+#[derive(clap::Args, Debug)]
+pub struct Words {
+    /// `--game GAME` (eval), `--model MODEL`, then that game's flags: `eval --game GAME
+    /// --help` or `train --model MODEL --help` lists them.
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true, num_args = 0.., value_name = "FLAGS")]
+    pub words: Vec<OsString>,
+}
+
+/// Level Studio: a level design studio for tile-based puzzle games.
+#[derive(Parser, Debug)]
+#[command(
+    name = "level-studio",
+    version,
+    about = "Level Studio: a level design studio for tile-based puzzle games.",
+    long_about = None
+)]
+pub struct Cli {
+    /// The sub-command to run; none opens the studio window.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// The sub-commands.
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// The registered games, their generators and the conditions each takes.
+    List(list::ListArgs),
+    /// Analyse levels with their game's bots, solver or evaluator (files or packs).
+    Validate(validate::ValidateArgs),
+    /// Export a pack to JSON or a PNG sheet.
+    Export(export::ExportArgs),
+    /// The state graph of a level whose game has one: variables, classes and difficulty;
+    /// optional Graphviz export.
+    Graph(graph::GraphArgs),
+    /// Generate levels into a pack.
+    Generate(generate::GenerateArgs),
+    /// Train a model, with progress and checkpoints (`train --model MODEL --help` lists the
+    /// flags of the game that owns the model).
+    #[command(disable_help_flag = true)]
+    Train(Words),
+    /// The metric sweep of a generator (`eval --game GAME --help` lists that game's flags).
+    #[command(disable_help_flag = true)]
+    Eval(Words),
+    /// Import levels from other formats into a pack (`level-studio import --help` lists them).
+    Import(import::ImportArgs),
+    /// Walk a model's latent space from level A to level B into a pack (the window's
+    /// Interpolation and the Blend lab's strip).
+    Interpolate(interpolate::InterpolateArgs),
+}
+
+/// The whole command line: the shell's sub-commands and those the games add.
+pub fn command() -> clap::Command {
+    let mut cli = Cli::command();
+    for own in game_commands() {
+        if let Slot::Own { about, .. } = own.slot {
+            cli = cli.subcommand(clap_command(&own).about(about));
+        }
+    }
+    cli
+}
+
+/// Parses the arguments and runs the command; `None` means no sub-command was given (the
+/// caller opens the window, or prints help).
+pub fn run_from_args() -> Option<ExitCode> {
+    run_matches(command().get_matches())
+}
+
+/// Runs a command line given as words (the first is the program name), in this process:
+/// what tests use to drive the command line with games they register themselves.
+///
+/// # Errors
+/// clap's error for words that are not a command line.
+pub fn run_words<I, T>(words: I) -> Result<Option<ExitCode>, clap::Error>
+where
+    I: IntoIterator<Item = T>,
+    T: Into<std::ffi::OsString> + Clone,
+{
+    Ok(run_matches(command().try_get_matches_from(words)?))
+}
+
+fn run_matches(matches: clap::ArgMatches) -> Option<ExitCode> {
+    if let Some((name, sub)) = matches.subcommand() {
+        let own = game_commands()
+            .into_iter()
+            .find(|c| matches!(c.slot, Slot::Own { name: n, .. } if n == name));
+        if let Some(own) = own {
+            return Some(finish((own.run)(sub)));
+        }
+    }
+    match Cli::from_arg_matches(&matches) {
+        Ok(cli) => run(cli),
+        Err(e) => Some(clap_exit(&e)),
+    }
+}
+
+/// Prints clap's message (help, version or an error) and answers its exit code.
+fn clap_exit(e: &clap::Error) -> ExitCode {
+    let _ = e.print();
+    ExitCode::from(u8::try_from(e.exit_code()).unwrap_or(2))
+}
+
+fn finish(result: anyhow::Result<ExitCode>) -> ExitCode {
+    match result {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run(cli: Cli) -> Option<ExitCode> {
+    let command = cli.command?;
+    let result = match command {
+        Command::List(args) => list::run(&args),
+        Command::Validate(args) => validate::run(&args),
+        Command::Export(args) => export::run(&args),
+        Command::Graph(args) => graph::run(&args),
+        Command::Generate(args) => generate::run(&args),
+        Command::Train(words) => train::run(&words.words),
+        Command::Eval(words) => eval::run(&words.words),
+        Command::Import(args) => import::run(&args),
+        Command::Interpolate(args) => interpolate::run(&args),
+    };
+    Some(finish(result))
+}
+
+/// Prints the top-level help.
+pub fn print_help() {
+    let _ = command().print_help();
+    println!();
+}
