@@ -1,12 +1,14 @@
 //! Level Studio: a level design studio for tile-based puzzle games.
 //!
-//! The `level-studio` package: the window ([`app`], behind the default `gui` feature) and
-//! [`GAMES`], the one list of games; the command line is the `studio-cli` crate ([`cli`]). Everything else lives in the
+//! The `level-studio` package: [`GAMES`], the one list of games, and the binary that installs
+//! them and runs the command line (the `studio-cli` crate, [`cli`]) or the window (the
+//! `studio-app` crate, [`app`], behind the default `gui` feature, which also turns on the
+//! games' own window parts). Everything else lives in the
 //! workspace's crates, re-exported here under their old paths: the core (`studio-core`), the
 //! ML plumbing (`studio-ml`) and one crate per game (`crates/games/<game>`).
 
 #[cfg(feature = "gui")]
-pub mod app;
+pub use studio_app as app;
 
 pub use studio_cli as cli;
 pub use studio_core::{

@@ -5,10 +5,11 @@
 use egui::Key;
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
-use level_studio::app::playtest::mario::Player;
 use level_studio::app::{AppCommand, JobMode, PackCommand, Settings, StudioApp, StudioPaths};
 use level_studio::game::registry;
 use level_studio::level::Level;
+use level_studio::mario::ui::cgan_map::CganMapWindow;
+use level_studio::mario::ui::playtest::{MarioPlay, Player};
 
 fn studio(dir: &tempfile::TempDir) -> StudioApp {
     let paths = StudioPaths::for_tests(vec![], Some(dir.path().join("recovery.ron")));
@@ -55,7 +56,7 @@ fn start_playtest(h: &mut Harness<'_, StudioApp>, level: &Level) {
     h.get_by_label("Playtest").click();
     steps(h, 2);
     assert!(
-        h.state().playtest().mario().is_some(),
+        h.state().playtest().session::<MarioPlay>().is_some(),
         "{:?}",
         h.state().errors()
     );
@@ -68,14 +69,21 @@ fn held_arrows_move_mario_in_real_time_and_pause_freezes_him() {
     steps(&mut h, 2);
     start_playtest(&mut h, &level(None));
     assert_eq!(
-        h.state().playtest().mario().unwrap().ticks(),
+        h.state().playtest().session::<MarioPlay>().unwrap().ticks(),
         0,
         "the clock waits for the designer's first key"
     );
-    let x0 = h.state().playtest().mario().unwrap().world.mario().x();
+    let x0 = h
+        .state()
+        .playtest()
+        .session::<MarioPlay>()
+        .unwrap()
+        .world
+        .mario()
+        .x();
     h.key_down(Key::ArrowRight);
     steps(&mut h, 30);
-    let play = h.state().playtest().mario().unwrap();
+    let play = h.state().playtest().session::<MarioPlay>().unwrap();
     // Half a second at 60 frames a second is about 16 engine ticks of 30 ms.
     assert!((14..=18).contains(&play.ticks()), "{} ticks", play.ticks());
     let x1 = play.world.mario().x();
@@ -83,12 +91,18 @@ fn held_arrows_move_mario_in_real_time_and_pause_freezes_him() {
     // P pauses: time stands still; N plays one tick.
     h.key_press(Key::P);
     steps(&mut h, 1);
-    let paused_at = h.state().playtest().mario().unwrap().ticks();
+    let paused_at = h.state().playtest().session::<MarioPlay>().unwrap().ticks();
     steps(&mut h, 20);
-    assert_eq!(h.state().playtest().mario().unwrap().ticks(), paused_at);
+    assert_eq!(
+        h.state().playtest().session::<MarioPlay>().unwrap().ticks(),
+        paused_at
+    );
     h.key_press(Key::N);
     steps(&mut h, 1);
-    assert_eq!(h.state().playtest().mario().unwrap().ticks(), paused_at + 1);
+    assert_eq!(
+        h.state().playtest().session::<MarioPlay>().unwrap().ticks(),
+        paused_at + 1
+    );
     h.key_up(Key::ArrowRight);
     h.get_by_label_contains("PAUSED");
 }
@@ -103,13 +117,26 @@ fn walking_into_a_goomba_loses_and_the_attempt_is_kept_with_the_level() {
     h.key_down(Key::ArrowRight);
     for _ in 0..200 {
         h.step();
-        if h.state().playtest().mario().unwrap().outcome().is_some() {
+        if h.state()
+            .playtest()
+            .session::<MarioPlay>()
+            .unwrap()
+            .outcome()
+            .is_some()
+        {
             break;
         }
     }
     h.key_up(Key::ArrowRight);
     steps(&mut h, 2);
-    assert_eq!(h.state().playtest().mario().unwrap().outcome(), Some(false));
+    assert_eq!(
+        h.state()
+            .playtest()
+            .session::<MarioPlay>()
+            .unwrap()
+            .outcome(),
+        Some(false)
+    );
     h.get_by_label_contains("Hit by an enemy");
     let app = h.state();
     let pack = &app.packs()[app.active_pack()].pack;
@@ -132,14 +159,23 @@ fn watching_a_star_fast_reaches_the_goal_and_is_not_the_designers_attempt() {
     steps(&mut h, 1);
     h.get_by_label("Fast").click();
     steps(&mut h, 1);
-    assert_eq!(h.state().playtest().mario().unwrap().player, Player::AStar);
+    assert_eq!(
+        h.state().playtest().session::<MarioPlay>().unwrap().player,
+        Player::AStar
+    );
     for _ in 0..400 {
         h.step();
-        if h.state().playtest().mario().unwrap().outcome().is_some() {
+        if h.state()
+            .playtest()
+            .session::<MarioPlay>()
+            .unwrap()
+            .outcome()
+            .is_some()
+        {
             break;
         }
     }
-    let play = h.state().playtest().mario().unwrap();
+    let play = h.state().playtest().session::<MarioPlay>().unwrap();
     assert_eq!(play.outcome(), Some(true), "A* finishes the corridor");
     assert_eq!(play.speed, 4);
     let app = h.state();
@@ -195,13 +231,23 @@ fn the_cgan_map_sweeps_after_the_canvas_level_and_shows_the_points_patterns() {
     h.get_by_label("CGAN map").click();
     for _ in 0..400 {
         steps(&mut h, 1);
-        if h.state().cgan_map().distinct().is_some() {
+        if h.state()
+            .tool::<CganMapWindow>()
+            .unwrap()
+            .distinct()
+            .is_some()
+        {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     steps(&mut h, 3);
-    let (raw, matched) = h.state().cgan_map().distinct().unwrap();
+    let (raw, matched) = h
+        .state()
+        .tool::<CganMapWindow>()
+        .unwrap()
+        .distinct()
+        .unwrap();
     assert!(
         raw >= matched && matched >= 1,
         "{raw} raw, {matched} matched"

@@ -5,6 +5,7 @@ use egui::{Key, Pos2};
 use egui_kittest::kittest::{NodeT, Queryable};
 use egui_kittest::Harness;
 use level_studio::app::{AppCommand, JobMode, PackCommand, Settings, StudioApp, StudioPaths};
+use level_studio::blend::ui::blend_lab::BlendLab;
 use level_studio::game::ConditionValue;
 use level_studio::level::Level;
 use level_studio::match3::Match3Level;
@@ -333,7 +334,10 @@ fn a_tiny_longcat_level_is_played_to_success_by_keys_and_recorded() {
     h.get_by_label("Playtest").click();
     steps(&mut h, 2);
     assert!(
-        h.state().playtest().longcat().is_some(),
+        h.state()
+            .playtest()
+            .session::<level_studio::longcat::ui::playtest::LongcatPlay>()
+            .is_some(),
         "{:?}",
         h.state().errors()
     );
@@ -343,16 +347,35 @@ fn a_tiny_longcat_level_is_played_to_success_by_keys_and_recorded() {
         h.key_press(key);
         steps(&mut h, 1);
     }
-    assert_eq!(h.state().playtest().longcat().unwrap().moves(), 2);
+    assert_eq!(
+        h.state()
+            .playtest()
+            .session::<level_studio::longcat::ui::playtest::LongcatPlay>()
+            .unwrap()
+            .moves(),
+        2
+    );
     h.key_press(Key::Backspace);
     steps(&mut h, 1);
-    assert_eq!(h.state().playtest().longcat().unwrap().moves(), 1, "undone");
+    assert_eq!(
+        h.state()
+            .playtest()
+            .session::<level_studio::longcat::ui::playtest::LongcatPlay>()
+            .unwrap()
+            .moves(),
+        1,
+        "undone"
+    );
     for key in [Key::S, Key::A] {
         h.key_press(key);
         steps(&mut h, 1);
     }
     steps(&mut h, 1);
-    let play = h.state().playtest().longcat().unwrap();
+    let play = h
+        .state()
+        .playtest()
+        .session::<level_studio::longcat::ui::playtest::LongcatPlay>()
+        .unwrap();
     assert_eq!(play.outcome(), Some(true), "every cell filled");
     h.get_by_label_contains("SUCCESS");
 
@@ -394,7 +417,7 @@ fn a_match_in_a_match3_playtest_changes_the_counters() {
     let (a, b) = h
         .state()
         .playtest()
-        .match3()
+        .session::<level_studio::match3::ui::playtest::Match3Play>()
         .expect("a match-3 game")
         .legal_move()
         .expect("a fresh board has a move");
@@ -404,7 +427,11 @@ fn a_match_in_a_match3_playtest_changes_the_counters() {
     };
     click_at(&mut h, pa);
     click_at(&mut h, pb);
-    let m = h.state().playtest().match3().unwrap();
+    let m = h
+        .state()
+        .playtest()
+        .session::<level_studio::match3::ui::playtest::Match3Play>()
+        .unwrap();
     assert_eq!(m.moves, 1, "one swap made");
     assert!(m.cleared >= 3, "a match clears at least three tiles");
     let red = m.red;
@@ -415,7 +442,14 @@ fn a_match_in_a_match3_playtest_changes_the_counters() {
     // Restart deals a new board and keeps the abandoned attempt for the level.
     h.get_by_label("Restart").click();
     steps(&mut h, 2);
-    assert_eq!(h.state().playtest().match3().unwrap().moves, 0);
+    assert_eq!(
+        h.state()
+            .playtest()
+            .session::<level_studio::match3::ui::playtest::Match3Play>()
+            .unwrap()
+            .moves,
+        0
+    );
     command(&mut h, AppCommand::Pack(PackCommand::AddCurrent));
     let app = h.state();
     let level = app.packs()[app.active_pack()].pack.levels.last().unwrap();
@@ -423,7 +457,13 @@ fn a_match_in_a_match3_playtest_changes_the_counters() {
     assert_eq!(level.playtests[0].moves, 1);
 
     // A drag from a tile onto its neighbour swaps them too.
-    let (a, b) = h.state().playtest().match3().unwrap().legal_move().unwrap();
+    let (a, b) = h
+        .state()
+        .playtest()
+        .session::<level_studio::match3::ui::playtest::Match3Play>()
+        .unwrap()
+        .legal_move()
+        .unwrap();
     let (pa, pb) = {
         let p = h.state().playtest();
         (p.cell_center(a.0, a.1), p.cell_center(b.0, b.1))
@@ -438,7 +478,15 @@ fn a_match_in_a_match3_playtest_changes_the_counters() {
     }
     h.drop_at(pb);
     steps(&mut h, 2);
-    assert_eq!(h.state().playtest().match3().unwrap().moves, 1, "dragged");
+    assert_eq!(
+        h.state()
+            .playtest()
+            .session::<level_studio::match3::ui::playtest::Match3Play>()
+            .unwrap()
+            .moves,
+        1,
+        "dragged"
+    );
 }
 
 #[test]
@@ -1105,14 +1153,17 @@ fn blend_lab_walks_from_a_to_b_and_sends_random_blends_to_the_candidates() {
     command(&mut h, AppCommand::SwitchGame(level_studio::blend::ID));
     h.get_by_label("Blend lab").click();
     steps(&mut h, 2);
-    assert!(h.state().blend_lab().open);
+    assert!(h.state().tool::<BlendLab>().unwrap().open);
     // The lab loads the VGLC segments first (an error without them: the walk needs none).
-    h.state_mut().blend_lab_mut().wait(Duration::from_secs(60));
-    let has_data = h.state().blend_lab().data.is_some();
+    h.state_mut()
+        .tool_mut::<BlendLab>()
+        .unwrap()
+        .wait(Duration::from_secs(60));
+    let has_data = h.state().tool::<BlendLab>().unwrap().data.is_some();
     let a = Level::bare(level_studio::blend::ID, "runner", lr_segment(9));
     let b = Level::bare(level_studio::blend::ID, "room", zelda_segment());
     {
-        let lab = h.state_mut().blend_lab_mut();
+        let lab = h.state_mut().tool_mut::<BlendLab>().unwrap();
         lab.a = Some(("runner".into(), a.clone()));
         lab.b = Some(("room".into(), b.clone()));
         lab.steps = 3;
@@ -1121,9 +1172,12 @@ fn blend_lab_walks_from_a_to_b_and_sends_random_blends_to_the_candidates() {
     steps(&mut h, 2);
     h.get_by_label("Blend A to B").click();
     h.step();
-    h.state_mut().blend_lab_mut().wait(Duration::from_secs(60));
+    h.state_mut()
+        .tool_mut::<BlendLab>()
+        .unwrap()
+        .wait(Duration::from_secs(60));
     steps(&mut h, 3);
-    let lab = h.state().blend_lab();
+    let lab = h.state().tool::<BlendLab>().unwrap();
     assert!(lab.error.is_none(), "{:?}", lab.error);
     // A, the model's A, three in-betweens, the model's B, B.
     assert_eq!(lab.strip.len(), 7);
@@ -1144,13 +1198,22 @@ fn blend_lab_walks_from_a_to_b_and_sends_random_blends_to_the_candidates() {
         eprintln!("skipping the random blends: no VGLC folder at ../shared/data/vglc");
         return;
     }
-    h.state_mut().blend_lab_mut().count = 40;
+    h.state_mut().tool_mut::<BlendLab>().unwrap().count = 40;
     steps(&mut h, 1);
     h.get_by_label("Draw").click();
     h.step();
-    h.state_mut().blend_lab_mut().wait(Duration::from_secs(60));
+    h.state_mut()
+        .tool_mut::<BlendLab>()
+        .unwrap()
+        .wait(Duration::from_secs(60));
     steps(&mut h, 3);
-    let random = h.state().blend_lab().random.clone().expect("random blends");
+    let random = h
+        .state()
+        .tool::<BlendLab>()
+        .unwrap()
+        .random
+        .clone()
+        .expect("random blends");
     assert_eq!(random.blends.len(), 40);
     assert!(random.e_distance.is_finite() && random.e_distance >= 0.0);
     h.get_by_label("To candidates").click();
@@ -1270,9 +1333,11 @@ fn previous_sets_and_lab_candidates_survive_a_restart_and_an_empty_run_keeps_the
             label: "PLAYABLE".into(),
             reason: "LR-like".into(),
         },
-        generator: level_studio::app::generation::blend_lab::LAB_GENERATOR,
+        generator: level_studio::blend::ui::blend_lab::LAB_GENERATOR,
     };
-    h.state_mut().generators_mut().offer(blend, vec![lab]);
+    h.state_mut()
+        .generators_mut()
+        .offer(blend, "Blend lab", vec![lab]);
     let session = h.state().session();
     let mut again = harness(studio(vec![], &dir, JobMode::Threads));
     steps(&mut again, 2);

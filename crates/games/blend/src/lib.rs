@@ -15,6 +15,8 @@ pub mod lab;
 pub mod metrics;
 pub mod play;
 pub mod tiles;
+#[cfg(feature = "ui")]
+pub mod ui;
 pub mod vae;
 
 pub use figures::BlendFigures;
@@ -28,6 +30,8 @@ mod tests;
 pub fn plugin(registry: &mut studio_core::game::registry::Registry) {
     registry.add_game(&BlendGame);
     cli::commands(registry);
+    #[cfg(feature = "ui")]
+    ui::plugin(registry);
     registry.add(studio_core::formats::Importer {
         format: "vglc-lode-runner",
         help: "VGLC Lode Runner level files or their folder: each level's four 16 × 16 quadrants as blend segments",

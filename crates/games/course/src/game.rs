@@ -79,6 +79,7 @@ pub fn parameter_strip(course: &Course) -> Option<ParamStrip> {
         value,
         shown,
         cells: [(2 * i, row), (2 * i + 1, row)],
+        tile: None,
     };
     let mut events = Vec::with_capacity(cols.len());
     for (i, col) in cols.iter().enumerate() {
@@ -90,17 +91,20 @@ pub fn parameter_strip(course: &Course) -> Option<ParamStrip> {
         ];
         if !boss {
             let heal = (col[2] * MAX_HP).round();
-            params.push(param(
-                "Fountain after",
-                col[2],
-                if col[2] > 0.0 {
-                    format!("heals {heal:.0} HP")
-                } else {
-                    "no fountain".into()
-                },
-                i,
-                2,
-            ));
+            params.push(StripParam {
+                tile: Some(('R', FOUNTAIN_RGB)),
+                ..param(
+                    "Fountain after",
+                    col[2],
+                    if col[2] > 0.0 {
+                        format!("heals {heal:.0} HP")
+                    } else {
+                        "no fountain".into()
+                    },
+                    i,
+                    2,
+                )
+            });
         }
         events.push(StripEvent {
             label: if boss {

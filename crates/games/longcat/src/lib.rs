@@ -36,6 +36,8 @@ pub mod level;
 pub mod ridge;
 pub mod rules;
 pub mod solver;
+#[cfg(feature = "ui")]
+pub mod ui;
 pub mod variables;
 
 pub use analysis::GraphAnalysis;
@@ -54,6 +56,8 @@ pub use variables::GraphVariables;
 pub fn plugin(registry: &mut studio_core::game::registry::Registry) {
     registry.add_game(&LongcatGame);
     cli::commands(registry);
+    #[cfg(feature = "ui")]
+    ui::plugin(registry);
 }
 
 /// Unit tests run with this game registered, from the repository root (where the shipped

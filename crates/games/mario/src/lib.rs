@@ -17,6 +17,8 @@ pub mod patterns;
 pub mod reward;
 pub mod td3;
 pub mod tiles;
+#[cfg(feature = "ui")]
+pub mod ui;
 
 #[cfg(test)]
 pub(crate) mod test_levels;
@@ -30,6 +32,8 @@ pub use tiles::Tile;
 pub fn plugin(registry: &mut studio_core::game::registry::Registry) {
     registry.add_game(&game::MarioGame);
     cli::commands(registry);
+    #[cfg(feature = "ui")]
+    ui::plugin(registry);
     for importer in formats::IMPORTERS {
         registry.add(importer);
     }

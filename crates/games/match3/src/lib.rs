@@ -15,6 +15,8 @@ pub mod generators;
 pub mod layout;
 pub mod rules;
 pub mod synth;
+#[cfg(feature = "ui")]
+pub mod ui;
 pub mod validate;
 
 pub use bot::BotKind;
@@ -28,6 +30,8 @@ pub use validate::{validate, Validation, ValidationConfig, ValidationError};
 pub fn plugin(registry: &mut studio_core::game::registry::Registry) {
     registry.add_game(&Match3Game);
     cli::commands(registry);
+    #[cfg(feature = "ui")]
+    ui::plugin(registry);
 }
 
 /// Unit tests run with this game registered, from the repository root (where the shipped

@@ -93,6 +93,9 @@ pub struct StripParam {
     pub shown: String,
     /// The cells of its tens and ones digits.
     pub cells: [(usize, usize); 2],
+    /// A tile (letter, colour) the strip shows after its event while the value is above 0
+    /// (a course's fountain), labelled "name event: shown".
+    pub tile: Option<(char, [u8; 3])>,
 }
 
 impl StripParam {

@@ -1,0 +1,537 @@
+//! The bottom strip: the open packs as tabs, the active pack's levels as thumbnails with name
+//! and figures (click to edit, double-click to rename, drag to reorder, ✕ to remove), the
+//! pack buttons, and the pack's difficulty curve.
+
+use crate::board::Board;
+use crate::generation::candidates::CandidateDrag;
+use crate::pack_doc::PackDoc;
+use crate::studio::panel::{AppCommand, PackCommand, PanelCtx, ToolPanel};
+use egui::{Align2, Color32, FontId, Rect, Sense, Stroke, StrokeKind, Vec2};
+use egui_plot::{Line, Plot, Points};
+use studio_core::level::Level;
+use studio_ui::palette;
+
+const CARD: Vec2 = Vec2::new(112.0, 132.0);
+const GAP: f32 = 8.0;
+const CURVE_WIDTH: f32 = 270.0;
+
+/// The pack strip's own state: which level is being renamed.
+#[derive(Debug)]
+pub struct PackStrip {
+    renaming: Option<(usize, String)>,
+    /// The pack tab being renamed, and the name typed so far.
+    renaming_pack: Option<(usize, String)>,
+    /// The level last loaded into the editor from this strip.
+    pub selected: Option<usize>,
+    /// A card to scroll into view on the next frame (a level just added).
+    pub reveal: Option<usize>,
+    /// Where each shown card was drawn last frame (index, rect; tests click them).
+    pub card_rects: Vec<(usize, Rect)>,
+    /// Levels of the shown pack still being measured, of how many (the header shows it).
+    pub measuring: Option<(usize, usize)>,
+    /// The shown pack and its level count last frame, to notice when the cards move.
+    layout: Option<(u64, usize)>,
+    /// When (egui's clock) the cards last moved: their ✕ buttons wait [`REMOVE_PAUSE`]
+    /// after it, so the second click of a quick pair never removes the card that slid under
+    /// the pointer.
+    moved_at: f64,
+}
+
+/// Seconds the ✕ buttons wait after the cards moved.
+pub const REMOVE_PAUSE: f64 = 0.6;
+
+impl Default for PackStrip {
+    fn default() -> Self {
+        Self {
+            renaming: None,
+            renaming_pack: None,
+            selected: None,
+            reveal: None,
+            card_rects: Vec::new(),
+            measuring: None,
+            layout: None,
+            moved_at: f64::NEG_INFINITY,
+        }
+    }
+}
+
+impl PackStrip {
+    /// Forgets the selected card and any open name field (another pack or game is shown, or
+    /// the cards moved): they belonged to cards that are no longer where they were.
+    pub fn forget(&mut self) {
+        self.selected = None;
+        self.renaming = None;
+        self.renaming_pack = None;
+    }
+
+    /// Opens the name field of pack tab `index` (what double-clicking the tab does).
+    pub fn start_renaming_pack(&mut self, index: usize, name: &str) {
+        self.renaming_pack = Some((index, name.to_string()));
+    }
+
+    /// Opens the name field of card `index` (what double-clicking the card does).
+    pub fn start_renaming(&mut self, index: usize, name: &str) {
+        self.renaming = Some((index, name.to_string()));
+    }
+}
+
+/// Paints a level's cells small, into `rect` (thumbnails; also used by tests of the look).
+pub fn paint_thumbnail(painter: &egui::Painter, rect: Rect, level: &Level) {
+    let Ok(board) = Board::from_level(level) else {
+        painter.text(
+            rect.center(),
+            Align2::CENTER_CENTER,
+            "?",
+            FontId::proportional(20.0),
+            palette::BAD,
+        );
+        return;
+    };
+    let (w, h) = (board.width() as f32, board.height() as f32);
+    let cell = (rect.width() / w).min(rect.height() / h);
+    // Whole points per cell and a whole-point origin, so every cell's border is the same
+    // width (fractional cells alias into irregular grid lines).
+    let cell = if cell >= 4.0 { cell.floor() } else { cell };
+    let origin = (rect.center() - Vec2::new(w, h) * cell / 2.0).round();
+    let mut mesh = egui::Mesh::default();
+    for y in 0..board.height() {
+        for x in 0..board.width() {
+            let r = Rect::from_min_size(
+                origin + Vec2::new(x as f32, y as f32) * cell,
+                Vec2::splat(cell),
+            )
+            // Small cells (a wide Mario level) get no border at all: a fraction of a point
+            // would alias into irregular dark lines.
+            .shrink(if cell >= 4.0 { 0.5 } else { 0.0 });
+            mesh.add_colored_rect(r, palette::tile_color(board.rules(), board.get(x, y)));
+        }
+    }
+    painter.add(egui::Shape::mesh(mesh));
+}
+
+fn figures_text(doc: &PackDoc, level: &Level) -> (String, Color32) {
+    let verdict = doc.verdict(level);
+    let weak = verdict == Some(false) && doc.weak(level);
+    let colour = match verdict {
+        Some(true) => palette::GOOD,
+        Some(false) if weak => Color32::LIGHT_GRAY,
+        Some(false) => palette::BAD,
+        None => Color32::GRAY,
+    };
+    match (
+        doc.difficulty(level),
+        doc.measured.get(&(level.game, level.cells.clone())),
+    ) {
+        (Some(d), _) => {
+            let text = level
+                .game
+                .game()
+                .map_or_else(|_| format!("{d:.1}"), |g| g.card_text(level, d));
+            let mark = match verdict {
+                Some(true) => " ok",
+                Some(false) if weak => "",
+                Some(false) => " x",
+                None => "",
+            };
+            (format!("{text}{mark}"), colour)
+        }
+        (None, Some(m)) => (m.label.to_lowercase(), palette::BAD),
+        (None, None) if verdict.is_some() => ("no difficulty".into(), colour),
+        (None, None) => ("measuring…".into(), Color32::GRAY),
+    }
+}
+
+impl PackStrip {
+    fn header(&mut self, ui: &mut egui::Ui, ctx: &mut PanelCtx<'_>) {
+        ui.horizontal(|ui| {
+            ui.strong("Pack");
+            for (i, doc) in ctx.packs.iter().enumerate() {
+                if let Some((r, text)) = &mut self.renaming_pack {
+                    if *r == i {
+                        let edit = ui.add(
+                            egui::TextEdit::singleline(text)
+                                .desired_width(140.0)
+                                .id_salt(("rename-pack", i)),
+                        );
+                        if let Some(answer) = name_field_answer(ui, &edit, text) {
+                            if let Some(name) = answer {
+                                ctx.commands
+                                    .push(AppCommand::Pack(PackCommand::RenamePack(i, name)));
+                            }
+                            self.renaming_pack = None;
+                        }
+                        continue;
+                    }
+                }
+                let file = doc
+                    .path
+                    .as_ref()
+                    .map_or_else(|| "not saved yet".to_string(), |p| p.display().to_string());
+                let tab = ui
+                    .selectable_label(i == ctx.active_pack, doc.title())
+                    .on_hover_text(format!(
+                        "{file}\n{}\nDouble-click to rename",
+                        doc.pack.description
+                    ));
+                if tab.double_clicked() {
+                    self.renaming_pack = Some((i, doc.pack.name.clone()));
+                } else if tab.clicked() {
+                    ctx.commands
+                        .push(AppCommand::Pack(PackCommand::Activate(i)));
+                }
+            }
+            ui.separator();
+            if ui
+                .button("+ Add level")
+                .on_hover_text("Append the level on the canvas to this pack")
+                .clicked()
+            {
+                ctx.commands.push(AppCommand::Pack(PackCommand::AddCurrent));
+            }
+            if ui
+                .button("Sort by difficulty")
+                .on_hover_text("Easiest first, by each level's difficulty (unknown last)")
+                .clicked()
+            {
+                ctx.commands
+                    .push(AppCommand::Pack(PackCommand::SortByDifficulty));
+            }
+            if ui
+                .button("New pack")
+                .on_hover_text("Start an empty pack in a new tab")
+                .clicked()
+            {
+                ctx.commands.push(AppCommand::Pack(PackCommand::New));
+            }
+            if ui
+                .button("Close pack")
+                .on_hover_text("Close this pack (asks first when it has unsaved changes)")
+                .clicked()
+            {
+                ctx.commands.push(AppCommand::Pack(PackCommand::Close));
+            }
+            // Last in the row and always there, so no button moves when it changes.
+            let history = ctx.editor.history();
+            let removal = history
+                .undo_marker()
+                .and(history.undo_label())
+                .and_then(|l| l.strip_prefix("Remove "));
+            let label = match removal {
+                Some(name) => format!("Undo remove {}", truncate(name, 20)),
+                None => "Undo remove".to_string(),
+            };
+            if ui
+                .add_enabled_ui(removal.is_some(), |ui| {
+                    ui.add_sized([190.0, 20.0], egui::Button::new(label).truncate())
+                })
+                .inner
+                .on_hover_text("Put the level removed last back where it was (Edit > Undo, Ctrl+Z)")
+                .clicked()
+            {
+                ctx.commands.push(AppCommand::Pack(PackCommand::UndoRemove));
+            }
+            if let Some((left, all)) = self.measuring {
+                let done = all.saturating_sub(left);
+                // Short, so it fits at the end of a full header row.
+                ui.add(
+                    egui::ProgressBar::new(done as f32 / all.max(1) as f32)
+                        .desired_width(120.0)
+                        .text(format!("{done}/{all}")),
+                )
+                .on_hover_text(format!(
+                    "Measured {done} of {all} levels: the cards fill in as their figures \
+                     arrive, the visible ones first"
+                ));
+            }
+        });
+    }
+
+    fn cards(&mut self, ui: &mut egui::Ui, ctx: &mut PanelCtx<'_>) {
+        self.card_rects.clear();
+        let Some(doc) = ctx.packs.get(ctx.active_pack) else {
+            ui.weak("No pack open. File > Open... or New pack.");
+            return;
+        };
+        let levels = &doc.pack.levels;
+        let now = ui.input(|i| i.time);
+        let layout = (doc.uid, levels.len());
+        if self.layout.is_some_and(|l| l != layout) {
+            self.moved_at = now;
+        }
+        self.layout = Some(layout);
+        if levels.is_empty() {
+            ui.weak("This pack is empty: paint a level and press “+ Add level”.");
+            return;
+        }
+        let stride = CARD.x + GAP;
+        // Each pack keeps its own scroll offset.
+        let mut area = egui::ScrollArea::horizontal()
+            .id_salt(("pack-cards", doc.uid))
+            .auto_shrink([false, true]);
+        if let Some(i) = self.reveal.take() {
+            // The new card in the middle of the cards' part of the strip (the curve takes the
+            // right of it).
+            let width = (ui.available_width() - CURVE_WIDTH).max(CARD.x);
+            let offset = i as f32 * stride - (width - CARD.x) / 2.0;
+            area = area.horizontal_scroll_offset(offset.max(0.0));
+        }
+        area.show_viewport(ui, |ui, viewport| {
+            ui.set_min_size(Vec2::new(levels.len() as f32 * stride, CARD.y + 4.0));
+            let origin = ui.max_rect().min;
+            let first = (viewport.min.x / stride).floor().max(0.0) as usize;
+            let last = ((viewport.max.x / stride).ceil() as usize + 1).min(levels.len());
+            for (i, level) in levels.iter().enumerate().take(last).skip(first) {
+                let rect = Rect::from_min_size(origin + Vec2::new(i as f32 * stride, 2.0), CARD);
+                self.card_rects.push((i, rect));
+                let id = ui.scope_id().with(("card", i));
+                let response = ui.interact(rect, id, Sense::click_and_drag());
+                let painter = ui.painter();
+                let selected = self.selected == Some(i);
+                let fill = if response.hovered() {
+                    Color32::from_gray(58)
+                } else {
+                    Color32::from_gray(44)
+                };
+                painter.rect_filled(rect, 6.0, fill);
+                if selected {
+                    painter.rect_stroke(
+                        rect,
+                        6.0,
+                        Stroke::new(2.0, palette::ACCENT),
+                        StrokeKind::Inside,
+                    );
+                }
+                paint_thumbnail(
+                    painter,
+                    Rect::from_min_size(
+                        rect.min + Vec2::new(8.0, 8.0),
+                        Vec2::new(CARD.x - 16.0, 80.0),
+                    ),
+                    level,
+                );
+                painter.text(
+                    rect.left_top() + Vec2::new(6.0, 4.0),
+                    Align2::LEFT_TOP,
+                    format!("{}", i + 1),
+                    FontId::proportional(11.0),
+                    Color32::from_gray(200),
+                );
+                let (figures, colour) = figures_text(doc, level);
+                painter.text(
+                    rect.center_bottom() - Vec2::new(0.0, 6.0),
+                    Align2::CENTER_BOTTOM,
+                    figures,
+                    FontId::proportional(11.0),
+                    colour,
+                );
+                // Name, or the rename field.
+                let name_rect = Rect::from_min_size(
+                    rect.min + Vec2::new(4.0, 92.0),
+                    Vec2::new(CARD.x - 8.0, 18.0),
+                );
+                match &mut self.renaming {
+                    Some((r, text)) if *r == i => {
+                        let edit = ui.put(
+                            name_rect,
+                            egui::TextEdit::singleline(text).id_salt(("rename", i)),
+                        );
+                        if let Some(answer) = name_field_answer(ui, &edit, text) {
+                            if let Some(name) = answer {
+                                ctx.commands
+                                    .push(AppCommand::Pack(PackCommand::Rename(i, name)));
+                            }
+                            self.renaming = None;
+                        }
+                    }
+                    _ => {
+                        let name = truncate(&level.name, 16);
+                        painter.text(
+                            name_rect.center(),
+                            Align2::CENTER_CENTER,
+                            name,
+                            FontId::proportional(12.0),
+                            Color32::from_gray(230),
+                        );
+                    }
+                }
+                // Remove button.
+                let close = Rect::from_min_size(
+                    rect.right_top() + Vec2::new(-20.0, 2.0),
+                    Vec2::splat(18.0),
+                );
+                let close_response = ui
+                    .interact(close, id.with("remove"), Sense::click())
+                    .on_hover_text("Remove from the pack");
+                if response.hovered() || close_response.hovered() {
+                    let c = close.shrink(5.0);
+                    let stroke = Stroke::new(2.0, palette::BAD);
+                    ui.painter()
+                        .line_segment([c.left_top(), c.right_bottom()], stroke);
+                    ui.painter()
+                        .line_segment([c.right_top(), c.left_bottom()], stroke);
+                }
+                if close_response.clicked() && now - self.moved_at >= REMOVE_PAUSE {
+                    ctx.commands.push(AppCommand::Pack(PackCommand::Remove(i)));
+                    self.moved_at = now;
+                    continue;
+                }
+                // Drag to reorder.
+                if response.drag_started() {
+                    response.dnd_set_drag_payload(i);
+                }
+                if let Some(from) = response.dnd_hover_payload::<usize>() {
+                    if *from != i {
+                        let x = if *from < i {
+                            rect.right() + GAP / 2.0
+                        } else {
+                            rect.left() - GAP / 2.0
+                        };
+                        ui.painter().line_segment(
+                            [egui::pos2(x, rect.top()), egui::pos2(x, rect.bottom())],
+                            Stroke::new(3.0, palette::ACCENT),
+                        );
+                    }
+                }
+                // egui's release takes the payload whatever its type, so each type is asked
+                // for only while it is the one carried.
+                let carried_card = egui::DragAndDrop::has_payload_of_type::<usize>(ui.ctx());
+                let carried_candidate =
+                    egui::DragAndDrop::has_payload_of_type::<CandidateDrag>(ui.ctx());
+                let released_card = carried_card
+                    .then(|| response.dnd_release_payload::<usize>())
+                    .flatten();
+                if let Some(from) = released_card {
+                    if *from != i {
+                        ctx.commands
+                            .push(AppCommand::Pack(PackCommand::Move { from: *from, to: i }));
+                    }
+                }
+                // A candidate dropped onto a card goes in before it (left half) or after it.
+                let side = |p: egui::Pos2| usize::from(p.x > rect.center().x);
+                let pointer = ui.input(|inp| inp.pointer.latest_pos());
+                if response.dnd_hover_payload::<CandidateDrag>().is_some() {
+                    if let Some(p) = pointer {
+                        let x = if side(p) == 1 {
+                            rect.right() + GAP / 2.0
+                        } else {
+                            rect.left() - GAP / 2.0
+                        };
+                        ui.painter().line_segment(
+                            [egui::pos2(x, rect.top()), egui::pos2(x, rect.bottom())],
+                            Stroke::new(3.0, palette::ACCENT),
+                        );
+                    }
+                }
+                let released_candidate = carried_candidate
+                    .then(|| response.dnd_release_payload::<CandidateDrag>())
+                    .flatten();
+                if let Some(drag) = released_candidate {
+                    let at = i + pointer.map_or(1, side);
+                    ctx.commands.push(AppCommand::InsertLevel {
+                        level: drag.0.clone(),
+                        at,
+                    });
+                }
+                if response.double_clicked() {
+                    self.renaming = Some((i, level.name.clone()));
+                } else if response.clicked() {
+                    self.selected = Some(i);
+                    ctx.commands.push(AppCommand::Pack(PackCommand::Edit(i)));
+                }
+                response.on_hover_text(format!(
+                    "{} · click: edit · double-click: rename · drag: reorder",
+                    level.name
+                ));
+            }
+        });
+    }
+
+    fn curve(&self, ui: &mut egui::Ui, ctx: &PanelCtx<'_>) {
+        let Some(doc) = ctx.packs.get(ctx.active_pack) else {
+            return;
+        };
+        let game = if doc.pack.levels.is_empty() {
+            ctx.game
+        } else {
+            doc.main_game()
+        };
+        let points = doc.curve(game);
+        let label = match game.game() {
+            Ok(g) => format!("Difficulty curve · {}", g.name()),
+            Err(_) => "Difficulty curve".to_string(),
+        };
+        ui.small(label);
+        Plot::new("pack-curve")
+            .height(ui.available_height().max(60.0))
+            .allow_drag(false)
+            .allow_zoom(false)
+            .allow_scroll(false)
+            .show_axes([true, true])
+            .include_y(0.0)
+            .show(ui, |plot| {
+                plot.line(Line::new("difficulty", points.clone()).color(palette::ACCENT));
+                plot.points(
+                    Points::new("levels", points)
+                        .radius(2.5)
+                        .color(palette::ACCENT),
+                );
+            });
+    }
+}
+
+/// What an inline name field answered this frame: `None` while it is still being typed in,
+/// `Some(Some(name))` when Enter or a click elsewhere keeps the name, `Some(None)` when Esc
+/// drops it. Focus is asked for only while the field lacks it: asking again in the frame it
+/// is left would undo the leaving, and Enter would never commit.
+fn name_field_answer(ui: &egui::Ui, edit: &egui::Response, text: &str) -> Option<Option<String>> {
+    if edit.lost_focus() {
+        let kept = ui.input(|inp| !inp.key_pressed(egui::Key::Escape));
+        return Some(kept.then(|| text.trim().to_string()));
+    }
+    if !edit.has_focus() {
+        // The old name is selected, so typing replaces it (the field opens with the focus).
+        edit.request_focus();
+        let mut state = egui::text_edit::TextEditState::load(ui.ctx(), edit.id).unwrap_or_default();
+        state
+            .cursor
+            .set_char_range(Some(egui::text::CCursorRange::two(
+                egui::text::CCursor::new(0),
+                egui::text::CCursor::new(text.chars().count()),
+            )));
+        state.store(ui.ctx(), edit.id);
+    }
+    None
+}
+
+fn truncate(s: &str, n: usize) -> String {
+    if s.chars().count() <= n {
+        s.to_string()
+    } else {
+        let mut t: String = s.chars().take(n - 1).collect();
+        t.push('…');
+        t
+    }
+}
+
+impl ToolPanel for PackStrip {
+    fn name(&self) -> &'static str {
+        "Pack"
+    }
+
+    fn ui(&mut self, ui: &mut egui::Ui, ctx: &mut PanelCtx<'_>) {
+        self.header(ui, ctx);
+        let width = ui.available_width();
+        ui.horizontal_top(|ui| {
+            let cards_width = (width - CURVE_WIDTH - 12.0).max(200.0);
+            ui.allocate_ui(Vec2::new(cards_width, ui.available_height()), |ui| {
+                ui.set_min_width(cards_width);
+                self.cards(ui, ctx);
+            });
+            ui.separator();
+            ui.vertical(|ui| {
+                ui.set_width(CURVE_WIDTH);
+                self.curve(ui, ctx);
+            });
+        });
+    }
+}

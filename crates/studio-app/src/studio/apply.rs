@@ -1,0 +1,507 @@
+//! The one place where the studio's state changes: [`StudioApp::apply`] takes each command
+//! (board edits go on to [`Editor::apply`](crate::editor::Editor::apply), which keeps
+//! undo/redo), plus the file operations and the autosave behind them.
+
+use crate::analysis::gauge::GAMES;
+use crate::board::Board;
+use crate::editor::canvas::StateOverlay;
+use crate::editor::EditCommand;
+use crate::pack_doc::{LevelRef, PackDoc};
+use crate::studio::dialogs::Purpose;
+use crate::studio::errors::AppError;
+use crate::studio::panel::{AppCommand, ExportFormat, PackCommand};
+use crate::studio::recovery::Recovery;
+use crate::studio::{Guarded, StudioApp};
+use studio_core::document::editor::Identity;
+use studio_core::level::{Game, Level, Playtest};
+
+impl StudioApp {
+    /// Applies one command.
+    pub fn apply(&mut self, command: AppCommand, ctx: &egui::Context) {
+        match command {
+            AppCommand::Edit(edit) => self.apply_edit(edit),
+            AppCommand::SwitchGame(game) => {
+                self.show_game(game);
+                // Each game's own bot seed and games: its last Validate, or its defaults.
+                let (seed, games) = match self.gauge.validated(game) {
+                    Some((seed, games)) => (seed, Some(games)),
+                    None => (0, None),
+                };
+                self.analysis.options.seed = seed;
+                self.analysis.options.games = games;
+                self.strip.forget();
+                self.status = format!("{} on the canvas", self.editor().board().rules().name());
+                self.shown_state = None;
+                self.analysis.reset();
+                self.activate_pack_for(game);
+                // Another game's board has another shape: the canvas fits it again.
+                self.canvas.zoom = 1.0;
+                self.canvas.pan = egui::Vec2::ZERO;
+            }
+            AppCommand::NewLevel { width, height } => {
+                let board = Board::blank(self.editor().board().rules(), width, height);
+                self.shown_state = None;
+                self.editor_mut().apply(EditCommand::Replace {
+                    board,
+                    label: "New level".into(),
+                    identity: Some(Identity::loose(format!("new {width}x{height}"))),
+                });
+            }
+            AppCommand::ShowGraphState(node) => self.show_graph_state(node),
+            AppCommand::LeaveGraphState => self.shown_state = None,
+            AppCommand::Pack(p) => self.apply_pack(p),
+            AppCommand::Open(path) => {
+                let replaces_dirty = self
+                    .packs
+                    .iter()
+                    .any(|p| p.dirty && p.path.as_deref() == Some(path.as_path()));
+                if replaces_dirty {
+                    self.guard = Some(Guarded::Open(path));
+                } else {
+                    self.open_file(&path);
+                }
+            }
+            AppCommand::OpenDialog => self.request_dialog(Purpose::Open, ctx),
+            AppCommand::Save => match self
+                .packs
+                .get(self.active_pack)
+                .and_then(|p| p.path.clone())
+            {
+                // A shipped pack is never saved over: the designer saves a copy.
+                Some(path) if self.paths.is_shipped(&path) => {
+                    self.status = format!(
+                        "{} is a shipped pack and is not saved over; choose where to save \
+                         your copy",
+                        path.display()
+                    );
+                    self.request_dialog(Purpose::SaveAs, ctx);
+                }
+                Some(path) => self.save_active(&path),
+                None => self.request_dialog(Purpose::SaveAs, ctx),
+            },
+            AppCommand::SaveAs(path) => self.save_active(&path),
+            AppCommand::SaveAsDialog => self.request_dialog(Purpose::SaveAs, ctx),
+            AppCommand::ExportJson(path) => self.export(&path, ExportFormat::Json),
+            AppCommand::ExportPng(path) => self.export(&path, ExportFormat::Png),
+            AppCommand::ExportTiled(path) => self.export(&path, ExportFormat::Tiled),
+            AppCommand::ExportDialog(format) => {
+                let purpose = match format {
+                    ExportFormat::Json => Purpose::ExportJson,
+                    ExportFormat::Png => Purpose::ExportPng,
+                    ExportFormat::Tiled => Purpose::ExportTiled,
+                };
+                self.request_dialog(purpose, ctx);
+            }
+            AppCommand::Recover => self.recover(),
+            AppCommand::DiscardRecovery => {
+                self.recovery_offer = None;
+                if let Some(p) = &self.paths.recovery_file {
+                    Recovery::remove(p);
+                }
+            }
+            AppCommand::Generate => self.generators.generate(self.game, ctx),
+            AppCommand::CancelGeneration => self.generators.cancel(),
+            AppCommand::StopGeneration => self.generators.stop(),
+            AppCommand::MoreLikeThis(i) => self.generators.more_like(i, ctx),
+            AppCommand::LoadLevel(level) => {
+                self.load_level(&level, None);
+                self.status = format!("Opened “{}” in the editor", level.name);
+            }
+            AppCommand::AddLevel(level) => self.add_level(level, None),
+            AppCommand::InsertLevel { level, at } => self.add_level(level, Some(at)),
+            AppCommand::Playtest => {
+                if let Some(record) = self.playtest.abandon() {
+                    self.apply(record, ctx);
+                }
+                let board = self.editor().board().clone();
+                if let Err(e) = self.playtest.start(&board) {
+                    self.errors.push(AppError::Playtest(e));
+                }
+            }
+            AppCommand::RecordPlaytest {
+                game,
+                cells,
+                attempt,
+            } => self.record_playtest(game, cells, attempt),
+            AppCommand::ToggleInterpolation => self.interpolation.open = !self.interpolation.open,
+            AppCommand::ToggleTool(i) => {
+                if let Some(tool) = self.tools.get_mut(i) {
+                    let open = tool.is_open();
+                    tool.set_open(!open);
+                }
+            }
+            AppCommand::OfferCandidates { from, list } => {
+                if let Some(game) = list.first().map(|c| c.level.game) {
+                    self.status = format!("{} levels sent to the candidates", list.len());
+                    self.generators.offer(game, from, list);
+                }
+            }
+            AppCommand::ToggleProfile => self.profile.open = !self.profile.open,
+            AppCommand::Validate { seed, games } => {
+                let games = games.clamp(*GAMES.start(), *GAMES.end());
+                self.gauge.set_validated(self.game, seed, games);
+                self.analysis.options.seed = seed;
+                self.analysis.options.games = Some(games);
+                // Forgetting the last answer makes the next frame analyse the board again.
+                self.analysis.reset();
+                self.status = format!("Validating with seed {seed}, {games} games");
+            }
+            AppCommand::Quit => {
+                if self.has_unsaved() || self.has_canvas_work() {
+                    self.guard = Some(Guarded::Quit);
+                } else {
+                    self.close_confirmed = true;
+                    ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+                }
+            }
+        }
+    }
+
+    /// Puts a level (a candidate, an in-between level) into the active pack at `at` (the
+    /// end when `None`), under a name no level there has, with the playtests already made on
+    /// it.
+    fn add_level(&mut self, mut level: Level, at: Option<usize>) {
+        if self.packs.is_empty() {
+            self.packs.push(PackDoc::untitled("untitled"));
+        }
+        let active = self.active_pack.min(self.packs.len() - 1);
+        self.attach_playtests(&mut level);
+        let doc = &mut self.packs[active];
+        level.name = doc.unique_name(&level.name);
+        let name = level.name.clone();
+        let at = at
+            .unwrap_or(doc.pack.levels.len())
+            .min(doc.pack.levels.len());
+        doc.insert(at, level);
+        self.strip.reveal = Some(at);
+        self.status = format!("Added “{name}” to {} as level {}", doc.title(), at + 1);
+        self.work_generation += 1;
+    }
+
+    fn attach_playtests(&mut self, level: &mut Level) {
+        let (mine, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut self.unattached)
+            .into_iter()
+            .partition(|(g, c, _)| *g == level.game && *c == level.cells);
+        level.playtests.extend(mine.into_iter().map(|(_, _, p)| p));
+        self.unattached = rest;
+    }
+
+    /// Keeps an attempt with every level of the same cells in the open packs; when none is
+    /// in a pack yet, it waits and joins the level when it is added.
+    fn record_playtest(&mut self, game: Game, cells: Vec<String>, attempt: Playtest) {
+        let mut kept = 0;
+        for doc in &mut self.packs {
+            let mut changed = false;
+            for level in doc
+                .pack
+                .levels
+                .iter_mut()
+                .filter(|l| l.game == game && l.cells == cells)
+            {
+                level.playtests.push(attempt.clone());
+                changed = true;
+                kept += 1;
+            }
+            doc.dirty |= changed;
+        }
+        let verdict = if attempt.solved {
+            "solved"
+        } else {
+            "not solved"
+        };
+        if kept > 0 {
+            self.work_generation += 1;
+            self.status = format!(
+                "Playtest kept: {} moves, {:.0} s, {verdict}",
+                attempt.moves, attempt.seconds
+            );
+        } else {
+            self.unattached.push((game, cells, attempt));
+            self.status = "Playtest kept; it joins the level when you add it to a pack".into();
+        }
+    }
+
+    fn show_graph_state(&mut self, node: usize) {
+        let Some(Ok(analysis)) = self.analysis.last.as_ref().map(|o| &o.result) else {
+            return;
+        };
+        if let Some(picture) = analysis.graph.as_ref().and_then(|g| g.state(node)) {
+            self.shown_state = Some(StateOverlay { node, picture });
+        }
+    }
+
+    /// The level on the canvas as it goes into a pack, with the gauge's figures when they
+    /// are for this very board.
+    pub(super) fn level_for_pack(&self) -> Level {
+        let editor = self.editor();
+        let mut level = editor.to_level();
+        if let Some(o) = &self.analysis.last {
+            if o.revision == editor.revision() {
+                if let Ok(a) = &o.result {
+                    level.figures = a.figures.clone();
+                }
+            }
+        }
+        level
+    }
+
+    /// Applies an edit to the canvas; an undone or redone step that stands for a removal
+    /// from a pack puts the level back or takes it out again.
+    fn apply_edit(&mut self, edit: EditCommand) {
+        if !matches!(edit, EditCommand::EndStroke) {
+            self.shown_state = None;
+        }
+        if self.editor_mut().apply(edit) {
+            self.work_generation += 1;
+        }
+        if let Some((token, redo)) = self.editor_mut().take_marker() {
+            self.replay_removal(token, redo);
+        }
+    }
+
+    /// Puts a removed level back (undo) or takes it out again (redo).
+    fn replay_removal(&mut self, token: u64, redo: bool) {
+        let Some((pack_uid, removed)) = self.removals.get(&token).cloned() else {
+            return;
+        };
+        let Some(at) = self.packs.iter().position(|p| p.uid == pack_uid) else {
+            self.status = format!(
+                "“{}” was removed from a pack that is no longer open; nothing to change",
+                removed.level.name
+            );
+            return;
+        };
+        let title = self.packs[at].title();
+        if redo {
+            if let Some(again) = self.packs[at].take_again(&removed) {
+                self.status = format!("Removed “{}” from {title} again", again.level.name);
+                self.removals.insert(token, (pack_uid, again));
+            }
+        } else {
+            let name = self.packs[at].put_back(removed);
+            self.strip.reveal = self.packs[at]
+                .pack
+                .levels
+                .iter()
+                .position(|l| l.name == name);
+            self.status = format!("Put “{name}” back into {title}");
+        }
+        self.strip.forget();
+        self.work_generation += 1;
+    }
+
+    fn apply_pack(&mut self, command: PackCommand) {
+        if self.packs.is_empty() {
+            self.packs.push(PackDoc::untitled("untitled"));
+            self.active_pack = 0;
+        }
+        let mut active = self.active_pack.min(self.packs.len() - 1);
+        // A level never goes into another game's pack: the canvas's game gets a pack of its
+        // own (an open one, or a new untitled one), and the status says where it went.
+        let mut moved_from = None;
+        if command == PackCommand::AddCurrent {
+            let other = &self.packs[active];
+            if !other.pack.levels.is_empty() && other.main_game() != self.game {
+                moved_from = Some(other.title());
+                self.activate_pack_for(self.game);
+                active = self.active_pack.min(self.packs.len() - 1);
+            }
+        }
+        match command {
+            PackCommand::AddCurrent => {
+                // The canvas then edits the new pack level in place. When it already edited
+                // a pack level, the new one is a copy under a name of its own.
+                let mut level = self.level_for_pack();
+                let copy = self.linked().is_some();
+                level.name = self.packs[active].unique_name(&level.name);
+                if copy {
+                    level.playtests.clear();
+                } else {
+                    self.attach_playtests(&mut level);
+                }
+                let name = level.name.clone();
+                self.packs[active].add(level);
+                let last = self.packs[active].pack.levels.len() - 1;
+                let editor = &mut self.desk.editor;
+                editor.name = name.clone();
+                editor.source = self.packs[active].level_ref(last);
+                self.desk.clean_revision = self.desk.editor.revision();
+                self.strip.reveal = Some(last);
+                let what = if copy { "a copy" } else { "the canvas" };
+                self.status = format!(
+                    "Added {what} as “{name}” to {}; edits on the canvas now change it",
+                    self.packs[active].title()
+                );
+                if let Some(other) = moved_from {
+                    self.status.push_str(&format!(
+                        " ({other} holds another game's levels, so it was left as it is)"
+                    ));
+                }
+                self.work_generation += 1;
+            }
+            PackCommand::Remove(i) => {
+                if let Some(removed) = self.packs[active].take(i) {
+                    let name = removed.level.name.clone();
+                    let token = self.removals.keys().next_back().map_or(1, |t| t + 1);
+                    self.removals
+                        .insert(token, (self.packs[active].uid, removed));
+                    // One step of the Edit > Undo history, in order with the painting.
+                    self.editor_mut().apply(EditCommand::Mark {
+                        label: format!("Remove “{name}”"),
+                        token,
+                    });
+                    self.strip.forget();
+                    self.work_generation += 1;
+                    self.status = format!(
+                        "Removed “{name}” from {} (Edit > Undo or Ctrl+Z puts it back)",
+                        self.packs[active].title()
+                    );
+                }
+            }
+            PackCommand::UndoRemove => {
+                if self.editor().history().undo_marker().is_some() {
+                    self.apply_edit(EditCommand::Undo);
+                }
+            }
+            PackCommand::Rename(i, name) => {
+                let taken = self.packs[active]
+                    .pack
+                    .levels
+                    .iter()
+                    .enumerate()
+                    .any(|(j, l)| j != i && l.name == name);
+                if taken {
+                    // Names stay unique in a pack, so `pack.ron#name` finds one level.
+                    self.status = format!(
+                        "Not renamed: a level called “{name}” is already in {}; pick another name",
+                        self.packs[active].title()
+                    );
+                } else if !name.is_empty() {
+                    self.packs[active].rename(i, &name);
+                    if self.linked() == Some((active, i)) {
+                        self.desk.editor.name = name.clone();
+                    }
+                    self.work_generation += 1;
+                    self.status = format!("Renamed level {} to “{name}”", i + 1);
+                }
+            }
+            PackCommand::Move { from, to } => {
+                self.packs[active].move_level(from, to);
+                self.work_generation += 1;
+                self.status = format!("Moved level {} to place {}", from + 1, to + 1);
+            }
+            PackCommand::SortByDifficulty => {
+                self.packs[active].sort_by_difficulty();
+                self.strip.forget();
+                self.work_generation += 1;
+                self.status = format!(
+                    "Sorted {} from easiest to hardest",
+                    self.packs[active].title()
+                );
+            }
+            PackCommand::Edit(i) => {
+                let Some(level) = self.packs[active].pack.levels.get(i).cloned() else {
+                    return;
+                };
+                let source = self.packs[active].level_ref(i);
+                self.load_level(&level, source);
+                self.status = format!(
+                    "Editing level {} “{}” of {} in place",
+                    i + 1,
+                    level.name,
+                    self.packs[active].title()
+                );
+            }
+            PackCommand::RenamePack(i, name) => {
+                if let (Some(doc), false) = (self.packs.get_mut(i), name.is_empty()) {
+                    doc.rename_pack(&name);
+                    self.work_generation += 1;
+                    self.status = format!("Renamed the pack to “{name}”");
+                }
+            }
+            PackCommand::Activate(i) => {
+                if i < self.packs.len() {
+                    self.active_pack = i;
+                    self.strip.forget();
+                }
+            }
+            PackCommand::New => {
+                self.packs
+                    .push(PackDoc::untitled(&format!("untitled {}", self.game)));
+                self.active_pack = self.packs.len() - 1;
+            }
+            PackCommand::Close => {
+                if self.packs[active].dirty {
+                    self.guard = Some(Guarded::ClosePack(active));
+                } else {
+                    self.close_pack(active);
+                }
+            }
+        }
+    }
+
+    /// Loads a level onto the canvas (an undoable replace), switching game if needed;
+    /// `source` is the pack level it is, when the canvas edits that level in place.
+    pub(super) fn load_level(&mut self, level: &Level, source: Option<LevelRef>) {
+        let board = match Board::from_level(level) {
+            Ok(b) => b,
+            Err(e) => {
+                self.errors.push(AppError::Level {
+                    name: level.name.clone(),
+                    reason: e,
+                });
+                return;
+            }
+        };
+        if level.game != self.game {
+            self.show_game(level.game);
+            self.analysis.reset();
+        }
+        self.shown_state = None;
+        let desk = &mut self.desk;
+        desk.editor.apply(EditCommand::Replace {
+            board,
+            label: format!("Load {}", level.name),
+            identity: Some(Identity {
+                name: level.name.clone(),
+                source,
+            }),
+        });
+        desk.editor.tags = level.tags.clone();
+        desk.clean_revision = desk.editor.revision();
+        desk.synced = source.map(|s| (s, desk.editor.revision(), false));
+    }
+
+    /// Writes the canvas into the pack level it edits in place: new cells (with the gauge's
+    /// figures once they are for these cells). Looking at a level changes nothing.
+    pub(super) fn sync_pack_level(&mut self) {
+        let Some(source) = self.desk.editor.source else {
+            return;
+        };
+        let revision = self.desk.editor.revision();
+        let fresh = self
+            .analysis
+            .last
+            .as_ref()
+            .is_some_and(|o| o.revision == revision && o.result.is_ok());
+        if self.desk.synced == Some((source, revision, fresh)) {
+            return;
+        }
+        self.desk.synced = Some((source, revision, fresh));
+        let level = self.level_for_pack();
+        let found = self
+            .packs
+            .iter_mut()
+            .find_map(|d| d.index_of(source).map(|i| (d, i)));
+        if let Some((doc, i)) = found {
+            let new_cells = doc.pack.levels[i].cells != level.cells;
+            let fill_figures = self.desk.edited == Some(source);
+            if doc.update_level(i, &level, fill_figures) {
+                self.work_generation += 1;
+            }
+            if new_cells {
+                self.desk.edited = Some(source);
+            }
+        }
+    }
+}

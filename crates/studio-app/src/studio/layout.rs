@@ -1,0 +1,617 @@
+//! The window's layout: menu bar, status bar, left sidebar, right panel (gauge and graph),
+//! bottom pack strip, the canvas in the centre, and the modal questions.
+
+use crate::editor::EditCommand;
+use crate::generation::candidates::CandidateDrag;
+use crate::studio::dialogs::Purpose;
+use crate::studio::panel::{AppCommand, ExportFormat, PackCommand, PanelCtx, ToolPanel};
+use crate::studio::{GuardAnswer, Guarded, StudioApp};
+use egui::{Panel, RichText};
+
+impl StudioApp {
+    pub(super) fn menu_bar(&mut self, ui: &mut egui::Ui, commands: &mut Vec<AppCommand>) {
+        Panel::top("menu").show(ui, |ui| {
+            egui::MenuBar::new().ui(ui, |ui| {
+                ui.menu_button("File", |ui| {
+                    if ui.button("Open…   Ctrl+O").clicked() {
+                        commands.push(AppCommand::OpenDialog);
+                    }
+                    if ui.button("Save pack   Ctrl+S").clicked() {
+                        commands.push(AppCommand::Save);
+                    }
+                    if ui.button("Save pack as…   Ctrl+Shift+S").clicked() {
+                        commands.push(AppCommand::SaveAsDialog);
+                    }
+                    ui.separator();
+                    if ui.button("Export JSON…").clicked() {
+                        commands.push(AppCommand::ExportDialog(ExportFormat::Json));
+                    }
+                    if ui
+                        .button("Export PNG sheet…")
+                        .on_hover_text("Every level with its number, name, figure and verdict")
+                        .clicked()
+                    {
+                        commands.push(AppCommand::ExportDialog(ExportFormat::Png));
+                    }
+                    if ui
+                        .button("Export Tiled maps…")
+                        .on_hover_text(
+                            "A folder with one Tiled map (.tmj) per level, the tilesets and a \
+                             .world file that shows the whole pack",
+                        )
+                        .clicked()
+                    {
+                        commands.push(AppCommand::ExportDialog(ExportFormat::Tiled));
+                    }
+                    ui.separator();
+                    if ui.button("New pack").clicked() {
+                        commands.push(AppCommand::Pack(PackCommand::New));
+                    }
+                    if ui.button("Quit").clicked() {
+                        commands.push(AppCommand::Quit);
+                    }
+                });
+                ui.menu_button("Edit", |ui| {
+                    let h = self.editor().history();
+                    let undo = format!("Undo {}   Ctrl+Z", h.undo_label().unwrap_or(""));
+                    if ui
+                        .add_enabled(h.undo_len() > 0, egui::Button::new(undo))
+                        .clicked()
+                    {
+                        commands.push(AppCommand::Edit(EditCommand::Undo));
+                    }
+                    let redo = format!(
+                        "Redo {}   Ctrl+Shift+Z / Ctrl+Y",
+                        h.redo_label().unwrap_or("")
+                    );
+                    if ui
+                        .add_enabled(h.redo_len() > 0, egui::Button::new(redo))
+                        .clicked()
+                    {
+                        commands.push(AppCommand::Edit(EditCommand::Redo));
+                    }
+                    ui.separator();
+                    if ui.button("Add level to pack").clicked() {
+                        commands.push(AppCommand::Pack(PackCommand::AddCurrent));
+                    }
+                });
+                ui.menu_button("View", |ui| {
+                    for name in self.panel_names() {
+                        let mut open = self.settings.panel_open(name);
+                        if ui.checkbox(&mut open, name).changed() {
+                            self.settings.set_panel_open(name, open);
+                        }
+                    }
+                    ui.separator();
+                    if let Ok(game) = self.game.game() {
+                        if let Some(name) = game.overlay_name() {
+                            ui.checkbox(
+                                &mut self.settings.tools.overlay,
+                                format!("{name} overlay"),
+                            )
+                            .on_hover_text(game.overlay_help());
+                        }
+                    }
+                    ui.checkbox(&mut self.settings.show_frame_time, "Frame time");
+                    if ui.button("Reset canvas zoom").clicked() {
+                        self.canvas.zoom = 1.0;
+                        self.canvas.pan = egui::Vec2::ZERO;
+                    }
+                });
+                ui.menu_button("Help", |ui| {
+                    if ui.button("Keyboard shortcuts   F1").clicked() {
+                        self.help_open = true;
+                    }
+                });
+                ui.separator();
+                for g in studio_core::game::games() {
+                    let game = g.id();
+                    if ui.selectable_label(self.game == game, g.name()).clicked()
+                        && self.game != game
+                    {
+                        commands.push(AppCommand::SwitchGame(game));
+                    }
+                }
+                ui.separator();
+                if ui
+                    .button("Playtest")
+                    .on_hover_text("Play the level on the canvas")
+                    .clicked()
+                {
+                    commands.push(AppCommand::Playtest);
+                }
+                if ui
+                    .selectable_label(self.interpolation.open, "Interpolation")
+                    .on_hover_text("Walk a generator's latent space between two levels")
+                    .clicked()
+                {
+                    commands.push(AppCommand::ToggleInterpolation);
+                }
+                for (i, tool) in self.tools.iter().enumerate() {
+                    if tool.game() == self.game
+                        && ui
+                            .selectable_label(tool.is_open(), tool.title())
+                            .on_hover_text(tool.help())
+                            .clicked()
+                    {
+                        commands.push(AppCommand::ToggleTool(i));
+                    }
+                }
+                if self.game.game().is_ok_and(|g| g.has_agents())
+                    && ui
+                        .selectable_label(self.profile.open, "Agent profile")
+                        .on_hover_text(
+                            "How each agent of the ladder fares on a level, a pack or the \
+                             candidates (and against a second set)",
+                        )
+                        .clicked()
+                {
+                    commands.push(AppCommand::ToggleProfile);
+                }
+            });
+        });
+    }
+
+    pub(super) fn status_bar(&mut self, ui: &mut egui::Ui) {
+        Panel::bottom("status").show(ui, |ui| {
+            ui.horizontal(|ui| {
+                let e = self.editor();
+                let place = match self.linked() {
+                    Some((p, i)) => format!(" (level {} of {})", i + 1, self.packs[p].title()),
+                    None if e.revision() != self.desk.clean_revision => " (not in a pack)".into(),
+                    None => String::new(),
+                };
+                ui.label(format!("{} · {}{place}", e.board().rules().name(), e.name))
+                    .on_hover_text(
+                        "Edits to a pack level change it in its pack (undo with Ctrl+Z); \
+                         “+ Add level” adds a copy",
+                    );
+                ui.separator();
+                if self.files_busy() {
+                    ui.add(egui::Spinner::new().size(12.0));
+                }
+                // The frame time keeps its place at the right; a long status is cut short
+                // before it (whole on hover) instead of running under it.
+                let frame = self
+                    .settings
+                    .show_frame_time
+                    .then(|| format!("UI {:.2} ms/frame", self.frame_ms));
+                let reserve = if frame.is_some() { 130.0 } else { 0.0 };
+                let room = (ui.available_width() - reserve).max(60.0);
+                ui.scope(|ui| {
+                    ui.set_max_width(room);
+                    ui.add(egui::Label::new(&self.status).truncate())
+                        .on_hover_text(&self.status);
+                });
+                if let Some(frame) = frame {
+                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                        ui.weak(frame);
+                    });
+                }
+            });
+        });
+    }
+
+    pub(super) fn panels(&mut self, ui: &mut egui::Ui, commands: &mut Vec<AppCommand>) {
+        let game = self.game;
+        let shown = self.shown_state.as_ref().map(|s| s.node);
+        self.strip.selected = self
+            .linked()
+            .filter(|&(p, _)| p == self.active_pack)
+            .map(|(_, i)| i);
+        let editor = &self.desk.editor;
+        let level_open = self.settings.panel_open(self.conditions.name());
+        let strip_open = self.settings.panel_open(self.strip.name());
+        let generators_open = self.settings.panel_open(self.generators.name());
+        let gauge_open = self.settings.panel_open(self.gauge.name());
+        let graph_open =
+            self.settings.panel_open(self.graph.name()) && editor.board().rules().has_state_graph();
+        let mut ctx = PanelCtx {
+            game,
+            editor,
+            tools: &mut self.settings.tools,
+            analysis: &self.analysis,
+            packs: &self.packs,
+            active_pack: self.active_pack,
+            shown_state: shown,
+            unattached: &self.unattached,
+            commands,
+        };
+        if strip_open {
+            let r = Panel::bottom("pack-strip")
+                .resizable(true)
+                .default_size(self.settings.pack_strip_height)
+                .min_size(120.0)
+                .show(ui, |ui| {
+                    self.strip.ui(ui, &mut ctx);
+                });
+            self.settings.pack_strip_height = r.response.rect.height();
+            // A candidate dropped anywhere on the strip joins the active pack.
+            let strip_rect = r.response.rect;
+            let (hovering, released) = ui.input(|i| {
+                let over = i
+                    .pointer
+                    .hover_pos()
+                    .is_some_and(|p| strip_rect.contains(p));
+                (over, over && i.pointer.any_released())
+            });
+            if hovering && egui::DragAndDrop::has_payload_of_type::<CandidateDrag>(ui.ctx()) {
+                ui.ctx()
+                    .layer_painter(egui::LayerId::new(
+                        egui::Order::Foreground,
+                        egui::Id::unique("candidate-drop"),
+                    ))
+                    .rect_stroke(
+                        strip_rect.shrink(2.0),
+                        4.0,
+                        egui::Stroke::new(2.0, studio_ui::palette::ACCENT),
+                        egui::StrokeKind::Inside,
+                    );
+                if released {
+                    if let Some(drag) = egui::DragAndDrop::take_payload::<CandidateDrag>(ui.ctx()) {
+                        ctx.commands.push(AppCommand::AddLevel(drag.0.clone()));
+                    }
+                }
+            }
+        }
+        if level_open {
+            Panel::left("sidebar")
+                .resizable(true)
+                .default_size(290.0)
+                .show(ui, |ui| {
+                    // Each game keeps its own scroll offset.
+                    egui::ScrollArea::vertical()
+                        .id_salt(("sidebar", game))
+                        .show(ui, |ui| self.conditions.ui(ui, &mut ctx));
+                });
+        }
+        if generators_open {
+            let generators = &mut self.generators;
+            Panel::left("generate")
+                .resizable(true)
+                .default_size(272.0)
+                .min_size(200.0)
+                .show(ui, |ui| {
+                    studio_ui::widgets::fixed_width(ui, |ui| {
+                        generators.ui(ui, &mut ctx);
+                        ui.separator();
+                        generators.candidates_ui(ui, game, ctx.commands);
+                    });
+                });
+        }
+        if gauge_open || graph_open {
+            let r = Panel::right("analysis")
+                .resizable(true)
+                .default_size(self.settings.right_panel_width.max(380.0))
+                .min_size(340.0)
+                .show(ui, |ui| {
+                    // The gauge scrolls when it is taller than its share (the dungeon's agent
+                    // tables), so the Validate row and the state graph stay reachable.
+                    if gauge_open {
+                        let room = if graph_open {
+                            ui.available_height() * 0.62
+                        } else {
+                            ui.available_height()
+                        };
+                        egui::ScrollArea::vertical()
+                            .id_salt(("gauge", game))
+                            .max_height(room)
+                            .show(ui, |ui| self.gauge.ui(ui, &mut ctx));
+                    }
+                    if graph_open {
+                        if gauge_open {
+                            ui.separator();
+                        }
+                        self.graph.ui(ui, &mut ctx);
+                    }
+                });
+            self.settings.right_panel_width = r.response.rect.width();
+        }
+        let errors = &mut self.errors;
+        let tools = ctx.tools;
+        let revision = editor.revision();
+        let analysis = self
+            .analysis
+            .last
+            .as_ref()
+            .filter(|o| o.revision == revision)
+            .and_then(|o| o.result.as_ref().ok());
+        let canvas = &mut self.canvas;
+        let state = self.shown_state.as_ref();
+        let out = egui::CentralPanel::default().show(ui, |ui| {
+            // Newest errors last; at most three banners, each wrapped to the canvas width with
+            // its dismiss button first, so a long message never pushes it off screen.
+            let mut dismiss = None;
+            let hidden = errors.len().saturating_sub(3);
+            if hidden > 0
+                && ui
+                    .small_button(format!("Dismiss {hidden} older errors"))
+                    .clicked()
+            {
+                errors.drain(..hidden);
+            }
+            let shown = errors.len().saturating_sub(3);
+            for (i, e) in errors.iter().enumerate().skip(shown) {
+                egui::Frame::new()
+                    .fill(egui::Color32::from_rgb(90, 30, 30))
+                    .inner_margin(6.0)
+                    .corner_radius(4.0)
+                    .show(ui, |ui| {
+                        ui.set_max_width(ui.available_width());
+                        ui.horizontal_top(|ui| {
+                            if ui.small_button("x").on_hover_text("Dismiss").clicked() {
+                                dismiss = Some(i);
+                            }
+                            ui.add(
+                                egui::Label::new(
+                                    RichText::new(format!("Error: {e}"))
+                                        .color(egui::Color32::WHITE),
+                                )
+                                .wrap(),
+                            );
+                        });
+                    });
+            }
+            if let Some(i) = dismiss {
+                errors.remove(i);
+            }
+            canvas.ui(ui, editor.board(), tools, state, analysis)
+        });
+        let out = out.inner;
+        commands.extend(out.commands.into_iter().map(AppCommand::Edit));
+        if out.leave_state {
+            commands.push(AppCommand::LeaveGraphState);
+        }
+    }
+
+    pub(super) fn modals(&mut self, ctx: &egui::Context, commands: &mut Vec<AppCommand>) {
+        super::help::show(ctx, &mut self.help_open);
+        self.playtest.ui(ctx, commands);
+        if self.interpolation.open {
+            // The levels to choose from, rebuilt only when packs, candidates or the editor change.
+            let key = (
+                self.work_generation,
+                self.active_pack,
+                self.generators.revision(),
+                self.editors().map(|e| e.revision()).sum::<u64>(),
+                self.analysis.last.as_ref().map(|o| o.revision),
+                // The walked model's game: another model lists another game's levels.
+                self.interpolation.model.0,
+                self.game,
+            );
+            if self.interpolation_sources.0 != Some(key) {
+                self.interpolation_sources = (Some(key), self.interpolation_sources());
+            }
+            let sources = &self.interpolation_sources.1;
+            self.interpolation
+                .ui(ctx, sources, &self.generators.models, commands);
+        }
+        for i in 0..self.tools.len() {
+            if !self.tools[i].is_open() {
+                continue;
+            }
+            let game = self.tools[i].game();
+            let sources = self.level_sources(game);
+            let level = (self.game == game).then(|| self.editor().to_level());
+            let studio = studio_ui::ToolContext {
+                level: level.as_ref(),
+                sources: &sources,
+                models: &self.generators.models,
+            };
+            let mut actions = Vec::new();
+            self.tools[i].ui(ctx, &studio, &mut actions);
+            let from = self.tools[i].title();
+            commands.extend(actions.into_iter().map(|action| match action {
+                studio_ui::ToolAction::OfferCandidates(list) => {
+                    AppCommand::OfferCandidates { from, list }
+                }
+                studio_ui::ToolAction::LoadLevel(level) => AppCommand::LoadLevel(level),
+            }));
+        }
+        if self.profile.open {
+            let sources = self.profile_sources();
+            self.profile.ui(ctx, self.game, &sources);
+        }
+        if let Some(command) = self.dialogs.ui(ctx) {
+            commands.push(command);
+        }
+        if let Some(offer) = &self.recovery_offer {
+            let mut answer = None;
+            egui::Modal::new(egui::Id::unique("recovery")).show(ctx, |ui| {
+                let packs = offer.packs.iter().filter(|p| p.dirty).count();
+                // Canvases linked to a pack level come back with their pack; the count names
+                // the ones in no pack.
+                let loose = (0..offer.levels.len())
+                    .filter(|&i| offer.links.get(i).is_none_or(Option::is_none))
+                    .count();
+                if offer.clean_exit {
+                    // Kept on purpose at the last quit: not a crash.
+                    ui.heading("Bring back the kept work?");
+                    ui.label(format!(
+                        "At the last quit ({}) the canvas held work in no pack, kept for this \
+                         start: {loose} canvas level(s) in no pack and {packs} unsaved \
+                         pack(s).",
+                        offer.age()
+                    ));
+                } else {
+                    ui.heading("Recover unsaved work?");
+                    ui.label(format!(
+                        "The studio did not close cleanly. An autosave from {} holds {} level(s) on the canvas and {packs} unsaved pack(s).",
+                        offer.age(),
+                        offer.levels.len()
+                    ));
+                }
+                ui.horizontal(|ui| {
+                    if ui.button("Recover").clicked() {
+                        answer = Some(AppCommand::Recover);
+                    }
+                    if ui.button("Discard").clicked() {
+                        answer = Some(AppCommand::DiscardRecovery);
+                    }
+                });
+            });
+            commands.extend(answer);
+        }
+        if let Some(guarded) = self.guard.clone() {
+            // Only the packs this action would lose are named (and saved by Save).
+            let dirty: Vec<String> = self
+                .guarded_packs(&guarded)
+                .into_iter()
+                .map(|i| self.packs[i].title())
+                .collect();
+            // Quitting also asks about canvas work that is in no pack: every canvas that
+            // really holds some, by game and name.
+            let loose = if guarded == Guarded::Quit {
+                self.loose_canvases()
+            } else {
+                Vec::new()
+            };
+            let canvas_work = (!loose.is_empty()).then(|| {
+                loose
+                    .iter()
+                    .map(|(game, name)| format!("“{name}” ({game})"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            });
+            // "Add it to the pack" is offered only for the level on the canvas, when it is
+            // one of them.
+            let canvas_loose = loose.iter().any(|(g, _)| *g == self.desk_game_name());
+            let pack_title = self.packs.get(self.active_pack).map(|p| p.title());
+            let mut decision = None;
+            let mut add_first = false;
+            egui::Modal::new(egui::Id::unique("unsaved")).show(ctx, |ui| {
+                ui.heading("Unsaved changes");
+                if !dirty.is_empty() {
+                    ui.label(format!(
+                        "These packs have unsaved changes: {}",
+                        dirty.join(", ")
+                    ));
+                }
+                if let Some(names) = &canvas_work {
+                    ui.label(format!(
+                        "Work in no pack: {names}. Kept, it is offered back at the next start."
+                    ));
+                }
+                let what = match &guarded {
+                    Guarded::Open(p) => format!("Opening {} replaces the open copy.", p.display()),
+                    Guarded::ClosePack(_) => "Closing the pack drops them.".to_string(),
+                    Guarded::Quit => "Discard drops them.".to_string(),
+                };
+                ui.label(what);
+                ui.horizontal(|ui| {
+                    let save = match (dirty.is_empty(), canvas_work.is_some()) {
+                        (true, true) => "Keep for next start",
+                        (false, true) => "Save packs, keep the level",
+                        _ => "Save",
+                    };
+                    if ui.button(save).clicked() {
+                        decision = Some(GuardAnswer::Save);
+                    }
+                    if let (true, Some(pack)) = (canvas_loose, &pack_title) {
+                        if ui
+                            .button(format!("Add it to {pack}"))
+                            .on_hover_text("Add the canvas level to the active pack and stay")
+                            .clicked()
+                        {
+                            add_first = true;
+                        }
+                    }
+                    if ui.button("Discard").clicked() {
+                        decision = Some(GuardAnswer::Discard);
+                    }
+                    if ui.button("Cancel").clicked() {
+                        decision = Some(GuardAnswer::Cancel);
+                    }
+                });
+            });
+            if add_first {
+                self.guard = None;
+                commands.push(AppCommand::Pack(PackCommand::AddCurrent));
+                self.status = "Added the canvas level to the pack; save the pack, then quit".into();
+            }
+            if let Some(d) = decision {
+                self.resolve_guard(guarded, d, ctx, commands);
+            }
+        }
+    }
+
+    /// The unsaved packs a guarded action would lose: every one on quit, the pack closed,
+    /// or the open copy a file opened again replaces.
+    pub(super) fn guarded_packs(&self, guarded: &Guarded) -> Vec<usize> {
+        self.packs
+            .iter()
+            .enumerate()
+            .filter(|(i, p)| {
+                p.dirty
+                    && match guarded {
+                        Guarded::Quit => true,
+                        Guarded::ClosePack(c) => c == i,
+                        Guarded::Open(path) => p.path.as_deref() == Some(path.as_path()),
+                    }
+            })
+            .map(|(i, _)| i)
+            .collect()
+    }
+
+    pub(super) fn resolve_guard(
+        &mut self,
+        guarded: Guarded,
+        decision: GuardAnswer,
+        ctx: &egui::Context,
+        commands: &mut Vec<AppCommand>,
+    ) {
+        self.guard = None;
+        match decision {
+            GuardAnswer::Cancel => return,
+            GuardAnswer::Save if !self.save_dirty(&self.guarded_packs(&guarded)) => return,
+            GuardAnswer::Save => {}
+            GuardAnswer::Discard => {
+                if guarded == Guarded::Quit {
+                    // Canvas work in no pack is dropped too: neither the recovery file nor
+                    // the session brings it back.
+                    self.discard_canvas_work();
+                }
+            }
+        }
+        match guarded {
+            Guarded::Open(path) => {
+                self.open_file(&path);
+            }
+            Guarded::ClosePack(i) => self.close_pack(i),
+            Guarded::Quit => {
+                self.close_confirmed = true;
+                ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+            }
+        }
+        let _ = commands;
+    }
+
+    pub(super) fn request_dialog(&mut self, purpose: Purpose, ctx: &egui::Context) {
+        // A new file goes into the designer's packs folder, never into the shipped
+        // `levels/`; it is named after the pack.
+        let own_file = |doc: &crate::pack_doc::PackDoc| {
+            let shipped = doc.path.as_ref().is_some_and(|p| self.paths.is_shipped(p));
+            match &doc.path {
+                Some(p) if !shipped => p.clone(),
+                _ => self.paths.own_copy(&doc.pack.name),
+            }
+        };
+        let start = self
+            .packs
+            .get(self.active_pack)
+            .map(|doc| match (purpose, &doc.path) {
+                (Purpose::Open, Some(p)) => p.clone(),
+                _ => own_file(doc),
+            })
+            .map(|p| match purpose {
+                Purpose::ExportJson => p.with_extension("json"),
+                Purpose::ExportPng => p.with_extension("png"),
+                Purpose::ExportTiled => {
+                    let stem = p.file_stem().unwrap_or_default().to_string_lossy();
+                    p.with_file_name(format!("{stem}-tiled"))
+                }
+                _ => p,
+            });
+        self.dialogs.request(purpose, start, ctx);
+    }
+}

@@ -1,9 +1,0 @@
-//! The generation room: the generator sidebar (conditions from the game's generators, run
-//! through the one generation service), the candidates, and latent interpolation.
-
-pub mod blend_lab;
-pub mod candidates;
-pub mod cgan_map;
-pub mod generate_panel;
-mod generator_ui;
-pub mod interpolation;

@@ -1,4 +1,0 @@
-//! The pack room: the open packs as tabs, thumbnails of their levels, and the difficulty
-//! curve. Curation itself (sorting, difficulty, verdicts) is [`crate::document::pack_doc`].
-
-pub mod pack_strip;
