@@ -87,7 +87,8 @@ fn analyse(path: &Path, level: &Level, options: &AnalyseOptions) -> Result<Analy
             with_graph.join(", ")
         )));
     }
-    game.check(&level.cells).map_err(context)?;
+    game.check(&level.cells)
+        .map_err(|e| context(e.to_string()))?;
     let analysis = game
         .analyse(level, options, &Cancel::default())
         .map_err(|e| context(e.to_string()))?;

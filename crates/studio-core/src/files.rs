@@ -26,7 +26,7 @@ fn read(path: &Path) -> Result<String, FileError> {
 /// [`FileError::Level`] naming the level and the problem.
 pub fn check_level(path: &Path, level: &Level) -> Result<(), FileError> {
     let problem = match level.game.game() {
-        Ok(game) => game.check(&level.cells).err(),
+        Ok(game) => game.check(&level.cells).err().map(|e| e.to_string()),
         Err(e) => Some(e.to_string()),
     }
     .or_else(|| level.non_finite_number());

@@ -51,7 +51,7 @@ pub struct GenSummary {
 /// range, in words.
 pub fn prepare(request: &GenRequest) -> Result<(GenRequest, Arc<dyn LevelGenerator>), String> {
     let game = request.game.game().map_err(|e| e.to_string())?;
-    let generator = game::generator_of(game, request.generator)?;
+    let generator = game::generator_of(game, request.generator).map_err(|e| e.to_string())?;
     let specs = generator.conditions();
     let mut checked = request.clone();
     checked.generator = generator.id();

@@ -49,12 +49,15 @@ impl Game for Floorplan {
     fn id(&self) -> GameId {
         ID
     }
+
     fn name(&self) -> &'static str {
         "Floor plan"
     }
+
     fn file_tag(&self) -> &'static str {
         "Floorplan"
     }
+
     fn tiles(&self) -> &'static [TileInfo] {
         &[
             TileInfo {
@@ -69,6 +72,7 @@ impl Game for Floorplan {
             },
         ]
     }
+
     fn size_rules(&self) -> SizeRules {
         SizeRules {
             min: (1, 1),
@@ -76,17 +80,23 @@ impl Game for Floorplan {
             default: (8, 8),
         }
     }
-    fn check(&self, rows: &[String]) -> Result<(), String> {
-        crate::game::tile_indices(self, rows).map(|_| ())
+
+    fn check(&self, rows: &[String]) -> Result<(), AsciiError> {
+        crate::game::tile_indices(self, rows)
+            .map(|_| ())
+            .map_err(AsciiError::rule)
     }
+
     fn blank(&self, width: usize, height: usize) -> Level {
         level("untitled", width, height, None)
     }
+
     fn level_from_ascii(&self, name: &str, text: &str) -> Result<Level, AsciiError> {
         let rows = crate::level::text_rows(text);
-        self.check(&rows).map_err(AsciiError::Level)?;
+        self.check(&rows)?;
         Ok(Level::bare(ID, name, rows))
     }
+
     fn analyse(
         &self,
         _level: &Level,
@@ -95,16 +105,22 @@ impl Game for Floorplan {
     ) -> Result<Analysis, JobError> {
         Err(JobError::Failed("the stand-in game has no analysis".into()))
     }
+
     fn figures_reader(&self) -> Option<FiguresReader> {
         Some(figures_reader::<Effort>())
     }
+
     fn stored_difficulty(&self, level: &Level) -> Option<f64> {
         level.figures_of::<Effort>().map(|f| f.difficulty)
     }
+
     fn stored_verdict(&self, level: &Level) -> Option<bool> {
         level.figures_of::<Effort>().map(|f| f.difficulty <= 20.0)
     }
+
     fn generators(&self) -> Vec<Arc<dyn LevelGenerator>> {
         Vec::new()
     }
 }
+
+impl crate::game::GameView for Floorplan {}

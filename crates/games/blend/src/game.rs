@@ -219,17 +219,6 @@ pub fn lr_share(f: &BlendFigures) -> f64 {
 }
 
 impl Game for BlendGame {
-    fn play_keys(&self) -> Vec<(&'static str, &'static str)> {
-        vec![
-            (
-                "walk, climb (Lode Runner-like); step (Zelda-like)",
-                "arrows or WASD",
-            ),
-            ("dig the brick below ahead (Lode Runner-like)", "Space"),
-            ("take back a move", "Backspace or U"),
-        ]
-    }
-
     fn id(&self) -> GameId {
         ID
     }
@@ -258,8 +247,8 @@ impl Game for BlendGame {
         }
     }
 
-    fn check(&self, rows: &[String]) -> Result<(), String> {
-        check_rows(rows)
+    fn check(&self, rows: &[String]) -> Result<(), AsciiError> {
+        check_rows(rows).map_err(AsciiError::rule)
     }
 
     /// An empty segment with a floor of solid blocks.
@@ -318,7 +307,24 @@ impl Game for BlendGame {
         super::generators::all()
     }
 
-    fn play(&self, level: &Level, _seed: u64) -> Option<Result<Box<dyn PlayRules>, String>> {
-        Some(super::play::BlendPlay::new(&level.cells).map(|p| Box::new(p) as Box<dyn PlayRules>))
+    fn play(&self, level: &Level, _seed: u64) -> Option<Result<Box<dyn PlayRules>, AsciiError>> {
+        Some(
+            super::play::BlendPlay::new(&level.cells)
+                .map(|p| Box::new(p) as Box<dyn PlayRules>)
+                .map_err(AsciiError::rule),
+        )
+    }
+}
+
+impl studio_core::game::GameView for BlendGame {
+    fn play_keys(&self) -> Vec<(&'static str, &'static str)> {
+        vec![
+            (
+                "walk, climb (Lode Runner-like); step (Zelda-like)",
+                "arrows or WASD",
+            ),
+            ("dig the brick below ahead (Lode Runner-like)", "Space"),
+            ("take back a move", "Backspace or U"),
+        ]
     }
 }

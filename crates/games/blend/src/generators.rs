@@ -192,8 +192,9 @@ impl LevelGenerator for VaeBlends {
         &self,
         models: &studio_core::game::ModelCache,
         weights: Option<&std::path::Path>,
-    ) -> Result<(), String> {
-        self.model(models, weights).map(|_| ())
+    ) -> Result<(), studio_core::jobs::JobError> {
+        self.model(models, weights)?;
+        Ok(())
     }
 
     fn generate(

@@ -273,14 +273,6 @@ pub fn analysis_of(course: &Course, e: &Evaluation) -> Analysis {
 }
 
 impl Game for CourseGame {
-    fn play_keys(&self) -> Vec<(&'static str, &'static str)> {
-        vec![
-            ("attack the enemy", "Space or Right"),
-            ("retreat", "Left or ."),
-            ("take back a turn", "Backspace or U"),
-        ]
-    }
-
     fn id(&self) -> GameId {
         ID
     }
@@ -309,10 +301,10 @@ impl Game for CourseGame {
         }
     }
 
-    fn check(&self, rows: &[String]) -> Result<(), String> {
+    fn check(&self, rows: &[String]) -> Result<(), AsciiError> {
         Course::from_rows(rows)
             .map(|_| ())
-            .map_err(|e| e.to_string())
+            .map_err(AsciiError::rule)
     }
 
     /// A course of `width / 2` columns: enemies and a boss at the middle of their ranges, a
@@ -385,18 +377,6 @@ impl Game for CourseGame {
         format!("wins {:.0} %", (1.0 - difficulty) * 100.0)
     }
 
-    fn card_text(&self, level: &Level, difficulty: f64) -> String {
-        // The GOOD / WEAK badge is the evaluation's: the card shows it first.
-        match level.figures_of::<CourseFigures>() {
-            Some(f) => format!(
-                "eval {:.2} · wins {:.0} %",
-                f.evaluation,
-                f.win_rate * 100.0
-            ),
-            None => self.difficulty_text(difficulty),
-        }
-    }
-
     fn generators(&self) -> Vec<Arc<dyn LevelGenerator>> {
         super::generators::all()
     }
@@ -409,6 +389,36 @@ impl Game for CourseGame {
         true
     }
 
+    fn play(&self, level: &Level, _seed: u64) -> Option<Result<Box<dyn PlayRules>, AsciiError>> {
+        Some(
+            Course::from_rows(&level.cells)
+                .map(|c| Box::new(CoursePlay::new(c)) as Box<dyn PlayRules>)
+                .map_err(AsciiError::rule),
+        )
+    }
+
+    fn card_text(&self, level: &Level, difficulty: f64) -> String {
+        // The GOOD / WEAK badge is the evaluation's: the card shows it first.
+        match level.figures_of::<CourseFigures>() {
+            Some(f) => format!(
+                "eval {:.2} · wins {:.0} %",
+                f.evaluation,
+                f.win_rate * 100.0
+            ),
+            None => self.difficulty_text(difficulty),
+        }
+    }
+}
+
+impl studio_core::game::GameView for CourseGame {
+    fn play_keys(&self) -> Vec<(&'static str, &'static str)> {
+        vec![
+            ("attack the enemy", "Space or Right"),
+            ("retreat", "Left or ."),
+            ("take back a turn", "Backspace or U"),
+        ]
+    }
+
     fn tile_mark(&self, tile: u8) -> TileMark {
         TileMark::Glyph(char::from(b'0' + tile.min(9)))
     }
@@ -419,14 +429,6 @@ impl Game for CourseGame {
 
     fn parameter_strip(&self, rows: &[String]) -> Option<ParamStrip> {
         parameter_strip(&Course::from_rows(rows).ok()?)
-    }
-
-    fn play(&self, level: &Level, _seed: u64) -> Option<Result<Box<dyn PlayRules>, String>> {
-        Some(
-            Course::from_rows(&level.cells)
-                .map(|c| Box::new(CoursePlay::new(c)) as Box<dyn PlayRules>)
-                .map_err(|e| e.to_string()),
-        )
     }
 }
 

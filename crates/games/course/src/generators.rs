@@ -359,8 +359,9 @@ impl LevelGenerator for RlCourse {
         &self,
         models: &studio_core::game::ModelCache,
         weights: Option<&std::path::Path>,
-    ) -> Result<(), String> {
-        self.model(models, weights, 9).map(|_| ())
+    ) -> Result<(), studio_core::jobs::JobError> {
+        self.model(models, weights, 9)?;
+        Ok(())
     }
 
     fn generate(

@@ -480,7 +480,7 @@ fn course_model_files_keep_the_critic_and_the_q_network() {
 
 #[test]
 fn a_parameter_slider_paints_the_two_digits_it_is_stored_in() {
-    use studio_core::game::Game;
+    use studio_core::game::GameView;
     let rows: Vec<String> = ["50607080", "10203040", "00550000"]
         .iter()
         .map(|s| s.to_string())

@@ -106,15 +106,6 @@ pub fn size_conditions(min: i64) -> Vec<ConditionSpec> {
 }
 
 impl Game for DungeonGame {
-    fn play_keys(&self) -> Vec<(&'static str, &'static str)> {
-        vec![
-            ("move (a new direction first turns)", "arrows or WASD"),
-            ("swing the sword", "Space"),
-            ("wait a tick", "."),
-            ("take back a tick", "Backspace or U"),
-        ]
-    }
-
     fn id(&self) -> GameId {
         ID
     }
@@ -143,8 +134,8 @@ impl Game for DungeonGame {
         }
     }
 
-    fn check(&self, rows: &[String]) -> Result<(), String> {
-        Room::from_rows(rows).map(|_| ()).map_err(|e| e.to_string())
+    fn check(&self, rows: &[String]) -> Result<(), AsciiError> {
+        Room::from_rows(rows).map(|_| ()).map_err(AsciiError::rule)
     }
 
     fn blank(&self, width: usize, height: usize) -> Level {
@@ -282,12 +273,29 @@ impl Game for DungeonGame {
         )
     }
 
-    fn play(&self, level: &Level, seed: u64) -> Option<Result<Box<dyn PlayRules>, String>> {
+    fn play(&self, level: &Level, seed: u64) -> Option<Result<Box<dyn PlayRules>, AsciiError>> {
         Some(
             Room::from_rows(&level.cells)
                 .map(|room| Box::new(DungeonPlay::new(room, seed)) as Box<dyn PlayRules>)
-                .map_err(|e| e.to_string()),
+                .map_err(AsciiError::rule),
         )
+    }
+
+    /// Sprite groups inside the border (what the GA's FPattern scores).
+    fn pattern_groups(&self, rows: &[String]) -> Option<Vec<studio_core::evolve::pattern::Group>> {
+        let cells = Grid::<Cell>::from_rows(rows).ok()?;
+        Some(super::evolve::room_groups(&cells))
+    }
+}
+
+impl studio_core::game::GameView for DungeonGame {
+    fn play_keys(&self) -> Vec<(&'static str, &'static str)> {
+        vec![
+            ("move (a new direction first turns)", "arrows or WASD"),
+            ("swing the sword", "Space"),
+            ("wait a tick", "."),
+            ("take back a tick", "Backspace or U"),
+        ]
     }
 
     fn tile_mark(&self, tile: u8) -> TileMark {
@@ -306,12 +314,6 @@ impl Game for DungeonGame {
 
     fn overlay_name(&self) -> Option<&'static str> {
         Some("Patterns")
-    }
-
-    /// Sprite groups inside the border (what the GA's FPattern scores).
-    fn pattern_groups(&self, rows: &[String]) -> Option<Vec<studio_core::evolve::pattern::Group>> {
-        let cells = Grid::<Cell>::from_rows(rows).ok()?;
-        Some(super::evolve::room_groups(&cells))
     }
 
     /// The avatar, the key and the exit are one each: painting one moves it (its old cell

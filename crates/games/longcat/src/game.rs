@@ -188,13 +188,6 @@ fn ascii_error(e: LevelError) -> AsciiError {
 }
 
 impl Game for LongcatGame {
-    fn play_keys(&self) -> Vec<(&'static str, &'static str)> {
-        vec![
-            ("slide the cat", "arrows or WASD, or swipe with the mouse"),
-            ("take back a move", "Backspace or U"),
-        ]
-    }
-
     fn id(&self) -> GameId {
         ID
     }
@@ -223,8 +216,8 @@ impl Game for LongcatGame {
         }
     }
 
-    fn check(&self, rows: &[String]) -> Result<(), String> {
-        super::check_cells(rows)
+    fn check(&self, rows: &[String]) -> Result<(), AsciiError> {
+        super::check_cells(rows).map_err(AsciiError::rule)
     }
 
     fn blank(&self, width: usize, height: usize) -> Level {
@@ -295,6 +288,21 @@ impl Game for LongcatGame {
         true
     }
 
+    /// Wall groups (what the GA's FPattern scores).
+    fn pattern_groups(&self, rows: &[String]) -> Option<Vec<studio_core::evolve::pattern::Group>> {
+        let level = super::level::LongcatLevel::from_rows(rows).ok()?;
+        Some(super::evolve::wall_groups(level.cells()))
+    }
+}
+
+impl studio_core::game::GameView for LongcatGame {
+    fn play_keys(&self) -> Vec<(&'static str, &'static str)> {
+        vec![
+            ("slide the cat", "arrows or WASD, or swipe with the mouse"),
+            ("take back a move", "Backspace or U"),
+        ]
+    }
+
     fn tile_mark(&self, tile: u8) -> TileMark {
         if tile == HEAD {
             TileMark::Avatar
@@ -305,12 +313,6 @@ impl Game for LongcatGame {
 
     fn overlay_name(&self) -> Option<&'static str> {
         Some("Patterns")
-    }
-
-    /// Wall groups (what the GA's FPattern scores).
-    fn pattern_groups(&self, rows: &[String]) -> Option<Vec<studio_core::evolve::pattern::Group>> {
-        let level = super::level::LongcatLevel::from_rows(rows).ok()?;
-        Some(super::evolve::wall_groups(level.cells()))
     }
 
     fn unique_tile(&self) -> Option<u8> {

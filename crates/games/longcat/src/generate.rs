@@ -288,15 +288,17 @@ impl LevelGenerator for Dqn {
         Some(DQN_WEIGHTS)
     }
 
-    fn preload(&self, models: &ModelCache, weights: Option<&Path>) -> Result<(), String> {
-        self.model(models, weights).map(|_| ())
+    fn preload(&self, models: &ModelCache, weights: Option<&Path>) -> Result<(), JobError> {
+        self.model(models, weights)?;
+        Ok(())
     }
 
-    fn check(&self, request: &GenRequest, ctx: &GenerationContext<'_>) -> Result<(), String> {
+    fn check(&self, request: &GenRequest, ctx: &GenerationContext<'_>) -> Result<(), JobError> {
         let model = self.model(ctx.models, request.weights.as_deref())?;
         let (w, h) = size_of(&request.conditions);
         model.check_size(w, h).map_err(|e| e.to_string())?;
-        Self::policy(&request.conditions).map(|_| ())
+        Self::policy(&request.conditions)?;
+        Ok(())
     }
 
     fn generate(

@@ -281,10 +281,10 @@ impl Game for MarioGame {
         }
     }
 
-    fn check(&self, rows: &[String]) -> Result<(), String> {
+    fn check(&self, rows: &[String]) -> Result<(), AsciiError> {
         MarioLevel::from_rows(rows)
             .map(|_| ())
-            .map_err(|e| e.to_string())
+            .map_err(AsciiError::rule)
     }
 
     fn blank(&self, width: usize, height: usize) -> Level {
@@ -321,10 +321,6 @@ impl Game for MarioGame {
         DEFAULT_TRIALS
     }
 
-    fn side_scrolling(&self) -> bool {
-        true
-    }
-
     fn stored_difficulty(&self, level: &Level) -> Option<f64> {
         level
             .figures_of::<MarioFigures>()
@@ -349,15 +345,21 @@ impl Game for MarioGame {
         format!("damage {difficulty:.2}")
     }
 
+    fn sheet_columns(&self) -> usize {
+        2
+    }
+
     fn card_text(&self, level: &Level, difficulty: f64) -> String {
         match level.figures_of::<MarioFigures>() {
             Some(f) if f.playable => format!("eval {:.2}", f.evaluation),
             _ => self.difficulty_text(difficulty),
         }
     }
+}
 
-    fn sheet_columns(&self) -> usize {
-        2
+impl studio_core::game::GameView for MarioGame {
+    fn side_scrolling(&self) -> bool {
+        true
     }
 
     fn tile_mark(&self, tile: u8) -> TileMark {
@@ -438,7 +440,7 @@ impl Game for MarioGame {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use studio_core::game::registry;
+    use studio_core::game::{registry, GameView};
 
     #[test]
     fn the_game_is_registered_and_its_palette_matches_the_tiles() {

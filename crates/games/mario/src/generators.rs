@@ -196,8 +196,9 @@ impl LevelGenerator for CganRandom {
         &self,
         models: &studio_core::game::ModelCache,
         weights: Option<&std::path::Path>,
-    ) -> Result<(), String> {
-        Self::model(models, weights).map(|_| ())
+    ) -> Result<(), studio_core::jobs::JobError> {
+        Self::model(models, weights)?;
+        Ok(())
     }
 
     fn generate(
@@ -451,8 +452,9 @@ impl LevelGenerator for Td3Generator {
         &self,
         models: &studio_core::game::ModelCache,
         weights: Option<&std::path::Path>,
-    ) -> Result<(), String> {
-        self.bundle(models, weights).map(|_| ())
+    ) -> Result<(), studio_core::jobs::JobError> {
+        self.bundle(models, weights)?;
+        Ok(())
     }
 
     fn has_near(&self) -> bool {

@@ -126,13 +126,6 @@ pub fn analysis_of(layout: &Layout, v: Validation) -> Analysis {
 }
 
 impl Game for Match3Game {
-    fn play_keys(&self) -> Vec<(&'static str, &'static str)> {
-        vec![
-            ("swap two tiles", "click one, then a neighbour; or drag"),
-            ("skip the cascade animation", "Space or a click"),
-        ]
-    }
-
     fn id(&self) -> GameId {
         ID
     }
@@ -161,10 +154,10 @@ impl Game for Match3Game {
         }
     }
 
-    fn check(&self, rows: &[String]) -> Result<(), String> {
+    fn check(&self, rows: &[String]) -> Result<(), AsciiError> {
         Layout::from_rows(rows)
             .map(|_| ())
-            .map_err(|e| e.to_string())
+            .map_err(AsciiError::rule)
     }
 
     fn blank(&self, width: usize, height: usize) -> Level {
@@ -237,6 +230,28 @@ impl Game for Match3Game {
         super::generators::all()
     }
 
+    /// BLOCK and GAP groups inside the play area, placed on the canvas.
+    fn pattern_groups(&self, rows: &[String]) -> Option<Vec<studio_core::evolve::pattern::Group>> {
+        let layout = Layout::from_rows(rows).ok()?;
+        let a = layout.play_area();
+        let mut groups = super::evolve::area_groups(&layout.area_cells());
+        for g in &mut groups {
+            for c in &mut g.cells {
+                *c = (c.0 + a.x, c.1 + a.y);
+            }
+        }
+        Some(groups)
+    }
+}
+
+impl studio_core::game::GameView for Match3Game {
+    fn play_keys(&self) -> Vec<(&'static str, &'static str)> {
+        vec![
+            ("swap two tiles", "click one, then a neighbour; or drag"),
+            ("skip the cascade animation", "Space or a click"),
+        ]
+    }
+
     fn default_brush(&self) -> u8 {
         BLOCK
     }
@@ -261,19 +276,6 @@ impl Game for Match3Game {
 
     fn overlay_name(&self) -> Option<&'static str> {
         Some("Patterns")
-    }
-
-    /// BLOCK and GAP groups inside the play area, placed on the canvas.
-    fn pattern_groups(&self, rows: &[String]) -> Option<Vec<studio_core::evolve::pattern::Group>> {
-        let layout = Layout::from_rows(rows).ok()?;
-        let a = layout.play_area();
-        let mut groups = super::evolve::area_groups(&layout.area_cells());
-        for g in &mut groups {
-            for c in &mut g.cells {
-                *c = (c.0 + a.x, c.1 + a.y);
-            }
-        }
-        Some(groups)
     }
 
     fn play_area(&self, rows: &[String]) -> Option<Area> {

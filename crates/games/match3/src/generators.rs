@@ -243,7 +243,7 @@ impl LevelGenerator for Cvae {
         Some(self.file)
     }
 
-    fn preload(&self, models: &ModelCache, weights: Option<&Path>) -> Result<(), String> {
+    fn preload(&self, models: &ModelCache, weights: Option<&Path>) -> Result<(), JobError> {
         let model = self.model(models, weights)?;
         // The training layouts "New cells" measures against are read here, off the UI
         // thread; a failure is kept and shown by `check` when the condition asks for them.
@@ -303,7 +303,7 @@ impl LevelGenerator for Cvae {
         }
     }
 
-    fn check(&self, request: &GenRequest, ctx: &GenerationContext<'_>) -> Result<(), String> {
+    fn check(&self, request: &GenRequest, ctx: &GenerationContext<'_>) -> Result<(), JobError> {
         let model = self.model(ctx.models, request.weights.as_deref())?;
         let condition = self.condition(&model, &request.conditions);
         model.check(&condition).map_err(|e| e.to_string())?;

@@ -56,15 +56,19 @@ impl Game for ToyGame {
     fn id(&self) -> GameId {
         TOY
     }
+
     fn name(&self) -> &'static str {
         "Toy"
     }
+
     fn file_tag(&self) -> &'static str {
         "Toy"
     }
+
     fn tiles(&self) -> &'static [TileInfo] {
         &TILES
     }
+
     fn size_rules(&self) -> SizeRules {
         SizeRules {
             min: (1, 1),
@@ -72,17 +76,23 @@ impl Game for ToyGame {
             default: (3, 3),
         }
     }
-    fn check(&self, rows: &[String]) -> Result<(), String> {
-        game::tile_indices(self, rows).map(|_| ())
+
+    fn check(&self, rows: &[String]) -> Result<(), AsciiError> {
+        game::tile_indices(self, rows)
+            .map(|_| ())
+            .map_err(AsciiError::rule)
     }
+
     fn blank(&self, width: usize, height: usize) -> Level {
         toy_level("blank", vec!["o".repeat(width); height])
     }
+
     fn level_from_ascii(&self, name: &str, text: &str) -> Result<Level, AsciiError> {
         let rows: Vec<String> = text.lines().map(str::to_string).collect();
-        self.check(&rows).map_err(AsciiError::Level)?;
+        self.check(&rows)?;
         Ok(toy_level(name, rows))
     }
+
     fn analyse(
         &self,
         level: &Level,
@@ -112,25 +122,32 @@ impl Game for ToyGame {
             detail: None,
         })
     }
+
     fn stored_difficulty(&self, _level: &Level) -> Option<f64> {
         None
     }
+
     fn stored_verdict(&self, level: &Level) -> Option<bool> {
         Some(level.cells.concat().contains('x'))
     }
+
     fn generators(&self) -> Vec<Arc<dyn LevelGenerator>> {
         vec![Arc::new(Stripes)]
     }
+
     fn has_state_graph(&self) -> bool {
         true
     }
-    fn play(&self, level: &Level, _seed: u64) -> Option<Result<Box<dyn PlayRules>, String>> {
+
+    fn play(&self, level: &Level, _seed: u64) -> Option<Result<Box<dyn PlayRules>, AsciiError>> {
         Some(Ok(Box::new(ClearCrates {
             rows: level.cells.clone(),
             moves: 0,
         })))
     }
 }
+
+impl studio_core::game::GameView for ToyGame {}
 
 /// Most cells a toy level has (6×6).
 pub const MAX_CELLS: usize = 36;

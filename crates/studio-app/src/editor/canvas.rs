@@ -302,7 +302,7 @@ impl CanvasView {
         let rules = board.rules();
         let Some(overlay) = analysis
             .and_then(|a| rules.analysis_overlay(a))
-            .or_else(|| rules.overlay(&board.to_rows()))
+            .or_else(|| studio_core::game::overlay_of(rules, &board.to_rows()))
         else {
             return;
         };

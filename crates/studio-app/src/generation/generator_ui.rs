@@ -124,7 +124,9 @@ impl GeneratorPanel {
             models: &models,
             cancel: &studio_core::jobs::Cancel::default(),
         };
-        loaded.then(|| generator.check(r, &ctx).err()).flatten()
+        loaded
+            .then(|| generator.check(r, &ctx).err().map(|e| e.to_string()))
+            .flatten()
     }
 
     /// What the designer should know about the conditions: a typed value that was out of

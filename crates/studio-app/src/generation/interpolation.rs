@@ -106,7 +106,7 @@ impl InterpolationWindow {
             let generator = game
                 .game()
                 .map_err(|e| e.to_string())
-                .and_then(|g| game::generator_of(g, choice))?;
+                .and_then(|g| game::generator_of(g, choice).map_err(|e| e.to_string()))?;
             report.progress(0.3, "encoding and decoding");
             let walk = generator.interpolate(&a, &b, steps, &models)?;
             if cancel.is_cancelled() {

@@ -22,15 +22,19 @@ pub struct RulesPlay {
 pub(super) fn start(board: &EditBoard, seed: u64) -> Option<Result<Box<dyn PlaySession>, String>> {
     let level = board.to_level("playtest", &[]);
     let rules = board.rules().play(&level, seed)?;
-    Some(rules.map(|rules| {
-        Box::new(RulesPlay {
-            status: rules.status(),
-            attempt: Attempt::new(level.cells.clone()),
-            level,
-            rules,
-            selected: None,
-        }) as Box<dyn PlaySession>
-    }))
+    Some(
+        rules
+            .map(|rules| {
+                Box::new(RulesPlay {
+                    status: rules.status(),
+                    attempt: Attempt::new(level.cells.clone()),
+                    level,
+                    rules,
+                    selected: None,
+                }) as Box<dyn PlaySession>
+            })
+            .map_err(|e| e.to_string()),
+    )
 }
 
 impl RulesPlay {

@@ -55,12 +55,12 @@ impl Board {
     /// game's rules.
     pub fn from_level(level: &Level) -> Result<Self, String> {
         let game = level.game.game().map_err(|e| e.to_string())?;
-        game.check(&level.cells)?;
+        game.check(&level.cells).map_err(|e| e.to_string())?;
         Self::of_rows(game, &level.cells)
     }
 
     fn of_rows(game: &'static dyn Game, rows: &[String]) -> Result<Self, String> {
-        let indices = tile_indices(game, rows)?;
+        let indices = tile_indices(game, rows).map_err(|e| e.to_string())?;
         let width = indices.first().map_or(0, Vec::len);
         if width == 0 || indices.iter().any(|r| r.len() != width) {
             return Err(format!(

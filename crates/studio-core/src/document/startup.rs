@@ -161,7 +161,7 @@ pub fn checked_level(mut level: Level, what: &str, notes: &mut Vec<String>) -> O
         notes.push(format!("{what}: level “{name}”: {problem}; {dropped}"));
     }
     let problem = match level.game.game() {
-        Ok(game) => game.check(&level.cells).err(),
+        Ok(game) => game.check(&level.cells).err().map(|e| e.to_string()),
         Err(e) => Some(e.to_string()),
     };
     match problem {

@@ -134,8 +134,8 @@ pub trait LevelGenerator: Send + Sync {
     /// Loads the model (if any) into the cache, so later calls do not wait.
     ///
     /// # Errors
-    /// Why the model cannot be loaded, in words.
-    fn preload(&self, _models: &ModelCache, _weights: Option<&Path>) -> Result<(), String> {
+    /// [`JobError::Failed`]: why the model cannot be loaded, in words.
+    fn preload(&self, _models: &ModelCache, _weights: Option<&Path>) -> Result<(), JobError> {
         Ok(())
     }
     /// Whether the conditions lie outside what the model's data covers (only once the model
@@ -144,7 +144,10 @@ pub trait LevelGenerator: Send + Sync {
         None
     }
     /// Warnings about a request that runs anyway (printed by the command line).
-    fn check(&self, _request: &GenRequest, _ctx: &GenerationContext<'_>) -> Result<(), String> {
+    ///
+    /// # Errors
+    /// [`JobError::Failed`]: the warning, in words.
+    fn check(&self, _request: &GenRequest, _ctx: &GenerationContext<'_>) -> Result<(), JobError> {
         Ok(())
     }
     /// Makes levels for `request`, offering each to `sink` until it says stop.

@@ -89,31 +89,75 @@ pub enum AsciiError {
     Level(String),
 }
 
+impl AsciiError {
+    /// The rule a level breaks, in the words of the game's own error (`Layout::from_rows`'s,
+    /// `Room::from_rows`'s).
+    pub fn rule(error: impl std::fmt::Display) -> Self {
+        Self::Level(error.to_string())
+    }
+}
+
+/// A game has no generator of that name.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown {game} generator {id:?} ({})", known.join(", "))]
+pub struct UnknownGenerator {
+    /// The game's name (`Match-3`).
+    pub game: &'static str,
+    /// The name asked for.
+    pub id: String,
+    /// The game's generators.
+    pub known: Vec<&'static str>,
+}
+
+/// A character that is not one of a game's tiles.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("row {row}, column {column}: {ch:?} is not a {game} tile")]
+pub struct UnknownTile {
+    /// Its row, counted from 1.
+    pub row: usize,
+    /// Its column, counted from 1.
+    pub column: usize,
+    /// The character.
+    pub ch: char,
+    /// The game's name.
+    pub game: &'static str,
+}
+
 /// What a game provides to the studio. One implementation per game crate, added to the
 /// registry by the crate's `plugin`.
-pub trait Game: Send + Sync + 'static {
+pub trait Game: GameView + Send + Sync + 'static {
     /// The id used by files, JSON and the command line (`match3`).
     fn id(&self) -> GameId;
+
     /// The name designers read (`Match-3`).
     fn name(&self) -> &'static str;
+
     /// How level files name the game (`Match3`: `game: Match3`).
     fn file_tag(&self) -> &'static str;
+
     /// The palette, in the order the sidebar lists it.
     fn tiles(&self) -> &'static [TileInfo];
+
     /// The sizes levels may take.
     fn size_rules(&self) -> SizeRules;
+
     /// Checks that rows of ASCII make a level of this game.
     ///
     /// # Errors
-    /// The problem in words.
-    fn check(&self, rows: &[String]) -> Result<(), String>;
+    /// [`AsciiError::Grid`] for a character or row shape the game does not take,
+    /// [`AsciiError::Level`] for a broken rule ([`AsciiError::rule`] wraps the game's own
+    /// error).
+    fn check(&self, rows: &[String]) -> Result<(), AsciiError>;
+
     /// A new, empty level of the given size (clamped to the size rules).
     fn blank(&self, width: usize, height: usize) -> Level;
+
     /// A level from ASCII art.
     ///
     /// # Errors
     /// [`AsciiError`] with the position of a bad character, or the broken rule.
     fn level_from_ascii(&self, name: &str, text: &str) -> Result<Level, AsciiError>;
+
     /// Analyses a level: bots, solver or evaluator, in one [`Analysis`].
     ///
     /// # Errors
@@ -125,35 +169,38 @@ pub trait Game: Send + Sync + 'static {
         options: &AnalyseOptions,
         cancel: &Cancel,
     ) -> Result<Analysis, JobError>;
+
     /// How this game's stored figures are read from a file (`figures: Some(Tag(…))`, the tag
     /// being [`Game::file_tag`]); `None` when the game stores no figures.
     fn figures_reader(&self) -> Option<crate::level::FiguresReader> {
         None
     }
+
     /// Games (bot games, agent games, trials) an analysis plays unless told otherwise.
     fn default_games(&self) -> u32 {
         30
     }
-    /// The level is played side-scrolling: the canvas fits it to its height, scrolls it
-    /// sideways and shows a minimap of the whole level.
-    fn side_scrolling(&self) -> bool {
-        false
-    }
+
     /// The difficulty recorded in a level's stored figures (for sorting without analysing).
     fn stored_difficulty(&self, level: &Level) -> Option<f64>;
+
     /// Whether the stored figures say the level passes (valid / non-trivial).
     fn stored_verdict(&self, level: &Level) -> Option<bool>;
+
     /// Whether the stored figures say the level works but is not worth keeping (a solvable,
     /// trivial Longcat level): shown softer than a failure.
     fn stored_weak(&self, _level: &Level) -> bool {
         false
     }
+
     /// The generators, in the order the sidebar lists them.
     fn generators(&self) -> Vec<Arc<dyn LevelGenerator>>;
+
     /// A difficulty number in words ("18 moves", "difficulty 5.1").
     fn difficulty_text(&self, difficulty: f64) -> String {
         format!("difficulty {difficulty:.1}")
     }
+
     /// The figure a candidate or pack card shows for `level` (whose difficulty is
     /// `difficulty`): by default the difficulty in words; a game whose verdict rests on
     /// another figure shows that one first, so the card agrees with its badge.
@@ -161,6 +208,7 @@ pub trait Game: Send + Sync + 'static {
         let _ = level;
         self.difficulty_text(difficulty)
     }
+
     /// Levels a row in a PNG sheet.
     fn sheet_columns(&self) -> usize {
         12
@@ -170,15 +218,9 @@ pub trait Game: Send + Sync + 'static {
     /// `None` when the game has no playtest through these rules.
     ///
     /// # Errors
-    /// Why the level cannot be played (a Longcat grid without its head).
-    fn play(&self, _level: &Level, _seed: u64) -> Option<Result<Box<dyn PlayRules>, String>> {
+    /// Why the level cannot be played: the rule it breaks.
+    fn play(&self, _level: &Level, _seed: u64) -> Option<Result<Box<dyn PlayRules>, AsciiError>> {
         None
-    }
-
-    /// The playtest's keys and gestures as the help sheet lists them: (action, keys). Empty
-    /// for a game without a playtest.
-    fn play_keys(&self) -> Vec<(&'static str, &'static str)> {
-        Vec::new()
     }
 
     /// True when [`Game::analyse`] returns a state graph (the window then shows the viewer).
@@ -218,21 +260,46 @@ pub trait Game: Send + Sync + 'static {
         )))
     }
 
-    // The editor's hooks. The defaults suit a game whose every cell is free to paint.
+    /// The groups the pattern GA's FPattern scores (4-connected same-category sprites, in
+    /// grid coordinates), when the game has a pattern GA.
+    fn pattern_groups(&self, _rows: &[String]) -> Option<Vec<crate::evolve::pattern::Group>> {
+        None
+    }
+}
+
+/// What the window asks of a game beyond its rules: how the editor paints and marks its
+/// tiles, the overlays and strips it draws over the canvas, how the playtest names its keys.
+/// Every method has a default that suits a game whose every cell is free to paint, so a new
+/// game writes `impl GameView for MyGame {}` and overrides what it needs.
+pub trait GameView {
+    /// The level is played side-scrolling: the canvas fits it to its height, scrolls it
+    /// sideways and shows a minimap of the whole level.
+    fn side_scrolling(&self) -> bool {
+        false
+    }
+
+    /// The playtest's keys and gestures as the help sheet lists them: (action, keys). Empty
+    /// for a game without a playtest.
+    fn play_keys(&self) -> Vec<(&'static str, &'static str)> {
+        Vec::new()
+    }
 
     /// How tile `tile` (an index into [`Game::tiles`]) is marked beyond its colour.
     fn tile_mark(&self, _tile: u8) -> TileMark {
         TileMark::Plain
     }
+
     /// The tile a new brush paints (an index into [`Game::tiles`]).
     fn default_brush(&self) -> u8 {
         0
     }
+
     /// The tile a level holds exactly once (the player): painting it moves it, and a
     /// mirrored brush paints it in one cell only.
     fn unique_tile(&self) -> Option<u8> {
         None
     }
+
     /// Paints tile `tile` into cell `(x, y)` of a level under edit (in range, and different
     /// from what is there); returns false when the game's rules refuse the change (the last
     /// PLAYFIELD cell of a match-3 layout).
@@ -240,49 +307,52 @@ pub trait Game: Send + Sync + 'static {
         cells.set(x, y, tile);
         true
     }
+
     /// The name of the overlay the game can lay over the canvas ("Patterns"), if any.
     fn overlay_name(&self) -> Option<&'static str> {
         None
     }
+
     /// What the overlay shows, for its menu entry's tooltip.
     fn overlay_help(&self) -> &'static str {
         "Tint each sprite group by its size: single, pair, group (what the pattern GA scores)"
     }
-    /// The overlay of a level (its rows as the editor holds them, perhaps mid-edit): by
-    /// default its pattern groups tinted by size class.
-    fn overlay(&self, rows: &[String]) -> Option<Overlay> {
-        self.pattern_groups(rows)
-            .map(|g| crate::evolve::pattern::overlay(&g))
+
+    /// The overlay of a level (its rows as the editor holds them, perhaps mid-edit), when the
+    /// game draws its own; [`overlay_of`] falls back on the pattern groups.
+    fn overlay(&self, _rows: &[String]) -> Option<Overlay> {
+        None
     }
+
     /// The overlay drawn from a finished analysis of the level (Mario's virtual damage places
-    /// and A* path), when the game draws one that way; it replaces [`Game::overlay`] while
+    /// and A* path), when the game draws one that way; it replaces [`GameView::overlay`] while
     /// the analysis is of the level shown.
     fn analysis_overlay(&self, _analysis: &Analysis) -> Option<Overlay> {
         None
     }
-    /// The groups the pattern GA's FPattern scores (4-connected same-category sprites, in
-    /// grid coordinates), when the game has a pattern GA.
-    fn pattern_groups(&self, _rows: &[String]) -> Option<Vec<crate::evolve::pattern::Group>> {
-        None
-    }
+
     /// The level as a strip of events with parameter sliders, for games edited that way
     /// (courses); `None` for tile games or rows that are not a level of the game.
     fn parameter_strip(&self, _rows: &[String]) -> Option<ParamStrip> {
         None
     }
+
     /// The play area inside the canvas, when the game has one (match-3 draws it and mirrors
     /// within it); `None` when the whole grid is played.
     fn play_area(&self, _rows: &[String]) -> Option<Area> {
         None
     }
+
     /// Cells the canvas marks (match-3 spawners).
     fn markers(&self, _rows: &[String]) -> Markers {
         Markers::default()
     }
+
     /// The size designers read (match-3: the longest PLAYFIELD runs); the grid by default.
     fn level_size(&self, rows: &[String]) -> (usize, usize) {
         (rows.first().map_or(0, |r| r.chars().count()), rows.len())
     }
+
     /// The symmetry of a level (of its play area where it has one).
     fn symmetry_of(&self, rows: &[String]) -> Symmetry {
         let (width, height) = (rows.first().map_or(0, |r| r.chars().count()), rows.len());
@@ -305,30 +375,39 @@ impl std::fmt::Debug for dyn Game {
     }
 }
 
+/// The overlay the canvas lays over a level of `game`: the game's own
+/// ([`GameView::overlay`]), else its pattern groups tinted by size class.
+pub fn overlay_of(game: &dyn Game, rows: &[String]) -> Option<Overlay> {
+    game.overlay(rows).or_else(|| {
+        game.pattern_groups(rows)
+            .map(|g| crate::evolve::pattern::overlay(&g))
+    })
+}
+
 /// The generator `id` of a game.
 ///
 /// # Errors
-/// The generator is unknown, listing the game's generators.
-pub fn generator_of(game: &dyn Game, id: &str) -> Result<Arc<dyn LevelGenerator>, String> {
+/// [`UnknownGenerator`], listing the game's generators.
+pub fn generator_of(
+    game: &dyn Game,
+    id: &str,
+) -> Result<Arc<dyn LevelGenerator>, UnknownGenerator> {
     let all = game.generators();
     all.iter()
         .find(|g| g.id() == id || g.aliases().contains(&id))
         .cloned()
-        .ok_or_else(|| {
-            let names: Vec<&str> = all.iter().map(|g| g.id()).collect();
-            format!(
-                "unknown {} generator {id:?} ({})",
-                game.name(),
-                names.join(", ")
-            )
+        .ok_or_else(|| UnknownGenerator {
+            game: game.name(),
+            id: id.to_string(),
+            known: all.iter().map(|g| g.id()).collect(),
         })
 }
 
 /// Reads rows of ASCII as tile indices into a game's palette.
 ///
 /// # Errors
-/// The first character the palette does not have, with its row and column.
-pub fn tile_indices(game: &dyn Game, rows: &[String]) -> Result<Vec<Vec<u8>>, String> {
+/// [`UnknownTile`]: the first character the palette does not have, with its row and column.
+pub fn tile_indices(game: &dyn Game, rows: &[String]) -> Result<Vec<Vec<u8>>, UnknownTile> {
     let tiles = game.tiles();
     rows.iter()
         .enumerate()
@@ -340,13 +419,11 @@ pub fn tile_indices(game: &dyn Game, rows: &[String]) -> Result<Vec<Vec<u8>>, St
                         .iter()
                         .position(|t| t.ascii == c)
                         .map(|i| i as u8)
-                        .ok_or_else(|| {
-                            format!(
-                                "row {}, column {}: {c:?} is not a {} tile",
-                                y + 1,
-                                x + 1,
-                                game.name()
-                            )
+                        .ok_or_else(|| UnknownTile {
+                            row: y + 1,
+                            column: x + 1,
+                            ch: c,
+                            game: game.name(),
                         })
                 })
                 .collect()

@@ -160,15 +160,19 @@ impl Game for NoGame {
     fn id(&self) -> GameId {
         GameId::new("none")
     }
+
     fn name(&self) -> &'static str {
         "No game registered"
     }
+
     fn file_tag(&self) -> &'static str {
         "None"
     }
+
     fn tiles(&self) -> &'static [TileInfo] {
         &[]
     }
+
     fn size_rules(&self) -> SizeRules {
         SizeRules {
             min: (1, 1),
@@ -176,17 +180,21 @@ impl Game for NoGame {
             default: (1, 1),
         }
     }
-    fn check(&self, _rows: &[String]) -> Result<(), String> {
-        Err("no game is registered in this build".into())
+
+    fn check(&self, _rows: &[String]) -> Result<(), AsciiError> {
+        Err(AsciiError::rule("no game is registered in this build"))
     }
+
     fn blank(&self, _width: usize, _height: usize) -> Level {
         Level::bare(self.id(), "untitled", Vec::new())
     }
+
     fn level_from_ascii(&self, _name: &str, _text: &str) -> Result<Level, AsciiError> {
         Err(AsciiError::Level(
             "no game is registered in this build".into(),
         ))
     }
+
     fn analyse(
         &self,
         _level: &Level,
@@ -197,13 +205,18 @@ impl Game for NoGame {
             "no game is registered in this build".into(),
         ))
     }
+
     fn stored_difficulty(&self, _level: &Level) -> Option<f64> {
         None
     }
+
     fn stored_verdict(&self, _level: &Level) -> Option<bool> {
         None
     }
+
     fn generators(&self) -> Vec<Arc<dyn LevelGenerator>> {
         Vec::new()
     }
 }
+
+impl super::GameView for NoGame {}

@@ -13,7 +13,7 @@ use crate::{MarioLevel, Tile};
 use egui::{Color32, Key, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2};
 use std::sync::Arc;
 use studio_core::document::board::Board as EditBoard;
-use studio_core::game::{Game, GameId, TileMark};
+use studio_core::game::{Game, GameId, GameView, TileMark};
 use studio_ui::palette;
 use studio_ui::{outcome_frame, Attempt, BoardView, PlaySession};
 
