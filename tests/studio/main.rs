@@ -28,4 +28,5 @@ mod files;
 mod fuzz;
 mod longcat_cli;
 mod mario_cli;
+mod mario_files;
 mod reliability;

@@ -298,13 +298,16 @@ pub fn write(level: &MarioLevel, format: Format) -> String {
     out
 }
 
-/// Writes every level of a Mario pack as text of `format` into folder `dir` (created when
-/// missing), one file a level named by its place and name (`01-level-name.txt`); returns how
-/// many were written.
+/// Writes every level of a Mario pack as text of `format` as folder `dir`, one file a level
+/// named by its place and name (`01-level-name.txt`, the name shortened to 80 characters);
+/// returns how many were written. The folder is written aside and swapped in whole
+/// ([`studio_core::io::export_folder`]): no level of an earlier, longer export stays, an error
+/// half-way leaves the old folder as it was, and a link, a file, a folder of another user or
+/// one holding other files is refused, untouched.
 ///
 /// # Errors
-/// A level that is not a Mario level (nothing is written then), or a file that cannot be
-/// written.
+/// A level that is not a Mario level, or a `dir` that is not replaced (nothing is written
+/// then), or a file that cannot be written.
 pub fn export_pack(
     dir: &std::path::Path,
     pack: &studio_core::level::Pack,
@@ -335,18 +338,37 @@ pub fn export_pack(
             })
             .collect();
         let width = pack.levels.len().to_string().len().max(2);
+        let stem = studio_core::io::truncate_name(stem.trim_matches('-'), MAX_STEM);
         texts.push((
-            format!("{:0width$}-{}.txt", i + 1, stem.trim_matches('-')),
+            format!("{:0width$}-{stem}.txt", i + 1),
             write(&mario, format),
         ));
     }
-    std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    for (name, text) in &texts {
-        let path = dir.join(name);
-        studio_core::io::write_atomic(&path, text.as_bytes())
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-    }
-    Ok(texts.len())
+    let kind = studio_core::io::FolderExport {
+        what: match format {
+            Format::Vglc => "VGLC Mario export",
+            Format::MarioAi => "Mario AI Framework export",
+        },
+        owns: is_export_file,
+    };
+    studio_core::io::export_folder(dir, kind, |fresh| {
+        for (name, text) in &texts {
+            studio_core::io::write_new(&fresh.join(name), text.as_bytes())?;
+        }
+        Ok(texts.len())
+    })
+}
+
+/// The longest level name a text export's file name keeps (file names stay far below the
+/// 255 bytes a file system takes).
+const MAX_STEM: usize = 80;
+
+/// Whether a file of this name is one a Mario text export writes (`NN-name.txt`).
+pub fn is_export_file(name: &str) -> bool {
+    name.ends_with(".txt")
+        && name
+            .split_once('-')
+            .is_some_and(|(n, _)| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// Mario levels from files, or folders of `.txt` files (sorted by name), in `format`'s text.

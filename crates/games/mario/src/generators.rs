@@ -286,15 +286,34 @@ pub fn load_td3_bundle(path: &std::path::Path) -> Result<Td3Bundle, String> {
     let model = super::td3::file::load(path)?;
     let cgan_path = studio_core::io::folder_of(path).join(WEIGHTS_FILE);
     let cgan = load_cgan_model(&cgan_path)?;
-    if let (Some(want), Some(have)) = (&model.sidecar.cgan, &cgan.sidecar.weights) {
-        if !want.same_bytes(have) {
-            return Err(format!(
-                "{} was trained to steer another CGAN than {}: retrain it ({})",
-                path.display(),
-                cgan_path.display(),
-                model.sidecar.command
-            ));
-        }
+    // The pairing is checked whatever the sidecars say: an actor steers the one CGAN it was
+    // trained with, and a sidecar that names none cannot show it.
+    let Some(want) = &model.sidecar.cgan else {
+        return Err(format!(
+            "{}: its sidecar does not name the CGAN it was trained to steer (cgan: None), so \
+             the pairing with {} cannot be checked; retrain it ({})",
+            path.display(),
+            cgan_path.display(),
+            model.sidecar.command
+        ));
+    };
+    let Some(have) = &cgan.sidecar.weights else {
+        return Err(format!(
+            "{}: its sidecar carries no stamp of its weights, so it cannot be matched with the \
+             actor {}; restamp it (`level-studio train --model mario-cgan --restamp --out {}`) \
+             if you trust it",
+            cgan_path.display(),
+            path.display(),
+            cgan_path.display()
+        ));
+    };
+    if !want.same_bytes(have) {
+        return Err(format!(
+            "{} was trained to steer another CGAN than {}: retrain it ({})",
+            path.display(),
+            cgan_path.display(),
+            model.sidecar.command
+        ));
     }
     Ok(Td3Bundle { model, cgan })
 }

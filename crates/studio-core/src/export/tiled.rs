@@ -185,18 +185,7 @@ pub fn map_json(level: &Level, note: &SheetNote) -> Result<Value, String> {
 fn write_json(path: &Path, value: &Value) -> Result<(), String> {
     let text =
         serde_json::to_string_pretty(value).map_err(|e| format!("{}: {e}", path.display()))?;
-    write_new(path, text.as_bytes())
-}
-
-/// Writes a new file in the export's own fresh folder (never an existing one).
-fn write_new(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    use std::io::Write;
-    std::fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .open(path)
-        .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_all()))
-        .map_err(|e| format!("{}: {e}", path.display()))
+    io::write_new(path, text.as_bytes())
 }
 
 /// Whether a file of this name is one a Tiled export writes (`NN-name.tmj`,
@@ -205,89 +194,28 @@ pub fn is_export_file(name: &str) -> bool {
     name.ends_with(".tmj") || name.ends_with("-tiles.png") || name.ends_with(".world")
 }
 
-/// Refuses an existing export folder that holds anything the export did not write: a
-/// swap would throw it away.
-fn check_replaceable(dir: &Path) -> Result<(), String> {
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    for entry in entries {
-        let entry = entry.map_err(|e| format!("{}: {e}", dir.display()))?;
-        let name = entry.file_name().to_string_lossy().to_string();
-        let plain = entry.file_type().is_ok_and(|t| t.is_file());
-        if !plain || !is_export_file(&name) {
-            return Err(format!(
-                "{}: not replaced: the folder holds {name:?}, which a Tiled export does not                  write; move it out, or export to a new folder",
-                dir.display()
-            ));
-        }
-    }
-    Ok(())
-}
-
 /// Writes the pack as folder `dir`: `NN-name.tmj` per level (`notes` label them, one per
 /// level), `GAME-tiles.png` per game and `PACK.world`. The export is written into a fresh
-/// hidden folder beside `dir` and swapped in at the end (see [`io::swap_in_folder`]), so
-/// a reader sees the old export or the new one whole, and no map of an earlier, longer
-/// export stays beside the new ones. An existing `dir` that holds files the export does not
-/// write is refused, untouched.
+/// hidden folder beside `dir` and swapped in at the end ([`io::export_folder`]), so a reader
+/// sees the old export or the new one whole, and no map of an earlier, longer export stays
+/// beside the new ones. A `dir` that is a link, a file, a folder of another user or a
+/// read-only one, or a folder holding files the export does not write is refused, untouched.
 ///
 /// # Errors
 /// The problem in words, naming the file or level, when the folder cannot be made, a level
 /// is not a map of its game, or a file cannot be written.
 pub fn export_tmj(dir: &Path, pack: &Pack, notes: &[SheetNote]) -> Result<TiledExport, String> {
-    let existing = std::fs::symlink_metadata(dir).ok();
-    if let Some(meta) = &existing {
-        if meta.file_type().is_symlink() {
-            return Err(format!(
-                "{}: not replaced: it is a symbolic link; export to the folder it points to by its own path",
-                dir.display()
-            ));
-        }
-        if !meta.is_dir() {
-            return Err(format!(
-                "{}: Tiled export writes a folder of maps, and this is a file",
-                dir.display()
-            ));
-        }
-        check_replaceable(dir)?;
-    }
-    let parent = io::folder_of(dir);
-    std::fs::create_dir_all(&parent).map_err(|e| format!("{}: {e}", parent.display()))?;
-    let _lock = crate::io::lock::WriteLock::acquire(dir).map_err(|e| e.to_string())?;
-    let fresh = fresh_folder(dir)?;
-    match write_maps(&fresh, pack, notes) {
-        Ok(written) => {
-            io::swap_in_folder(&fresh, dir).map_err(|e| e.to_string())?;
-            let moved = |p: PathBuf| p.file_name().map_or_else(|| p.clone(), |n| dir.join(n));
-            Ok(TiledExport {
-                maps: written.maps.into_iter().map(moved).collect(),
-                tilesets: written.tilesets.into_iter().map(moved).collect(),
-                world: moved(written.world),
-            })
-        }
-        Err(e) => {
-            let _ = std::fs::remove_dir_all(&fresh);
-            Err(e)
-        }
-    }
-}
-
-/// A new, empty hidden folder beside `dir` for an export to be written into.
-fn fresh_folder(dir: &Path) -> Result<PathBuf, String> {
-    let parent = io::folder_of(dir);
-    let name = dir
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_else(|| "export".into());
-    let name = io::truncate_name(&name, 200);
-    let mut last = String::new();
-    for n in 0..64 {
-        let fresh = parent.join(format!(".{name}.{}.{n}.export", std::process::id()));
-        match std::fs::create_dir(&fresh) {
-            Ok(()) => return Ok(fresh),
-            Err(e) => last = format!("{}: {e}", fresh.display()),
-        }
-    }
-    Err(last)
+    let kind = io::FolderExport {
+        what: "Tiled export",
+        owns: is_export_file,
+    };
+    let written = io::export_folder(dir, kind, |fresh| write_maps(fresh, pack, notes))?;
+    let moved = |p: PathBuf| p.file_name().map_or_else(|| p.clone(), |n| dir.join(n));
+    Ok(TiledExport {
+        maps: written.maps.into_iter().map(moved).collect(),
+        tilesets: written.tilesets.into_iter().map(moved).collect(),
+        world: moved(written.world),
+    })
 }
 
 /// Writes every file of the export into the (new, empty) folder `dir`.
@@ -324,7 +252,7 @@ fn write_maps(dir: &Path, pack: &Pack, notes: &[SheetNote]) -> Result<TiledExpor
                 image::ImageFormat::Png,
             )
             .map_err(|e| format!("{}: {e}", path.display()))?;
-        write_new(&path, &bytes)?;
+        io::write_new(&path, &bytes)?;
         out.tilesets.push(path);
     }
     let world = dir.join(format!("{}.world", slug(&pack.name)));

@@ -246,9 +246,12 @@ fn replaceable(path: &Path) -> Result<Option<std::fs::Metadata>, FileError> {
     Ok(Some(meta))
 }
 
-/// Removes `.NAME.PID.N.tmp` (and the older `.NAME.PID.tmp`) files older than a day from `dir`: what saves killed mid-write
-/// (power loss, kill -9) left behind. Errors are ignored: this is housekeeping.
-fn remove_stale_temps(dir: &Path) {
+/// Removes from `dir` what saves and exports killed mid-write (power loss, kill -9) left
+/// behind, once older than a day: `.NAME.PID.N.tmp` files (and the older `.NAME.PID.tmp`),
+/// candle's own `.tmpXXXXXX` scratch of a model save, `.NAME.PID.N.export` folders of a
+/// folder export, and `.NAME.lock` files no process holds. Errors are ignored: this is
+/// housekeeping.
+pub(crate) fn remove_stale_temps(dir: &Path) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
@@ -258,20 +261,33 @@ fn remove_stale_temps(dir: &Path) {
         let Some(name) = name.to_str() else {
             continue;
         };
-        if !is_temp_name(name) {
+        let Ok(meta) = entry.metadata() else {
             continue;
-        }
-        let old = entry
-            .metadata()
+        };
+        let old = meta
+            .modified()
             .ok()
-            .filter(std::fs::Metadata::is_file)
-            .and_then(|m| m.modified().ok())
             .and_then(|t| t.elapsed().ok())
             .is_some_and(|age| age > day);
-        if old {
-            let _ = std::fs::remove_file(entry.path());
+        if !old {
+            continue;
+        }
+        let path = entry.path();
+        if meta.is_file() && (is_temp_name(name) || is_scratch_name(name)) {
+            let _ = std::fs::remove_file(&path);
+        } else if meta.is_dir() && super::is_export_temp_name(name) {
+            let _ = std::fs::remove_dir_all(&path);
+        } else if meta.is_file() && name.starts_with('.') && name.ends_with(".lock") {
+            super::lock::remove_if_free(&path);
         }
     }
+}
+
+/// Whether `name` is candle's (the `tempfile` crate's) scratch naming: `.tmp` and six
+/// letters or digits.
+fn is_scratch_name(name: &str) -> bool {
+    name.strip_prefix(".tmp")
+        .is_some_and(|rest| rest.len() == 6 && rest.bytes().all(|b| b.is_ascii_alphanumeric()))
 }
 
 /// Whether `name` is of [`create_temp`]'s naming: `.NAME.PID.N.tmp` (or the older

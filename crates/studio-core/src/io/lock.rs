@@ -212,6 +212,26 @@ fn take(path: &Path, lock: &Path) -> Result<std::fs::File, LockError> {
         })
 }
 
+/// Removes the lock file `lock` when no process holds it (it outlived a killed holder).
+/// Takers check after locking that the file they locked is still the one at that name, so a
+/// removal never gives two holders.
+pub(crate) fn remove_if_free(lock: &Path) {
+    #[cfg(unix)]
+    {
+        use std::os::unix::io::AsRawFd;
+        let Ok(file) = std::fs::OpenOptions::new().read(true).open(lock) else {
+            return;
+        };
+        // SAFETY: a valid open descriptor; the lock is released when `file` closes.
+        let free = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0;
+        if free {
+            let _ = std::fs::remove_file(lock);
+        }
+    }
+    #[cfg(not(unix))]
+    let _ = lock;
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

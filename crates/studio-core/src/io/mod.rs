@@ -4,6 +4,7 @@
 //! the fingerprint that stamps files. Nothing here knows levels, games or models.
 
 mod atomic;
+mod folder;
 mod hash;
 pub mod lock;
 mod read;
@@ -11,6 +12,7 @@ mod read;
 pub use atomic::{
     crash_point, create_temp, is_temp_name, sibling_name, swap_in_folder, write_atomic, FileState,
 };
+pub use folder::{export_folder, is_export_temp_name, write_new, FolderExport};
 pub use hash::fnv1a_hex;
 pub use lock::{LockError, WriteLock};
 pub use read::{read_bytes, read_bytes_capped, read_regular_text, read_text, MAX_FILE_BYTES};
