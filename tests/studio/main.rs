@@ -29,4 +29,5 @@ mod fuzz;
 mod longcat_cli;
 mod mario_cli;
 mod mario_files;
+mod pack_out;
 mod reliability;

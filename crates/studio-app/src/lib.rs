@@ -11,7 +11,7 @@
 //! - `pack/`: the pack strip with its thumbnails and difficulty curve.
 //!
 //! Widgets read what a game's trait returns; a game's own window parts (its playtest widget,
-//! its tool windows such as the Blend lab) live in its crate behind its `ui` feature and are
+//! its tool windows) live in its crate behind its `ui` feature and are
 //! found in the registry ([`studio_ui::Playtest`], [`studio_ui::Tool`]). Nothing here names a
 //! game.
 //!

@@ -171,16 +171,16 @@ fn grouped(n: u64) -> String {
 
 // ---- Levels and their size ----
 
-/// Cells a side of `--size WxH` (each game narrows it: Longcat 10, match-3 9, …).
+/// Cells a side of `--size WxH` (each game narrows it to its own sizes).
 pub const SIDE: Whole = Whole::new(1, 64);
 /// `generate --count`: levels one run makes (the pack so far is saved every 10 s).
 pub const LEVELS: Whole = Whole::new(1, 100_000);
 /// `eval --count`: levels or courses one sweep draws (at least 2: diversity takes pairs; at
-/// most 10,000: diversity compares every pair, 5e7 at the top, and the blend decoders take
-/// them all in one batch, a few hundred MB at the top).
+/// most 10,000: diversity compares every pair, 5e7 at the top, and batch decoders take
+/// them all at once, a few hundred MB at the top).
 pub const SWEEP_LEVELS: Whole = Whole::new(2, 10_000);
-/// `eval --attempts` (Longcat): generation attempts, ten times the thesis's 20,000 (each
-/// kept in memory, with the DQN's cache of the states it saw).
+/// `eval --attempts`: generation attempts, ten times the thesis's 20,000 (each kept in
+/// memory, with a learned generator's cache of the states it saw).
 pub const ATTEMPTS: Whole = Whole::new(1, 200_000);
 
 /// Reads `WxH`, each side in [`SIDE`].
@@ -210,9 +210,9 @@ const SIZE_WORDS: &str = "WxH, each side 1 to 64 cells";
 
 // ---- Analysis ----
 
-/// `validate --games`: games the match-3 bots play per level.
+/// `validate --games`: games the bots play per level.
 pub const BOT_GAMES: Whole = Whole::new(1, 10_000);
-/// `validate --limit`: the designers' move limit (match-3).
+/// `validate --limit`: the designers' move limit.
 pub const MOVE_LIMIT: Whole = Whole::new(1, 1_000);
 /// `validate --budget`, `graph --budget`: the largest state graph to explore (about 5 GB of
 /// states at the top).
@@ -241,7 +241,7 @@ pub const FRESH: Whole = Whole::new(0, 12);
 pub const TEMPERATURE: Real = Real::closed(0.0, 3.0);
 /// `generate --moves`: the target median moves, the `moves` condition's range.
 pub const MOVES: Real = Real::closed(1.0, 40.0);
-/// The course's structures, by events (`--events`).
+/// The event counts a strip of events takes (`--events`).
 pub const EVENTS: [usize; 2] = [9, 12];
 
 /// Reads `--events`: one of [`EVENTS`].
@@ -253,11 +253,11 @@ pub fn parse_events(s: &str) -> Result<usize, String> {
         .parse()
         .ok()
         .filter(|n| EVENTS.contains(n))
-        .ok_or_else(|| format!("{s:?} is not 9 or 12 events (the thesis's two course structures)"))
+        .ok_or_else(|| format!("{s:?} is not 9 or 12 events (the two structures there are)"))
 }
 
 /// Checks `--dagp` / `--diverse` "n,d[,p]" (n 1 to 1,000 candidates, d ≥ 0, p 0 to 1: see
-/// `Dagp::parse`); the generator narrows it (Longcat: n 1 to 16, d whole cells).
+/// `Dagp::parse`); the generator narrows it (to its own candidates and distances).
 ///
 /// # Errors
 /// The text and what it should be, in words.
@@ -271,9 +271,9 @@ const DAGP_WORDS: &str = "n 1 to 1,000, d at least 0, p 0 to 1";
 
 // ---- eval ----
 
-/// `eval --games` (dungeon): games each agent plays on each room.
+/// `eval --games`: games each agent plays on each level.
 pub const AGENT_GAMES: Whole = Whole::new(1, 1_000);
-/// `eval --rooms` (dungeon): rooms evolved per fitness, one run each.
+/// `eval --rooms`: levels evolved per fitness, one run each.
 pub const ROOMS: Whole = Whole::new(1, 100);
 /// `eval --ri`: random first decisions. The longest walk of the largest board (10 × 10 cells)
 /// takes 99 steps; each game narrows it to its own levels, in words.
@@ -295,36 +295,36 @@ pub fn check_ri_rows(ri: &[usize]) -> anyhow::Result<()> {
     }
     Ok(())
 }
-/// `eval --filter` (course): the lowest evaluation kept.
+/// `eval --filter`: the lowest evaluation kept.
 pub const FILTER: Real = Real::closed(0.0, 1.0);
-/// `eval --budget` (match-3 `--validated`): levels generated and validated per condition.
+/// `eval --budget` (with `--validated`): levels generated and validated per condition.
 pub const VALIDATED_BUDGET: Whole = Whole::new(1, 100_000);
 /// The validated sweep's tolerance, in moves: a level is on target within it.
 pub const SWEEP_TOLERANCE: f64 = 2.0;
-/// `eval --margin` (match-3 `--validated`): the safety margin in moves, below the tolerance.
+/// `eval --margin` (with `--validated`): the safety margin in moves, below the tolerance.
 pub const MARGIN: Real = Real::below(0.0, SWEEP_TOLERANCE);
-/// `eval --limit-margin` (match-3 `--validated`): the safety margin below the move limit.
+/// `eval --limit-margin` (with `--validated`): the safety margin below the move limit.
 pub const LIMIT_MARGIN: Real = Real::closed(0.0, 10.0);
 
 // ---- train ----
 
 /// `train --epochs`: epochs, episodes or steps (the shipped trainings use up to 100,000).
 pub const EPOCHS: Whole = Whole::new(1, 1_000_000);
-/// `train --valid-repeats` (match-3 cVAEs): times each valid level is shown per epoch.
+/// `train --valid-repeats` (cVAEs): times each valid level is shown per epoch.
 pub const VALID_REPEATS: Whole = Whole::new(1, 100);
-/// `train --checkpoints` (match-3 cVAEs): checkpoints scored (and written) per run.
+/// `train --checkpoints` (cVAEs): checkpoints scored (and written) per run.
 pub const CHECKPOINTS: Whole = Whole::new(1, 100);
-/// `train --selection-sweeps` (match-3 cVAEs): 144-level sweeps averaged per checkpoint.
+/// `train --selection-sweeps` (cVAEs): 144-level sweeps averaged per checkpoint.
 pub const SELECTION_SWEEPS: Whole = Whole::new(1, 100);
-/// `train --virtual-completions` (longcat-dqn): completions per step (0: the shipped rewards).
+/// `train --virtual-completions` (DQNs): completions per step (0: the shipped rewards).
 pub const VIRTUAL_COMPLETIONS: Whole = Whole::new(0, 100);
-/// `train --patience` (blend VAEs): epochs without a lower validation loss before stopping.
+/// `train --patience` (VAEs): epochs without a lower validation loss before stopping.
 pub const PATIENCE: Whole = Whole::new(0, 100_000);
-/// `train --trace` (blend VAEs): prior blends whose E-distance is traced every 10 epochs.
+/// `train --trace` (VAEs): prior samples whose E-distance is traced every 10 epochs.
 pub const TRACE: Whole = Whole::new(0, 10_000);
-/// `train --kl-weight` (match-3 cVAEs): the weight of the KL term.
+/// `train --kl-weight` (cVAEs): the weight of the KL term.
 pub const KL_WEIGHT: Real = Real::above(0.0, 100.0);
-/// `train --free-bits` (match-3 cVAEs): nats per latent dimension the KL does not charge.
+/// `train --free-bits` (cVAEs): nats per latent dimension the KL does not charge.
 pub const FREE_BITS: Real = Real::closed(0.0, 10.0);
 
 /// What a numeric flag takes.
@@ -420,7 +420,7 @@ const SHELL_BASES: &[&[&str]] = &[
 /// One numeric flag of one command line: what the "Bounds" table lists and tests check.
 #[derive(Clone, Debug)]
 pub struct Row {
-    /// The sub-command and, for a game's, the game (`eval longcat`).
+    /// The sub-command and, for a game's, the game (`eval GAME`).
     pub command: String,
     /// The flag, without its dashes.
     pub flag: &'static str,

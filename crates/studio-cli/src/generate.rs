@@ -46,19 +46,19 @@ pub struct GenerateArgs {
     /// Keep only levels the game's analysis passes (valid / non-trivial).
     #[arg(long)]
     pub validate: bool,
-    /// Match-3 models: the cell temperature, 0 to 3 (0: 1.1 for fresh levels, the argmax
-    /// with --fresh 0); Longcat DQN: the
-    /// probability of a random action instead of the greedy one (0 to 1).
+    /// The `temperature` condition, 0 to 3: a decoder's cell temperature (0: 1.1 for fresh
+    /// levels, the argmax with --fresh 0), or a policy's probability of a random action (0 to
+    /// 1); `list` shows which generators take it.
     #[arg(long, value_parser = bounds::TEMPERATURE.parser())]
     pub temperature: Option<f64>,
-    /// Match-3 models: every level differs from each training level of its size in at least
-    /// N cells, 0 to 12 (the `fresh` condition; default 3; 0: near copies of training
-    /// levels allowed, each copy edited in one or two cells).
+    /// The `fresh` condition: every level differs from each training level of its size in at
+    /// least N cells, 0 to 12 (default 3; 0: near copies of training levels allowed, each copy
+    /// edited in one or two cells).
     #[arg(long, value_name = "N", value_parser = bounds::FRESH.parser::<u64>())]
     pub fresh: Option<u64>,
-    /// Diversity-aware policy (DAGP), n 1 to 1,000, d at least 0, p 0 to 1: Longcat DQN
-    /// "n,d" or "n,d,p" (n up to 16, d in cells); course learned generators "n,d" (d a
-    /// distance between columns, e.g. 10,0.3).
+    /// Diversity-aware policy (DAGP), n 1 to 1,000, d at least 0, p 0 to 1: "n,d" or
+    /// "n,d,p" (a walk generator's d in whole cells; a column generator's a distance between
+    /// columns, e.g. 10,0.3); each generator narrows it.
     #[arg(long, value_parser = bounds::parse_dagp)]
     pub diverse: Option<String>,
     /// Model weights to use instead of the shipped ones.
@@ -73,7 +73,7 @@ pub struct GenerateArgs {
     /// FI2Pop: levels per generation, 4 to 200 (the `population` condition).
     #[arg(long, value_parser = bounds::POPULATION.parser::<i64>())]
     pub population: Option<i64>,
-    /// Course: events per course, 9 or 12 (the `events` condition).
+    /// Events per level, 9 or 12 (the `events` condition).
     #[arg(long, value_parser = bounds::parse_events)]
     pub events: Option<usize>,
     /// Output pack (.ron).
@@ -243,13 +243,16 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
     let terminal = std::io::stderr().is_terminal();
     // A search (the GA) reports its generations however few levels it is asked for.
     let searching = request.conditions.get("generations").is_some();
+    // A short run shows progress too once it has taken 10 s (a slow check per attempt).
     let show_progress = request.count >= 20 || searching;
+    let started = Instant::now();
     let mut last_line = Instant::now();
     let mut progress = |fraction: f32, note: String| {
-        if show_progress && terminal {
+        let shown = show_progress || started.elapsed() >= SAVE_EVERY;
+        if shown && terminal {
             eprint!("\r[{:>3.0} %] {note}   ", fraction * 100.0);
             let _ = std::io::stderr().flush();
-        } else if show_progress && (searching || last_line.elapsed() >= SAVE_EVERY) {
+        } else if shown && (searching || last_line.elapsed() >= SAVE_EVERY) {
             eprintln!("[{:>3.0} %] {note}", fraction * 100.0);
             last_line = Instant::now();
         }
@@ -273,7 +276,7 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
         }
     })
     .map_err(|e| anyhow!("{e}"))?;
-    if show_progress && terminal {
+    if (show_progress || started.elapsed() >= SAVE_EVERY) && terminal {
         eprintln!();
     }
     if let Some(e) = save_error {

@@ -1,5 +1,5 @@
 //! `interpolate A B --model M --steps N [--validate] --out PACK`: the latent walk of the
-//! window's Interpolation window (and the Blend lab's strip), headless. A and B are level
+//! window's Interpolation window, headless. A and B are level
 //! files (RON, JSON, ASCII) or one level of a pack, `pack.ron#name` or `pack.ron#3`.
 
 use anyhow::{anyhow, bail, Result};

@@ -60,8 +60,8 @@ pub struct GameCommand {
     pub run: fn(&clap::ArgMatches) -> anyhow::Result<ExitCode>,
     /// Its numeric flags and their ranges (docs/files.md's "Bounds" table).
     pub bounds: &'static [bounds::Bound],
-    /// The least command line that reaches its flags (`["eval", "--game", "longcat",
-    /// "--model", "puzzle-up"]`): what the bounds test adds a flag to.
+    /// The least command line that reaches its flags (`["eval", "--game", "GAME",
+    /// "--model", "MODEL"]`): what the bounds test adds a flag to.
     pub example: &'static [&'static str],
 }
 
@@ -128,7 +128,7 @@ pub enum Command {
     /// Import levels from other formats into a pack (`level-studio import --help` lists them).
     Import(import::ImportArgs),
     /// Walk a model's latent space from level A to level B into a pack (the window's
-    /// Interpolation and the Blend lab's strip).
+    /// Interpolation window).
     Interpolate(interpolate::InterpolateArgs),
 }
 

@@ -30,18 +30,17 @@ pub struct ValidateArgs {
     /// Base seed of the games.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
-    /// Number of games per level, 1 to 10,000 (default: the game's own, 30 for match-3 bots
-    /// and dungeon agents, 10 human-like trials for Mario).
+    /// Number of games per level, 1 to 10,000 (default: the game's own, `list` shows it).
     #[arg(long, value_parser = super::bounds::BOT_GAMES.parser::<u32>())]
     pub games: Option<u32>,
-    /// The designers' move limit (match-3: valid when the median is at most this), 1 to 1,000.
+    /// The designers' move limit (valid when the median is at most this), 1 to 1,000.
     #[arg(long, default_value_t = 20, value_parser = super::bounds::MOVE_LIMIT.parser::<u32>())]
     pub limit: u32,
-    /// Largest state graph to explore (Longcat; the dungeon's skeleton, whose rooms past it are
-    /// judged by their agents' games), 1 to 50,000,000 states.
+    /// Largest state graph to explore (games with a state graph; past it a level is judged by
+    /// its agents' games), 1 to 50,000,000 states.
     #[arg(long, value_parser = super::bounds::STATE_BUDGET.parser::<u64>())]
     pub budget: Option<u64>,
-    /// Play with the naive baseline (match-3: the random bot) instead of the validation bot.
+    /// Play with the naive baseline (the random bot) instead of the validation bot.
     #[arg(long)]
     pub random_bot: bool,
 }

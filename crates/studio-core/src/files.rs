@@ -50,7 +50,7 @@ fn foreign_chars(game: &dyn crate::game::Game, text: &str) -> usize {
 
 /// Builds a level from ASCII art. With `game`, the text is read as that game's level;
 /// without, the game is the one whose tiles the text uses. Text whose characters are tiles of
-/// several games (a Longcat level without its head is also a match-3 layout) is refused with
+/// several games (a grid that reads as a level of two games) is refused with
 /// the reason: ASCII carries no game, so it must be named (`--game`).
 ///
 /// # Errors

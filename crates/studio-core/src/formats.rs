@@ -23,7 +23,7 @@ pub struct ImportRequest {
 pub struct Imported {
     /// The levels, in the order of the files.
     pub levels: Vec<Level>,
-    /// The pack's title ("VGLC Zelda (seed 3)").
+    /// The pack's title ("Imported rooms (seed 3)").
     pub title: String,
     /// What one level is called in the summary ("rooms", "segments").
     pub noun: String,
@@ -34,9 +34,9 @@ pub struct Imported {
 /// A format a game reads levels from.
 #[derive(Clone, Copy, Debug)]
 pub struct Importer {
-    /// Its name on the command line (`vglc-mario`).
+    /// Its name on the command line (`gvgai-text`).
     pub format: &'static str,
-    /// What it reads, for help texts ("VGLC Super Mario Bros level files or their folder").
+    /// What it reads, for help texts ("level files or their folder").
     pub help: &'static str,
     /// Reads the files.
     pub import: fn(&ImportRequest) -> Result<Imported, String>,
@@ -45,12 +45,12 @@ pub struct Importer {
 /// A format a game writes a pack to.
 #[derive(Clone, Copy, Debug)]
 pub struct Exporter {
-    /// Its name on the command line (`mario-ai`).
+    /// Its name on the command line (`level-text`).
     pub format: &'static str,
     /// What it writes, for help texts.
     pub help: &'static str,
     /// Writes `pack` to the folder or file `out`; answers what was written, in words
-    /// ("12 Mario AI Framework level files").
+    /// ("12 level files").
     pub export: fn(&Path, &Pack) -> Result<String, String>,
 }
 

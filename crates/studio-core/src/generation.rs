@@ -154,13 +154,33 @@ struct Stream<'a> {
     stops_early: bool,
     /// The most points a chart of the search has drawn: the generations judged so far.
     generations: usize,
+    /// When the run last reported how far it has looked.
+    reported: std::time::Instant,
     name: &'a dyn Fn(&GenRequest, usize) -> String,
     progress: &'a mut dyn FnMut(f32, String),
     charts: &'a mut dyn FnMut(&[Chart]),
     out: &'a mut dyn FnMut(Candidate),
 }
 
+/// How often a run that finds nothing says how far it has looked (a slow check per attempt,
+/// such as a full A* run, would otherwise leave "starting" on screen for a minute).
+const REPORT_EVERY: std::time::Duration = std::time::Duration::from_secs(5);
+
 impl Stream<'_> {
+    /// Says how many attempts were made and kept, every 256 attempts or [`REPORT_EVERY`].
+    fn report_attempts(&mut self, before: usize) {
+        if before / 256 != self.attempts / 256 || self.reported.elapsed() >= REPORT_EVERY {
+            self.reported = std::time::Instant::now();
+            (self.progress)(
+                self.sent as f32 / self.wanted.max(1) as f32,
+                format!(
+                    "{}: {} of {} kept, {} of at most {} attempts",
+                    self.label, self.sent, self.wanted, self.attempts, self.budget
+                ),
+            );
+        }
+    }
+
     fn keep_going(&self) -> bool {
         self.error.is_none()
             && !self.cancel.is_cancelled()
@@ -196,6 +216,9 @@ impl LevelSink for Stream<'_> {
                         self.sent as f32 / self.wanted as f32,
                         format!("{}: {} of {}", self.label, self.sent, self.wanted),
                     );
+                } else {
+                    // Not kept (validated only): slow checks still say how far they are.
+                    self.report_attempts(self.attempts - 1);
                 }
             }
             Err(e) => self.error = Some(e),
@@ -208,15 +231,7 @@ impl LevelSink for Stream<'_> {
         self.attempts += attempts;
         // A run that keeps discarding (a high quality filter) says how far it has looked, so
         // the designer does not stare at "starting" for half a minute (walkthrough D19).
-        if before / 256 != self.attempts / 256 {
-            (self.progress)(
-                self.sent as f32 / self.wanted.max(1) as f32,
-                format!(
-                    "{}: {} of {} kept, {} of at most {} attempts",
-                    self.label, self.sent, self.wanted, self.attempts, self.budget
-                ),
-            );
-        }
+        self.report_attempts(before);
         self.keep_going()
     }
 
@@ -279,6 +294,7 @@ pub fn run_charted(
         label: generator.label(),
         stops_early: generator.stops_early(),
         generations: 0,
+        reported: std::time::Instant::now(),
         name: &level_name,
         progress,
         charts,
@@ -359,6 +375,7 @@ pub fn run_near(
         label: generator.label(),
         stops_early: false,
         generations: 0,
+        reported: std::time::Instant::now(),
         name: &name,
         progress: &mut progress,
         charts: &mut |_| {},
@@ -368,4 +385,64 @@ pub fn run_near(
     let mut summary = finish(stream)?;
     summary.note = None;
     Ok(summary)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Conditions, LevelSink};
+
+    /// A stream of `wanted` levels whose last report was `ago` back; the reports it makes
+    /// go to `notes`.
+    fn tried_once(ago: std::time::Duration) -> usize {
+        let request = GenRequest {
+            game: crate::testing::ID,
+            generator: "any",
+            conditions: Conditions::default(),
+            count: 2,
+            seed: 0,
+            validated_only: true,
+            weights: None,
+        };
+        let cancel = Cancel::default();
+        let mut notes = 0;
+        let mut progress = |_: f32, _: String| notes += 1;
+        let mut charts = |_: &[Chart]| {};
+        let mut out = |_: Candidate| {};
+        let name = |_: &GenRequest, i: usize| format!("level {i}");
+        let mut stream = Stream {
+            request: &request,
+            cancel: &cancel,
+            wanted: 2,
+            budget: 1000,
+            sent: 0,
+            attempts: 0,
+            seen: HashSet::new(),
+            error: None,
+            label: "slow",
+            stops_early: false,
+            generations: 0,
+            reported: std::time::Instant::now()
+                .checked_sub(ago)
+                .unwrap_or_else(std::time::Instant::now),
+            name: &name,
+            progress: &mut progress,
+            charts: &mut charts,
+            out: &mut out,
+        };
+        stream.tried(1);
+        drop(stream);
+        notes
+    }
+
+    #[test]
+    fn a_run_that_finds_nothing_says_how_far_it_has_looked_every_few_seconds() {
+        // One slow attempt (a full A* run) after a quiet spell: a line, not silence.
+        assert_eq!(
+            tried_once(REPORT_EVERY + std::time::Duration::from_secs(1)),
+            1
+        );
+        // One fast attempt right after a report: no line.
+        assert_eq!(tried_once(std::time::Duration::ZERO), 0);
+    }
 }

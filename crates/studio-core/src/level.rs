@@ -21,11 +21,11 @@ pub fn text_rows(text: &str) -> Vec<String> {
 /// (each game owns its figures; the core only stores, compares, copies and writes them).
 ///
 /// Files write figures as the game's file tag around the game's own value
-/// (`figures: Some(Match3((median_moves: 17.0, …)))`), which is what format 1 files hold.
+/// (`figures: Some(Toy((crates: 3, …)))`), which is what format 1 files hold.
 pub trait GameFigures:
     FiguresObject + std::fmt::Debug + Send + Sync + erased_serde::Serialize
 {
-    /// The file tag of the game the figures belong to (`Match3`).
+    /// The file tag of the game the figures belong to (`Toy`).
     fn tag(&self) -> &'static str;
     /// Every number stored, named, so a figure that is not finite can be refused.
     fn numbers(&self) -> Vec<(&'static str, f64)>;

@@ -4,7 +4,7 @@
 //! farther than d from the greedy one, take the one the critic values most, greedy when none
 //! is left) and virtual simulation (a step's reward is the mean score of k noisy completions).
 //!
-//! The course actors (DDPG, VS-DDPG, the supervised baseline), the course DQN and the Longcat
+//! The column actors (DDPG, VS-DDPG, the supervised baseline), the column DQN and the walk
 //! DQN implement it.
 
 use studio_core::rng::Rng;
@@ -43,7 +43,7 @@ pub trait Sequential {
         noise: f64,
         rng: &mut Rng,
     ) -> Self::Action;
-    /// The quality of a finished level (a course's evaluation, a Longcat board's difficulty).
+    /// The quality of a finished level (an evaluation, a board's difficulty).
     fn score(&self, state: &Self::State) -> f64;
 }
 

@@ -9,9 +9,9 @@ use studio_core::game::{CellLook, Game, Heading, TileMark};
 pub const CANVAS_BG: Color32 = Color32::from_rgb(28, 30, 36);
 /// Highlights (rectangle preview, selection).
 pub const ACCENT: Color32 = Color32::from_rgb(255, 196, 61);
-/// Outline of a game's play area (match-3).
+/// Outline of a game's play area.
 pub const AREA_OUTLINE: Color32 = Color32::from_rgb(120, 190, 255);
-/// Markers a game puts on cells (match-3 spawners).
+/// Markers a game puts on cells (spawners).
 pub const SPAWNER: Color32 = Color32::from_rgb(46, 160, 67);
 /// Mirror axes of the brush.
 pub const MIRROR_AXIS: Color32 = Color32::from_rgb(255, 120, 200);

@@ -104,7 +104,7 @@ pub trait PlaySession: Any {
 }
 
 /// Starts a session on the level under edit (`seed` deals games with chance); the error says
-/// why the level cannot be played (a Longcat grid without its head).
+/// why the level cannot be played (a grid without its player).
 pub type StartPlay = fn(&Board, u64) -> Result<Box<dyn PlaySession>, String>;
 
 /// A game's bespoke playtest widget, added by its plug-in: games without one play through

@@ -1,4 +1,4 @@
-//! Tool windows: a game's own windows beside the canvas (the Blend lab, the CGAN map). A game
+//! Tool windows: a game's own windows beside the canvas (a lab, a latent map). A game
 //! registers a [`Tool`]; the window makes one [`ToolWindow`] of each, lists it in the View
 //! menu while the canvas shows that game, and draws it when open.
 
@@ -32,7 +32,7 @@ pub enum ToolAction {
 pub trait ToolWindow: Any {
     /// The game whose canvas shows it.
     fn game(&self) -> GameId;
-    /// Its name in the View menu and its title ("Blend lab").
+    /// Its name in the View menu and its title ("Latent map").
     fn title(&self) -> &'static str;
     /// What it does, for the menu entry's tooltip.
     fn help(&self) -> &'static str;

@@ -1,7 +1,7 @@
 //! The difficulty gauge, drawn from what the game's analysis returns ([`Gauge`]): the
-//! headline and verdict, the scale with its threshold and band (match-3: median moves against
-//! the limit; Longcat: difficulty against the non-trivial threshold), the histogram of bot
-//! games, and a table of further figures (the Longcat graph variables).
+//! headline and verdict, the scale with its threshold and band (median moves against the
+//! limit, difficulty against the non-trivial threshold), the histogram of bot
+//! games, and a table of further figures (a state graph's variables).
 
 use crate::analysis::{Analysis, Outcome};
 use crate::studio::panel::{AppCommand, PanelCtx, ToolPanel};
@@ -11,7 +11,7 @@ use studio_core::game::{Gauge, GaugeHistogram};
 use studio_ui::palette;
 
 /// The gauge panel: it shows the live analysis; each game keeps its own bot seed and number
-/// of games for the Validate button (a dungeon edit never plays the 500 games a match-3
+/// of games for the Validate button (an edit of one game never plays the 500 games another
 /// validation asked for).
 #[derive(Debug, Default)]
 pub struct GaugePanel {

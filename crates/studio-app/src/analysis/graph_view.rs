@@ -1,4 +1,4 @@
-//! The state-graph viewer, for any game whose analysis has a graph (Longcat, dungeon rooms):
+//! The state-graph viewer, for any game whose analysis has a graph:
 //! nodes in depth columns coloured by class, edges labelled with their move, solution paths
 //! highlighted, hover shows the board, click shows it on the canvas; pan and zoom, with level
 //! of detail so thousands of nodes stay smooth. The layout comes ready from the worker; this

@@ -1,5 +1,5 @@
-//! The live analysis of the board under edit: the game's own analysis (match-3 bots, the
-//! Longcat state graph with its layout) run as a job on a worker thread, debounced after
+//! The live analysis of the board under edit: the game's own analysis (bots, a state
+//! graph with its layout) run as a job on a worker thread, debounced after
 //! edits, stale runs cancelled.
 
 pub mod gauge;

@@ -1,6 +1,6 @@
 //! The Agent profile window (pattern-based-ga-generator's relative performance profiles):
 //! choose a set of levels (the editor's level, the active pack, the candidates) and, to
-//! compare, a second set, and which agents play (the dungeon's GVGAI-like generic agents by
+//! compare, a second set, and which agents play (a game's generic agents by
 //! default, as the paper profiled, or the studio's ladder); every agent plays each level N
 //! seeded times on a worker thread. The result is a table and two bar charts: win rate and normalised score
 //! per agent, one bar per set.

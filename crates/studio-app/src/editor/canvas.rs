@@ -1,5 +1,5 @@
 //! The tile canvas: draws the board (or a state of its state graph), the game's play area
-//! and markers (match-3 spawners) and the mirror axes, and turns pointer input into [`EditCommand`]s by the chosen
+//! and markers (spawners) and the mirror axes, and turns pointer input into [`EditCommand`]s by the chosen
 //! tool. It never changes the board itself.
 
 use crate::board::Board;
@@ -111,7 +111,7 @@ impl CanvasView {
         );
         let header_h = header.size().y + 16.0;
         let (w, h) = (board.width() as f32, board.height() as f32);
-        // A long level (a side-scrolling Mario level) is fitted to the height and scrolled
+        // A long level (a side-scrolling level) is fitted to the height and scrolled
         // sideways, with a minimap of the whole level above the footer.
         let long = state.is_none() && board.rules().side_scrolling();
         let footer_h = if long { 30.0 + MINIMAP_H } else { 30.0 };

@@ -219,8 +219,8 @@ mod tests {
             "LR-like"
         );
         assert_eq!(
-            first_clause("Lode Runner-like: its own game's agent is stuck"),
-            "Lode Runner-like"
+            first_clause("Left-like: its own game's agent is stuck"),
+            "Left-like"
         );
         let long = first_clause(&"x".repeat(40));
         assert_eq!(long.chars().count(), 28);

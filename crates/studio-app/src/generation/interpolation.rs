@@ -1,4 +1,4 @@
-//! The latent interpolation window: pick match-3 levels A and B (the editor, the active pack
+//! The latent interpolation window: pick levels A and B of a game with a latent model (the editor, the active pack
 //! or the candidates) and a number of steps; a worker encodes both with a cVAE, decodes the
 //! line between them and validates every level. The strip shows A (its input and the model's
 //! reconstruction: a VAE does not reproduce its input exactly), the in-between levels and B,

@@ -100,7 +100,7 @@ pub fn paint_thumbnail(painter: &egui::Painter, rect: Rect, level: &Level) {
                 origin + Vec2::new(x as f32, y as f32) * cell,
                 Vec2::splat(cell),
             )
-            // Small cells (a wide Mario level) get no border at all: a fraction of a point
+            // Small cells (a wide level) get no border at all: a fraction of a point
             // would alias into irregular dark lines.
             .shrink(if cell >= 4.0 { 0.5 } else { 0.0 });
             mesh.add_colored_rect(r, palette::tile_color(board.rules(), board.get(x, y)));

@@ -1,7 +1,6 @@
 //! The playtest window: the designer plays the level under edit, through the game's
 //! [`PlaySession`] (a game's own session and board widget come from its crate, registered as
-//! a [`studio_ui::Playtest`]: match-3 swaps tiles and animates cascades, Longcat moves the
-//! cat; other games play through their `PlayRules` in [`rules`]). The window shows the counters, restart, the game's own controls and the result.
+//! a [`studio_ui::Playtest`]: its own board widget, animations and controls; other games play through their `PlayRules` in [`rules`]). The window shows the counters, restart, the game's own controls and the result.
 //! Each finished attempt (and an abandoned one with moves) goes to the level as a
 //! [`Playtest`] through [`AppCommand::RecordPlaytest`].
 
@@ -48,7 +47,7 @@ impl PlaytestWindow {
     /// Starts playing `board` (the level under edit).
     ///
     /// # Errors
-    /// Why the level cannot be played (a Longcat grid without its head, a game without a
+    /// Why the level cannot be played (a grid without its player, a game without a
     /// playtest, …).
     pub fn start(&mut self, board: &EditBoard) -> Result<(), String> {
         let seed = self.next_seed;

@@ -125,7 +125,7 @@ impl StudioApp {
         &self.interpolation
     }
 
-    /// The tool window of type `T` (a game's: the Blend lab, the CGAN map), if one is
+    /// The tool window of type `T` (a game's own), if one is
     /// registered.
     pub fn tool<T: studio_ui::ToolWindow>(&self) -> Option<&T> {
         self.tools.iter().find_map(|t| {

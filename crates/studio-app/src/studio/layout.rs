@@ -285,7 +285,7 @@ impl StudioApp {
                 .default_size(self.settings.right_panel_width.max(380.0))
                 .min_size(340.0)
                 .show(ui, |ui| {
-                    // The gauge scrolls when it is taller than its share (the dungeon's agent
+                    // The gauge scrolls when it is taller than its share (a game's agent
                     // tables), so the Validate row and the state graph stay reachable.
                     if gauge_open {
                         let room = if graph_open {

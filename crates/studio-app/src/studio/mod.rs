@@ -88,8 +88,7 @@ pub struct StudioApp {
     pub(super) generators: GeneratorPanel,
     pub(super) playtest: PlaytestWindow,
     pub(super) interpolation: InterpolationWindow,
-    /// The Blend lab window.
-    /// The games' tool windows (the Blend lab, the CGAN map), one of each registered.
+    /// The games' tool windows, one of each registered.
     pub(super) tools: Vec<Box<dyn studio_ui::ToolWindow>>,
     pub(super) profile: ProfileWindow,
     /// The interpolation window's choice of levels and what they were built from.

@@ -127,12 +127,12 @@ pub enum AppCommand {
     },
     /// Show or hide the latent interpolation window.
     ToggleInterpolation,
-    /// Show or hide the game's tool window of this index (the Blend lab, the CGAN map).
+    /// Show or hide the game's tool window of this index.
     ToggleTool(usize),
-    /// Put levels made elsewhere (a tool window's: the Blend lab's random blends) into the
+    /// Put levels made elsewhere (a tool window's) into the
     /// candidate list.
     OfferCandidates {
-        /// Where they come from, for the note ("Blend lab").
+        /// Where they come from, for the note (the tool window's title).
         from: &'static str,
         /// The levels.
         list: Vec<studio_core::generation::Candidate>,

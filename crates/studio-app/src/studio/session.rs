@@ -14,7 +14,7 @@ pub use studio_core::document::session::{
 };
 
 /// The generator id of `game` named `name`, as the registry spells it (or a tool window's,
-/// such as the Blend lab, whose levels are candidates too).
+/// whose levels are candidates too).
 fn generator_id(game: Game, name: &str) -> Option<&'static str> {
     let tools = studio_core::game::registry::entries::<studio_ui::Tool>();
     let by_tool = tools

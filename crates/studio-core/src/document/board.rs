@@ -1,6 +1,6 @@
 //! The level under the brush, for any registered game: a grid of tile indices into the
-//! game's palette, changed only through the game's painting rules (the match-3 layout keeps
-//! a PLAYFIELD cell, the Longcat head moves when painted).
+//! game's palette, changed only through the game's painting rules (a layout keeps its last
+//! playable cell, a unique player tile moves when painted).
 
 use crate::game::{tile_indices, Area, Game, GameId, Markers};
 use crate::grid::Grid;
@@ -215,17 +215,17 @@ impl Board {
             .collect()
     }
 
-    /// The symmetry the game detects (match-3: of the play area).
+    /// The symmetry the game detects (of the play area where there is one).
     pub fn symmetry(&self) -> Symmetry {
         self.game.symmetry_of(&self.to_rows())
     }
 
-    /// The size designers read (match-3: the longest PLAYFIELD runs; else the grid).
+    /// The size designers read (the game's own measure; else the grid).
     pub fn size(&self) -> (usize, usize) {
         self.game.level_size(&self.to_rows())
     }
 
-    /// The cells the game marks (match-3 spawners).
+    /// The cells the game marks (spawners).
     pub fn markers(&self) -> Markers {
         self.game.markers(&self.to_rows())
     }

@@ -220,8 +220,8 @@ impl PackDoc {
             .unwrap_or_else(|| crate::game::registry::first().id())
     }
 
-    /// A level's difficulty: its stored figures' (match-3 median moves), else what its
-    /// game's analysis measured (Longcat player-model difficulty).
+    /// A level's difficulty: its stored figures' (median moves), else what its game's
+    /// analysis measured (a player-model difficulty).
     pub fn difficulty(&self, level: &Level) -> Option<f64> {
         level
             .game

@@ -49,11 +49,11 @@ impl Tool {
 pub struct ToolState {
     /// The active tool.
     pub tool: Tool,
-    /// The tile being painted in each game, by name (`match3` → `BLOCK`).
+    /// The tile being painted in each game, by name (`toy` → `crate`).
     pub brushes: BTreeMap<String, String>,
     /// Mirror painting by this symmetry.
     pub mirror: Symmetry,
-    /// Lay the game's overlay (the dungeon's Patterns) over the canvas.
+    /// Lay the game's overlay (Patterns) over the canvas.
     pub overlay: bool,
 }
 

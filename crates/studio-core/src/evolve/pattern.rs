@@ -105,7 +105,7 @@ impl SizeClass {
 /// The α weights (single, pair, group) per category, in the order of [`Category::ALL`].
 /// The paper names the levels low / medium / high but gives no numbers; these are ours.
 /// Solid sprites lean hardest on grouping (walls read as rooms and corridors, a lone wall
-/// as noise); the key and the exit are always single in a dungeon room, so their weights
+/// as noise); the key and the exit are always single in a room, so their weights
 /// only shift every room alike.
 pub const WEIGHTS: [[f64; 3]; 5] = [
     [0.1, 0.4, 1.0],

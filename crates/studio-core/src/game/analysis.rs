@@ -21,7 +21,7 @@ pub struct AnalyseOptions {
     /// Play with the naive baseline agent instead of the game's validation agent.
     pub baseline: bool,
     /// A difficulty predictor file to use instead of the shipped one (games that predict
-    /// difficulty from their analysis, as Longcat does).
+    /// difficulty from their analysis).
     pub predictor: Option<std::path::PathBuf>,
 }
 
@@ -54,7 +54,7 @@ pub struct GaugeHistogram {
     pub caption: String,
     /// `(x, count)` per bar; bars at or below the gauge's threshold count as good.
     pub bars: Vec<(f64, u32)>,
-    /// The bars stand on an axis of their own (Mario's 4-column patterns), not on the
+    /// The bars stand on an axis of their own (4-column patterns), not on the
     /// gauge's scale: the value and threshold lines are not drawn over them, and every bar
     /// is a warning colour.
     pub own_axis: bool,
@@ -110,7 +110,7 @@ pub struct Analysis {
     /// stands ("graph too large (200,001+ states, budget 200,000)"): the viewer shows it in
     /// the graph's place and `graph` reports it.
     pub graph_note: Option<String>,
-    /// The game's own result, for its bespoke widgets (the match-3 validation, the Longcat
+    /// The game's own result, for its bespoke widgets (a bot validation, a
     /// graph); downcast with [`Analysis::detail`].
     pub detail: Option<Arc<dyn Any + Send + Sync>>,
 }

@@ -13,11 +13,11 @@ pub enum TileMark {
     Hatched,
     /// A face: the player's avatar.
     Avatar,
-    /// A face with a sword on one side: an avatar that faces a direction (the dungeon's).
+    /// A face with a sword on one side: an avatar that faces a direction.
     Facing(Heading),
     /// Eyes and pips: a monster, with 1 (slow) to 3 (quick) pips for its speed.
     Monster(u8),
-    /// A character drawn in the middle (a course's digits, an event's letter).
+    /// A character drawn in the middle (a digit, an event's letter).
     Glyph(char),
 }
 
@@ -41,7 +41,7 @@ impl Area {
     }
 }
 
-/// Cells a game marks on the canvas (match-3 spawners), with what designers call them.
+/// Cells a game marks on the canvas (spawners), with what designers call them.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Markers {
     /// One marker's name, singular (`spawner`).
@@ -50,7 +50,7 @@ pub struct Markers {
     pub cells: Vec<(usize, usize)>,
 }
 
-/// Colours a game lays over the canvas to show structure the tiles do not (the dungeon's
+/// Colours a game lays over the canvas to show structure the tiles do not (a
 /// sprite patterns, each group tinted by its size class).
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct Overlay {
@@ -60,7 +60,7 @@ pub struct Overlay {
     pub legend: Vec<(String, [u8; 3])>,
 }
 
-/// A level edited as a strip of events with a slider per parameter (a course's battles,
+/// A level edited as a strip of events with a slider per parameter (battles,
 /// fountains and boss) instead of tile by tile. Each parameter is stored as two digit tiles
 /// (tens and ones of hundredths), so a slider paints those two cells.
 #[derive(Clone, Debug, PartialEq)]
@@ -94,7 +94,7 @@ pub struct StripParam {
     /// The cells of its tens and ones digits.
     pub cells: [(usize, usize); 2],
     /// A tile (letter, colour) the strip shows after its event while the value is above 0
-    /// (a course's fountain), labelled "name event: shown".
+    /// (a fountain), labelled "name event: shown".
     pub tile: Option<(char, [u8; 3])>,
 }
 

@@ -6,9 +6,9 @@
 //! window's viewer draws it.
 //!
 //! In an acyclic space ([`StateSpace::ACYCLIC`], the default) [`StateSpace::progress`] grows
-//! along every move (Longcat: cells filled), and classes and the player model come from one
+//! along every move (cells filled), and classes and the player model come from one
 //! sweep over that order, successors first. A space whose moves can return to a position
-//! (dungeon rooms: the avatar walks back and forth) sets `ACYCLIC = false`: its classes come
+//! (a room whose avatar walks back and forth) sets `ACYCLIC = false`: its classes come
 //! from a backward search from the successes, and a node from which no success is reachable
 //! is [`NodeClass::Dead`] (the win is unreachable); it has no player model.
 
@@ -26,7 +26,7 @@ pub enum NodeClass {
     Success,
     /// Not solved, and no legal move (red).
     Fail,
-    /// Visibly lost by the game's own test (Longcat: the empty cells are split) (purple).
+    /// Visibly lost by the game's own test (the empty cells are split) (purple).
     Dead,
     /// A success is reachable from here (blue).
     Solution,
@@ -70,7 +70,7 @@ pub enum GraphError {
 }
 
 /// A game's positions and moves, as the explorer walks them; `B` is the number of moves the
-/// game ever offers (Longcat: the four directions).
+/// game ever offers (the four directions).
 pub trait StateSpace<const B: usize> {
     /// One position.
     type State: Copy + PartialEq;
@@ -79,7 +79,7 @@ pub trait StateSpace<const B: usize> {
     /// One move.
     type Move: Copy + PartialEq;
     /// What stays the same across a graph, worked out once and passed to every call
-    /// (Longcat: the board's masks; a dungeon room: its terrain and monsters), so positions
+    /// (a board's masks; a room's terrain and monsters), so positions
     /// stay small.
     type Context;
     /// Every move, in the order edges list them.
@@ -215,7 +215,7 @@ impl<P: StateSpace<B>, const B: usize> Node<P, B> {
     }
 }
 
-/// A fast hasher for position keys (Longcat's packed `u128` keys are already well spread in
+/// A fast hasher for position keys (packed `u128` keys are already well spread in
 /// the low bits; one multiply mixes the rest).
 #[derive(Default)]
 pub struct KeyHasher(u64);

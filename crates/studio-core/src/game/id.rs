@@ -6,9 +6,9 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 use std::str::FromStr;
 
-/// Which game a level belongs to: the id of a registered game (`"match3"`, `"longcat"`).
+/// Which game a level belongs to: the id of a registered game (`"toy"`).
 ///
-/// Level files write the game's file tag as a bare identifier (`game: Match3`), which is what
+/// Level files write the game's file tag as a bare identifier (`game: Toy`), which is what
 /// format 1 files already hold; reading looks the tag up in the registry.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct GameId(&'static str);
@@ -58,7 +58,7 @@ impl fmt::Debug for GameId {
 impl FromStr for GameId {
     type Err = registry::UnknownGame;
 
-    /// Parses a registered game's id or file tag, in any case (`match3`, `Match3`, `match-3`).
+    /// Parses a registered game's id or file tag, in any case (`my-game`, `MyGame`, `my_game`).
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         registry::find(s).map(|g| g.id())
     }
@@ -91,7 +91,7 @@ impl<'de> Visitor<'de> for GameVisitor {
     }
 }
 
-/// A game's tag as an enum variant name (RON writes it bare: `Match3`).
+/// A game's tag as an enum variant name (RON writes it bare: `Toy`).
 pub(crate) struct Tag(pub(crate) String);
 
 impl<'de> Deserialize<'de> for Tag {

@@ -101,7 +101,7 @@ impl AsciiError {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("unknown {game} generator {id:?} ({})", known.join(", "))]
 pub struct UnknownGenerator {
-    /// The game's name (`Match-3`).
+    /// The game's name (`Toy`).
     pub game: &'static str,
     /// The name asked for.
     pub id: String,
@@ -126,13 +126,13 @@ pub struct UnknownTile {
 /// What a game provides to the studio. One implementation per game crate, added to the
 /// registry by the crate's `plugin`.
 pub trait Game: GameView + Send + Sync + 'static {
-    /// The id used by files, JSON and the command line (`match3`).
+    /// The id used by files, JSON and the command line (`toy`).
     fn id(&self) -> GameId;
 
-    /// The name designers read (`Match-3`).
+    /// The name designers read (`Toy`).
     fn name(&self) -> &'static str;
 
-    /// How level files name the game (`Match3`: `game: Match3`).
+    /// How level files name the game (`Toy`: `game: Toy`).
     fn file_tag(&self) -> &'static str;
 
     /// The palette, in the order the sidebar lists it.
@@ -188,7 +188,7 @@ pub trait Game: GameView + Send + Sync + 'static {
     fn stored_verdict(&self, level: &Level) -> Option<bool>;
 
     /// Whether the stored figures say the level works but is not worth keeping (a solvable,
-    /// trivial Longcat level): shown softer than a failure.
+    /// trivial level): shown softer than a failure.
     fn stored_weak(&self, _level: &Level) -> bool {
         false
     }
@@ -302,7 +302,7 @@ pub trait GameView {
 
     /// Paints tile `tile` into cell `(x, y)` of a level under edit (in range, and different
     /// from what is there); returns false when the game's rules refuse the change (the last
-    /// PLAYFIELD cell of a match-3 layout).
+    /// playable cell of a layout).
     fn paint(&self, cells: &mut Grid<u8>, x: usize, y: usize, tile: u8) -> bool {
         cells.set(x, y, tile);
         true
@@ -324,7 +324,7 @@ pub trait GameView {
         None
     }
 
-    /// The overlay drawn from a finished analysis of the level (Mario's virtual damage places
+    /// The overlay drawn from a finished analysis of the level (virtual damage places
     /// and A* path), when the game draws one that way; it replaces [`GameView::overlay`] while
     /// the analysis is of the level shown.
     fn analysis_overlay(&self, _analysis: &Analysis) -> Option<Overlay> {
@@ -337,18 +337,18 @@ pub trait GameView {
         None
     }
 
-    /// The play area inside the canvas, when the game has one (match-3 draws it and mirrors
+    /// The play area inside the canvas, when the game has one (the canvas draws it and mirrors
     /// within it); `None` when the whole grid is played.
     fn play_area(&self, _rows: &[String]) -> Option<Area> {
         None
     }
 
-    /// Cells the canvas marks (match-3 spawners).
+    /// Cells the canvas marks (spawners).
     fn markers(&self, _rows: &[String]) -> Markers {
         Markers::default()
     }
 
-    /// The size designers read (match-3: the longest PLAYFIELD runs); the grid by default.
+    /// The size designers read (the longest playable runs, say); the grid by default.
     fn level_size(&self, rows: &[String]) -> (usize, usize) {
         (rows.first().map_or(0, |r| r.chars().count()), rows.len())
     }

@@ -1,7 +1,7 @@
 //! Playing a level, for any game: the rules a playtest drives (the view, the kind of input,
 //! a move, the status, undo). A game offers them through [`Game::play`](super::Game::play);
 //! the window draws the view and turns keys and clicks into [`PlayMove`]s. Games with a
-//! bespoke playtest widget (the match-3 cascade animation) add it in a file named after them.
+//! bespoke playtest widget (a cascade animation) register it with their window parts.
 
 use super::CellLook;
 use crate::grid::Grid;
@@ -40,7 +40,7 @@ pub enum PlayMove {
     Swap((usize, usize), (usize, usize)),
     /// Click cell `(x, y)`.
     Click(usize, usize),
-    /// The action key (Space): the game's one action besides moving (the dungeon's sword).
+    /// The action key (Space): the game's one action besides moving (a sword).
     Act,
     /// Let a tick pass without acting (`.`), in games where time passes.
     Wait,

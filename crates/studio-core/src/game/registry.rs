@@ -127,7 +127,7 @@ fn normalise(name: &str) -> String {
         .collect()
 }
 
-/// The game with this id or file tag (any case; `-` and `_` ignored: `match-3` is `match3`).
+/// The game with this id or file tag (any case; `-` and `_` ignored: `my-game` is `mygame`).
 ///
 /// # Errors
 /// [`UnknownGame`] listing the registered ids.

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 /// What kind of folder export runs, for its checks and its words.
 #[derive(Clone, Copy, Debug)]
 pub struct FolderExport {
-    /// What it is called in messages ("Tiled export", "Mario AI Framework export").
+    /// What it is called in messages ("Tiled export").
     pub what: &'static str,
     /// Whether a file of this name is one the export writes: a folder holding anything else
     /// is not replaced.
