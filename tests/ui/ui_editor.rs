@@ -557,6 +557,90 @@ fn closing_with_canvas_work_in_no_pack_keeps_it_for_the_next_start() {
     assert_eq!(h.state().editor().board().size(), (5, 6));
 }
 
+/// Issue 47, E1: adding the canvas to a pack is one step of the Edit history. Ctrl+Z right
+/// after "+ Add level" takes the card out again and leaves the canvas (and its last stroke) as
+/// it was; before the fix it undid the stroke made before the add, inside the new pack entry.
+#[test]
+fn undo_right_after_add_level_takes_the_level_out_and_keeps_the_stroke() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir));
+    steps(&mut h, 2);
+    add_match3_levels(&mut h, &[(5, 5)]);
+    new_match3(&mut h, 7, 7);
+    h.get_by_label("Brush").click();
+    h.get_by_label_contains("BLOCK").click();
+    steps(&mut h, 2);
+    let c = cell(&h, 3, 3);
+    stroke(&mut h, &[c]);
+    let board = |h: &Harness<'_, StudioApp>| h.state().editor().board().get(3, 3);
+    assert_eq!(board(&h), BLOCK);
+    let before = pack_names(&h);
+    h.get_by_label("+ Add level").click();
+    steps(&mut h, 2);
+    assert_eq!(pack_names(&h).len(), before.len() + 1, "added");
+    assert!(
+        h.state().linked().is_some(),
+        "the canvas edits the new entry"
+    );
+    assert_eq!(
+        h.state().editor().history().undo_label(),
+        Some(format!("Add “{}”", pack_names(&h)[before.len()]).as_str())
+    );
+    // Ctrl+Z: the card goes, the stroke stays, the canvas is in no pack again.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    steps(&mut h, 2);
+    assert_eq!(pack_names(&h), before, "the add is undone");
+    assert_eq!(board(&h), BLOCK, "the stroke before the add is kept");
+    assert!(h.state().linked().is_none());
+    // Ctrl+Z again undoes the stroke; redo twice brings both back, the entry with the stroke.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    steps(&mut h, 2);
+    assert_eq!(board(&h), PLAYFIELD);
+    for _ in 0..2 {
+        h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+        steps(&mut h, 2);
+    }
+    assert_eq!(pack_names(&h).len(), before.len() + 1, "added again");
+    assert_eq!(board(&h), BLOCK);
+    let (p, i) = h.state().linked().expect("linked to the entry again");
+    assert_eq!(i, before.len());
+    // What the pack holds is the canvas, stroke included.
+    let rows = h.state().editor().board().to_rows();
+    assert_eq!(h.state().packs()[p].pack.levels[i].cells, rows);
+}
+
+/// Issue 47, E1: moving a level and sorting the pack are steps of the Edit history too.
+#[test]
+fn a_move_and_a_sort_are_undone_and_redone_in_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir));
+    steps(&mut h, 2);
+    add_match3_levels(&mut h, &[(5, 5), (6, 6), (7, 7)]);
+    let first = pack_names(&h);
+    command(
+        &mut h,
+        AppCommand::Pack(PackCommand::Move { from: 0, to: 2 }),
+    );
+    let moved = pack_names(&h);
+    assert_eq!(
+        moved,
+        [first[1].clone(), first[2].clone(), first[0].clone()]
+    );
+    assert_eq!(
+        h.state().editor().history().undo_label(),
+        Some("Move level 1")
+    );
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    steps(&mut h, 2);
+    assert_eq!(pack_names(&h), first, "the move is undone");
+    h.key_press_modifiers(Modifiers::COMMAND | Modifiers::SHIFT, Key::Z);
+    steps(&mut h, 2);
+    assert_eq!(pack_names(&h), moved, "and redone");
+    // "Undo remove" leaves a move alone.
+    command(&mut h, AppCommand::Pack(PackCommand::UndoRemove));
+    assert_eq!(pack_names(&h), moved);
+}
+
 #[test]
 fn a_removed_level_comes_back_with_undo_remove() {
     let dir = tempfile::tempdir().unwrap();
@@ -723,10 +807,16 @@ fn a_canvas_edit_changes_the_pack_level_in_place_and_undo_restores_it() {
     );
     assert_eq!(h.state().linked(), Some((0, 1)));
 
+    // The move is the last step of the Edit history (issue 47, E1): undo puts the level
+    // back first, then the stroke.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    steps(&mut h, 2);
+    assert_eq!(h.state().linked(), Some((0, 0)), "the move is undone");
+    assert_eq!(level(&h, 0).cells, edited.cells);
     h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
     steps(&mut h, 2);
     assert_eq!(
-        level(&h, 1).cells,
+        level(&h, 0).cells,
         original.cells,
         "undo restores the entry"
     );
@@ -1169,4 +1259,101 @@ fn opening_an_open_pack_again_keeps_the_canvas_linked() {
         "{}",
         h.state().status()
     );
+}
+
+/// Issue 47, E2: a typed number is checked when Enter is pressed, not on every keystroke:
+/// "4" then "8" in a field whose range starts at 16 gives 48, not 16 then 168 (186 for the
+/// report's Mario width).
+#[test]
+fn a_typed_number_counts_when_entered_not_on_every_keystroke() {
+    use egui::accesskit::Role;
+    let mut h = egui_kittest::Harness::new_ui_state(
+        |ui, state: &mut (u32, Option<String>)| {
+            let label = ui.label("Width");
+            level_studio::app::widgets::bounded_number(
+                ui,
+                &mut state.0,
+                16..=400,
+                "Width",
+                &mut state.1,
+                1.0,
+            )
+            .labelled_by(label.id);
+        },
+        (24, None),
+    );
+    h.run();
+    h.get_by_value("24").click();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.run();
+    for digit in ["4", "8"] {
+        h.get_by_role(Role::SpinButton).type_text(digit);
+        h.run();
+        assert_eq!(h.state().0, 24, "nothing counts while typing");
+        assert!(h.state().1.is_none(), "no clamping note while typing");
+    }
+    h.key_press(Key::Enter);
+    h.run();
+    assert_eq!(h.state().0, 48);
+    assert!(h.state().1.is_none());
+    // A value out of range is still set to the nearest end when entered, with a note.
+    h.get_by_value("48").click();
+    h.run();
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    h.run();
+    h.get_by_role(Role::SpinButton).type_text("9");
+    h.run();
+    h.key_press(Key::Enter);
+    h.run();
+    assert_eq!(h.state().0, 16);
+    assert!(h
+        .state()
+        .1
+        .as_deref()
+        .is_some_and(|n| n.contains("out of range")));
+}
+
+/// Issue 47, E4: Save in the quit dialog on a pack that was never saved asks for its file (as
+/// Ctrl+S does) and then quits; cancelling that file dialog cancels the quit, losing nothing.
+#[test]
+fn save_in_the_quit_dialog_asks_for_a_new_packs_file_then_quits() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir));
+    steps(&mut h, 2);
+    command(&mut h, AppCommand::Pack(PackCommand::New));
+    add_match3_levels(&mut h, &[(5, 5)]);
+    assert!(h.state().packs()[h.state().active_pack()].path.is_none());
+    // Save, then Cancel in the file dialog: still open, the pack still unsaved.
+    command(&mut h, AppCommand::Quit);
+    steps(&mut h, 2);
+    h.get_by_label("Save").click();
+    steps(&mut h, 4);
+    h.get_by_role(egui::accesskit::Role::TextInput);
+    assert!(h.state().status().contains("quits once it is saved"));
+    assert!(!h.state().quitting());
+    h.key_press(Key::Escape);
+    steps(&mut h, 2);
+    assert!(h.query_by_role(egui::accesskit::Role::TextInput).is_none());
+    assert!(
+        !h.state().quitting(),
+        "cancelling the file cancels the quit"
+    );
+    assert!(h.state().has_unsaved());
+    // Save again, and give a file: it is written, then the studio quits.
+    command(&mut h, AppCommand::Quit);
+    steps(&mut h, 2);
+    h.get_by_label("Save").click();
+    steps(&mut h, 4);
+    let file = dir.path().join("mine.ron");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::A);
+    steps(&mut h, 1);
+    h.get_by_role(egui::accesskit::Role::TextInput)
+        .type_text(file.to_str().unwrap());
+    steps(&mut h, 2);
+    h.get_by_label("OK").click();
+    steps(&mut h, 2);
+    assert!(h.state().quitting(), "{:?}", h.state().errors());
+    let saved = level_studio::files::load_pack(&file).unwrap();
+    assert_eq!(saved.levels.len(), 1);
 }

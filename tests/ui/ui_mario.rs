@@ -262,3 +262,136 @@ fn the_cgan_map_sweeps_after_the_canvas_level_and_shows_the_points_patterns() {
         assert!(h.query_by_label(caption).is_some(), "{caption}");
     }
 }
+
+/// Issue 47, E5: a playtest owns the keys it uses: R restarts the game and does not also pick
+/// the editor's Rectangle tool behind it.
+#[test]
+fn r_in_the_playtest_restarts_and_leaves_the_editors_tool_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(&dir));
+    steps(&mut h, 2);
+    let tool = h.state().current_tool();
+    start_playtest(&mut h, &level(None));
+    h.key_down(Key::ArrowRight);
+    steps(&mut h, 10);
+    h.key_up(Key::ArrowRight);
+    h.key_press(Key::R);
+    steps(&mut h, 2);
+    assert_eq!(
+        h.state().current_tool(),
+        tool,
+        "the editor's tool is unchanged"
+    );
+    assert!(
+        h.state().playtest().session::<MarioPlay>().unwrap().ticks() < 5,
+        "R restarted the game"
+    );
+    // With the playtest closed, R picks the Rectangle again.
+    h.state_mut().playtest_mut().open = false;
+    steps(&mut h, 2);
+    h.key_press(Key::R);
+    steps(&mut h, 2);
+    assert_eq!(
+        h.state().current_tool(),
+        level_studio::document::settings::Tool::Rectangle
+    );
+}
+
+/// Issue 47, E3: the Mario formats are in the window: File > Import reads VGLC (and Mario AI
+/// Framework) text into a new, unsaved pack, File > Export as level text writes them, and
+/// File > Open of such a file says to use Import instead of only "unknown cell character".
+#[test]
+fn the_window_imports_and_exports_the_mario_level_text() {
+    let dir = tempfile::tempdir().unwrap();
+    // The studio's own VGLC export of the shipped pack's first level.
+    let mut pack =
+        level_studio::files::load_pack(std::path::Path::new("levels/mario/starter.ron")).unwrap();
+    pack.levels.truncate(1);
+    let vglc = dir.path().join("vglc");
+    let exporters = level_studio::formats::exporters();
+    let to_vglc = exporters
+        .iter()
+        .position(|e| e.format == "vglc-mario")
+        .unwrap();
+    (exporters[to_vglc].export)(&vglc, &pack).unwrap();
+    let file = std::fs::read_dir(&vglc)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let mut h = harness(studio(&dir));
+    steps(&mut h, 2);
+    // Open: the error names Import.
+    h.state_mut().push(AppCommand::Open(file.clone()));
+    steps(&mut h, 2);
+    h.state_mut()
+        .wait_for_files(std::time::Duration::from_secs(20));
+    steps(&mut h, 2);
+    let errors = format!("{:?}", h.state().errors());
+    assert!(errors.contains("File > Import reads"), "{errors}");
+    // Import: a new pack with the level, in no file yet.
+    let packs = h.state().packs().len();
+    let importers = level_studio::formats::importers();
+    let from_vglc = importers
+        .iter()
+        .position(|i| i.format == "vglc-mario")
+        .unwrap();
+    h.state_mut().push(AppCommand::Import(from_vglc, file));
+    steps(&mut h, 2);
+    h.state_mut()
+        .wait_for_files(std::time::Duration::from_secs(20));
+    steps(&mut h, 2);
+    assert_eq!(
+        h.state().packs().len(),
+        packs + 1,
+        "{:?}",
+        h.state().errors()
+    );
+    let doc = &h.state().packs()[h.state().active_pack()];
+    assert_eq!(doc.pack.levels.len(), 1);
+    assert!(
+        doc.path.is_none() && doc.dirty,
+        "unsaved, never over the text file"
+    );
+    // The VGLC text has no start or flag letter: the rest comes back as it was.
+    let no_marks: Vec<String> = pack.levels[0]
+        .cells
+        .iter()
+        .map(|r| r.replace(['M', 'F'], "-"))
+        .collect();
+    assert_eq!(doc.pack.levels[0].cells, no_marks);
+    // Export as Mario AI Framework text from the window.
+    let to_ai = exporters
+        .iter()
+        .position(|e| e.format == "mario-ai")
+        .unwrap();
+    let out = dir.path().join("ai");
+    h.state_mut().push(AppCommand::ExportAs(
+        level_studio::app::ExportFormat::Registered(to_ai),
+        out.clone(),
+    ));
+    steps(&mut h, 2);
+    h.state_mut()
+        .wait_for_files(std::time::Duration::from_secs(20));
+    steps(&mut h, 2);
+    assert_eq!(std::fs::read_dir(&out).unwrap().count(), 1);
+    // The File menu lists both.
+    h.get_by_label("File").click();
+    steps(&mut h, 2);
+    h.get_by_label("Import");
+    h.get_by_label("Export as level text");
+}
+
+/// Issue 47, E10: the F1 sheet has a Mario section with its playtest keys.
+#[test]
+fn the_shortcut_sheet_lists_the_mario_playtest_keys() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(&dir));
+    steps(&mut h, 2);
+    h.key_press(Key::F1);
+    steps(&mut h, 3);
+    h.get_by_label("Playtest: Mario");
+    h.get_by_label("Space, Up or S");
+    assert!(h.query_by_label_contains("then the arrow keys").is_none());
+}

@@ -3,10 +3,12 @@
 use std::fmt::Display;
 use std::ops::RangeInclusive;
 
-/// A number field that can be typed into or dragged, for a value with a valid range. A value
-/// outside the range (typed or dragged past an end) is set to the nearest end, and the
-/// message saying so is kept in `note` until the field next changes within its range.
-/// `speed` is how much the value moves per point dragged.
+/// A number field that can be typed into or dragged, for a value with a valid range. A typed
+/// value counts when Enter is pressed or the field loses focus (not on every keystroke, so
+/// "48" can be typed into a field whose range starts at 16). A value outside the range (typed
+/// or dragged past an end) is set to the nearest end, and the message saying so is kept in
+/// `note` until the field next changes within its range. `speed` is how much the value moves
+/// per point dragged.
 pub fn bounded_number<T>(
     ui: &mut egui::Ui,
     value: &mut T,
@@ -18,7 +20,11 @@ pub fn bounded_number<T>(
 where
     T: egui::emath::Numeric + Display,
 {
-    let response = ui.add(egui::DragValue::new(value).speed(speed));
+    let response = ui.add(
+        egui::DragValue::new(value)
+            .speed(speed)
+            .update_while_editing(false),
+    );
     let (lo, hi) = (*range.start(), *range.end());
     let typed = *value;
     let clamped = if typed < lo {

@@ -125,6 +125,11 @@ impl StudioApp {
         &self.interpolation
     }
 
+    /// The editor's tool (Brush, Rectangle, …).
+    pub fn current_tool(&self) -> studio_core::document::settings::Tool {
+        self.settings.tools.tool
+    }
+
     /// The tool window of type `T` (a game's own), if one is
     /// registered.
     pub fn tool<T: studio_ui::ToolWindow>(&self) -> Option<&T> {

@@ -11,7 +11,7 @@ use crate::studio::dialogs::Purpose;
 use crate::studio::errors::AppError;
 use crate::studio::panel::{AppCommand, ExportFormat, PackCommand};
 use crate::studio::recovery::Recovery;
-use crate::studio::{Guarded, StudioApp};
+use crate::studio::{Guarded, PackStep, StudioApp};
 use studio_core::document::editor::Identity;
 use studio_core::level::{Game, Level, Playtest};
 
@@ -80,6 +80,13 @@ impl StudioApp {
                 None => self.request_dialog(Purpose::SaveAs, ctx),
             },
             AppCommand::SaveAs(path) => self.save_active(&path),
+            AppCommand::SaveAsThenQuit(path) => {
+                self.save_active(&path);
+                let saved = self.packs.get(self.active_pack).is_some_and(|p| !p.dirty);
+                if saved {
+                    self.go_on_quitting(ctx);
+                }
+            }
             AppCommand::SaveAsDialog => self.request_dialog(Purpose::SaveAs, ctx),
             AppCommand::ExportJson(path) => self.export(&path, ExportFormat::Json),
             AppCommand::ExportPng(path) => self.export(&path, ExportFormat::Png),
@@ -89,9 +96,13 @@ impl StudioApp {
                     ExportFormat::Json => Purpose::ExportJson,
                     ExportFormat::Png => Purpose::ExportPng,
                     ExportFormat::Tiled => Purpose::ExportTiled,
+                    ExportFormat::Registered(i) => Purpose::ExportRegistered(i),
                 };
                 self.request_dialog(purpose, ctx);
             }
+            AppCommand::ExportAs(format, path) => self.export(&path, format),
+            AppCommand::ImportDialog(i) => self.request_dialog(Purpose::Import(i), ctx),
+            AppCommand::Import(i, path) => self.import(i, &path),
             AppCommand::Recover => self.recover(),
             AppCommand::DiscardRecovery => {
                 self.recovery_offer = None;
@@ -259,32 +270,77 @@ impl StudioApp {
         }
     }
 
-    /// Puts a removed level back (undo) or takes it out again (redo).
+    /// Records a change to a pack as one step of the Edit history (in order with the
+    /// painting); `identity` is the canvas's after the change, when it changes.
+    fn record_pack_step(&mut self, label: String, step: PackStep, identity: Option<Identity>) {
+        let token = self.removals.keys().next_back().map_or(1, |t| t + 1);
+        self.removals.insert(token, step);
+        self.editor_mut().apply(EditCommand::Mark {
+            label,
+            token,
+            identity,
+        });
+    }
+
+    /// Replays a pack step undone (`redo` false) or redone: puts a removed level back or
+    /// takes it out again, takes an added level out or adds it again, puts levels back in
+    /// their order before or after a move or sort.
     fn replay_removal(&mut self, token: u64, redo: bool) {
-        let Some((pack_uid, removed)) = self.removals.get(&token).cloned() else {
+        let Some(step) = self.removals.get(&token).cloned() else {
             return;
         };
+        let pack_uid = match &step {
+            PackStep::Taken { pack, .. } | PackStep::Reordered { pack, .. } => *pack,
+        };
         let Some(at) = self.packs.iter().position(|p| p.uid == pack_uid) else {
-            self.status = format!(
-                "“{}” was removed from a pack that is no longer open; nothing to change",
-                removed.level.name
-            );
+            self.status =
+                "That change was to a pack that is no longer open; nothing to change".into();
             return;
         };
         let title = self.packs[at].title();
-        if redo {
-            if let Some(again) = self.packs[at].take_again(&removed) {
-                self.status = format!("Removed “{}” from {title} again", again.level.name);
-                self.removals.insert(token, (pack_uid, again));
+        match step {
+            PackStep::Reordered { before, after, .. } => {
+                self.packs[at].reorder(if redo { &after } else { &before });
+                self.status = if redo {
+                    format!("Put {title} in the new order again")
+                } else {
+                    format!("Put {title} back in its earlier order")
+                };
             }
-        } else {
-            let name = self.packs[at].put_back(removed);
-            self.strip.reveal = self.packs[at]
-                .pack
-                .levels
-                .iter()
-                .position(|l| l.name == name);
-            self.status = format!("Put “{name}” back into {title}");
+            // A removal redone and an add undone both take the level out.
+            PackStep::Taken { level, added, .. } if redo != added => {
+                if let Some(again) = self.packs[at].take_again(&level) {
+                    self.status = if added {
+                        format!(
+                            "Took “{}” out of {title} (the add is undone)",
+                            again.level.name
+                        )
+                    } else {
+                        format!("Removed “{}” from {title} again", again.level.name)
+                    };
+                    self.removals.insert(
+                        token,
+                        PackStep::Taken {
+                            pack: pack_uid,
+                            level: again,
+                            added,
+                        },
+                    );
+                }
+            }
+            PackStep::Taken { level, added, .. } => {
+                let name = self.packs[at].put_back(level);
+                self.strip.reveal = self.packs[at]
+                    .pack
+                    .levels
+                    .iter()
+                    .position(|l| l.name == name);
+                self.status = if added {
+                    format!("Added “{name}” to {title} again")
+                } else {
+                    format!("Put “{name}” back into {title}")
+                };
+            }
         }
         self.strip.forget();
         self.work_generation += 1;
@@ -322,9 +378,20 @@ impl StudioApp {
                 let name = level.name.clone();
                 self.packs[active].add(level);
                 let last = self.packs[active].pack.levels.len() - 1;
-                let editor = &mut self.desk.editor;
-                editor.name = name.clone();
-                editor.source = self.packs[active].level_ref(last);
+                // One step of the Edit > Undo history, in order with the painting: undo takes
+                // the level out again and leaves the canvas as it was (work in no pack).
+                if let Some(handle) = self.packs[active].handle(last) {
+                    let step = PackStep::Taken {
+                        pack: self.packs[active].uid,
+                        level: handle,
+                        added: true,
+                    };
+                    let identity = Identity {
+                        name: name.clone(),
+                        source: self.packs[active].level_ref(last),
+                    };
+                    self.record_pack_step(format!("Add “{name}”"), step, Some(identity));
+                }
                 self.desk.clean_revision = self.desk.editor.revision();
                 self.strip.reveal = Some(last);
                 let what = if copy { "a copy" } else { "the canvas" };
@@ -342,14 +409,13 @@ impl StudioApp {
             PackCommand::Remove(i) => {
                 if let Some(removed) = self.packs[active].take(i) {
                     let name = removed.level.name.clone();
-                    let token = self.removals.keys().next_back().map_or(1, |t| t + 1);
-                    self.removals
-                        .insert(token, (self.packs[active].uid, removed));
                     // One step of the Edit > Undo history, in order with the painting.
-                    self.editor_mut().apply(EditCommand::Mark {
-                        label: format!("Remove “{name}”"),
-                        token,
-                    });
+                    let step = PackStep::Taken {
+                        pack: self.packs[active].uid,
+                        level: removed,
+                        added: false,
+                    };
+                    self.record_pack_step(format!("Remove “{name}”"), step, None);
                     self.strip.forget();
                     self.work_generation += 1;
                     self.status = format!(
@@ -359,7 +425,13 @@ impl StudioApp {
                 }
             }
             PackCommand::UndoRemove => {
-                if self.editor().history().undo_marker().is_some() {
+                // Only a removal: the last step may be an add or a move of the pack too.
+                let history = self.editor().history();
+                let removal = history.undo_marker().is_some()
+                    && history
+                        .undo_label()
+                        .is_some_and(|l| l.starts_with("Remove "));
+                if removal {
                     self.apply_edit(EditCommand::Undo);
                 }
             }
@@ -386,12 +458,32 @@ impl StudioApp {
                 }
             }
             PackCommand::Move { from, to } => {
+                let before = self.packs[active].order();
                 self.packs[active].move_level(from, to);
+                let after = self.packs[active].order();
+                if before != after {
+                    let step = PackStep::Reordered {
+                        pack: self.packs[active].uid,
+                        before,
+                        after,
+                    };
+                    self.record_pack_step(format!("Move level {}", from + 1), step, None);
+                }
                 self.work_generation += 1;
                 self.status = format!("Moved level {} to place {}", from + 1, to + 1);
             }
             PackCommand::SortByDifficulty => {
+                let before = self.packs[active].order();
                 self.packs[active].sort_by_difficulty();
+                let after = self.packs[active].order();
+                if before != after {
+                    let step = PackStep::Reordered {
+                        pack: self.packs[active].uid,
+                        before,
+                        after,
+                    };
+                    self.record_pack_step("Sort by difficulty".into(), step, None);
+                }
                 self.strip.forget();
                 self.work_generation += 1;
                 self.status = format!(

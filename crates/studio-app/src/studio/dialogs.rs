@@ -13,12 +13,19 @@ pub enum Purpose {
     Open,
     /// Save the active pack under a new name.
     SaveAs,
+    /// Save the active pack (one never saved) under a name, then go on quitting: the quit
+    /// dialog's Save. Cancelling it cancels the quit.
+    SaveAsThenQuit,
     /// Export JSON.
     ExportJson,
     /// Export a PNG sheet.
     ExportPng,
     /// Export Tiled maps into a folder.
     ExportTiled,
+    /// Export in a game's format (`formats::exporters()[i]`) into a folder.
+    ExportRegistered(usize),
+    /// Import a game's format (`formats::importers()[i]`) from a file.
+    Import(usize),
 }
 
 impl Purpose {
@@ -26,9 +33,12 @@ impl Purpose {
         match self {
             Purpose::Open => "Open pack or level",
             Purpose::SaveAs => "Save pack as",
+            Purpose::SaveAsThenQuit => "Save pack as, then quit",
             Purpose::ExportJson => "Export pack as JSON",
             Purpose::ExportPng => "Export pack as PNG sheet",
             Purpose::ExportTiled => "Export pack as Tiled maps (a folder)",
+            Purpose::ExportRegistered(_) => "Export pack as level text files (a folder)",
+            Purpose::Import(_) => "Import levels (a file, or a folder of them)",
         }
     }
 
@@ -36,9 +46,14 @@ impl Purpose {
         match self {
             Purpose::Open => AppCommand::Open(path),
             Purpose::SaveAs => AppCommand::SaveAs(path),
+            Purpose::SaveAsThenQuit => AppCommand::SaveAsThenQuit(path),
             Purpose::ExportJson => AppCommand::ExportJson(path),
             Purpose::ExportPng => AppCommand::ExportPng(path),
             Purpose::ExportTiled => AppCommand::ExportTiled(path),
+            Purpose::ExportRegistered(i) => {
+                AppCommand::ExportAs(crate::studio::panel::ExportFormat::Registered(i), path)
+            }
+            Purpose::Import(i) => AppCommand::Import(i, path),
         }
     }
 }
@@ -102,10 +117,13 @@ impl FileDialogs {
                     Purpose::Open => d
                         .add_filter("Packs and levels", &["ron", "json", "txt"])
                         .pick_file(),
-                    Purpose::SaveAs => d.add_filter("RON pack", &["ron"]).save_file(),
+                    Purpose::SaveAs | Purpose::SaveAsThenQuit => {
+                        d.add_filter("RON pack", &["ron"]).save_file()
+                    }
                     Purpose::ExportJson => d.add_filter("JSON", &["json"]).save_file(),
                     Purpose::ExportPng => d.add_filter("PNG", &["png"]).save_file(),
-                    Purpose::ExportTiled => d.pick_folder(),
+                    Purpose::ExportTiled | Purpose::ExportRegistered(_) => d.pick_folder(),
+                    Purpose::Import(_) => d.add_filter("Level text", &["txt"]).pick_file(),
                 };
                 let _ = tx.send((purpose, picked, t.elapsed()));
                 ctx.request_repaint();
@@ -148,11 +166,13 @@ impl FileDialogs {
             .resizable(false)
             .anchor(egui::Align2::CENTER_CENTER, [0.0, 0.0])
             .show(ctx, |ui| {
-                ui.label(if purpose == Purpose::ExportTiled {
-                    "Folder (made when missing):"
-                } else {
-                    "File path:"
-                });
+                ui.label(
+                    if matches!(purpose, Purpose::ExportTiled | Purpose::ExportRegistered(_)) {
+                        "Folder (made when missing):"
+                    } else {
+                        "File path:"
+                    },
+                );
                 let edit = ui.add(
                     egui::TextEdit::singleline(text)
                         .desired_width(420.0)

@@ -23,6 +23,8 @@ use studio_core::level::{Game, Level, Pack};
 pub(crate) enum FileJob {
     /// Read a pack or a level (ASCII art that fits several games is read as this game's).
     Open(PathBuf, Game),
+    /// Read levels of a game's format (`formats::importers()[i]`) into a new pack.
+    Import(usize, PathBuf),
     /// Write the pack in a format; `notes` label the PNG sheet's levels and Tiled maps.
     Export {
         path: PathBuf,
@@ -58,6 +60,8 @@ impl FileWork {
 
 /// Finished file work, applied on the UI thread.
 pub(crate) enum FileDone {
+    /// Levels imported from another tool's format, as a new pack (or why not).
+    Imported(PathBuf, Result<Pack, String>),
     Opened(PathBuf, Result<Opened, String>),
     Exported(PathBuf, Result<(), String>),
 }
@@ -68,6 +72,10 @@ impl FileJob {
             FileJob::Open(path, game) => {
                 let opened = read(&path, game);
                 FileDone::Opened(path, opened)
+            }
+            FileJob::Import(i, path) => {
+                let imported = import(i, &path);
+                FileDone::Imported(path, imported)
             }
             FileJob::Export {
                 path,
@@ -81,6 +89,10 @@ impl FileJob {
                     }
                     ExportFormat::Png => png_sheet::export_png(&path, &pack, &notes),
                     ExportFormat::Tiled => tiled::export_tmj(&path, &pack, &notes).map(|_| ()),
+                    ExportFormat::Registered(i) => match studio_core::formats::exporters().get(i) {
+                        Some(exporter) => (exporter.export)(&path, &pack).map(|_| ()),
+                        None => Err("no such export format in this build".into()),
+                    },
                 };
                 FileDone::Exported(path, written)
             }
@@ -89,7 +101,8 @@ impl FileJob {
 }
 
 /// Reads a pack or a level file. A `.ron`/`.json` file is a pack, else a level; when both
-/// fail, the error of what the text looks like is reported.
+/// fail, the error of what the text looks like is reported, with the formats File > Import
+/// reads (another tool's level text, such as the VGLC's, is not the studio's own).
 fn read(path: &Path, game: Game) -> Result<Opened, String> {
     let ext = path
         .extension()
@@ -99,7 +112,20 @@ fn read(path: &Path, game: Game) -> Result<Opened, String> {
     if ext != "ron" && ext != "json" {
         return files::load_level_hinted(path, Some(game))
             .map(|l| Opened::Level(Box::new(l)))
-            .map_err(|e| e.to_string());
+            .map_err(|e| {
+                let formats: Vec<&str> = studio_core::formats::importers()
+                    .iter()
+                    .map(|i| i.format)
+                    .collect();
+                if formats.is_empty() {
+                    e.to_string()
+                } else {
+                    format!(
+                        "{e}. If it is another tool's level text, File > Import reads: {}",
+                        formats.join(", ")
+                    )
+                }
+            });
     }
     match files::load_pack_or_level(path).map_err(|e| e.to_string())? {
         files::Loaded::Pack(p) => Ok(Opened::Pack(p)),
@@ -107,7 +133,36 @@ fn read(path: &Path, game: Game) -> Result<Opened, String> {
     }
 }
 
+/// Reads levels of the format `formats::importers()[i]` from `path` into a pack.
+fn import(i: usize, path: &Path) -> Result<Pack, String> {
+    let importer = studio_core::formats::importers()
+        .get(i)
+        .cloned()
+        .ok_or("no such import format in this build")?;
+    let imported = (importer.import)(&studio_core::formats::ImportRequest {
+        paths: vec![path.to_path_buf()],
+        seed: 0,
+    })?;
+    if imported.levels.is_empty() {
+        return Err(format!(
+            "{}: no {} could be read as {}",
+            path.display(),
+            imported.noun,
+            importer.format
+        ));
+    }
+    let mut pack = Pack::new(imported.title);
+    pack.levels = imported.levels;
+    Ok(pack)
+}
+
 impl StudioApp {
+    /// Reads levels of a game's format (`formats::importers()[i]`) on the file worker; they
+    /// open as a new, unsaved pack (never saved over the file they came from).
+    pub(super) fn import(&mut self, i: usize, path: &Path) {
+        self.queue_file_job(FileJob::Import(i, path.to_path_buf()));
+    }
+
     pub(super) fn close_pack(&mut self, index: usize) {
         if index < self.packs.len() {
             let closed = self.packs.remove(index);
@@ -147,6 +202,7 @@ impl StudioApp {
     fn queue_file_job(&mut self, job: FileJob) {
         self.status = match &job {
             FileJob::Open(path, _) => format!("Opening {}…", path.display()),
+            FileJob::Import(_, path) => format!("Importing {}…", path.display()),
             FileJob::Export { path, .. } => format!("Exporting {}…", path.display()),
         };
         self.files.queue.push_back(job);
@@ -207,6 +263,17 @@ impl StudioApp {
                 self.status = format!("Loaded {} onto the canvas", path.display());
             }
             FileDone::Opened(_, Err(e)) => self.errors.push(AppError::Open(e)),
+            FileDone::Imported(path, Ok(pack)) => {
+                let (title, n) = (pack.name.clone(), pack.levels.len());
+                self.packs.push(PackDoc::with(pack, None, true));
+                self.active_pack = self.packs.len() - 1;
+                self.strip.forget();
+                self.status = format!(
+                    "Imported {n} levels from {} as “{title}” (unsaved: Save pack as… to keep it)",
+                    path.display()
+                );
+            }
+            FileDone::Imported(_, Err(e)) => self.errors.push(AppError::Open(e)),
             FileDone::Exported(path, Ok(())) => {
                 self.status = format!("Exported {}", path.display());
             }

@@ -1,7 +1,7 @@
 //! The Help window (Help menu or F1): every keyboard shortcut and mouse gesture on one sheet.
 
 /// What the sheet lists: action, keys or gesture.
-pub const SHORTCUTS: [(&str, &str); 16] = [
+pub const SHORTCUTS: [(&str, &str); 15] = [
     ("Brush / Rectangle / Fill / Eyedropper", "B / R / F / I"),
     ("Paint", "left button (one stroke = one undo step)"),
     ("Pan the canvas", "middle or right drag, mouse wheel"),
@@ -22,10 +22,6 @@ pub const SHORTCUTS: [(&str, &str); 16] = [
     (
         "Leave a graph state on the canvas",
         "Esc or a click on the canvas",
-    ),
-    (
-        "Move a slider (a strip's events, sizes)",
-        "click it, then the arrow keys; Tab moves between fields",
     ),
     (
         "Remove a pack level / put it back",

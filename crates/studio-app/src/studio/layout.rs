@@ -43,6 +43,37 @@ impl StudioApp {
                     {
                         commands.push(AppCommand::ExportDialog(ExportFormat::Tiled));
                     }
+                    // The formats the games add (the command line's `import` / `export`).
+                    let exporters = studio_core::formats::exporters();
+                    if !exporters.is_empty() {
+                        ui.menu_button("Export as level text", |ui| {
+                            for (i, e) in exporters.iter().enumerate() {
+                                if ui
+                                    .button(format!("{}…", e.format))
+                                    .on_hover_text(e.help)
+                                    .clicked()
+                                {
+                                    commands.push(AppCommand::ExportDialog(
+                                        ExportFormat::Registered(i),
+                                    ));
+                                }
+                            }
+                        });
+                    }
+                    let importers = studio_core::formats::importers();
+                    if !importers.is_empty() {
+                        ui.menu_button("Import", |ui| {
+                            for (i, imp) in importers.iter().enumerate() {
+                                if ui
+                                    .button(format!("{}…", imp.format))
+                                    .on_hover_text(imp.help)
+                                    .clicked()
+                                {
+                                    commands.push(AppCommand::ImportDialog(i));
+                                }
+                            }
+                        });
+                    }
                     ui.separator();
                     if ui.button("New pack").clicked() {
                         commands.push(AppCommand::Pack(PackCommand::New));
@@ -563,6 +594,21 @@ impl StudioApp {
         self.guard = None;
         match decision {
             GuardAnswer::Cancel => return,
+            GuardAnswer::Save if guarded == Guarded::Quit => {
+                // Packs with a file (or shipped: a copy) are saved now; a pack never saved
+                // asks for its file, as Ctrl+S does, and the quit goes on once it is saved.
+                let (untitled, filed): (Vec<usize>, Vec<usize>) = self
+                    .guarded_packs(&guarded)
+                    .into_iter()
+                    .partition(|&i| self.packs[i].path.is_none());
+                if !self.save_dirty(&filed) {
+                    return;
+                }
+                if !untitled.is_empty() {
+                    self.go_on_quitting(ctx);
+                    return;
+                }
+            }
             GuardAnswer::Save if !self.save_dirty(&self.guarded_packs(&guarded)) => return,
             GuardAnswer::Save => {}
             GuardAnswer::Discard => {
@@ -584,6 +630,35 @@ impl StudioApp {
             }
         }
         let _ = commands;
+    }
+
+    /// The quit dialog's Save, step by step: asks for the file of the next unsaved pack that
+    /// has none (the quit waits; cancelling the dialog cancels it), and quits once none is
+    /// left.
+    pub(super) fn go_on_quitting(&mut self, ctx: &egui::Context) {
+        let next = self.packs.iter().position(|p| p.dirty && p.path.is_none());
+        match next {
+            Some(i) => {
+                self.active_pack = i;
+                self.strip.forget();
+                self.status = format!(
+                    "Choose where to save “{}”; the studio quits once it is saved (Cancel \
+                     stays)",
+                    self.packs[i].title()
+                );
+                self.request_dialog(Purpose::SaveAsThenQuit, ctx);
+            }
+            None => {
+                self.close_confirmed = true;
+                ctx.send_viewport_cmd(egui::ViewportCommand::Close);
+            }
+        }
+    }
+
+    /// True once the studio has been told to close (the quit dialog answered, or nothing to
+    /// save).
+    pub fn quitting(&self) -> bool {
+        self.close_confirmed
     }
 
     pub(super) fn request_dialog(&mut self, purpose: Purpose, ctx: &egui::Context) {

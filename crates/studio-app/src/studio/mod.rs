@@ -45,6 +45,29 @@ use studio_core::files;
 use studio_core::game::registry;
 use studio_core::level::{Game, Level, Playtest};
 
+/// A change to a pack that is a step of the Edit history.
+#[derive(Clone, Debug)]
+pub(super) enum PackStep {
+    /// A level taken out (`added: false`) or added (`added: true`) of the pack `pack`.
+    Taken {
+        /// The pack's uid.
+        pack: u64,
+        /// The level, and where it goes back.
+        level: pack_doc::Removed,
+        /// True for an add (undo takes it out), false for a removal (undo puts it back).
+        added: bool,
+    },
+    /// The levels of pack `pack` put in another order (a move, a sort).
+    Reordered {
+        /// The pack's uid.
+        pack: u64,
+        /// The level ids before.
+        before: Vec<u64>,
+        /// The level ids after.
+        after: Vec<u64>,
+    },
+}
+
 /// What waits for the designer's answer in the unsaved-changes guard.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Guarded {
@@ -109,9 +132,9 @@ pub struct StudioApp {
     pub(super) close_confirmed: bool,
     pub(super) frame_ms: f32,
     pub(super) pending: Vec<AppCommand>,
-    /// Levels removed from packs, by the token of their step in the editor's history
-    /// (Edit > Undo puts them back; Redo takes them out again): the pack's uid and the level.
-    pub(super) removals: BTreeMap<u64, (u64, pack_doc::Removed)>,
+    /// Changes to packs (a level added, removed, moved; a sort), by the token of their step in
+    /// the editor's history: Edit > Undo and Redo replay them in order with the painting.
+    pub(super) removals: BTreeMap<u64, PackStep>,
     /// What was wrong with the files read at start (the status bar shows the first few).
     pub(super) startup_notes: Vec<String>,
     /// The active pack (uid), work generation and figure count at which the pack was last
@@ -376,7 +399,10 @@ impl StudioApp {
         if ctx.input(|i| i.key_pressed(Key::F1)) {
             self.help_open = !self.help_open;
         }
-        if !typing {
+        // A playtest in progress owns the keys it uses (R restarts it; it must not also pick
+        // the Rectangle tool behind it).
+        let playing = self.playtest.open && self.playtest.play.is_some();
+        if !typing && !playing {
             for tool in Tool::ALL {
                 if ctx.input(|i| i.key_pressed(tool_key(tool)) && i.modifiers.is_none()) {
                     self.settings.tools.tool = tool;

@@ -49,6 +49,8 @@ pub enum ExportFormat {
     Png,
     /// A folder of Tiled maps, one per level.
     Tiled,
+    /// A format a game adds (`studio_core::formats::exporters()[i]`: the Mario level text).
+    Registered(usize),
 }
 
 /// Something a panel, the menu or a shortcut asks the studio to do.
@@ -77,12 +79,22 @@ pub enum AppCommand {
     OpenDialog,
     /// Save the active pack to its file (or ask for one).
     Save,
+    /// Save the active pack (one never saved) to this file and go on quitting: the answer to
+    /// the quit dialog's Save.
+    SaveAsThenQuit(std::path::PathBuf),
     /// Save the active pack under a new name.
     SaveAs(PathBuf),
     /// Ask where to save the active pack.
     SaveAsDialog,
     /// Export the active pack as JSON.
     ExportJson(PathBuf),
+    /// Export the active pack in a game's format (`formats::exporters()[i]`) to this folder.
+    ExportAs(ExportFormat, PathBuf),
+    /// Ask where to read levels of a game's format (`formats::importers()[i]`).
+    ImportDialog(usize),
+    /// Read levels of a game's format (`formats::importers()[i]`) from this file or folder
+    /// into a new, unsaved pack.
+    Import(usize, PathBuf),
     /// Export the active pack as a PNG sheet.
     ExportPng(PathBuf),
     /// Export the active pack as Tiled maps into a folder.

@@ -58,14 +58,17 @@ pub enum EditCommand {
         /// level, a new one); undo brings the old name and pack link back.
         identity: Option<Identity>,
     },
-    /// Records a change made outside the board (a level removed from a pack) as one step of
-    /// this history, so Edit > Undo and Redo reach it in order with the painting; `token`
-    /// comes back from [`Editor::take_marker`] when the step is undone or redone.
+    /// Records a change made outside the board (a level added to or removed from a pack) as
+    /// one step of this history, so Edit > Undo and Redo reach it in order with the painting;
+    /// `token` comes back from [`Editor::take_marker`] when the step is undone or redone.
     Mark {
         /// What the undo step is called ("Remove “level 3”").
         label: String,
         /// The owner's name for the change.
         token: u64,
+        /// Which level the canvas is after the change, when the change makes it another (a
+        /// level added to a pack is then edited in place); undo brings the old one back.
+        identity: Option<Identity>,
     },
     /// Undo the last step.
     Undo,
@@ -204,13 +207,22 @@ impl Editor {
                     true
                 }
             }
-            EditCommand::Mark { label, token } => {
+            EditCommand::Mark {
+                label,
+                token,
+                identity,
+            } => {
                 self.history.end(&self.board);
+                let identities = identity.filter(|n| *n != self.identity()).map(|n| {
+                    let old = self.identity();
+                    self.set_identity(n.clone());
+                    (old, n)
+                });
                 self.history.push(Step {
                     label,
                     before: self.board.clone(),
                     after: self.board.clone(),
-                    identities: None,
+                    identities,
                     marker: Some(token),
                 });
                 false

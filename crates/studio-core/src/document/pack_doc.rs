@@ -324,6 +324,15 @@ impl PackDoc {
         Some(Removed { index, level, id })
     }
 
+    /// What takes level `index` out again later ([`PackDoc::take_again`]): undoing an add.
+    pub fn handle(&self, index: usize) -> Option<Removed> {
+        Some(Removed {
+            index,
+            level: self.pack.levels.get(index)?.clone(),
+            id: *self.ids.get(index)?,
+        })
+    }
+
     /// Takes out the level that `removed` once took and [`PackDoc::put_back`] returned
     /// (redo of a removal), wherever it is now; `None` when it is no longer in the pack.
     pub fn take_again(&mut self, removed: &Removed) -> Option<Removed> {
@@ -364,6 +373,28 @@ impl PackDoc {
             }
             self.dirty = true;
         }
+    }
+
+    /// The levels' ids in pack order: what [`PackDoc::reorder`] puts back (undoing a move or
+    /// a sort).
+    pub fn order(&self) -> Vec<u64> {
+        self.ids.clone()
+    }
+
+    /// Puts the levels in the order of `ids` (from [`PackDoc::order`]); levels whose id is
+    /// not there keep their relative order after the others. Returns false when nothing moved.
+    pub fn reorder(&mut self, ids: &[u64]) -> bool {
+        if self.ids.len() != self.pack.levels.len() || self.ids.as_slice() == ids {
+            return false;
+        }
+        let rank = |id: &u64| ids.iter().position(|i| i == id).unwrap_or(usize::MAX);
+        let mut order: Vec<usize> = (0..self.ids.len()).collect();
+        order.sort_by_key(|&i| rank(&self.ids[i]));
+        let mut levels: Vec<Option<Level>> = self.pack.levels.drain(..).map(Some).collect();
+        self.pack.levels = order.iter().filter_map(|&o| levels[o].take()).collect();
+        self.ids = order.iter().map(|&o| self.ids[o]).collect();
+        self.dirty = true;
+        true
     }
 
     /// Orders levels from easiest to hardest (unknown difficulty last, order kept on ties).
