@@ -1357,3 +1357,100 @@ fn save_in_the_quit_dialog_asks_for_a_new_packs_file_then_quits() {
     let saved = level_studio::files::load_pack(&file).unwrap();
     assert_eq!(saved.levels.len(), 1);
 }
+
+/// Issue 47, E17: an empty file is refused in a designer's words, and the status line says
+/// the open failed instead of "Opening …" ever after.
+#[test]
+fn an_empty_file_is_called_empty_and_the_status_is_not_left_opening() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir));
+    steps(&mut h, 2);
+    for name in ["empty.ron", "empty.txt"] {
+        let path = dir.path().join(name);
+        std::fs::write(&path, "\n").unwrap();
+        open(&mut h, &path);
+        let errors = format!("{:?}", h.state().errors());
+        assert!(errors.contains("the file is empty"), "{errors}");
+        assert!(!errors.contains("struct"), "no type names: {errors}");
+        assert!(
+            !h.state().status().contains("Opening"),
+            "{}",
+            h.state().status()
+        );
+        assert!(h.state().status().contains("Could not open"));
+    }
+}
+
+/// Issue 47, E16: undoing back to the saved cells clears the pack's unsaved mark.
+#[test]
+fn undoing_back_to_the_saved_cells_clears_the_unsaved_mark() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("two.ron");
+    let mut pack = level_studio::level::Pack::new("two");
+    for (name, w, ht) in [("first", 5, 5), ("second", 6, 6)] {
+        let layout = level_studio::match3::Layout::open(w, ht).unwrap();
+        pack.levels
+            .push(level_studio::level::Level::from_layout(name, &layout));
+    }
+    level_studio::files::save_pack(&path, &pack).unwrap();
+    let mut h = harness(studio(vec![path], &dir));
+    steps(&mut h, 2);
+    let card = h.state().pack_strip().card_rects[0].1.center();
+    stroke(&mut h, &[card]);
+    wait_for_gauge(&mut h);
+    steps(&mut h, 2);
+    assert!(!h.state().has_unsaved());
+    let c = cell(&h, 4, 5);
+    stroke(&mut h, &[c]);
+    steps(&mut h, 2);
+    assert!(h.state().has_unsaved(), "the stroke reached the pack");
+    h.key_press_modifiers(Modifiers::COMMAND, Key::Z);
+    steps(&mut h, 2);
+    wait_for_gauge(&mut h);
+    steps(&mut h, 2);
+    assert!(
+        !h.state().packs()[0].dirty,
+        "back to the file's cells: clean ({})",
+        h.state().packs()[0].title()
+    );
+    assert!(!h.state().has_unsaved());
+    assert!(!h.state().packs()[0].title().ends_with('*'));
+    // A new edit marks it again.
+    stroke(&mut h, &[c]);
+    steps(&mut h, 2);
+    assert!(h.state().has_unsaved());
+}
+
+/// Issue 47, E15: back on a game's tab, the strip shows the pack of the level on the canvas,
+/// not the first pack of that game.
+#[test]
+fn switching_back_to_a_game_shows_the_pack_of_its_canvas_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut paths = Vec::new();
+    for name in ["alpha", "beta"] {
+        let path = dir.path().join(format!("{name}.ron"));
+        let mut pack = level_studio::level::Pack::new(name);
+        let layout = level_studio::match3::Layout::open(5, 5).unwrap();
+        pack.levels
+            .push(level_studio::level::Level::from_layout(name, &layout));
+        level_studio::files::save_pack(&path, &pack).unwrap();
+        paths.push(path);
+    }
+    let mut h = harness(studio(vec![], &dir));
+    steps(&mut h, 2);
+    for path in &paths {
+        open(&mut h, path);
+    }
+    let beta = h.state().active_pack();
+    assert_eq!(h.state().packs()[beta].pack.name, "beta");
+    command(&mut h, AppCommand::Pack(PackCommand::Edit(0)));
+    assert_eq!(h.state().linked(), Some((beta, 0)));
+    command(&mut h, AppCommand::SwitchGame(level_studio::longcat::ID));
+    command(&mut h, AppCommand::SwitchGame(level_studio::match3::ID));
+    steps(&mut h, 2);
+    assert_eq!(
+        h.state().active_pack(),
+        beta,
+        "the canvas's pack, not alpha"
+    );
+}

@@ -75,6 +75,11 @@ fn ascii_level(
     game: Option<Game>,
     hint: Option<Game>,
 ) -> Result<Level, FileError> {
+    if text.trim().is_empty() {
+        return Err(FileError::Empty {
+            path: path.to_path_buf(),
+        });
+    }
     let name = path
         .file_stem()
         .and_then(|s| s.to_str())

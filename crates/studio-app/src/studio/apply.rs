@@ -33,7 +33,16 @@ impl StudioApp {
                 self.status = format!("{} on the canvas", self.editor().board().rules().name());
                 self.shown_state = None;
                 self.analysis.reset();
-                self.activate_pack_for(game);
+                // The strip shows the pack the canvas's level belongs to (E15), else an open
+                // pack of the game.
+                let linked = self
+                    .editor()
+                    .source
+                    .and_then(|r| self.packs.iter().position(|p| p.uid == r.pack));
+                match linked {
+                    Some(i) => self.active_pack = i,
+                    None => self.activate_pack_for(game),
+                }
                 // Another game's board has another shape: the canvas fits it again.
                 self.canvas.zoom = 1.0;
                 self.canvas.pan = egui::Vec2::ZERO;
@@ -342,6 +351,8 @@ impl StudioApp {
                 };
             }
         }
+        // Undone back to what the file holds: no unsaved mark.
+        self.packs[at].refresh_dirty();
         self.strip.forget();
         self.work_generation += 1;
     }

@@ -262,7 +262,11 @@ impl StudioApp {
                 self.load_level(&level, None);
                 self.status = format!("Loaded {} onto the canvas", path.display());
             }
-            FileDone::Opened(_, Err(e)) => self.errors.push(AppError::Open(e)),
+            FileDone::Opened(path, Err(e)) => {
+                // The status no longer says "Opening …" (E17): it says what happened.
+                self.status = format!("Could not open {}", path.display());
+                self.errors.push(AppError::Open(e));
+            }
             FileDone::Imported(path, Ok(pack)) => {
                 let (title, n) = (pack.name.clone(), pack.levels.len());
                 self.packs.push(PackDoc::with(pack, None, true));
@@ -273,7 +277,10 @@ impl StudioApp {
                     path.display()
                 );
             }
-            FileDone::Imported(_, Err(e)) => self.errors.push(AppError::Open(e)),
+            FileDone::Imported(path, Err(e)) => {
+                self.status = format!("Could not import {}", path.display());
+                self.errors.push(AppError::Open(e));
+            }
             FileDone::Exported(path, Ok(())) => {
                 self.status = format!("Exported {}", path.display());
             }
@@ -347,7 +354,7 @@ impl StudioApp {
         match files::save_pack(path, &doc.pack) {
             Ok(()) => {
                 doc.path = Some(path.to_path_buf());
-                doc.dirty = false;
+                doc.mark_saved();
                 self.status = format!("Saved {}", path.display());
             }
             Err(e) if renamed => {
@@ -387,7 +394,7 @@ impl StudioApp {
                     Ok(()) => {
                         copies.push(format!("{} to {}", from.display(), copy.display()));
                         doc.path = Some(copy);
-                        doc.dirty = false;
+                        doc.mark_saved();
                     }
                     Err(e) => {
                         self.errors.push(AppError::Save(e));
@@ -398,7 +405,7 @@ impl StudioApp {
             }
             match &doc.path {
                 Some(path) => match files::save_pack(path, &doc.pack) {
-                    Ok(()) => doc.dirty = false,
+                    Ok(()) => doc.mark_saved(),
                     Err(e) => {
                         self.errors.push(AppError::Save(e.to_string()));
                         ok = false;

@@ -99,6 +99,9 @@ pub struct PackDoc {
     pub uid: u64,
     /// One id per level, in the levels' order (changed only by the methods below).
     ids: Vec<u64>,
+    /// The pack as its file holds it (when it was opened or last saved), so undoing back to
+    /// it clears the unsaved mark.
+    saved: Option<Pack>,
 }
 
 /// A level taken out of a pack, with what puts it back in its place (and its link to the
@@ -129,11 +132,43 @@ impl PackDoc {
     pub fn with(pack: Pack, path: Option<PathBuf>, dirty: bool) -> Self {
         Self {
             ids: pack.levels.iter().map(|_| next_uid()).collect(),
+            saved: (!dirty && path.is_some()).then(|| pack.clone()),
             pack,
             path,
             dirty,
             measured: HashMap::new(),
             uid: next_uid(),
+        }
+    }
+
+    /// The pack was just written to its file: it is clean, and this is what undo comes back to.
+    pub fn mark_saved(&mut self) {
+        self.dirty = false;
+        self.saved = Some(self.pack.clone());
+    }
+
+    /// Clears the unsaved mark when the pack is back to what its file holds (an undo back to
+    /// the saved cells): the same name, description and levels, their figures and symmetry
+    /// aside (the gauge may have measured them anew; the symmetry follows the cells).
+    pub fn refresh_dirty(&mut self) {
+        if !self.dirty {
+            return;
+        }
+        let same = |a: &Level, b: &Level| {
+            a.name == b.name && a.cells == b.cells && a.tags == b.tags && a.playtests == b.playtests
+        };
+        let back = self.saved.as_ref().is_some_and(|saved| {
+            saved.name == self.pack.name
+                && saved.description == self.pack.description
+                && saved.levels.len() == self.pack.levels.len()
+                && saved
+                    .levels
+                    .iter()
+                    .zip(&self.pack.levels)
+                    .all(|(a, b)| same(a, b))
+        });
+        if back {
+            self.dirty = false;
         }
     }
 
@@ -186,6 +221,8 @@ impl PackDoc {
             return false;
         }
         self.dirty = true;
+        // Back to the file's cells (an undo), new figures or not: nothing to save.
+        self.refresh_dirty();
         true
     }
 

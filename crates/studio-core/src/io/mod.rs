@@ -65,6 +65,12 @@ pub enum FileError {
         /// The newest format version this studio reads.
         supported: u32,
     },
+    /// The file holds nothing (or only blanks).
+    #[error("{path}: the file is empty")]
+    Empty {
+        /// The file.
+        path: PathBuf,
+    },
     /// The file's extension says nothing the studio can read here.
     #[error("{path}: unknown file type (expected {expected})")]
     UnknownType {
@@ -131,8 +137,13 @@ pub fn to_ron<T: Serialize>(value: &T) -> Result<String, FileError> {
 /// Parses RON text, mapping errors to the file's line and column.
 ///
 /// # Errors
-/// [`FileError::Parse`].
+/// [`FileError::Empty`] for a file of blanks, else [`FileError::Parse`].
 pub fn from_ron<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, FileError> {
+    if text.trim().is_empty() {
+        return Err(FileError::Empty {
+            path: path.to_path_buf(),
+        });
+    }
     ron::from_str(text).map_err(|e| FileError::Parse {
         path: path.to_path_buf(),
         line: e.span.start.line,
@@ -144,8 +155,13 @@ pub fn from_ron<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, FileE
 /// Parses JSON text, mapping errors to the file's line and column.
 ///
 /// # Errors
-/// [`FileError::Parse`].
+/// [`FileError::Empty`] for a file of blanks, else [`FileError::Parse`].
 pub fn from_json<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, FileError> {
+    if text.trim().is_empty() {
+        return Err(FileError::Empty {
+            path: path.to_path_buf(),
+        });
+    }
     serde_json::from_str(text).map_err(|e| FileError::Parse {
         path: path.to_path_buf(),
         line: e.line(),
