@@ -561,6 +561,11 @@ fn more_like_this_generates_near_a_candidate() {
     // Issue 31, D16: the source itself never comes back as a "near" level.
     assert!(g.candidates[1..].iter().all(|c| c.level.cells != cells[0]));
     assert_eq!(g.candidates.len(), 1 + 3, "{:?}", g.note);
+    // Issue 47, E12: the run has its own status line, and the source's card says what it is.
+    let note = g.note.clone().unwrap_or_default();
+    assert!(note.contains("levels near “"), "{note}");
+    assert!(note.contains("the source stays first"), "{note}");
+    h.get_by_label("the source: the others are near it");
 }
 
 #[test]

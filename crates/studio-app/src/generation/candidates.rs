@@ -111,7 +111,8 @@ impl GeneratorPanel {
                     .show(ui, |ui| {
                         self.card_rects.clear();
                         for (k, &i) in shown.iter().enumerate() {
-                            let rect = card(ui, i, &self.candidates[i], commands);
+                            let anchor = self.anchor.as_ref().is_some_and(|a| a.0 == i);
+                            let rect = card(ui, i, &self.candidates[i], anchor, commands);
                             self.card_rects.push((i, rect));
                             if (k + 1) % columns == 0 {
                                 ui.end_row();
@@ -123,7 +124,14 @@ impl GeneratorPanel {
 }
 
 /// Draws one card; returns the thumbnail's rectangle.
-fn card(ui: &mut egui::Ui, i: usize, c: &Candidate, commands: &mut Vec<AppCommand>) -> Rect {
+/// One candidate's card; `anchor` marks the level a "More like this" list started from.
+fn card(
+    ui: &mut egui::Ui,
+    i: usize,
+    c: &Candidate,
+    anchor: bool,
+    commands: &mut Vec<AppCommand>,
+) -> Rect {
     let has_near = c
         .level
         .game
@@ -175,6 +183,12 @@ fn card(ui: &mut egui::Ui, i: usize, c: &Candidate, commands: &mut Vec<AppComman
             commands.push(AppCommand::LoadLevel(c.level.clone()));
         }
         ui.label(egui::RichText::new(figure).small().color(colour));
+        if anchor {
+            ui.label(egui::RichText::new("the source: the others are near it").small())
+                .on_hover_text(
+                    "More like this started from this level; it is not one of the new ones",
+                );
+        }
         ui.horizontal(|ui| {
             if ui
                 .small_button("Open")

@@ -32,6 +32,9 @@ pub struct GeneratorPanel {
     remembered: HashMap<(GameId, &'static str), Conditions>,
     /// Per game, the candidates a new run or Clear replaced ("Previous" brings them back).
     pub previous: HashMap<GameId, Vec<Candidate>>,
+    /// The level "More like this" started from, while its list is shown: its place among the
+    /// candidates (its card is marked as the source; the game's others are near it) and name.
+    pub anchor: Option<(usize, String)>,
     /// The running generation (or "more like this").
     pub(super) worker: Worker<GenSummary>,
     loader: Worker<()>,
@@ -98,6 +101,7 @@ impl GeneratorPanel {
             models: ModelCache::new(models_dir),
             candidates: Vec::new(),
             previous: HashMap::new(),
+            anchor: None,
             remembered: HashMap::new(),
             worker: Worker::new("generation", mode),
             loader: Worker::new("model loading", mode),
@@ -211,6 +215,7 @@ impl GeneratorPanel {
     ) {
         self.error = None;
         self.note = None;
+        self.anchor = None;
         self.status_game = self.running;
         self.run += 1;
         let (run, tx, models) = (self.run, self.tx.clone(), self.models.clone());
@@ -228,6 +233,7 @@ impl GeneratorPanel {
     /// Puts `game`'s candidates aside (they come back with [`GeneratorPanel::swap_previous`]);
     /// nothing is put aside when there are none, so the last real set stays.
     pub fn put_aside(&mut self, game: GameId) {
+        self.anchor = None;
         let (mine, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut self.candidates)
             .into_iter()
             .partition(|c| c.level.game == game);
@@ -264,6 +270,7 @@ impl GeneratorPanel {
         let Some(back) = self.previous.remove(&game) else {
             return;
         };
+        self.anchor = None;
         let (mine, rest): (Vec<_>, Vec<_>) = std::mem::take(&mut self.candidates)
             .into_iter()
             .partition(|c| c.level.game == game);
@@ -316,9 +323,11 @@ impl GeneratorPanel {
         self.stopping = false;
         self.put_aside(game);
         self.candidates.push(candidate.clone());
+        let anchor = (self.candidates.len() - 1, candidate.level.name.clone());
         self.start(ctx, move |models, cancel, _, out| {
             generation::run_near(&candidate.level, &request, models, cancel, out)
         });
+        self.anchor = Some(anchor);
     }
 
     /// True while a search runs that Stop can end early (the GA).
@@ -379,9 +388,14 @@ impl GeneratorPanel {
             self.collect();
             match outcome {
                 Ok(summary) => {
-                    let mut note = match summary.note {
-                        Some(n) => format!("Done: {n}"),
-                        None => format!("Done: {} candidates", summary.sent),
+                    // A "More like this" run says so: its own line, naming its source (E12).
+                    let mut note = match (&self.anchor, summary.note) {
+                        (Some((_, source)), _) => format!(
+                            "Done: {} levels near “{source}” (the source stays first)",
+                            summary.sent
+                        ),
+                        (None, Some(n)) => format!("Done: {n}"),
+                        (None, None) => format!("Done: {} candidates", summary.sent),
                     };
                     let found = self
                         .candidates
