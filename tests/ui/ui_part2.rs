@@ -1502,3 +1502,41 @@ fn the_canvas_keeps_its_place_whatever_the_generator_panel_shows() {
         }
     }
 }
+
+/// Issue 47, E14: Interpolation opens on the tab's game and its model, with A and B two
+/// different levels (the editor level is often also a pack level).
+#[test]
+fn interpolation_opens_on_the_tabs_game_with_two_different_levels() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![], &dir, JobMode::Inline));
+    steps(&mut h, 2);
+    // The canvas edits pack level 1, so "Editor" and "Pack 1" are the same level.
+    for (w, ht) in [(7, 7), (6, 6)] {
+        command(
+            &mut h,
+            AppCommand::NewLevel {
+                width: w,
+                height: ht,
+            },
+        );
+        command(&mut h, AppCommand::Pack(PackCommand::AddCurrent));
+    }
+    command(&mut h, AppCommand::Pack(PackCommand::Edit(0)));
+    command(&mut h, AppCommand::ToggleInterpolation);
+    steps(&mut h, 3);
+    let w = h.state().interpolation();
+    let (a, b) = (w.a.clone().unwrap(), w.b.clone().unwrap());
+    assert_ne!(a.1.cells, b.1.cells, "A {} and B {} differ", a.0, b.0);
+    // On the Blend tab it opens on a blend model and blend levels.
+    command(&mut h, AppCommand::ToggleInterpolation);
+    command(&mut h, AppCommand::SwitchGame(level_studio::blend::ID));
+    command(&mut h, AppCommand::ToggleInterpolation);
+    steps(&mut h, 3);
+    let w = h.state().interpolation();
+    assert_eq!(w.model.0, level_studio::blend::ID);
+    assert!(w
+        .a
+        .iter()
+        .chain(&w.b)
+        .all(|(_, l)| l.game == level_studio::blend::ID));
+}

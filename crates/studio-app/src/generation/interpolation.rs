@@ -53,6 +53,15 @@ pub struct InterpolationWindow {
     next_key: u64,
 }
 
+/// The first generator with a latent space of `game` (its id), if it has one.
+pub fn latent_model_of(game: GameId) -> Option<&'static str> {
+    let g = game.game().ok()?;
+    g.generators()
+        .into_iter()
+        .find(|m| m.has_latent())
+        .map(|m| m.id())
+}
+
 /// The first registered generator with a latent space to walk (game, generator id).
 fn first_latent_model() -> (GameId, &'static str) {
     studio_core::game::games()
@@ -174,8 +183,14 @@ impl InterpolationWindow {
         if self.a.is_none() {
             self.a = sources.first().cloned();
         }
+        // B is another level than A (the editor level is often a pack level or a candidate
+        // too: E14).
         if self.b.is_none() {
-            self.b = sources.get(1).cloned();
+            let a_cells = self.a.as_ref().map(|(_, l)| l.cells.clone());
+            self.b = sources
+                .iter()
+                .find(|(_, l)| Some(&l.cells) != a_cells.as_ref())
+                .cloned();
         }
         let mut open = true;
         egui::Window::new("Latent interpolation")

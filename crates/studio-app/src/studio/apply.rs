@@ -143,7 +143,19 @@ impl StudioApp {
                 cells,
                 attempt,
             } => self.record_playtest(game, cells, attempt),
-            AppCommand::ToggleInterpolation => self.interpolation.open = !self.interpolation.open,
+            AppCommand::ToggleInterpolation => {
+                self.interpolation.open = !self.interpolation.open;
+                // It opens on the tab's game and its model, when the game has one (E14).
+                let model = crate::generation::interpolation::latent_model_of(self.game);
+                if let (true, Some(id)) = (self.interpolation.open, model) {
+                    if self.interpolation.model.0 != self.game {
+                        self.interpolation.model = (self.game, id);
+                        self.interpolation.a = None;
+                        self.interpolation.b = None;
+                        self.interpolation.strip = None;
+                    }
+                }
+            }
             AppCommand::ToggleTool(i) => {
                 if let Some(tool) = self.tools.get_mut(i) {
                     let open = tool.is_open();
