@@ -49,6 +49,8 @@ fn a_shorter_export_replaces_a_longer_one_whole() {
         let o = studio(&["export", s(&long), "--format", format, "--out", s(&out)]);
         assert!(o.status.success(), "{}", stderr(&o));
         assert_eq!(files_in(&out).len(), 5);
+        // Issue 47, E21: "01 First steps" is 01-first-steps.txt, numbered once.
+        assert_eq!(files_in(&out)[0], "01-first-steps.txt");
         let o = studio(&["export", s(&short), "--format", format, "--out", s(&out)]);
         assert!(o.status.success(), "{}", stderr(&o));
         assert_eq!(

@@ -326,8 +326,7 @@ pub fn export_pack(
         }
         let mario = MarioLevel::from_rows(&level.cells)
             .map_err(|e| format!("level {} ({:?}): {e}", i + 1, level.name))?;
-        let stem: String = level
-            .name
+        let stem: String = studio_core::export::name_without_place(&level.name, i + 1)
             .chars()
             .map(|c| {
                 if c.is_ascii_alphanumeric() {

@@ -133,7 +133,8 @@ pub fn render_sheet(pack: &Pack, columns: usize, notes: &[SheetNote]) -> RgbImag
             }
         }
         let label_y = bar_y + BAR + 3;
-        let title = font::fit(&format!("{} {}", i + 1, pack.levels[i].name), place_w);
+        let name = super::name_without_place(&pack.levels[i].name, i + 1);
+        let title = font::fit(&format!("{} {name}", i + 1), place_w);
         font::draw(&mut img, ox, label_y, &title, [225, 225, 230]);
         let verdict = match note.pass {
             Some(true) => "ok",

@@ -227,7 +227,11 @@ fn write_maps(dir: &Path, pack: &Pack, notes: &[SheetNote]) -> Result<TiledExpor
     for (i, level) in pack.levels.iter().enumerate() {
         let note = notes.get(i).cloned().unwrap_or_default();
         let map = map_json(level, &note)?;
-        let file = format!("{:02}-{}.tmj", i + 1, slug(&level.name));
+        let file = format!(
+            "{:02}-{}.tmj",
+            i + 1,
+            slug(super::name_without_place(&level.name, i + 1))
+        );
         let path = dir.join(&file);
         write_json(&path, &map)?;
         io::crash_point("tmj-map");
