@@ -435,27 +435,11 @@ fn histogram(ui: &mut egui::Ui, g: &Gauge, h: &GaugeHistogram) {
 
 /// The step of the histogram's count axis: the smallest round step that covers `tallest` in at
 /// most three steps.
-fn count_step(tallest: f64) -> f64 {
+pub fn count_step(tallest: f64) -> f64 {
     [
         1.0, 2.0, 5.0, 10.0, 20.0, 25.0, 50.0, 100.0, 200.0, 250.0, 500.0,
     ]
     .into_iter()
     .find(|s| (tallest / s).ceil() <= 3.0)
     .unwrap_or_else(|| (tallest / 3.0).ceil())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::count_step;
-
-    #[test]
-    fn the_count_axis_covers_the_tallest_bar_in_three_round_steps() {
-        assert_eq!(count_step(1.0), 1.0);
-        assert_eq!(count_step(3.0), 1.0);
-        assert_eq!(count_step(4.0), 2.0);
-        assert_eq!(count_step(12.0), 5.0);
-        assert_eq!(count_step(30.0), 10.0);
-        assert_eq!(count_step(70.0), 25.0);
-        assert_eq!(count_step(5000.0), 1667.0);
-    }
 }
