@@ -1,14 +1,20 @@
 //! Benchmark: frame time of the real studio UI (layout, painting and tessellation, no GPU)
 //! with a Longcat state graph of at least 1,000 nodes on screen, and the live gauge's answer
-//! time after an edit of an open 9×11 match-3 layout. Run with `cargo bench --bench ui_frame`.
+//! time after an edit of an open 9×11 match-3 layout, and the frame time with a 20,000-level
+//! pack open (while its figures fill in, once they are in, while the wheel scrolls the strip,
+//! and after the pack is closed). Run with `cargo bench --bench ui_frame`.
 
 // Benchmarks fail loudly on purpose: a bench that cannot set up should stop, not limp on.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use egui::{Event, Pos2, RawInput, Rect, Vec2};
-use level_studio::app::{AppCommand, EditCommand, JobMode, Settings, StudioApp, StudioPaths};
+use level_studio::app::{
+    AppCommand, EditCommand, JobMode, PackCommand, Settings, StudioApp, StudioPaths,
+};
 use level_studio::document::Board;
+use level_studio::files::save_pack;
 use level_studio::grid::Grid;
+use level_studio::level::{Level, Pack};
 use level_studio::longcat::LongcatGraph;
 use level_studio::longcat::{self, LongcatLevel, StateGraph};
 use level_studio::match3::game::{GAP, PLAYFIELD};
@@ -155,10 +161,121 @@ fn main() {
         }
     }
     latencies.sort();
-    println!(
-        "gauge answer after an edit (9x11 match-3, 40 ms debounce included): median {:.1} ms, max {:.1} ms ({} edits)",
+    let gauge = (
         ms(latencies[latencies.len() / 2]),
         ms(*latencies.last().unwrap()),
+    );
+    println!(
+        "gauge answer after an edit (9x11 match-3, 40 ms debounce included): median {:.1} ms, max {:.1} ms ({} edits)",
+        gauge.0,
+        gauge.1,
         latencies.len()
     );
+
+    huge_pack(&ctx, &mut app);
+}
+
+/// A 20,000-level match-3 pack of seeded random layouts, none with stored figures, so the
+/// strip measures them all (as in the window walkthrough's `huge.ron`).
+fn huge_pack_file(dir: &std::path::Path) -> std::path::PathBuf {
+    let mut rng = Rng::new(20_000);
+    let mut pack = Pack::new("huge");
+    for i in 0..20_000 {
+        let cells = (0..11)
+            .map(|_| {
+                (0..9)
+                    .map(|_| if rng.index(6) == 0 { '#' } else { '.' })
+                    .collect()
+            })
+            .collect();
+        pack.levels.push(Level::bare(
+            level_studio::match3::ID,
+            format!("huge-{:05}", i + 1),
+            cells,
+        ));
+    }
+    let path = dir.join("huge.ron");
+    save_pack(&path, &pack).unwrap();
+    path
+}
+
+/// Median, p95 and max of `n` frames, each given the events `events(i)`.
+fn sample(
+    ctx: &egui::Context,
+    app: &mut StudioApp,
+    n: usize,
+    events: impl Fn(usize) -> Vec<Event>,
+) -> String {
+    let mut samples: Vec<Duration> = (0..n).map(|i| frame(ctx, app, events(i))).collect();
+    samples.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    format!(
+        "median {:.2} ms, p95 {:.2} ms, max {:.2} ms ({n} frames)",
+        ms(samples[n / 2]),
+        ms(samples[n * 95 / 100]),
+        ms(samples[n - 1])
+    )
+}
+
+/// 3. Frame time with a 20,000-level pack open on the strip.
+fn huge_pack(ctx: &egui::Context, app: &mut StudioApp) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = huge_pack_file(dir.path());
+    app.push(AppCommand::SwitchGame(level_studio::match3::ID));
+    let before = sample(ctx, app, 100, |_| vec![]);
+    app.push(AppCommand::Open(path));
+    let t = Instant::now();
+    while app.packs().iter().all(|p| p.pack.levels.len() < 20_000) {
+        frame(ctx, app, vec![]);
+        assert!(t.elapsed() < Duration::from_secs(60), "the pack opened");
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    // The strip's cards: hover over them, the pointer where a designer's would be.
+    let over_cards = |i: usize| {
+        vec![Event::PointerMoved(Pos2::new(
+            200.0 + (i % 50) as f32 * 8.0,
+            820.0,
+        ))]
+    };
+    let measuring = sample(ctx, app, 200, over_cards);
+    let t = Instant::now();
+    while app.pack_strip().measuring.is_some() {
+        frame(ctx, app, vec![]);
+        assert!(
+            t.elapsed() < Duration::from_secs(300),
+            "the pack was measured"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let measured_in = t.elapsed();
+    let measured = sample(ctx, app, 300, over_cards);
+    let wheel = |i: usize| {
+        vec![
+            Event::PointerMoved(Pos2::new(400.0, 820.0)),
+            Event::MouseWheel {
+                unit: egui::MouseWheelUnit::Line,
+                delta: Vec2::new(0.0, if i < 150 { -3.0 } else { 3.0 }),
+                phase: egui::TouchPhase::Move,
+                source: egui::MouseWheelSource::Wheel,
+                modifiers: egui::Modifiers::NONE,
+            },
+        ]
+    };
+    let scrolling = sample(ctx, app, 300, wheel);
+    app.push(AppCommand::Pack(PackCommand::Close));
+    frame(ctx, app, vec![]);
+    assert!(
+        app.packs().iter().all(|p| p.pack.levels.len() < 20_000),
+        "closed"
+    );
+    let closed = sample(ctx, app, 300, over_cards);
+    println!("20,000-level match-3 pack (1440×900, layout + paint + tessellate):");
+    println!("  before it is opened:          {before}");
+    println!("  open, figures filling in:     {measuring}");
+    println!(
+        "  open, all measured ({:.1} s):  {measured}",
+        measured_in.as_secs_f64()
+    );
+    println!("  open, wheel over the strip:   {scrolling}");
+    println!("  after Close pack:             {closed}");
 }

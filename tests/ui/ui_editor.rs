@@ -323,6 +323,7 @@ fn levels_added_to_a_pack_are_saved_and_reopened() {
     assert_eq!(h.state().packs()[0].pack.levels[1].name, "boss");
 
     // Ctrl+S on an untitled pack asks for a path (in the window, in tests).
+    let name = h.state().packs()[0].pack.name.clone();
     let path = dir.path().join("mine.ron");
     h.key_press_modifiers(Modifiers::COMMAND, Key::S);
     steps(&mut h, 2);
@@ -340,6 +341,8 @@ fn levels_added_to_a_pack_are_saved_and_reopened() {
         h.state().status()
     );
     assert!(!h.state().has_unsaved());
+    // Issue 47, E24: only the file is named; the pack keeps its name.
+    assert_eq!(h.state().packs()[0].pack.name, name);
 
     let dir2 = tempfile::tempdir().unwrap();
     let mut h2 = harness(studio(vec![], &dir2));
@@ -347,6 +350,7 @@ fn levels_added_to_a_pack_are_saved_and_reopened() {
     open(&mut h2, &path);
     let app = h2.state();
     assert_eq!(app.packs()[app.active_pack()].pack.levels[1].name, "boss");
+    assert_eq!(app.packs()[app.active_pack()].pack.name, name);
     let reopened: Vec<Vec<String>> = app.packs()[app.active_pack()]
         .pack
         .levels
@@ -1453,4 +1457,83 @@ fn switching_back_to_a_game_shows_the_pack_of_its_canvas_level() {
         beta,
         "the canvas's pack, not alpha"
     );
+}
+
+/// Issue 47, E6: a 2,000-level pack draws only the cards on screen, the plain wheel scrolls
+/// the strip, and "Go to level" (Ctrl+G, a number, Enter) brings a far card into view.
+#[test]
+fn the_wheel_and_go_to_level_reach_any_card_of_a_long_pack() {
+    let dir = tempfile::tempdir().unwrap();
+    let starter = level_studio::files::load_pack(
+        &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/match3/match3-starter.ron"),
+    )
+    .unwrap();
+    let mut pack = level_studio::level::Pack::new("long");
+    for i in 0..2000 {
+        // Stored figures, so nothing needs measuring.
+        let mut level = starter.levels[i % starter.levels.len()].clone();
+        level.name = format!("long-{}", i + 1);
+        pack.levels.push(level);
+    }
+    let path = dir.path().join("long.ron");
+    level_studio::files::save_pack(&path, &pack).unwrap();
+    let mut h = harness(studio(vec![], &dir));
+    open(&mut h, &path);
+    steps(&mut h, 3);
+    let shown = |h: &Harness<'_, StudioApp>| {
+        let rects = &h.state().pack_strip().card_rects;
+        (rects.first().map(|r| r.0), rects.len())
+    };
+    let (first, drawn) = shown(&h);
+    assert_eq!(first, Some(0));
+    assert!((3..=20).contains(&drawn), "{drawn} cards drawn of 2,000");
+    // The plain wheel over the cards scrolls them.
+    let over = h.state().pack_strip().card_rects[1].1.center();
+    h.hover_at(over);
+    for _ in 0..10 {
+        h.event(egui::Event::MouseWheel {
+            unit: egui::MouseWheelUnit::Point,
+            delta: egui::Vec2::new(0.0, -120.0),
+            phase: egui::TouchPhase::Move,
+            source: egui::MouseWheelSource::Wheel,
+            modifiers: Modifiers::NONE,
+        });
+        h.step();
+    }
+    steps(&mut h, 10);
+    let (first, _) = shown(&h);
+    assert!(
+        first.unwrap() >= 3,
+        "the wheel moved the strip to card {first:?}"
+    );
+    // Ctrl+G (the field opens and takes the focus), a number, Enter: card 1,500 is drawn,
+    // on screen, and the field closes.
+    h.key_press_modifiers(Modifiers::COMMAND, Key::G);
+    steps(&mut h, 2);
+    h.event(egui::Event::Text("1500".into()));
+    h.step();
+    h.key_press(Key::Enter);
+    steps(&mut h, 4);
+    let rects = h.state().pack_strip().card_rects.clone();
+    let card = rects.iter().find(|r| r.0 == 1499);
+    let card = card.unwrap_or_else(|| panic!("card 1,500 is not drawn: {:?}", rects.first()));
+    assert!(
+        card.1.min.x >= 0.0 && card.1.max.x <= 1400.0,
+        "{:?}",
+        card.1
+    );
+    assert_eq!(
+        h.query_all_by_role(egui::accesskit::Role::TextInput)
+            .count(),
+        0,
+        "the field closed after the jump"
+    );
+    // A number the pack does not have is refused in words.
+    h.get_by_label("Go to #…").click();
+    steps(&mut h, 2);
+    h.event(egui::Event::Text("2001".into()));
+    h.step();
+    h.key_press(Key::Enter);
+    steps(&mut h, 2);
+    h.get_by_label("this pack has levels 1 to 2000");
 }

@@ -299,6 +299,10 @@ impl Game for BlendGame {
         })
     }
 
+    fn difficulty_name(&self) -> &'static str {
+        "Lode Runner share"
+    }
+
     fn difficulty_text(&self, difficulty: f64) -> String {
         format!("{:.0} % LR", difficulty * 100.0)
     }

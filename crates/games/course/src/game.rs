@@ -373,6 +373,10 @@ impl Game for CourseGame {
             .is_some_and(|f| f.wins > 0 && f.evaluation < GOOD_EVALUATION)
     }
 
+    fn difficulty_name(&self) -> &'static str {
+        "1 − win rate"
+    }
+
     fn difficulty_text(&self, difficulty: f64) -> String {
         format!("wins {:.0} %", (1.0 - difficulty) * 100.0)
     }
@@ -707,6 +711,14 @@ impl PlayRules for CoursePlay {
                 ("ATK".into(), format!("{:.1}", n.player.atk)),
             ],
         }
+    }
+
+    /// The events, then the HP bar (one + for each share of 100 HP).
+    fn row_names(&self) -> Vec<String> {
+        vec![
+            "Events".into(),
+            format!("HP {:.0}", self.now().player.hp.max(0.0)),
+        ]
     }
 
     fn undo(&mut self) -> bool {

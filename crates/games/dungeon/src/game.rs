@@ -202,6 +202,10 @@ impl Game for DungeonGame {
         ]
     }
 
+    fn difficulty_name(&self) -> &'static str {
+        "damage"
+    }
+
     fn difficulty_text(&self, difficulty: f64) -> String {
         format!("damage {difficulty:.2}")
     }

@@ -1,6 +1,7 @@
 //! Mario levels as a registered game: tiles, sizes, files, painting rules (one start, one
 //! goal) and the analysis (A* playability, the human-like agent's trials, the rewards).
 
+use super::engine::Cause;
 use super::evaluate::{evaluate, LevelEvaluation, DEFAULT_TRIALS};
 use super::level::{self, MarioLevel, MAX_COLUMNS, MAX_ROWS, MIN_COLUMNS, MIN_ROWS};
 use super::tiles::Tile;
@@ -202,6 +203,84 @@ fn analysis_of(level: &MarioLevel, eval: &LevelEvaluation) -> Analysis {
     }
 }
 
+/// The gauge's "why" line for an edit of `changed` cells: A* first (a level it no longer
+/// finishes, or finishes again), else the human-like trials' virtual damage in the edited
+/// 4-column patterns against before, the damage elsewhere, and the jumps a trial.
+pub fn explain_change(
+    before: &LevelEvaluation,
+    after: &LevelEvaluation,
+    changed: &[(usize, usize)],
+) -> String {
+    let first = changed.iter().map(|c| c.0).min().unwrap_or(0) / level::PATTERN_COLUMNS;
+    let last = changed.iter().map(|c| c.0).max().unwrap_or(0) / level::PATTERN_COLUMNS;
+    let columns = (first * level::PATTERN_COLUMNS)..((last + 1) * level::PATTERN_COLUMNS);
+    let place = if first == last {
+        format!(
+            "Pattern {} (columns {}–{})",
+            first + 1,
+            columns.start + 1,
+            columns.end
+        )
+    } else {
+        format!(
+            "Patterns {}–{} (columns {}–{})",
+            first + 1,
+            last + 1,
+            columns.start + 1,
+            columns.end
+        )
+    };
+    match (before.playable(), after.playable()) {
+        (_, false) => {
+            let why = after
+                .astar
+                .failure()
+                .unwrap_or_else(|| "it does not reach the goal".into());
+            return format!("{place}: since this edit A* cannot finish the level ({why}).");
+        }
+        (false, true) => {
+            return format!(
+                "{place}: A* finishes the level again ({} ticks).",
+                after.astar.ticks
+            )
+        }
+        (true, true) => {}
+    }
+    let count = |e: &LevelEvaluation, inside: bool, cause: Option<Cause>| {
+        e.places
+            .iter()
+            .filter(|p| columns.contains(&p.column) == inside)
+            .filter(|p| cause.is_none_or(|c| p.cause == c))
+            .count()
+    };
+    let here = |cause| (count(before, true, cause), count(after, true, cause));
+    let (all, falls, hits) = (
+        here(None),
+        here(Some(Cause::Hole)),
+        here(Some(Cause::Enemy)),
+    );
+    let elsewhere = (count(before, false, None), count(after, false, None));
+    let jumps = (
+        super::evaluate::mean_sd(&before.jumps).0,
+        super::evaluate::mean_sd(&after.jumps).0,
+    );
+    format!(
+        "{place}, now (before): {} ({}) slips over {} human-like trials, {} ({}) falls and \
+         {} ({}) enemy hits; elsewhere {} ({}); jumps a trial {:.1} ({:.1}).",
+        all.1,
+        all.0,
+        after.trials(),
+        falls.1,
+        falls.0,
+        hits.1,
+        hits.0,
+        elsewhere.1,
+        elsewhere.0,
+        jumps.1,
+        jumps.0
+    )
+}
+
 /// Tints of the overlay: the A* path, then virtual damage in one, two or three, and four or
 /// more trials (the thesis's white / green / yellow markers, scaled to 10 trials).
 const PATH_RGBA: [u8; 4] = [36, 52, 190, 170];
@@ -349,17 +428,28 @@ impl Game for MarioGame {
         2
     }
 
-    fn card_text(&self, level: &Level, difficulty: f64) -> String {
-        match level.figures_of::<MarioFigures>() {
-            Some(f) if f.playable => format!("eval {:.2}", f.evaluation),
-            _ => self.difficulty_text(difficulty),
-        }
+    fn difficulty_name(&self) -> &'static str {
+        "total damage (human-like agent)"
     }
 }
 
 impl studio_core::game::GameView for MarioGame {
     fn side_scrolling(&self) -> bool {
         true
+    }
+
+    /// What the human-like trials did at the patterns just edited, before and after.
+    fn explain_change(
+        &self,
+        before: &Analysis,
+        after: &Analysis,
+        changed: &[(usize, usize)],
+    ) -> Option<String> {
+        let (e0, e1) = (
+            before.detail::<LevelEvaluation>()?,
+            after.detail::<LevelEvaluation>()?,
+        );
+        Some(explain_change(e0, e1, changed))
     }
 
     fn tile_mark(&self, tile: u8) -> TileMark {
@@ -441,6 +531,46 @@ impl studio_core::game::GameView for MarioGame {
 mod tests {
     use super::*;
     use studio_core::game::{registry, GameView};
+
+    /// Issue 47: the gauge's "why" line counts the trials' slips in the edited patterns and
+    /// elsewhere, before and after, and says when A* stops finishing.
+    #[test]
+    fn the_why_line_counts_slips_where_the_designer_edited() {
+        let game = MarioGame;
+        let level = MarioLevel::from_rows(&game.blank(40, 15).cells).unwrap();
+        let before = evaluate(&level, 0, 4, &Cancel::default()).unwrap();
+        assert!(before.playable());
+        let mut after = before.clone();
+        let slip = |column, cause| super::super::evaluate::DamagePlace {
+            trial: 0,
+            column,
+            row: 14,
+            cause,
+        };
+        after.places = before.places.clone();
+        after.places.push(slip(9, Cause::Hole));
+        after.places.push(slip(10, Cause::Hole));
+        after.places.push(slip(30, Cause::Enemy));
+        let line = explain_change(&before, &after, &[(9, 13), (10, 14)]);
+        let here = before
+            .places
+            .iter()
+            .filter(|p| (8..12).contains(&p.column))
+            .count();
+        let want = format!(
+            "Pattern 3 (columns 9–12), now (before): {} ({here}) slips over 4 human-like trials",
+            here + 2
+        );
+        assert!(line.starts_with(&want), "{line}");
+        // Two edited patterns are named as a range.
+        let wide = explain_change(&before, &after, &[(3, 13), (10, 13)]);
+        assert!(wide.starts_with("Patterns 1–3 (columns 1–12)"), "{wide}");
+        // A* first: a level it cannot finish says so.
+        let mut stuck = before.clone();
+        stuck.astar.status = crate::engine::Status::Lost(Cause::Hole);
+        let line = explain_change(&before, &stuck, &[(9, 13)]);
+        assert!(line.contains("A* cannot finish"), "{line}");
+    }
 
     #[test]
     fn the_game_is_registered_and_its_palette_matches_the_tiles() {

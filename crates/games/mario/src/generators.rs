@@ -318,6 +318,40 @@ pub fn load_td3_bundle(path: &std::path::Path) -> Result<Td3Bundle, String> {
     Ok(Td3Bundle { model, cgan })
 }
 
+/// The window's DAGP distance: the largest the thesis tried that has an effect on our
+/// patterns (docs/mario.md, Fig. 6.19: at 0.1 and more no candidate is ever far enough).
+pub const DAGP_DISTANCE: f64 = 0.05;
+
+/// The smallest DAGP distance at which DAGP never changes a level (KL_pattern between two of
+/// our 14 × 4 patterns, mostly sky, stays below it).
+pub const DAGP_INERT_DISTANCE: f64 = 0.1;
+
+/// What makes DAGP inert with these conditions, in words (none when it is off or works).
+pub fn dagp_notes(conditions: &studio_core::game::Conditions) -> Vec<String> {
+    let n = conditions.usize("diverse_n").unwrap_or(0);
+    if n == 0 {
+        return Vec::new();
+    }
+    let mut notes = Vec::new();
+    let d = conditions.float("diverse_d").unwrap_or(DAGP_DISTANCE);
+    if d >= DAGP_INERT_DISTANCE - 1e-9 {
+        notes.push(format!(
+            "DAGP has no effect at distance {d:.2}: no pattern is ever {DAGP_INERT_DISTANCE:.1} \
+             or more from the actor's, so it always keeps the actor's (try {DAGP_DISTANCE:.2})"
+        ));
+    }
+    let ri = conditions.usize("ri").unwrap_or(super::td3::RANDOM_START);
+    let last = super::td3::DAGP_PATTERNS.end;
+    if ri >= last {
+        notes.push(format!(
+            "DAGP has no effect with Randomize first {ri}: it acts on patterns {}–{last}, \
+             which are already random",
+            super::td3::DAGP_PATTERNS.start + 1
+        ));
+    }
+    notes
+}
+
 /// The RL conditions of the Mario actors: randomized initialization and DAGP.
 pub fn td3_conditions() -> Vec<ConditionSpec> {
     vec![
@@ -348,9 +382,9 @@ pub fn td3_conditions() -> Vec<ConditionSpec> {
                 max: 1.0,
                 step: 0.05,
             },
-            default: ConditionValue::Float(0.1),
+            default: ConditionValue::Float(DAGP_DISTANCE),
             required: false,
-            help: "DAGP: a candidate counts only when its pattern is farther than this from the actor's (KL_pattern; the thesis tried 0.05, 0.1, 0.2)",
+            help: "DAGP: a candidate counts only when its pattern is farther than this from the actor's (KL_pattern; the thesis tried 0.05, 0.1, 0.2; here only distances under 0.1 have an effect)",
         },
     ]
 }
@@ -379,7 +413,7 @@ impl Td3Generator {
         } else {
             let d = studio_ml::rl::Dagp {
                 n,
-                d: conditions.float("diverse_d").unwrap_or(0.1),
+                d: conditions.float("diverse_d").unwrap_or(DAGP_DISTANCE),
                 p: 1.0,
             };
             d.check()?;
@@ -455,6 +489,10 @@ impl LevelGenerator for Td3Generator {
         td3_conditions()
     }
 
+    fn notes(&self, conditions: &studio_core::game::Conditions) -> Vec<String> {
+        dagp_notes(conditions)
+    }
+
     fn validated_help(&self) -> &'static str {
         "Every level is already checked by A*"
     }
@@ -526,5 +564,33 @@ impl LevelGenerator for Td3Generator {
             )?;
             Ok(builds)
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use studio_core::game::{ConditionValue, Conditions};
+
+    /// Issue 47, E11: the window's DAGP distance is one where DAGP works, and a setting that
+    /// makes DAGP inert is said.
+    #[test]
+    fn dagp_defaults_to_a_distance_that_works_and_inert_settings_are_noted() {
+        let mut c = Conditions::defaults(&td3_conditions());
+        assert_eq!(c.float("diverse_d"), Some(DAGP_DISTANCE));
+        assert!(dagp_notes(&c).is_empty(), "DAGP off: nothing to say");
+        c.set("diverse_n", ConditionValue::Int(10));
+        assert!(dagp_notes(&c).is_empty(), "the default distance works");
+        c.set("diverse_d", ConditionValue::Float(0.1));
+        let notes = dagp_notes(&c);
+        assert_eq!(notes.len(), 1);
+        assert!(notes[0].contains("no effect at distance 0.10"), "{notes:?}");
+        c.set("diverse_d", ConditionValue::Float(0.05));
+        c.set("ri", ConditionValue::Int(8));
+        let notes = dagp_notes(&c);
+        assert_eq!(notes.len(), 1);
+        assert!(notes[0].contains("Randomize first 8"), "{notes:?}");
+        c.set("ri", ConditionValue::Int(5));
+        assert!(dagp_notes(&c).is_empty());
     }
 }

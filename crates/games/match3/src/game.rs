@@ -218,6 +218,10 @@ impl Game for Match3Game {
         level.figures_of::<Match3Figures>().map(|f| f.valid)
     }
 
+    fn difficulty_name(&self) -> &'static str {
+        "median moves (bot)"
+    }
+
     fn difficulty_text(&self, moves: f64) -> String {
         if moves.fract() == 0.0 {
             format!("{moves:.0} moves")

@@ -74,8 +74,10 @@ impl ToolPanel for GaugePanel {
                         .strong(),
                 );
             }
-            Some(Outcome { result: Ok(a), .. }) => {
-                draw_gauge(ui, a, stale);
+            Some(Outcome {
+                result: Ok(a), why, ..
+            }) => {
+                draw_gauge(ui, a, stale, why.as_deref().filter(|_| !stale));
                 if a.gauge.histogram.is_some() {
                     self.validate_row(ui, ctx);
                 }
@@ -224,7 +226,9 @@ fn scale_bar(
 }
 
 /// Draws one game's gauge: headline and verdict, notes, the scale, playthroughs, figures.
-fn draw_gauge(ui: &mut egui::Ui, a: &Analysis, stale: bool) {
+///
+/// `why`: the game's line on why the figures moved at the last edit, under the headline.
+fn draw_gauge(ui: &mut egui::Ui, a: &Analysis, stale: bool, why: Option<&str>) {
     let g = &a.gauge;
     let colour = if a.verdict.pass {
         palette::GOOD
@@ -256,6 +260,13 @@ fn draw_gauge(ui: &mut egui::Ui, a: &Analysis, stale: bool) {
             .on_hover_text(&a.verdict.reason);
         }
     });
+    if let Some(why) = why {
+        ui.label(RichText::new(format!("Why: {why}")).italics())
+            .on_hover_text(
+                "What the game's agents did where you just edited, against the analysis \
+                 before the edit",
+            );
+    }
     for note in &g.notes {
         ui.label(note);
     }

@@ -28,6 +28,9 @@ pub struct Outcome {
     pub work_ms: f64,
     /// The figures, or the problem in words ("no legal move", "graph too large", …).
     pub result: Result<Analysis, String>,
+    /// Why the figures moved since the analysis before, at the cells just edited, in one
+    /// line (games that say: [`studio_core::game::GameView::explain_change`]).
+    pub why: Option<String>,
 }
 
 /// Runs the analysis of one board (on a worker thread).
@@ -43,6 +46,25 @@ pub fn analyse(
     board.rules().analyse(&level, options, cancel)
 }
 
+/// The game's line on why its figures moved from `before` (of board `b0`) to `after` (of
+/// `b1`): asked only for an edit of the same game and size (a new level says nothing).
+fn explain(before: &Analysis, b0: &Board, after: &Analysis, b1: &Board) -> Option<String> {
+    let same_kind = b0.rules().id() == b1.rules().id()
+        && b0.width() == b1.width()
+        && b0.height() == b1.height();
+    if !same_kind {
+        return None;
+    }
+    let changed: Vec<(usize, usize)> = (0..b1.height())
+        .flat_map(|y| (0..b1.width()).map(move |x| (x, y)))
+        .filter(|&(x, y)| b0.get(x, y) != b1.get(x, y))
+        .collect();
+    if changed.is_empty() {
+        return None;
+    }
+    b1.rules().explain_change(before, after, &changed)
+}
+
 /// The live gauge's state: the worker, the edit it waits to analyse, the last answer.
 pub struct LiveAnalysis {
     worker: Worker<(Analysis, f64)>,
@@ -54,6 +76,10 @@ pub struct LiveAnalysis {
     pub debounce: Duration,
     /// Seed and number of bot games (the gauge's Validate controls set them).
     pub options: AnalyseOptions,
+    /// The board of the job running now, and of the last answer: an answer is compared with
+    /// the one before it cell by cell, to say why its figures moved.
+    running_board: Option<Board>,
+    last_board: Option<Board>,
 }
 
 impl LiveAnalysis {
@@ -66,6 +92,8 @@ impl LiveAnalysis {
             last: None,
             debounce: DEBOUNCE,
             options: AnalyseOptions::default(),
+            running_board: None,
+            last_board: None,
         }
     }
 
@@ -96,6 +124,7 @@ impl LiveAnalysis {
                     return (self.collect(), None);
                 };
                 self.started = Some((revision, edited));
+                self.running_board = Some(board.clone());
                 let options = self.options.clone();
                 self.worker.start(revision, move |cancel, _| {
                     let t = Instant::now();
@@ -130,11 +159,25 @@ impl LiveAnalysis {
             Ok((a, ms)) => (Ok(a), ms),
             Err(e) => (Err(e.to_string()), 0.0),
         };
+        let board = self.running_board.take();
+        let before = self
+            .last
+            .as_ref()
+            .and_then(|o| o.result.as_ref().ok())
+            .zip(self.last_board.as_ref());
+        let why = match (before, result.as_ref().ok(), board.as_ref()) {
+            (Some((a0, b0)), Some(a1), Some(b1)) => explain(a0, b0, a1, b1),
+            _ => None,
+        };
+        if board.is_some() {
+            self.last_board = board;
+        }
         self.last = Some(Outcome {
             revision,
             latency_ms,
             work_ms,
             result,
+            why,
         });
     }
 
@@ -149,6 +192,8 @@ impl LiveAnalysis {
         self.pending = None;
         self.started = None;
         self.last = None;
+        self.running_board = None;
+        self.last_board = None;
     }
 
     /// Tests and benches: start what is pending now and block until it answers.

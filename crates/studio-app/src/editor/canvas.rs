@@ -12,6 +12,9 @@ use studio_core::symmetry::Symmetry;
 use studio_ui::palette;
 
 /// Height of the minimap band of a long level.
+/// Room under the board for an overlay's legend.
+const LEGEND_H: f32 = 24.0;
+
 const MINIMAP_H: f32 = 34.0;
 
 /// A state of the level's state graph shown on the canvas instead of the level.
@@ -46,6 +49,8 @@ pub struct CanvasView {
     pub hovered: Option<(usize, usize)>,
     board_rect: Rect,
     cell_size: f32,
+    /// Where the minimap of a long level was drawn last frame (tests press on it).
+    pub minimap: Option<Rect>,
 }
 
 impl CanvasView {
@@ -64,6 +69,7 @@ impl CanvasView {
             hovered: None,
             board_rect: Rect::NOTHING,
             cell_size: 0.0,
+            minimap: None,
         }
     }
 
@@ -115,14 +121,17 @@ impl CanvasView {
         // sideways, with a minimap of the whole level above the footer.
         let long = state.is_none() && board.rules().side_scrolling();
         let footer_h = if long { 30.0 + MINIMAP_H } else { 30.0 };
+        let overlay = state.is_none() && tools.overlay_on(board.rules().id());
 
         // View transform: fit, then zoom about the pointer and pan.
         let fit = if long {
             // Room under the board for the overlay's legend.
             ((area.height() - header_h - footer_h - 36.0) / h).clamp(4.0, 40.0)
         } else {
+            // With the overlay on, room under the board for its legend too.
+            let legend_h = if overlay { LEGEND_H } else { 0.0 };
             ((area.width() - 40.0) / w)
-                .min((area.height() - header_h - footer_h - 16.0) / h)
+                .min((area.height() - header_h - footer_h - legend_h - 16.0) / h)
                 .max(4.0)
         };
         if response.hovered() {
@@ -154,19 +163,21 @@ impl CanvasView {
         }
         self.cell_size = fit * self.zoom;
         let size = Vec2::new(w, h) * self.cell_size;
-        let middle = area.center() + Vec2::new(0.0, (header_h - footer_h) / 2.0);
+        let legend_room = if overlay && !long { LEGEND_H } else { 0.0 };
+        let middle = area.center() + Vec2::new(0.0, (header_h - footer_h - legend_room) / 2.0);
         let minimap = Rect::from_min_size(
             Pos2::new(area.left() + 20.0, area.bottom() - footer_h + 4.0),
             Vec2::new((area.width() - 40.0).max(40.0), MINIMAP_H - 8.0),
         );
+        self.minimap = long.then_some(minimap);
         if long {
             // Anchored at the left edge; panning stops at both ends of the level.
             let room = (area.width() - 40.0).max(40.0);
-            if let Some(p) = response
-                .interact_pointer_pos()
-                .filter(|p| minimap.contains(*p) && response.is_pointer_button_down_on())
-            {
-                // A press on the minimap brings that part of the level into view.
+            if let Some(p) = response.interact_pointer_pos().filter(|p| {
+                minimap.contains(*p) && (response.is_pointer_button_down_on() || response.clicked())
+            }) {
+                // A press on the minimap brings that part of the level into view; so does a
+                // click whose press and release land in one frame (a touchpad tap).
                 let along = (p.x - minimap.left()) / minimap.width();
                 self.pan.x = room / 2.0 - along * size.x;
             }
@@ -185,8 +196,13 @@ impl CanvasView {
             Some(s) => self.draw_state(&painter, s),
             None => {
                 self.draw_board(&painter, board, tools.mirror);
-                if tools.overlay {
-                    self.draw_overlay(&painter, board, analysis, ui.visuals().text_color());
+                if overlay {
+                    let legend =
+                        self.draw_overlay(&painter, board, analysis, ui.visuals().text_color());
+                    if let (Some(legend), Ok(game)) = (legend, board.rules().id().game()) {
+                        ui.interact(legend, ui.scope_id().with("overlay-legend"), Sense::hover())
+                            .on_hover_text(game.overlay_help());
+                    }
                 }
             }
         }
@@ -291,21 +307,19 @@ impl CanvasView {
     }
 
     /// The game's overlay (from the board's analysis where the game draws one from it, else
-    /// from its cells): each listed cell tinted, and a legend under the board.
+    /// from its cells): each listed cell tinted, and a legend under the board, headed by the
+    /// overlay's name; returns where the legend is (its tooltip explains the overlay).
     fn draw_overlay(
         &self,
         painter: &egui::Painter,
         board: &Board,
         analysis: Option<&studio_core::game::Analysis>,
         text: Color32,
-    ) {
+    ) -> Option<Rect> {
         let rules = board.rules();
-        let Some(overlay) = analysis
+        let overlay = analysis
             .and_then(|a| rules.analysis_overlay(a))
-            .or_else(|| studio_core::game::overlay_of(rules, &board.to_rows()))
-        else {
-            return;
-        };
+            .or_else(|| studio_core::game::overlay_of(rules, &board.to_rows()))?;
         for &(x, y, [r, g, b, a]) in &overlay.cells {
             let c = self.cell_rect(x, y).shrink(self.cell_size * 0.08);
             painter.rect_stroke(
@@ -323,6 +337,18 @@ impl CanvasView {
                 .max(painter.clip_rect().left() + 20.0),
             self.board_rect.bottom() + 6.0,
         );
+        let mut legend = Rect::from_min_size(at, Vec2::ZERO);
+        if let Some(name) = rules.id().game().ok().and_then(|g| g.overlay_name()) {
+            let drawn = painter.text(
+                at + Vec2::new(0.0, 6.0),
+                egui::Align2::LEFT_CENTER,
+                format!("{name}:"),
+                FontId::proportional(12.0),
+                text,
+            );
+            legend = legend.union(drawn);
+            at.x = drawn.right() + 10.0;
+        }
         for (label, [r, g, b]) in &overlay.legend {
             let chip = Rect::from_min_size(at, Vec2::splat(12.0));
             painter.rect_filled(chip, 2.0, Color32::from_rgb(*r, *g, *b));
@@ -333,8 +359,10 @@ impl CanvasView {
                 FontId::proportional(12.0),
                 text,
             );
+            legend = legend.union(drawn).union(chip);
             at.x = drawn.right() + 12.0;
         }
+        Some(legend)
     }
 
     fn draw_board(&self, painter: &egui::Painter, board: &Board, mirror: Symmetry) {

@@ -155,6 +155,9 @@ impl GeneratorPanel {
         if let Some(e) = refusal {
             ui.colored_label(studio_ui::palette::BAD, e);
         }
+        for n in generator.notes(&r.conditions) {
+            ui.colored_label(studio_ui::palette::ACCENT, format!("Note: {n}"));
+        }
         if let Some(f) = generator.feasibility(&models, &r.conditions) {
             ui.colored_label(
                 studio_ui::palette::ACCENT,

@@ -35,6 +35,67 @@ pub struct PackStrip {
     /// after it, so the second click of a quick pair never removes the card that slid under
     /// the pointer.
     moved_at: f64,
+    /// The curve drawn last frame and what it was drawn from, so a big pack's curve is
+    /// not recomputed every frame.
+    curve: Option<(CurveKey, Curve)>,
+    /// What is typed in the "Go to level" field.
+    pub go_to: String,
+    /// Whether the "Go to level" field is open (else its button shows).
+    go_to_open: bool,
+    /// The field was just opened and takes the focus when first drawn.
+    go_to_focus: bool,
+    /// Why the last "Go to level" went nowhere (shown beside the field).
+    go_to_error: Option<String>,
+    /// The card "Go to level" brought into view, and when (egui's clock): it is outlined a
+    /// moment so the eye finds it.
+    flash: Option<(usize, f64)>,
+}
+
+/// Seconds a card reached by "Go to level" stays outlined.
+const FLASH: f64 = 1.5;
+
+/// What a pack's curve depends on: the pack, its version, its measured figures and the game.
+type CurveKey = (u64, u64, usize, studio_core::level::Game);
+
+/// A pack's difficulty curve, ready to plot.
+#[derive(Debug)]
+struct Curve {
+    /// The game whose levels it shows.
+    game: studio_core::level::Game,
+    /// The line: every level's point, or for a long pack the lowest and highest point of each
+    /// of [`CURVE_BUCKETS`] runs of levels (the same outline, a plot of a few hundred points).
+    line: Vec<[f64; 2]>,
+    /// How many levels have a point.
+    points: usize,
+}
+
+/// Runs of levels a long pack's curve is drawn in (about two per point of plot width).
+const CURVE_BUCKETS: usize = 270;
+
+/// Levels up to which the curve marks each level with a dot.
+const CURVE_DOTS: usize = 300;
+
+/// The curve of `points` drawn with at most two points per bucket: each run's lowest and
+/// highest, in the order they come, so peaks and dips stay where they are.
+fn outline(points: &[[f64; 2]], buckets: usize) -> Vec<[f64; 2]> {
+    if points.len() <= 2 * buckets {
+        return points.to_vec();
+    }
+    let size = points.len().div_ceil(buckets);
+    let mut out = Vec::with_capacity(2 * buckets);
+    for run in points.chunks(size) {
+        let low = run.iter().min_by(|a, b| a[1].total_cmp(&b[1]));
+        let high = run.iter().max_by(|a, b| a[1].total_cmp(&b[1]));
+        if let (Some(&low), Some(&high)) = (low, high) {
+            if low[0] <= high[0] {
+                out.extend([low, high]);
+            } else {
+                out.extend([high, low]);
+            }
+        }
+    }
+    out.dedup();
+    out
 }
 
 /// Seconds the ✕ buttons wait after the cards moved.
@@ -51,6 +112,12 @@ impl Default for PackStrip {
             measuring: None,
             layout: None,
             moved_at: f64::NEG_INFINITY,
+            curve: None,
+            go_to: String::new(),
+            go_to_open: false,
+            go_to_focus: false,
+            go_to_error: None,
+            flash: None,
         }
     }
 }
@@ -72,6 +139,74 @@ impl PackStrip {
     /// Opens the name field of card `index` (what double-clicking the card does).
     pub fn start_renaming(&mut self, index: usize, name: &str) {
         self.renaming = Some((index, name.to_string()));
+    }
+
+    /// Brings card `number` (counted from 1, as the cards are) of a pack of `len` levels
+    /// into view and outlines it; a number out of range is refused with a message.
+    pub fn go_to_level(&mut self, number: &str, len: usize, now: f64) -> Result<(), String> {
+        let n = number
+            .trim()
+            .trim_start_matches('#')
+            .parse::<usize>()
+            .map_err(|_| format!("type a level number, 1 to {len}"))?;
+        if n == 0 || n > len {
+            return Err(format!("this pack has levels 1 to {len}"));
+        }
+        self.reveal = Some(n - 1);
+        self.flash = Some((n - 1, now));
+        Ok(())
+    }
+
+    /// "Go to #…": a button (or Ctrl+G) that opens a number field; Enter jumps to that level,
+    /// Esc or a click elsewhere closes the field.
+    fn go_to_field(&mut self, ui: &mut egui::Ui, len: usize) {
+        let id = ui.make_persistent_id("pack-go-to");
+        let shortcut = ui.input_mut(|i| {
+            i.consume_shortcut(&egui::KeyboardShortcut::new(
+                egui::Modifiers::COMMAND,
+                egui::Key::G,
+            ))
+        });
+        let hint = format!("Go to level: type its number (1–{len}) and press Enter (Ctrl+G)");
+        if !self.go_to_open {
+            let button = ui
+                .add_enabled(len > 0, egui::Button::new("Go to #…"))
+                .on_hover_text(&hint);
+            if (button.clicked() || shortcut) && len > 0 {
+                self.go_to_open = true;
+                self.go_to.clear();
+                self.go_to_error = None;
+                self.go_to_focus = true;
+            }
+        } else {
+            let edit = ui
+                .add(
+                    egui::TextEdit::singleline(&mut self.go_to)
+                        .id(id)
+                        .hint_text("level #")
+                        .desired_width(64.0),
+                )
+                .on_hover_text(&hint);
+            // The field asks for the focus when it opens (and on Ctrl+G while open).
+            if (shortcut || self.go_to_focus) && !edit.has_focus() {
+                edit.request_focus();
+            }
+            self.go_to_focus = false;
+            if edit.changed() {
+                self.go_to_error = None;
+            }
+            if edit.lost_focus() {
+                if ui.input(|i| i.key_pressed(egui::Key::Enter)) {
+                    let now = ui.input(|i| i.time);
+                    let number = self.go_to.clone();
+                    self.go_to_error = self.go_to_level(&number, len, now).err();
+                }
+                self.go_to_open = false;
+            }
+        }
+        if let Some(e) = &self.go_to_error {
+            ui.colored_label(palette::BAD, e);
+        }
     }
 }
 
@@ -118,10 +253,7 @@ fn figures_text(doc: &PackDoc, level: &Level) -> (String, Color32) {
         Some(false) => palette::BAD,
         None => Color32::GRAY,
     };
-    match (
-        doc.difficulty(level),
-        doc.measured.get(&(level.game, level.cells.clone())),
-    ) {
+    match (doc.difficulty(level), doc.measured_of(level)) {
         (Some(d), _) => {
             let text = level
                 .game
@@ -143,7 +275,9 @@ fn figures_text(doc: &PackDoc, level: &Level) -> (String, Color32) {
 
 impl PackStrip {
     fn header(&mut self, ui: &mut egui::Ui, ctx: &mut PanelCtx<'_>) {
-        ui.horizontal(|ui| {
+        // Wraps onto a second row rather than cutting off its last buttons (many tabs, a
+        // narrow window).
+        ui.horizontal_wrapped(|ui| {
             ui.strong("Pack");
             for (i, doc) in ctx.packs.iter().enumerate() {
                 if let Some((r, text)) = &mut self.renaming_pack {
@@ -210,6 +344,11 @@ impl PackStrip {
             {
                 ctx.commands.push(AppCommand::Pack(PackCommand::Close));
             }
+            let len = ctx
+                .packs
+                .get(ctx.active_pack)
+                .map_or(0, |d| d.pack.levels.len());
+            self.go_to_field(ui, len);
             // Last in the row and always there, so no button moves when it changes.
             let history = ctx.editor.history();
             let removal = history
@@ -265,8 +404,12 @@ impl PackStrip {
         }
         let stride = CARD.x + GAP;
         // Each pack keeps its own scroll offset.
+        // The plain wheel scrolls the cards too (the strip scrolls one way only), and the
+        // scroll bar is always there to drag.
+        ui.style_mut().always_scroll_the_only_direction = true;
         let mut area = egui::ScrollArea::horizontal()
             .id_salt(("pack-cards", doc.uid))
+            .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
             .auto_shrink([false, true]);
         if let Some(i) = self.reveal.take() {
             // The new card in the middle of the cards' part of the strip (the curve takes the
@@ -301,6 +444,20 @@ impl PackStrip {
                         StrokeKind::Inside,
                     );
                 }
+                if let Some((_, at)) = self.flash.filter(|f| f.0 == i) {
+                    if now - at < FLASH {
+                        painter.rect_stroke(
+                            rect.expand(1.0),
+                            7.0,
+                            Stroke::new(3.0, palette::AREA_OUTLINE),
+                            StrokeKind::Outside,
+                        );
+                        ui.ctx()
+                            .request_repaint_after_secs((FLASH - (now - at)) as f32);
+                    } else {
+                        self.flash = None;
+                    }
+                }
                 paint_thumbnail(
                     painter,
                     Rect::from_min_size(
@@ -317,13 +474,10 @@ impl PackStrip {
                     Color32::from_gray(200),
                 );
                 let (figures, colour) = figures_text(doc, level);
-                painter.text(
-                    rect.center_bottom() - Vec2::new(0.0, 6.0),
-                    Align2::CENTER_BOTTOM,
-                    figures,
-                    FontId::proportional(11.0),
-                    colour,
-                );
+                let galley = fitted(painter, figures, CARD.x - 10.0, colour);
+                let at =
+                    rect.center_bottom() - Vec2::new(galley.size().x / 2.0, 6.0 + galley.size().y);
+                painter.galley(at, galley, colour);
                 // Name, or the rename field.
                 let name_rect = Rect::from_min_size(
                     rect.min + Vec2::new(4.0, 92.0),
@@ -446,22 +600,41 @@ impl PackStrip {
         });
     }
 
-    fn curve(&self, ui: &mut egui::Ui, ctx: &PanelCtx<'_>) {
+    fn curve(&mut self, ui: &mut egui::Ui, ctx: &PanelCtx<'_>) {
         let Some(doc) = ctx.packs.get(ctx.active_pack) else {
             return;
         };
-        let game = if doc.pack.levels.is_empty() {
-            ctx.game
-        } else {
-            doc.main_game()
+        let key = (doc.uid, doc.version(), doc.measured.len(), ctx.game);
+        let curve = match &self.curve {
+            Some((k, curve)) if *k == key => curve,
+            _ => {
+                let game = if doc.pack.levels.is_empty() {
+                    ctx.game
+                } else {
+                    doc.main_game()
+                };
+                let points = doc.curve(game);
+                let curve = Curve {
+                    game,
+                    line: outline(&points, CURVE_BUCKETS),
+                    points: points.len(),
+                };
+                &self.curve.insert((key, curve)).1
+            }
         };
-        let points = doc.curve(game);
-        let label = match game.game() {
-            Ok(g) => format!("Difficulty curve · {}", g.name()),
-            Err(_) => "Difficulty curve".to_string(),
+        let game = curve.game;
+        let (label, axis) = match game.game() {
+            Ok(g) => (
+                format!("Difficulty curve · {}", g.name()),
+                g.difficulty_name(),
+            ),
+            Err(_) => ("Difficulty curve".to_string(), "difficulty"),
         };
         ui.small(label);
+        // The axes are named: the same measure the cards and the PNG sheet label.
         Plot::new("pack-curve")
+            .x_axis_label("level")
+            .y_axis_label(axis)
             .height(ui.available_height().max(60.0))
             .allow_drag(false)
             .allow_zoom(false)
@@ -469,12 +642,14 @@ impl PackStrip {
             .show_axes([true, true])
             .include_y(0.0)
             .show(ui, |plot| {
-                plot.line(Line::new("difficulty", points.clone()).color(palette::ACCENT));
-                plot.points(
-                    Points::new("levels", points)
-                        .radius(2.5)
-                        .color(palette::ACCENT),
-                );
+                plot.line(Line::new("difficulty", curve.line.clone()).color(palette::ACCENT));
+                if curve.points <= CURVE_DOTS {
+                    plot.points(
+                        Points::new("levels", curve.line.clone())
+                            .radius(2.5)
+                            .color(palette::ACCENT),
+                    );
+                }
             });
     }
 }
@@ -501,6 +676,25 @@ fn name_field_answer(ui: &egui::Ui, edit: &egui::Response, text: &str) -> Option
         state.store(ui.ctx(), edit.id);
     }
     None
+}
+
+/// `text` laid out to fit `width`: at 11 points, else smaller down to 9, else cut with “…”
+/// (the course's "eval 0.88 · wins 30 % ok" is wider than a card at 11 points).
+fn fitted(
+    painter: &egui::Painter,
+    text: String,
+    width: f32,
+    colour: Color32,
+) -> std::sync::Arc<egui::Galley> {
+    for size in [11.0, 10.0, 9.0] {
+        let galley = painter.layout_no_wrap(text.clone(), FontId::proportional(size), colour);
+        if galley.size().x <= width {
+            return galley;
+        }
+    }
+    let mut job = egui::text::LayoutJob::simple_singleline(text, FontId::proportional(9.0), colour);
+    job.wrap = egui::text::TextWrapping::truncate_at_width(width);
+    painter.layout_job(job)
 }
 
 fn truncate(s: &str, n: usize) -> String {

@@ -9,6 +9,9 @@ use studio_core::game::{GameId, Heading, PlayInput, PlayMove, PlayRules, PlaySta
 use studio_core::level::Level;
 use studio_ui::palette;
 
+/// Width of the row names left of a board whose rows are named (the course's HP bar).
+const ROW_NAMES_WIDTH: f32 = 70.0;
+
 /// A game played through its rules.
 pub struct RulesPlay {
     level: Level,
@@ -157,12 +160,34 @@ impl PlaySession for RulesPlay {
         self.keys(ui);
         let view = self.rules.view();
         let (w, h) = (view.width().max(1), view.height().max(1));
+        // Rows that are not a map are named on the left (the course's events and HP bar).
+        let names = self.rules.row_names();
+        let names_w = if names.is_empty() {
+            0.0
+        } else {
+            ROW_NAMES_WIDTH
+        };
         let avail = ui.available_size().max(Vec2::splat(200.0));
-        let cell = (avail.x / w as f32)
+        let cell = ((avail.x - names_w) / w as f32)
             .min(avail.y / h as f32)
             .clamp(16.0, 56.0);
-        let (rect, response) =
-            ui.allocate_exact_size(Vec2::new(w as f32, h as f32) * cell, Sense::click());
+        let (whole, response) = ui.allocate_exact_size(
+            Vec2::new(names_w + w as f32 * cell, h as f32 * cell),
+            Sense::click(),
+        );
+        let rect = Rect::from_min_max(whole.min + Vec2::new(names_w, 0.0), whole.max);
+        if !names.is_empty() {
+            let painter = ui.painter_at(whole);
+            for (y, name) in names.iter().enumerate().take(h) {
+                painter.text(
+                    egui::pos2(rect.left() - 8.0, rect.top() + (y as f32 + 0.5) * cell),
+                    egui::Align2::RIGHT_CENTER,
+                    name,
+                    egui::FontId::proportional(13.0),
+                    ui.visuals().text_color(),
+                );
+            }
+        }
         let painter = ui.painter_at(rect);
         for (x, y, look) in view.iter() {
             let r = Rect::from_min_size(
@@ -182,7 +207,10 @@ impl PlaySession for RulesPlay {
         }
         outcome_frame(&painter, rect, self.status.outcome);
         if response.clicked() {
-            if let Some(p) = response.interact_pointer_pos() {
+            if let Some(p) = response
+                .interact_pointer_pos()
+                .filter(|p| rect.contains(*p))
+            {
                 let rel = (p - rect.min) / cell;
                 let (x, y) = (rel.x.floor() as usize, rel.y.floor() as usize);
                 if x < w && y < h {

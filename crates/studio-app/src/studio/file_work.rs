@@ -343,23 +343,13 @@ impl StudioApp {
                 return;
             }
         }
-        // An untitled pack takes the name of the file it is first saved as.
-        let renamed = doc.path.is_none() && doc.pack.name.starts_with("untitled");
-        let before = doc.pack.name.clone();
-        if renamed {
-            if let Some(stem) = path.file_stem() {
-                doc.pack.name = stem.to_string_lossy().to_string();
-            }
-        }
+        // Only the file is named: the pack keeps its name (its tab is renamed by a
+        // double-click, never by saving).
         match files::save_pack(path, &doc.pack) {
             Ok(()) => {
                 doc.path = Some(path.to_path_buf());
                 doc.mark_saved();
                 self.status = format!("Saved {}", path.display());
-            }
-            Err(e) if renamed => {
-                doc.pack.name = before;
-                self.errors.push(AppError::Save(e.to_string()));
             }
             Err(e) => self.errors.push(AppError::Save(e.to_string())),
         }

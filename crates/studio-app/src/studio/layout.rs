@@ -116,11 +116,14 @@ impl StudioApp {
                     ui.separator();
                     if let Ok(game) = self.game.game() {
                         if let Some(name) = game.overlay_name() {
-                            ui.checkbox(
-                                &mut self.settings.tools.overlay,
-                                format!("{name} overlay"),
-                            )
-                            .on_hover_text(game.overlay_help());
+                            let mut on = self.settings.tools.overlay_on(self.game);
+                            if ui
+                                .checkbox(&mut on, format!("{name} overlay"))
+                                .on_hover_text(game.overlay_help())
+                                .changed()
+                            {
+                                self.settings.tools.set_overlay(self.game, on);
+                            }
                         }
                     }
                     ui.checkbox(&mut self.settings.show_frame_time, "Frame time");
@@ -285,15 +288,22 @@ impl StudioApp {
                 }
             }
         }
+        // Each side panel starts the run at its top, then keeps its offset per game.
+        let home = |seen: &mut std::collections::HashSet<_>, panel: &'static str| {
+            let area = egui::ScrollArea::vertical().id_salt((panel, game));
+            if seen.insert((panel, game)) {
+                area.vertical_scroll_offset(0.0)
+            } else {
+                area
+            }
+        };
         if level_open {
+            let area = home(&mut self.scrolled_home, "sidebar");
             Panel::left("sidebar")
                 .resizable(true)
                 .default_size(290.0)
                 .show(ui, |ui| {
-                    // Each game keeps its own scroll offset.
-                    egui::ScrollArea::vertical()
-                        .id_salt(("sidebar", game))
-                        .show(ui, |ui| self.conditions.ui(ui, &mut ctx));
+                    area.show(ui, |ui| self.conditions.ui(ui, &mut ctx));
                 });
         }
         if generators_open {
@@ -311,6 +321,7 @@ impl StudioApp {
                 });
         }
         if gauge_open || graph_open {
+            let gauge_area = home(&mut self.scrolled_home, "gauge");
             let r = Panel::right("analysis")
                 .resizable(true)
                 .default_size(self.settings.right_panel_width.max(380.0))
@@ -324,8 +335,7 @@ impl StudioApp {
                         } else {
                             ui.available_height()
                         };
-                        egui::ScrollArea::vertical()
-                            .id_salt(("gauge", game))
+                        gauge_area
                             .max_height(room)
                             .show(ui, |ui| self.gauge.ui(ui, &mut ctx));
                     }

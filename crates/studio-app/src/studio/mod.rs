@@ -116,6 +116,10 @@ pub struct StudioApp {
     pub(super) profile: ProfileWindow,
     /// The interpolation window's choice of levels and what they were built from.
     pub(super) interpolation_sources: (Option<SourcesKey>, Vec<(String, Level)>),
+    /// The side panels (by name and game) shown since the start: each opens at its top once
+    /// per run (egui keeps scroll offsets between runs, which would open the sidebar with
+    /// its first sections scrolled out of view); after that each keeps its own offset.
+    pub(super) scrolled_home: std::collections::HashSet<(&'static str, Game)>,
     /// Playtests of levels not in a pack yet: they join the level when it is added.
     pub(super) unattached: Vec<(Game, Vec<String>, Playtest)>,
     pub(super) shown_state: Option<StateOverlay>,
@@ -300,6 +304,7 @@ impl StudioApp {
             profile: ProfileWindow::new(mode),
             unattached: Vec::new(),
             interpolation_sources: (None, Vec::new()),
+            scrolled_home: Default::default(),
             shown_state: None,
             errors,
             status: String::new(),

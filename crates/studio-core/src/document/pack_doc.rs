@@ -5,7 +5,9 @@
 use crate::game::AnalyseOptions;
 use crate::jobs::Cancel;
 use crate::level::{Game, Level, Pack};
+use std::borrow::Borrow;
 use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -40,6 +42,46 @@ pub struct Measured {
 
 /// The cache key of a measured level: its game and cells.
 pub type MeasureKey = (Game, Vec<String>);
+
+/// A [`MeasureKey`] seen through a borrow, so the strip looks a level's figures up every
+/// frame without copying its cells (a 20,000-level pack would copy them all each frame).
+pub trait MeasureKeyView {
+    /// The game and the cells.
+    fn view(&self) -> (Game, &[String]);
+}
+
+impl MeasureKeyView for MeasureKey {
+    fn view(&self) -> (Game, &[String]) {
+        (self.0, &self.1)
+    }
+}
+
+impl MeasureKeyView for (Game, &[String]) {
+    fn view(&self) -> (Game, &[String]) {
+        *self
+    }
+}
+
+impl<'a> Borrow<dyn MeasureKeyView + 'a> for MeasureKey {
+    fn borrow(&self) -> &(dyn MeasureKeyView + 'a) {
+        self
+    }
+}
+
+// Hashes as `MeasureKey` does: a `Vec` hashes as its slice.
+impl Hash for dyn MeasureKeyView + '_ {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        self.view().hash(state);
+    }
+}
+
+impl PartialEq for dyn MeasureKeyView + '_ {
+    fn eq(&self, other: &Self) -> bool {
+        self.view() == other.view()
+    }
+}
+
+impl Eq for dyn MeasureKeyView + '_ {}
 
 /// Analyses levels with their game's analysis (on a worker thread, for the pack strip).
 pub fn measure(levels: &[MeasureKey], cancel: &Cancel) -> Vec<(MeasureKey, Measured)> {
@@ -102,6 +144,8 @@ pub struct PackDoc {
     /// The pack as its file holds it (when it was opened or last saved), so undoing back to
     /// it clears the unsaved mark.
     saved: Option<Pack>,
+    /// See [`PackDoc::version`].
+    version: u64,
 }
 
 /// A level taken out of a pack, with what puts it back in its place (and its link to the
@@ -138,6 +182,7 @@ impl PackDoc {
             dirty,
             measured: HashMap::new(),
             uid: next_uid(),
+            version: 0,
         }
     }
 
@@ -220,7 +265,7 @@ impl PackDoc {
         } else {
             return false;
         }
-        self.dirty = true;
+        self.changed();
         // Back to the file's cells (an undo), new figures or not: nothing to save.
         self.refresh_dirty();
         true
@@ -239,7 +284,7 @@ impl PackDoc {
     pub fn rename_pack(&mut self, name: &str) {
         if self.pack.name != name {
             self.pack.name = name.to_string();
-            self.dirty = true;
+            self.changed();
         }
     }
 
@@ -284,8 +329,23 @@ impl PackDoc {
             || self.measured_of(level).is_some_and(|m| m.weak)
     }
 
-    fn measured_of(&self, level: &Level) -> Option<&Measured> {
-        self.measured.get(&(level.game, level.cells.clone()))
+    /// What the strip measured for a level without stored figures (looked up without a copy
+    /// of its cells).
+    pub fn measured_of(&self, level: &Level) -> Option<&Measured> {
+        let key: (Game, &[String]) = (level.game, &level.cells);
+        self.measured.get(&key as &dyn MeasureKeyView)
+    }
+
+    /// Counts changes to the levels (their order, cells, figures and names): the strip redraws
+    /// its curve only when this or the measured figures changed.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
+    /// Something changed: the pack is unsaved and its version moves on.
+    fn changed(&mut self) {
+        self.dirty = true;
+        self.version += 1;
     }
 
     /// Levels whose difficulty is neither stored nor measured yet.
@@ -343,7 +403,7 @@ impl PackDoc {
         let at = index.min(self.pack.levels.len());
         self.pack.levels.insert(at, level);
         self.ids.insert(at.min(self.ids.len()), next_uid());
-        self.dirty = true;
+        self.changed();
     }
 
     /// Takes level `index` out (`None` out of range), with what puts it back.
@@ -357,7 +417,7 @@ impl PackDoc {
         } else {
             next_uid()
         };
-        self.dirty = true;
+        self.changed();
         Some(Removed { index, level, id })
     }
 
@@ -384,7 +444,7 @@ impl PackDoc {
         let at = removed.index.min(self.pack.levels.len());
         self.pack.levels.insert(at, removed.level);
         self.ids.insert(at.min(self.ids.len()), removed.id);
-        self.dirty = true;
+        self.changed();
         name
     }
 
@@ -393,7 +453,7 @@ impl PackDoc {
         if let Some(l) = self.pack.levels.get_mut(index) {
             if l.name != name {
                 l.name = name.to_string();
-                self.dirty = true;
+                self.changed();
             }
         }
     }
@@ -408,7 +468,7 @@ impl PackDoc {
                 let id = self.ids.remove(from);
                 self.ids.insert(to.min(self.ids.len()), id);
             }
-            self.dirty = true;
+            self.changed();
         }
     }
 
@@ -430,7 +490,7 @@ impl PackDoc {
         let mut levels: Vec<Option<Level>> = self.pack.levels.drain(..).map(Some).collect();
         self.pack.levels = order.iter().filter_map(|&o| levels[o].take()).collect();
         self.ids = order.iter().map(|&o| self.ids[o]).collect();
-        self.dirty = true;
+        self.changed();
         true
     }
 
@@ -456,7 +516,7 @@ impl PackDoc {
         if self.ids.len() == order.len() {
             self.ids = order.iter().map(|&o| self.ids[o]).collect();
         }
-        self.dirty = true;
+        self.changed();
     }
 
     /// The difficulty curve: (position, difficulty) of levels with a known difficulty.

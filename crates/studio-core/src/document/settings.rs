@@ -53,8 +53,9 @@ pub struct ToolState {
     pub brushes: BTreeMap<String, String>,
     /// Mirror painting by this symmetry.
     pub mirror: Symmetry,
-    /// Lay the game's overlay (Patterns) over the canvas.
-    pub overlay: bool,
+    /// The games whose overlay (Patterns, Mario's damage) is laid over the canvas, by id:
+    /// each game's own, so turning on Mario's damage map does not tint another game's walls.
+    pub overlays: BTreeSet<String>,
 }
 
 impl Default for ToolState {
@@ -63,7 +64,7 @@ impl Default for ToolState {
             tool: Tool::Brush,
             brushes: BTreeMap::new(),
             mirror: Symmetry::None,
-            overlay: false,
+            overlays: BTreeSet::new(),
         }
     }
 }
@@ -75,6 +76,20 @@ impl ToolState {
             .get(game.id().as_str())
             .and_then(|name| tile_named(game, name))
             .unwrap_or_else(|| game.default_brush())
+    }
+
+    /// Whether `game`'s overlay is shown.
+    pub fn overlay_on(&self, game: GameId) -> bool {
+        self.overlays.contains(game.as_str())
+    }
+
+    /// Shows or hides `game`'s overlay.
+    pub fn set_overlay(&mut self, game: GameId, on: bool) {
+        if on {
+            self.overlays.insert(game.as_str().to_string());
+        } else {
+            self.overlays.remove(game.as_str());
+        }
     }
 
     /// Chooses the tile painted in `game`.
@@ -262,4 +277,25 @@ pub fn autosave_interval(seconds: f32) -> Duration {
         seconds.clamp(min, max)
     };
     Duration::try_from_secs_f32(seconds).unwrap_or(Duration::from_secs(20))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Issue 47, E13: each game keeps its own overlay switch; turning Mario's damage map on
+    /// leaves another game's canvas plain.
+    #[test]
+    fn each_game_has_its_own_overlay_switch() {
+        let (mario, longcat) = (GameId::new("mario"), GameId::new("longcat"));
+        let mut tools = ToolState::default();
+        assert!(!tools.overlay_on(mario) && !tools.overlay_on(longcat));
+        tools.set_overlay(mario, true);
+        assert!(tools.overlay_on(mario) && !tools.overlay_on(longcat));
+        tools.set_overlay(mario, false);
+        assert!(!tools.overlay_on(mario));
+        // A settings file of an older studio, with one switch for every game, reads as all off.
+        let old: ToolState = ron::from_str("(overlay: true)").unwrap();
+        assert!(old.overlays.is_empty());
+    }
 }

@@ -194,20 +194,29 @@ pub fn f_pattern(groups: &[Group], fitness: Fitness) -> f64 {
     total / sprites as f64
 }
 
-/// The tint of each size class on the canvas's Patterns overlay: singles red, pairs amber,
-/// groups green.
+/// The tint of each size class on the canvas's Patterns overlay: three blues from pale to
+/// deep. No red or green: a lone wall is not an error, and the GA's β wants them.
 pub fn class_rgb(class: SizeClass) -> [u8; 3] {
     match class {
-        SizeClass::Single => [229, 83, 75],
-        SizeClass::Pair => [255, 196, 61],
-        SizeClass::Group => [76, 187, 94],
+        SizeClass::Single => [170, 200, 230],
+        SizeClass::Pair => [90, 160, 255],
+        SizeClass::Group => [120, 90, 240],
     }
 }
 
-/// The Patterns overlay: every sprite tinted by its group's size class.
+/// Whether the overlay outlines sprites of `category`: the walls, blocks and other tiles
+/// whose grouping shapes a level. The key, the exit and the monsters are left alone: a room
+/// holds one key and one exit, so they are always "single", and outlining them says nothing.
+pub fn outlined(category: Category) -> bool {
+    matches!(category, Category::Solid | Category::Other)
+}
+
+/// The Patterns overlay: every wall or block ([`outlined`]) tinted by its group's size class,
+/// with a legend that says what is counted.
 pub fn overlay(groups: &[Group]) -> Overlay {
+    let groups: Vec<&Group> = groups.iter().filter(|g| outlined(g.category)).collect();
     let mut cells = Vec::new();
-    for g in groups {
+    for g in &groups {
         let [r, gr, b] = class_rgb(g.class());
         cells.extend(g.cells.iter().map(|&(x, y)| (x, y, [r, gr, b, 120])));
     }
@@ -216,7 +225,17 @@ pub fn overlay(groups: &[Group]) -> Overlay {
         cells,
         legend: [SizeClass::Single, SizeClass::Pair, SizeClass::Group]
             .into_iter()
-            .map(|c| (format!("{} {}", count(c), c.name()), class_rgb(c)))
+            .map(|c| {
+                let n = count(c);
+                let label = match c {
+                    SizeClass::Single => format!("{n} alone"),
+                    SizeClass::Pair if n == 1 => "1 pair".to_string(),
+                    SizeClass::Pair => format!("{n} pairs"),
+                    SizeClass::Group if n == 1 => "1 group of 3+".to_string(),
+                    SizeClass::Group => format!("{n} groups of 3+"),
+                };
+                (label, class_rgb(c))
+            })
             .collect(),
     }
 }
@@ -292,5 +311,22 @@ mod tests {
         assert_eq!(f_pattern(&[], Fitness::Alpha), 0.0);
         assert_eq!(mean_group_size(&grouped), 3.0);
         assert_eq!(mean_group_size(&scattered), 1.0);
+    }
+
+    /// Issue 47, E13: the overlay outlines walls and blocks only (never the key, the exit or
+    /// a monster, always "single" in a room), in no colour that reads as an error.
+    #[test]
+    fn the_overlay_outlines_walls_only_and_counts_them_in_words() {
+        // A lone wall, a bar of three walls, a key, an exit and a monster.
+        let g = groups(&grid("s.sss\n.....\nc.g.h\n"));
+        let o = overlay(&g);
+        let mut outlined: Vec<(usize, usize)> = o.cells.iter().map(|c| (c.0, c.1)).collect();
+        outlined.sort();
+        assert_eq!(outlined, vec![(0, 0), (2, 0), (3, 0), (4, 0)]);
+        let labels: Vec<&str> = o.legend.iter().map(|l| l.0.as_str()).collect();
+        assert_eq!(labels, ["1 alone", "0 pairs", "1 group of 3+"]);
+        for (_, [r, g, b]) in &o.legend {
+            assert!(*b > *r && *b > *g, "a blue, not red or green: {r} {g} {b}");
+        }
     }
 }

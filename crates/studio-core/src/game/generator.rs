@@ -143,6 +143,11 @@ pub trait LevelGenerator: Send + Sync {
     fn feasibility(&self, _models: &ModelCache, _conditions: &Conditions) -> Option<Feasibility> {
         None
     }
+    /// Settings that run but do nothing with these conditions ("DAGP has no effect at
+    /// distance 0.10 or more"), in words: the sidebar shows them under the conditions.
+    fn notes(&self, _conditions: &Conditions) -> Vec<String> {
+        Vec::new()
+    }
     /// Warnings about a request that runs anyway (printed by the command line).
     ///
     /// # Errors

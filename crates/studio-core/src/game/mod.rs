@@ -201,6 +201,12 @@ pub trait Game: GameView + Send + Sync + 'static {
         format!("difficulty {difficulty:.1}")
     }
 
+    /// What the difficulty number is, for the pack's difficulty-curve axis: the same measure
+    /// [`Game::difficulty_text`] labels on each card and sheet.
+    fn difficulty_name(&self) -> &'static str {
+        "difficulty"
+    }
+
     /// The figure a candidate or pack card shows for `level` (whose difficulty is
     /// `difficulty`): by default the difficulty in words; a game whose verdict rests on
     /// another figure shows that one first, so the card agrees with its badge.
@@ -278,6 +284,19 @@ pub trait GameView {
         false
     }
 
+    /// One line under the gauge on why its figures moved after an edit: what the game's
+    /// agents did at the edited cells (`changed`, `(x, y)`), from the analysis of the level
+    /// before (`before`) and after it (`after`). `None`: nothing to say (the default).
+    fn explain_change(
+        &self,
+        before: &Analysis,
+        after: &Analysis,
+        changed: &[(usize, usize)],
+    ) -> Option<String> {
+        let _ = (before, after, changed);
+        None
+    }
+
     /// The playtest's keys and gestures as the help sheet lists them: (action, keys). Empty
     /// for a game without a playtest.
     fn play_keys(&self) -> Vec<(&'static str, &'static str)> {
@@ -315,7 +334,10 @@ pub trait GameView {
 
     /// What the overlay shows, for its menu entry's tooltip.
     fn overlay_help(&self) -> &'static str {
-        "Tint each sprite group by its size: single, pair, group (what the pattern GA scores)"
+        "Walls and blocks outlined by the size of the group they belong to: alone, in a pair, \
+         or in a group of 3 or more touching tiles. This is what the pattern GA's FPattern \
+         scores (α rewards groups, β lone tiles); nothing here is an error. The key, the exit \
+         and monsters are not outlined: a room has one of each."
     }
 
     /// The overlay of a level (its rows as the editor holds them, perhaps mid-edit), when the

@@ -73,4 +73,10 @@ pub trait PlayRules: Send {
     fn undo(&mut self) -> bool {
         false
     }
+    /// A name for each row of [`PlayRules::view`], drawn left of the board, for a game whose
+    /// rows are not a map (the course: its events, then the player's HP as a bar); empty for
+    /// a map.
+    fn row_names(&self) -> Vec<String> {
+        Vec::new()
+    }
 }

@@ -193,6 +193,8 @@ impl CganMapWindow {
                 });
             }
         });
+        let max = self.map.as_ref().map(|(_, m, _)| scale_max(m));
+        colour_scale(ui, 2.0 * GRID as f32 * SCALE, max);
         match (&self.map, &self.pending) {
             (Some((k, m, _)), _) if *k == key => {
                 ui.label(format!(
@@ -282,6 +284,51 @@ impl CganMapWindow {
     }
 }
 
+/// The top of the maps' shared colour scale: the largest distance on either map.
+fn scale_max(map: &LatentMap) -> f32 {
+    map.raw_distance
+        .iter()
+        .chain(&map.matched_distance)
+        .fold(0.0f32, |a, &b| a.max(b))
+        .max(f32::EPSILON)
+}
+
+/// The legend under the maps: the colour ramp from 0 to the largest distance, and what the
+/// colour means.
+fn colour_scale(ui: &mut egui::Ui, width: f32, max: Option<f32>) {
+    let (rect, _) = ui.allocate_exact_size(Vec2::new(width, 12.0), Sense::hover());
+    let painter = ui.painter_at(rect);
+    let steps = 64;
+    for k in 0..steps {
+        let c = crate::cgan::map::heat(k as f32 / (steps - 1) as f32).0;
+        let x0 = rect.left() + rect.width() * k as f32 / steps as f32;
+        let x1 = rect.left() + rect.width() * (k + 1) as f32 / steps as f32;
+        painter.rect_filled(
+            Rect::from_min_max(
+                egui::pos2(x0, rect.top()),
+                egui::pos2(x1 + 0.5, rect.bottom()),
+            ),
+            0.0,
+            Color32::from_rgb(c[0], c[1], c[2]),
+        );
+    }
+    ui.horizontal(|ui| {
+        ui.set_width(width);
+        ui.small("0: the empty pattern (all sky)");
+        ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+            ui.small(match max {
+                Some(m) => format!("{m:.1}: the farthest on either map"),
+                None => "the farthest on either map".into(),
+            });
+        });
+    });
+    ui.small(
+        "Colour: how far each point's pattern lies from the empty pattern (Euclidean, over its 56 cells), \
+         one scale for both maps. Left the CGAN's raw output, right the legal pattern Matching \
+         makes of it: the left is smooth, the right a patchwork of the few patterns it keeps.",
+    );
+}
+
 /// Half `half` of the map (0 raw, 1 matched) as a texture, one pixel a grid point, z₃ = 0 at
 /// the bottom; both halves share one colour scale.
 fn texture(ctx: &egui::Context, map: &LatentMap, half: usize) -> TextureHandle {
@@ -290,12 +337,7 @@ fn texture(ctx: &egui::Context, map: &LatentMap, half: usize) -> TextureHandle {
     } else {
         &map.matched_distance
     };
-    let max = map
-        .raw_distance
-        .iter()
-        .chain(&map.matched_distance)
-        .fold(0.0f32, |a, &b| a.max(b))
-        .max(f32::EPSILON);
+    let max = scale_max(map);
     let n = map.size;
     let mut pixels = vec![Color32::BLACK; n * n];
     for (p, &v) in values.iter().enumerate() {

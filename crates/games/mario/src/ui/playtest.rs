@@ -68,8 +68,17 @@ pub struct MarioPlay {
     carry: f64,
     /// The designer's clock starts with the first key held.
     started: bool,
+    /// Whether the designer's jump button reaches the engine yet. Mario starts in the air and
+    /// the engine (as the Mario AI Framework's) jumps only on a fresh press made on the
+    /// ground, so a jump held from the first ticks would never count: it is kept back until
+    /// Mario can first jump, then passed on (one tick later at most).
+    jump_ready: bool,
     message: String,
 }
+
+/// The line under the game while the designer plays: the keys, once the start hint is gone.
+const PLAYING: &str = "Space jumps (hold for height) · Shift runs · Down ducks · P pauses · \
+                       R restarts";
 
 impl MarioPlay {
     pub(super) fn new(level: &MarioLevel) -> Self {
@@ -84,6 +93,7 @@ impl MarioPlay {
             speed: 1,
             carry: 0.0,
             started: false,
+            jump_ready: false,
             message:
                 "Press an arrow or Space to start · Space jumps (hold for height) · Shift runs \
                       · P pauses"
@@ -104,11 +114,24 @@ impl MarioPlay {
         self.carry = 0.0;
         self.paused = false;
         self.started = false;
+        self.jump_ready = false;
         self.message = match player {
             Player::Designer => "Your turn: press an arrow or Space to start".into(),
             Player::AStar => "Watching A* (the playability test)".into(),
             Player::HumanLike(seed) => format!("Watching a human-like trial (seed {seed})"),
         };
+    }
+
+    /// The game as the window draws it. Before the first tick nothing has spawned yet and
+    /// Mario has no size of his own: the enemies and Mario are drawn as the first tick will
+    /// place them, so the designer sees the goombas before starting and Mario keeps one size.
+    pub fn as_drawn(&self) -> std::borrow::Cow<'_, World> {
+        if self.world.tick() > 0 {
+            return std::borrow::Cow::Borrowed(&self.world);
+        }
+        let mut next = self.world.clone();
+        next.step(Action::NONE);
+        std::borrow::Cow::Owned(next)
     }
 
     /// Ticks played.
@@ -158,9 +181,11 @@ impl MarioPlay {
         }
         let action = match &mut self.agent {
             Some(agent) => agent.act(&self.world),
-            None => keys,
+            None if self.jump_ready => keys,
+            None => keys.without(Action::JUMP),
         };
         self.world.step(action);
+        self.jump_ready |= self.world.mario().may_jump();
         self.message = match self.world.status() {
             Status::Won => format!("Reached the goal in {} ticks!", self.world.tick()),
             Status::Lost(Cause::Hole) => "Fell into a hole (R or Restart to try again)".into(),
@@ -178,6 +203,7 @@ impl MarioPlay {
                 return;
             }
             self.started = true;
+            self.message = PLAYING.into();
         }
         if self.paused || !self.world.is_running() {
             self.carry = 0.0;
@@ -271,7 +297,8 @@ impl MarioPlay {
             rect.y_range(),
             Stroke::new(2.0, Color32::from_rgba_unmultiplied(255, 255, 255, 160)),
         );
-        for s in self.world.sprites() {
+        let shown = self.as_drawn();
+        for s in shown.sprites() {
             let (height, colour) = match s.kind {
                 SpriteKind::Goomba => (12.0, Color32::from_rgb(150, 86, 44)),
                 SpriteKind::Koopa => (24.0, Color32::from_rgb(70, 176, 70)),
@@ -307,7 +334,7 @@ impl MarioPlay {
         }
         let m = self.world.mario();
         let body = Rect::from_min_max(
-            to_screen(m.x() - 6.0, m.y() - m.height()),
+            to_screen(m.x() - 6.0, m.y() - shown.mario().height()),
             to_screen(m.x() + 6.0, m.y()),
         );
         let blink = m.invulnerable_ticks() > 0 && (self.world.tick() / 2).is_multiple_of(2);
