@@ -365,6 +365,7 @@ fn the_window_imports_and_exports_the_mario_level_text() {
     steps(&mut h, 2);
     let errors = format!("{:?}", h.state().errors());
     assert!(errors.contains("File > Import reads"), "{errors}");
+    assert!(errors.contains("VGLC Super Mario Bros levels"), "{errors}");
     // Import: a new pack with the level, in no file yet.
     let packs = h.state().packs().len();
     let importers = level_studio::formats::importers();

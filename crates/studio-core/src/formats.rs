@@ -36,6 +36,8 @@ pub struct Imported {
 pub struct Importer {
     /// Its name on the command line (`gvgai-text`).
     pub format: &'static str,
+    /// Its name in the window's menus ("GVGAI Zelda levels").
+    pub label: &'static str,
     /// What it reads, for help texts ("level files or their folder").
     pub help: &'static str,
     /// Reads the files.
@@ -47,6 +49,8 @@ pub struct Importer {
 pub struct Exporter {
     /// Its name on the command line (`level-text`).
     pub format: &'static str,
+    /// Its name in the window's menus ("VGLC Super Mario Bros levels").
+    pub label: &'static str,
     /// What it writes, for help texts.
     pub help: &'static str,
     /// Writes `pack` to the folder or file `out`; answers what was written, in words

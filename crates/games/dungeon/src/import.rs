@@ -315,11 +315,13 @@ pub fn import_vglc(request: &ImportRequest) -> Result<formats::Imported, String>
 pub const IMPORTERS: [Importer; 2] = [
     Importer {
         format: "gvgai-zelda",
+        label: "GVGAI Zelda levels",
         help: "GVGAI Zelda level files, one room each",
         import: import_gvgai,
     },
     Importer {
         format: "vglc-zelda",
+        label: "VGLC Zelda dungeons",
         help: "a folder of VGLC Zelda dungeons (or its parent), cut into rooms",
         import: import_vglc,
     },

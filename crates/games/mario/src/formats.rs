@@ -404,11 +404,13 @@ fn import(
 pub const IMPORTERS: [studio_core::formats::Importer; 2] = [
     studio_core::formats::Importer {
         format: "vglc-mario",
+        label: "VGLC Super Mario Bros levels",
         help: "VGLC Super Mario Bros level files or their folder",
         import: |request| import(request, Format::Vglc),
     },
     studio_core::formats::Importer {
         format: "mario-ai",
+        label: "Mario AI Framework levels",
         help: "Mario AI Framework level files or their folder",
         import: |request| import(request, Format::MarioAi),
     },
@@ -418,6 +420,7 @@ pub const IMPORTERS: [studio_core::formats::Importer; 2] = [
 pub const EXPORTERS: [studio_core::formats::Exporter; 2] = [
     studio_core::formats::Exporter {
         format: "vglc-mario",
+        label: "VGLC Super Mario Bros levels",
         help: "a folder of VGLC Super Mario Bros level files (Mario packs)",
         export: |dir, pack| {
             export_pack(dir, pack, Format::Vglc).map(|n| format!("{n} vglc-mario level files"))
@@ -425,6 +428,7 @@ pub const EXPORTERS: [studio_core::formats::Exporter; 2] = [
     },
     studio_core::formats::Exporter {
         format: "mario-ai",
+        label: "Mario AI Framework levels",
         help: "a folder of Mario AI Framework level files (Mario packs)",
         export: |dir, pack| {
             export_pack(dir, pack, Format::MarioAi).map(|n| format!("{n} mario-ai level files"))

@@ -429,7 +429,7 @@ impl Game for MarioGame {
     }
 
     fn difficulty_name(&self) -> &'static str {
-        "total damage (human-like agent)"
+        "total damage"
     }
 }
 

@@ -219,7 +219,7 @@ impl Game for Match3Game {
     }
 
     fn difficulty_name(&self) -> &'static str {
-        "median moves (bot)"
+        "median moves"
     }
 
     fn difficulty_text(&self, moves: f64) -> String {

@@ -407,6 +407,8 @@ impl PackStrip {
         // The plain wheel scrolls the cards too (the strip scrolls one way only), and the
         // scroll bar is always there to drag.
         ui.style_mut().always_scroll_the_only_direction = true;
+        // A solid bar under the cards, not egui's floating one that hides until hovered.
+        ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
         let mut area = egui::ScrollArea::horizontal()
             .id_salt(("pack-cards", doc.uid))
             .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::AlwaysVisible)
@@ -716,7 +718,10 @@ impl ToolPanel for PackStrip {
         self.header(ui, ctx);
         let width = ui.available_width();
         ui.horizontal_top(|ui| {
-            let cards_width = (width - CURVE_WIDTH - 12.0).max(200.0);
+            // The curve keeps its whole width: the cards take what is left after it, the
+            // separator and the spacing around it.
+            let gaps = 4.0 * ui.spacing().item_spacing.x + 8.0;
+            let cards_width = (width - CURVE_WIDTH - gaps).max(200.0);
             ui.allocate_ui(Vec2::new(cards_width, ui.available_height()), |ui| {
                 ui.set_min_width(cards_width);
                 self.cards(ui, ctx);

@@ -115,13 +115,13 @@ fn read(path: &Path, game: Game) -> Result<Opened, String> {
             .map_err(|e| {
                 let formats: Vec<&str> = studio_core::formats::importers()
                     .iter()
-                    .map(|i| i.format)
+                    .map(|i| i.label)
                     .collect();
                 if formats.is_empty() {
                     e.to_string()
                 } else {
                     format!(
-                        "{e}. If it is another tool's level text, File > Import reads: {}",
+                        "{e}. If it is another tool's level text, File > Import reads {}",
                         formats.join(", ")
                     )
                 }

@@ -49,8 +49,11 @@ impl StudioApp {
                         ui.menu_button("Export as level text", |ui| {
                             for (i, e) in exporters.iter().enumerate() {
                                 if ui
-                                    .button(format!("{}…", e.format))
-                                    .on_hover_text(e.help)
+                                    .button(format!("{}…", e.label))
+                                    .on_hover_text(format!(
+                                        "{} (the command line's --format {})",
+                                        e.help, e.format
+                                    ))
                                     .clicked()
                                 {
                                     commands.push(AppCommand::ExportDialog(
@@ -65,8 +68,11 @@ impl StudioApp {
                         ui.menu_button("Import", |ui| {
                             for (i, imp) in importers.iter().enumerate() {
                                 if ui
-                                    .button(format!("{}…", imp.format))
-                                    .on_hover_text(imp.help)
+                                    .button(format!("{}…", imp.label))
+                                    .on_hover_text(format!(
+                                        "{} (the command line's --format {})",
+                                        imp.help, imp.format
+                                    ))
                                     .clicked()
                                 {
                                     commands.push(AppCommand::ImportDialog(i));

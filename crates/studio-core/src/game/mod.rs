@@ -337,7 +337,7 @@ pub trait GameView {
         "Walls and blocks outlined by the size of the group they belong to: alone, in a pair, \
          or in a group of 3 or more touching tiles. This is what the pattern GA's FPattern \
          scores (α rewards groups, β lone tiles); nothing here is an error. The key, the exit \
-         and monsters are not outlined: a room has one of each."
+         and the monsters are not outlined: how they group is not what shapes a room."
     }
 
     /// The overlay of a level (its rows as the editor holds them, perhaps mid-edit), when the

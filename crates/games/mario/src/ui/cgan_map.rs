@@ -194,7 +194,8 @@ impl CganMapWindow {
             }
         });
         let max = self.map.as_ref().map(|(_, m, _)| scale_max(m));
-        colour_scale(ui, 2.0 * GRID as f32 * SCALE, max);
+        let width = 2.0 * GRID as f32 * SCALE + ui.spacing().item_spacing.x;
+        colour_scale(ui, width, max);
         match (&self.map, &self.pending) {
             (Some((k, m, _)), _) if *k == key => {
                 ui.label(format!(
@@ -322,7 +323,7 @@ fn colour_scale(ui: &mut egui::Ui, width: f32, max: Option<f32>) {
             });
         });
     });
-    ui.small(
+    ui.weak(
         "Colour: how far each point's pattern lies from the empty pattern (Euclidean, over its 56 cells), \
          one scale for both maps. Left the CGAN's raw output, right the legal pattern Matching \
          makes of it: the left is smooth, the right a patchwork of the few patterns it keeps.",
