@@ -29,5 +29,6 @@ mod fuzz;
 mod longcat_cli;
 mod mario_cli;
 mod mario_files;
+mod mario_play;
 mod pack_out;
 mod reliability;

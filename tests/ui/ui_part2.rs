@@ -1115,6 +1115,33 @@ fn a_clicked_course_slider_takes_the_arrow_keys() {
         atk_of(&clicked) + 3,
         "{clicked:?} → {after:?}"
     );
+    // Issue 47 (D10 again): a click whose press and release reach the window in one frame
+    // (a quick click, a touchpad tap, xdotool's click) gives the slider the keyboard too.
+    let hp = h
+        .get_all_by_role_and_label(egui::accesskit::Role::Slider, "HP")
+        .next()
+        .unwrap()
+        .rect();
+    // The pointer arrives, presses and lets go, all in one frame.
+    h.event(egui::Event::PointerMoved(hp.center()));
+    for pressed in [true, false] {
+        h.event(egui::Event::PointerButton {
+            pos: hp.center(),
+            button: egui::PointerButton::Primary,
+            pressed,
+            modifiers: egui::Modifiers::NONE,
+        });
+    }
+    steps(&mut h, 2);
+    let tapped = h.state().editor().board().to_rows();
+    for _ in 0..2 {
+        h.key_press(Key::ArrowLeft);
+        steps(&mut h, 2);
+    }
+    let after = h.state().editor().board().to_rows();
+    // Battle 1's HP is the first two digits of the first row: two hundredths less.
+    let hp_of = |rows: &[String]| rows[0][..2].parse::<u32>().unwrap();
+    assert_eq!(hp_of(&after) + 2, hp_of(&tapped), "{tapped:?} → {after:?}");
 }
 
 /// A Lode Runner-like segment: bricks along the bottom, a ladder, gold.

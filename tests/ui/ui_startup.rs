@@ -528,6 +528,7 @@ fn a_recovery_file_with_bad_numbers_is_offered_in_range() {
         moves: 3,
         seconds: f64::INFINITY,
         solved: false,
+        script: None,
     });
     let recovery = Recovery {
         saved_at: u64::MAX,

@@ -16,6 +16,7 @@ mod import;
 mod interpolate;
 mod list;
 pub mod pack_out;
+mod play;
 pub mod train;
 mod validate;
 
@@ -35,6 +36,8 @@ pub enum Slot {
     Eval,
     /// `train --model M`: training the game's models.
     Train,
+    /// `play --game G LEVEL`: playing a level headless (a button script, a trace).
+    Play,
     /// A sub-command of its own (`dataset`), with what `--help` says of it.
     Own {
         /// The sub-command's name.
@@ -75,13 +78,14 @@ pub fn clap_command(command: &GameCommand) -> clap::Command {
     let name = match command.slot {
         Slot::Eval => "eval",
         Slot::Train => "train",
+        Slot::Play => "play",
         Slot::Own { name, .. } => name,
     };
     (command.args)(clap::Command::new(name))
 }
 
-/// The raw words of `eval` and `train`: parsed again with the flags of the game that owns the
-/// model.
+/// The raw words of `eval`, `train` and `play`: parsed again with the flags of the game that
+/// owns the model (or is named by `--game`).
 #[derive(clap::Args, Debug)]
 pub struct Words {
     /// `--game GAME` (eval), `--model MODEL`, then that game's flags: `eval --game GAME
@@ -125,6 +129,10 @@ pub enum Command {
     /// The metric sweep of a generator (`eval --game GAME --help` lists that game's flags).
     #[command(disable_help_flag = true)]
     Eval(Words),
+    /// Play a level headless: a button script, with a trace tick by tick (`play --game GAME
+    /// --help` lists that game's flags).
+    #[command(disable_help_flag = true)]
+    Play(Words),
     /// Import levels from other formats into a pack (`level-studio import --help` lists them).
     Import(import::ImportArgs),
     /// Walk a model's latent space from level A to level B into a pack (the window's
@@ -203,6 +211,7 @@ fn run(cli: Cli) -> Option<ExitCode> {
         Command::Generate(args) => generate::run(&args),
         Command::Train(words) => train::run(&words.words),
         Command::Eval(words) => eval::run(&words.words),
+        Command::Play(words) => play::run(&words.words),
         Command::Import(args) => import::run(&args),
         Command::Interpolate(args) => interpolate::run(&args),
     };

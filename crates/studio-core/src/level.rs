@@ -184,6 +184,10 @@ pub struct Playtest {
     pub seconds: f64,
     /// True when the goal was reached.
     pub solved: bool,
+    /// The buttons held on each tick, for games played in real time (Mario's button script,
+    /// `RS*60,RSJ*10`): the attempt can be played again, in the window or with `play`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub script: Option<String>,
 }
 
 /// One level as stored in files.

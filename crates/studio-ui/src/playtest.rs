@@ -87,6 +87,11 @@ pub trait PlaySession: Any {
     fn attempt(&self) -> &Attempt;
     /// The same, to mark the attempt kept.
     fn attempt_mut(&mut self) -> &mut Attempt;
+    /// The buttons of the attempt as a script, for games played in real time (kept with the
+    /// attempt so it can be played again); `None` by default.
+    fn script(&self) -> Option<String> {
+        None
+    }
     /// Moves made.
     fn moves(&self) -> u32;
     /// `Some(true)` solved, `Some(false)` failed, `None` while playing.

@@ -15,6 +15,7 @@ pub mod generators;
 pub mod level;
 pub mod patterns;
 pub mod reward;
+pub mod script;
 pub mod td3;
 pub mod tiles;
 #[cfg(feature = "ui")]

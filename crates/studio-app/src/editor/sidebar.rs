@@ -221,7 +221,14 @@ fn strip_ui(ui: &mut egui::Ui, ctx: &mut PanelCtx<'_>, strip: &ParamStrip) {
                                 ));
                             // A click or drag keeps the keyboard on the slider, so the arrow
                             // keys its tooltip promises move it (egui focuses it on Tab only).
-                            if r.clicked() || r.drag_stopped() {
+                            // A slider senses drags, not clicks: a press and release that
+                            // reach the window in one frame (a quick click, a tap) are neither
+                            // a click nor a drag to it, so a press on it counts too.
+                            let pressed_on = ui.input(|i| {
+                                i.pointer.any_pressed()
+                                    && i.pointer.interact_pos().is_some_and(|p| r.rect.contains(p))
+                            });
+                            if r.clicked() || r.drag_stopped() || pressed_on {
                                 r.request_focus();
                             }
                             ui.weak(&p.shown);

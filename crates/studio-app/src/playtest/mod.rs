@@ -97,7 +97,7 @@ impl PlaytestWindow {
         if play.attempt().recorded || play.moves() == 0 || (outcome.is_none() && !force) {
             return None;
         }
-        let (game, moves) = (play.game(), play.moves());
+        let (game, moves, script) = (play.game(), play.moves(), play.script());
         let attempt = play.attempt_mut();
         attempt.recorded = true;
         Some(AppCommand::RecordPlaytest {
@@ -107,6 +107,7 @@ impl PlaytestWindow {
                 moves,
                 seconds: attempt.started.elapsed().as_secs_f64(),
                 solved: outcome == Some(true),
+                script,
             },
         })
     }

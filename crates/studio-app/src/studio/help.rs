@@ -1,7 +1,7 @@
 //! The Help window (Help menu or F1): every keyboard shortcut and mouse gesture on one sheet.
 
 /// What the sheet lists: action, keys or gesture.
-pub const SHORTCUTS: [(&str, &str); 15] = [
+pub const SHORTCUTS: [(&str, &str); 17] = [
     ("Brush / Rectangle / Fill / Eyedropper", "B / R / F / I"),
     ("Paint", "left button (one stroke = one undo step)"),
     ("Pan the canvas", "middle or right drag, mouse wheel"),
@@ -15,6 +15,14 @@ pub const SHORTCUTS: [(&str, &str); 15] = [
         "double-click its card; Enter keeps, Esc drops",
     ),
     ("Reorder a pack level", "drag its card"),
+    (
+        "Go to pack level N",
+        "Ctrl+G (or “Go to #…”), the number, Enter",
+    ),
+    (
+        "Move a course event slider",
+        "click it, then the arrow keys (0.01 a press)",
+    ),
     (
         "Add a candidate to the pack",
         "drag it onto the strip, or “+ Pack”",

@@ -1,5 +1,6 @@
 //! The Mario sub-commands: `eval --game mario --table62`, the thesis's Table 6.2 (the
-//! human-like agent's indicators on the VGLC levels) beside the thesis's figures.
+//! human-like agent's indicators on the VGLC levels) beside the thesis's figures; the
+//! generator sweeps; `train`; and `play --game mario` (a button script, traced tick by tick).
 
 use crate::evaluate::{evaluate, mean_sd, DEFAULT_TRIALS};
 use crate::formats::{read_vglc, vglc_level_text, vglc_levels_dir};
@@ -12,6 +13,8 @@ use studio_cli::bounds::{self, bound, Bound, Range};
 use studio_cli::{EvalCommon, GameCommand, Slot, TrainCommon};
 use studio_core::game::registry::Registry;
 use studio_core::jobs::Cancel;
+
+pub mod play;
 
 /// The Mario models `train` knows.
 pub const MODELS: [&str; 3] = ["mario-cgan", "mario-td3", "mario-vs-td3"];
@@ -117,6 +120,15 @@ pub fn commands(registry: &mut Registry) {
         },
         bounds: EVAL_BOUNDS,
         example: &["eval", "--game", "mario", "--model", "cgan"],
+    });
+    registry.add(GameCommand {
+        game: crate::game::ID,
+        slot: Slot::Play,
+        models: &[],
+        args: play::PlayArgs::augment_args,
+        run: |m| play::run(&play::PlayArgs::from_arg_matches(m)?),
+        bounds: &[],
+        example: &["play", "--game", "mario", "level.txt", "--actions", "R*10"],
     });
     registry.add(GameCommand {
         game: crate::game::ID,

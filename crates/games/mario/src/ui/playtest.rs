@@ -35,19 +35,29 @@ pub enum Player {
     AStar,
     /// A human-like trial with this seed.
     HumanLike(u64),
+    /// The designer's last attempt, played again from its buttons.
+    Replay,
 }
 
 /// The agent playing, when one does.
 enum Watcher {
     AStar(Box<AStarAgent>),
     Human(Box<HumanLikeAgent>),
+    /// A recorded attempt's buttons and the next tick's place in them.
+    Script(Vec<Action>, usize),
 }
 
 impl Watcher {
-    fn act(&mut self, world: &World) -> Action {
+    /// The next tick's buttons; `None` once a script has run out.
+    fn act(&mut self, world: &World) -> Option<Action> {
         match self {
-            Watcher::AStar(a) => a.act(world),
-            Watcher::Human(h) => h.act(world),
+            Watcher::AStar(a) => Some(a.act(world)),
+            Watcher::Human(h) => Some(h.act(world)),
+            Watcher::Script(actions, next) => {
+                let action = actions.get(*next).copied();
+                *next += 1;
+                action
+            }
         }
     }
 }
@@ -73,6 +83,14 @@ pub struct MarioPlay {
     /// ground, so a jump held from the first ticks would never count: it is kept back until
     /// Mario can first jump, then passed on (one tick later at most).
     jump_ready: bool,
+    /// The buttons the engine got on each tick of the designer's attempt now (kept with the
+    /// attempt as its script).
+    buttons: Vec<Action>,
+    /// The designer's last attempt's buttons ("Replay" plays them again).
+    last_buttons: Vec<Action>,
+    /// Updates played before the first tick: 1 where the game loop starts, as the
+    /// framework's does, with a no-button update (the designer's game and its replay).
+    initial: u32,
     message: String,
 }
 
@@ -83,9 +101,11 @@ const PLAYING: &str = "Space jumps (hold for height) · Shift runs · Down ducks
 impl MarioPlay {
     pub(super) fn new(level: &MarioLevel) -> Self {
         let map = Arc::new(LevelMap::from_level(level));
+        let mut world = new_world(&map);
+        world.step(Action::NONE);
         Self {
             attempt: Attempt::new(level.to_rows()),
-            world: new_world(&map),
+            world,
             map,
             player: Player::Designer,
             agent: None,
@@ -94,6 +114,9 @@ impl MarioPlay {
             carry: 0.0,
             started: false,
             jump_ready: false,
+            buttons: Vec::new(),
+            last_buttons: Vec::new(),
+            initial: 1,
             message:
                 "Press an arrow or Space to start · Space jumps (hold for height) · Shift runs \
                       · P pauses"
@@ -103,13 +126,25 @@ impl MarioPlay {
 
     /// Starts again with `player` at the controls.
     pub fn start_with(&mut self, player: Player) {
+        if self.player == Player::Designer && !self.buttons.is_empty() {
+            self.last_buttons = std::mem::take(&mut self.buttons);
+        }
+        self.buttons.clear();
         self.world = new_world(&self.map);
+        // The designer's game starts as the framework's game loop does, with one no-button
+        // update (so `play --game mario --actions` replays a kept attempt exactly); the
+        // agents play as the gauge's trials do, so a watched trial is the gauge's.
+        self.initial = u32::from(matches!(player, Player::Designer | Player::Replay));
+        if self.initial == 1 {
+            self.world.step(Action::NONE);
+        }
         self.attempt = Attempt::new(self.attempt.cells.clone());
         self.player = player;
         self.agent = match player {
             Player::Designer => None,
             Player::AStar => Some(Watcher::AStar(Box::default())),
             Player::HumanLike(seed) => Some(Watcher::Human(Box::new(HumanLikeAgent::new(seed)))),
+            Player::Replay => Some(Watcher::Script(self.last_buttons.clone(), 0)),
         };
         self.carry = 0.0;
         self.paused = false;
@@ -119,6 +154,10 @@ impl MarioPlay {
             Player::Designer => "Your turn: press an arrow or Space to start".into(),
             Player::AStar => "Watching A* (the playability test)".into(),
             Player::HumanLike(seed) => format!("Watching a human-like trial (seed {seed})"),
+            Player::Replay => format!(
+                "Replaying your last attempt ({} ticks of buttons)",
+                self.last_buttons.len()
+            ),
         };
     }
 
@@ -126,6 +165,7 @@ impl MarioPlay {
     /// Mario has no size of his own: the enemies and Mario are drawn as the first tick will
     /// place them, so the designer sees the goombas before starting and Mario keeps one size.
     pub fn as_drawn(&self) -> std::borrow::Cow<'_, World> {
+        // The designer's game has had the game loop's first update (enemies spawned).
         if self.world.tick() > 0 {
             return std::borrow::Cow::Borrowed(&self.world);
         }
@@ -134,9 +174,20 @@ impl MarioPlay {
         std::borrow::Cow::Owned(next)
     }
 
-    /// Ticks played.
+    /// Ticks played (the game loop's initial update not counted).
     pub fn ticks(&self) -> u32 {
-        self.world.tick()
+        self.world.tick().saturating_sub(self.initial)
+    }
+
+    /// The buttons of the designer's attempt now, one per tick played.
+    pub fn buttons(&self) -> &[Action] {
+        &self.buttons
+    }
+
+    /// Whether there is an attempt to replay (the one now, or the last before it).
+    pub fn can_replay(&self) -> bool {
+        !self.last_buttons.is_empty()
+            || (self.player == Player::Designer && !self.buttons.is_empty())
     }
 
     /// `Some(true)` won, `Some(false)` lost, `None` while playing.
@@ -180,10 +231,24 @@ impl MarioPlay {
             return;
         }
         let action = match &mut self.agent {
-            Some(agent) => agent.act(&self.world),
+            Some(agent) => match agent.act(&self.world) {
+                Some(action) => action,
+                None => {
+                    // A replayed attempt that ended before the game did (restarted, closed).
+                    self.paused = true;
+                    self.message = format!(
+                        "Replay done: your attempt stopped here, after {} ticks",
+                        self.ticks()
+                    );
+                    return;
+                }
+            },
             None if self.jump_ready => keys,
             None => keys.without(Action::JUMP),
         };
+        if self.agent.is_none() {
+            self.buttons.push(action);
+        }
         self.world.step(action);
         self.jump_ready |= self.world.mario().may_jump();
         self.message = match self.world.status() {
@@ -413,6 +478,12 @@ impl PlaySession for MarioPlay {
         &mut self.attempt
     }
 
+    /// The designer's buttons, one per tick, as a script (`play --game mario --actions`).
+    fn script(&self) -> Option<String> {
+        (self.player == Player::Designer && !self.buttons.is_empty())
+            .then(|| crate::script::write(&self.buttons))
+    }
+
     /// Ticks the designer played (an agent's game is not the designer's attempt).
     fn moves(&self) -> u32 {
         if self.player == Player::Designer {
@@ -480,6 +551,16 @@ impl PlaySession for MarioPlay {
                 _ => 0,
             };
             self.start_with(Player::HumanLike(seed));
+        }
+        if ui
+            .add_enabled(self.can_replay(), egui::Button::new("Replay"))
+            .on_hover_text(
+                "Play your last attempt again from its buttons, tick by tick (also kept with \
+                 the attempt: level-studio play --game mario … --actions SCRIPT)",
+            )
+            .clicked()
+        {
+            self.start_with(Player::Replay);
         }
         if self.player != Player::Designer && ui.button("Play myself").clicked() {
             self.start_with(Player::Designer);
