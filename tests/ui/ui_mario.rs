@@ -615,3 +615,35 @@ fn an_attempt_keeps_its_buttons_and_replays_to_the_same_end() {
     let played = pack.levels.iter().find(|l| l.cells == level.cells).unwrap();
     assert_eq!(played.playtests.len(), 1);
 }
+
+/// A tool window's list of levels is built when what it comes from changes, not every frame
+/// (a 20,000-level pack was copied each frame while the CGAN map was open), and follows the
+/// pack when a level is added.
+#[test]
+fn a_tool_windows_levels_follow_the_pack_without_being_rebuilt_each_frame() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(&dir));
+    h.state_mut().push(AppCommand::LoadLevel(level(None)));
+    steps(&mut h, 2);
+    h.get_by_label("CGAN map").click();
+    steps(&mut h, 3);
+    let mario = level_studio::mario::game::ID;
+    let count = |h: &Harness<'_, StudioApp>| {
+        h.state()
+            .shown_tool_sources(mario)
+            .expect("the CGAN map was given its levels")
+            .len()
+    };
+    let before = count(&h);
+    let first = h.state().shown_tool_sources(mario).unwrap().as_ptr();
+    steps(&mut h, 3);
+    assert_eq!(
+        h.state().shown_tool_sources(mario).unwrap().as_ptr(),
+        first,
+        "the same list, not rebuilt"
+    );
+    h.state_mut()
+        .push(AppCommand::Pack(PackCommand::AddCurrent));
+    steps(&mut h, 3);
+    assert_eq!(count(&h), before + 1, "the added level is listed");
+}

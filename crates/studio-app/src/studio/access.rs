@@ -173,6 +173,27 @@ impl StudioApp {
         &self.interpolation_sources.1
     }
 
+    /// The levels the open tool windows of `game` were last given to choose from.
+    pub fn shown_tool_sources(
+        &self,
+        game: studio_core::game::GameId,
+    ) -> Option<&[(String, Level)]> {
+        self.tool_sources.get(&game).map(|(_, s)| s.as_slice())
+    }
+
+    /// What `game`'s list of levels ([`Self::level_sources`]) depends on now.
+    pub(super) fn sources_key(&self, game: studio_core::game::GameId) -> super::SourcesKey {
+        (
+            self.work_generation,
+            self.active_pack,
+            self.generators.revision(),
+            self.editors().map(|e| e.revision()).sum::<u64>(),
+            self.analysis.last.as_ref().map(|o| o.revision),
+            game,
+            self.game,
+        )
+    }
+
     /// `game`'s levels in the studio: the editor level, the active pack's levels and the
     /// candidates.
     pub fn level_sources(&self, game: studio_core::game::GameId) -> Vec<(String, Level)> {

@@ -416,16 +416,8 @@ impl StudioApp {
         self.playtest.ui(ctx, commands);
         if self.interpolation.open {
             // The levels to choose from, rebuilt only when packs, candidates or the editor change.
-            let key = (
-                self.work_generation,
-                self.active_pack,
-                self.generators.revision(),
-                self.editors().map(|e| e.revision()).sum::<u64>(),
-                self.analysis.last.as_ref().map(|o| o.revision),
-                // The walked model's game: another model lists another game's levels.
-                self.interpolation.model.0,
-                self.game,
-            );
+            // The walked model's game: another model lists another game's levels.
+            let key = self.sources_key(self.interpolation.model.0);
             if self.interpolation_sources.0 != Some(key) {
                 self.interpolation_sources = (Some(key), self.interpolation_sources());
             }
@@ -438,11 +430,21 @@ impl StudioApp {
                 continue;
             }
             let game = self.tools[i].game();
-            let sources = self.level_sources(game);
+            // Rebuilt only when what they come from changed: a 20,000-level pack would
+            // otherwise be copied every frame while the tool is open.
+            let key = self.sources_key(game);
+            if self.tool_sources.get(&game).is_none_or(|(k, _)| *k != key) {
+                let sources = self.level_sources(game);
+                self.tool_sources.insert(game, (key, sources));
+            }
             let level = (self.game == game).then(|| self.editor().to_level());
+            let sources = self
+                .tool_sources
+                .get(&game)
+                .map_or(&[][..], |(_, s)| s.as_slice());
             let studio = studio_ui::ToolContext {
                 level: level.as_ref(),
-                sources: &sources,
+                sources,
                 models: &self.generators.models,
             };
             let mut actions = Vec::new();

@@ -120,6 +120,8 @@ pub struct StudioApp {
     /// per run (egui keeps scroll offsets between runs, which would open the sidebar with
     /// its first sections scrolled out of view); after that each keeps its own offset.
     pub(super) scrolled_home: std::collections::HashSet<(&'static str, Game)>,
+    /// Each open tool window's levels to choose from, by game, and what they were built from.
+    pub(super) tool_sources: BTreeMap<Game, (SourcesKey, Vec<(String, Level)>)>,
     /// Playtests of levels not in a pack yet: they join the level when it is added.
     pub(super) unattached: Vec<(Game, Vec<String>, Playtest)>,
     pub(super) shown_state: Option<StateOverlay>,
@@ -305,6 +307,7 @@ impl StudioApp {
             unattached: Vec::new(),
             interpolation_sources: (None, Vec::new()),
             scrolled_home: Default::default(),
+            tool_sources: BTreeMap::new(),
             shown_state: None,
             errors,
             status: String::new(),
