@@ -542,6 +542,8 @@ fn the_gauge_says_why_the_damage_moved_at_the_edited_pattern() {
     // the agent's: unit-tested in the mario crate).
     h.get_by_label_contains("Why: Pattern 3 (columns 9–12), now (before): ");
     h.get_by_label_contains("slips over 10 human-like trials");
+    // Issue 44, item 7: the gauge places the level's damage on the r_diff curve.
+    h.get_by_label_contains("r_diff (the thesis's Fig. 6.4): this level's damage");
 }
 
 /// Issue 44, item 2: a kept attempt carries its buttons as a script, the same script played

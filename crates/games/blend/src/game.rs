@@ -171,6 +171,7 @@ fn analysis_of(f: &BlendFigures) -> Analysis {
             band: None,
             notes: vec![lr_line, loz_line],
             histogram: None,
+            curve: None,
             rates: Some((
                 "Tile metrics (shares of the 256 cells)".into(),
                 vec![

@@ -230,6 +230,7 @@ pub fn analysis_of(course: &Course, e: &Evaluation) -> Analysis {
             ),
         ],
         histogram: None,
+        curve: None,
         rates: Some((
             "Evaluation terms (weights 0.4 · 0.1 · 0.2 · 0.1 · 0.05 · 0.1 · 0.05)".into(),
             short

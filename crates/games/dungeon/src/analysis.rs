@@ -349,6 +349,7 @@ fn analysis_of(
             bars,
             own_axis: false,
         }),
+        curve: None,
         rates: Some((
             format!("Win rates ({games} games per agent)"),
             ladder

@@ -138,6 +138,7 @@ pub fn analysis_of(a: LongcatAnalysis) -> Analysis {
         band: None,
         notes,
         histogram: None,
+        curve: None,
         rates: None,
         tables: vec![(
             "Graph variables".into(),

@@ -8,8 +8,8 @@ use super::tiles::Tile;
 use super::MarioFigures;
 use std::sync::Arc;
 use studio_core::game::{
-    AnalyseOptions, Analysis, AsciiError, Game, GameId, Gauge, GaugeHistogram, LevelGenerator,
-    Overlay, SizeRules, TileInfo, TileMark, Verdict,
+    AnalyseOptions, Analysis, AsciiError, Game, GameId, Gauge, GaugeCurve, GaugeHistogram,
+    LevelGenerator, Overlay, SizeRules, TileInfo, TileMark, Verdict,
 };
 use studio_core::grid::Grid;
 use studio_core::jobs::{Cancel, JobError};
@@ -166,6 +166,7 @@ fn analysis_of(level: &MarioLevel, eval: &LevelEvaluation) -> Analysis {
         band: None,
         notes,
         histogram: Some(histogram),
+        curve: Some(r_diff_curve(&figures)),
         rates: None,
         tables,
     };
@@ -200,6 +201,43 @@ fn analysis_of(level: &MarioLevel, eval: &LevelEvaluation) -> Analysis {
         graph: None,
         graph_note: None,
         detail: Some(Arc::new(eval.clone())),
+    }
+}
+
+/// The thesis's r_diff curve (Fig. 6.4) with the level's total damage on it: how appropriate
+/// its damage is, and which way an edit should move it.
+fn r_diff_curve(figures: &MarioFigures) -> GaugeCurve {
+    let top = 6.0;
+    let points = (0..=120)
+        .map(|k| {
+            let x = top * f64::from(k) / 120.0;
+            [x, super::reward::r_diff(x)]
+        })
+        .collect();
+    let marker = figures
+        .playable
+        .then(|| [figures.total_damage.min(top), figures.r_diff]);
+    let caption = if figures.playable {
+        let advice = if figures.total_damage < super::reward::DIFF_PEAK {
+            "more damage raises it"
+        } else {
+            "less damage raises it"
+        };
+        format!(
+            "r_diff (the thesis's Fig. 6.4): this level's damage {:.2} gives {:.2}; {advice}, \
+             up to 1 at {:.2}",
+            figures.total_damage,
+            figures.r_diff,
+            super::reward::DIFF_PEAK
+        )
+    } else {
+        "r_diff (the thesis's Fig. 6.4): an unplayable level has none".into()
+    };
+    GaugeCurve {
+        caption,
+        axes: ("total damage".into(), "r_diff".into()),
+        points,
+        marker,
     }
 }
 

@@ -106,6 +106,7 @@ pub fn analysis_of(layout: &Layout, v: Validation) -> Analysis {
                 .collect(),
             own_axis: false,
         }),
+        curve: None,
         rates: None,
         tables: Vec::new(),
     };

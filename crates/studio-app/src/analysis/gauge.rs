@@ -6,8 +6,8 @@
 use crate::analysis::{Analysis, Outcome};
 use crate::studio::panel::{AppCommand, PanelCtx, ToolPanel};
 use egui::{Align2, Color32, FontId, Rect, RichText, Sense, Stroke, Vec2};
-use egui_plot::{Bar, BarChart, Plot, VLine};
-use studio_core::game::{Gauge, GaugeHistogram};
+use egui_plot::{Bar, BarChart, Line, Plot, Points, VLine};
+use studio_core::game::{Gauge, GaugeCurve, GaugeHistogram};
 use studio_ui::palette;
 
 /// The gauge panel: it shows the live analysis; each game keeps its own bot seed and number
@@ -284,6 +284,9 @@ fn draw_gauge(ui: &mut egui::Ui, a: &Analysis, stale: bool, why: Option<&str>) {
     if let Some(h) = &g.histogram {
         histogram(ui, g, h);
     }
+    if let Some(c) = &g.curve {
+        curve(ui, c);
+    }
     if let Some((title, rates)) = &g.rates {
         rate_bars(ui, title, rates);
     }
@@ -377,6 +380,32 @@ fn rate_bars(ui: &mut egui::Ui, title: &str, rates: &[(String, f64)]) {
             text,
         );
     }
+}
+
+/// A game's curve with the level's place on it (Mario's r_diff), its axes named.
+fn curve(ui: &mut egui::Ui, c: &GaugeCurve) {
+    ui.label(RichText::new(&c.caption).small());
+    Plot::new("gauge-curve")
+        .height(110.0)
+        .x_axis_label(c.axes.0.as_str())
+        .y_axis_label(c.axes.1.as_str())
+        .allow_drag(false)
+        .allow_zoom(false)
+        .allow_scroll(false)
+        .allow_double_click_reset(false)
+        .include_y(0.0)
+        .include_y(1.05)
+        .show(ui, |plot| {
+            plot.line(Line::new("curve", c.points.clone()).color(Color32::from_gray(190)));
+            if let Some(m) = c.marker {
+                plot.points(
+                    Points::new("this level", vec![m])
+                        .radius(5.0)
+                        .color(palette::ACCENT),
+                );
+                plot.vline(VLine::new("this level's damage", m[0]).color(palette::ACCENT));
+            }
+        });
 }
 
 fn histogram(ui: &mut egui::Ui, g: &Gauge, h: &GaugeHistogram) {

@@ -60,6 +60,20 @@ pub struct GaugeHistogram {
     pub own_axis: bool,
 }
 
+/// A curve the gauge draws with the level's place on it (Mario: the r_diff curve of the
+/// thesis's Fig. 6.4, and the level's total damage on it).
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct GaugeCurve {
+    /// What it shows, one line above it.
+    pub caption: String,
+    /// The axes' names (x, y).
+    pub axes: (String, String),
+    /// The curve, left to right.
+    pub points: Vec<[f64; 2]>,
+    /// The level's place on it, when it has one.
+    pub marker: Option<[f64; 2]>,
+}
+
 /// What the difficulty gauge shows.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct Gauge {
@@ -82,6 +96,8 @@ pub struct Gauge {
     pub notes: Vec<String>,
     /// Playthroughs, when the analysis played games.
     pub histogram: Option<GaugeHistogram>,
+    /// A curve with the level's place on it.
+    pub curve: Option<GaugeCurve>,
     /// Shares drawn as bars from 0 to 100 %, under a heading ("Agents' win rates").
     pub rates: Option<(String, Vec<(String, f64)>)>,
     /// Further figures as name/value rows, each table under a heading ("Graph variables").

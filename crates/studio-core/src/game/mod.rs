@@ -19,7 +19,7 @@ mod play;
 pub mod registry;
 
 pub use analysis::{
-    AgentProfile, AnalyseOptions, Analysis, Gauge, GaugeBand, GaugeHistogram, Verdict,
+    AgentProfile, AnalyseOptions, Analysis, Gauge, GaugeBand, GaugeCurve, GaugeHistogram, Verdict,
 };
 pub use conditions::{ConditionKind, ConditionSpec, ConditionValue, Conditions};
 pub use edit::{Area, Markers, Overlay, ParamStrip, StripEvent, StripParam, TileMark};
