@@ -44,41 +44,19 @@ impl StudioApp {
                         commands.push(AppCommand::ExportDialog(ExportFormat::Tiled));
                     }
                     // The formats the games add (the command line's `import` / `export`).
-                    let exporters = studio_core::formats::exporters();
-                    if !exporters.is_empty() {
-                        ui.menu_button("Export as level text", |ui| {
-                            for (i, e) in exporters.iter().enumerate() {
-                                if ui
-                                    .button(format!("{}…", e.label))
-                                    .on_hover_text(format!(
-                                        "{} (the command line's --format {})",
-                                        e.help, e.format
-                                    ))
-                                    .clicked()
-                                {
-                                    commands.push(AppCommand::ExportDialog(
-                                        ExportFormat::Registered(i),
-                                    ));
-                                }
-                            }
-                        });
+                    let exporters: Vec<_> = studio_core::formats::exporters()
+                        .iter()
+                        .map(|e| (e.label, e.help, e.format))
+                        .collect();
+                    if let Some(i) = format_menu(ui, "Export as level text", &exporters) {
+                        commands.push(AppCommand::ExportDialog(ExportFormat::Registered(i)));
                     }
-                    let importers = studio_core::formats::importers();
-                    if !importers.is_empty() {
-                        ui.menu_button("Import", |ui| {
-                            for (i, imp) in importers.iter().enumerate() {
-                                if ui
-                                    .button(format!("{}…", imp.label))
-                                    .on_hover_text(format!(
-                                        "{} (the command line's --format {})",
-                                        imp.help, imp.format
-                                    ))
-                                    .clicked()
-                                {
-                                    commands.push(AppCommand::ImportDialog(i));
-                                }
-                            }
-                        });
+                    let importers: Vec<_> = studio_core::formats::importers()
+                        .iter()
+                        .map(|i| (i.label, i.help, i.format))
+                        .collect();
+                    if let Some(i) = format_menu(ui, "Import", &importers) {
+                        commands.push(AppCommand::ImportDialog(i));
                     }
                     ui.separator();
                     if ui.button("New pack").clicked() {
@@ -707,4 +685,29 @@ impl StudioApp {
             });
         self.dialogs.request(purpose, start, ctx);
     }
+}
+
+/// A File submenu listing registered formats by name (`(label, help, command-line format)`),
+/// none when there is none; answers which one was clicked.
+fn format_menu(
+    ui: &mut egui::Ui,
+    title: &str,
+    formats: &[(&'static str, &'static str, &'static str)],
+) -> Option<usize> {
+    if formats.is_empty() {
+        return None;
+    }
+    let mut clicked = None;
+    ui.menu_button(title, |ui| {
+        for (i, (label, help, format)) in formats.iter().enumerate() {
+            if ui
+                .button(format!("{label}…"))
+                .on_hover_text(format!("{help} (the command line's --format {format})"))
+                .clicked()
+            {
+                clicked = Some(i);
+            }
+        }
+    });
+    clicked
 }
