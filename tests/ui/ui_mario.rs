@@ -629,6 +629,24 @@ fn a_tool_windows_levels_follow_the_pack_without_being_rebuilt_each_frame() {
     steps(&mut h, 2);
     h.get_by_label("CGAN map").click();
     steps(&mut h, 3);
+    // The editor level carries the gauge's figures, so the list is rightly rebuilt once when
+    // the gauge answers: wait for that before checking that idle frames keep it.
+    let start = std::time::Instant::now();
+    loop {
+        h.step();
+        let app = h.state();
+        let answered = app
+            .analysis()
+            .last
+            .as_ref()
+            .is_some_and(|o| o.revision == app.editor().revision());
+        if answered && !app.analysis().busy() {
+            break;
+        }
+        assert!(start.elapsed().as_secs() < 30, "the gauge never answered");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    steps(&mut h, 2);
     let mario = level_studio::mario::game::ID;
     let count = |h: &Harness<'_, StudioApp>| {
         h.state()
