@@ -2,8 +2,9 @@
 //! parameters, its sprite tree (each sprite with the class and parameters it inherits from
 //! the sprites it is nested under), the level mapping, the interactions and the terminations.
 //!
-//! This is the first step of issue 45's VGDL engine: the reading, with every problem reported
-//! as `FILE:LINE: what is wrong`. The engine that runs a description is the next step.
+//! Reading reports every problem as `FILE:LINE: what is wrong`; [`rules::compile`] turns a
+//! description into what [`engine::State`] runs (GVGAI's semantics, tick by tick), or says
+//! which class, effect or parameter it does not run yet.
 //!
 //! The format, as GVGAI reads it: one block per set (`SpriteSet`, `LevelMapping`,
 //! `InteractionSet`, `TerminationSet`, optionally `ParameterSet`) under a first line naming the
@@ -20,6 +21,14 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+
+pub mod engine;
+pub mod rng;
+pub mod rules;
+pub mod trace;
+
+pub use engine::{Action, State, Winner};
+pub use rules::{compile, Rules};
 
 /// A `key=value` parameter as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
