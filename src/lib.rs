@@ -17,7 +17,7 @@ pub use studio_core::{
 };
 pub use studio_ml as ml;
 pub use studio_ml::rl;
-pub use {blend, course, dungeon, longcat, mario, match3};
+pub use {blend, course, dungeon, gvgai, longcat, mario, match3};
 
 /// The games this build ships, in the order menus list them: the one list of games.
 pub const GAMES: &[game::registry::Plugin] = &[
@@ -27,6 +27,7 @@ pub const GAMES: &[game::registry::Plugin] = &[
     course::plugin,
     blend::plugin,
     mario::plugin,
+    gvgai::plugin,
 ];
 
 /// Installs [`GAMES`] in the registry (the binary does this first; tests and benches too).

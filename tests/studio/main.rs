@@ -32,3 +32,4 @@ mod mario_files;
 mod mario_play;
 mod pack_out;
 mod reliability;
+mod vgdl_cli;

@@ -38,6 +38,15 @@ pub enum Slot {
     Train,
     /// `play --game G LEVEL`: playing a level headless (a button script, a trace).
     Play,
+    /// A shell command taken over when a flag of the game's own is given: `play --vgdl GAME
+    /// LEVEL` or `list --vgdl DIR` runs this instead of the shell's `play` or `list` (a game
+    /// that is a whole family of games, named by a file rather than by `--game`).
+    Via {
+        /// The shell command (`play`, `list`, `generate`, `eval`).
+        command: &'static str,
+        /// The flag that selects this (`vgdl`, given as `--vgdl`).
+        flag: &'static str,
+    },
     /// A sub-command of its own (`dataset`), with what `--help` says of it.
     Own {
         /// The sub-command's name.
@@ -79,6 +88,7 @@ pub fn clap_command(command: &GameCommand) -> clap::Command {
         Slot::Eval => "eval",
         Slot::Train => "train",
         Slot::Play => "play",
+        Slot::Via { command, .. } => command,
         Slot::Own { name, .. } => name,
     };
     (command.args)(clap::Command::new(name))
@@ -154,7 +164,33 @@ pub fn command() -> clap::Command {
 /// Parses the arguments and runs the command; `None` means no sub-command was given (the
 /// caller opens the window, or prints help).
 pub fn run_from_args() -> Option<ExitCode> {
+    let words: Vec<OsString> = std::env::args_os().collect();
+    if let Some(code) = run_via(&words) {
+        return Some(code);
+    }
     run_matches(command().get_matches())
+}
+
+/// The game command a [`Slot::Via`] flag selects among `words` (the program name first),
+/// run; `None` when no such flag is given.
+fn run_via(words: &[OsString]) -> Option<ExitCode> {
+    let shell = words.get(1)?.to_str()?;
+    let rest = &words[2..];
+    let via = game_commands().into_iter().find(|c| match c.slot {
+        Slot::Via { command, flag } => {
+            command == shell
+                && rest.iter().any(|w| {
+                    let w = w.to_string_lossy();
+                    w == format!("--{flag}") || w.starts_with(&format!("--{flag}="))
+                })
+        }
+        _ => false,
+    })?;
+    let cli = clap_command(&via).bin_name(format!("level-studio {shell}"));
+    Some(match cli.try_get_matches_from(&words[1..]) {
+        Ok(matches) => finish((via.run)(&matches)),
+        Err(e) => clap_exit(&e),
+    })
 }
 
 /// Runs a command line given as words (the first is the program name), in this process:
@@ -167,6 +203,10 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
+    let words: Vec<OsString> = words.into_iter().map(Into::into).collect();
+    if let Some(code) = run_via(&words) {
+        return Ok(Some(code));
+    }
     Ok(run_matches(command().try_get_matches_from(words)?))
 }
 

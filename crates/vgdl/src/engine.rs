@@ -213,6 +213,35 @@ pub struct State {
     pub rng: JavaRandom,
     next_id: u32,
     alive: usize,
+    /// The fixed sprites by cell (shared by a state's clones until they change).
+    fixed_grid: Arc<FixedGrid>,
+    /// Set when a fixed sprite was added or removed.
+    fixed_dirty: bool,
+    /// Set when a sprite was killed this tick.
+    any_dead: bool,
+    /// Set when an effect moved a sprite (what collides with what is then looked up again).
+    moved: bool,
+    /// Scratch space for a chaser's moves (kept to spare an allocation a move).
+    scratch: Vec<Dir>,
+    /// Scratch space for the collisions (kept between ticks, never cloned).
+    buffers: Buffers,
+}
+
+/// The collisions' working lists, kept between ticks to spare allocations; a clone of a state
+/// starts with empty ones.
+#[derive(Debug, Default)]
+struct Buffers {
+    firsts: Vec<At>,
+    hits: Vec<(usize, At)>,
+    movers: Vec<(i32, At)>,
+    rank: Vec<usize>,
+    start_len: Vec<usize>,
+}
+
+impl Clone for Buffers {
+    fn clone(&self) -> Buffers {
+        Buffers::default()
+    }
 }
 
 impl State {
@@ -239,6 +268,12 @@ impl State {
             rng: JavaRandom::new(seed),
             next_id: 0,
             alive: 0,
+            fixed_grid: Arc::new(FixedGrid::default()),
+            fixed_dirty: true,
+            any_dead: false,
+            moved: false,
+            scratch: Vec::new(),
+            buffers: Buffers::default(),
         };
         let mut avatars: Vec<(Kind, u32)> = Vec::new();
         for y in 0..level.height {
@@ -386,6 +421,8 @@ impl State {
         };
         self.next_id += 1;
         self.alive += 1;
+        self.fixed_dirty |= self.rules.fixed[kind];
+        self.moved = true;
         self.groups[kind].push(sprite);
         Some((kind, self.groups[kind].len() - 1))
     }
@@ -397,6 +434,7 @@ impl State {
             s.disabled = true;
         } else {
             s.dead = true;
+            self.any_dead = true;
         }
     }
 
@@ -409,10 +447,15 @@ impl State {
         self.update_all(action);
         self.collide();
         // Remove the dead.
-        for group in &mut self.groups {
-            let before = group.len();
-            group.retain(|s| !s.dead);
-            self.alive -= before - group.len();
+        if self.any_dead {
+            for (k, group) in self.groups.iter_mut().enumerate() {
+                let before = group.len();
+                group.retain(|s| !s.dead);
+                let removed = before - group.len();
+                self.alive -= removed;
+                self.fixed_dirty |= removed > 0 && self.rules.fixed[k];
+            }
+            self.any_dead = false;
         }
         if self.avatar_at().is_none() {
             self.avatar = None;
@@ -454,6 +497,14 @@ impl State {
         for &kind in rules.order.iter().rev() {
             let class = rules.types[kind].class;
             if class.is_some_and(Class::is_avatar) {
+                continue;
+            }
+            if rules.fixed[kind] && matches!(class, None | Some(Class::Immovable | Class::Door)) {
+                // Nothing to update: only what every sprite does before it moves.
+                for s in self.groups[kind].iter_mut().filter(|s| !s.disabled) {
+                    s.last = s.rect;
+                    s.lastmove += 1;
+                }
                 continue;
             }
             let mut i = 0;
@@ -701,45 +752,36 @@ impl State {
         };
         let max_distance = p.max_distance;
         let me = self.groups[at.0][at.1].rect;
-        let distance = |a: &Rect, b: &Rect| f64::from((a.y - b.y).abs() + (a.x - b.x).abs());
-        // The nearest targets: the type's own sprites, else its subtypes'.
-        let mut targets: Vec<Rect> = Vec::new();
-        let mut best = f64::MAX;
-        let own = &self.groups[target];
-        let kinds: Vec<Kind> = if own.is_empty() {
-            let mut k = vec![target];
-            k.extend(self.rules.subtypes[target].iter().copied());
-            k
+        let distance = |a: &Rect, b: &Rect| (a.y - b.y).abs() + (a.x - b.x).abs();
+        // The nearest targets: the type's own sprites, else its subtypes' (GVGAI's order).
+        let extra: &[Kind] = if self.groups[target].is_empty() {
+            &self.rules.subtypes[target]
         } else {
-            vec![target]
+            &[]
         };
-        for k in kinds {
-            for s in &self.groups[k] {
-                let d = distance(&me, &s.rect);
-                if d < best {
-                    best = d;
-                    targets.clear();
-                    targets.push(s.rect);
-                } else if d == best {
-                    targets.push(s.rect);
+        let kinds = || std::iter::once(target).chain(extra.iter().copied());
+        let best = kinds()
+            .flat_map(|k| self.groups[k].iter())
+            .map(|s| distance(&me, &s.rect))
+            .min();
+        let mut moves = std::mem::take(&mut self.scratch);
+        moves.clear();
+        if let Some(best) = best {
+            let within = max_distance == -1.0 || f64::from(best) <= max_distance;
+            for t in kinds().flat_map(|k| self.groups[k].iter()) {
+                if !within || distance(&me, &t.rect) != best {
+                    continue;
                 }
-            }
-        }
-        let mut moves: Vec<Dir> = Vec::new();
-        for t in &targets {
-            let d = distance(&me, t);
-            if max_distance != -1.0 && d > max_distance {
-                continue;
-            }
-            for dir in Dir::BASE {
-                let r = Rect {
-                    x: me.x + dir.x as i32,
-                    y: me.y + dir.y as i32,
-                    ..me
-                };
-                let nd = distance(&r, t);
-                if (fleeing && d < nd) || (!fleeing && d > nd) {
-                    moves.push(dir);
+                for dir in Dir::BASE {
+                    let r = Rect {
+                        x: me.x + dir.x as i32,
+                        y: me.y + dir.y as i32,
+                        ..me
+                    };
+                    let nd = distance(&r, &t.rect);
+                    if (fleeing && best < nd) || (!fleeing && best > nd) {
+                        moves.push(dir);
+                    }
                 }
             }
         }
@@ -748,6 +790,7 @@ impl State {
         } else {
             moves[self.rng.next_int(moves.len() as i32) as usize]
         };
+        self.scratch = moves;
         let speed = self.rules.types[at.0].proto.speed;
         self.active_movement(at, dir, speed);
     }
@@ -773,36 +816,140 @@ impl State {
                 }
             }
         }
+        // As GVGAI: for each rule, the sprites of both sides as they are when the rule starts;
+        // for each first sprite, the second sprites it overlaps then (in their order), each
+        // met while the two still overlap. Overlaps are found through a grid of cells when
+        // the sides are large (same answers, without testing every pair).
+        let mut scratch = std::mem::take(&mut self.buffers);
+        let Buffers {
+            firsts,
+            hits,
+            movers,
+            rank,
+            start_len,
+            ..
+        } = &mut scratch;
+        // The second types `movers` lists (still right while no sprite moved or was made).
+        let mut movers_for: Option<Kind> = None;
+        // Each kind's place among the rule's second types (usize::MAX: not one), and each
+        // kind's count of sprites when the rule started.
+        rank.clear();
+        rank.resize(rules.types.len(), usize::MAX);
+        start_len.clear();
+        start_len.resize(rules.types.len(), 0);
         for (a, b, list) in &rules.pairs {
+            // A rule repeated (`repeat=10`) after a pass that met nothing would meet nothing
+            // again: nothing changed in between.
+            let mut idle: Option<&Rule> = None;
             for rule in list {
-                let firsts: Vec<At> = rules.subtypes[*a]
-                    .iter()
-                    .flat_map(|&k| (0..self.groups[k].len()).map(move |i| (k, i)))
-                    .collect();
-                let seconds: Vec<At> = rules.subtypes[*b]
-                    .iter()
-                    .flat_map(|&k| (0..self.groups[k].len()).map(move |i| (k, i)))
-                    .collect();
-                for &s1 in &firsts {
-                    let hits: Vec<At> = seconds
-                        .iter()
-                        .copied()
-                        .filter(|&s2| {
-                            s1 != s2
-                                && self.groups[s1.0][s1.1]
-                                    .rect
-                                    .intersects(&self.groups[s2.0][s2.1].rect)
-                        })
-                        .collect();
-                    for s2 in hits {
+                if idle.is_some_and(|r| r == rule) {
+                    continue;
+                }
+                idle = None;
+                let mut met = false;
+                firsts.clear();
+                for &k in &rules.subtypes[*a] {
+                    firsts.extend((0..self.groups[k].len()).map(|i| (k, i)));
+                }
+                if firsts.is_empty() {
+                    continue;
+                }
+                let seconds = &rules.subtypes[*b];
+                if seconds.iter().all(|&k| self.groups[k].is_empty()) {
+                    continue;
+                }
+                let mut any_fixed = false;
+                for (place, &k) in seconds.iter().enumerate() {
+                    rank[k] = place;
+                    start_len[k] = self.groups[k].len();
+                    any_fixed |= rules.fixed[k] && start_len[k] > 0;
+                }
+                if any_fixed {
+                    self.refresh_fixed();
+                }
+                let mut stale = movers_for != Some(*b);
+                for &s1 in firsts.iter() {
+                    hits.clear();
+                    let r1 = self.groups[s1.0][s1.1].rect;
+                    // Moving second sprites by their left edges (sorted again after an effect
+                    // moved a sprite); fixed ones through the grid.
+                    if stale || self.moved {
+                        movers.clear();
+                        for &k in seconds.iter().filter(|&&k| !rules.fixed[k]) {
+                            for (i, s) in self.groups[k][..start_len[k]].iter().enumerate() {
+                                movers.push((s.rect.x, (k, i)));
+                            }
+                        }
+                        movers.sort_unstable_by_key(|&(x, _)| x);
+                        stale = false;
+                        self.moved = false;
+                        movers_for = Some(*b);
+                    }
+                    let reach = self.block.max(r1.w);
+                    let from = movers.partition_point(|&(x, _)| x <= r1.x - reach);
+                    for &(x, (k, i)) in &movers[from..] {
+                        if x >= r1.x + reach {
+                            break;
+                        }
+                        if (k, i) != s1 && r1.intersects(&self.groups[k][i].rect) {
+                            hits.push((rank[k], (k, i)));
+                        }
+                    }
+                    if any_fixed {
+                        // A fixed first sprite meets the fixed sprites it overlaps, known
+                        // since the grid was built; a moving one looks around itself.
+                        if rules.fixed[s1.0] {
+                            for &(k, i) in self.fixed_grid.overlapping(s1) {
+                                let (k, i) = (k as usize, i as usize);
+                                if rank[k] != usize::MAX && i < start_len[k] {
+                                    hits.push((rank[k], (k, i)));
+                                }
+                            }
+                        } else {
+                            for &k in seconds {
+                                if !rules.fixed[k] || start_len[k] == 0 {
+                                    continue;
+                                }
+                                for i in self.fixed_grid.near(k, self.block, &r1) {
+                                    if i < start_len[k]
+                                        && (k, i) != s1
+                                        && r1.intersects(&self.groups[k][i].rect)
+                                    {
+                                        hits.push((rank[k], (k, i)));
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    hits.sort_unstable_by_key(|&(r, (_, i))| (r, i));
+                    for &(_, s2) in hits.iter() {
                         let one = &self.groups[s1.0][s1.1];
                         if !one.dead && one.rect.intersects(&self.groups[s2.0][s2.1].rect) {
                             self.apply(rule, s1, Some(s2));
+                            met = true;
                         }
                     }
                 }
+                for &k in seconds {
+                    rank[k] = usize::MAX;
+                }
+                if !met {
+                    idle = Some(rule);
+                }
             }
         }
+        self.buffers = scratch;
+    }
+
+    /// Rebuilds the grid of fixed sprites when they changed (one was added or removed).
+    fn refresh_fixed(&mut self) {
+        if !self.fixed_dirty {
+            return;
+        }
+        let mut grid = FixedGrid::default();
+        grid.build(self);
+        self.fixed_grid = Arc::new(grid);
+        self.fixed_dirty = false;
     }
 
     /// Applies `rule` to `s1` (meeting `s2`, or the edge), scoring as GVGAI scores.
@@ -813,6 +960,7 @@ impl State {
             Effect::StepBack => {
                 let s = &mut self.groups[s1.0][s1.1];
                 s.rect = s.last;
+                self.moved = true;
             }
             Effect::KillSprite => self.kill(s1, false),
             Effect::KillBoth => {
@@ -866,12 +1014,16 @@ impl State {
                 }
             }
             Effect::UndoAll { except } => {
+                self.moved = true;
                 let rules = self.rules.clone();
                 for &k in &rules.order {
                     if except.contains(&k) {
                         continue;
                     }
                     for s in &mut self.groups[k] {
+                        // A fixed sprite made this tick from a moving one may step back with
+                        // it: the grid of fixed sprites then follows.
+                        self.fixed_dirty |= rules.fixed[k] && s.rect != s.last;
                         s.rect = s.last;
                     }
                 }
@@ -890,6 +1042,7 @@ impl State {
                     let speed = self.rules.types[s2.0].proto.speed;
                     self.active_movement(s1, dir, speed);
                     self.groups[s1.0][s1.1].orientation = dir;
+                    self.moved = true;
                 }
             }
             Effect::ReverseDirection => {
@@ -900,6 +1053,7 @@ impl State {
                 };
             }
             Effect::TurnAround => {
+                self.moved = true;
                 let s = &mut self.groups[s1.0][s1.1];
                 s.rect = s.last;
                 s.lastmove = self.rules.types[s1.0].proto.cooldown;
@@ -1056,6 +1210,7 @@ impl State {
                 }
             }
             Effect::WrapAround => {
+                self.moved = true;
                 let (w, h) = (self.size.0 * self.block, self.size.1 * self.block);
                 let s = &mut self.groups[s1.0][s1.1];
                 let o = s.orientation;
@@ -1107,4 +1262,157 @@ pub fn parse_script(text: &str) -> Result<Vec<Action>, String> {
         out.extend(std::iter::repeat_n(action, times));
     }
     Ok(out)
+}
+
+/// The fixed sprites by kind and grid cell: sprites are one cell in size, so two overlap only
+/// when their cells are neighbours. Cells run from -1 to the level's size (a ring outside the
+/// screen); sprites farther out are always candidates.
+#[derive(Clone, Debug, Default)]
+struct FixedGrid {
+    /// Columns and rows of the grid (the level's plus the ring).
+    w: i32,
+    h: i32,
+    /// Each kind's row of cells in `starts` (`u32::MAX` for kinds that are not fixed).
+    slot: Vec<u32>,
+    /// Where each (kind, cell)'s sprites start in `entries`, one more at the end.
+    starts: Vec<u32>,
+    /// The sprites' places in their kind's list, by kind and cell.
+    entries: Vec<u32>,
+    /// The sprites outside the grid.
+    outside: Vec<(u32, u32)>,
+    /// Where each kind's sprites start among the fixed sprites' numbers.
+    base: Vec<u32>,
+    /// Where each fixed sprite's overlapping fixed sprites start in `overlaps`.
+    overlap_starts: Vec<u32>,
+    /// The fixed sprites each fixed sprite overlaps.
+    overlaps: Vec<(u32, u32)>,
+}
+
+impl FixedGrid {
+    fn cell(&self, block: i32, r: &Rect) -> Option<usize> {
+        let cx = r.x.div_euclid(block) + 1;
+        let cy = r.y.div_euclid(block) + 1;
+        ((0..self.w).contains(&cx) && (0..self.h).contains(&cy))
+            .then(|| (cy * self.w + cx) as usize)
+    }
+
+    fn build(&mut self, state: &State) {
+        self.w = state.size.0 + 2;
+        self.h = state.size.1 + 2;
+        let cells = (self.w * self.h) as usize;
+        let kinds = state.groups.len();
+        let rules = &state.rules;
+        // Only the fixed types some rule names second are ever looked up.
+        self.slot = vec![u32::MAX; kinds];
+        let mut slots = 0u32;
+        for k in 0..kinds {
+            if rules.fixed[k] && rules.second_in_rules[k] {
+                self.slot[k] = slots;
+                slots += 1;
+            }
+        }
+        let mut placed: Vec<(usize, u32)> = Vec::new();
+        self.outside.clear();
+        for (k, group) in state.groups.iter().enumerate() {
+            if self.slot[k] == u32::MAX {
+                continue;
+            }
+            let row = self.slot[k] as usize * cells;
+            for (i, s) in group.iter().enumerate() {
+                match self.cell(state.block, &s.rect) {
+                    Some(c) => placed.push((row + c, i as u32)),
+                    None => self.outside.push((k as u32, i as u32)),
+                }
+            }
+        }
+        placed.sort_unstable();
+        let total = slots as usize * cells;
+        self.starts = vec![0; total + 1];
+        for &(c, _) in &placed {
+            self.starts[c + 1] += 1;
+        }
+        for c in 0..total {
+            self.starts[c + 1] += self.starts[c];
+        }
+        self.entries = placed.into_iter().map(|(_, i)| i).collect();
+        // Which fixed sprites overlap which (never changing while the grid stands), for the
+        // fixed types some rule names first.
+        let firsts = |k: Kind| rules.fixed[k] && rules.first_in_rules[k];
+        self.base = Vec::with_capacity(kinds);
+        let mut numbers = 0u32;
+        for (k, group) in state.groups.iter().enumerate() {
+            self.base.push(numbers);
+            if firsts(k) {
+                numbers += group.len() as u32;
+            }
+        }
+        self.overlap_starts = Vec::with_capacity(numbers as usize + 1);
+        self.overlaps.clear();
+        let seconds: Vec<Kind> = (0..kinds).filter(|&k| self.slot[k] != u32::MAX).collect();
+        let mut found: Vec<(u32, u32)> = Vec::new();
+        for (k, group) in state.groups.iter().enumerate() {
+            if !firsts(k) {
+                continue;
+            }
+            for (i, s) in group.iter().enumerate() {
+                self.overlap_starts.push(self.overlaps.len() as u32);
+                found.clear();
+                for &k2 in &seconds {
+                    found.extend(
+                        self.near(k2, state.block, &s.rect)
+                            .filter(|&i2| {
+                                (k2, i2) != (k, i) && s.rect.intersects(&state.groups[k2][i2].rect)
+                            })
+                            .map(|i2| (k2 as u32, i2 as u32)),
+                    );
+                }
+                self.overlaps.extend_from_slice(&found);
+            }
+        }
+        self.overlap_starts.push(self.overlaps.len() as u32);
+    }
+
+    /// The places of the fixed sprites of `kind` that may overlap `r`: those of the three
+    /// cells around it in each of three rows, and those outside the grid.
+    fn near(&self, kind: Kind, block: i32, r: &Rect) -> impl Iterator<Item = usize> + '_ {
+        let cells = (self.w * self.h) as usize;
+        let row = self.slot.get(kind).copied().unwrap_or(u32::MAX);
+        let cx = r.x.div_euclid(block) + 1;
+        let cy = r.y.div_euclid(block) + 1;
+        let (w, h) = (self.w, self.h);
+        let (x0, x1) = ((cx - 1).max(0), (cx + 1).min(w - 1));
+        // No rows for a type the grid does not hold.
+        let (y0, y1) = if row == u32::MAX {
+            (0, -1)
+        } else {
+            ((cy - 1).max(0), (cy + 1).min(h - 1))
+        };
+        let rows = y0..=y1;
+        let base = row as usize * cells;
+        rows.flat_map(move |y| {
+            let range = if x0 <= x1 {
+                self.starts[base + (y * w + x0) as usize] as usize
+                    ..self.starts[base + (y * w + x1) as usize + 1] as usize
+            } else {
+                0..0
+            };
+            self.entries[range].iter().map(|&i| i as usize)
+        })
+        .chain(
+            self.outside
+                .iter()
+                .filter(move |&&(k, _)| k as usize == kind)
+                .map(|&(_, i)| i as usize),
+        )
+    }
+
+    /// The fixed sprites that fixed sprite `at` overlaps.
+    fn overlapping(&self, at: At) -> std::slice::Iter<'_, (u32, u32)> {
+        let number = self.base[at.0] as usize + at.1;
+        let (from, to) = (
+            self.overlap_starts[number] as usize,
+            self.overlap_starts[number + 1] as usize,
+        );
+        self.overlaps[from..to].iter()
+    }
 }

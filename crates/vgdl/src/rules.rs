@@ -514,6 +514,13 @@ pub struct Rules {
     pub resource_limit: Vec<i32>,
     /// The game's `square_size`, when it sets one.
     pub square_size: Option<i32>,
+    /// The types whose sprites never move: static classes that no rule moves (the engine
+    /// finds their overlaps through a grid kept between ticks).
+    pub fixed: Vec<bool>,
+    /// The types some rule names first (directly or through a group), and second.
+    pub first_in_rules: Vec<bool>,
+    /// See `first_in_rules`.
+    pub second_in_rules: Vec<bool>,
 }
 
 impl Rules {
@@ -591,6 +598,27 @@ impl ParamReader<'_> {
 /// [`VgdlError`] at the line of the first sprite class, effect, termination or parameter the
 /// engine does not run, or of a parameter whose value does not read.
 pub fn compile(desc: &GameDesc, file: &str) -> Result<Rules, VgdlError> {
+    let (rules, mut missing) = compile_all(desc, file)?;
+    if missing.is_empty() {
+        Ok(rules)
+    } else {
+        Err(missing.swap_remove(0))
+    }
+}
+
+/// Everything in a description the engine does not run yet (each sprite class, effect,
+/// termination and parameter, with its line), or the first value that does not read.
+pub fn missing(desc: &GameDesc, file: &str) -> Vec<VgdlError> {
+    match compile_all(desc, file) {
+        Ok((_, missing)) => missing,
+        Err(e) => vec![e],
+    }
+}
+
+/// The rules, with every unsupported feature listed beside them (the rules then leave those
+/// parts out); an error for a value that does not read.
+fn compile_all(desc: &GameDesc, file: &str) -> Result<(Rules, Vec<VgdlError>), VgdlError> {
+    let mut missing: Vec<VgdlError> = Vec::new();
     let err = |line: usize, message: String| VgdlError {
         file: file.to_string(),
         line,
@@ -627,12 +655,16 @@ pub fn compile(desc: &GameDesc, file: &str) -> Result<Rules, VgdlError> {
         };
         let class = match class_name.as_deref() {
             None => None,
-            Some(c) => Some(Class::named(c).ok_or_else(|| {
-                err(
-                    line,
-                    format!("the sprite class {c} (of {name}) is not supported yet"),
-                )
-            })?),
+            Some(c) => match Class::named(c) {
+                Some(class) => Some(class),
+                None => {
+                    missing.push(err(
+                        line,
+                        format!("the sprite class {c} (of {name}) is not supported yet"),
+                    ));
+                    None
+                }
+            },
         };
         let reader = ParamReader {
             params: &params,
@@ -646,7 +678,7 @@ pub fn compile(desc: &GameDesc, file: &str) -> Result<Rules, VgdlError> {
                 || own.contains(&p.key.as_str());
             // A group's parameters only matter to the sprites under it, which check them.
             if !known && class.is_some() {
-                return Err(err(
+                missing.push(err(
                     line,
                     format!(
                         "the parameter {}={} of {name} ({}) is not supported yet",
@@ -657,7 +689,7 @@ pub fn compile(desc: &GameDesc, file: &str) -> Result<Rules, VgdlError> {
                 ));
             }
         }
-        let proto = proto(class, &reader, &kind_of)?;
+        let proto = proto(class, leaf, &reader, &kind_of)?;
         let mut itypes: Vec<Kind> = parents.iter().filter_map(|p| kind_of(p)).collect();
         itypes.push(types.len());
         types.push(TypeDef {
@@ -726,6 +758,21 @@ pub fn compile(desc: &GameDesc, file: &str) -> Result<Rules, VgdlError> {
             file,
             line: i.line,
         };
+        let is = |n: &str, w: &str| n.eq_ignore_ascii_case(w);
+        if is(&i.actor, "TIME") || is(&i.actee, "TIME") {
+            missing.push(err(
+                i.line,
+                format!("timed rules (TIME, {}) are not supported yet", i.effect),
+            ));
+            continue;
+        }
+        let Some(effect) = Effect::named(&i.effect, &reader, &lookup(i.line))? else {
+            missing.push(err(
+                i.line,
+                format!("the effect {} is not supported yet", i.effect),
+            ));
+            continue;
+        };
         let own = Effect::own_params(&i.effect);
         for p in &i.params {
             let general = matches!(
@@ -733,7 +780,7 @@ pub fn compile(desc: &GameDesc, file: &str) -> Result<Rules, VgdlError> {
                 "scoreChange" | "prob" | "repeat" | "counter" | "counterElse" | "count"
             );
             if !general && !own.contains(&p.key.as_str()) {
-                return Err(err(
+                missing.push(err(
                     i.line,
                     format!(
                         "the parameter {}={} of {} is not supported yet",
@@ -742,12 +789,6 @@ pub fn compile(desc: &GameDesc, file: &str) -> Result<Rules, VgdlError> {
                 ));
             }
         }
-        let effect = Effect::named(&i.effect, &reader, &lookup(i.line))?.ok_or_else(|| {
-            err(
-                i.line,
-                format!("the effect {} is not supported yet", i.effect),
-            )
-        })?;
         let score = match reader.get("scoreChange") {
             None => 0,
             // GVGAI reads the first player's part of `a,b`.
@@ -765,13 +806,6 @@ pub fn compile(desc: &GameDesc, file: &str) -> Result<Rules, VgdlError> {
             line: i.line,
         };
         let repeat = reader.int("repeat", 1)?.max(0) as usize;
-        let is = |n: &str, w: &str| n.eq_ignore_ascii_case(w);
-        if is(&i.actor, "TIME") || is(&i.actee, "TIME") {
-            return Err(err(
-                i.line,
-                "timed rules (TIME) are not supported yet".into(),
-            ));
-        }
         if is(&i.actee, "EOS") || is(&i.actor, "EOS") {
             let k = if is(&i.actee, "EOS") {
                 lookup(i.line)(&i.actor)?
@@ -823,20 +857,22 @@ pub fn compile(desc: &GameDesc, file: &str) -> Result<Rules, VgdlError> {
             ],
             "Timeout" => &["limit", "win", "count_score"],
             other => {
-                return Err(err(
+                missing.push(err(
                     t.line,
                     format!("the termination {other} is not supported yet"),
-                ))
+                ));
+                continue;
             }
         };
         if let Some(p) = t.params.iter().find(|p| !allowed.contains(&p.key.as_str())) {
-            return Err(err(
+            missing.push(err(
                 t.line,
                 format!(
                     "the parameter {}={} of {} is not supported yet",
                     p.key, p.value, t.class
                 ),
             ));
+            continue;
         }
         let limit = reader.int("limit", 0)?;
         terminations.push(match t.class.as_str() {
@@ -895,13 +931,46 @@ pub fn compile(desc: &GameDesc, file: &str) -> Result<Rules, VgdlError> {
     };
     for p in &desc.params {
         if !matches!(p.key.as_str(), "square_size" | "key_handler" | "no_players") {
-            return Err(game_reader.err(format!(
+            missing.push(game_reader.err(format!(
                 "the game parameter {}={} is not supported yet",
                 p.key, p.value
             )));
         }
     }
-    Ok(Rules {
+    // A static class stays where it is unless a rule moves it as its first sprite (stepping
+    // back, or undoing, leaves a sprite that never moved where it is).
+    let moves = |e: &Effect| {
+        matches!(
+            e,
+            Effect::BounceForward | Effect::TurnAround | Effect::WrapAround
+        )
+    };
+    let mut fixed: Vec<bool> = types.iter().map(|t| t.proto.is_static).collect();
+    for (a, _, list) in &pairs {
+        if list.iter().any(|r| moves(&r.effect)) {
+            for &k in &subtypes[*a] {
+                fixed[k] = false;
+            }
+        }
+    }
+    for &k in &eos {
+        if eos_rules[k].iter().any(|r| moves(&r.effect)) {
+            for &s in &subtypes[k] {
+                fixed[s] = false;
+            }
+        }
+    }
+    let mut first_in_rules = vec![false; types.len()];
+    let mut second_in_rules = vec![false; types.len()];
+    for (a, b, _) in &pairs {
+        for &k in &subtypes[*a] {
+            first_in_rules[k] = true;
+        }
+        for &k in &subtypes[*b] {
+            second_in_rules[k] = true;
+        }
+    }
+    let rules = Rules {
         file: file.to_string(),
         types,
         order,
@@ -913,12 +982,17 @@ pub fn compile(desc: &GameDesc, file: &str) -> Result<Rules, VgdlError> {
         mapping,
         resource_limit,
         square_size,
-    })
+        fixed,
+        first_in_rules,
+        second_in_rules,
+    };
+    Ok((rules, missing))
 }
 
 /// A type's starting values, from its class's defaults and its parameters.
 fn proto(
     class: Option<Class>,
+    leaf: bool,
     p: &ParamReader<'_>,
     kind_of: &dyn Fn(&str) -> Option<Kind>,
 ) -> Result<Proto, VgdlError> {
@@ -966,10 +1040,13 @@ fn proto(
             )
         }
     };
-    if matches!(
-        c,
-        ShootAvatar | FlakAvatar | SpawnPoint | Bomber | Chaser | Fleeing
-    ) && stype.is_none()
+    // A group's sprites name their own (the group's class only passes on).
+    if leaf
+        && matches!(
+            c,
+            ShootAvatar | FlakAvatar | SpawnPoint | Bomber | Chaser | Fleeing
+        )
+        && stype.is_none()
     {
         return Err(p.err(format!("a {c:?} needs its stype=")));
     }

@@ -47,6 +47,9 @@ pub type Plugin = fn(&mut Registry);
 
 static INSTALLED: RwLock<Vec<&'static dyn Game>> = RwLock::new(Vec::new());
 static ENTRIES: RwLock<Vec<Entry>> = RwLock::new(Vec::new());
+/// The plug-ins installed so far, by address (one that adds commands but no game is known
+/// by this alone).
+static PLUGINS: RwLock<Vec<usize>> = RwLock::new(Vec::new());
 
 /// Runs each plug-in, in order, and adds what they register to the studio's registry (after
 /// what is there already; a game registered twice is kept once). The binary calls it once
@@ -56,9 +59,15 @@ pub fn install(plugins: &[Plugin]) {
         games: games(),
         entries: ENTRIES.read().map(|e| e.clone()).unwrap_or_default(),
     };
+    let mut seen = PLUGINS.read().map(|p| p.clone()).unwrap_or_default();
     for plugin in plugins {
-        // A plug-in whose games are all there already was installed before: its entries
-        // are not added twice.
+        // A plug-in installed before (by itself, or by its games being all there already)
+        // does not add its entries twice.
+        let address = *plugin as usize;
+        if seen.contains(&address) {
+            continue;
+        }
+        seen.push(address);
         let mut added = Registry::default();
         plugin(&mut added);
         let repeated = !added.games.is_empty()
@@ -79,6 +88,9 @@ pub fn install(plugins: &[Plugin]) {
     }
     if let Ok(mut entries) = ENTRIES.write() {
         *entries = registry.entries;
+    }
+    if let Ok(mut installed) = PLUGINS.write() {
+        *installed = seen;
     }
 }
 

@@ -1,0 +1,164 @@
+//! `play --vgdl GAME.txt LEVEL.txt`: a button script with GVGAI's action names (`--actions
+//! RIGHT*10,USE,NIL*5`, with `--trace` one line a tick in the layout of GVGAI's reference
+//! traces), or an agent's games as statistics (`--agent random --games 100 --json`).
+
+use crate::agents::{self, play_out, Outcome};
+use crate::load;
+use anyhow::{anyhow, bail, Result};
+use clap::Args;
+use serde_json::json;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+use studio_cli::bounds::AGENT_GAMES;
+use vgdl::engine::parse_script;
+use vgdl::trace::{line, Over};
+use vgdl::State;
+
+/// `play --vgdl`.
+#[derive(Args, Debug)]
+pub struct PlayArgs {
+    /// The game's VGDL description (GVGAI's `GAME.txt`).
+    #[arg(long, value_name = "GAME.txt")]
+    pub vgdl: PathBuf,
+    /// The level (GVGAI's `GAME_lvlN.txt`).
+    #[arg(value_name = "LEVEL.txt")]
+    pub level: PathBuf,
+    /// The player's actions, a comma list of ACTION*N with GVGAI's names LEFT RIGHT UP DOWN
+    /// USE NIL, e.g. RIGHT*10,USE,NIL*5 (the game stops where the script ends).
+    #[arg(long, conflicts_with = "agent")]
+    pub actions: Option<String>,
+    /// With --actions: one line a tick from t = 0 (the state after t cycles), GVGAI's
+    /// reference-trace columns: t avatar TYPE cell_x cell_y px_x px_y orient hp HP/MAX res
+    /// score over winner act hash counts.
+    #[arg(long, requires = "actions")]
+    pub trace: bool,
+    /// An agent plays instead: donothing or random (GVGAI's sample random controller).
+    #[arg(long)]
+    pub agent: Option<String>,
+    /// With --agent: how many games, 1 to 1,000 (game i is seeded SEED + i).
+    #[arg(long, default_value_t = 1, value_parser = AGENT_GAMES.parser::<usize>())]
+    pub games: usize,
+    /// The seed of the game's random numbers (GVGAI's `new Random(seed)`, the seed's 64 bits
+    /// as Java's long); the random agent draws from its own generator seeded from it.
+    #[arg(long, default_value_t = 0)]
+    pub seed: u64,
+    /// Print the outcome as one JSON object.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Mean and sample standard deviation.
+fn mean_sd(values: &[f64]) -> (f64, f64) {
+    let n = values.len() as f64;
+    if values.is_empty() {
+        return (0.0, 0.0);
+    }
+    let mean = values.iter().sum::<f64>() / n;
+    let var = if values.len() > 1 {
+        values.iter().map(|v| (v - mean).powi(2)).sum::<f64>() / (n - 1.0)
+    } else {
+        0.0
+    };
+    (mean, var.sqrt())
+}
+
+/// The agent's seed for game seed `seed`: its own stream, apart from the game's.
+pub fn agent_seed(seed: i64) -> i64 {
+    seed.wrapping_mul(31).wrapping_add(1_000_003)
+}
+
+/// Runs `play --vgdl`.
+///
+/// # Errors
+/// Files that do not read, a game the engine does not run yet, a level without an avatar, a
+/// script or agent that is not one.
+pub fn run(args: &PlayArgs) -> Result<ExitCode> {
+    let game = load::game(&args.vgdl)?;
+    let level = load::level(&game, &args.level)?;
+    let fresh = |seed: i64| -> Result<State> { Ok(State::new(game.rules.clone(), &level, seed)?) };
+    let mut out = std::io::stdout().lock();
+    if let Some(script) = &args.actions {
+        let actions = parse_script(script).map_err(|e| anyhow!("--actions: {e}"))?;
+        let mut state = fresh(args.seed as i64)?;
+        let mut t = 0;
+        loop {
+            if state.is_over() {
+                if args.trace {
+                    writeln!(out, "{}", line(&state, t, None, Over::Yes))?;
+                }
+                break;
+            }
+            let Some(&action) = actions.get(t) else {
+                if args.trace {
+                    writeln!(out, "{}", line(&state, t, None, Over::Truncated))?;
+                }
+                break;
+            };
+            if args.trace {
+                writeln!(out, "{}", line(&state, t, Some(action), Over::No))?;
+            }
+            state.step(action);
+            t += 1;
+        }
+        if !args.trace {
+            let winner = match state.winner {
+                vgdl::Winner::None => "running",
+                vgdl::Winner::Wins => "won",
+                vgdl::Winner::Loses => "lost",
+            };
+            if args.json {
+                writeln!(
+                    out,
+                    "{}",
+                    json!({"ticks": state.tick, "score": state.score, "outcome": winner})
+                )?;
+            } else {
+                writeln!(
+                    out,
+                    "{winner} after {} cycles (game tick {}), score {}",
+                    t, state.tick, state.score
+                )?;
+            }
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let Some(agent_name) = &args.agent else {
+        bail!("play --vgdl needs --actions SCRIPT or --agent AGENT");
+    };
+    agents::named(agent_name, 0).map_err(|e| anyhow!("--agent: {e}"))?;
+    let mut outcomes: Vec<Outcome> = Vec::with_capacity(args.games);
+    for i in 0..args.games {
+        let seed = args.seed.wrapping_add(i as u64) as i64;
+        let mut agent =
+            agents::named(agent_name, agent_seed(seed)).map_err(|e| anyhow!("--agent: {e}"))?;
+        outcomes.push(play_out(fresh(seed)?, agent.as_mut()));
+    }
+    let wins = outcomes.iter().filter(|o| o.won).count();
+    let scores: Vec<f64> = outcomes.iter().map(|o| o.score).collect();
+    let ticks: Vec<f64> = outcomes.iter().map(|o| f64::from(o.ticks)).collect();
+    let (mean_score, sd_score) = mean_sd(&scores);
+    let (mean_ticks, sd_ticks) = mean_sd(&ticks);
+    if args.json {
+        writeln!(
+            out,
+            "{}",
+            json!({
+                "games": args.games,
+                "wins": wins,
+                "mean_score": mean_score,
+                "sd_score": sd_score,
+                "mean_ticks": mean_ticks,
+                "sd_ticks": sd_ticks,
+            })
+        )?;
+    } else {
+        writeln!(
+            out,
+            "{} games, {wins} won; score {mean_score:.3} ± {sd_score:.3}; ticks {mean_ticks:.1} ± \
+             {sd_ticks:.1}",
+            args.games
+        )?;
+    }
+    Ok(ExitCode::SUCCESS)
+}

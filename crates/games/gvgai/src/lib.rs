@@ -1,0 +1,22 @@
+//! GVGAI's games in the studio, through the VGDL engine ([`vgdl`]): a game is its VGDL
+//! description and its levels, read from a folder the user names (GVGAI's files are GPL and
+//! never ship with the studio).
+//!
+//! This crate adds to the command line `play --vgdl GAME.txt LEVEL.txt` (a button script with
+//! a trace tick by tick in the layout of GVGAI's own reference traces, or an agent's games as
+//! statistics) and `list --vgdl DIR` (which of a folder's games run and what the others
+//! lack), and holds the agents that play on the engine's forward model ([`agents`]).
+
+pub mod agents;
+pub mod cli;
+pub mod load;
+
+use studio_core::game::GameId;
+
+/// The id the command line files this plug-in's commands under.
+pub const ID: GameId = GameId::new("gvgai");
+
+/// The plug-in: adds the commands to the studio's registry.
+pub fn plugin(registry: &mut studio_core::game::registry::Registry) {
+    cli::commands(registry);
+}

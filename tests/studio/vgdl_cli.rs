@@ -1,0 +1,271 @@
+//! `play --vgdl` and `list --vgdl` (issue 45): a VGDL game read from files the user names,
+//! played by a button script (traced in the layout of GVGAI's reference traces) or by an
+//! agent (statistics), and a folder's games listed with what each lacks. The games here are
+//! our own small descriptions; GVGAI's (GPL) are read in place where the shared data is.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn studio(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_level-studio"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// A little push-the-crate game of our own: the crate into the hole wins.
+const PUSH: &str = "BasicGame square_size=10
+  SpriteSet
+    floor > Immovable
+    hole > Immovable
+    crate > Passive
+    avatar > MovingAvatar
+  LevelMapping
+    . > floor
+    o > floor hole
+    c > floor crate
+    A > floor avatar
+  InteractionSet
+    avatar wall > stepBack
+    crate avatar > bounceForward
+    crate wall > undoAll
+    crate hole > killSprite scoreChange=3
+  TerminationSet
+    SpriteCounter stype=crate win=True
+";
+
+const PUSH_LEVEL: &str = "wwwwwww\nwAc..ow\nwwwwwww\n";
+
+fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let path = dir.join(name);
+    std::fs::write(&path, text).unwrap();
+    path
+}
+
+fn s(p: &Path) -> &str {
+    p.to_str().unwrap()
+}
+
+#[test]
+fn a_script_is_traced_and_wins_when_the_crate_drops() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = write(dir.path(), "push.txt", PUSH);
+    let level = write(dir.path(), "push_lvl0.txt", PUSH_LEVEL);
+    let o = studio(&[
+        "play",
+        "--vgdl",
+        s(&game),
+        s(&level),
+        "--actions",
+        "RIGHT*4,NIL",
+        "--trace",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let lines: Vec<String> = stdout(&o).lines().map(str::to_string).collect();
+    assert!(lines[0].starts_with("0 avatar avatar 1 1 10 10 0,0 hp 0/0 res - score 0 over 0 winner NO_WINNER act RIGHT hash "), "{}", lines[0]);
+    // The crate moves from column 2 to the hole at 5 in three pushes: won on the third tick.
+    let last = lines.last().unwrap();
+    assert!(last.starts_with("3 avatar avatar 4 1 40 10 "), "{last}");
+    assert!(
+        last.contains("score 3 over 1 winner PLAYER_WINS act - "),
+        "{last}"
+    );
+    assert_eq!(lines.len(), 4);
+    // Without --trace: the outcome in one line, or as JSON.
+    let o = studio(&[
+        "play",
+        "--vgdl",
+        s(&game),
+        s(&level),
+        "--actions",
+        "RIGHT*4",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["outcome"], "won");
+    assert_eq!(v["score"], 3.0);
+}
+
+#[test]
+fn an_agent_plays_games_as_statistics_and_the_same_seed_plays_the_same() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = write(dir.path(), "push.txt", PUSH);
+    let level = write(dir.path(), "push_lvl0.txt", PUSH_LEVEL);
+    let run = |agent: &str, seed: &str| {
+        let o = studio(&[
+            "play",
+            "--vgdl",
+            s(&game),
+            s(&level),
+            "--agent",
+            agent,
+            "--games",
+            "20",
+            "--seed",
+            seed,
+            "--json",
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        serde_json::from_str::<serde_json::Value>(stdout(&o).trim()).unwrap()
+    };
+    let a = run("random", "7");
+    for key in [
+        "games",
+        "wins",
+        "mean_score",
+        "sd_score",
+        "mean_ticks",
+        "sd_ticks",
+    ] {
+        assert!(a.get(key).is_some(), "{key} missing: {a}");
+    }
+    assert_eq!(a["games"], 20);
+    assert_eq!(a, run("random", "7"), "same seed, same games");
+    // Doing nothing never wins and runs to GVGAI's limit of 2,000 ticks.
+    let idle = run("donothing", "0");
+    assert_eq!(idle["wins"], 0);
+    assert_eq!(idle["mean_ticks"], 2000.0);
+}
+
+#[test]
+fn bad_games_levels_scripts_and_agents_are_refused_in_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = write(dir.path(), "push.txt", PUSH);
+    let level = write(dir.path(), "push_lvl0.txt", PUSH_LEVEL);
+    let refused = |args: &[&str], words: &str| {
+        let o = studio(args);
+        assert!(!o.status.success(), "{args:?} was taken");
+        assert!(stderr(&o).contains(words), "{args:?}: {}", stderr(&o));
+    };
+    let odd = write(
+        dir.path(),
+        "odd.txt",
+        &PUSH.replace("crate > Passive", "crate > Teleporter speed=2"),
+    );
+    refused(
+        &["play", "--vgdl", s(&odd), s(&level), "--agent", "random"],
+        "odd.txt:5: the sprite class Teleporter (of crate) is not supported yet",
+    );
+    let no_avatar = write(dir.path(), "none.txt", "wwww\nw..w\nwwww\n");
+    refused(
+        &[
+            "play",
+            "--vgdl",
+            s(&game),
+            s(&no_avatar),
+            "--agent",
+            "random",
+        ],
+        "the level has no avatar",
+    );
+    refused(
+        &["play", "--vgdl", s(&game), s(&level), "--actions", "JUMP*3"],
+        "JUMP is not an action",
+    );
+    refused(
+        &["play", "--vgdl", s(&game), s(&level), "--agent", "genius"],
+        "“genius” is not an agent",
+    );
+    refused(
+        &[
+            "play",
+            "--vgdl",
+            s(&game),
+            s(&level),
+            "--agent",
+            "random",
+            "--games",
+            "0",
+        ],
+        "--games",
+    );
+    let missing = dir.path().join("missing.txt");
+    refused(
+        &[
+            "play",
+            "--vgdl",
+            s(&missing),
+            s(&level),
+            "--agent",
+            "random",
+        ],
+        "missing.txt",
+    );
+}
+
+#[test]
+fn list_vgdl_says_which_games_run_and_what_the_others_lack() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "push.txt", PUSH);
+    write(dir.path(), "push_lvl0.txt", PUSH_LEVEL);
+    write(
+        dir.path(),
+        "odd.txt",
+        &PUSH.replace("crate hole > killSprite", "crate hole > teleportToMoon"),
+    );
+    write(dir.path(), "odd_lvl0.txt", PUSH_LEVEL);
+    let o = studio(&["list", "--vgdl", s(dir.path()), "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    let games = v["games"].as_array().unwrap();
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[0]["name"], "odd");
+    assert_eq!(games[0]["runs"], false);
+    let why = games[0]["missing"][0].as_str().unwrap();
+    assert!(
+        why.ends_with("odd.txt:16: the effect teleportToMoon is not supported yet"),
+        "{why}"
+    );
+    assert_eq!(games[1]["name"], "push");
+    assert_eq!(games[1]["runs"], true);
+    assert_eq!(games[1]["missing"].as_array().unwrap().len(), 0);
+}
+
+/// GVGAI's own sokoban trace, reproduced through the command line (where the shared data is).
+#[test]
+fn the_command_line_reproduces_gvgais_sokoban_trace() {
+    let data = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data/gvgai");
+    let reference = data.join("reference/traces/sokoban_lvl0_script-seed1.txt");
+    if !reference.is_file() {
+        eprintln!("skipped: GVGAI's data is not here");
+        return;
+    }
+    let gp = data.join("gridphysics");
+    let script = [
+        "RIGHT*10", "DOWN*10", "LEFT*10", "UP*10", "NIL*10", "NIL*10",
+    ]
+    .repeat(4)
+    .join(",");
+    let script = script.split(',').take(20).collect::<Vec<_>>().join(",");
+    let o = studio(&[
+        "play",
+        "--vgdl",
+        s(&gp.join("sokoban.txt")),
+        s(&gp.join("sokoban_lvl0.txt")),
+        "--actions",
+        &script,
+        "--trace",
+        "--seed",
+        "1",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let ours: Vec<String> = stdout(&o).lines().map(str::to_string).collect();
+    let theirs: Vec<String> = std::fs::read_to_string(reference)
+        .unwrap()
+        .lines()
+        .filter(|l| !l.starts_with('#'))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(ours.len(), 201);
+    assert_eq!(ours[..200], theirs[..200]);
+    // The reference cuts at 200 ticks as the script does: the same last line.
+    assert_eq!(ours[200], theirs[200]);
+}
