@@ -153,6 +153,8 @@ pub struct Sprite {
     pub start: i32,
     /// A random mover's last direction.
     pub prev: Dir,
+    /// Ticks left to live (-1: no end).
+    pub ttl: i32,
 }
 
 impl Sprite {
@@ -225,6 +227,8 @@ pub struct State {
     scratch: Vec<Dir>,
     /// Scratch space for the collisions (kept between ticks, never cloned).
     buffers: Buffers,
+    /// This tick's shields: rules between (first type, second type) with this effect are off.
+    shields: Vec<(Kind, Kind, String)>,
 }
 
 /// The collisions' working lists, kept between ticks to spare allocations; a clone of a state
@@ -274,6 +278,7 @@ impl State {
             moved: false,
             scratch: Vec::new(),
             buffers: Buffers::default(),
+            shields: Vec::new(),
         };
         let mut avatars: Vec<(Kind, u32)> = Vec::new();
         for y in 0..level.height {
@@ -339,7 +344,7 @@ impl State {
             return &[];
         };
         match self.rules.types[avatar.kind].class {
-            Some(Class::ShootAvatar) => &[
+            Some(Class::ShootAvatar | Class::OngoingShootAvatar) => &[
                 Action::Use,
                 Action::Left,
                 Action::Right,
@@ -418,6 +423,7 @@ impl State {
             counter: 0,
             start: -1,
             prev: Dir::NONE,
+            ttl: p.ttl,
         };
         self.next_id += 1;
         self.alive += 1;
@@ -460,6 +466,7 @@ impl State {
         if self.avatar_at().is_none() {
             self.avatar = None;
         }
+        self.shields.clear();
         for t in &self.rules.terminations {
             let (done, win) = match t {
                 Term::SpriteCounter { kind, limit, win } => {
@@ -499,7 +506,13 @@ impl State {
             if class.is_some_and(Class::is_avatar) {
                 continue;
             }
-            if rules.fixed[kind] && matches!(class, None | Some(Class::Immovable | Class::Door)) {
+            if rules.fixed[kind]
+                && rules.types[kind].proto.ttl == -1
+                && matches!(
+                    class,
+                    None | Some(Class::Immovable | Class::Door | Class::Portal)
+                )
+            {
                 // Nothing to update: only what every sprite does before it moves.
                 for s in self.groups[kind].iter_mut().filter(|s| !s.disabled) {
                     s.last = s.rect;
@@ -603,6 +616,27 @@ impl State {
         } else {
             Action::Nil
         };
+        match class {
+            Class::MissileAvatar => {
+                self.passive_movement(at);
+                return;
+            }
+            Class::OngoingAvatar | Class::OngoingShootAvatar => {
+                let dir = action.dir();
+                if !dir.is_none() {
+                    let s = &mut self.groups[at.0][at.1];
+                    if s.oriented {
+                        s.orientation = dir;
+                    }
+                }
+                self.passive_movement(at);
+                if class == Class::OngoingShootAvatar && dir.is_none() && action == Action::Use {
+                    self.shoot(at);
+                }
+                return;
+            }
+            _ => {}
+        }
         let speed = self.rules.types[at.0].proto.speed;
         let moved = self.active_movement(at, action.dir(), speed);
         if moved == 1 && matches!(class, Class::OrientedAvatar | Class::ShootAvatar) {
@@ -671,20 +705,47 @@ impl State {
         }
     }
 
+    /// GVGAI's `VGDLSprite.update`: the passive move, then the time to live.
+    fn default_update(&mut self, at: At) {
+        self.passive_movement(at);
+        let s = &mut self.groups[at.0][at.1];
+        if s.ttl > -1 {
+            if s.ttl > 0 {
+                s.ttl -= 1;
+            } else {
+                self.kill(at, false);
+            }
+        }
+    }
+
     fn update(&mut self, at: At, class: Option<Class>) {
         use Class::*;
         let Some(class) = class else {
-            self.passive_movement(at);
+            self.default_update(at);
             return;
         };
         match class {
-            Flicker | OrientedFlicker => {
-                self.passive_movement(at);
+            Flicker | OrientedFlicker | Spreader => {
+                self.default_update(at);
                 let limit = self.rules.types[at.0].proto.limit;
                 if self.groups[at.0][at.1].counter > limit {
                     self.kill(at, false);
                 }
                 self.groups[at.0][at.1].counter += 1;
+                if class == Spreader && self.groups[at.0][at.1].counter == 2 {
+                    let p = &self.rules.types[at.0].proto;
+                    let (what, chance) = (p.stype.unwrap_or(at.0), p.spread_prob);
+                    let last = self.groups[at.0][at.1].last;
+                    for d in Dir::BASE {
+                        if self.rng.next_double() < chance {
+                            let pos = (
+                                (f64::from(last.x) + d.x * f64::from(last.w)) as i32,
+                                (f64::from(last.y) + d.y * f64::from(last.h)) as i32,
+                            );
+                            self.add(what, pos, false);
+                        }
+                    }
+                }
             }
             RandomNPC => {
                 self.passive_movement(at);
@@ -693,37 +754,60 @@ impl State {
                 self.active_movement(at, dir, speed);
             }
             Chaser | Fleeing => self.chase(at, class == Fleeing),
-            SpawnPoint | Bomber => {
-                let rules = self.rules.clone();
-                let p = &rules.types[at.0].proto;
-                if self.groups[at.0][at.1].start == -1 {
-                    self.groups[at.0][at.1].start = self.tick;
-                }
-                let roll = self.rng.next_float();
-                let start = self.groups[at.0][at.1].start;
-                if (start + self.tick) % p.cooldown == 0 && f64::from(roll) < p.prob {
-                    let pos = (
-                        self.groups[at.0][at.1].rect.x,
-                        self.groups[at.0][at.1].rect.y,
-                    );
-                    let added = p.stype.and_then(|what| self.add(what, pos, false));
-                    if let Some(new) = added {
-                        self.groups[at.0][at.1].counter += 1;
-                        let own = self.groups[at.0][at.1].orientation;
-                        let n = &mut self.groups[new.0][new.1];
-                        if !p.spawn_orientation.is_none() {
-                            n.orientation = p.spawn_orientation;
-                        } else if n.orientation.is_none() {
-                            n.orientation = own;
-                        }
-                    }
+            SpawnPoint | Bomber => self.spawn_point(at, self.rules.types[at.0].proto.stype),
+            RandomBomber => {
+                let dir = Dir::BASE[self.rng.next_int(4) as usize];
+                let speed = self.rules.types[at.0].proto.speed;
+                self.active_movement(at, dir, speed);
+                self.spawn_point(at, self.rules.types[at.0].proto.stype);
+            }
+            BomberRandomMissile => {
+                let n = self.rules.types[at.0].proto.missiles.len();
+                let pick = self.rng.next_int(n.max(1) as i32) as usize;
+                let what = self.rules.types[at.0].proto.missiles.get(pick).copied();
+                self.spawn_point(at, what);
+            }
+            RandomMissile => {
+                if self.groups[at.0][at.1].orientation == Dir::NIL {
+                    self.groups[at.0][at.1].orientation = Dir::BASE[self.rng.next_int(4) as usize];
                 }
                 self.passive_movement(at);
-                if p.total > 0 && self.groups[at.0][at.1].counter >= p.total {
-                    self.kill(at, false);
+            }
+            _ => self.default_update(at),
+        }
+    }
+
+    /// GVGAI's `SpawnPoint.update`: a die rolled every update; on the cooldown's beat and
+    /// under `prob`, a sprite of `what` where it stands; then the default update, and death
+    /// after `total` spawns.
+    fn spawn_point(&mut self, at: At, what: Option<Kind>) {
+        let rules = self.rules.clone();
+        let p = &rules.types[at.0].proto;
+        if self.groups[at.0][at.1].start == -1 {
+            self.groups[at.0][at.1].start = self.tick;
+        }
+        let roll = self.rng.next_float();
+        let start = self.groups[at.0][at.1].start;
+        if (start + self.tick) % p.cooldown == 0 && f64::from(roll) < p.prob {
+            let pos = (
+                self.groups[at.0][at.1].rect.x,
+                self.groups[at.0][at.1].rect.y,
+            );
+            let added = what.and_then(|what| self.add(what, pos, false));
+            if let Some(new) = added {
+                self.groups[at.0][at.1].counter += 1;
+                let own = self.groups[at.0][at.1].orientation;
+                let n = &mut self.groups[new.0][new.1];
+                if !p.spawn_orientation.is_none() {
+                    n.orientation = p.spawn_orientation;
+                } else if n.orientation.is_none() {
+                    n.orientation = own;
                 }
             }
-            _ => self.passive_movement(at),
+        }
+        self.default_update(at);
+        if p.total > 0 && self.groups[at.0][at.1].counter >= p.total {
+            self.kill(at, false);
         }
     }
 
@@ -845,6 +929,14 @@ impl State {
                 if idle.is_some_and(|r| r == rule) {
                     continue;
                 }
+                if !self.shields.is_empty()
+                    && self
+                        .shields
+                        .iter()
+                        .any(|(x, y, e)| (*x, *y) == (*a, *b) && *e == rule.name)
+                {
+                    continue;
+                }
                 idle = None;
                 let mut met = false;
                 firsts.clear();
@@ -952,14 +1044,62 @@ impl State {
         self.fixed_dirty = false;
     }
 
+    /// GVGAI's `transformTo` once the new sprite is made: it takes the old one's direction
+    /// (when asked, or when it has none of its own), place before the tick, resources and
+    /// health; the avatar's part passes to it; the old one dies (and the other with
+    /// `kill_second`).
+    fn transform(
+        &mut self,
+        new: At,
+        old_at: At,
+        s2: Option<At>,
+        kill_second: bool,
+        force_orientation: bool,
+    ) {
+        let old = self.groups[old_at.0][old_at.1].clone();
+        let n = &mut self.groups[new.0][new.1];
+        if force_orientation || (n.oriented && old.oriented && n.orientation.is_none()) {
+            n.orientation = old.orientation;
+        }
+        n.last = old.last;
+        for &(r, v) in &old.resources {
+            n.modify_resource(r, v);
+        }
+        n.hp = old.hp;
+        let new_is_avatar = self.rules.types[new.0].class.is_some_and(Class::is_avatar);
+        let old_is_avatar = self.rules.types[old_at.0]
+            .class
+            .is_some_and(Class::is_avatar);
+        let mut transformed = true;
+        if old_is_avatar && self.avatar == Some((old_at.0, old.id)) {
+            if new_is_avatar {
+                self.avatar = Some((new.0, self.groups[new.0][new.1].id));
+            } else {
+                transformed = false;
+            }
+        }
+        self.kill(old_at, transformed);
+        if kill_second {
+            if let Some(s2) = s2 {
+                self.kill(s2, true);
+            }
+        }
+    }
+
     /// Applies `rule` to `s1` (meeting `s2`, or the edge), scoring as GVGAI scores.
     fn apply(&mut self, rule: &Rule, s1: At, s2: Option<At>) {
         let mut scored = true;
         let mut score = rule.score;
         match &rule.effect {
-            Effect::StepBack => {
-                let s = &mut self.groups[s1.0][s1.1];
-                s.rect = s.last;
+            Effect::StepBack { pixel_perfect } => {
+                let back = match s2.filter(|_| *pixel_perfect) {
+                    Some(s2) => {
+                        let other = self.groups[s2.0][s2.1].rect;
+                        pixel_perfect_back(&self.groups[s1.0][s1.1], &other)
+                    }
+                    None => self.groups[s1.0][s1.1].last,
+                };
+                self.groups[s1.0][s1.1].rect = back;
                 self.moved = true;
             }
             Effect::KillSprite => self.kill(s1, false),
@@ -975,41 +1115,197 @@ impl State {
                 force_orientation,
             } => {
                 if !self.groups[s1.0][s1.1].disabled {
-                    let pos = (
-                        self.groups[s1.0][s1.1].rect.x,
-                        self.groups[s1.0][s1.1].rect.y,
+                    let r = self.groups[s1.0][s1.1].rect;
+                    if let Some(new) = self.add(*to, (r.x, r.y), false) {
+                        self.transform(new, s1, s2, *kill_second, *force_orientation);
+                    }
+                }
+            }
+            Effect::TransformToAll {
+                from,
+                to,
+                kill_second,
+                force_orientation,
+            } => {
+                for i in 0..self.groups[*from].len() {
+                    let r = self.groups[*from][i].rect;
+                    if let Some(new) = self.add(*to, (r.x, r.y), true) {
+                        self.transform(new, (*from, i), s2, *kill_second, *force_orientation);
+                    }
+                }
+            }
+            Effect::TransformIfCount {
+                to,
+                count,
+                geq,
+                leq,
+                otherwise,
+                kill_second,
+                force_orientation,
+            } => {
+                let n = self.count_all(*count) as i32;
+                let r = self.groups[s1.0][s1.1].rect;
+                scored = false;
+                let into = if (*geq..=*leq).contains(&n) {
+                    scored = true;
+                    Some(*to)
+                } else {
+                    *otherwise
+                };
+                if let Some(into) = into {
+                    if let Some(new) = self.add(into, (r.x, r.y), true) {
+                        self.transform(new, s1, s2, *kill_second, *force_orientation);
+                    }
+                }
+            }
+            Effect::KillAll { what } => {
+                for i in 0..self.groups[*what].len() {
+                    self.kill((*what, i), false);
+                }
+            }
+            Effect::KillIfFrontal | Effect::KillIfNotFrontal => {
+                scored = false;
+                if let Some(s2) = s2 {
+                    let first = self.groups[s1.0][s1.1].last_direction().normalised();
+                    let other = self.groups[s2.0][s2.1].last_direction().normalised();
+                    let head_on = Dir {
+                        x: first.x + other.x,
+                        y: first.y + other.y,
+                    }
+                    .is_none();
+                    let frontal = matches!(rule.effect, Effect::KillIfFrontal);
+                    if first.is_none() || head_on == frontal {
+                        scored = true;
+                        self.kill(s1, false);
+                    }
+                }
+            }
+            Effect::KillIfFromAbove => {
+                scored = false;
+                if let Some(s2) = s2 {
+                    let (a, b) = (&self.groups[s1.0][s1.1], &self.groups[s2.0][s2.1]);
+                    let other_higher = a.last.y > b.last.y + b.rect.h / 2;
+                    let going_down = b.rect.y > b.last.y;
+                    if other_higher && going_down {
+                        scored = true;
+                        self.kill(s1, false);
+                    }
+                }
+            }
+            Effect::Align { orient } => {
+                if let Some(s2) = s2 {
+                    let other = self.groups[s2.0][s2.1].clone();
+                    let s = &mut self.groups[s1.0][s1.1];
+                    if *orient {
+                        s.orientation = other.orientation;
+                    }
+                    s.rect.x = other.rect.x;
+                    s.rect.y = other.rect.y;
+                    self.moved = true;
+                }
+            }
+            Effect::TeleportToExit => {
+                if let Some(s2) = s2 {
+                    let p = &self.rules.types[s2.0];
+                    let names_exit = matches!(
+                        p.class,
+                        Some(
+                            Class::Portal
+                                | Class::SpawnPoint
+                                | Class::Bomber
+                                | Class::RandomBomber
+                                | Class::Chaser
+                                | Class::Fleeing
+                                | Class::Spreader
+                        )
                     );
-                    if let Some(new) = self.add(*to, pos, false) {
-                        let old = self.groups[s1.0][s1.1].clone();
-                        let n = &mut self.groups[new.0][new.1];
-                        if *force_orientation
-                            || (n.oriented && old.oriented && n.orientation.is_none())
-                        {
-                            n.orientation = old.orientation;
+                    if let Some(exit) = p.proto.stype.filter(|_| names_exit) {
+                        let exits = self.groups[exit].len();
+                        if exits > 0 {
+                            let pick = self.rng.next_int(exits as i32) as usize;
+                            let d = self.groups[exit][pick].clone();
+                            let s = &mut self.groups[s1.0][s1.1];
+                            s.rect = d.rect;
+                            s.lastmove = 0;
+                            if d.oriented {
+                                s.orientation = d.orientation;
+                            }
+                            self.moved = true;
+                        } else {
+                            self.kill(s1, false);
                         }
-                        n.last = old.last;
-                        for &(r, v) in &old.resources {
-                            n.modify_resource(r, v);
+                    }
+                }
+            }
+            Effect::ShieldFrom { what, effect } => {
+                self.shields.push((s1.0, *what, effect.clone()));
+            }
+            Effect::CloneSprite => {
+                let r = self.groups[s1.0][s1.1].rect;
+                self.add(s1.0, (r.x, r.y), false);
+            }
+            Effect::SpawnIfHasLess {
+                resource,
+                limit,
+                what,
+            } => {
+                scored = false;
+                if self.rng.next_double() < rule.prob
+                    && self.groups[s1.0][s1.1].resource(*resource) <= *limit
+                {
+                    let r = self.groups[s1.0][s1.1].rect;
+                    self.add(*what, (r.x, r.y), false);
+                    scored = true;
+                }
+            }
+            Effect::SpawnBehind { what } => {
+                if let Some(s2) = s2 {
+                    if self.rng.next_double() < rule.prob {
+                        let o = &self.groups[s2.0][s2.1];
+                        if !o.last.intersects(&o.rect) {
+                            let at = (o.last.x, o.last.y);
+                            self.add(*what, at, false);
                         }
-                        n.hp = old.hp;
-                        let new_is_avatar =
-                            self.rules.types[*to].class.is_some_and(Class::is_avatar);
-                        let old_is_avatar =
-                            self.rules.types[s1.0].class.is_some_and(Class::is_avatar);
-                        let mut transformed = true;
-                        if old_is_avatar && self.avatar == Some((s1.0, old.id)) {
-                            if new_is_avatar {
-                                self.avatar = Some((new.0, self.groups[new.0][new.1].id));
-                            } else {
-                                transformed = false;
+                    }
+                }
+            }
+            Effect::CollectResourceIfHeld {
+                held,
+                value,
+                kill_resource,
+            } => {
+                if let Some(s2) = s2 {
+                    let kind = s1.0;
+                    if self.rules.types[kind].class == Some(Class::Resource) {
+                        scored = false;
+                        if self.groups[s2.0][s2.1].resource(*held) >= *value {
+                            let amount = self.rules.types[kind].proto.value;
+                            let has = self.groups[s2.0][s2.1].resource(kind);
+                            if has + amount <= self.rules.resource_limit[kind] {
+                                scored = true;
+                                self.groups[s2.0][s2.1].modify_resource(kind, amount);
+                            }
+                            if *kill_resource {
+                                self.kill(s1, false);
                             }
                         }
-                        self.kill(s1, transformed);
-                        if *kill_second {
-                            if let Some(s2) = s2 {
-                                self.kill(s2, true);
-                            }
-                        }
+                    }
+                }
+            }
+            Effect::AddHealthPointsToMax { value, kill_second } => {
+                let limit = self.rules.types[s1.0].proto.hp.2;
+                let s = &mut self.groups[s1.0][s1.1];
+                s.hp = if s.hp + value < limit {
+                    s.hp + value
+                } else {
+                    limit
+                };
+                if s.hp > s.max_hp {
+                    s.max_hp = s.hp;
+                }
+                if *kill_second {
+                    if let Some(s2) = s2 {
+                        self.kill(s2, false);
                     }
                 }
             }
@@ -1198,14 +1494,23 @@ impl State {
                     self.kill(s1, false);
                 }
             }
-            Effect::AttractGaze => {
+            Effect::AttractGaze { align } => {
                 if let Some(s2) = s2 {
-                    let other = self.groups[s2.0][s2.1].orientation;
+                    let other = self.groups[s2.0][s2.1].clone();
                     if self.groups[s1.0][s1.1].oriented
-                        && self.groups[s2.0][s2.1].oriented
+                        && other.oriented
                         && self.rng.next_double() < rule.prob
                     {
-                        self.groups[s1.0][s1.1].orientation = other;
+                        let s = &mut self.groups[s1.0][s1.1];
+                        s.orientation = other.orientation;
+                        if *align {
+                            if s.orientation == Dir::LEFT || s.orientation == Dir::RIGHT {
+                                s.rect.y = other.rect.y;
+                            } else {
+                                s.rect.x = other.rect.x;
+                            }
+                            self.moved = true;
+                        }
                     }
                 }
             }
@@ -1414,5 +1719,46 @@ impl FixedGrid {
             self.overlap_starts[number + 1] as usize,
         );
         self.overlaps[from..to].iter()
+    }
+}
+
+/// GVGAI's pixel-perfect step back: a sprite that moved straight into `other` stops at its
+/// edge; any other way, back where it was.
+fn pixel_perfect_back(s: &Sprite, other: &Rect) -> Rect {
+    let centre = |r: &Rect| {
+        (
+            f64::from(r.x) + f64::from(r.w) / 2.0,
+            f64::from(r.y) + f64::from(r.h) / 2.0,
+        )
+    };
+    let (now, before) = (centre(&s.rect), centre(&s.last));
+    let dir = Dir {
+        x: now.0 - before.0,
+        y: now.1 - before.1,
+    }
+    .normalised();
+    let r = s.rect;
+    if dir == Dir::DOWN {
+        Rect {
+            y: r.y - ((r.y + r.h) - other.y),
+            ..r
+        }
+    } else if dir == Dir::RIGHT {
+        Rect {
+            x: r.x - ((r.x + r.w) - other.x),
+            ..r
+        }
+    } else if dir == Dir::UP {
+        Rect {
+            y: other.y + other.h,
+            ..r
+        }
+    } else if dir == Dir::LEFT {
+        Rect {
+            x: other.x + other.w,
+            ..r
+        }
+    } else {
+        s.last
     }
 }

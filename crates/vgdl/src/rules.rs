@@ -32,6 +32,8 @@ impl Dir {
     pub const LEFT: Dir = Dir { x: -1.0, y: 0.0 };
     /// Right.
     pub const RIGHT: Dir = Dir { x: 1.0, y: 0.0 };
+    /// GVGAI's "not chosen yet" direction of a random missile.
+    pub const NIL: Dir = Dir { x: -1.0, y: -1.0 };
     /// GVGAI's base directions in its order (random moves index this list).
     pub const BASE: [Dir; 4] = [Dir::UP, Dir::LEFT, Dir::DOWN, Dir::RIGHT];
 
@@ -104,6 +106,22 @@ pub enum Class {
     VerticalAvatar,
     /// A horizontal player that shoots `stype` upwards with USE.
     FlakAvatar,
+    /// A flicker that spreads copies of `stype` (or itself) to its four neighbours.
+    Spreader,
+    /// An immovable that names where `teleportToExit` sends a sprite (`stype`).
+    Portal,
+    /// A missile that picks a random direction when it first moves.
+    RandomMissile,
+    /// The player as a missile: always moving on, the keys only given.
+    MissileAvatar,
+    /// A spawn point that moves in a random direction every tick.
+    RandomBomber,
+    /// A bomber that spawns one of several missiles (`stypeMissile`) at random.
+    BomberRandomMissile,
+    /// The player always moving on; the keys turn it.
+    OngoingAvatar,
+    /// An ongoing player that shoots with USE.
+    OngoingShootAvatar,
 }
 
 impl Class {
@@ -127,6 +145,14 @@ impl Class {
             "HorizontalAvatar" => Class::HorizontalAvatar,
             "VerticalAvatar" => Class::VerticalAvatar,
             "FlakAvatar" => Class::FlakAvatar,
+            "Spreader" => Class::Spreader,
+            "Portal" => Class::Portal,
+            "RandomMissile" => Class::RandomMissile,
+            "MissileAvatar" => Class::MissileAvatar,
+            "RandomBomber" => Class::RandomBomber,
+            "BomberRandomMissile" => Class::BomberRandomMissile,
+            "OngoingAvatar" => Class::OngoingAvatar,
+            "OngoingShootAvatar" => Class::OngoingShootAvatar,
             _ => return None,
         })
     }
@@ -141,6 +167,9 @@ impl Class {
                 | Class::HorizontalAvatar
                 | Class::VerticalAvatar
                 | Class::FlakAvatar
+                | Class::MissileAvatar
+                | Class::OngoingAvatar
+                | Class::OngoingShootAvatar
         )
     }
 
@@ -149,10 +178,19 @@ impl Class {
         match self {
             Class::Resource => &["value", "limit"],
             Class::Flicker | Class::OrientedFlicker => &["limit"],
+            Class::Spreader => &["limit", "stype", "spreadprob"],
+            Class::Portal => &["stype"],
             Class::RandomNPC => &["cons"],
             Class::Chaser | Class::Fleeing => &["cons", "stype", "maxDistance"],
-            Class::SpawnPoint | Class::Bomber => &["prob", "total", "stype", "spawnorientation"],
-            Class::ShootAvatar | Class::FlakAvatar => &["stype", "ammo"],
+            Class::SpawnPoint | Class::Bomber | Class::RandomBomber => {
+                &["prob", "total", "stype", "spawnorientation"]
+            }
+            Class::BomberRandomMissile => {
+                &["prob", "total", "stype", "spawnorientation", "stypeMissile"]
+            }
+            Class::ShootAvatar | Class::FlakAvatar | Class::OngoingShootAvatar => {
+                &["stype", "ammo"]
+            }
             _ => &[],
         }
     }
@@ -160,7 +198,8 @@ impl Class {
 
 /// Parameters every sprite reads, and those that only change how it looks (GVGAI draws them;
 /// the engine has nothing to do with them).
-const SPRITE_PARAMS: [&str; 8] = [
+const SPRITE_PARAMS: [&str; 9] = [
+    "timeToLive",
     "speed",
     "cooldown",
     "orientation",
@@ -236,13 +275,23 @@ pub struct Proto {
     pub max_distance: f64,
     /// A shooter's ammunition (a resource type), if it needs one.
     pub ammo: Option<Kind>,
+    /// Ticks to live (-1: no end), GVGAI's `timeToLive`.
+    pub ttl: i32,
+    /// A spreader's chance to spread to each neighbour.
+    pub spread_prob: f64,
+    /// A random-missile bomber's missiles.
+    pub missiles: Vec<Kind>,
 }
 
 /// An interaction's effect with its parameters read.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Effect {
-    /// Back to where it was before this tick's moves.
-    StepBack,
+    /// Back to where it was before this tick's moves (with `pixelPerfect`, just out of the
+    /// other sprite instead).
+    StepBack {
+        /// Stop at the other sprite's edge.
+        pixel_perfect: bool,
+    },
     /// Dies.
     KillSprite,
     /// Both die.
@@ -338,8 +387,97 @@ pub enum Effect {
         /// The amount.
         limit: i32,
     },
-    /// Takes the other's direction (with probability `prob`).
-    AttractGaze,
+    /// Takes the other's direction (with probability `prob`), and with `align` its row or
+    /// column.
+    AttractGaze {
+        /// Lines up with the other too.
+        align: bool,
+    },
+    /// Every sprite of `from` becomes one of `to`.
+    TransformToAll {
+        /// The type transformed.
+        from: Kind,
+        /// The new type.
+        to: Kind,
+        /// The other sprite dies too.
+        kill_second: bool,
+        /// The new sprites keep the old ones' directions.
+        force_orientation: bool,
+    },
+    /// Becomes `to` when the sprites of `count` number `geq` to `leq`, else `otherwise`.
+    TransformIfCount {
+        /// The new type.
+        to: Kind,
+        /// The type counted.
+        count: Kind,
+        /// The least count.
+        geq: i32,
+        /// The most.
+        leq: i32,
+        /// The type it becomes otherwise, if any.
+        otherwise: Option<Kind>,
+        /// The other sprite dies too.
+        kill_second: bool,
+        /// The new sprite keeps the old one's direction.
+        force_orientation: bool,
+    },
+    /// Every sprite of `what` dies.
+    KillAll {
+        /// The type.
+        what: Kind,
+    },
+    /// Dies when it did not move or met the other head on.
+    KillIfFrontal,
+    /// Dies when it did not move or did not meet the other head on.
+    KillIfNotFrontal,
+    /// Dies when the other came down on it from above.
+    KillIfFromAbove,
+    /// Moves onto the other (taking its direction with `orient`).
+    Align {
+        /// Takes the other's direction too.
+        orient: bool,
+    },
+    /// Sent to a random sprite of the type the other (a portal) names.
+    TeleportToExit,
+    /// This tick, rules with effect `effect` between its type and `what` are off.
+    ShieldFrom {
+        /// The other type.
+        what: Kind,
+        /// The effect shielded from.
+        effect: String,
+    },
+    /// A copy of it appears where it is.
+    CloneSprite,
+    /// Spawns `what` when it holds at most `limit` of `resource`.
+    SpawnIfHasLess {
+        /// The resource type.
+        resource: Kind,
+        /// The amount.
+        limit: i32,
+        /// The type spawned.
+        what: Kind,
+    },
+    /// Spawns `what` where the other was before it moved.
+    SpawnBehind {
+        /// The type spawned.
+        what: Kind,
+    },
+    /// A resource (this one) collected by the other if it holds `value` of `held`.
+    CollectResourceIfHeld {
+        /// What the collector must hold.
+        held: Kind,
+        /// How much.
+        value: i32,
+        /// The resource dies when met.
+        kill_resource: bool,
+    },
+    /// Gains health points up to its limit.
+    AddHealthPointsToMax {
+        /// How many.
+        value: i32,
+        /// The other dies.
+        kill_second: bool,
+    },
     /// Wraps to the other side of the screen.
     WrapAround,
     /// Flips to a random direction.
@@ -357,7 +495,9 @@ impl Effect {
             kind(name)
         };
         Ok(Some(match word {
-            "stepBack" => Effect::StepBack,
+            "stepBack" => Effect::StepBack {
+                pixel_perfect: p.flag("pixelPerfect")?,
+            },
             "killSprite" => Effect::KillSprite,
             "killBoth" => Effect::KillBoth,
             "transformTo" => Effect::TransformTo {
@@ -416,7 +556,60 @@ impl Effect {
                 resource: stype("resource")?,
                 limit: p.int("limit", 0)?,
             },
-            "attractGaze" => Effect::AttractGaze,
+            "attractGaze" => Effect::AttractGaze {
+                align: p.flag("align")?,
+            },
+            "transformToAll" => Effect::TransformToAll {
+                from: stype("stype")?,
+                to: stype("stypeTo")?,
+                kill_second: p.flag("killSecond")?,
+                force_orientation: p.flag("forceOrientation")?,
+            },
+            "transformIfCount" => Effect::TransformIfCount {
+                to: stype("stype")?,
+                count: stype("stypeCount")?,
+                geq: p.int("geq", 0)?,
+                leq: p.int("leq", 10_000)?,
+                otherwise: p.get("estype").map(kind).transpose()?,
+                kill_second: p.flag("killSecond")?,
+                force_orientation: p.flag("forceOrientation")?,
+            },
+            "killAll" => Effect::KillAll {
+                what: stype("stype")?,
+            },
+            "killIfFrontal" => Effect::KillIfFrontal,
+            "killIfNotFrontal" => Effect::KillIfNotFrontal,
+            "killIfFromAbove" => Effect::KillIfFromAbove,
+            "align" => Effect::Align {
+                orient: p
+                    .get("orient")
+                    .is_none_or(|v| v.eq_ignore_ascii_case("true")),
+            },
+            "teleportToExit" => Effect::TeleportToExit,
+            "shieldFrom" => Effect::ShieldFrom {
+                what: stype("stype")?,
+                effect: p.required("ftype")?.to_string(),
+            },
+            "cloneSprite" => Effect::CloneSprite,
+            "spawnIfHasLess" => Effect::SpawnIfHasLess {
+                resource: stype("resource")?,
+                limit: p.int("limit", 0)?,
+                what: stype("stype")?,
+            },
+            "spawnBehind" => Effect::SpawnBehind {
+                what: stype("stype")?,
+            },
+            "collectResourceIfHeld" => Effect::CollectResourceIfHeld {
+                held: stype("heldResource")?,
+                value: p.int("value", 1)?,
+                kill_resource: p
+                    .get("killResource")
+                    .is_none_or(|v| v.eq_ignore_ascii_case("true")),
+            },
+            "addHealthPointsToMax" => Effect::AddHealthPointsToMax {
+                value: p.int("value", 1)?,
+                kill_second: p.flag("killSecond")?,
+            },
             "wrapAround" => Effect::WrapAround,
             "flipDirection" => Effect::FlipDirection,
             _ => return Ok(None),
@@ -428,6 +621,24 @@ impl Effect {
     fn own_params(word: &str) -> &'static [&'static str] {
         match word {
             "transformTo" => &["stype", "killSecond", "forceOrientation"],
+            "stepBack" => &["pixelPerfect"],
+            "attractGaze" => &["align"],
+            "transformToAll" => &["stype", "stypeTo", "killSecond", "forceOrientation"],
+            "transformIfCount" => &[
+                "stype",
+                "stypeCount",
+                "geq",
+                "leq",
+                "estype",
+                "killSecond",
+                "forceOrientation",
+            ],
+            "killAll" | "spawnBehind" => &["stype"],
+            "align" => &["orient"],
+            "shieldFrom" => &["stype", "ftype"],
+            "spawnIfHasLess" => &["resource", "limit", "stype"],
+            "collectResourceIfHeld" => &["heldResource", "value", "killResource"],
+            "addHealthPointsToMax" => &["value", "killSecond"],
             "undoAll" => &["notStype"],
             "addHealthPoints" => &["value", "killSecond"],
             "subtractHealthPoints" => &["value", "limit", "scoreChangeIfKilled", "stype"],
@@ -453,6 +664,8 @@ pub struct Rule {
     pub prob: f64,
     /// The rule's line.
     pub line: usize,
+    /// The effect's name as written (`stepBack`: what `shieldFrom` names).
+    pub name: String,
 }
 
 /// A termination, compiled.
@@ -804,6 +1017,7 @@ fn compile_all(desc: &GameDesc, file: &str) -> Result<(Rules, Vec<VgdlError>), V
             score,
             prob: reader.float("prob", 1.0)?,
             line: i.line,
+            name: i.effect.clone(),
         };
         let repeat = reader.int("repeat", 1)?.max(0) as usize;
         if is(&i.actee, "EOS") || is(&i.actor, "EOS") {
@@ -930,7 +1144,11 @@ fn compile_all(desc: &GameDesc, file: &str) -> Result<(Rules, Vec<VgdlError>), V
         line: 1,
     };
     for p in &desc.params {
-        if !matches!(p.key.as_str(), "square_size" | "key_handler" | "no_players") {
+        // `obs` names the path finder's obstacles, which only the path chasers use.
+        if !matches!(
+            p.key.as_str(),
+            "square_size" | "key_handler" | "no_players" | "obs"
+        ) {
             missing.push(game_reader.err(format!(
                 "the game parameter {}={} is not supported yet",
                 p.key, p.value
@@ -942,7 +1160,15 @@ fn compile_all(desc: &GameDesc, file: &str) -> Result<(Rules, Vec<VgdlError>), V
     let moves = |e: &Effect| {
         matches!(
             e,
-            Effect::BounceForward | Effect::TurnAround | Effect::WrapAround
+            Effect::BounceForward
+                | Effect::TurnAround
+                | Effect::WrapAround
+                | Effect::StepBack {
+                    pixel_perfect: true
+                }
+                | Effect::AttractGaze { align: true }
+                | Effect::Align { .. }
+                | Effect::TeleportToExit
         )
     };
     let mut fixed: Vec<bool> = types.iter().map(|t| t.proto.is_static).collect();
@@ -1000,17 +1226,29 @@ fn proto(
     let c = class.unwrap_or(Immovable);
     let speed_default = match c {
         Missile | RandomNPC | Chaser | Fleeing | MovingAvatar | OrientedAvatar | ShootAvatar
-        | HorizontalAvatar | VerticalAvatar | FlakAvatar => 1.0,
+        | HorizontalAvatar | VerticalAvatar | FlakAvatar | RandomMissile | MissileAvatar
+        | RandomBomber | OngoingAvatar | OngoingShootAvatar => 1.0,
         _ => 0.0,
     };
     let oriented_default = matches!(
         c,
-        Missile | OrientedFlicker | Bomber | OrientedAvatar | ShootAvatar
+        Missile
+            | OrientedFlicker
+            | Bomber
+            | OrientedAvatar
+            | ShootAvatar
+            | RandomMissile
+            | MissileAvatar
+            | RandomBomber
+            | BomberRandomMissile
+            | OngoingAvatar
+            | OngoingShootAvatar
     );
-    let orientation_default = if matches!(c, OrientedAvatar | ShootAvatar | Bomber) {
-        Dir::RIGHT
-    } else {
-        Dir::NONE
+    let orientation_default = match c {
+        OrientedAvatar | ShootAvatar | Bomber | MissileAvatar | RandomBomber
+        | BomberRandomMissile | OngoingAvatar | OngoingShootAvatar => Dir::RIGHT,
+        RandomMissile => Dir::NIL,
+        _ => Dir::NONE,
     };
     let orientation = match p.get("orientation") {
         None => orientation_default,
@@ -1044,7 +1282,15 @@ fn proto(
     if leaf
         && matches!(
             c,
-            ShootAvatar | FlakAvatar | SpawnPoint | Bomber | Chaser | Fleeing
+            ShootAvatar
+                | FlakAvatar
+                | SpawnPoint
+                | Bomber
+                | RandomBomber
+                | Chaser
+                | Fleeing
+                | Portal
+                | OngoingShootAvatar
         )
         && stype.is_none()
     {
@@ -1060,6 +1306,20 @@ fn proto(
         Resource => 2,
         _ => 1,
     };
+    let missiles = match p.get("stypeMissile") {
+        None => Vec::new(),
+        Some(v) => v
+            .split(',')
+            .map(|m| {
+                kind_of(m).ok_or_else(|| {
+                    p.err(format!("stypeMissile={v}: {m} is not a sprite of the game"))
+                })
+            })
+            .collect::<Result<_, _>>()?,
+    };
+    if leaf && c == BomberRandomMissile && missiles.is_empty() {
+        return Err(p.err("a BomberRandomMissile needs its stypeMissile=".into()));
+    }
     let value_key = if c == Resource { "value" } else { "cons" };
     let value_default = i32::from(c == Resource);
     Ok(Proto {
@@ -1076,12 +1336,14 @@ fn proto(
             .max(1),
         oriented: oriented_default || !orientation.is_none(),
         orientation,
-        is_static: matches!(c, Immovable | Door | SpawnPoint),
-        rotate_in_place: p
-            .get("rotateInPlace")
-            .map_or(matches!(c, OrientedAvatar | ShootAvatar), |v| {
-                v.eq_ignore_ascii_case("true")
-            }),
+        is_static: matches!(c, Immovable | Door | SpawnPoint | Portal),
+        rotate_in_place: p.get("rotateInPlace").map_or(
+            matches!(
+                c,
+                OrientedAvatar | ShootAvatar | MissileAvatar | OngoingAvatar | OngoingShootAvatar
+            ),
+            |v| v.eq_ignore_ascii_case("true"),
+        ),
         hp: (hp.min(max_hp), max_hp, p.int("limitHealthPoints", 1000)?),
         limit: p.int("limit", limit_default)?,
         value: p.int(value_key, value_default)?,
@@ -1091,5 +1353,8 @@ fn proto(
         spawn_orientation: dir_param("spawnorientation")?,
         max_distance: p.float("maxDistance", -1.0)?,
         ammo,
+        ttl: p.int("timeToLive", -1)?,
+        spread_prob: p.float("spreadprob", 1.0)?,
+        missiles,
     })
 }
