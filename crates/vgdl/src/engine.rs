@@ -229,6 +229,9 @@ pub struct State {
     buffers: Buffers,
     /// This tick's shields: rules between (first type, second type) with this effect are off.
     shields: Vec<(Kind, Kind, String)>,
+    /// Set when a fixed sprite took a moving one's place before the tick (a transform): the
+    /// next tick puts every fixed sprite's last place where it is, as GVGAI does each tick.
+    fixed_last_stale: bool,
 }
 
 /// The collisions' working lists, kept between ticks to spare allocations; a clone of a state
@@ -279,6 +282,7 @@ impl State {
             scratch: Vec::new(),
             buffers: Buffers::default(),
             shields: Vec::new(),
+            fixed_last_stale: false,
         };
         let mut avatars: Vec<(Kind, u32)> = Vec::new();
         for y in 0..level.height {
@@ -501,6 +505,7 @@ impl State {
             }
         }
         let rules = self.rules.clone();
+        let stale = self.fixed_last_stale;
         for &kind in rules.order.iter().rev() {
             let class = rules.types[kind].class;
             if class.is_some_and(Class::is_avatar) {
@@ -513,10 +518,13 @@ impl State {
                     None | Some(Class::Immovable | Class::Door | Class::Portal)
                 )
             {
-                // Nothing to update: only what every sprite does before it moves.
-                for s in self.groups[kind].iter_mut().filter(|s| !s.disabled) {
-                    s.last = s.rect;
-                    s.lastmove += 1;
+                // Nothing to update, nor to do before moving: a sprite that never moves stays
+                // where it was (GVGAI's `lastrect = rect`), unless it was made this tick from
+                // a moving one and took that one's place before the tick.
+                if self.fixed_last_stale {
+                    for s in self.groups[kind].iter_mut() {
+                        s.last = s.rect;
+                    }
                 }
                 continue;
             }
@@ -528,6 +536,9 @@ impl State {
                 }
                 i += 1;
             }
+        }
+        if stale {
+            self.fixed_last_stale = false;
         }
     }
 
@@ -781,14 +792,15 @@ impl State {
     /// under `prob`, a sprite of `what` where it stands; then the default update, and death
     /// after `total` spawns.
     fn spawn_point(&mut self, at: At, what: Option<Kind>) {
-        let rules = self.rules.clone();
-        let p = &rules.types[at.0].proto;
+        let p = &self.rules.types[at.0].proto;
+        let (cooldown, prob, total, spawn_orientation) =
+            (p.cooldown, p.prob, p.total, p.spawn_orientation);
         if self.groups[at.0][at.1].start == -1 {
             self.groups[at.0][at.1].start = self.tick;
         }
         let roll = self.rng.next_float();
         let start = self.groups[at.0][at.1].start;
-        if (start + self.tick) % p.cooldown == 0 && f64::from(roll) < p.prob {
+        if (start + self.tick) % cooldown == 0 && f64::from(roll) < prob {
             let pos = (
                 self.groups[at.0][at.1].rect.x,
                 self.groups[at.0][at.1].rect.y,
@@ -798,15 +810,15 @@ impl State {
                 self.groups[at.0][at.1].counter += 1;
                 let own = self.groups[at.0][at.1].orientation;
                 let n = &mut self.groups[new.0][new.1];
-                if !p.spawn_orientation.is_none() {
-                    n.orientation = p.spawn_orientation;
+                if !spawn_orientation.is_none() {
+                    n.orientation = spawn_orientation;
                 } else if n.orientation.is_none() {
                     n.orientation = own;
                 }
             }
         }
         self.default_update(at);
-        if p.total > 0 && self.groups[at.0][at.1].counter >= p.total {
+        if total > 0 && self.groups[at.0][at.1].counter >= total {
             self.kill(at, false);
         }
     }
@@ -1002,14 +1014,15 @@ impl State {
                                 if !rules.fixed[k] || start_len[k] == 0 {
                                     continue;
                                 }
-                                for i in self.fixed_grid.near(k, self.block, &r1) {
+                                let groups = &self.groups;
+                                self.fixed_grid.each_near(k, self.block, &r1, |i| {
                                     if i < start_len[k]
                                         && (k, i) != s1
-                                        && r1.intersects(&self.groups[k][i].rect)
+                                        && r1.intersects(&groups[k][i].rect)
                                     {
                                         hits.push((rank[k], (k, i)));
                                     }
-                                }
+                                });
                             }
                         }
                     }
@@ -1062,6 +1075,7 @@ impl State {
             n.orientation = old.orientation;
         }
         n.last = old.last;
+        self.fixed_last_stale |= self.rules.fixed[new.0] && n.last != n.rect;
         for &(r, v) in &old.resources {
             n.modify_resource(r, v);
         }
@@ -1709,6 +1723,34 @@ impl FixedGrid {
                 .filter(move |&&(k, _)| k as usize == kind)
                 .map(|&(_, i)| i as usize),
         )
+    }
+
+    /// Calls `f` with the place of each fixed sprite of `kind` that may overlap `r` (as
+    /// [`Self::near`], in plain loops: the collisions' innermost step).
+    #[inline]
+    fn each_near(&self, kind: Kind, block: i32, r: &Rect, mut f: impl FnMut(usize)) {
+        let row = match self.slot.get(kind) {
+            Some(&row) if row != u32::MAX => row as usize,
+            _ => return,
+        };
+        let base = row * (self.w * self.h) as usize;
+        let cx = r.x.div_euclid(block) + 1;
+        let cy = r.y.div_euclid(block) + 1;
+        let (x0, x1) = ((cx - 1).max(0), (cx + 1).min(self.w - 1));
+        if x0 <= x1 {
+            for y in (cy - 1).max(0)..=(cy + 1).min(self.h - 1) {
+                let from = self.starts[base + (y * self.w + x0) as usize] as usize;
+                let to = self.starts[base + (y * self.w + x1) as usize + 1] as usize;
+                for &i in &self.entries[from..to] {
+                    f(i as usize);
+                }
+            }
+        }
+        for &(k, i) in &self.outside {
+            if k as usize == kind {
+                f(i as usize);
+            }
+        }
     }
 
     /// The fixed sprites that fixed sprite `at` overlaps.
