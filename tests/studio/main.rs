@@ -33,3 +33,4 @@ mod mario_play;
 mod pack_out;
 mod reliability;
 mod vgdl_cli;
+mod vgdl_zelda;

@@ -232,6 +232,8 @@ pub struct State {
     /// Set when a fixed sprite took a moving one's place before the tick (a transform): the
     /// next tick puts every fixed sprite's last place where it is, as GVGAI does each tick.
     fixed_last_stale: bool,
+    /// The sprites that move by choice (random movers, chasers) stay where they are.
+    frozen_npcs: bool,
 }
 
 /// The collisions' working lists, kept between ticks to spare allocations; a clone of a state
@@ -283,6 +285,7 @@ impl State {
             buffers: Buffers::default(),
             shields: Vec::new(),
             fixed_last_stale: false,
+            frozen_npcs: false,
         };
         let mut avatars: Vec<(Kind, u32)> = Vec::new();
         for y in 0..level.height {
@@ -334,6 +337,23 @@ impl State {
             .iter()
             .position(|s| s.id == id)
             .map(|i| (kind, i))
+    }
+
+    /// Freezes (or frees) the sprites that move by choice — random movers and chasers: they
+    /// stay where they are, draw no random numbers, and still meet what meets them. With
+    /// them frozen a game like Zelda is deterministic, and its shortest win is a search
+    /// ([`crate::search::shortest_win`]).
+    pub fn freeze_npcs(&mut self, frozen: bool) {
+        self.frozen_npcs = frozen;
+    }
+
+    /// 0 running, 1 won, 2 lost (for state keys).
+    pub(crate) fn winner_code(&self) -> u8 {
+        match self.winner {
+            Winner::None => 0,
+            Winner::Wins => 1,
+            Winner::Loses => 2,
+        }
     }
 
     /// Whether the game is over.
@@ -526,6 +546,14 @@ impl State {
                         s.last = s.rect;
                     }
                 }
+                continue;
+            }
+            if self.frozen_npcs
+                && matches!(
+                    class,
+                    Some(Class::RandomNPC | Class::Chaser | Class::Fleeing)
+                )
+            {
                 continue;
             }
             let mut i = 0;

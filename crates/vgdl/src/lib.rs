@@ -25,6 +25,7 @@ use std::fmt;
 pub mod engine;
 pub mod rng;
 pub mod rules;
+pub mod search;
 pub mod trace;
 
 pub use engine::{Action, State, Winner};

@@ -1,10 +1,11 @@
 //! Agents that play a VGDL game: what `play --vgdl … --agent` runs.
 
+use crate::load::Game;
 use vgdl::rng::JavaRandom;
 use vgdl::{Action, State};
 
 /// The agents by name, as `--agent` takes them.
-pub const AGENTS: [&str; 2] = ["donothing", "random"];
+pub const AGENTS: [&str; 4] = ["donothing", "random", "onestep", "mcts"];
 
 /// An agent: picks the avatar's action each tick.
 pub trait Agent {
@@ -48,14 +49,21 @@ impl Agent for RandomAgent {
     }
 }
 
-/// The agent named `name` for a game seeded with `seed`.
+/// The agent named `name` for `game`, drawing its random numbers from `new Random(seed)`.
 ///
 /// # Errors
 /// A name that is none of [`AGENTS`].
-pub fn named(name: &str, seed: i64) -> Result<Box<dyn Agent>, String> {
+pub fn named(name: &str, seed: i64, game: &Game) -> Result<Box<dyn Agent>, String> {
     match name.to_ascii_lowercase().as_str() {
         "donothing" | "do-nothing" | "nothing" => Ok(Box::new(DoNothing)),
         "random" | "seededrandom" => Ok(Box::new(RandomAgent::new(seed))),
+        "onestep" | "one-step" | "sampleonesteplookahead" => {
+            Ok(Box::new(crate::planners::OneStep::new(game, seed)))
+        }
+        "mcts" | "samplemcts" => Ok(Box::new(crate::planners::Mcts::new(
+            seed,
+            crate::planners::MCTS_ITERATIONS,
+        ))),
         _ => Err(format!(
             "“{name}” is not an agent (agents: {})",
             AGENTS.join(", ")

@@ -10,6 +10,10 @@
 pub mod agents;
 pub mod cli;
 pub mod load;
+pub mod planners;
+
+/// The engine this crate runs the games on.
+pub use vgdl;
 
 use studio_core::game::GameId;
 

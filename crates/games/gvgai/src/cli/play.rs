@@ -33,7 +33,9 @@ pub struct PlayArgs {
     /// score over winner act hash counts.
     #[arg(long, requires = "actions")]
     pub trace: bool,
-    /// An agent plays instead: donothing or random (GVGAI's sample random controller).
+    /// An agent plays instead: donothing, random (GVGAI's sample random controller), onestep
+    /// (its one-step lookahead with the simple heuristic) or mcts (its sample MCTS, 200
+    /// iterations a move).
     #[arg(long)]
     pub agent: Option<String>,
     /// With --agent: how many games, 1 to 1,000 (game i is seeded SEED + i).
@@ -126,12 +128,12 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     let Some(agent_name) = &args.agent else {
         bail!("play --vgdl needs --actions SCRIPT or --agent AGENT");
     };
-    agents::named(agent_name, 0).map_err(|e| anyhow!("--agent: {e}"))?;
+    agents::named(agent_name, 0, &game).map_err(|e| anyhow!("--agent: {e}"))?;
     let mut outcomes: Vec<Outcome> = Vec::with_capacity(args.games);
     for i in 0..args.games {
         let seed = args.seed.wrapping_add(i as u64) as i64;
-        let mut agent =
-            agents::named(agent_name, agent_seed(seed)).map_err(|e| anyhow!("--agent: {e}"))?;
+        let mut agent = agents::named(agent_name, agent_seed(seed), &game)
+            .map_err(|e| anyhow!("--agent: {e}"))?;
         outcomes.push(play_out(fresh(seed)?, agent.as_mut()));
     }
     let wins = outcomes.iter().filter(|o| o.won).count();
