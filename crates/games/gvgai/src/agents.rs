@@ -5,7 +5,7 @@ use vgdl::rng::JavaRandom;
 use vgdl::{Action, State};
 
 /// The agents by name, as `--agent` takes them.
-pub const AGENTS: [&str; 4] = ["donothing", "random", "onestep", "mcts"];
+pub const AGENTS: [&str; 6] = ["donothing", "random", "onestep", "rs", "rhea", "mcts"];
 
 /// An agent: picks the avatar's action each tick.
 pub trait Agent {
@@ -60,6 +60,14 @@ pub fn named(name: &str, seed: i64, game: &Game) -> Result<Box<dyn Agent>, Strin
         "onestep" | "one-step" | "sampleonesteplookahead" => {
             Ok(Box::new(crate::planners::OneStep::new(game, seed)))
         }
+        "rs" | "randomsearch" | "samplers" => Ok(Box::new(crate::planners::RandomSearch::new(
+            seed,
+            crate::planners::PLAN_EVALUATIONS,
+        ))),
+        "rhea" | "samplerhea" => Ok(Box::new(crate::planners::Rhea::new(
+            seed,
+            crate::planners::PLAN_EVALUATIONS,
+        ))),
         "mcts" | "samplemcts" => Ok(Box::new(crate::planners::Mcts::new(
             seed,
             crate::planners::MCTS_ITERATIONS,

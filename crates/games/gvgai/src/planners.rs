@@ -339,3 +339,167 @@ impl Agent for Mcts {
         actions[best.1]
     }
 }
+
+/// GVGAI's `WinScoreHeuristic`: the score, or ±1,000 when the game is over.
+pub fn win_score(state: &State) -> f64 {
+    match state.winner {
+        Winner::Wins => 1000.0,
+        Winner::Loses => -1000.0,
+        Winner::None => state.score,
+    }
+}
+
+/// Evaluations (plans of ten moves played on a copy) a move for the evolutionary planners
+/// (GVGAI's 40 ms bought about as many as its MCTS iterations).
+pub const PLAN_EVALUATIONS: usize = 200;
+/// How many moves a plan holds.
+const PLAN_LENGTH: usize = 10;
+
+/// A plan: action indices (the avatar's actions, then NIL) and its value.
+#[derive(Clone, Debug)]
+struct Plan {
+    actions: Vec<usize>,
+    value: f64,
+}
+
+impl Plan {
+    /// A random plan (GVGAI draws one even for a copy it then overwrites).
+    fn random(n: usize, rng: &mut JavaRandom) -> Plan {
+        Plan {
+            actions: (0..PLAN_LENGTH)
+                .map(|_| rng.next_int(n as i32) as usize)
+                .collect(),
+            value: 0.0,
+        }
+    }
+
+    /// Plays the plan on a copy of `state` (up to the game's end) and keeps the value.
+    fn evaluate(&mut self, state: &State, moves: &[Action], rng: &mut JavaRandom) -> f64 {
+        let mut copy = simulation(state, rng);
+        for &a in &self.actions {
+            if copy.is_over() {
+                break;
+            }
+            copy.step(moves[a]);
+        }
+        self.value = win_score(&copy);
+        self.value
+    }
+}
+
+/// The avatar's actions and NIL, as GVGAI's evolutionary planners index them.
+fn plan_moves(state: &State) -> Vec<Action> {
+    let mut moves = state.actions().to_vec();
+    moves.push(Action::Nil);
+    moves
+}
+
+/// Sorts best first, equal values keeping their order (Java's stable sort).
+fn sort_best_first(plans: &mut [Plan]) {
+    plans.sort_by(|a, b| b.value.total_cmp(&a.value));
+}
+
+/// GVGAI's `sampleRS`: random plans of ten moves, each played on a copy and judged by the
+/// win-or-score heuristic; the first move of the best.
+pub struct RandomSearch {
+    rng: JavaRandom,
+    evaluations: usize,
+}
+
+impl RandomSearch {
+    /// The agent drawing from `new Random(seed)`, `evaluations` plans a move.
+    pub fn new(seed: i64, evaluations: usize) -> RandomSearch {
+        RandomSearch {
+            rng: JavaRandom::new(seed),
+            evaluations: evaluations.max(1),
+        }
+    }
+}
+
+impl Agent for RandomSearch {
+    fn act(&mut self, state: &State) -> Action {
+        let moves = plan_moves(state);
+        let mut plans: Vec<Plan> = (0..self.evaluations)
+            .map(|_| {
+                let mut p = Plan::random(moves.len(), &mut self.rng);
+                p.evaluate(state, &moves, &mut self.rng);
+                p
+            })
+            .collect();
+        sort_best_first(&mut plans);
+        moves[plans[0].actions[0]]
+    }
+}
+
+/// GVGAI's `sampleRHEA`: a rolling-horizon evolution of ten plans of ten moves (elitism 1,
+/// tournaments of two, uniform crossover, one mutation), judged by the win-or-score
+/// heuristic; the first move of the best.
+pub struct Rhea {
+    rng: JavaRandom,
+    evaluations: usize,
+}
+
+/// The evolved population's size.
+const RHEA_POPULATION: usize = 10;
+
+impl Rhea {
+    /// The agent drawing from `new Random(seed)`, `evaluations` plans a move.
+    pub fn new(seed: i64, evaluations: usize) -> Rhea {
+        Rhea {
+            rng: JavaRandom::new(seed),
+            evaluations: evaluations.max(RHEA_POPULATION),
+        }
+    }
+}
+
+impl Agent for Rhea {
+    fn act(&mut self, state: &State) -> Action {
+        let moves = plan_moves(state);
+        let n = moves.len();
+        let rng = &mut self.rng;
+        let mut used = 0;
+        let mut population: Vec<Plan> = (0..RHEA_POPULATION)
+            .map(|_| {
+                let mut p = Plan::random(n, rng);
+                p.evaluate(state, &moves, rng);
+                p
+            })
+            .collect();
+        used += RHEA_POPULATION;
+        sort_best_first(&mut population);
+        while used + (RHEA_POPULATION - 1) <= self.evaluations {
+            let mut next = population.clone();
+            for slot in next.iter_mut().skip(1) {
+                // Tournament of two, without replacement; the better parent first.
+                let mut pool: Vec<usize> = (0..population.len()).collect();
+                let a = pool.remove(rng.next_int(pool.len() as i32) as usize);
+                let b = pool.remove(rng.next_int(pool.len() as i32) as usize);
+                let (first, second) = if population[b].value > population[a].value {
+                    (b, a)
+                } else {
+                    (a, b)
+                };
+                let mut child = Plan::random(n, rng);
+                for i in 0..PLAN_LENGTH {
+                    child.actions[i] = if rng.next_float() >= 0.5 {
+                        population[first].actions[i]
+                    } else {
+                        population[second].actions[i]
+                    };
+                }
+                // Mutation (GVGAI's copy draws a fresh random plan it then overwrites).
+                let _ = Plan::random(n, rng);
+                if n > 1 {
+                    let at = rng.next_int(PLAN_LENGTH as i32) as usize;
+                    child.actions[at] = rng.next_int(n as i32) as usize;
+                }
+                child.evaluate(state, &moves, rng);
+                *slot = child;
+            }
+            used += RHEA_POPULATION - 1;
+            sort_best_first(&mut next);
+            population = next;
+        }
+        moves[population[0].actions[0]]
+    }
+}

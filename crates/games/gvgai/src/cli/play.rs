@@ -34,7 +34,8 @@ pub struct PlayArgs {
     #[arg(long, requires = "actions")]
     pub trace: bool,
     /// An agent plays instead: donothing, random (GVGAI's sample random controller), onestep
-    /// (its one-step lookahead with the simple heuristic) or mcts (its sample MCTS, 200
+    /// (its one-step lookahead with the simple heuristic), rs and rhea (its random search and
+    /// rolling-horizon evolution, 200 ten-move plans a move) or mcts (its sample MCTS, 200
     /// iterations a move).
     #[arg(long)]
     pub agent: Option<String>,
