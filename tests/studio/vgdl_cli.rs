@@ -301,8 +301,8 @@ fn the_planning_agents_win_the_push_game_and_a_seed_replays() {
     assert_eq!(mcts["wins"], 3, "{mcts}");
     assert!(mcts["mean_ticks"].as_f64().unwrap() < 200.0, "{mcts}");
     assert_eq!(mcts, run("mcts"), "same seed, same games");
-    // The evolutionary planners see the same ten moves ahead: they win too.
-    for agent in ["rs", "rhea"] {
+    // The evolutionary planners, flat Monte Carlo and OLETS see far enough ahead: they win too.
+    for agent in ["rs", "rhea", "flatmcts", "olets"] {
         let r = run(agent);
         assert_eq!(r["wins"], 3, "{agent}: {r}");
         assert_eq!(r, run(agent), "{agent}: same seed, same games");

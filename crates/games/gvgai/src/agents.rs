@@ -5,7 +5,16 @@ use vgdl::rng::JavaRandom;
 use vgdl::{Action, State};
 
 /// The agents by name, as `--agent` takes them.
-pub const AGENTS: [&str; 6] = ["donothing", "random", "onestep", "rs", "rhea", "mcts"];
+pub const AGENTS: [&str; 8] = [
+    "donothing",
+    "random",
+    "onestep",
+    "rs",
+    "flatmcts",
+    "mcts",
+    "rhea",
+    "olets",
+];
 
 /// An agent: picks the avatar's action each tick.
 pub trait Agent {
@@ -67,6 +76,14 @@ pub fn named(name: &str, seed: i64, game: &Game) -> Result<Box<dyn Agent>, Strin
         "rhea" | "samplerhea" => Ok(Box::new(crate::planners::Rhea::new(
             seed,
             crate::planners::PLAN_EVALUATIONS,
+        ))),
+        "flatmcts" | "flat-mcts" => Ok(Box::new(crate::planners::FlatMcts::new(
+            seed,
+            crate::planners::MCTS_ITERATIONS,
+        ))),
+        "olets" => Ok(Box::new(crate::planners::Olets::new(
+            seed,
+            crate::planners::MCTS_ITERATIONS,
         ))),
         "mcts" | "samplemcts" => Ok(Box::new(crate::planners::Mcts::new(
             seed,

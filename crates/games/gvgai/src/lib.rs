@@ -11,6 +11,7 @@ pub mod agents;
 pub mod cli;
 pub mod load;
 pub mod planners;
+pub mod roles;
 
 /// The engine this crate runs the games on.
 pub use vgdl;

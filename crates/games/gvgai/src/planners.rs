@@ -503,3 +503,336 @@ impl Agent for Rhea {
         moves[population[0].actions[0]]
     }
 }
+
+/// One node of the OLETS tree.
+#[derive(Clone, Debug)]
+struct OleNode {
+    parent: Option<usize>,
+    children: Vec<Option<usize>>,
+    depth: usize,
+    action: usize,
+    visits: f64,
+    generated: u32,
+    total: f64,
+    expectimax: f64,
+    adj_emax: f64,
+    exit_total: f64,
+    exits: f64,
+    children_max_adj: f64,
+    taboo: f64,
+}
+
+impl OleNode {
+    fn new(parent: Option<usize>, depth: usize, action: usize, taboo: f64, n: usize) -> OleNode {
+        OleNode {
+            parent,
+            children: vec![None; n],
+            depth,
+            action,
+            visits: 0.0,
+            generated: 0,
+            total: 0.0,
+            expectimax: 0.0,
+            adj_emax: 0.0,
+            exit_total: 0.0,
+            exits: 0.0,
+            children_max_adj: 0.0,
+            taboo,
+        }
+    }
+}
+
+/// How many past avatar positions OLETS avoids.
+const OLETS_MEMORY: usize = 15;
+
+/// GVGAI's `olets` (Open Loop Expectimax Tree Search, the 2014 competition winner): an open-
+/// loop tree searched without rollouts, each node valued by its "adjusted expectimax" (how
+/// often a simulation ended there times its value there, plus the rest times its best
+/// child's), chosen ε-greedily with a UCB term, less a taboo bias for the avatar's recent
+/// positions; the chosen branch is kept for the next move.
+pub struct Olets {
+    rng: JavaRandom,
+    iterations: usize,
+    tree: Vec<OleNode>,
+    past: Vec<Option<(i32, i32)>>,
+    memory_at: usize,
+    salvaged: bool,
+}
+
+impl Olets {
+    /// The agent drawing from `new Random(seed)`, `iterations` a move.
+    pub fn new(seed: i64, iterations: usize) -> Olets {
+        Olets {
+            rng: JavaRandom::new(seed),
+            iterations: iterations.max(1),
+            tree: Vec::new(),
+            past: vec![None; OLETS_MEMORY],
+            memory_at: 0,
+            salvaged: false,
+        }
+    }
+
+    fn taboo(&self, state: &State) -> f64 {
+        let at = state.avatar().map(|a| (a.rect.x, a.rect.y));
+        let seen = self
+            .past
+            .iter()
+            .take_while(|p| p.is_some())
+            .any(|p| *p == at && at.is_some());
+        if seen {
+            0.5
+        } else {
+            0.0
+        }
+    }
+
+    fn value(state: &State, depth: usize) -> f64 {
+        let raw = state.score;
+        match state.winner {
+            Winner::Loses => raw - (2000.0 / (1.0 + depth as f64).powi(2)) * (1.0 + raw.abs()),
+            Winner::Wins => raw + 100.0 * (1.0 + raw.abs()),
+            Winner::None => raw,
+        }
+    }
+
+    fn back_up(&mut self, from: usize, result: f64) {
+        let mut at = Some(from);
+        let mut up = 0;
+        while let Some(i) = at {
+            let n = &mut self.tree[i];
+            n.visits += 1.0;
+            n.generated += 1;
+            n.total += result;
+            if up > 0 {
+                let (mut best_e, mut best_adj) = (-10_000_000.0f64, -10_000_000.0f64);
+                for &c in self.tree[i].children.clone().iter().flatten() {
+                    best_e = best_e.max(self.tree[c].expectimax);
+                    best_adj = best_adj.max(self.tree[c].adj_emax);
+                }
+                let n = &mut self.tree[i];
+                n.expectimax = best_e;
+                n.children_max_adj = best_adj;
+            } else {
+                n.exits += 1.0;
+                n.exit_total += result;
+                n.expectimax = n.total / n.visits;
+            }
+            let n = &mut self.tree[i];
+            let share = n.exits / n.visits;
+            let on_exit = if n.exits > 0.0 {
+                n.exit_total / n.exits
+            } else {
+                0.0
+            };
+            n.adj_emax = share * on_exit + (1.0 - share) * n.children_max_adj;
+            at = n.parent;
+            up += 1;
+        }
+    }
+
+    /// Keeps the subtree under the root's child `action` as the next root, its values
+    /// scaled to one visit (GVGAI's `refreshTree`).
+    fn salvage(&mut self, action: usize) {
+        let Some(child) = self.tree[0].children[action] else {
+            self.tree.clear();
+            self.salvaged = false;
+            return;
+        };
+        let mut kept: Vec<OleNode> = Vec::new();
+        let mut queue = std::collections::VecDeque::from([(child, None::<usize>)]);
+        while let Some((old, parent)) = queue.pop_front() {
+            let mut node = self.tree[old].clone();
+            node.parent = parent;
+            node.depth = parent.map_or(0, |p| kept[p].depth + 1);
+            if parent.is_some() {
+                node.total /= node.visits.max(1.0);
+                node.visits = 1.0;
+                node.expectimax = node.total;
+                node.adj_emax = node.total;
+                node.exits = 1.0;
+                node.generated = 0;
+            }
+            let me = kept.len();
+            let children = std::mem::take(&mut node.children);
+            node.children = vec![None; children.len()];
+            kept.push(node);
+            if let Some(p) = parent {
+                let slot = kept[me].action;
+                kept[p].children[slot] = Some(me);
+            }
+            for c in children.into_iter().flatten() {
+                queue.push_back((c, Some(me)));
+            }
+        }
+        self.tree = kept;
+        self.salvaged = true;
+    }
+}
+
+impl Agent for Olets {
+    fn act(&mut self, root: &State) -> Action {
+        let actions: Vec<Action> = root.actions().to_vec();
+        if actions.is_empty() {
+            return Action::Nil;
+        }
+        let n = actions.len();
+        if !self.salvaged || self.tree.is_empty() || self.tree[0].children.len() != n {
+            self.tree = vec![OleNode::new(None, 0, 0, 0.0, n)];
+        } else {
+            self.past[self.memory_at] = root.avatar().map(|a| (a.rect.x, a.rect.y));
+            self.memory_at = (self.memory_at + 1) % OLETS_MEMORY;
+        }
+        let k = 2f64.sqrt();
+        for _ in 0..self.iterations {
+            let mut state = simulation(root, &mut self.rng);
+            let mut cur = 0;
+            let mut local = 0;
+            while !state.is_over() {
+                if self.tree[cur].children.iter().any(Option::is_none) {
+                    let mut pick = 0;
+                    let mut best = -1.0;
+                    for i in 0..n {
+                        let x = self.rng.next_double();
+                        if x > best && self.tree[cur].children[i].is_none() {
+                            pick = i;
+                            best = x;
+                        }
+                    }
+                    state.step(actions[pick]);
+                    let taboo = self.taboo(&state);
+                    let depth = self.tree[cur].depth + 1;
+                    self.tree
+                        .push(OleNode::new(Some(cur), depth, pick, taboo, n));
+                    let id = self.tree.len() - 1;
+                    self.tree[cur].children[pick] = Some(id);
+                    cur = id;
+                    break;
+                }
+                let next = if self.rng.next_double() < 0.05 {
+                    self.tree[cur].children[self.rng.next_int(n as i32) as usize]
+                } else {
+                    let parent_visits = self.tree[cur].visits;
+                    let mut best = (-f64::MAX, None);
+                    for &c in self.tree[cur].children.iter().flatten() {
+                        let node = &self.tree[c];
+                        let score = node.adj_emax
+                            + k * ((parent_visits + 1.0).ln() / (node.visits + 1e-4)).sqrt()
+                            - node.taboo;
+                        if score > best.0 {
+                            best = (score, Some(c));
+                        }
+                    }
+                    best.1
+                };
+                let Some(next) = next else { break };
+                state.step(actions[self.tree[next].action]);
+                cur = next;
+                if self.tree[cur].generated == 0 {
+                    let taboo = self.taboo(&state);
+                    self.tree[cur].taboo = taboo;
+                    if local == 0 {
+                        break;
+                    }
+                }
+                local += 1;
+            }
+            let delta = Self::value(&state, self.tree[cur].depth);
+            self.back_up(cur, delta);
+        }
+        // The most visited action; when all are equal, the best total.
+        let root_children: Vec<(usize, usize)> = self.tree[0]
+            .children
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| c.map(|c| (i, c)))
+            .collect();
+        let mut pick = root_children.first().map_or(0, |&(i, _)| i);
+        let all_equal = root_children
+            .windows(2)
+            .all(|w| self.tree[w[0].1].visits == self.tree[w[1].1].visits);
+        let mut best = -f64::MAX;
+        for &(i, c) in &root_children {
+            let v = if all_equal {
+                self.tree[c].total
+            } else {
+                self.tree[c].visits
+            } + self.rng.next_double() * 1e-4;
+            if v > best {
+                best = v;
+                pick = i;
+            }
+        }
+        self.salvage(pick);
+        actions[pick]
+    }
+}
+
+/// Flat Monte Carlo: UCB1 (K = √2) over the first action only, each pull a random rollout ten
+/// moves deep valued as sample MCTS values it; the most pulled action. The paper's "flat
+/// MCTS", a tree of depth one.
+pub struct FlatMcts {
+    rng: JavaRandom,
+    iterations: usize,
+}
+
+impl FlatMcts {
+    /// The agent drawing from `new Random(seed)`, `iterations` rollouts a move.
+    pub fn new(seed: i64, iterations: usize) -> FlatMcts {
+        FlatMcts {
+            rng: JavaRandom::new(seed),
+            iterations: iterations.max(1),
+        }
+    }
+}
+
+impl Agent for FlatMcts {
+    fn act(&mut self, root: &State) -> Action {
+        let actions: Vec<Action> = root.actions().to_vec();
+        let n = actions.len();
+        if n == 0 {
+            return Action::Nil;
+        }
+        let (mut visits, mut totals) = (vec![0.0f64; n], vec![0.0f64; n]);
+        let (mut lo, mut hi) = (f64::MAX, -f64::MAX);
+        for t in 0..self.iterations {
+            let arm = if t < n {
+                t
+            } else {
+                let mut best = (-f64::MAX, 0);
+                for i in 0..n {
+                    let mut mean = totals[i] / visits[i];
+                    if lo < hi {
+                        mean = (mean - lo) / (hi - lo);
+                    }
+                    let u = mean + 2f64.sqrt() * ((t as f64).ln() / visits[i]).sqrt();
+                    let u = noise(u, 1e-6, self.rng.next_double());
+                    if u > best.0 {
+                        best = (u, i);
+                    }
+                }
+                best.1
+            };
+            let mut state = simulation(root, &mut self.rng);
+            state.step(actions[arm]);
+            for _ in 1..ROLLOUT_DEPTH {
+                if state.is_over() {
+                    break;
+                }
+                state.step(actions[self.rng.next_int(n as i32) as usize]);
+            }
+            let v = Mcts::value(&state);
+            lo = lo.min(v);
+            hi = hi.max(v);
+            visits[arm] += 1.0;
+            totals[arm] += v;
+        }
+        let mut best = (-f64::MAX, 0);
+        for (i, &pulls) in visits.iter().enumerate() {
+            let v = noise(pulls, 1e-6, self.rng.next_double());
+            if v > best.0 {
+                best = (v, i);
+            }
+        }
+        actions[best.1]
+    }
+}

@@ -186,3 +186,33 @@ fn the_simple_heuristic_reads_what_gvgais_reads() {
     let h = gvgai::planners::simple_heuristic(&state, &gvgai::planners::categories(&g));
     assert!((h - -830.82).abs() < 1e-9, "{h}");
 }
+
+/// The pattern GA's sprite roles, read from the interaction set and terminations of the three
+/// seed games (the table in docs/vgdl.md).
+#[test]
+fn each_level_character_gets_its_role_from_the_rules() {
+    let Some(dir) = data() else {
+        eprintln!("skipped: GVGAI's data is not here (set GVGAI_DIR)");
+        return;
+    };
+    let role_of = |game: &str| {
+        let g = gvgai::load::game(&dir.join(format!("gridphysics/{game}.txt"))).unwrap();
+        gvgai::roles::character_roles(&g)
+            .into_iter()
+            .map(|(c, r)| format!("{c}:{}", r.name()))
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    assert_eq!(
+        role_of("zelda"),
+        "g:goal +:collectible A:other 1:harmful 2:harmful 3:harmful w:solid .:other"
+    );
+    assert_eq!(
+        role_of("survivezombies"),
+        "0:other 1:harmful 2:harmful .:collectible -:harmful +:other A:other w:solid"
+    );
+    assert_eq!(
+        role_of("angelsdemons"),
+        "d:other a:other t:other x:other i:other o:other .:other w:solid A:other"
+    );
+}

@@ -35,8 +35,9 @@ pub struct PlayArgs {
     pub trace: bool,
     /// An agent plays instead: donothing, random (GVGAI's sample random controller), onestep
     /// (its one-step lookahead with the simple heuristic), rs and rhea (its random search and
-    /// rolling-horizon evolution, 200 ten-move plans a move) or mcts (its sample MCTS, 200
-    /// iterations a move).
+    /// rolling-horizon evolution, 200 ten-move plans a move), mcts (its sample MCTS, 200
+    /// iterations a move), flatmcts (UCB1 over the first action, 200 rollouts) or olets (its
+    /// open-loop expectimax tree search, 200 iterations).
     #[arg(long)]
     pub agent: Option<String>,
     /// With --agent: how many games, 1 to 1,000 (game i is seeded SEED + i).
