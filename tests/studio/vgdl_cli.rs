@@ -310,3 +310,65 @@ fn the_planning_agents_win_the_push_game_and_a_seed_replays() {
     let one = run("onestep");
     assert_eq!(one, run("onestep"), "same seed, same games");
 }
+
+#[test]
+fn the_shortest_win_is_printed_as_a_script_that_wins() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = write(dir.path(), "push.txt", PUSH);
+    let level = write(
+        dir.path(),
+        "push_lvl0.txt",
+        "wwwwwwwww\nwA.c...ow\nw.......w\nwwwwwwwww\n",
+    );
+    let o = studio(&[
+        "play",
+        "--vgdl",
+        s(&game),
+        s(&level),
+        "--shortest",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(v["found"], "win");
+    assert_eq!(v["length"], 5);
+    assert_eq!(v["actions"], "RIGHT*5");
+    // The script plays back to the win.
+    let o = studio(&[
+        "play",
+        "--vgdl",
+        s(&game),
+        s(&level),
+        "--actions",
+        "RIGHT*5",
+        "--json",
+    ]);
+    let back: serde_json::Value = serde_json::from_str(stdout(&o).trim()).unwrap();
+    assert_eq!(back["outcome"], "won");
+    // A budget too small says so; a level without a win says that.
+    let o = studio(&[
+        "play",
+        "--vgdl",
+        s(&game),
+        s(&level),
+        "--shortest",
+        "--budget",
+        "2",
+    ]);
+    assert!(
+        stdout(&o).contains("no win found within 2 states"),
+        "{}",
+        stdout(&o)
+    );
+    let stuck = write(
+        dir.path(),
+        "stuck.txt",
+        "wwwww\nwc..w\nw.A.w\nw..ow\nwwwww\n",
+    );
+    let o = studio(&["play", "--vgdl", s(&game), s(&stuck), "--shortest"]);
+    assert!(
+        stdout(&o).contains("no win: every reachable state was seen"),
+        "{}",
+        stdout(&o)
+    );
+}

@@ -10,6 +10,7 @@ use studio_cli::{GameCommand, Slot};
 const PLAY_BOUNDS: &[Bound] = &[
     bound(&["play"], "games", Range::Whole(AGENT_GAMES)),
     bound(&["play"], "seed", Range::Seed),
+    bound(&["play"], "budget", Range::Whole(play::SEARCH_STATES)),
 ];
 use studio_core::game::registry::Registry;
 

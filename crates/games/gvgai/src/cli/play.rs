@@ -47,9 +47,43 @@ pub struct PlayArgs {
     /// as Java's long); the random agent draws from its own generator seeded from it.
     #[arg(long, default_value_t = 0)]
     pub seed: u64,
+    /// Search for the shortest win instead (breadth-first over the game's states), printed
+    /// as a script --actions takes; with --frozen the random movers and chasers stand still
+    /// (what makes a game like Zelda deterministic).
+    #[arg(long, conflicts_with_all = ["actions", "agent"])]
+    pub shortest: bool,
+    /// With --shortest: the random movers and chasers stand still.
+    #[arg(long, requires = "shortest")]
+    pub frozen: bool,
+    /// With --shortest: the most states searched, 1 to 10,000,000.
+    #[arg(long, default_value_t = 1_000_000, value_parser = SEARCH_STATES.parser::<usize>())]
+    pub budget: usize,
     /// Print the outcome as one JSON object.
     #[arg(long)]
     pub json: bool,
+}
+
+/// `play --vgdl --shortest --budget`: states a search may see.
+pub const SEARCH_STATES: studio_cli::bounds::Whole = studio_cli::bounds::Whole::new(1, 10_000_000);
+
+/// A script in `--actions`' form, runs of one action written `ACTION*N`.
+pub fn script_text(actions: &[vgdl::Action]) -> String {
+    let mut parts: Vec<String> = Vec::new();
+    let mut i = 0;
+    while i < actions.len() {
+        let mut j = i;
+        while j < actions.len() && actions[j] == actions[i] {
+            j += 1;
+        }
+        let name = actions[i].name();
+        parts.push(if j - i == 1 {
+            name.to_string()
+        } else {
+            format!("{name}*{}", j - i)
+        });
+        i = j;
+    }
+    parts.join(",")
 }
 
 /// Mean and sample standard deviation.
@@ -127,8 +161,38 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         }
         return Ok(ExitCode::SUCCESS);
     }
+    if args.shortest {
+        let mut state = fresh(args.seed as i64)?;
+        state.freeze_npcs(args.frozen);
+        let found = vgdl::search::shortest_win(&state, args.budget);
+        let (verdict, path) = match &found {
+            vgdl::search::Found::Win(path) => ("win", Some(path)),
+            vgdl::search::Found::NoWin => ("no win", None),
+            vgdl::search::Found::OutOfBudget => ("out of budget", None),
+        };
+        if args.json {
+            writeln!(
+                out,
+                "{}",
+                json!({
+                    "found": verdict,
+                    "length": path.map(Vec::len),
+                    "actions": path.map(|p| script_text(p)),
+                })
+            )?;
+        } else {
+            match path {
+                Some(p) => writeln!(out, "shortest win, {} actions: {}", p.len(), script_text(p))?,
+                None if verdict == "no win" => {
+                    writeln!(out, "no win: every reachable state was seen")?
+                }
+                None => writeln!(out, "no win found within {} states (--budget)", args.budget)?,
+            }
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
     let Some(agent_name) = &args.agent else {
-        bail!("play --vgdl needs --actions SCRIPT or --agent AGENT");
+        bail!("play --vgdl needs --actions SCRIPT, --agent AGENT or --shortest");
     };
     agents::named(agent_name, 0, &game).map_err(|e| anyhow!("--agent: {e}"))?;
     let mut outcomes: Vec<Outcome> = Vec::with_capacity(args.games);
