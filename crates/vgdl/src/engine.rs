@@ -14,7 +14,7 @@
 use std::sync::Arc;
 
 use crate::rng::JavaRandom;
-use crate::rules::{Class, Dir, Effect, Kind, Rule, Rules, Term};
+use crate::rules::{Class, Dir, Effect, Kind, Rule, Rules, Term, Timed};
 use crate::{LevelDesc, VgdlError};
 
 /// GVGAI's competition limit: a game still running at this tick is lost.
@@ -234,6 +234,8 @@ pub struct State {
     fixed_last_stale: bool,
     /// The sprites that move by choice (random movers, chasers) stay where they are.
     frozen_npcs: bool,
+    /// The clock's rules waiting, soonest first (GVGAI's time-effect queue).
+    timers: Vec<(i32, Arc<Timed>)>,
 }
 
 /// The collisions' working lists, kept between ticks to spare allocations; a clone of a state
@@ -286,7 +288,11 @@ impl State {
             shields: Vec::new(),
             fixed_last_stale: false,
             frozen_npcs: false,
+            timers: Vec::new(),
         };
+        for timed in &rules.timed {
+            state.plan(timed.next, Arc::new(timed.clone()));
+        }
         let mut avatars: Vec<(Kind, u32)> = Vec::new();
         for y in 0..level.height {
             for x in 0..level.width {
@@ -504,6 +510,25 @@ impl State {
                 } => {
                     let n: i32 = kinds.iter().map(|&k| self.count(k) as i32).sum();
                     (n == *limit || (*min && n > *limit), *win)
+                }
+                Term::SpriteCounterMore { kind, limit, win } => {
+                    (self.count(*kind) as i32 >= *limit, *win)
+                }
+                Term::MultiSpriteCounterSubTypes {
+                    kind,
+                    limit,
+                    subtypes,
+                    win,
+                } => {
+                    let done = self.count(*kind) as i32 == *limit && {
+                        // GVGAI counts the types with sprites in their own list.
+                        let with = self.rules.subtypes[*kind]
+                            .iter()
+                            .filter(|&&k| self.count(k) > 0 && !self.groups[k].is_empty())
+                            .count();
+                        with as i32 == *subtypes
+                    };
+                    (done, *win)
                 }
                 Term::Timeout { limit, win } => (self.tick >= *limit, *win),
             };
@@ -731,8 +756,24 @@ impl State {
     }
 
     fn flak(&mut self, at: At) {
-        if !self.has_ammo(at) {
-            return;
+        // FlakAvatar's own test: more than `minAmmo` (when set), else more than none.
+        let p = &self.rules.types[at.0].proto;
+        let (min_ammo, cost) = (p.min_ammo, p.ammo_cost);
+        if let Some(ammo) = p.ammo {
+            let s = &self.groups[at.0][at.1];
+            let held = s
+                .resources
+                .iter()
+                .find(|(k, _)| *k == ammo)
+                .map(|(_, n)| *n);
+            let enough = match held {
+                None => false,
+                Some(n) if min_ammo > -1 => n > min_ammo,
+                Some(n) => n > 0,
+            };
+            if !enough {
+                return;
+            }
         }
         let Some(what) = self.rules.types[at.0].proto.stype else {
             return;
@@ -740,7 +781,12 @@ impl State {
         let s = &self.groups[at.0][at.1];
         let pos = (s.rect.x, s.rect.y);
         if self.add(what, pos, false).is_some() {
-            self.spend_ammo(at);
+            if let Some(ammo) = self.rules.types[at.0].proto.ammo {
+                let s = &mut self.groups[at.0][at.1];
+                if let Some(slot) = s.resources.iter_mut().find(|(k, _)| *k == ammo) {
+                    slot.1 -= cost;
+                }
+            }
         }
     }
 
@@ -924,7 +970,72 @@ impl State {
         !(r.x >= 0 && r.y >= 0 && r.x + r.w <= w && r.y + r.h <= h)
     }
 
+    /// Queues a timed rule for tick `next`. GVGAI's queue orders by tick and puts a new
+    /// entry before those already there for the same tick, so that one runs first.
+    fn plan(&mut self, next: i32, timed: Arc<Timed>) {
+        let at = self.timers.partition_point(|(t, _)| *t < next);
+        self.timers.insert(at, (next, timed));
+    }
+
+    /// The clock's rules due by this tick, as GVGAI runs them before any collision: each on
+    /// every sprite of its type (or on none), then planned again `timer` ticks on when
+    /// repeating.
+    fn run_timers(&mut self) {
+        while self.timers.first().is_some_and(|(t, _)| *t <= self.tick) {
+            let (_, timed) = self.timers.remove(0);
+            match timed.kind {
+                None => self.apply_without_sprites(&timed.rule),
+                Some(kind) => {
+                    let rules = self.rules.clone();
+                    for &k in &rules.subtypes[kind] {
+                        let len = self.groups[k].len();
+                        for i in 0..len {
+                            let s = &self.groups[k][i];
+                            if !s.dead && !s.disabled {
+                                self.apply_as(&timed.rule, (k, i), None, true);
+                            }
+                        }
+                    }
+                }
+            }
+            if timed.repeating {
+                let next = self.tick + timed.timer;
+                self.plan(next, timed);
+            }
+        }
+    }
+
+    /// A rule run on no sprite (a clock `addTimer` started): only the effects that need no
+    /// sprite act; its score change applies in any case.
+    fn apply_without_sprites(&mut self, rule: &Rule) {
+        match &rule.effect {
+            Effect::TransformToAll {
+                from,
+                to,
+                kill_second,
+                force_orientation,
+            } => {
+                for i in 0..self.groups[*from].len() {
+                    let r = self.groups[*from][i].rect;
+                    if let Some(new) = self.add(*to, (r.x, r.y), true) {
+                        self.transform(new, (*from, i), None, *kill_second, *force_orientation);
+                    }
+                }
+            }
+            Effect::KillAll { what } => {
+                for i in 0..self.groups[*what].len() {
+                    self.kill((*what, i), false);
+                }
+            }
+            _ => {}
+        }
+        self.score += f64::from(rule.score);
+    }
+
     fn collide(&mut self) {
+        if !self.timers.is_empty() {
+            self.run_timers();
+        }
         let rules = self.rules.clone();
         for &kind in &rules.eos {
             for rule in &rules.eos_rules[kind] {
@@ -1130,6 +1241,12 @@ impl State {
 
     /// Applies `rule` to `s1` (meeting `s2`, or the edge), scoring as GVGAI scores.
     fn apply(&mut self, rule: &Rule, s1: At, s2: Option<At>) {
+        self.apply_as(rule, s1, s2, false);
+    }
+
+    /// [`Self::apply`]; `timed` for a clock's rule, whose score change always applies as
+    /// written (GVGAI scores the time effect, not the effect it runs).
+    fn apply_as(&mut self, rule: &Rule, s1: At, s2: Option<At>, timed: bool) {
         let mut scored = true;
         let mut score = rule.score;
         match &rule.effect {
@@ -1333,6 +1450,28 @@ impl State {
                         }
                     }
                 }
+            }
+            Effect::AddTimer {
+                timer,
+                repeating,
+                effect,
+                name,
+            } => {
+                let timed = Timed {
+                    kind: None,
+                    rule: Rule {
+                        effect: (**effect).clone(),
+                        score: rule.score,
+                        prob: rule.prob,
+                        line: rule.line,
+                        name: name.clone(),
+                    },
+                    timer: *timer,
+                    repeating: *repeating,
+                    next: self.tick + timer,
+                };
+                let next = timed.next;
+                self.plan(next, Arc::new(timed));
             }
             Effect::AddHealthPointsToMax { value, kill_second } => {
                 let limit = self.rules.types[s1.0].proto.hp.2;
@@ -1576,6 +1715,9 @@ impl State {
                 let d = Dir::BASE[self.rng.next_int(4) as usize];
                 self.groups[s1.0][s1.1].orientation = d;
             }
+        }
+        if timed {
+            (scored, score) = (true, rule.score);
         }
         if scored {
             self.score += f64::from(score);

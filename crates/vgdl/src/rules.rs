@@ -188,9 +188,8 @@ impl Class {
             Class::BomberRandomMissile => {
                 &["prob", "total", "stype", "spawnorientation", "stypeMissile"]
             }
-            Class::ShootAvatar | Class::FlakAvatar | Class::OngoingShootAvatar => {
-                &["stype", "ammo"]
-            }
+            Class::ShootAvatar | Class::OngoingShootAvatar => &["stype", "ammo"],
+            Class::FlakAvatar => &["stype", "ammo", "minAmmo", "ammoCost"],
             _ => &[],
         }
     }
@@ -281,6 +280,10 @@ pub struct Proto {
     pub spread_prob: f64,
     /// A random-missile bomber's missiles.
     pub missiles: Vec<Kind>,
+    /// A flak avatar's least ammunition to shoot (-1: any) and what a shot costs.
+    pub min_ammo: i32,
+    /// See `min_ammo`.
+    pub ammo_cost: i32,
 }
 
 /// An interaction's effect with its parameters read.
@@ -471,6 +474,18 @@ pub enum Effect {
         /// The resource dies when met.
         kill_resource: bool,
     },
+    /// Starts a clock: `timer` ticks later, `effect` runs once (or every `timer` ticks when
+    /// `repeating`) on no sprite — so only effects that need none act (`transformToAll`).
+    AddTimer {
+        /// Ticks until it runs.
+        timer: i32,
+        /// Whether it runs again.
+        repeating: bool,
+        /// What runs.
+        effect: Box<Effect>,
+        /// Its name (`transformToAll`).
+        name: String,
+    },
     /// Gains health points up to its limit.
     AddHealthPointsToMax {
         /// How many.
@@ -606,6 +621,18 @@ impl Effect {
                     .get("killResource")
                     .is_none_or(|v| v.eq_ignore_ascii_case("true")),
             },
+            "addTimer" => {
+                let ftype = p.required("ftype")?;
+                let Some(inner) = Effect::named(ftype, p, kind)? else {
+                    return Ok(None);
+                };
+                Effect::AddTimer {
+                    timer: p.int("timer", -1)?,
+                    repeating: p.flag("repeating")?,
+                    effect: Box::new(inner),
+                    name: ftype.to_string(),
+                }
+            }
             "addHealthPointsToMax" => Effect::AddHealthPointsToMax {
                 value: p.int("value", 1)?,
                 kill_second: p.flag("killSecond")?,
@@ -639,6 +666,7 @@ impl Effect {
             "spawnIfHasLess" => &["resource", "limit", "stype"],
             "collectResourceIfHeld" => &["heldResource", "value", "killResource"],
             "addHealthPointsToMax" => &["value", "killSecond"],
+            "addTimer" => &["timer", "ftype", "repeating", "nextExecution"],
             "undoAll" => &["notStype"],
             "addHealthPoints" => &["value", "killSecond"],
             "subtractHealthPoints" => &["value", "limit", "scoreChangeIfKilled", "stype"],
@@ -691,6 +719,27 @@ pub enum Term {
         /// Whether the player wins.
         win: bool,
     },
+    /// Ends when the sprites of `kind` (not disabled) number at least `limit`.
+    SpriteCounterMore {
+        /// The type counted.
+        kind: Kind,
+        /// The count.
+        limit: i32,
+        /// Whether the player wins.
+        win: bool,
+    },
+    /// Ends when the sprites of `kind` number exactly `limit` and exactly `subtypes` of its
+    /// types have sprites.
+    MultiSpriteCounterSubTypes {
+        /// The group counted.
+        kind: Kind,
+        /// The count.
+        limit: i32,
+        /// How many of its types must have sprites.
+        subtypes: i32,
+        /// Whether the player wins.
+        win: bool,
+    },
     /// Ends at tick `limit`.
     Timeout {
         /// The tick.
@@ -734,6 +783,24 @@ pub struct Rules {
     pub first_in_rules: Vec<bool>,
     /// See `first_in_rules`.
     pub second_in_rules: Vec<bool>,
+    /// The timed rules (`T TIME > effect timer=N`), in the file's order.
+    pub timed: Vec<Timed>,
+}
+
+/// A rule run by the clock (GVGAI's `TimeEffect`): on every sprite of `kind` (or on none, for
+/// one an `addTimer` started) at tick `next`, then every `timer` ticks when `repeating`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Timed {
+    /// The sprites it runs on; `None` for none (only effects that need no sprite act).
+    pub kind: Option<Kind>,
+    /// The rule (its score change applies each time it runs).
+    pub rule: Rule,
+    /// Ticks between runs.
+    pub timer: i32,
+    /// Whether it runs again.
+    pub repeating: bool,
+    /// Its first tick (-1: the first cycle).
+    pub next: i32,
 }
 
 impl Rules {
@@ -960,6 +1027,7 @@ fn compile_all(desc: &GameDesc, file: &str) -> Result<(Rules, Vec<VgdlError>), V
     let mut pairs: Vec<(Kind, Kind, Vec<Rule>)> = Vec::new();
     let mut eos: Vec<Kind> = Vec::new();
     let mut eos_rules: Vec<Vec<Rule>> = vec![Vec::new(); types.len()];
+    let mut timed_rules: Vec<Timed> = Vec::new();
     let lookup = |line: usize| {
         move |name: &str| -> Result<Kind, VgdlError> {
             kind_of(name).ok_or_else(|| err(line, format!("“{name}” is not a sprite of the game")))
@@ -972,13 +1040,7 @@ fn compile_all(desc: &GameDesc, file: &str) -> Result<(Rules, Vec<VgdlError>), V
             line: i.line,
         };
         let is = |n: &str, w: &str| n.eq_ignore_ascii_case(w);
-        if is(&i.actor, "TIME") || is(&i.actee, "TIME") {
-            missing.push(err(
-                i.line,
-                format!("timed rules (TIME, {}) are not supported yet", i.effect),
-            ));
-            continue;
-        }
+        let timed = is(&i.actor, "TIME") || is(&i.actee, "TIME");
         let Some(effect) = Effect::named(&i.effect, &reader, &lookup(i.line))? else {
             missing.push(err(
                 i.line,
@@ -992,7 +1054,12 @@ fn compile_all(desc: &GameDesc, file: &str) -> Result<(Rules, Vec<VgdlError>), V
                 p.key.as_str(),
                 "scoreChange" | "prob" | "repeat" | "counter" | "counterElse" | "count"
             );
-            if !general && !own.contains(&p.key.as_str()) {
+            let timing = timed && matches!(p.key.as_str(), "timer" | "repeating" | "nextExecution");
+            let delegated = i.effect == "addTimer"
+                && reader
+                    .get("ftype")
+                    .is_some_and(|f| Effect::own_params(f).contains(&p.key.as_str()));
+            if !general && !timing && !delegated && !own.contains(&p.key.as_str()) {
                 missing.push(err(
                     i.line,
                     format!(
@@ -1020,6 +1087,29 @@ fn compile_all(desc: &GameDesc, file: &str) -> Result<(Rules, Vec<VgdlError>), V
             name: i.effect.clone(),
         };
         let repeat = reader.int("repeat", 1)?.max(0) as usize;
+        if timed {
+            // GVGAI: the sprite named beside TIME; its first run at tick 0 unless
+            // `nextExecution` is given, which plans it `timer` ticks in.
+            let k = if is(&i.actor, "TIME") {
+                lookup(i.line)(&i.actee)?
+            } else {
+                lookup(i.line)(&i.actor)?
+            };
+            let timer = reader.int("timer", -1)?;
+            let next = if reader.int("nextExecution", -1)? != -1 {
+                timer
+            } else {
+                -1
+            };
+            timed_rules.push(Timed {
+                kind: Some(k),
+                rule,
+                timer,
+                repeating: reader.flag("repeating")?,
+                next,
+            });
+            continue;
+        }
         if is(&i.actee, "EOS") || is(&i.actor, "EOS") {
             let k = if is(&i.actee, "EOS") {
                 lookup(i.line)(&i.actor)?
@@ -1070,6 +1160,10 @@ fn compile_all(desc: &GameDesc, file: &str) -> Result<(Rules, Vec<VgdlError>), V
                 "count_score",
             ],
             "Timeout" => &["limit", "win", "count_score"],
+            "SpriteCounterMore" => &["stype", "limit", "win", "count_score"],
+            "MultiSpriteCounterSubTypes" => {
+                &["stype1", "limit", "subTypesNum", "win", "count_score"]
+            }
             other => {
                 missing.push(err(
                     t.line,
@@ -1103,6 +1197,17 @@ fn compile_all(desc: &GameDesc, file: &str) -> Result<(Rules, Vec<VgdlError>), V
                     .collect::<Result<_, _>>()?,
                 limit,
                 min: reader.flag("min")?,
+                win,
+            },
+            "SpriteCounterMore" => Term::SpriteCounterMore {
+                kind: lookup(t.line)(reader.required("stype")?)?,
+                limit,
+                win,
+            },
+            "MultiSpriteCounterSubTypes" => Term::MultiSpriteCounterSubTypes {
+                kind: lookup(t.line)(reader.required("stype1")?)?,
+                limit,
+                subtypes: reader.int("subTypesNum", -1)?,
                 win,
             },
             _ => Term::Timeout { limit, win },
@@ -1211,6 +1316,7 @@ fn compile_all(desc: &GameDesc, file: &str) -> Result<(Rules, Vec<VgdlError>), V
         fixed,
         first_in_rules,
         second_in_rules,
+        timed: timed_rules,
     };
     Ok((rules, missing))
 }
@@ -1356,5 +1462,7 @@ fn proto(
         ttl: p.int("timeToLive", -1)?,
         spread_prob: p.float("spreadprob", 1.0)?,
         missiles,
+        min_ammo: p.int("minAmmo", -1)?,
+        ammo_cost: p.int("ammoCost", 1)?,
     })
 }

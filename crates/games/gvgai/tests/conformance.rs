@@ -216,3 +216,61 @@ fn each_level_character_gets_its_role_from_the_rules() {
         "d:other a:other t:other x:other i:other o:other .:other w:solid A:other"
     );
 }
+
+/// Games checked beside GVGAI's own engine (its `runOneGame` with a scripted player, run
+/// beside ours): timed rules (`T TIME > effect timer=N repeating=True`) and `addTimer`
+/// (hungrybirds, roadfighter, seaquest, deflection, grow), `SpriteCounterMore` (grow),
+/// `MultiSpriteCounterSubTypes` (mirrors) and FlakAvatar's `minAmmo` / `ammoCost`
+/// (eggomania), played by the reference traces' script with seed 0: where and how each ends.
+#[test]
+fn games_checked_beside_gvgais_engine_end_where_it_ends_them() {
+    let Some(dir) = data() else {
+        eprintln!("skipped: GVGAI's data is not here (set GVGAI_DIR)");
+        return;
+    };
+    let cycle = [
+        vgdl::Action::Right,
+        vgdl::Action::Down,
+        vgdl::Action::Left,
+        vgdl::Action::Up,
+        vgdl::Action::Use,
+        vgdl::Action::Nil,
+    ];
+    // (game, cycles played, final score, avatar (x, y, hp) after 200 cycles when alive)
+    type End = (&'static str, i32, f64, Option<(i32, i32, i32)>);
+    let expected: [End; 7] = [
+        ("hungrybirds", 200, 0.0, Some((700, 450, 6))),
+        ("roadfighter", 7, 0.0, None),
+        ("seaquest", 96, 0.0, None),
+        ("deflection", 22, -11.0, None),
+        ("grow", 200, 0.0, Some((616, 352, 0))),
+        ("mirrors", 4, 0.0, None),
+        ("eggomania", 200, 2.0, Some((625, 300, 0))),
+    ];
+    for (game, cycles, score, alive) in expected {
+        let g = gvgai::load::game(&dir.join(format!("gridphysics/{game}.txt"))).unwrap();
+        let l = gvgai::load::level(&g, &dir.join(format!("gridphysics/{game}_lvl0.txt"))).unwrap();
+        let mut state = vgdl::State::new(g.rules.clone(), &l, 0).unwrap();
+        let mut t = 0;
+        while !state.is_over() && t < 200 {
+            let a = cycle[(t / 10) % 6];
+            let a = if state.actions().contains(&a) {
+                a
+            } else {
+                vgdl::Action::Nil
+            };
+            state.step(a);
+            t += 1;
+        }
+        assert_eq!(t as i32, cycles, "{game}: cycles played");
+        assert_eq!(state.score, score, "{game}: score");
+        match alive {
+            Some((x, y, hp)) => {
+                let a = state.avatar().unwrap();
+                assert_eq!((a.rect.x, a.rect.y, a.hp), (x, y, hp), "{game}: the avatar");
+                assert!(!state.is_over());
+            }
+            None => assert_eq!(state.winner, vgdl::Winner::Loses, "{game}: lost"),
+        }
+    }
+}
