@@ -155,6 +155,8 @@ pub struct Sprite {
     pub prev: Dir,
     /// Ticks left to live (-1: no end).
     pub ttl: i32,
+    /// Its speed in cells a move (its type's, unless a rule set it: `setSpeedForAll`).
+    pub speed: f64,
 }
 
 impl Sprite {
@@ -236,6 +238,8 @@ pub struct State {
     frozen_npcs: bool,
     /// The clock's rules waiting, soonest first (GVGAI's time-effect queue).
     timers: Vec<(i32, Arc<Timed>)>,
+    /// This tick's sprites a `pullWithIt` rule pulled already (rule line, type, number).
+    pulled: Vec<(usize, Kind, u32)>,
 }
 
 /// The collisions' working lists, kept between ticks to spare allocations; a clone of a state
@@ -289,6 +293,7 @@ impl State {
             fixed_last_stale: false,
             frozen_npcs: false,
             timers: Vec::new(),
+            pulled: Vec::new(),
         };
         for timed in &rules.timed {
             state.plan(timed.next, Arc::new(timed.clone()));
@@ -454,6 +459,7 @@ impl State {
             start: -1,
             prev: Dir::NONE,
             ttl: p.ttl,
+            speed: p.speed,
         };
         self.next_id += 1;
         self.alive += 1;
@@ -480,6 +486,7 @@ impl State {
             return;
         }
         self.tick += 1;
+        self.pulled.clear();
         self.update_all(action);
         self.collide();
         // Remove the dead.
@@ -606,7 +613,7 @@ impl State {
         let cooldown = self.rules.types[at.0].proto.cooldown;
         let s = &mut self.groups[at.0][at.1];
         let speed = if speed == 0 {
-            let own = self.rules.types[at.0].proto.speed as i32;
+            let own = s.speed as i32;
             if own == 0 {
                 return false;
             }
@@ -634,7 +641,7 @@ impl State {
             s.first_tick = false;
             return;
         }
-        let speed = if p.speed == -1.0 { 1.0 } else { p.speed };
+        let speed = if s.speed == -1.0 { 1.0 } else { s.speed };
         if speed != 0.0 && s.oriented {
             let dir = s.orientation;
             let px = (speed * f64::from(self.block)) as i32;
@@ -646,11 +653,12 @@ impl State {
     /// Returns 0 for still, 1 for a move, 2 for a turn.
     fn active_movement(&mut self, at: At, dir: Dir, speed: f64) -> u8 {
         let p = &self.rules.types[at.0].proto;
+        let own = self.groups[at.0][at.1].speed;
         let speed = if speed == 0.0 {
-            if p.speed <= 0.0 {
+            if own <= 0.0 {
                 1.0
             } else {
-                p.speed
+                own
             }
         } else {
             speed
@@ -701,7 +709,7 @@ impl State {
             }
             _ => {}
         }
-        let speed = self.rules.types[at.0].proto.speed;
+        let speed = self.groups[at.0][at.1].speed;
         let moved = self.active_movement(at, action.dir(), speed);
         if moved == 1 && matches!(class, Class::OrientedAvatar | Class::ShootAvatar) {
             let s = &mut self.groups[at.0][at.1];
@@ -835,14 +843,14 @@ impl State {
             RandomNPC => {
                 self.passive_movement(at);
                 let dir = self.random_move(at);
-                let speed = self.rules.types[at.0].proto.speed;
+                let speed = self.groups[at.0][at.1].speed;
                 self.active_movement(at, dir, speed);
             }
             Chaser | Fleeing => self.chase(at, class == Fleeing),
             SpawnPoint | Bomber => self.spawn_point(at, self.rules.types[at.0].proto.stype),
             RandomBomber => {
                 let dir = Dir::BASE[self.rng.next_int(4) as usize];
-                let speed = self.rules.types[at.0].proto.speed;
+                let speed = self.groups[at.0][at.1].speed;
                 self.active_movement(at, dir, speed);
                 self.spawn_point(at, self.rules.types[at.0].proto.stype);
             }
@@ -961,7 +969,7 @@ impl State {
             moves[self.rng.next_int(moves.len() as i32) as usize]
         };
         self.scratch = moves;
-        let speed = self.rules.types[at.0].proto.speed;
+        let speed = self.groups[at.0][at.1].speed;
         self.active_movement(at, dir, speed);
     }
 
@@ -1473,6 +1481,58 @@ impl State {
                 let next = timed.next;
                 self.plan(next, Arc::new(timed));
             }
+            Effect::SetSpeedForAll { what, value } => {
+                let rules = self.rules.clone();
+                for &k in &rules.subtypes[*what] {
+                    for s in self.groups[k].iter_mut() {
+                        s.speed = *value;
+                    }
+                }
+            }
+            Effect::PullWithIt { pixel_perfect } => {
+                if let Some(s2) = s2 {
+                    let me = (rule.line, s1.0, self.groups[s1.0][s1.1].id);
+                    if !self.pulled.contains(&me) {
+                        self.pulled.push(me);
+                        let puller = &self.groups[s2.0][s2.1];
+                        let v = puller.last_direction().normalised();
+                        let px = (puller.speed * f64::from(self.block)) as i32;
+                        let puller_rect = puller.rect;
+                        let before = self.groups[s1.0][s1.1].last;
+                        self.update_pos(s1, v, px);
+                        let s = &mut self.groups[s1.0][s1.1];
+                        s.last = before;
+                        if *pixel_perfect {
+                            s.rect = puller_rect;
+                        }
+                        self.moved = true;
+                    }
+                }
+            }
+            Effect::SpawnBeside {
+                what,
+                dir,
+                step_back,
+            } => {
+                if let Some(s2) = s2 {
+                    if self.rng.next_double() < rule.prob {
+                        let o = &self.groups[s2.0][s2.1];
+                        let from = if *step_back {
+                            (!o.last.intersects(&o.rect)).then_some((o.last.x, o.last.y))
+                        } else {
+                            Some((o.rect.x, o.rect.y))
+                        };
+                        if let Some((x, y)) = from {
+                            let b = f64::from(self.block);
+                            let at = (
+                                (f64::from(x) + dir.x * b) as i32,
+                                (f64::from(y) + dir.y * b) as i32,
+                            );
+                            self.add(*what, at, false);
+                        }
+                    }
+                }
+            }
             Effect::AddHealthPointsToMax { value, kill_second } => {
                 let limit = self.rules.types[s1.0].proto.hp.2;
                 let s = &mut self.groups[s1.0][s1.1];
@@ -1516,7 +1576,7 @@ impl State {
                     if last.y * pusher.orientation.y < 0.0 {
                         dir.y = -dir.y;
                     }
-                    let speed = self.rules.types[s2.0].proto.speed;
+                    let speed = self.groups[s2.0][s2.1].speed;
                     self.active_movement(s1, dir, speed);
                     self.groups[s1.0][s1.1].orientation = dir;
                     self.moved = true;

@@ -486,6 +486,27 @@ pub enum Effect {
         /// Its name (`transformToAll`).
         name: String,
     },
+    /// Every sprite of `what` gets speed `value`.
+    SetSpeedForAll {
+        /// The type.
+        what: Kind,
+        /// The speed.
+        value: f64,
+    },
+    /// Moved along with the other (a log carrying a frog), once a tick.
+    PullWithIt {
+        /// Put right on the other.
+        pixel_perfect: bool,
+    },
+    /// Spawns `what` one cell beside the other (or beside where it was, with `step_back`).
+    SpawnBeside {
+        /// The type spawned.
+        what: Kind,
+        /// Which side.
+        dir: Dir,
+        /// From the other's place before it moved.
+        step_back: bool,
+    },
     /// Gains health points up to its limit.
     AddHealthPointsToMax {
         /// How many.
@@ -633,6 +654,23 @@ impl Effect {
                     name: ftype.to_string(),
                 }
             }
+            "setSpeedForAll" => Effect::SetSpeedForAll {
+                what: stype("stype")?,
+                value: p.float("value", 0.0)?,
+            },
+            "pullWithIt" => Effect::PullWithIt {
+                pixel_perfect: p.flag("pixelPerfect")?,
+            },
+            "spawnAbove" | "spawnBelow" | "spawnLeft" | "spawnRight" => Effect::SpawnBeside {
+                what: stype("stype")?,
+                dir: match word {
+                    "spawnAbove" => Dir::UP,
+                    "spawnBelow" => Dir::DOWN,
+                    "spawnLeft" => Dir::LEFT,
+                    _ => Dir::RIGHT,
+                },
+                step_back: p.flag("stepBack")?,
+            },
             "addHealthPointsToMax" => Effect::AddHealthPointsToMax {
                 value: p.int("value", 1)?,
                 kill_second: p.flag("killSecond")?,
@@ -667,6 +705,9 @@ impl Effect {
             "collectResourceIfHeld" => &["heldResource", "value", "killResource"],
             "addHealthPointsToMax" => &["value", "killSecond"],
             "addTimer" => &["timer", "ftype", "repeating", "nextExecution"],
+            "setSpeedForAll" => &["stype", "value"],
+            "pullWithIt" => &["pixelPerfect"],
+            "spawnAbove" | "spawnBelow" | "spawnLeft" | "spawnRight" => &["stype", "stepBack"],
             "undoAll" => &["notStype"],
             "addHealthPoints" => &["value", "killSecond"],
             "subtractHealthPoints" => &["value", "limit", "scoreChangeIfKilled", "stype"],
@@ -1274,6 +1315,7 @@ fn compile_all(desc: &GameDesc, file: &str) -> Result<(Rules, Vec<VgdlError>), V
                 | Effect::AttractGaze { align: true }
                 | Effect::Align { .. }
                 | Effect::TeleportToExit
+                | Effect::PullWithIt { .. }
         )
     };
     let mut fixed: Vec<bool> = types.iter().map(|t| t.proto.is_static).collect();

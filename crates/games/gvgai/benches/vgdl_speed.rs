@@ -134,7 +134,7 @@ fn main() {
         println!(
             "{game:16} {per_40ms:>12.0} {:>12} {:>8}",
             theirs.map_or("-".into(), |t| format!("{t:.1}")),
-            theirs.map_or("-".into(), |t| format!("{:.0}×", per_40ms / t))
+            theirs.map_or("-".into(), |t| format!("{:.1}×", per_40ms / t))
         );
     }
 }

@@ -220,8 +220,10 @@ fn each_level_character_gets_its_role_from_the_rules() {
 /// Games checked beside GVGAI's own engine (its `runOneGame` with a scripted player, run
 /// beside ours): timed rules (`T TIME > effect timer=N repeating=True`) and `addTimer`
 /// (hungrybirds, roadfighter, seaquest, deflection, grow), `SpriteCounterMore` (grow),
-/// `MultiSpriteCounterSubTypes` (mirrors) and FlakAvatar's `minAmmo` / `ammoCost`
-/// (eggomania), played by the reference traces' script with seed 0: where and how each ends.
+/// `MultiSpriteCounterSubTypes` (mirrors), FlakAvatar's `minAmmo` / `ammoCost` (eggomania),
+/// `pullWithIt` (frogs, gymkhana), `setSpeedForAll` (circuit, slide) and `spawnAbove` /
+/// `Below` / `Left` / `Right` (slide), played by the reference traces' script with seed 0:
+/// where and how each ends.
 #[test]
 fn games_checked_beside_gvgais_engine_end_where_it_ends_them() {
     let Some(dir) = data() else {
@@ -238,7 +240,7 @@ fn games_checked_beside_gvgais_engine_end_where_it_ends_them() {
     ];
     // (game, cycles played, final score, avatar (x, y, hp) after 200 cycles when alive)
     type End = (&'static str, i32, f64, Option<(i32, i32, i32)>);
-    let expected: [End; 7] = [
+    let expected: [End; 11] = [
         ("hungrybirds", 200, 0.0, Some((700, 450, 6))),
         ("roadfighter", 7, 0.0, None),
         ("seaquest", 96, 0.0, None),
@@ -246,6 +248,10 @@ fn games_checked_beside_gvgais_engine_end_where_it_ends_them() {
         ("grow", 200, 0.0, Some((616, 352, 0))),
         ("mirrors", 4, 0.0, None),
         ("eggomania", 200, 2.0, Some((625, 300, 0))),
+        ("frogs", 31, 0.0, None),
+        ("gymkhana", 1, 0.0, None),
+        ("circuit", 200, 0.0, Some((704, 176, 0))),
+        ("slide", 200, 0.0, Some((150, 250, 0))),
     ];
     for (game, cycles, score, alive) in expected {
         let g = gvgai::load::game(&dir.join(format!("gridphysics/{game}.txt"))).unwrap();
