@@ -1247,6 +1247,34 @@ impl State {
         }
     }
 
+    /// `transformToSingleton`'s hand-over: the new sprite takes the old one's direction (when
+    /// both have one), place before the tick, resources and the avatar's part; the old dies.
+    fn take_place(&mut self, new: At, old_at: At) {
+        let old = self.groups[old_at.0][old_at.1].clone();
+        let n = &mut self.groups[new.0][new.1];
+        if n.oriented && old.oriented {
+            n.orientation = old.orientation;
+        }
+        n.last = old.last;
+        self.fixed_last_stale |= self.rules.fixed[new.0] && n.last != n.rect;
+        for &(r, v) in &old.resources {
+            n.modify_resource(r, v);
+        }
+        let mut transformed = true;
+        if self.rules.types[old_at.0]
+            .class
+            .is_some_and(Class::is_avatar)
+            && self.avatar == Some((old_at.0, old.id))
+        {
+            if self.rules.types[new.0].class.is_some_and(Class::is_avatar) {
+                self.avatar = Some((new.0, self.groups[new.0][new.1].id));
+            } else {
+                transformed = false;
+            }
+        }
+        self.kill(old_at, transformed);
+    }
+
     /// Applies `rule` to `s1` (meeting `s2`, or the edge), scoring as GVGAI scores.
     fn apply(&mut self, rule: &Rule, s1: At, s2: Option<At>) {
         self.apply_as(rule, s1, s2, false);
@@ -1328,6 +1356,48 @@ impl State {
             Effect::KillAll { what } => {
                 for i in 0..self.groups[*what].len() {
                     self.kill((*what, i), false);
+                }
+            }
+            Effect::TransformToRandomChild {
+                of,
+                kill_second,
+                force_orientation,
+            } => {
+                let choices: Vec<Kind> = self.rules.subtypes[*of]
+                    .iter()
+                    .copied()
+                    .filter(|k| k != of)
+                    .collect();
+                if !choices.is_empty() {
+                    let pick = choices[self.rng.next_int(choices.len() as i32) as usize];
+                    let r = self.groups[s1.0][s1.1].rect;
+                    if let Some(new) = self.add(pick, (r.x, r.y), false) {
+                        self.transform(new, s1, s2, *kill_second, *force_orientation);
+                    }
+                }
+            }
+            Effect::TransformToSingleton {
+                to,
+                back,
+                take_orientation,
+            } => {
+                if let Some(s2) = s2 {
+                    for i in 0..self.groups[*to].len() {
+                        let r = self.groups[*to][i].rect;
+                        if let Some(new) = self.add(*back, (r.x, r.y), false) {
+                            self.take_place(new, (*to, i));
+                        }
+                    }
+                    let r = self.groups[s1.0][s1.1].rect;
+                    if let Some(new) = self.add(*to, (r.x, r.y), false) {
+                        self.take_place(new, s1);
+                        if *take_orientation {
+                            let o = self.groups[s2.0][s2.1].orientation;
+                            let n = &mut self.groups[new.0][new.1];
+                            n.oriented = true;
+                            n.orientation = Dir { x: -o.x, y: -o.y };
+                        }
+                    }
                 }
             }
             Effect::KillIfFrontal | Effect::KillIfNotFrontal => {

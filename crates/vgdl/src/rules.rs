@@ -424,6 +424,24 @@ pub enum Effect {
         /// The new sprite keeps the old one's direction.
         force_orientation: bool,
     },
+    /// Becomes a sprite of one of `of`'s subtypes, at random.
+    TransformToRandomChild {
+        /// The group whose subtypes it may become.
+        of: Kind,
+        /// The other sprite dies too.
+        kill_second: bool,
+        /// The new sprite keeps the old one's direction.
+        force_orientation: bool,
+    },
+    /// Becomes the one sprite of `to`: the one there was becomes `back` again.
+    TransformToSingleton {
+        /// The singleton type.
+        to: Kind,
+        /// What the previous one becomes.
+        back: Kind,
+        /// The new one faces against the other's direction.
+        take_orientation: bool,
+    },
     /// Every sprite of `what` dies.
     KillAll {
         /// The type.
@@ -610,6 +628,16 @@ impl Effect {
                 kill_second: p.flag("killSecond")?,
                 force_orientation: p.flag("forceOrientation")?,
             },
+            "transformToRandomChild" => Effect::TransformToRandomChild {
+                of: stype("stype")?,
+                kill_second: p.flag("killSecond")?,
+                force_orientation: p.flag("forceOrientation")?,
+            },
+            "transformToSingleton" => Effect::TransformToSingleton {
+                to: stype("stype")?,
+                back: stype("stype_other")?,
+                take_orientation: p.flag("takeOrientation")?,
+            },
             "killAll" => Effect::KillAll {
                 what: stype("stype")?,
             },
@@ -699,6 +727,8 @@ impl Effect {
                 "forceOrientation",
             ],
             "killAll" | "spawnBehind" => &["stype"],
+            "transformToRandomChild" => &["stype", "killSecond", "forceOrientation"],
+            "transformToSingleton" => &["stype", "stype_other", "takeOrientation"],
             "align" => &["orient"],
             "shieldFrom" => &["stype", "ftype"],
             "spawnIfHasLess" => &["resource", "limit", "stype"],

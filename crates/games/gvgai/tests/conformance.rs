@@ -222,7 +222,8 @@ fn each_level_character_gets_its_role_from_the_rules() {
 /// (hungrybirds, roadfighter, seaquest, deflection, grow), `SpriteCounterMore` (grow),
 /// `MultiSpriteCounterSubTypes` (mirrors), FlakAvatar's `minAmmo` / `ammoCost` (eggomania),
 /// `pullWithIt` (frogs, gymkhana), `setSpeedForAll` (circuit, slide) and `spawnAbove` /
-/// `Below` / `Left` / `Right` (slide), played by the reference traces' script with seed 0:
+/// `Below` / `Left` / `Right` (slide), `transformToRandomChild` (pokemon) and
+/// `transformToSingleton` (realportals), played by the reference traces' script with seed 0:
 /// where and how each ends.
 #[test]
 fn games_checked_beside_gvgais_engine_end_where_it_ends_them() {
@@ -240,7 +241,7 @@ fn games_checked_beside_gvgais_engine_end_where_it_ends_them() {
     ];
     // (game, cycles played, final score, avatar (x, y, hp) after 200 cycles when alive)
     type End = (&'static str, i32, f64, Option<(i32, i32, i32)>);
-    let expected: [End; 11] = [
+    let expected: [End; 13] = [
         ("hungrybirds", 200, 0.0, Some((700, 450, 6))),
         ("roadfighter", 7, 0.0, None),
         ("seaquest", 96, 0.0, None),
@@ -252,6 +253,8 @@ fn games_checked_beside_gvgais_engine_end_where_it_ends_them() {
         ("gymkhana", 1, 0.0, None),
         ("circuit", 200, 0.0, Some((704, 176, 0))),
         ("slide", 200, 0.0, Some((150, 250, 0))),
+        ("pokemon", 200, 0.0, Some((684, 285, 0))),
+        ("realportals", 14, 0.0, None),
     ];
     for (game, cycles, score, alive) in expected {
         let g = gvgai::load::game(&dir.join(format!("gridphysics/{game}.txt"))).unwrap();
