@@ -157,6 +157,8 @@ pub struct Sprite {
     pub ttl: i32,
     /// Its speed in cells a move (its type's, unless a rule set it: `setSpeedForAll`).
     pub speed: f64,
+    /// Whether a random move has set `prev` yet.
+    pub prev_set: bool,
 }
 
 impl Sprite {
@@ -460,6 +462,7 @@ impl State {
             prev: Dir::NONE,
             ttl: p.ttl,
             speed: p.speed,
+            prev_set: false,
         };
         self.next_id += 1;
         self.alive += 1;
@@ -693,6 +696,21 @@ impl State {
                 self.passive_movement(at);
                 return;
             }
+            Class::OngoingTurningAvatar => {
+                let dir = action.dir();
+                let s = &mut self.groups[at.0][at.1];
+                let o = s.orientation;
+                if !dir.is_none() && dir.x * o.x + dir.y * o.y == 0.0 && s.oriented {
+                    s.orientation = dir;
+                }
+                self.passive_movement(at);
+                let s = &self.groups[at.0][at.1];
+                if !s.rect.intersects(&s.last) {
+                    let (pos, behind) = ((s.last.x, s.last.y), self.rules.types[at.0].proto.behind);
+                    self.add(behind, pos, false);
+                }
+                return;
+            }
             Class::OngoingAvatar | Class::OngoingShootAvatar => {
                 let dir = action.dir();
                 if !dir.is_none() {
@@ -846,7 +864,11 @@ impl State {
                 let speed = self.groups[at.0][at.1].speed;
                 self.active_movement(at, dir, speed);
             }
-            Chaser | Fleeing => self.chase(at, class == Fleeing),
+            Chaser | Fleeing | LOSChaser => self.chase(at, class),
+            SpawnPointMultiSprite => {
+                let kinds = self.rules.types[at.0].proto.missiles.clone();
+                self.spawn_many(at, &kinds);
+            }
             SpawnPoint | Bomber => self.spawn_point(at, self.rules.types[at.0].proto.stype),
             RandomBomber => {
                 let dir = Dir::BASE[self.rng.next_int(4) as usize];
@@ -905,6 +927,38 @@ impl State {
         }
     }
 
+    /// GVGAI's `SpawnPointMultiSprite.update`: as a spawn point's, each of `kinds` spawned
+    /// in turn on the beat.
+    fn spawn_many(&mut self, at: At, kinds: &[Kind]) {
+        let p = &self.rules.types[at.0].proto;
+        let (cooldown, prob, total, spawn_orientation) =
+            (p.cooldown, p.prob, p.total, p.spawn_orientation);
+        if self.groups[at.0][at.1].start == -1 {
+            self.groups[at.0][at.1].start = self.tick;
+        }
+        let roll = self.rng.next_float();
+        let start = self.groups[at.0][at.1].start;
+        if (start + self.tick) % cooldown == 0 && f64::from(roll) < prob {
+            for &what in kinds {
+                let r = self.groups[at.0][at.1].rect;
+                if let Some(new) = self.add(what, (r.x, r.y), false) {
+                    self.groups[at.0][at.1].counter += 1;
+                    let own = self.groups[at.0][at.1].orientation;
+                    let n = &mut self.groups[new.0][new.1];
+                    if !spawn_orientation.is_none() {
+                        n.orientation = spawn_orientation;
+                    } else if n.orientation.is_none() {
+                        n.orientation = own;
+                    }
+                }
+            }
+        }
+        self.default_update(at);
+        if total > 0 && self.groups[at.0][at.1].counter >= total {
+            self.kill(at, false);
+        }
+    }
+
     /// RandomNPC's move: its last direction again while the repeat count lasts, else a
     /// random base direction.
     fn random_move(&mut self, at: At) -> Dir {
@@ -917,12 +971,14 @@ impl State {
             let d = Dir::BASE[self.rng.next_int(4) as usize];
             let s = &mut self.groups[at.0][at.1];
             s.prev = d;
+            s.prev_set = true;
             s.counter = 0;
             d
         }
     }
 
-    fn chase(&mut self, at: At, fleeing: bool) {
+    fn chase(&mut self, at: At, class: Class) {
+        let fleeing = class == Class::Fleeing;
         self.passive_movement(at);
         let p = &self.rules.types[at.0].proto;
         let Some(target) = p.stype else {
@@ -938,8 +994,35 @@ impl State {
             &[]
         };
         let kinds = || std::iter::once(target).chain(extra.iter().copied());
+        // A LOSChaser sees only along its last direction, and nothing before its first
+        // random move (GVGAI compares the unset direction by identity).
+        let los = class == Class::LOSChaser;
+        let (prev, prev_set) = {
+            let s = &self.groups[at.0][at.1];
+            (s.prev, s.prev_set)
+        };
+        let sees = |r: &Rect| -> bool {
+            if !los {
+                return true;
+            }
+            if !prev_set {
+                return false;
+            }
+            if prev == Dir::DOWN {
+                r.x == me.x && r.y >= me.y
+            } else if prev == Dir::UP {
+                r.x == me.x && r.y <= me.y
+            } else if prev == Dir::LEFT {
+                r.x <= me.x && r.y == me.y
+            } else if prev == Dir::RIGHT {
+                r.x >= me.x && r.y == me.y
+            } else {
+                false
+            }
+        };
         let best = kinds()
             .flat_map(|k| self.groups[k].iter())
+            .filter(|s| sees(&s.rect))
             .map(|s| distance(&me, &s.rect))
             .min();
         let mut moves = std::mem::take(&mut self.scratch);
@@ -947,7 +1030,7 @@ impl State {
         if let Some(best) = best {
             let within = max_distance == -1.0 || f64::from(best) <= max_distance;
             for t in kinds().flat_map(|k| self.groups[k].iter()) {
-                if !within || distance(&me, &t.rect) != best {
+                if !within || !sees(&t.rect) || distance(&me, &t.rect) != best {
                     continue;
                 }
                 for dir in Dir::BASE {

@@ -122,6 +122,12 @@ pub enum Class {
     OngoingAvatar,
     /// An ongoing player that shoots with USE.
     OngoingShootAvatar,
+    /// An ongoing player that turns only sideways and leaves `spawnBehind` where it was.
+    OngoingTurningAvatar,
+    /// A spawn point that spawns each of `stypes` at once.
+    SpawnPointMultiSprite,
+    /// A chaser that sees only along its last direction.
+    LOSChaser,
 }
 
 impl Class {
@@ -153,6 +159,9 @@ impl Class {
             "BomberRandomMissile" => Class::BomberRandomMissile,
             "OngoingAvatar" => Class::OngoingAvatar,
             "OngoingShootAvatar" => Class::OngoingShootAvatar,
+            "OngoingTurningAvatar" => Class::OngoingTurningAvatar,
+            "SpawnPointMultiSprite" => Class::SpawnPointMultiSprite,
+            "LOSChaser" => Class::LOSChaser,
             _ => return None,
         })
     }
@@ -170,6 +179,7 @@ impl Class {
                 | Class::MissileAvatar
                 | Class::OngoingAvatar
                 | Class::OngoingShootAvatar
+                | Class::OngoingTurningAvatar
         )
     }
 
@@ -181,7 +191,9 @@ impl Class {
             Class::Spreader => &["limit", "stype", "spreadprob"],
             Class::Portal => &["stype"],
             Class::RandomNPC => &["cons"],
-            Class::Chaser | Class::Fleeing => &["cons", "stype", "maxDistance"],
+            Class::Chaser | Class::Fleeing | Class::LOSChaser => &["cons", "stype", "maxDistance"],
+            Class::OngoingTurningAvatar => &["spawnBehind"],
+            Class::SpawnPointMultiSprite => &["prob", "total", "stypes", "spawnorientation"],
             Class::SpawnPoint | Class::Bomber | Class::RandomBomber => {
                 &["prob", "total", "stype", "spawnorientation"]
             }
@@ -280,6 +292,8 @@ pub struct Proto {
     pub spread_prob: f64,
     /// A random-missile bomber's missiles.
     pub missiles: Vec<Kind>,
+    /// What an ongoing turning avatar leaves where it was.
+    pub behind: Kind,
     /// A flak avatar's least ammunition to shoot (-1: any) and what a shot costs.
     pub min_ammo: i32,
     /// See `min_ammo`.
@@ -1405,7 +1419,9 @@ fn proto(
     let speed_default = match c {
         Missile | RandomNPC | Chaser | Fleeing | MovingAvatar | OrientedAvatar | ShootAvatar
         | HorizontalAvatar | VerticalAvatar | FlakAvatar | RandomMissile | MissileAvatar
-        | RandomBomber | OngoingAvatar | OngoingShootAvatar => 1.0,
+        | RandomBomber | OngoingAvatar | OngoingShootAvatar | OngoingTurningAvatar | LOSChaser => {
+            1.0
+        }
         _ => 0.0,
     };
     let oriented_default = matches!(
@@ -1421,10 +1437,20 @@ fn proto(
             | BomberRandomMissile
             | OngoingAvatar
             | OngoingShootAvatar
+            | OngoingTurningAvatar
+            | SpawnPointMultiSprite
     );
     let orientation_default = match c {
-        OrientedAvatar | ShootAvatar | Bomber | MissileAvatar | RandomBomber
-        | BomberRandomMissile | OngoingAvatar | OngoingShootAvatar => Dir::RIGHT,
+        OrientedAvatar
+        | ShootAvatar
+        | Bomber
+        | MissileAvatar
+        | RandomBomber
+        | BomberRandomMissile
+        | OngoingAvatar
+        | OngoingShootAvatar
+        | OngoingTurningAvatar
+        | SpawnPointMultiSprite => Dir::RIGHT,
         RandomMissile => Dir::NIL,
         _ => Dir::NONE,
     };
@@ -1467,6 +1493,7 @@ fn proto(
                 | RandomBomber
                 | Chaser
                 | Fleeing
+                | LOSChaser
                 | Portal
                 | OngoingShootAvatar
         )
@@ -1484,7 +1511,7 @@ fn proto(
         Resource => 2,
         _ => 1,
     };
-    let missiles = match p.get("stypeMissile") {
+    let missiles = match p.get("stypeMissile").or(p.get("stypes")) {
         None => Vec::new(),
         Some(v) => v
             .split(',')
@@ -1498,6 +1525,12 @@ fn proto(
     if leaf && c == BomberRandomMissile && missiles.is_empty() {
         return Err(p.err("a BomberRandomMissile needs its stypeMissile=".into()));
     }
+    // What an ongoing turning avatar leaves behind (GVGAI's type 0, the wall, when unset).
+    let behind = match p.get("spawnBehind") {
+        None => 0,
+        Some(v) => kind_of(v)
+            .ok_or_else(|| p.err(format!("spawnBehind={v} is not a sprite of the game")))?,
+    };
     let value_key = if c == Resource { "value" } else { "cons" };
     let value_default = i32::from(c == Resource);
     Ok(Proto {
@@ -1514,11 +1547,19 @@ fn proto(
             .max(1),
         oriented: oriented_default || !orientation.is_none(),
         orientation,
-        is_static: matches!(c, Immovable | Door | SpawnPoint | Portal),
+        is_static: matches!(
+            c,
+            Immovable | Door | SpawnPoint | Portal | SpawnPointMultiSprite
+        ),
         rotate_in_place: p.get("rotateInPlace").map_or(
             matches!(
                 c,
-                OrientedAvatar | ShootAvatar | MissileAvatar | OngoingAvatar | OngoingShootAvatar
+                OrientedAvatar
+                    | ShootAvatar
+                    | MissileAvatar
+                    | OngoingAvatar
+                    | OngoingShootAvatar
+                    | OngoingTurningAvatar
             ),
             |v| v.eq_ignore_ascii_case("true"),
         ),
@@ -1534,6 +1575,7 @@ fn proto(
         ttl: p.int("timeToLive", -1)?,
         spread_prob: p.float("spreadprob", 1.0)?,
         missiles,
+        behind,
         min_ammo: p.int("minAmmo", -1)?,
         ammo_cost: p.int("ammoCost", 1)?,
     })

@@ -53,7 +53,9 @@ pub fn categories(game: &Game) -> Vec<Category> {
                     | Class::Fleeing
                     | Class::Bomber
                     | Class::RandomBomber
-                    | Class::BomberRandomMissile,
+                    | Class::BomberRandomMissile
+                    | Class::LOSChaser
+                    | Class::SpawnPointMultiSprite,
                 ) => Category::Npc,
                 _ if t.proto.is_static => Category::Static,
                 _ => Category::Movable,

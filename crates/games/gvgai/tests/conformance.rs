@@ -223,8 +223,9 @@ fn each_level_character_gets_its_role_from_the_rules() {
 /// `MultiSpriteCounterSubTypes` (mirrors), FlakAvatar's `minAmmo` / `ammoCost` (eggomania),
 /// `pullWithIt` (frogs, gymkhana), `setSpeedForAll` (circuit, slide) and `spawnAbove` /
 /// `Below` / `Left` / `Right` (slide), `transformToRandomChild` (pokemon) and
-/// `transformToSingleton` (realportals), played by the reference traces' script with seed 0:
-/// where and how each ends.
+/// `transformToSingleton` (realportals), `OngoingTurningAvatar` (garbagecollector),
+/// `SpawnPointMultiSprite` (towerdefense) and `LOSChaser` (explore), played by the reference
+/// traces' script with seed 0: where and how each ends.
 #[test]
 fn games_checked_beside_gvgais_engine_end_where_it_ends_them() {
     let Some(dir) = data() else {
@@ -241,7 +242,7 @@ fn games_checked_beside_gvgais_engine_end_where_it_ends_them() {
     ];
     // (game, cycles played, final score, avatar (x, y, hp) after 200 cycles when alive)
     type End = (&'static str, i32, f64, Option<(i32, i32, i32)>);
-    let expected: [End; 13] = [
+    let expected: [End; 16] = [
         ("hungrybirds", 200, 0.0, Some((700, 450, 6))),
         ("roadfighter", 7, 0.0, None),
         ("seaquest", 96, 0.0, None),
@@ -255,6 +256,9 @@ fn games_checked_beside_gvgais_engine_end_where_it_ends_them() {
         ("slide", 200, 0.0, Some((150, 250, 0))),
         ("pokemon", 200, 0.0, Some((684, 285, 0))),
         ("realportals", 14, 0.0, None),
+        ("garbagecollector", 52, 1.0, None),
+        ("towerdefense", 200, 2.0, Some((360, 240, 0))),
+        ("explore", 200, 0.0, Some((120, 120, 0))),
     ];
     for (game, cycles, score, alive) in expected {
         let g = gvgai::load::game(&dir.join(format!("gridphysics/{game}.txt"))).unwrap();
