@@ -896,39 +896,11 @@ impl State {
     /// under `prob`, a sprite of `what` where it stands; then the default update, and death
     /// after `total` spawns.
     fn spawn_point(&mut self, at: At, what: Option<Kind>) {
-        let p = &self.rules.types[at.0].proto;
-        let (cooldown, prob, total, spawn_orientation) =
-            (p.cooldown, p.prob, p.total, p.spawn_orientation);
-        if self.groups[at.0][at.1].start == -1 {
-            self.groups[at.0][at.1].start = self.tick;
-        }
-        let roll = self.rng.next_float();
-        let start = self.groups[at.0][at.1].start;
-        if (start + self.tick) % cooldown == 0 && f64::from(roll) < prob {
-            let pos = (
-                self.groups[at.0][at.1].rect.x,
-                self.groups[at.0][at.1].rect.y,
-            );
-            let added = what.and_then(|what| self.add(what, pos, false));
-            if let Some(new) = added {
-                self.groups[at.0][at.1].counter += 1;
-                let own = self.groups[at.0][at.1].orientation;
-                let n = &mut self.groups[new.0][new.1];
-                if !spawn_orientation.is_none() {
-                    n.orientation = spawn_orientation;
-                } else if n.orientation.is_none() {
-                    n.orientation = own;
-                }
-            }
-        }
-        self.default_update(at);
-        if total > 0 && self.groups[at.0][at.1].counter >= total {
-            self.kill(at, false);
-        }
+        self.spawn_many(at, what.as_slice());
     }
 
-    /// GVGAI's `SpawnPointMultiSprite.update`: as a spawn point's, each of `kinds` spawned
-    /// in turn on the beat.
+    /// GVGAI's `SpawnPointMultiSprite.update` (and a spawn point's, with one kind): each of
+    /// `kinds` spawned in turn on the beat.
     fn spawn_many(&mut self, at: At, kinds: &[Kind]) {
         let p = &self.rules.types[at.0].proto;
         let (cooldown, prob, total, spawn_orientation) =
@@ -2060,13 +2032,11 @@ impl FixedGrid {
                 self.overlap_starts.push(self.overlaps.len() as u32);
                 found.clear();
                 for &k2 in &seconds {
-                    found.extend(
-                        self.near(k2, state.block, &s.rect)
-                            .filter(|&i2| {
-                                (k2, i2) != (k, i) && s.rect.intersects(&state.groups[k2][i2].rect)
-                            })
-                            .map(|i2| (k2 as u32, i2 as u32)),
-                    );
+                    self.each_near(k2, state.block, &s.rect, |i2| {
+                        if (k2, i2) != (k, i) && s.rect.intersects(&state.groups[k2][i2].rect) {
+                            found.push((k2 as u32, i2 as u32));
+                        }
+                    });
                 }
                 self.overlaps.extend_from_slice(&found);
             }
@@ -2074,42 +2044,8 @@ impl FixedGrid {
         self.overlap_starts.push(self.overlaps.len() as u32);
     }
 
-    /// The places of the fixed sprites of `kind` that may overlap `r`: those of the three
-    /// cells around it in each of three rows, and those outside the grid.
-    fn near(&self, kind: Kind, block: i32, r: &Rect) -> impl Iterator<Item = usize> + '_ {
-        let cells = (self.w * self.h) as usize;
-        let row = self.slot.get(kind).copied().unwrap_or(u32::MAX);
-        let cx = r.x.div_euclid(block) + 1;
-        let cy = r.y.div_euclid(block) + 1;
-        let (w, h) = (self.w, self.h);
-        let (x0, x1) = ((cx - 1).max(0), (cx + 1).min(w - 1));
-        // No rows for a type the grid does not hold.
-        let (y0, y1) = if row == u32::MAX {
-            (0, -1)
-        } else {
-            ((cy - 1).max(0), (cy + 1).min(h - 1))
-        };
-        let rows = y0..=y1;
-        let base = row as usize * cells;
-        rows.flat_map(move |y| {
-            let range = if x0 <= x1 {
-                self.starts[base + (y * w + x0) as usize] as usize
-                    ..self.starts[base + (y * w + x1) as usize + 1] as usize
-            } else {
-                0..0
-            };
-            self.entries[range].iter().map(|&i| i as usize)
-        })
-        .chain(
-            self.outside
-                .iter()
-                .filter(move |&&(k, _)| k as usize == kind)
-                .map(|&(_, i)| i as usize),
-        )
-    }
-
-    /// Calls `f` with the place of each fixed sprite of `kind` that may overlap `r` (as
-    /// [`Self::near`], in plain loops: the collisions' innermost step).
+    /// Calls `f` with the place of each fixed sprite of `kind` that may overlap `r`: those of
+    /// the three cells around it in each of three rows, and those outside the grid.
     #[inline]
     fn each_near(&self, kind: Kind, block: i32, r: &Rect, mut f: impl FnMut(usize)) {
         let row = match self.slot.get(kind) {
