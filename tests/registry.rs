@@ -259,12 +259,13 @@ fn each_game_brings_its_commands_and_formats_through_its_plug_in() {
             "vglc-zelda",
             "vglc-lode-runner",
             "vglc-mario",
-            "mario-ai"
+            "mario-ai",
+            "gvgai-vgdl"
         ]
     );
     let exporters: Vec<&str> = level_studio::formats::exporters()
         .iter()
         .map(|e| e.format)
         .collect();
-    assert_eq!(exporters, ["vglc-mario", "mario-ai"]);
+    assert_eq!(exporters, ["vglc-mario", "mario-ai", "gvgai-vgdl"]);
 }

@@ -372,3 +372,126 @@ fn the_shortest_win_is_printed_as_a_script_that_wins() {
         stdout(&o)
     );
 }
+
+/// A roomier push game level for the GA: a border the GA keeps and an inside it fills.
+const PUSH_ROOM: &str = "wwwwwwwww\nwA......w\nw...c...w\nw.......w\nw......ow\nwwwwwwwww\n";
+
+#[test]
+fn import_export_generate_and_eval_of_a_vgdl_game() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = write(dir.path(), "push.txt", PUSH);
+    write(dir.path(), "push_lvl0.txt", PUSH_ROOM);
+    write(dir.path(), "push_lvl1.txt", PUSH_LEVEL);
+    // import: the description and its levels into a pack that carries the description.
+    let pack = dir.path().join("push.ron");
+    let o = studio(&[
+        "import",
+        "--format",
+        "gvgai-vgdl",
+        s(&game),
+        "--out",
+        s(&pack),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = std::fs::read_to_string(&pack).unwrap();
+    assert!(text.contains("sources:") && text.contains("bounceForward"));
+    // Another process reads the pack with nothing else: the description comes with it.
+    let o = studio(&["validate", s(&pack), "--games", "1"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stdout(&o).contains("OLETS"), "{}", stdout(&o));
+    // export: GVGAI's own layout again.
+    let out = dir.path().join("gvgai");
+    let o = studio(&[
+        "export",
+        s(&pack),
+        "--format",
+        "gvgai-vgdl",
+        "--out",
+        s(&out),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(out.join("push.txt")).unwrap(), PUSH);
+    assert_eq!(
+        std::fs::read_to_string(out.join("push_lvl1.txt")).unwrap(),
+        PUSH_LEVEL
+    );
+    // generate: a GA run whose levels cannot be feasible (the push game is won in fewer than
+    // 40 ticks) says so, and writes nothing.
+    let never = dir.path().join("never.ron");
+    let o = studio(&[
+        "generate",
+        "--vgdl",
+        s(&game),
+        "--fitness",
+        "beta",
+        "--count",
+        "1",
+        "--population",
+        "4",
+        "--generations",
+        "0",
+        "--out",
+        s(&never),
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("no run found a feasible level"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!never.exists());
+    // eval: the eight controllers' profiles, as JSON.
+    let o = studio(&[
+        "eval",
+        "--vgdl",
+        s(&game),
+        "--profile",
+        s(&pack),
+        s(&pack),
+        "--games",
+        "1",
+        "--budget",
+        "8",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["alpha"]["rooms"], 2);
+    assert_eq!(v["pairs_within_5_cells"], 2, "each level with itself");
+    for agent in [
+        "donothing",
+        "random",
+        "onestep",
+        "rs",
+        "flatmcts",
+        "mcts",
+        "rhea",
+        "olets",
+    ] {
+        let p = &v["alpha"]["profiles"][agent];
+        assert!(p["win_rate"].as_f64().is_some(), "{agent}: {v}");
+        assert_eq!(v["alpha_minus_beta"][agent]["win_rate"], 0.0, "{agent}");
+    }
+    // A pack of another game is refused in words.
+    let other = write(
+        dir.path(),
+        "other.txt",
+        &PUSH.replace("scoreChange=3", "scoreChange=4"),
+    );
+    let o = studio(&[
+        "eval",
+        "--vgdl",
+        s(&other),
+        "--profile",
+        s(&pack),
+        s(&pack),
+        "--games",
+        "1",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("not one of other.txt"),
+        "{}",
+        stderr(&o)
+    );
+}

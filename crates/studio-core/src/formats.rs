@@ -40,6 +40,9 @@ pub struct Importer {
     pub label: &'static str,
     /// What it reads, for help texts ("level files or their folder").
     pub help: &'static str,
+    /// A File menu item of its own besides File > Import ("Open GVGAI game…"), for a format
+    /// that brings a whole game with it.
+    pub menu: Option<&'static str>,
     /// Reads the files.
     pub import: fn(&ImportRequest) -> Result<Imported, String>,
 }

@@ -262,7 +262,12 @@ impl Level {
 }
 
 /// A level pack: ordered levels with metadata.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+///
+/// A pack of a game the user opened from a description (a GVGAI game) carries that
+/// description in `sources`: files write it before the levels, and reading a pack registers
+/// those games first ([`registry::load_sources`](crate::game::registry::load_sources)), so
+/// the pack opens on any machine.
+#[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Pack {
     /// File format version.
@@ -273,8 +278,58 @@ pub struct Pack {
     /// What the pack is for.
     #[serde(default)]
     pub description: String,
+    /// The descriptions of the games the levels need that the studio does not build in, as
+    /// the file held them (files are written with those of the levels' games at the time).
+    #[serde(default, deserialize_with = "register_sources")]
+    pub sources: Vec<crate::game::GameSource>,
     /// The levels, in play order.
     pub levels: Vec<Level>,
+}
+
+/// Reads a pack's `sources` and registers their games, before the levels are read.
+fn register_sources<'de, D: serde::Deserializer<'de>>(
+    deserializer: D,
+) -> Result<Vec<crate::game::GameSource>, D::Error> {
+    let sources = Vec::<crate::game::GameSource>::deserialize(deserializer)?;
+    crate::game::registry::load_sources(&sources).map_err(de::Error::custom)?;
+    Ok(sources)
+}
+
+/// The descriptions of the games of `levels` that come from one (each once, in the order the
+/// levels first name them).
+pub fn sources_of(levels: &[Level]) -> Vec<crate::game::GameSource> {
+    let mut seen: Vec<Game> = Vec::new();
+    let mut sources = Vec::new();
+    for level in levels {
+        if seen.contains(&level.game) {
+            continue;
+        }
+        seen.push(level.game);
+        if let Some(source) = level.game.game().ok().and_then(|g| g.source()) {
+            sources.push(source);
+        }
+    }
+    sources
+}
+
+impl Serialize for Pack {
+    /// The fields in order, with `sources` recomputed from the levels' games (left out when
+    /// there is none, as files of built-in games have always been).
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let sources = sources_of(&self.levels);
+        let mut out = serializer.serialize_struct("Pack", 5)?;
+        out.serialize_field("format", &self.format)?;
+        out.serialize_field("name", &self.name)?;
+        out.serialize_field("description", &self.description)?;
+        if sources.is_empty() {
+            out.skip_field("sources")?;
+        } else {
+            out.serialize_field("sources", &sources)?;
+        }
+        out.serialize_field("levels", &self.levels)?;
+        out.end()
+    }
 }
 
 impl Pack {
@@ -289,6 +344,7 @@ impl Pack {
             format: Self::format_version(),
             name: name.into(),
             description: String::new(),
+            sources: Vec::new(),
             levels: Vec::new(),
         }
     }

@@ -242,7 +242,13 @@ pub struct State {
     timers: Vec<(i32, Arc<Timed>)>,
     /// This tick's sprites a `pullWithIt` rule pulled already (rule line, type, number).
     pulled: Vec<(usize, Kind, u32)>,
+    /// The interaction rules applied so far, one bit per rule by its place in the set (the
+    /// first [`FIRED_RULES`]): what the pattern GA's "unique rules" counts.
+    fired: [u64; FIRED_RULES / 64],
 }
+
+/// How many interaction rules [`State::fired`] tells apart (GVGAI's games have at most ~60).
+pub const FIRED_RULES: usize = 256;
 
 /// The collisions' working lists, kept between ticks to spare allocations; a clone of a state
 /// starts with empty ones.
@@ -296,6 +302,7 @@ impl State {
             frozen_npcs: false,
             timers: Vec::new(),
             pulled: Vec::new(),
+            fired: [0; FIRED_RULES / 64],
         };
         for timed in &rules.timed {
             state.plan(timed.next, Arc::new(timed.clone()));
@@ -331,6 +338,12 @@ impl State {
             });
         }
         Ok(state)
+    }
+
+    /// Whether the interaction rule at `index` (its place in the interaction set) has been
+    /// applied in this game so far (rules past the first [`FIRED_RULES`] answer false).
+    pub fn fired(&self, index: usize) -> bool {
+        index < FIRED_RULES && self.fired[index / 64] & (1 << (index % 64)) != 0
     }
 
     /// The compiled game.
@@ -1338,6 +1351,9 @@ impl State {
     /// [`Self::apply`]; `timed` for a clock's rule, whose score change always applies as
     /// written (GVGAI scores the time effect, not the effect it runs).
     fn apply_as(&mut self, rule: &Rule, s1: At, s2: Option<At>, timed: bool) {
+        if rule.index < FIRED_RULES {
+            self.fired[rule.index / 64] |= 1 << (rule.index % 64);
+        }
         let mut scored = true;
         let mut score = rule.score;
         match &rule.effect {
@@ -1598,6 +1614,7 @@ impl State {
                         prob: rule.prob,
                         line: rule.line,
                         name: name.clone(),
+                        index: rule.index,
                     },
                     timer: *timer,
                     repeating: *repeating,

@@ -779,6 +779,9 @@ pub struct Rule {
     pub line: usize,
     /// The effect's name as written (`stepBack`: what `shieldFrom` names).
     pub name: String,
+    /// The rule's place in the interaction set (0 for the first line): what
+    /// [`crate::engine::State::fired`] records.
+    pub index: usize,
 }
 
 /// A termination, compiled.
@@ -1118,7 +1121,7 @@ fn compile_all(desc: &GameDesc, file: &str) -> Result<(Rules, Vec<VgdlError>), V
             kind_of(name).ok_or_else(|| err(line, format!("“{name}” is not a sprite of the game")))
         }
     };
-    for i in &desc.interactions {
+    for (index, i) in desc.interactions.iter().enumerate() {
         let reader = ParamReader {
             params: &i.params,
             file,
@@ -1170,6 +1173,7 @@ fn compile_all(desc: &GameDesc, file: &str) -> Result<(Rules, Vec<VgdlError>), V
             prob: reader.float("prob", 1.0)?,
             line: i.line,
             name: i.effect.clone(),
+            index,
         };
         let repeat = reader.int("repeat", 1)?.max(0) as usize;
         if timed {

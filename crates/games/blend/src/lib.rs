@@ -36,6 +36,7 @@ pub fn plugin(registry: &mut studio_core::game::registry::Registry) {
         format: "vglc-lode-runner",
         label: "VGLC Lode Runner levels",
         help: "VGLC Lode Runner level files or their folder: each level's four 16 × 16 quadrants as blend segments",
+        menu: None,
         import: data::import_lode_runner,
     });
 }

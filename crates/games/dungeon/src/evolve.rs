@@ -238,27 +238,13 @@ pub fn judge_room(cells: &Grid<Cell>, fitness: Fitness, seed: u64, games: u32) -
                 format!("solution {solution:.0} ticks (needs {MIN_SOLUTION_TICKS:.0})")
             },
         },
-        Constraint {
-            name: "do-nothing survives",
-            value: (survived / MIN_SURVIVAL_TICKS).min(1.0),
-            text: format!("survives {survived:.0} ticks (needs {MIN_SURVIVAL_TICKS:.0})"),
-        },
-        Constraint {
-            name: "cover",
-            value: if cover < MIN_COVER {
-                cover / MIN_COVER
-            } else if cover > MAX_COVER {
-                (1.0 - (cover - MAX_COVER) / (1.0 - MAX_COVER)).max(0.0)
-            } else {
-                1.0
-            },
-            text: format!(
-                "cover {:.0} % (want {:.0}–{:.0} %)",
-                cover * 100.0,
-                MIN_COVER * 100.0,
-                MAX_COVER * 100.0
-            ),
-        },
+        Constraint::at_least(
+            "do-nothing survives",
+            survived,
+            MIN_SURVIVAL_TICKS,
+            format!("survives {survived:.0} ticks (needs {MIN_SURVIVAL_TICKS:.0})"),
+        ),
+        Constraint::cover(cover, MIN_COVER, MAX_COVER),
         Constraint {
             name: "sprites present",
             value: kinds_present as f64 / kinds.len() as f64,

@@ -317,12 +317,14 @@ pub const IMPORTERS: [Importer; 2] = [
         format: "gvgai-zelda",
         label: "GVGAI Zelda levels",
         help: "GVGAI Zelda level files, one room each",
+        menu: None,
         import: import_gvgai,
     },
     Importer {
         format: "vglc-zelda",
         label: "VGLC Zelda dungeons",
         help: "a folder of VGLC Zelda dungeons (or its parent), cut into rooms",
+        menu: None,
         import: import_vglc,
     },
 ];

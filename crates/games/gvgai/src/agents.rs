@@ -63,6 +63,22 @@ impl Agent for RandomAgent {
 /// # Errors
 /// A name that is none of [`AGENTS`].
 pub fn named(name: &str, seed: i64, game: &Game) -> Result<Box<dyn Agent>, String> {
+    with_budget(name, seed, game, None)
+}
+
+/// As [`named`], the searching agents with `budget` iterations or evaluations a tick instead
+/// of their default ([`crate::planners::MCTS_ITERATIONS`], [`crate::planners::PLAN_EVALUATIONS`]).
+///
+/// # Errors
+/// As [`named`].
+pub fn with_budget(
+    name: &str,
+    seed: i64,
+    game: &Game,
+    budget: Option<usize>,
+) -> Result<Box<dyn Agent>, String> {
+    let evaluations = budget.unwrap_or(crate::planners::PLAN_EVALUATIONS).max(1);
+    let iterations = budget.unwrap_or(crate::planners::MCTS_ITERATIONS).max(1);
     match name.to_ascii_lowercase().as_str() {
         "donothing" | "do-nothing" | "nothing" => Ok(Box::new(DoNothing)),
         "random" | "seededrandom" => Ok(Box::new(RandomAgent::new(seed))),
@@ -71,24 +87,12 @@ pub fn named(name: &str, seed: i64, game: &Game) -> Result<Box<dyn Agent>, Strin
         }
         "rs" | "randomsearch" | "samplers" => Ok(Box::new(crate::planners::RandomSearch::new(
             seed,
-            crate::planners::PLAN_EVALUATIONS,
+            evaluations,
         ))),
-        "rhea" | "samplerhea" => Ok(Box::new(crate::planners::Rhea::new(
-            seed,
-            crate::planners::PLAN_EVALUATIONS,
-        ))),
-        "flatmcts" | "flat-mcts" => Ok(Box::new(crate::planners::FlatMcts::new(
-            seed,
-            crate::planners::MCTS_ITERATIONS,
-        ))),
-        "olets" => Ok(Box::new(crate::planners::Olets::new(
-            seed,
-            crate::planners::MCTS_ITERATIONS,
-        ))),
-        "mcts" | "samplemcts" => Ok(Box::new(crate::planners::Mcts::new(
-            seed,
-            crate::planners::MCTS_ITERATIONS,
-        ))),
+        "rhea" | "samplerhea" => Ok(Box::new(crate::planners::Rhea::new(seed, evaluations))),
+        "flatmcts" | "flat-mcts" => Ok(Box::new(crate::planners::FlatMcts::new(seed, iterations))),
+        "olets" => Ok(Box::new(crate::planners::Olets::new(seed, iterations))),
+        "mcts" | "samplemcts" => Ok(Box::new(crate::planners::Mcts::new(seed, iterations))),
         _ => Err(format!(
             "“{name}” is not an agent (agents: {})",
             AGENTS.join(", ")

@@ -17,7 +17,11 @@ pub struct Game {
 /// The largest description or level file read (GVGAI's biggest are a few kilobytes).
 const MAX_FILE: u64 = 1 << 20;
 
-fn read_text(path: &Path) -> Result<String> {
+/// A description or level file's text (at most 1 MiB, a regular file).
+///
+/// # Errors
+/// A file that cannot be read, is not a regular file or is larger than that.
+pub fn read_text(path: &Path) -> Result<String> {
     let meta = std::fs::metadata(path).with_context(|| format!("{}", path.display()))?;
     anyhow::ensure!(meta.is_file(), "{}: not a regular file", path.display());
     anyhow::ensure!(

@@ -406,12 +406,14 @@ pub const IMPORTERS: [studio_core::formats::Importer; 2] = [
         format: "vglc-mario",
         label: "VGLC Super Mario Bros levels",
         help: "VGLC Super Mario Bros level files or their folder",
+        menu: None,
         import: |request| import(request, Format::Vglc),
     },
     studio_core::formats::Importer {
         format: "mario-ai",
         label: "Mario AI Framework levels",
         help: "Mario AI Framework level files or their folder",
+        menu: None,
         import: |request| import(request, Format::MarioAi),
     },
 ];

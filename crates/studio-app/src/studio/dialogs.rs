@@ -38,7 +38,13 @@ impl Purpose {
             Purpose::ExportPng => "Export pack as PNG sheet",
             Purpose::ExportTiled => "Export pack as Tiled maps (a folder)",
             Purpose::ExportRegistered(_) => "Export pack as level text files (a folder)",
-            Purpose::Import(_) => "Import levels (a file, or a folder of them)",
+            // A format with a File menu item of its own is named as that item says.
+            Purpose::Import(i) => studio_core::formats::importers()
+                .get(i)
+                .and_then(|importer| importer.menu)
+                .map_or("Import levels (a file, or a folder of them)", |m| {
+                    m.trim_end_matches('…')
+                }),
         }
     }
 

@@ -16,6 +16,15 @@ impl StudioApp {
                     if ui.button("Open…   Ctrl+O").clicked() {
                         commands.push(AppCommand::OpenDialog);
                     }
+                    // Formats that bring a whole game (a GVGAI description) have an item of
+                    // their own.
+                    for (i, importer) in studio_core::formats::importers().iter().enumerate() {
+                        if let Some(label) = importer.menu {
+                            if ui.button(label).on_hover_text(importer.help).clicked() {
+                                commands.push(AppCommand::ImportDialog(i));
+                            }
+                        }
+                    }
                     if ui.button("Save pack   Ctrl+S").clicked() {
                         commands.push(AppCommand::Save);
                     }
@@ -51,7 +60,8 @@ impl StudioApp {
                     if let Some(i) = format_menu(ui, "Export as level text", &exporters) {
                         commands.push(AppCommand::ExportDialog(ExportFormat::Registered(i)));
                     }
-                    let importers: Vec<_> = studio_core::formats::importers()
+                    let all_importers = studio_core::formats::importers();
+                    let importers: Vec<_> = all_importers
                         .iter()
                         .map(|i| (i.label, i.help, i.format))
                         .collect();

@@ -72,6 +72,43 @@ pub struct Constraint {
     pub text: String,
 }
 
+impl Constraint {
+    /// A figure that must reach `needed` (a solution's length, ticks survived): met at or
+    /// above it, else the share of it reached.
+    pub fn at_least(name: &'static str, value: f64, needed: f64, text: String) -> Self {
+        Self {
+            name,
+            value: if needed > 0.0 {
+                (value / needed).clamp(0.0, 1.0)
+            } else {
+                1.0
+            },
+            text,
+        }
+    }
+
+    /// GVGAI's cover constraint: the share of the inside covered by sprites must lie in
+    /// `min..=max`; below, the share of `min` reached; above, how far short of full cover.
+    pub fn cover(cover: f64, min: f64, max: f64) -> Self {
+        Self {
+            name: "cover",
+            value: if cover < min {
+                cover / min
+            } else if cover > max {
+                (1.0 - (cover - max) / (1.0 - max)).max(0.0)
+            } else {
+                1.0
+            },
+            text: format!(
+                "cover {:.0} % (want {:.0}–{:.0} %)",
+                cover * 100.0,
+                min * 100.0,
+                max * 100.0
+            ),
+        }
+    }
+}
+
 /// One term of the feasible fitness.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Term {

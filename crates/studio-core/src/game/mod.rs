@@ -123,6 +123,19 @@ pub struct UnknownTile {
     pub game: &'static str,
 }
 
+/// The description a game was made from at run time (a GVGAI game's VGDL text): packs of
+/// its levels carry it, so they open where the game was never opened.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GameSource {
+    /// Which loader reads it (`vgdl`): a [`registry::SourceLoader`]'s kind.
+    pub kind: String,
+    /// The file name it was read from (`zelda.txt`), for messages.
+    pub file: String,
+    /// The description's text.
+    pub text: String,
+}
+
 /// What a game provides to the studio. One implementation per game crate, added to the
 /// registry by the crate's `plugin`.
 pub trait Game: GameView + Send + Sync + 'static {
@@ -269,6 +282,11 @@ pub trait Game: GameView + Send + Sync + 'static {
     /// The groups the pattern GA's FPattern scores (4-connected same-category sprites, in
     /// grid coordinates), when the game has a pattern GA.
     fn pattern_groups(&self, _rows: &[String]) -> Option<Vec<crate::evolve::pattern::Group>> {
+        None
+    }
+
+    /// The description this game was made from at run time; `None` for a built-in game.
+    fn source(&self) -> Option<GameSource> {
         None
     }
 }

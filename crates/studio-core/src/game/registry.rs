@@ -10,7 +10,8 @@
 //! knows none of them.
 
 use super::{
-    AnalyseOptions, Analysis, AsciiError, Game, GameId, LevelGenerator, SizeRules, TileInfo,
+    AnalyseOptions, Analysis, AsciiError, Game, GameId, GameSource, LevelGenerator, SizeRules,
+    TileInfo,
 };
 use crate::jobs::{Cancel, JobError};
 use crate::level::Level;
@@ -104,6 +105,38 @@ pub fn entries<T: Any + Send + Sync>() -> Vec<Arc<T>> {
                 .collect()
         })
         .unwrap_or_default()
+}
+
+/// What reads a [`GameSource`] of one kind into a registered game (the GVGAI plug-in's for
+/// `vgdl`): a plug-in adds it with [`Registry::add`].
+#[derive(Clone, Copy, Debug)]
+pub struct SourceLoader {
+    /// The sources it reads (`vgdl`).
+    pub kind: &'static str,
+    /// Reads one and registers its game (nothing when it is registered already).
+    pub load: fn(&GameSource) -> Result<&'static dyn Game, String>,
+}
+
+/// Registers the games of `sources` (a pack's), each through the loader of its kind.
+///
+/// # Errors
+/// A source of a kind no plug-in reads, or one its loader refuses, in words.
+pub fn load_sources(sources: &[GameSource]) -> Result<(), String> {
+    let loaders = entries::<SourceLoader>();
+    for source in sources {
+        let loader = loaders
+            .iter()
+            .find(|l| l.kind == source.kind)
+            .ok_or_else(|| {
+                format!(
+                    "the pack's game {} is a {} description, which this build cannot read",
+                    source.file, source.kind
+                )
+            })?;
+        (loader.load)(source)
+            .map_err(|e| format!("the pack's game {} does not load: {e}", source.file))?;
+    }
+    Ok(())
 }
 
 /// No registered game has this name.

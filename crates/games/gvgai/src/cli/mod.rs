@@ -1,5 +1,7 @@
-//! The command line's VGDL commands: `play --vgdl` and `list --vgdl`.
+//! The command line's VGDL commands: `play --vgdl`, `list --vgdl`, `generate --vgdl` and
+//! `eval --vgdl`.
 
+pub mod evolve;
 pub mod list;
 pub mod play;
 
@@ -7,6 +9,29 @@ use clap::{Args, FromArgMatches};
 use studio_cli::bounds::{bound, Bound, Range, AGENT_GAMES};
 use studio_cli::{GameCommand, Slot};
 
+const GENERATE_BOUNDS: &[Bound] = &[
+    bound(
+        &["generate"],
+        "count",
+        Range::Whole(studio_cli::bounds::ROOMS),
+    ),
+    bound(&["generate"], "seed", Range::Seed),
+    bound(
+        &["generate"],
+        "population",
+        Range::Whole(studio_cli::bounds::POPULATION),
+    ),
+    bound(
+        &["generate"],
+        "generations",
+        Range::Whole(studio_cli::bounds::GENERATIONS),
+    ),
+];
+const EVAL_BOUNDS: &[Bound] = &[
+    bound(&["eval"], "games", Range::Whole(AGENT_GAMES)),
+    bound(&["eval"], "seed", Range::Seed),
+    bound(&["eval"], "budget", Range::Whole(evolve::BUDGET)),
+];
 const PLAY_BOUNDS: &[Bound] = &[
     bound(&["play"], "games", Range::Whole(AGENT_GAMES)),
     bound(&["play"], "seed", Range::Seed),
@@ -46,5 +71,36 @@ pub fn commands(registry: &mut Registry) {
         run: |m| list::run(&list::ListArgs::from_arg_matches(m)?),
         bounds: &[],
         example: &["list", "--vgdl", "DIR"],
+    });
+    registry.add(GameCommand {
+        game: crate::ID,
+        slot: Slot::Via {
+            command: "generate",
+            flag: "vgdl",
+        },
+        models: &["fi2pop"],
+        args: evolve::GenerateArgs::augment_args,
+        run: |m| evolve::generate(&evolve::GenerateArgs::from_arg_matches(m)?),
+        bounds: GENERATE_BOUNDS,
+        example: &["generate", "--vgdl", "game.txt", "--out", "out.ron"],
+    });
+    registry.add(GameCommand {
+        game: crate::ID,
+        slot: Slot::Via {
+            command: "eval",
+            flag: "vgdl",
+        },
+        models: &["fi2pop"],
+        args: evolve::EvalArgs::augment_args,
+        run: |m| evolve::eval(&evolve::EvalArgs::from_arg_matches(m)?),
+        bounds: EVAL_BOUNDS,
+        example: &[
+            "eval",
+            "--vgdl",
+            "game.txt",
+            "--profile",
+            "alpha.ron",
+            "beta.ron",
+        ],
     });
 }

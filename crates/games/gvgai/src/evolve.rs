@@ -1,0 +1,773 @@
+//! The pattern-based FI2Pop GA on any VGDL game (pattern-based-ga-generator), the agents'
+//! analysis of a level, and the relative performance profiles of the paper's eight
+//! controllers.
+//!
+//! A level is judged as GVGAI's sample genetic generator judges one, with its seven
+//! constraints and three fitness terms, the way `crates/games/dungeon`'s GA does for its
+//! rooms; here every figure comes from the VGDL engine and GVGAI-like agents on its forward
+//! model. The strong agent is the OLETS-like open-loop search (GVGAI's generator uses OLETS),
+//! the naive one the one-step lookahead. The GA's own games end at [`GA_TICK_LIMIT`] ticks
+//! (GVGAI plays 2,000) to keep judging a level cheap; in a game won by surviving (a winning
+//! `Timeout`, as Survive Zombies and Angels and Demons), an agent still alive at that limit
+//! counts as a winner with a solution as long as the limit.
+//!
+//! The sprite categories (solid, collectible, harmful, goal, other) come from the game's
+//! interaction set ([`crate::roles`]); the GA creates every level character but the avatar's
+//! and the empty cell, and keeps the border of the level it started from.
+
+use crate::agents::{self, Agent};
+use crate::game::VgdlGame;
+use rayon::prelude::*;
+use studio_core::evolve::generator::Breeder;
+use studio_core::evolve::pattern::{self, Category, Fitness, Group};
+use studio_core::evolve::{Constraint, Evaluation, Evolvable, Term};
+use studio_core::game::{
+    AgentProfile, AnalyseOptions, Analysis, ConditionKind, ConditionSpec, ConditionValue, Gauge,
+    GenRequest, Verdict,
+};
+use studio_core::grid::Grid;
+use studio_core::jobs::{Cancel, JobError};
+use studio_core::level::Level;
+use studio_core::rng::Rng;
+use vgdl::{Action, State, Winner};
+
+/// The tick limit of the GA's own games (GVGAI's 2,000 ÷ 10).
+pub const GA_TICK_LIMIT: i32 = 200;
+/// Games each agent plays when the GA judges a level.
+pub const GA_GAMES: u32 = 3;
+/// The strong agent's mean winning game a feasible level needs, in ticks (as the dungeon's
+/// GA: GVGAI's own Zelda levels' shortest wins are 24–43 ticks).
+pub const MIN_SOLUTION_TICKS: f64 = 40.0;
+/// How long the do-nothing agent must survive, in ticks (GVGAI's 40).
+pub const MIN_SURVIVAL_TICKS: f64 = 40.0;
+/// The least share of the inside covered by sprites.
+pub const MIN_COVER: f64 = 0.05;
+/// The largest share of the inside covered by sprites.
+pub const MAX_COVER: f64 = 0.30;
+/// The strong agent.
+pub const STRONG: &str = "olets";
+/// The strong agent's iterations a tick in the GA's games (half its own 200: judging a level
+/// is the GA's whole cost, and GVGAI's generator too gives its agent a short budget).
+pub const GA_BUDGET: usize = 100;
+/// The naive agent.
+pub const NAIVE: &str = "onestep";
+/// The paper's eight controllers, naive to advanced (its Table 1's order).
+pub const PROFILE_AGENTS: [&str; 8] = agents::AGENTS;
+/// The agents the window's analysis plays, naive to advanced.
+pub const ANALYSIS_AGENTS: [&str; 4] = ["donothing", "random", "onestep", "olets"];
+/// An agent's name for designers (`one-step`, `OLETS`).
+pub fn display_name(agent: &str) -> &str {
+    match agent {
+        "donothing" => "do-nothing",
+        "random" => "random",
+        "onestep" => "one-step",
+        "rs" => "random search",
+        "flatmcts" => "flat MCTS",
+        "mcts" => "MCTS",
+        "rhea" => "RHEA",
+        "olets" => "OLETS",
+        other => other,
+    }
+}
+
+/// Games per agent in the window's analysis.
+pub const ANALYSIS_GAMES: u32 = 3;
+
+/// The pattern category of each tile of `game` inside the border; the empty cell and the
+/// avatar are in none.
+fn category(game: &VgdlGame, tile: u8) -> Option<Category> {
+    if tile == game.empty_tile() || Some(tile) == game.avatar_tile() {
+        return None;
+    }
+    game.tile_roles().get(usize::from(tile)).copied()
+}
+
+/// The sprite groups of a level's tiles inside its border.
+pub fn groups(game: &VgdlGame, tiles: &Grid<u8>) -> Vec<Group> {
+    let (w, h) = (tiles.width(), tiles.height());
+    let mut categories = Grid::filled(w, h, None);
+    for (x, y, t) in tiles.iter() {
+        if x > 0 && y > 0 && x + 1 < w && y + 1 < h {
+            categories.set(x, y, category(game, t));
+        }
+    }
+    pattern::groups(&categories)
+}
+
+/// The mean group size of levels (the paper's α/β contrast).
+pub fn mean_group_size(game: &VgdlGame, levels: &[Grid<u8>]) -> f64 {
+    let sizes: Vec<f64> = levels
+        .iter()
+        .map(|l| pattern::mean_group_size(&groups(game, l)))
+        .collect();
+    sizes.iter().sum::<f64>() / sizes.len().max(1) as f64
+}
+
+/// A level's rows as tiles of `game`.
+///
+/// # Errors
+/// A character the game does not map, or ragged rows.
+pub fn tiles_of(game: &VgdlGame, rows: &[String]) -> Result<Grid<u8>, String> {
+    let tiles = studio_core::game::tile_indices(game, rows).map_err(|e| e.to_string())?;
+    let (h, w) = (tiles.len(), tiles.first().map_or(0, Vec::len));
+    if w == 0 || tiles.iter().any(|r| r.len() != w) {
+        return Err("the level's rows are not all as long as the first".into());
+    }
+    let mut g = Grid::filled(w, h, game.empty_tile());
+    for (y, row) in tiles.iter().enumerate() {
+        for (x, &t) in row.iter().enumerate() {
+            g.set(x, y, t);
+        }
+    }
+    Ok(g)
+}
+
+/// Tiles back to rows.
+pub fn rows_of(game: &VgdlGame, tiles: &Grid<u8>) -> Vec<String> {
+    let palette = studio_core::game::Game::tiles(game);
+    (0..tiles.height())
+        .map(|y| {
+            (0..tiles.width())
+                .map(|x| palette[usize::from(tiles.get(x, y))].ascii)
+                .collect()
+        })
+        .collect()
+}
+
+/// True when the game is won by surviving (a winning `Timeout`).
+fn won_by_surviving(game: &VgdlGame) -> bool {
+    game.game
+        .rules
+        .terminations
+        .iter()
+        .any(|t| matches!(t, vgdl::rules::Term::Timeout { win: true, .. }))
+}
+
+/// How one of the GA's games went.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GaGame {
+    /// Won (or, in a game won by surviving, alive at the limit).
+    pub won: bool,
+    /// Lost before the limit.
+    pub lost: bool,
+    /// The score.
+    pub score: f64,
+    /// The ticks played.
+    pub ticks: i32,
+}
+
+/// Plays `state` with `agent` until it ends or `limit` ticks pass.
+fn play_until(
+    mut state: State,
+    agent: &mut dyn Agent,
+    limit: i32,
+    survive_wins: bool,
+) -> (GaGame, State) {
+    while !state.is_over() && state.tick + 1 < limit {
+        let action = agent.act(&state);
+        state.step(action);
+    }
+    let alive = !state.is_over();
+    let game = GaGame {
+        won: state.winner == Winner::Wins || (survive_wins && alive),
+        lost: state.winner == Winner::Loses,
+        score: state.score,
+        ticks: state.tick + 1,
+    };
+    (game, state)
+}
+
+/// The interaction rules the avatar or what it makes takes part in, by their place in the
+/// interaction set: what "unique rules" counts (GVGAI's generator counts the events of the
+/// avatar and its shots).
+fn avatar_rules(game: &VgdlGame) -> Vec<usize> {
+    let rules = &game.game.rules;
+    let mut side = vec![false; rules.types.len()];
+    for (k, t) in rules.types.iter().enumerate() {
+        if t.class.is_some_and(|c| c.is_avatar()) {
+            side[k] = true;
+            if let Some(s) = t.proto.stype {
+                for &sub in &rules.subtypes[s] {
+                    side[sub] = true;
+                }
+            }
+        }
+    }
+    let involved = |k: usize| rules.subtypes[k].iter().any(|&s| side[s]);
+    let mut out: Vec<usize> = rules
+        .pairs
+        .iter()
+        .filter(|(a, b, _)| involved(*a) || involved(*b))
+        .flat_map(|(_, _, list)| list.iter().map(|r| r.index))
+        .collect();
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The GA's view of one game's levels of one size.
+#[derive(Clone)]
+pub struct VgdlEvolution {
+    /// The game.
+    pub game: &'static VgdlGame,
+    /// The level whose size and border the GA keeps (its inside is ignored).
+    pub template: Grid<u8>,
+    /// α or β.
+    pub fitness: Fitness,
+    /// Games per agent when judging a level.
+    pub games: u32,
+    sprites: Vec<u8>,
+}
+
+impl VgdlEvolution {
+    /// Levels of `game` the size of `template`, with its border, under `fitness`.
+    pub fn new(game: &'static VgdlGame, template: Grid<u8>, fitness: Fitness) -> Self {
+        let sprites = (0..studio_core::game::Game::tiles(game).len() as u8)
+            .filter(|&t| t != game.empty_tile() && Some(t) != game.avatar_tile())
+            .collect();
+        Self {
+            game,
+            template,
+            fitness,
+            games: GA_GAMES,
+            sprites,
+        }
+    }
+
+    fn inside(&self, grid: &Grid<u8>) -> Vec<(usize, usize)> {
+        grid.iter()
+            .filter(|&(x, y, _)| !self.fixed(grid, x, y))
+            .map(|(x, y, _)| (x, y))
+            .collect()
+    }
+}
+
+impl Evolvable for VgdlEvolution {
+    type Cell = u8;
+
+    /// GVGAI's random level generator's rule: the border of the template, each sprite once
+    /// at a random inside cell (the draws depend on the seed and on α or β), then more at random up to a cover drawn between
+    /// [`MIN_COVER`] and [`MAX_COVER`] (the paper starts from the constructive generator).
+    fn initial(&self, seed: u64) -> Grid<u8> {
+        // α and β start from different levels even with one seed, so their runs do not end
+        // near each other.
+        let mut rng = Rng::derive(seed, 0xA1FA + self.fitness as u64);
+        let mut g = self.template.clone();
+        let inside = self.inside(&g);
+        for &(x, y) in &inside {
+            g.set(x, y, self.game.empty_tile());
+        }
+        if inside.is_empty() || self.sprites.is_empty() {
+            return g;
+        }
+        let mut free = inside.clone();
+        for &t in &self.sprites {
+            if free.is_empty() {
+                break;
+            }
+            let (x, y) = free.swap_remove(rng.index(free.len()));
+            g.set(x, y, t);
+        }
+        let cover = MIN_COVER + rng.unit() * (MAX_COVER - MIN_COVER);
+        let target = (cover * inside.len() as f64).round() as usize;
+        let mut placed = inside.len() - free.len();
+        while placed < target && !free.is_empty() {
+            let (x, y) = free.swap_remove(rng.index(free.len()));
+            g.set(x, y, self.sprites[rng.index(self.sprites.len())]);
+            placed += 1;
+        }
+        g
+    }
+
+    fn empty(&self) -> u8 {
+        self.game.empty_tile()
+    }
+
+    fn sprites(&self) -> &[u8] {
+        &self.sprites
+    }
+
+    fn fixed(&self, grid: &Grid<u8>, x: usize, y: usize) -> bool {
+        x == 0 || y == 0 || x + 1 == grid.width() || y + 1 == grid.height()
+    }
+
+    /// Exactly one avatar: extras become empty (the survivor picked at random), a missing one
+    /// is put on a random empty inside cell (any inside cell when none is empty).
+    fn repair(&self, grid: &mut Grid<u8>, rng: &mut Rng) {
+        let Some(avatar) = self.game.avatar_tile() else {
+            return;
+        };
+        let at: Vec<(usize, usize)> = grid
+            .iter()
+            .filter(|&(x, y, c)| c == avatar && !self.fixed(grid, x, y))
+            .map(|(x, y, _)| (x, y))
+            .collect();
+        if at.len() > 1 {
+            let keep = rng.index(at.len());
+            for (i, &(x, y)) in at.iter().enumerate() {
+                if i != keep {
+                    grid.set(x, y, self.game.empty_tile());
+                }
+            }
+        } else if at.is_empty() {
+            let inside = self.inside(grid);
+            let empty: Vec<(usize, usize)> = inside
+                .iter()
+                .copied()
+                .filter(|&(x, y)| grid.get(x, y) == self.game.empty_tile())
+                .collect();
+            let pool = if empty.is_empty() { &inside } else { &empty };
+            if !pool.is_empty() {
+                let (x, y) = pool[rng.index(pool.len())];
+                grid.set(x, y, avatar);
+            }
+        }
+    }
+
+    fn evaluate(&self, grid: &Grid<u8>, seed: u64) -> Evaluation {
+        judge(self.game, grid, self.fitness, seed, self.games)
+    }
+}
+
+/// Judges a level as the GA does: its seven constraints and three fitness terms, with `games`
+/// seeded games per agent.
+pub fn judge(
+    game: &VgdlGame,
+    tiles: &Grid<u8>,
+    fitness: Fitness,
+    seed: u64,
+    games: u32,
+) -> Evaluation {
+    let (w, h) = (tiles.width(), tiles.height());
+    let rows = rows_of(game, tiles);
+    let avatars = tiles
+        .cells()
+        .iter()
+        .filter(|&&t| Some(t) == game.avatar_tile())
+        .count();
+    let inside = w.saturating_sub(2) * h.saturating_sub(2);
+    let covered = tiles
+        .iter()
+        .filter(|&(x, y, t)| {
+            x > 0 && y > 0 && x + 1 < w && y + 1 < h && category(game, t).is_some()
+        })
+        .count();
+    let cover = covered as f64 / inside.max(1) as f64;
+    let level_groups = groups(game, tiles);
+    // The categories the game's characters have (the avatar counts as one kind).
+    let mut wanted: Vec<Category> = (0..studio_core::game::Game::tiles(game).len() as u8)
+        .filter_map(|t| category(game, t))
+        .collect();
+    wanted.sort_by_key(|c| *c as u8);
+    wanted.dedup();
+    let present: usize = wanted
+        .iter()
+        .filter(|&&c| level_groups.iter().any(|g| g.category == c))
+        .count()
+        + usize::from(avatars > 0);
+    let kinds = wanted.len() + 1;
+    let survive_wins = won_by_surviving(game);
+    let start = game.state(&rows, seed as i64);
+    let play = |name: &str| -> Vec<(GaGame, State)> {
+        let Ok(state) = &start else {
+            return Vec::new();
+        };
+        (0..u64::from(games))
+            .filter_map(|g| {
+                let s = seed.wrapping_add(g) as i64;
+                let mut state = state.clone();
+                state.rng = vgdl::rng::JavaRandom::new(s);
+                let budget = (name == STRONG).then_some(GA_BUDGET);
+                // The GA's agents are known names: an unknown one plays no game.
+                let mut agent = agents::with_budget(name, s, &game.game, budget).ok()?;
+                Some(play_until(
+                    state,
+                    agent.as_mut(),
+                    GA_TICK_LIMIT,
+                    survive_wins,
+                ))
+            })
+            .collect()
+    };
+    let strong = play(STRONG);
+    let naive = play(NAIVE);
+    let idle = play("donothing");
+    let wins: Vec<&GaGame> = strong.iter().map(|(g, _)| g).filter(|g| g.won).collect();
+    let solution = if wins.is_empty() {
+        0.0
+    } else {
+        wins.iter().map(|g| f64::from(g.ticks)).sum::<f64>() / wins.len() as f64
+    };
+    let survived = idle
+        .iter()
+        .map(|(g, _)| {
+            if g.lost {
+                f64::from(g.ticks)
+            } else {
+                f64::from(GA_TICK_LIMIT)
+            }
+        })
+        .fold(f64::INFINITY, f64::min);
+    let survived = if survived.is_finite() { survived } else { 0.0 };
+    let won_at_start = start.as_ref().ok().is_some_and(|s| {
+        let mut s = s.clone();
+        s.step(Action::Nil);
+        s.winner == Winner::Wins && !survive_wins
+    });
+    let strong_win_rate = wins.len() as f64 / strong.len().max(1) as f64;
+    let constraints = vec![
+        Constraint {
+            name: "solution length",
+            value: (solution / MIN_SOLUTION_TICKS).min(1.0),
+            text: if wins.is_empty() {
+                format!("the strong agent ({STRONG}) never wins")
+            } else {
+                format!("solution {solution:.0} ticks (needs {MIN_SOLUTION_TICKS:.0})")
+            },
+        },
+        Constraint::at_least(
+            "do-nothing survives",
+            survived,
+            MIN_SURVIVAL_TICKS,
+            format!("survives {survived:.0} ticks (needs {MIN_SURVIVAL_TICKS:.0})"),
+        ),
+        Constraint::cover(cover, MIN_COVER, MAX_COVER),
+        Constraint {
+            name: "sprites present",
+            value: present as f64 / kinds as f64,
+            text: format!("{present} of {kinds} kinds (the avatar and each sprite category)"),
+        },
+        Constraint {
+            name: "goal not met at start",
+            value: if start.is_ok() && !won_at_start {
+                1.0
+            } else {
+                0.0
+            },
+            text: match &start {
+                Err(e) => format!("not a level: {e}"),
+                Ok(_) if won_at_start => "the game is won on its first tick".into(),
+                Ok(_) => "the game starts unfinished".into(),
+            },
+        },
+        Constraint {
+            name: "one avatar",
+            value: if avatars == 1 { 1.0 } else { 0.0 },
+            text: format!("{avatars} avatars"),
+        },
+        Constraint {
+            name: "strong agent wins",
+            value: strong_win_rate,
+            text: format!("{STRONG} wins {} of {} games", wins.len(), strong.len()),
+        },
+    ];
+    let strong_mean = strong.iter().map(|(g, _)| g.score).sum::<f64>() / strong.len().max(1) as f64;
+    let best_naive = naive
+        .iter()
+        .map(|(g, _)| g.score)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let best_naive = if best_naive.is_finite() {
+        best_naive
+    } else {
+        0.0
+    };
+    let difference = strong_mean - best_naive;
+    let counted = avatar_rules(game);
+    let fired = counted
+        .iter()
+        .filter(|&&r| strong.iter().any(|(_, s)| s.fired(r)))
+        .count();
+    let terms = vec![
+        Term {
+            name: "score difference",
+            value: 1.0 / (1.0 + (-difference).exp()),
+            text: format!(
+                "{STRONG} {strong_mean:.1} vs {NAIVE}'s best {best_naive:.1} (sigmoid of {difference:+.1})"
+            ),
+        },
+        Term {
+            name: "unique rules",
+            value: fired as f64 / counted.len().max(1) as f64,
+            text: format!("{fired} of the avatar's {} rules fired", counted.len()),
+        },
+        Term {
+            name: "FPattern",
+            value: pattern::f_pattern(&level_groups, fitness),
+            text: format!(
+                "{} groups, mean size {:.2} ({})",
+                level_groups.len(),
+                pattern::mean_group_size(&level_groups),
+                fitness.letter()
+            ),
+        },
+    ];
+    Evaluation { constraints, terms }
+}
+
+/// One agent's games on one level, full length (GVGAI's 2,000 ticks).
+fn full_games(
+    game: &VgdlGame,
+    rows: &[String],
+    agent: &str,
+    games: u32,
+    seed: u64,
+    budget: Option<usize>,
+    cancel: &Cancel,
+) -> Result<Vec<agents::Outcome>, JobError> {
+    let state = game.state(rows, seed as i64).map_err(JobError::Failed)?;
+    (0..u64::from(games))
+        .map(|g| {
+            if cancel.is_cancelled() {
+                return Err(JobError::Cancelled);
+            }
+            let s = seed.wrapping_add(g) as i64;
+            let mut state = state.clone();
+            state.rng = vgdl::rng::JavaRandom::new(s);
+            let mut a =
+                agents::with_budget(agent, s, &game.game, budget).map_err(JobError::Failed)?;
+            Ok(agents::play_out(state, a.as_mut()))
+        })
+        .collect()
+}
+
+/// Every agent's games on every level, full length: `[level][agent]`, each `games` seeded
+/// games; the searching agents use `budget` iterations a tick (their default when `None`).
+/// Levels and agents run in parallel.
+///
+/// # Errors
+/// [`JobError::Cancelled`] when cancelled; a level that does not play.
+pub fn profile_games(
+    game: &VgdlGame,
+    levels: &[Vec<String>],
+    agents: &[&str],
+    games: u32,
+    seed: u64,
+    budget: Option<usize>,
+    cancel: &Cancel,
+) -> Result<Vec<Vec<Vec<agents::Outcome>>>, JobError> {
+    let jobs: Vec<(usize, usize)> = (0..levels.len())
+        .flat_map(|l| (0..agents.len()).map(move |a| (l, a)))
+        .collect();
+    let results: Vec<Result<Vec<agents::Outcome>, JobError>> = jobs
+        .par_iter()
+        .map(|&(l, a)| full_games(game, &levels[l], agents[a], games, seed, budget, cancel))
+        .collect();
+    let mut per: Vec<Vec<Vec<agents::Outcome>>> =
+        vec![vec![Vec::new(); agents.len()]; levels.len()];
+    for (&(l, a), r) in jobs.iter().zip(results) {
+        per[l][a] = r?;
+    }
+    Ok(per)
+}
+
+/// Each agent's min–max normalised mean score on each level (`[level][agent]`; 0.5 where
+/// every agent scores alike), and its win rate there.
+pub fn per_level(per: &[Vec<Vec<agents::Outcome>>]) -> Vec<Vec<(f64, f64)>> {
+    per.iter()
+        .map(|level| {
+            let means: Vec<f64> = level
+                .iter()
+                .map(|o| o.iter().map(|g| g.score).sum::<f64>() / o.len().max(1) as f64)
+                .collect();
+            let (lo, hi) = means
+                .iter()
+                .fold((f64::INFINITY, f64::NEG_INFINITY), |(l, h), &m| {
+                    (l.min(m), h.max(m))
+                });
+            level
+                .iter()
+                .enumerate()
+                .map(|(a, o)| {
+                    let rate = o.iter().filter(|g| g.won).count() as f64 / o.len().max(1) as f64;
+                    let norm = if hi > lo {
+                        (means[a] - lo) / (hi - lo)
+                    } else {
+                        0.5
+                    };
+                    (rate, norm)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The relative performance profiles of `agents` on levels (rows), as
+/// [`profile_games`] plays them: each agent's win rate over every game and its normalised
+/// score averaged over the levels.
+///
+/// # Errors
+/// As [`profile_games`].
+pub fn profiles(
+    game: &VgdlGame,
+    levels: &[Vec<String>],
+    agents: &[&str],
+    games: u32,
+    seed: u64,
+    budget: Option<usize>,
+    cancel: &Cancel,
+) -> Result<Vec<AgentProfile>, JobError> {
+    let per = per_level(&profile_games(
+        game, levels, agents, games, seed, budget, cancel,
+    )?);
+    let n = per.len().max(1) as f64;
+    Ok(agents
+        .iter()
+        .enumerate()
+        .map(|(a, name)| AgentProfile {
+            agent: (*name).to_string(),
+            win_rate: per.iter().map(|l| l[a].0).sum::<f64>() / n,
+            normalised_score: per.iter().map(|l| l[a].1).sum::<f64>() / n,
+        })
+        .collect())
+}
+
+/// The window's analysis of a level: the agents' games ([`ANALYSIS_AGENTS`]), their win
+/// rates on the gauge and their scores in a table. It passes when some agent wins.
+///
+/// # Errors
+/// A level that does not play; [`JobError::Cancelled`].
+pub fn analyse(
+    game: &VgdlGame,
+    level: &Level,
+    options: &AnalyseOptions,
+    cancel: &Cancel,
+) -> Result<Analysis, JobError> {
+    let games = options.games.unwrap_or(ANALYSIS_GAMES).max(1);
+    game.state(&level.cells, options.seed as i64)
+        .map_err(JobError::Failed)?;
+    let results: Vec<Result<Vec<agents::Outcome>, JobError>> = ANALYSIS_AGENTS
+        .par_iter()
+        .map(|a| full_games(game, &level.cells, a, games, options.seed, None, cancel))
+        .collect();
+    let mut rates = Vec::new();
+    let mut table = Vec::new();
+    let mut fields = serde_json::Map::new();
+    let mut best: Option<(&str, f64)> = None;
+    for (name, r) in ANALYSIS_AGENTS.iter().zip(results) {
+        let outcomes = r?;
+        let n = outcomes.len().max(1) as f64;
+        let rate = outcomes.iter().filter(|g| g.won).count() as f64 / n;
+        let score = outcomes.iter().map(|g| g.score).sum::<f64>() / n;
+        let ticks = outcomes.iter().map(|g| f64::from(g.ticks)).sum::<f64>() / n;
+        rates.push((display_name(name).to_string(), rate));
+        table.push((
+            display_name(name).to_string(),
+            format!("score {score:.1}, {ticks:.0} ticks"),
+        ));
+        fields.insert(
+            (*name).to_string(),
+            serde_json::json!({"win_rate": rate, "mean_score": score, "mean_ticks": ticks}),
+        );
+        if best.is_none_or(|(_, b)| rate > b) {
+            best = Some((name, rate));
+        }
+    }
+    let (best_name, best_rate) = best.unwrap_or(("none", 0.0));
+    let pass = best_rate > 0.0;
+    let headline = if pass {
+        format!(
+            "{} wins {:.0} %",
+            display_name(best_name),
+            best_rate * 100.0
+        )
+    } else {
+        "No agent wins".into()
+    };
+    let summary = format!(
+        "{} ({})",
+        headline,
+        rates
+            .iter()
+            .map(|(n, r)| format!("{n} {:.0} %", r * 100.0))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    Ok(Analysis {
+        difficulty: Some(1.0 - best_rate),
+        verdict: Verdict {
+            pass,
+            weak: false,
+            label: if pass { "WINNABLE" } else { "UNWON" }.into(),
+            reason: summary.clone(),
+        },
+        figures: None,
+        gauge: Gauge {
+            title: "Agents".into(),
+            headline,
+            value: Some(best_rate),
+            scale: (0.0, 1.0),
+            threshold: None,
+            good_below: false,
+            band: None,
+            notes: vec![format!(
+                "{games} games per agent, seed {}, up to {} ticks each",
+                options.seed,
+                vgdl::engine::MAX_TICKS
+            )],
+            histogram: None,
+            curve: None,
+            rates: Some(("Agents' win rates".into(), rates)),
+            tables: vec![("Agents' mean scores".into(), table)],
+        },
+        fields,
+        summary,
+        graph: None,
+        graph_note: None,
+        detail: None,
+    })
+}
+
+/// "Evolve (α)" / "Evolve (β)" of a GVGAI game in the window's sidebar.
+#[derive(Clone, Copy, Debug)]
+pub struct VgdlBreeder(pub &'static VgdlGame);
+
+impl Breeder for VgdlBreeder {
+    type Ga = VgdlEvolution;
+
+    fn descriptions(&self) -> [&'static str; 2] {
+        [
+            "the pattern GA (FI2Pop) favouring sprites in groups: the OLETS-like agent and \
+             one-step judge each level",
+            "the pattern GA (FI2Pop) favouring isolated sprites (the paper's inverse fitness)",
+        ]
+    }
+
+    fn conditions(&self) -> Vec<ConditionSpec> {
+        let side = |key, label, default, help| ConditionSpec {
+            key,
+            label,
+            kind: ConditionKind::Int {
+                min: 4,
+                max: crate::game::MAX_SIDE as i64,
+            },
+            default: ConditionValue::Int(default),
+            required: false,
+            help,
+        };
+        vec![
+            side("width", "Width", 13, "level width, border included"),
+            side("height", "Height", 9, "level height, border included"),
+        ]
+    }
+
+    fn validated_help(&self) -> &'static str {
+        "feasible levels only: every constraint met (the strong agent wins, do-nothing survives, …)"
+    }
+
+    fn ga(&self, request: &GenRequest, fitness: Fitness) -> Result<VgdlEvolution, String> {
+        let int = |key: &str, default: i64| match request.conditions.get(key) {
+            Some(ConditionValue::Int(v)) => v,
+            _ => default,
+        };
+        let (w, h) = (int("width", 13), int("height", 9));
+        let level = studio_core::game::Game::blank(self.0, w as usize, h as usize);
+        let template = tiles_of(self.0, &level.cells)?;
+        Ok(VgdlEvolution::new(self.0, template, fitness))
+    }
+
+    fn to_level(&self, _request: &GenRequest, cells: Grid<u8>, name: String) -> Option<Level> {
+        let mut level = self.0.level(name, rows_of(self.0, &cells));
+        level.tags.push("generated".into());
+        Some(level)
+    }
+}

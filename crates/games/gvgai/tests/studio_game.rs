@@ -1,0 +1,322 @@
+//! A GVGAI game as a studio game (issue 45, items 5 and 6): opened from its description, its
+//! palette from the level mapping, packs that carry the description and open where the game
+//! never was, the playtest, the analysis, the exporter back to GVGAI's files, and the pattern
+//! GA's judge. The games are small descriptions of our own.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use gvgai::evolve::{self, VgdlEvolution};
+use gvgai::game::{self, VgdlGame};
+use std::path::PathBuf;
+use studio_core::evolve::pattern::Fitness;
+use studio_core::evolve::Evolvable;
+use studio_core::game::{registry, AnalyseOptions, Game, GameView, Heading, PlayMove, TileMark};
+use studio_core::jobs::Cancel;
+use studio_core::rng::Rng;
+
+/// A key-and-door game of our own with a monster: the avatar takes the key, then the door.
+const DOOR: &str = "BasicGame square_size=10
+  SpriteSet
+    floor > Immovable hidden=True
+    door > Door
+    key > Immovable
+    monster > RandomNPC cooldown=4
+    avatar > MovingAvatar
+      bare >
+      keyed >
+  LevelMapping
+    . > floor
+    g > floor door
+    k > floor key
+    m > floor monster
+    A > floor bare
+  InteractionSet
+    avatar wall > stepBack
+    monster wall > stepBack
+    bare door > stepBack
+    door keyed > killSprite scoreChange=2
+    bare key > transformTo stype=keyed killSecond=True scoreChange=1
+    avatar monster > killSprite scoreChange=-1
+  TerminationSet
+    SpriteCounter stype=door win=True
+    SpriteCounter stype=avatar win=False
+";
+
+const LEVEL0: &str = "wwwwwwww\nwA..k..w\nw......w\nw..m..gw\nwwwwwwww\n";
+const LEVEL1: &str = "wwwwwwww\nwA.....w\nw..k...w\nw.....gw\nwwwwwwww\n";
+
+fn install() {
+    registry::install(&[gvgai::plugin]);
+}
+
+fn temp(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gvgai-studio-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+fn door_folder(name: &str) -> PathBuf {
+    let dir = temp(name);
+    std::fs::write(dir.join("door.txt"), DOOR).unwrap();
+    std::fs::write(dir.join("door_lvl0.txt"), LEVEL0).unwrap();
+    std::fs::write(dir.join("door_lvl1.txt"), LEVEL1).unwrap();
+    dir
+}
+
+fn door() -> &'static VgdlGame {
+    install();
+    game::open("door.txt", DOOR).unwrap()
+}
+
+fn rows(text: &str) -> Vec<String> {
+    text.lines().map(String::from).collect()
+}
+
+#[test]
+fn a_description_becomes_a_registered_game_with_its_mapping_as_palette() {
+    let g = door();
+    let letters: String = g.tiles().iter().map(|t| t.ascii).collect();
+    assert_eq!(letters, ".gkmAw");
+    assert_eq!(g.tiles()[1].name, "DOOR");
+    assert_eq!(g.empty_tile(), 0);
+    assert_eq!(g.avatar_tile(), g.tile_of('A'));
+    assert_eq!(g.wall_tile(), g.tile_of('w'));
+    assert!(registry::find(g.id().as_str()).is_ok());
+    // The same text is the same game; the name says it is GVGAI's.
+    assert!(std::ptr::eq(g, game::open("door.txt", DOOR).unwrap()));
+    assert_eq!(g.name(), "Door (GVGAI)");
+    assert_eq!(g.tile_mark(g.tile_of('k').unwrap()), TileMark::Glyph('k'));
+    // Roles colour the letters: the door is the goal, the monster harmful, the key collected.
+    use studio_core::evolve::pattern::Category;
+    let role = |c| g.tile_roles()[usize::from(g.tile_of(c).unwrap())];
+    assert_eq!(role('g'), Category::Goal);
+    assert_eq!(role('m'), Category::Harmful);
+    assert_eq!(role('k'), Category::Collectible);
+    assert_eq!(role('w'), Category::Solid);
+}
+
+#[test]
+fn bad_descriptions_and_levels_are_refused_in_words() {
+    install();
+    let e = game::open(
+        "broken.txt",
+        "BasicGame\n  SpriteSet\n    x > NoSuchClass\n",
+    )
+    .unwrap_err();
+    assert!(e.contains("broken.txt:3"), "{e}");
+    let g = door();
+    let e = g.check(&rows("wwww\nwAzw\nwwww")).unwrap_err().to_string();
+    assert!(e.contains("row 2, column 3") && e.contains("'z'"), "{e}");
+    let e = g.check(&rows("wwww\nw..w\nwwww")).unwrap_err().to_string();
+    assert!(e.contains("no avatar"), "{e}");
+    let e = g.check(&rows("wwww\nwA.\nwwww")).unwrap_err().to_string();
+    assert!(e.contains("row 2 has 3 cells"), "{e}");
+}
+
+#[test]
+fn a_pack_carries_its_description_and_opens_where_the_game_was_never_opened() {
+    install();
+    let dir = door_folder("pack");
+    let (pack, notes) = game::import_game(&dir.join("door.txt")).unwrap();
+    assert!(notes.is_empty(), "{notes:?}");
+    assert_eq!(pack.levels.len(), 2);
+    assert_eq!(pack.levels[0].cells, rows(LEVEL0));
+    let saved = dir.join("door.ron");
+    studio_core::files::save_pack(&saved, &pack).unwrap();
+    let text = std::fs::read_to_string(&saved).unwrap();
+    assert!(text.contains("sources:") && text.contains("kind: \"vgdl\""));
+    assert!(text.find("sources:").unwrap() < text.find("levels:").unwrap());
+    let back = studio_core::files::load_pack(&saved).unwrap();
+    assert_eq!(back.levels, pack.levels);
+    // A description nobody opened in this process: the pack registers it as it loads.
+    let edited_text = DOOR.replace("scoreChange=2", "scoreChange=5");
+    let edited = text.replace("scoreChange=2", "scoreChange=5").replace(
+        &game::file_tag_for("door.txt", DOOR),
+        &game::file_tag_for("door.txt", &edited_text),
+    );
+    let fresh = dir.join("edited.ron");
+    std::fs::write(&fresh, &edited).unwrap();
+    let before = registry::games().len();
+    let loaded = studio_core::files::load_pack(&fresh).unwrap();
+    assert_eq!(registry::games().len(), before + 1);
+    assert_ne!(loaded.levels[0].game, pack.levels[0].game);
+    assert_eq!(loaded.levels[0].cells, pack.levels[0].cells);
+    // A source that does not compile is a clear error, and nothing half-loads.
+    let broken = text.replace("RandomNPC", "NoSuchNPC");
+    std::fs::write(&fresh, broken).unwrap();
+    let e = studio_core::files::load_pack(&fresh)
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("door.txt") && e.contains("NoSuchNPC"), "{e}");
+}
+
+#[test]
+fn the_importer_and_exporter_round_trip_gvgai_files() {
+    install();
+    let dir = door_folder("export");
+    let importer = studio_core::formats::importer("gvgai-vgdl").unwrap();
+    assert_eq!(importer.menu, Some("Open GVGAI game…"));
+    let imported = (importer.import)(&studio_core::formats::ImportRequest {
+        paths: vec![dir.join("door.txt")],
+        seed: 0,
+    })
+    .unwrap();
+    let mut pack = studio_core::level::Pack::new("door");
+    pack.levels = imported.levels;
+    let out = dir.join("out");
+    let exporter = studio_core::formats::exporters()
+        .into_iter()
+        .find(|e| e.format == "gvgai-vgdl")
+        .unwrap();
+    let said = (exporter.export)(&out, &pack).unwrap();
+    assert!(said.starts_with("2 GVGAI level files"), "{said}");
+    assert_eq!(std::fs::read_to_string(out.join("door.txt")).unwrap(), DOOR);
+    assert_eq!(
+        std::fs::read_to_string(out.join("door_lvl1.txt")).unwrap(),
+        LEVEL1
+    );
+    // A folder is not a description.
+    let e = (importer.import)(&studio_core::formats::ImportRequest {
+        paths: vec![dir.clone()],
+        seed: 0,
+    })
+    .unwrap_err();
+    assert!(e.contains("a folder"), "{e}");
+}
+
+#[test]
+fn unmapped_characters_and_ragged_rows_read_as_gvgai_reads_them() {
+    let g = door();
+    let (r, note) = g.rows_from_gvgai("wwwww\nwA?\nwwwww\n");
+    assert_eq!(r, rows("wwwww\nwA...\nwwwww"));
+    let note = note.unwrap();
+    assert!(
+        note.contains("1 × '?'") && note.contains("2 × ' '"),
+        "{note}"
+    );
+}
+
+#[test]
+fn the_playtest_steps_one_tick_a_key_and_takes_ticks_back() {
+    let g = door();
+    let level = g.level("l1", rows(LEVEL1));
+    let mut play = g.play(&level, 0).unwrap().unwrap();
+    let view = play.view();
+    assert_eq!((view.width(), view.height()), (8, 5));
+    assert_eq!(view.get(1, 1).mark, TileMark::Avatar);
+    assert!(play.apply(PlayMove::Go(Heading::Down)));
+    assert!(play.apply(PlayMove::Go(Heading::Right)));
+    assert!(play.apply(PlayMove::Go(Heading::Right)));
+    assert_eq!(play.status().counters[0].1, "1", "the key scores 1");
+    assert!(play.undo());
+    assert_eq!(play.status().counters[0].1, "0");
+    assert_eq!(play.status().moves, 2);
+    for mv in [
+        Heading::Right,
+        Heading::Right,
+        Heading::Right,
+        Heading::Right,
+        Heading::Down,
+    ] {
+        play.apply(PlayMove::Go(mv));
+    }
+    let status = play.status();
+    assert_eq!(status.outcome, Some(true), "{status:?}");
+    assert!(!play.apply(PlayMove::Wait), "a finished game takes no move");
+}
+
+#[test]
+fn the_analysis_plays_the_agents_and_fills_the_gauge() {
+    let g = door();
+    let level = g.level("l1", rows(LEVEL1));
+    let options = AnalyseOptions {
+        games: Some(2),
+        ..AnalyseOptions::default()
+    };
+    let a = g.analyse(&level, &options, &Cancel::default()).unwrap();
+    let (_, rates) = a.gauge.rates.clone().unwrap();
+    let names: Vec<&str> = rates.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["do-nothing", "random", "one-step", "OLETS"]);
+    assert_eq!(rates[0].1, 0.0, "do-nothing never wins");
+    assert!(a.verdict.pass, "{:?}", a.verdict);
+    assert!(a.fields.contains_key("olets"));
+}
+
+#[test]
+fn the_ga_judges_a_level_with_seven_constraints_and_three_terms() {
+    let g = door();
+    let tiles = evolve::tiles_of(g, &rows(LEVEL1)).unwrap();
+    let e = evolve::judge(g, &tiles, Fitness::Alpha, 0, 2);
+    assert_eq!(e.constraints.len(), 7);
+    assert_eq!(e.terms.len(), 3);
+    let failed = e.failed();
+    assert!(
+        !failed.iter().any(|f| f.starts_with("one avatar")),
+        "{failed:?}"
+    );
+    assert!(
+        !failed.iter().any(|f| f.starts_with("goal not met")),
+        "{failed:?}"
+    );
+    // No avatar: named.
+    let mut none = tiles.clone();
+    none.set(1, 1, g.empty_tile());
+    let e = evolve::judge(g, &none, Fitness::Alpha, 0, 1);
+    assert!(
+        e.failed().iter().any(|f| f == "one avatar: 0 avatars"),
+        "{:?}",
+        e.failed()
+    );
+}
+
+#[test]
+fn the_ga_keeps_the_border_and_one_avatar_and_is_reproducible() {
+    let g = door();
+    let template = evolve::tiles_of(g, &rows(LEVEL0)).unwrap();
+    let ga = VgdlEvolution::new(g, template.clone(), Fitness::Beta);
+    let a = ga.initial(7);
+    assert!(a == ga.initial(7));
+    let mut fixed = a.clone();
+    ga.repair(&mut fixed, &mut Rng::new(1));
+    let avatar = g.avatar_tile().unwrap();
+    assert_eq!(fixed.cells().iter().filter(|&&t| t == avatar).count(), 1);
+    for (x, y, t) in template.iter() {
+        if ga.fixed(&template, x, y) {
+            assert!(fixed.get(x, y) == t);
+        }
+    }
+    assert!(!ga.sprites().contains(&avatar) && !ga.sprites().contains(&g.empty_tile()));
+    let settings = studio_core::evolve::Settings {
+        population: 6,
+        generations: 1,
+        seed: 3,
+        ..Default::default()
+    };
+    let run = |s| studio_core::evolve::evolve(&ga, s, &Cancel::default(), &mut |_| {});
+    let (one, two) = (run(&settings), run(&settings));
+    assert_eq!(one.history, two.history);
+}
+
+#[test]
+fn profiles_rank_the_eight_controllers_on_levels() {
+    let g = door();
+    let levels = vec![rows(LEVEL0), rows(LEVEL1)];
+    let p = evolve::profiles(
+        g,
+        &levels,
+        &evolve::PROFILE_AGENTS,
+        1,
+        0,
+        Some(8),
+        &Cancel::default(),
+    )
+    .unwrap();
+    assert_eq!(p.len(), 8);
+    assert_eq!(p[0].agent, "donothing");
+    assert_eq!(p[0].win_rate, 0.0);
+    assert!(p.iter().all(|a| (0.0..=1.0).contains(&a.normalised_score)));
+    let cancel = Cancel::default();
+    cancel.cancel();
+    assert!(evolve::profiles(g, &levels, &evolve::PROFILE_AGENTS, 1, 0, Some(8), &cancel).is_err());
+}
