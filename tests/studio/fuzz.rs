@@ -228,6 +228,7 @@ fn settings_seeds() -> Vec<Vec<u8>> {
 /// A session with a canvas, a generator request and a candidate.
 fn session_seed(levels: &[level_studio::level::Level]) -> Vec<u8> {
     let session = Session {
+        games: Default::default(),
         canvases: vec![SavedCanvas {
             level: levels[0].clone(),
             pack_level: Some((PathBuf::from("levels/match3/match3-starter.ron"), 0)),
@@ -272,6 +273,7 @@ fn recovery_seed(pack: &level_studio::level::Pack) -> Vec<u8> {
     let mut pack = pack.clone();
     pack.levels.truncate(3);
     let recovery = Recovery {
+        games: Default::default(),
         saved_at: 1_700_000_000,
         game: level_studio::match3::ID,
         levels: pack.levels[..2].to_vec(),

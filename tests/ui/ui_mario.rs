@@ -30,6 +30,27 @@ fn steps(h: &mut Harness<'_, StudioApp>, n: usize) {
     }
 }
 
+/// Steps until the gauge has answered for the editor's level and is idle (what a test that
+/// measures the layout waits for: the answer may change the panels, and on a loaded machine
+/// it comes at any frame).
+fn wait_for_gauge(h: &mut Harness<'_, StudioApp>) {
+    let start = std::time::Instant::now();
+    loop {
+        h.step();
+        let app = h.state();
+        let answered = app
+            .analysis()
+            .last
+            .as_ref()
+            .is_some_and(|o| o.revision == app.editor().revision());
+        if answered && !app.analysis().busy() {
+            break;
+        }
+        assert!(start.elapsed().as_secs() < 60, "the gauge never answered");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
+
 /// A 40-column level: ground, Mario at the left, a goomba at column `goomba` (if any).
 fn level(goomba: Option<usize>) -> Level {
     let mut rows = vec!["-".repeat(40); 15];
@@ -196,6 +217,9 @@ fn a_long_level_scrolls_sideways_and_its_minimap_brings_a_part_into_view() {
     let long = game.blank(300, 15);
     h.state_mut().push(AppCommand::LoadLevel(long));
     steps(&mut h, 3);
+    // Measured once the gauge has answered (its answer may move the panels).
+    wait_for_gauge(&mut h);
+    steps(&mut h, 2);
     let left = h.state().canvas().cell_center(0, 0);
     let right = h.state().canvas().cell_center(299, 0);
     let cell = h.state().canvas().cell_center(1, 0).x - left.x;
@@ -631,21 +655,7 @@ fn a_tool_windows_levels_follow_the_pack_without_being_rebuilt_each_frame() {
     steps(&mut h, 3);
     // The editor level carries the gauge's figures, so the list is rightly rebuilt once when
     // the gauge answers: wait for that before checking that idle frames keep it.
-    let start = std::time::Instant::now();
-    loop {
-        h.step();
-        let app = h.state();
-        let answered = app
-            .analysis()
-            .last
-            .as_ref()
-            .is_some_and(|o| o.revision == app.editor().revision());
-        if answered && !app.analysis().busy() {
-            break;
-        }
-        assert!(start.elapsed().as_secs() < 30, "the gauge never answered");
-        std::thread::sleep(std::time::Duration::from_millis(5));
-    }
+    wait_for_gauge(&mut h);
     steps(&mut h, 2);
     let mario = level_studio::mario::game::ID;
     let count = |h: &Harness<'_, StudioApp>| {

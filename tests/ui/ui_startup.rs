@@ -463,6 +463,7 @@ fn a_session_with_numbers_out_of_range_is_restored_in_range() {
         histogram: vec![1; 40],
     }));
     let session = Session {
+        games: Default::default(),
         canvases: Vec::new(),
         requests: vec![SavedRequest {
             game: level_studio::match3::ID,
@@ -531,6 +532,7 @@ fn a_recovery_file_with_bad_numbers_is_offered_in_range() {
         script: None,
     });
     let recovery = Recovery {
+        games: Default::default(),
         saved_at: u64::MAX,
         game: level_studio::match3::ID,
         levels: vec![level],

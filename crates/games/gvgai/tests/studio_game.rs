@@ -320,3 +320,46 @@ fn profiles_rank_the_eight_controllers_on_levels() {
     cancel.cancel();
     assert!(evolve::profiles(g, &levels, &evolve::PROFILE_AGENTS, 1, 0, Some(8), &cancel).is_err());
 }
+
+/// The session and the crash-recovery autosave carry the run-time games too: a run that ended
+/// on a GVGAI game reads its canvases and candidates back before any pack is opened.
+#[test]
+fn the_session_and_the_recovery_file_carry_the_descriptions() {
+    use studio_core::document::recovery::Recovery;
+    use studio_core::document::session::{SavedCanvas, Session};
+    let g = door();
+    let level = g.level("l1", rows(LEVEL1));
+    let session = Session {
+        games: Default::default(),
+        canvases: vec![SavedCanvas {
+            level: level.clone(),
+            pack_level: None,
+        }],
+        requests: Vec::new(),
+        candidates: Vec::new(),
+        previous: Vec::new(),
+    };
+    let text = studio_core::io::to_ron(&session).unwrap();
+    assert!(text.find("games:").unwrap() < text.find("canvases:").unwrap());
+    // As a later run sees it: a description this process never opened.
+    let edited_text = DOOR.replace("cooldown=4", "cooldown=5");
+    let later = text.replace("cooldown=4", "cooldown=5").replace(
+        &game::file_tag_for("door.txt", DOOR),
+        &game::file_tag_for("door.txt", &edited_text),
+    );
+    let back: Session = ron::from_str(&later).unwrap();
+    assert_eq!(back.canvases[0].level.cells, level.cells);
+    assert_ne!(back.canvases[0].level.game, level.game);
+    let recovery = Recovery {
+        games: Default::default(),
+        saved_at: 1,
+        game: level.game,
+        levels: vec![level.clone()],
+        packs: Vec::new(),
+        links: vec![None],
+        clean_exit: false,
+    };
+    let text = studio_core::io::to_ron(&recovery).unwrap();
+    let back: Recovery = ron::from_str(&text).unwrap();
+    assert_eq!(back.levels, recovery.levels);
+}

@@ -502,6 +502,7 @@ impl StudioApp {
             })
             .collect();
         let recovery = Recovery {
+            games: Default::default(),
             saved_at: now_secs(),
             game: self.game,
             levels: self.editors().map(|e| e.to_level()).collect(),

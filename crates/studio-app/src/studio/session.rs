@@ -96,6 +96,7 @@ impl StudioApp {
             .map(saved)
             .collect();
         Session {
+            games: Default::default(),
             canvases,
             requests,
             candidates,

@@ -22,6 +22,10 @@ pub struct RecoveredPack {
 /// Everything needed to put the designer's work back.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Recovery {
+    /// The run-time games (GVGAI's) the rest may name: first, so reading registers them
+    /// before the levels and packs are read.
+    #[serde(default)]
+    pub games: crate::game::registry::RuntimeGames,
     /// Seconds since the Unix epoch at the autosave.
     pub saved_at: u64,
     /// The game shown.

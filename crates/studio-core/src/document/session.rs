@@ -16,6 +16,10 @@ use std::path::{Path, PathBuf};
 /// What is kept of a session.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Session {
+    /// The run-time games (GVGAI's) the levels below may name: first, so reading registers
+    /// them before the levels are read.
+    #[serde(default)]
+    pub games: crate::game::registry::RuntimeGames,
     /// The level on each game's canvas.
     pub canvases: Vec<SavedCanvas>,
     /// Each game's generator settings.

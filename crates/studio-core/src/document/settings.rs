@@ -105,7 +105,9 @@ impl ToolState {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct Settings {
-    /// The game shown at start.
+    /// The game shown at start. A game this run does not know yet (a GVGAI game, registered
+    /// when its pack opens) reads as the first game: the rest of the settings stay.
+    #[serde(deserialize_with = "game_or_first")]
     pub game: GameId,
     /// Tool, tiles and mirror.
     pub tools: ToolState,
@@ -124,6 +126,12 @@ pub struct Settings {
     pub show_frame_time: bool,
     /// Seconds between autosaves of unsaved work, in [`Settings::AUTOSAVE_SECONDS`].
     pub autosave_seconds: f32,
+}
+
+/// A game id, or the first registered game when the id names none (the settings of a run
+/// that ended on a game opened from a description).
+fn game_or_first<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<GameId, D::Error> {
+    Ok(GameId::deserialize(deserializer).unwrap_or_default())
 }
 
 impl Settings {
@@ -297,5 +305,16 @@ mod tests {
         // A settings file of an older studio, with one switch for every game, reads as all off.
         let old: ToolState = ron::from_str("(overlay: true)").unwrap();
         assert!(old.overlays.is_empty());
+    }
+
+    /// A run that ended on a GVGAI game (registered only when its pack opens) leaves settings
+    /// the next run reads whole: the game is the first one, everything else as saved.
+    #[test]
+    fn settings_naming_a_game_not_registered_yet_keep_the_rest() {
+        let text = "(game: Vgdl_zelda_94416884, zoom: 2.0, last_packs: [\"/tmp/z.ron\"])";
+        let s: Settings = ron::from_str(text).unwrap();
+        assert_eq!(s.game, GameId::default());
+        assert_eq!(s.zoom, 2.0);
+        assert_eq!(s.last_packs, vec![PathBuf::from("/tmp/z.ron")]);
     }
 }

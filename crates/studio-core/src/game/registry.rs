@@ -139,6 +139,28 @@ pub fn load_sources(sources: &[GameSource]) -> Result<(), String> {
     Ok(())
 }
 
+/// The descriptions of every game made at run time (GVGAI's), as a field of a file that
+/// may name any of them (the session, the crash-recovery autosave). Written first, it
+/// registers them on reading before any level names them; writing always writes those
+/// registered now, whatever was read.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RuntimeGames(pub Vec<GameSource>);
+
+impl serde::Serialize for RuntimeGames {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let now: Vec<GameSource> = games().iter().filter_map(|g| g.source()).collect();
+        now.serialize(serializer)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for RuntimeGames {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let sources = Vec::<GameSource>::deserialize(deserializer)?;
+        load_sources(&sources).map_err(serde::de::Error::custom)?;
+        Ok(RuntimeGames(sources))
+    }
+}
+
 /// No registered game has this name.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("unknown game {name:?} (registered: {registered})")]
