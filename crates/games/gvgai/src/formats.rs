@@ -3,9 +3,49 @@
 //! gvgai-vgdl` writes a pack of one GVGAI game back as GVGAI lays a game out, the description
 //! and `NAME_lvlN.txt` level files, which GVGAI's engine runs as they are.
 
-use crate::game::{self, VgdlGame};
+use crate::game::{self, open, VgdlGame};
 use studio_core::formats::{Exporter, ImportRequest, Imported, Importer};
 use studio_core::level::Pack;
+
+/// Imports a GVGAI game: its description and every level beside it (`NAME_lvlN.txt`).
+///
+/// # Errors
+/// A description that does not load, or a level file that cannot be read.
+pub fn import_game(path: &std::path::Path) -> Result<(Pack, Vec<String>), String> {
+    let text = crate::load::read_text(path).map_err(|e| format!("{e:#}"))?;
+    let file = path.display().to_string();
+    let game = open(&file, &text)?;
+    let stem = path
+        .file_stem()
+        .map_or(String::new(), |s| s.to_string_lossy().into_owned());
+    let folder = studio_core::io::folder_of(path);
+    let mut levels: Vec<(usize, std::path::PathBuf)> = std::fs::read_dir(&folder)
+        .map_err(|e| format!("{}: {e}", folder.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter_map(|p| {
+            let name = p.file_stem()?.to_string_lossy().into_owned();
+            let n = name.strip_prefix(&format!("{stem}_lvl"))?.parse().ok()?;
+            (p.extension().is_some_and(|x| x == "txt")).then_some((n, p))
+        })
+        .collect();
+    levels.sort();
+    let mut pack = Pack::new(studio_core::game::Game::name(game));
+    pack.description = format!("{} and its levels, from {}", game.file(), folder.display());
+    let mut notes = Vec::new();
+    for (n, level_path) in levels {
+        let text = crate::load::read_text(&level_path).map_err(|e| format!("{e:#}"))?;
+        let (rows, note) = game.rows_from_gvgai(&text);
+        if let Some(note) = note {
+            notes.push(format!("{}: {note}", level_path.display()));
+        }
+        if let Err(e) = game.check_rows(&rows) {
+            notes.push(format!("{}: left out: {e}", level_path.display()));
+            continue;
+        }
+        pack.levels.push(game.level(format!("level {n}"), rows));
+    }
+    Ok((pack, notes))
+}
 
 /// Reads each description named (a `GAME.txt` with its `GAME_lvlN.txt` levels beside it).
 fn import(request: &ImportRequest) -> Result<Imported, String> {
@@ -23,7 +63,7 @@ fn import(request: &ImportRequest) -> Result<Imported, String> {
                 path.display()
             ));
         }
-        let (pack, notes) = game::import_game(path)?;
+        let (pack, notes) = import_game(path)?;
         if pack.levels.is_empty() {
             skipped.push(format!(
                 "{}: no level file beside it (GAME_lvl0.txt, …): open a blank level of the \

@@ -16,14 +16,13 @@ use studio_core::evolve::generator::Fi2PopGenerator;
 use studio_core::evolve::pattern::{Category, Fitness, Group};
 use studio_core::game::registry::{self, SourceLoader};
 use studio_core::game::{
-    AgentProfile, AnalyseOptions, Analysis, AsciiError, CellLook, Game, GameId, GameSource,
-    GameView, Heading, LevelGenerator, PlayInput, PlayMove, PlayRules, PlayStatus, SizeRules,
-    TileInfo, TileMark,
+    AgentProfile, AnalyseOptions, Analysis, AsciiError, Game, GameId, GameSource, GameView,
+    LevelGenerator, PlayRules, SizeRules, TileInfo, TileMark,
 };
 use studio_core::grid::Grid;
 use studio_core::jobs::{Cancel, JobError};
-use studio_core::level::{Level, Pack};
-use vgdl::{Action, LevelDesc, State, Winner};
+use studio_core::level::Level;
+use vgdl::{LevelDesc, State};
 
 /// The kind of [`GameSource`] this plug-in reads.
 pub const SOURCE_KIND: &str = "vgdl";
@@ -144,7 +143,7 @@ pub const LOADER: SourceLoader = SourceLoader {
 };
 
 /// The colour of a role.
-fn role_rgb(role: Category) -> [u8; 3] {
+pub(crate) fn role_rgb(role: Category) -> [u8; 3] {
     match role {
         Category::Solid => [96, 86, 78],
         Category::Collectible => [232, 188, 48],
@@ -318,6 +317,12 @@ impl VgdlGame {
         self.wall
     }
 
+    /// The tile that stands for sprite type `kind` in the playtest's view, when a character
+    /// places it.
+    pub fn kind_tile(&self, kind: usize) -> Option<u8> {
+        self.kind_tile.get(kind).copied().flatten()
+    }
+
     /// The tile of character `c`.
     pub fn tile_of(&self, c: char) -> Option<u8> {
         self.tiles
@@ -344,7 +349,12 @@ impl VgdlGame {
         State::new(self.game.rules.clone(), &level, seed).map_err(|e| e.message)
     }
 
-    fn check_rows(&self, rows: &[String]) -> Result<(), String> {
+    /// Why `rows` are no level of the game (a size, a character it does not map, ragged
+    /// rows, no avatar).
+    ///
+    /// # Errors
+    /// That reason, in words.
+    pub fn check_rows(&self, rows: &[String]) -> Result<(), String> {
         let width = rows.first().map_or(0, |r| r.chars().count());
         if width == 0 {
             return Err("the level has no row".into());
@@ -496,11 +506,11 @@ impl Game for VgdlGame {
         options: &AnalyseOptions,
         cancel: &Cancel,
     ) -> Result<Analysis, JobError> {
-        evolve::analyse(self, level, options, cancel)
+        crate::profiles::analyse(self, level, options, cancel)
     }
 
     fn default_games(&self) -> u32 {
-        evolve::ANALYSIS_GAMES
+        crate::profiles::ANALYSIS_GAMES
     }
 
     fn stored_difficulty(&self, _level: &Level) -> Option<f64> {
@@ -562,10 +572,10 @@ impl Game for VgdlGame {
                 self.name
             )));
         }
-        evolve::profiles(
+        crate::profiles::profiles(
             self,
             &rows,
-            &evolve::PROFILE_AGENTS,
+            &crate::profiles::PROFILE_AGENTS,
             games,
             seed,
             None,
@@ -577,7 +587,7 @@ impl Game for VgdlGame {
         let me = opened(self.id)?;
         Some(
             me.state(&level.cells, seed as i64)
-                .map(|state| Box::new(VgdlPlay::new(me, state)) as Box<dyn PlayRules>)
+                .map(|state| Box::new(crate::play::VgdlPlay::new(me, state)) as Box<dyn PlayRules>)
                 .map_err(AsciiError::Level),
         )
     }
@@ -649,207 +659,4 @@ impl GameView for VgdlGame {
         cells.set(x, y, tile);
         true
     }
-}
-
-/// The ticks a playtest keeps to take back.
-const UNDO_TICKS: usize = 2_000;
-
-/// A playtest: the engine, one tick a key.
-pub struct VgdlPlay {
-    game: &'static VgdlGame,
-    state: State,
-    history: Vec<State>,
-    moves: u32,
-}
-
-impl VgdlPlay {
-    /// A playtest of `state`.
-    pub fn new(game: &'static VgdlGame, state: State) -> VgdlPlay {
-        VgdlPlay {
-            game,
-            state,
-            history: Vec::new(),
-            moves: 0,
-        }
-    }
-
-    /// The game as it stands.
-    pub fn state(&self) -> &State {
-        &self.state
-    }
-}
-
-impl PlayRules for VgdlPlay {
-    fn view(&self) -> Grid<CellLook> {
-        let (w, h) = (
-            self.state.size.0.max(1) as usize,
-            self.state.size.1.max(1) as usize,
-        );
-        let game = self.game;
-        let empty = game.tiles[usize::from(game.empty)];
-        let mut view = Grid::filled(
-            w,
-            h,
-            CellLook {
-                rgb: empty.rgb,
-                mark: TileMark::Plain,
-            },
-        );
-        let rules = self.state.rules();
-        let block = self.state.block.max(1);
-        let avatar_kind = self.state.avatar().map(|a| a.kind);
-        let look_of = |kind: usize| -> Option<CellLook> {
-            match game.kind_tile.get(kind).copied().flatten() {
-                Some(t) if t == game.empty => None,
-                Some(t) => Some(CellLook {
-                    rgb: game.tiles[usize::from(t)].rgb,
-                    mark: game.tile_mark(t),
-                }),
-                None => {
-                    // A sprite no character places (a sword, a shot, honey): its role's
-                    // colour and its name's first letter.
-                    let name = &rules.types[kind].name;
-                    Some(CellLook {
-                        rgb: role_rgb(Category::Other),
-                        mark: TileMark::Glyph(name.chars().next().unwrap_or('?')),
-                    })
-                }
-            }
-        };
-        // Fixed sprites first, movers over them, the avatar last.
-        let mut kinds: Vec<usize> = (0..self.state.groups.len()).collect();
-        kinds.sort_by_key(|&k| (!rules.fixed[k], Some(k) == avatar_kind));
-        for k in kinds {
-            let Some(look) = look_of(k) else { continue };
-            for s in &self.state.groups[k] {
-                if s.disabled {
-                    continue;
-                }
-                let cx = (s.rect.x + block / 2).div_euclid(block);
-                let cy = (s.rect.y + block / 2).div_euclid(block);
-                if (0..w as i32).contains(&cx) && (0..h as i32).contains(&cy) {
-                    let mut look = look;
-                    if Some(k) == avatar_kind {
-                        let o = s.orientation;
-                        look.mark = match (o.x, o.y) {
-                            _ if o.is_none() || o == vgdl::rules::Dir::NIL => TileMark::Avatar,
-                            (x, _) if x < 0.0 => TileMark::Facing(Heading::Left),
-                            (x, _) if x > 0.0 => TileMark::Facing(Heading::Right),
-                            (_, y) if y < 0.0 => TileMark::Facing(Heading::Up),
-                            (_, y) if y > 0.0 => TileMark::Facing(Heading::Down),
-                            _ => TileMark::Avatar,
-                        };
-                    }
-                    view.set(cx as usize, cy as usize, look);
-                }
-            }
-        }
-        view
-    }
-
-    fn input(&self) -> PlayInput {
-        PlayInput::Directions
-    }
-
-    fn apply(&mut self, mv: PlayMove) -> bool {
-        if self.state.is_over() {
-            return false;
-        }
-        let action = match mv {
-            PlayMove::Go(Heading::Left) => Action::Left,
-            PlayMove::Go(Heading::Right) => Action::Right,
-            PlayMove::Go(Heading::Up) => Action::Up,
-            PlayMove::Go(Heading::Down) => Action::Down,
-            PlayMove::Act => Action::Use,
-            PlayMove::Wait => Action::Nil,
-            PlayMove::Swap(..) | PlayMove::Click(..) => return false,
-        };
-        if action != Action::Nil && !self.state.actions().contains(&action) {
-            return false;
-        }
-        if self.history.len() >= UNDO_TICKS {
-            self.history.remove(0);
-        }
-        self.history.push(self.state.clone());
-        self.state.step(action);
-        self.moves += 1;
-        true
-    }
-
-    fn status(&self) -> PlayStatus {
-        let s = &self.state;
-        let outcome = match s.winner {
-            Winner::Wins => Some(true),
-            Winner::Loses => Some(false),
-            _ => None,
-        };
-        let message = match outcome {
-            Some(true) => format!("Won at tick {} with score {}!", s.tick, s.score),
-            Some(false) => format!("Lost at tick {} (score {}).", s.tick, s.score),
-            None => format!("Tick {} of {}", s.tick.max(0), vgdl::engine::MAX_TICKS),
-        };
-        let mut counters = vec![("Score".to_string(), format!("{}", s.score))];
-        if let Some(a) = s.avatar() {
-            if a.max_hp > 0 {
-                counters.push(("Health".into(), a.hp.to_string()));
-            }
-        }
-        PlayStatus {
-            moves: self.moves,
-            outcome,
-            message,
-            counters,
-        }
-    }
-
-    fn undo(&mut self) -> bool {
-        match self.history.pop() {
-            Some(state) => {
-                self.state = state;
-                self.moves = self.moves.saturating_sub(1);
-                true
-            }
-            None => false,
-        }
-    }
-}
-
-/// Imports a GVGAI game: its description and every level beside it (`NAME_lvlN.txt`).
-///
-/// # Errors
-/// A description that does not load, or a level file that cannot be read.
-pub fn import_game(path: &std::path::Path) -> Result<(Pack, Vec<String>), String> {
-    let text = crate::load::read_text(path).map_err(|e| format!("{e:#}"))?;
-    let file = path.display().to_string();
-    let game = open(&file, &text)?;
-    let stem = path
-        .file_stem()
-        .map_or(String::new(), |s| s.to_string_lossy().into_owned());
-    let folder = studio_core::io::folder_of(path);
-    let mut levels: Vec<(usize, std::path::PathBuf)> = std::fs::read_dir(&folder)
-        .map_err(|e| format!("{}: {e}", folder.display()))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter_map(|p| {
-            let name = p.file_stem()?.to_string_lossy().into_owned();
-            let n = name.strip_prefix(&format!("{stem}_lvl"))?.parse().ok()?;
-            (p.extension().is_some_and(|x| x == "txt")).then_some((n, p))
-        })
-        .collect();
-    levels.sort();
-    let mut pack = Pack::new(game.name);
-    pack.description = format!("{} and its levels, from {}", game.file, folder.display());
-    let mut notes = Vec::new();
-    for (n, level_path) in levels {
-        let text = crate::load::read_text(&level_path).map_err(|e| format!("{e:#}"))?;
-        let (rows, note) = game.rows_from_gvgai(&text);
-        if let Some(note) = note {
-            notes.push(format!("{}: {note}", level_path.display()));
-        }
-        if let Err(e) = game.check_rows(&rows) {
-            notes.push(format!("{}: left out: {e}", level_path.display()));
-            continue;
-        }
-        pack.levels.push(game.level(format!("level {n}"), rows));
-    }
-    Ok((pack, notes))
 }

@@ -18,6 +18,8 @@ pub mod formats;
 pub mod game;
 pub mod load;
 pub mod planners;
+pub mod play;
+pub mod profiles;
 pub mod roles;
 
 /// The engine this crate runs the games on.

@@ -118,7 +118,7 @@ fn bad_descriptions_and_levels_are_refused_in_words() {
 fn a_pack_carries_its_description_and_opens_where_the_game_was_never_opened() {
     install();
     let dir = door_folder("pack");
-    let (pack, notes) = game::import_game(&dir.join("door.txt")).unwrap();
+    let (pack, notes) = gvgai::formats::import_game(&dir.join("door.txt")).unwrap();
     assert!(notes.is_empty(), "{notes:?}");
     assert_eq!(pack.levels.len(), 2);
     assert_eq!(pack.levels[0].cells, rows(LEVEL0));
@@ -302,10 +302,10 @@ fn the_ga_keeps_the_border_and_one_avatar_and_is_reproducible() {
 fn profiles_rank_the_eight_controllers_on_levels() {
     let g = door();
     let levels = vec![rows(LEVEL0), rows(LEVEL1)];
-    let p = evolve::profiles(
+    let p = gvgai::profiles::profiles(
         g,
         &levels,
-        &evolve::PROFILE_AGENTS,
+        &gvgai::profiles::PROFILE_AGENTS,
         1,
         0,
         Some(8),
@@ -318,7 +318,16 @@ fn profiles_rank_the_eight_controllers_on_levels() {
     assert!(p.iter().all(|a| (0.0..=1.0).contains(&a.normalised_score)));
     let cancel = Cancel::default();
     cancel.cancel();
-    assert!(evolve::profiles(g, &levels, &evolve::PROFILE_AGENTS, 1, 0, Some(8), &cancel).is_err());
+    assert!(gvgai::profiles::profiles(
+        g,
+        &levels,
+        &gvgai::profiles::PROFILE_AGENTS,
+        1,
+        0,
+        Some(8),
+        &cancel
+    )
+    .is_err());
 }
 
 /// The session and the crash-recovery autosave carry the run-time games too: a run that ended

@@ -2,8 +2,9 @@
 //! any GVGAI game, into a pack) and `eval --vgdl GAME.txt --model fi2pop --profile ALPHA
 //! BETA` (the relative performance profiles of the paper's eight controllers on them).
 
-use crate::evolve::{self, VgdlEvolution, PROFILE_AGENTS};
+use crate::evolve::{self, VgdlEvolution};
 use crate::game::{self, VgdlGame};
+use crate::profiles::{self, PROFILE_AGENTS};
 use anyhow::{anyhow, bail, Result};
 use clap::Args;
 use serde_json::json;
@@ -277,7 +278,7 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
     let (alpha, beta) = (levels_of(g, a)?, levels_of(g, b)?);
     let cancel = Cancel::default();
     let run = |levels: &[Vec<String>]| {
-        evolve::profile_games(
+        profiles::profile_games(
             g,
             levels,
             &PROFILE_AGENTS,
@@ -290,8 +291,8 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
     };
     let (alpha_games, beta_games) = (run(&alpha)?, run(&beta)?);
     let (alpha_levels, beta_levels) = (
-        evolve::per_level(&alpha_games),
-        evolve::per_level(&beta_games),
+        profiles::per_level(&alpha_games),
+        profiles::per_level(&beta_games),
     );
     let tiles = |levels: &[Vec<String>]| -> Vec<Grid<u8>> {
         levels
