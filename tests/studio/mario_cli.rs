@@ -95,7 +95,7 @@ fn an_unplayable_level_scores_zero_and_says_where_a_star_failed() {
 }
 
 #[test]
-fn mario_ai_text_imports_exports_and_refuses_what_it_cannot_play() {
+fn mario_ai_text_imports_exports_and_refuses_an_unknown_letter() {
     let dir = tempfile::tempdir().unwrap();
     // The framework writes pipes as columns of 't' and bullet bills as '*'.
     let mut rows = vec!["-".repeat(24); 16];
@@ -141,8 +141,24 @@ fn mario_ai_text_imports_exports_and_refuses_what_it_cannot_play() {
         let written = std::fs::read_to_string(out_dir.join("01-lvl-1.txt")).unwrap();
         assert_eq!(written.lines().count(), 16);
     }
-    // A spiky is refused with its place, and nothing is written.
+    // A spiky is one of the framework's tiles now; a letter the framework does not have is
+    // refused with its place, and nothing is written.
     rows[13] = "-M------tt------*---y-F-".to_string();
+    std::fs::write(&file, rows.join("\n") + "\n").unwrap();
+    let spiky = dir.path().join("spiky.ron");
+    let out = studio()
+        .args(["import", "--format", "mario-ai"])
+        .arg(&file)
+        .arg("--out")
+        .arg(&spiky)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    rows[13] = "-M------tt------*---Z-F-".to_string();
     std::fs::write(&file, rows.join("\n") + "\n").unwrap();
     let refused = dir.path().join("refused.ron");
     let out = studio()
@@ -155,7 +171,7 @@ fn mario_ai_text_imports_exports_and_refuses_what_it_cannot_play() {
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("row 14, column 21") && err.contains("spiky"),
+        err.contains("row 14, column 21") && err.contains("'Z'"),
         "{err}"
     );
     assert!(!refused.exists());

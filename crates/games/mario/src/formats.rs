@@ -53,13 +53,14 @@ pub const VGLC_MAPPED: [(char, Tile, &str); 3] = [
     ),
 ];
 
-/// Mario AI Framework letters mapped to a simpler tile: (letter, tile, why).
-pub const MARIO_AI_MAPPED: [(char, Tile, &str); 13] = [
+/// Mario AI Framework letters that are another letter's tile: (letter, tile, why). Every
+/// other letter of the framework is a studio tile of its own (`Tile::ascii`).
+pub const MARIO_AI_MAPPED: [(char, Tile, &str); 6] = [
     ('E', Tile::Goomba, "another letter for a goomba"),
     (
         '?',
         Tile::ItemBox,
-        "the special question block (a mushroom)",
+        "another letter for the mushroom question block",
     ),
     (
         'Q',
@@ -67,42 +68,19 @@ pub const MARIO_AI_MAPPED: [(char, Tile, &str); 13] = [
         "another letter for the coin question block",
     ),
     (
-        'U',
-        Tile::ItemBox,
-        "a mushroom brick: it becomes an item box",
-    ),
-    (
-        'L',
-        Tile::CoinBrick,
-        "a 1-up brick: it becomes a coin brick (no lives here)",
-    ),
-    ('G', Tile::Goomba, "a winged goomba: the wings are dropped"),
-    (
-        'K',
-        Tile::Koopa,
-        "a winged green koopa: the wings are dropped",
-    ),
-    (
-        'r',
-        Tile::Koopa,
-        "a red koopa: it becomes a green one (walks off ledges)",
-    ),
-    ('1', Tile::Empty, "an invisible 1-up block: left out"),
-    ('2', Tile::Empty, "an invisible coin block: left out"),
-    (
-        '|',
-        Tile::Empty,
-        "the background of a jump-through platform",
-    ),
-    (
         't',
         Tile::PipeLeft,
-        "a pipe cell: its top and sides are worked out from its neighbours",
+        "a pipe cell: its top and sides are worked out from its neighbours, as the framework does",
     ),
     (
         'T',
-        Tile::PipeLeft,
-        "a pipe with a piranha plant: the plant is dropped",
+        Tile::PiranhaPipe,
+        "a pipe cell with a piranha plant: the plant lives in the pipe's top-left cell",
+    ),
+    (
+        '*',
+        Tile::CannonBody,
+        "a cannon cell: the top of a column of them is the cannon's head",
     ),
 ];
 
@@ -157,23 +135,11 @@ fn vglc_tile(c: char) -> Option<Tile> {
     })
 }
 
-/// Framework letters the studio cannot play, with why.
-fn mario_ai_refused(c: char) -> Option<&'static str> {
-    Some(match c {
-        'y' | 'Y' => "a spiky cannot be stomped, and the studio has no spiky",
-        '%' => "jump-through platforms are not in the studio's tiles",
-        _ => return None,
-    })
-}
-
 fn mario_ai_tile(c: char) -> Option<Tile> {
     if let Some(&(_, tile, _)) = MARIO_AI_MAPPED.iter().find(|m| m.0 == c) {
         return Some(tile);
     }
-    match c {
-        '*' => Some(Tile::CannonBody),
-        _ => Tile::from_ascii(c),
-    }
+    Tile::from_ascii(c)
 }
 
 fn text_rows(text: &str) -> Vec<&str> {
@@ -225,11 +191,14 @@ pub fn read_vglc(text: &str) -> Result<MarioLevel, FormatError> {
     Ok(MarioLevel::new(cells)?)
 }
 
-/// A level from the Mario AI Framework's level text.
+/// A level from the Mario AI Framework's level text. Every letter the framework reads is
+/// read; pipes written as `t`/`T` columns get their parts as the framework's `MarioLevel`
+/// works them out (a pipe one column wide is its left half here), and a `T` pipe's top-left
+/// cell holds a piranha plant; a column of `*` is a cannon with its head on top.
 ///
 /// # Errors
-/// [`FormatError`]: a letter the framework does not have or the studio cannot play (spiky,
-/// jump-through platforms), ragged rows, or a size outside the level rules.
+/// [`FormatError`]: a letter the framework does not have (with its row and column), ragged
+/// rows, or a size outside the level rules.
 pub fn read_mario_ai(text: &str) -> Result<MarioLevel, FormatError> {
     let raw: Vec<Vec<char>> = text_rows(text)
         .iter()
@@ -237,46 +206,72 @@ pub fn read_mario_ai(text: &str) -> Result<MarioLevel, FormatError> {
         .collect();
     let at = |x: usize, y: usize| raw.get(y).and_then(|r| r.get(x)).copied();
     let is_pipe = |c: Option<char>| matches!(c, Some('t' | 'T'));
-    let is_bullet = |c: Option<char>| matches!(c, Some('*'));
     let mut cells = read_grid(text, Format::MarioAi, |c| {
-        if let Some(why) = mario_ai_refused(c) {
-            return Err(format!(" the studio can play: {why}"));
-        }
         mario_ai_tile(c).ok_or_else(String::new)
     })?;
-    // Pipes and bullet bills are columns of one letter in the framework: the top of a run is
-    // the pipe's top (or the cannon's head), the second of two pipe columns its right half.
     for y in 0..cells.height() {
         for x in 0..cells.width() {
             let c = at(x, y);
-            let top = y == 0 || at(x, y - 1) != c;
             if is_pipe(c) {
-                let right = x > 0 && is_pipe(at(x - 1, y));
-                let tile = match (top, right) {
-                    (true, false) => Tile::PipeTopLeft,
-                    (true, true) => Tile::PipeTopRight,
-                    (false, false) => Tile::PipeLeft,
-                    (false, true) => Tile::PipeRight,
+                // The framework: a pipe cell is "single" when neither neighbour is a pipe
+                // letter (never in the first or last column); its part counts 1 for a left
+                // part to its left and 1 (single) or 2 for a pipe letter above.
+                let single = x + 1 < cells.width()
+                    && !is_pipe(at(x + 1, y))
+                    && x > 0
+                    && !is_pipe(at(x - 1, y));
+                let right = x > 0
+                    && matches!(
+                        cells.get(x - 1, y),
+                        Tile::PipeTopLeft | Tile::PipeLeft | Tile::PiranhaPipe
+                    );
+                let below_top = y > 0 && is_pipe(at(x, y - 1));
+                let tile = match (single, right, below_top) {
+                    (true, _, false) => Tile::PipeTopLeft,
+                    (true, _, true) => Tile::PipeLeft,
+                    (false, false, false) if c == Some('T') => Tile::PiranhaPipe,
+                    (false, false, false) => Tile::PipeTopLeft,
+                    (false, true, false) => Tile::PipeTopRight,
+                    (false, false, true) => Tile::PipeLeft,
+                    (false, true, true) => Tile::PipeRight,
                 };
                 cells.set(x, y, tile);
-            } else if is_bullet(c) && top {
+            } else if c == Some('*') && (y == 0 || at(x, y - 1) != Some('*')) {
                 cells.set(x, y, Tile::CannonTop);
             }
         }
     }
+    // Without `M` the framework starts Mario in the first column, on its lowest floor: the
+    // first cell that is not solid above the lowest solid one (`findFirstFloor`). The studio
+    // marks that cell, so the level starts where the framework starts it. A first column
+    // without a floor starts him above the level, where he falls through the column and is
+    // lost; the studio starts him in the column's top cell, to the same fall.
+    if !raw.iter().flatten().any(|&c| c == 'M') {
+        let solid = |c: Option<char>| c.is_some_and(|c| "X#@!BCQ<>[]?SUD%tT".contains(c));
+        let floor = (0..cells.height())
+            .rev()
+            .skip_while(|&y| !solid(at(0, y)))
+            .find(|&y| !solid(at(0, y)));
+        cells.set(0, floor.unwrap_or(0), Tile::Start);
+    }
     Ok(MarioLevel::new(cells)?)
 }
 
-/// The letter a tile takes in the VGLC's text (markers become air, enemies `E`, the item and
-/// coin boxes `?`, the empty block `Q`, bricks `S`, stair blocks `X`).
+/// The letter a tile takes in the VGLC's text (markers, invisible blocks and a platform's
+/// background become air, enemies `E`, the item and coin boxes `?`, the empty block `Q`,
+/// bricks `S`, stair blocks and platforms `X`, a piranha plant's pipe a plain pipe).
 pub fn vglc_letter(tile: Tile) -> char {
     match tile {
         Tile::Empty | Tile::Start | Tile::Goal => '-',
         Tile::Ground | Tile::Block => 'X',
-        Tile::Brick | Tile::CoinBrick => 'S',
+        Tile::Brick | Tile::CoinBrick | Tile::LifeBrick | Tile::MushroomBrick => 'S',
         Tile::ItemBox | Tile::CoinBox => '?',
         Tile::UsedBlock => 'Q',
-        Tile::Goomba | Tile::Koopa => 'E',
+        Tile::PiranhaPipe => '<',
+        // The VGLC has no platform, no invisible block and one enemy letter.
+        Tile::Platform => 'X',
+        Tile::PlatformBack | Tile::HiddenCoinBlock | Tile::HiddenLifeBlock => '-',
+        t if t.is_enemy() => 'E',
         other => other.ascii(),
     }
 }
@@ -289,8 +284,12 @@ pub fn write(level: &MarioLevel, format: Format) -> String {
             let tile = level.get(x, y);
             out.push(match format {
                 Format::Vglc => vglc_letter(tile),
-                // The studio writes the framework's own letters.
-                Format::MarioAi => tile.ascii(),
+                // The studio writes the framework's own letters; a piranha plant's pipe top
+                // is a `T` pair, the only way the framework's text places a plant.
+                Format::MarioAi => match tile {
+                    Tile::PipeTopRight if x > 0 && level.get(x - 1, y) == Tile::PiranhaPipe => 'T',
+                    t => t.ascii(),
+                },
             });
         }
         out.push('\n');
@@ -486,9 +485,112 @@ mod tests {
             }
         );
         assert!(err.to_string().contains("row 14, column 11"));
-        let spiky = level_text(&["XXXXXXyXXXXXXXXXXXX"]);
-        let err = read_mario_ai(&spiky).unwrap_err().to_string();
-        assert!(err.contains("spiky"), "{err}");
+        let unknown = level_text(&["XXXXXXZXXXXXXXXXXXX"]);
+        let err = read_mario_ai(&unknown).unwrap_err().to_string();
+        assert!(err.contains("row 14, column 7"), "{err}");
+        assert!(err.contains("'Z'"), "{err}");
+    }
+
+    #[test]
+    fn every_framework_letter_is_its_own_tile_and_round_trips() {
+        let text = level_text(&[
+            "-M---y-Y-G-K-r-R-1-2--F",
+            "-%%%-----TT---LU-*-----",
+            "-|||-----TT-------*----",
+            "XXXXXXXXXXXXXXXXXXXXXXX",
+        ]);
+        let level = read_mario_ai(&text).unwrap();
+        let row = |y: usize| {
+            (0..level.width())
+                .map(|x| level.get(x, y))
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            row(10)
+                .into_iter()
+                .filter(|t| t.is_enemy())
+                .collect::<Vec<_>>(),
+            [
+                Tile::Spiky,
+                Tile::WingedSpiky,
+                Tile::WingedGoomba,
+                Tile::WingedKoopa,
+                Tile::RedKoopa,
+                Tile::WingedRedKoopa
+            ]
+        );
+        assert_eq!(level.get(17, 10), Tile::HiddenLifeBlock);
+        assert_eq!(level.get(19, 10), Tile::HiddenCoinBlock);
+        assert_eq!(level.get(1, 11), Tile::Platform);
+        assert_eq!(level.get(1, 12), Tile::PlatformBack);
+        // The flower pipe: its top-left cell holds the plant, the rest is pipe.
+        assert_eq!(level.get(9, 11), Tile::PiranhaPipe);
+        assert_eq!(level.get(10, 11), Tile::PipeTopRight);
+        assert_eq!(level.get(9, 12), Tile::PipeLeft);
+        assert_eq!(level.get(10, 12), Tile::PipeRight);
+        assert_eq!(level.get(14, 11), Tile::LifeBrick);
+        assert_eq!(level.get(15, 11), Tile::MushroomBrick);
+        // Two separate `*` columns: each top is a cannon's head.
+        assert_eq!(level.get(17, 11), Tile::CannonTop);
+        assert_eq!(level.get(18, 12), Tile::CannonTop);
+        // Written back, the framework's reader makes the same level.
+        let back = read_mario_ai(&write(&level, Format::MarioAi)).unwrap();
+        assert_eq!(back, level);
+        // The VGLC has fewer letters: enemies `E`, the platform solid, hidden blocks air.
+        let vglc = read_vglc(&write(&level, Format::Vglc)).unwrap();
+        assert_eq!(vglc.get(5, 10), Tile::Goomba);
+        assert_eq!(vglc.get(17, 10), Tile::Empty);
+        assert_eq!(vglc.get(1, 11), Tile::Ground);
+    }
+
+    #[test]
+    fn a_single_pipe_column_has_no_plant_as_in_the_framework() {
+        let text = level_text(&[
+            "-M--T-----------F",
+            "----T------------",
+            "XXXXXXXXXXXXXXXXX",
+        ]);
+        let level = read_mario_ai(&text).unwrap();
+        assert_eq!(level.get(4, 11), Tile::PipeTopLeft);
+        assert_eq!(level.get(4, 12), Tile::PipeLeft);
+    }
+
+    /// Every level file of the Mario AI Framework's `levels/` folders, when a folder is named
+    /// by `MARIO_AI_LEVELS` (the framework is not in the repository): all import.
+    #[test]
+    fn every_framework_level_file_imports_when_the_folder_is_named() {
+        let Some(dir) = std::env::var_os("MARIO_AI_LEVELS") else {
+            return;
+        };
+        let mut files = Vec::new();
+        let mut stack = vec![std::path::PathBuf::from(dir)];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap() {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|x| x == "txt") {
+                    files.push(p);
+                }
+            }
+        }
+        assert!(!files.is_empty());
+        let failed: Vec<String> = files
+            .iter()
+            .filter_map(|p| {
+                let text = std::fs::read_to_string(p).unwrap();
+                read_mario_ai(&text)
+                    .err()
+                    .map(|e| format!("{}: {e}", p.display()))
+            })
+            .collect();
+        assert!(
+            failed.is_empty(),
+            "{} of {}: {:?}",
+            failed.len(),
+            files.len(),
+            &failed[..failed.len().min(5)]
+        );
     }
 
     #[test]

@@ -27,7 +27,7 @@ const fn tile(ascii: char, name: &'static str, rgb: [u8; 3]) -> TileInfo {
 }
 
 /// The palette, in [`Tile`] order.
-const TILES: [TileInfo; 19] = [
+const TILES: [TileInfo; 32] = [
     tile('-', "SKY", [120, 152, 252]),
     tile('X', "GROUND", [164, 84, 32]),
     tile('#', "BLOCK", [128, 80, 52]),
@@ -47,6 +47,19 @@ const TILES: [TileInfo; 19] = [
     tile('k', "KOOPA", [70, 176, 70]),
     tile('M', "MARIO START", [228, 48, 40]),
     tile('F', "GOAL", [250, 250, 250]),
+    tile('%', "PLATFORM", [186, 120, 64]),
+    tile('|', "PLATFORM BACK", [150, 170, 246]),
+    tile('y', "SPIKY", [200, 40, 40]),
+    tile('Y', "WINGED SPIKY", [232, 92, 92]),
+    tile('G', "WINGED GOOMBA", [182, 118, 76]),
+    tile('K', "WINGED KOOPA", [120, 206, 120]),
+    tile('r', "RED KOOPA", [214, 64, 48]),
+    tile('R', "WINGED RED KOOPA", [240, 116, 100]),
+    tile('T', "PIRANHA PIPE", [24, 120, 40]),
+    tile('1', "HIDDEN 1-UP", [132, 162, 250]),
+    tile('2', "HIDDEN COIN", [140, 168, 248]),
+    tile('L', "1-UP BRICK", [196, 84, 60]),
+    tile('U', "MUSHROOM BRICK", [216, 104, 44]),
 ];
 
 /// A stored level of a Mario level.
@@ -501,6 +514,18 @@ impl studio_core::game::GameView for MarioGame {
             Some(Tile::CoinBrick) => TileMark::Glyph('$'),
             Some(Tile::Coin) => TileMark::Glyph('o'),
             Some(Tile::Block) => TileMark::Hatched,
+            Some(Tile::Spiky) => TileMark::Glyph('y'),
+            Some(Tile::WingedSpiky) => TileMark::Glyph('Y'),
+            Some(Tile::WingedGoomba) => TileMark::Glyph('G'),
+            Some(Tile::WingedKoopa) => TileMark::Glyph('K'),
+            Some(Tile::RedKoopa) => TileMark::Monster(1),
+            Some(Tile::WingedRedKoopa) => TileMark::Glyph('R'),
+            Some(Tile::PiranhaPipe) => TileMark::Glyph('T'),
+            Some(Tile::HiddenLifeBlock) => TileMark::Glyph('1'),
+            Some(Tile::HiddenCoinBlock) => TileMark::Glyph('2'),
+            Some(Tile::LifeBrick) => TileMark::Glyph('L'),
+            Some(Tile::MushroomBrick) => TileMark::Glyph('U'),
+            Some(Tile::Platform) => TileMark::Hatched,
             _ => TileMark::Plain,
         }
     }

@@ -64,8 +64,10 @@ pub fn pattern_at_bottom(level: &MarioLevel, x0: usize) -> Option<Pattern> {
 }
 
 /// A pattern's tiles normalised to [0, 1] (index / 18), as the thesis's Matching compares them.
+/// The thesis's 19 tiles fill [0, 1]; the framework's further tiles (a platform, a spiky, …)
+/// fall above 1, which no training pattern has.
 pub fn normalised(p: &Pattern) -> [f32; CELLS] {
-    let top = (Tile::ALL.len() - 1) as f32;
+    let top = (Tile::THESIS_TILES - 1) as f32;
     let mut out = [0.0; CELLS];
     for (o, &t) in out.iter_mut().zip(p) {
         *o = f32::from(t) / top;

@@ -46,11 +46,39 @@ pub enum Tile {
     Start = 17,
     /// The goal (`F`), at most one: the level is won when Mario reaches its column.
     Goal = 18,
+    /// A jump-through platform (`%`): it holds up whatever lands on it from above and lets
+    /// everything pass from below and from the sides.
+    Platform = 19,
+    /// The background under a jump-through platform (`|`): air.
+    PlatformBack = 20,
+    /// Where a spiky starts (`y`): it cannot be stomped.
+    Spiky = 21,
+    /// Where a winged spiky starts (`Y`): it hops, and cannot be stomped.
+    WingedSpiky = 22,
+    /// Where a winged goomba starts (`G`): it hops; a stomp takes its wings.
+    WingedGoomba = 23,
+    /// Where a winged green koopa starts (`K`): it hops; a stomp takes its wings.
+    WingedKoopa = 24,
+    /// Where a red koopa starts (`r`): it turns at ledges; stomped, it becomes a shell.
+    RedKoopa = 25,
+    /// Where a winged red koopa starts (`R`).
+    WingedRedKoopa = 26,
+    /// A pipe's top-left part with a piranha plant in it (`T`): the plant rises and sinks,
+    /// and cannot be stomped.
+    PiranhaPipe = 27,
+    /// An invisible block with a 1-up (`1`): it blocks only from below, bumped it shows.
+    HiddenLifeBlock = 28,
+    /// An invisible block with a coin (`2`): it blocks only from below, bumped it shows.
+    HiddenCoinBlock = 29,
+    /// A brick with a 1-up mushroom (`L`).
+    LifeBrick = 30,
+    /// A brick with a mushroom (`U`).
+    MushroomBrick = 31,
 }
 
 impl Tile {
     /// Every tile, in palette order.
-    pub const ALL: [Tile; 19] = [
+    pub const ALL: [Tile; 32] = [
         Tile::Empty,
         Tile::Ground,
         Tile::Block,
@@ -70,7 +98,24 @@ impl Tile {
         Tile::Koopa,
         Tile::Start,
         Tile::Goal,
+        Tile::Platform,
+        Tile::PlatformBack,
+        Tile::Spiky,
+        Tile::WingedSpiky,
+        Tile::WingedGoomba,
+        Tile::WingedKoopa,
+        Tile::RedKoopa,
+        Tile::WingedRedKoopa,
+        Tile::PiranhaPipe,
+        Tile::HiddenLifeBlock,
+        Tile::HiddenCoinBlock,
+        Tile::LifeBrick,
+        Tile::MushroomBrick,
     ];
+
+    /// The tiles of the thesis's Table 3.2 (the first 19): the ones the generators and their
+    /// training levels use. Patterns are normalised by this count (`patterns::normalised`).
+    pub const THESIS_TILES: usize = 19;
 
     /// The letter level files use.
     pub const fn ascii(self) -> char {
@@ -94,6 +139,19 @@ impl Tile {
             Tile::Koopa => 'k',
             Tile::Start => 'M',
             Tile::Goal => 'F',
+            Tile::Platform => '%',
+            Tile::PlatformBack => '|',
+            Tile::Spiky => 'y',
+            Tile::WingedSpiky => 'Y',
+            Tile::WingedGoomba => 'G',
+            Tile::WingedKoopa => 'K',
+            Tile::RedKoopa => 'r',
+            Tile::WingedRedKoopa => 'R',
+            Tile::PiranhaPipe => 'T',
+            Tile::HiddenLifeBlock => '1',
+            Tile::HiddenCoinBlock => '2',
+            Tile::LifeBrick => 'L',
+            Tile::MushroomBrick => 'U',
         }
     }
 
@@ -129,19 +187,52 @@ impl Tile {
                 | Tile::PipeRight
                 | Tile::CannonTop
                 | Tile::CannonBody
+                | Tile::PiranhaPipe
+                | Tile::LifeBrick
+                | Tile::MushroomBrick
         )
     }
 
-    /// True for an enemy's start.
-    pub const fn is_enemy(self) -> bool {
-        matches!(self, Tile::Goomba | Tile::Koopa)
+    /// True when the tile stops something moving `ya` pixels down (positive) or up
+    /// (negative), as the framework's tile features say: solid tiles always, a jump-through
+    /// platform only from above, an invisible block only from below.
+    pub const fn blocks(self, ya: f32) -> bool {
+        match self {
+            Tile::Platform => ya > 0.0,
+            Tile::HiddenLifeBlock | Tile::HiddenCoinBlock => ya < 0.0,
+            t => t.is_solid(),
+        }
     }
 
-    /// True for a tile bumping from below does something to (a brick, a box).
+    /// True for an enemy's start (a piranha plant's pipe included).
+    pub const fn is_enemy(self) -> bool {
+        matches!(
+            self,
+            Tile::Goomba
+                | Tile::Koopa
+                | Tile::Spiky
+                | Tile::WingedSpiky
+                | Tile::WingedGoomba
+                | Tile::WingedKoopa
+                | Tile::RedKoopa
+                | Tile::WingedRedKoopa
+                | Tile::PiranhaPipe
+        )
+    }
+
+    /// True for a tile bumping from below does something to (a brick, a box, an invisible
+    /// block).
     pub const fn is_bumpable(self) -> bool {
         matches!(
             self,
-            Tile::Brick | Tile::CoinBrick | Tile::ItemBox | Tile::CoinBox
+            Tile::Brick
+                | Tile::CoinBrick
+                | Tile::ItemBox
+                | Tile::CoinBox
+                | Tile::HiddenLifeBlock
+                | Tile::HiddenCoinBlock
+                | Tile::LifeBrick
+                | Tile::MushroomBrick
         )
     }
 

@@ -3,7 +3,7 @@
 //! on_ground status`), tick 0 being the state after the Mario AI Framework's initial
 //! no-button update. How anyone checks the engine against the framework's, tick by tick.
 
-use crate::engine::{Action, LevelMap, Status, World};
+use crate::engine::{Action, LevelMap, SpriteKind, SpriteView, Status, World};
 use crate::formats::{read_mario_ai, read_vglc};
 use crate::level::MarioLevel;
 use crate::script;
@@ -34,6 +34,11 @@ pub struct PlayArgs {
     /// feet in pixels; xa, ya: his speed; status RUNNING, WIN or LOSE), from tick 0.
     #[arg(long)]
     pub trace: bool,
+    /// With --trace, add every live sprite to each line: a tab, then its kind as the
+    /// framework names it (GOOMBA_WINGED, RED_KOOPA, ENEMY_FLOWER, BULLET_BILL, SHELL, …), x,
+    /// y, xa and ya, newest sprite first as the framework lists them.
+    #[arg(long, requires = "trace")]
+    pub sprites: bool,
     /// How to read a text level: vglc-mario or mario-ai (default: by its rows, 14 the VGLC's,
     /// else the framework's).
     #[arg(long)]
@@ -117,10 +122,29 @@ fn status_word(status: Status) -> &'static str {
     }
 }
 
-/// One line of the trace.
-fn trace_line(tick: usize, world: &World) -> String {
+/// A sprite's kind as the framework's `SpriteType` names it.
+fn framework_name(s: &SpriteView) -> &'static str {
+    match (s.kind, s.born_winged) {
+        (SpriteKind::Goomba, false) => "GOOMBA",
+        (SpriteKind::Goomba, true) => "GOOMBA_WINGED",
+        (SpriteKind::Koopa, false) => "GREEN_KOOPA",
+        (SpriteKind::Koopa, true) => "GREEN_KOOPA_WINGED",
+        (SpriteKind::RedKoopa, false) => "RED_KOOPA",
+        (SpriteKind::RedKoopa, true) => "RED_KOOPA_WINGED",
+        (SpriteKind::Spiky, false) => "SPIKY",
+        (SpriteKind::Spiky, true) => "SPIKY_WINGED",
+        (SpriteKind::Shell, _) => "SHELL",
+        (SpriteKind::Mushroom, _) => "MUSHROOM",
+        (SpriteKind::LifeMushroom, _) => "LIFE_MUSHROOM",
+        (SpriteKind::Piranha, _) => "ENEMY_FLOWER",
+        (SpriteKind::BulletBill, _) => "BULLET_BILL",
+    }
+}
+
+/// One line of the trace (with `sprites`, every live sprite after Mario's figures).
+fn trace_line(tick: usize, world: &World, sprites: bool) -> String {
     let m = world.mario();
-    format!(
+    let mut line = format!(
         "{tick}\t{:.4}\t{:.4}\t{:.4}\t{:.4}\t{}\t{}",
         m.x(),
         m.y(),
@@ -128,7 +152,21 @@ fn trace_line(tick: usize, world: &World) -> String {
         m.vy(),
         m.on_ground(),
         status_word(world.status())
-    )
+    );
+    if sprites {
+        let all: Vec<SpriteView> = world.sprites().collect();
+        for s in all.iter().rev() {
+            line.push_str(&format!(
+                "\t{} {:.4} {:.4} {:.4} {:.4}",
+                framework_name(s),
+                s.x,
+                s.y,
+                s.xa,
+                s.ya
+            ));
+        }
+    }
+    line
 }
 
 /// Plays `actions` on `level` as the framework's game loop does: one no-button update, then
@@ -164,7 +202,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     let world = play(&level, &actions, |tick, world| {
         ticks = tick;
         if args.trace && failed.is_none() {
-            if let Err(e) = writeln!(out, "{}", trace_line(tick, world)) {
+            if let Err(e) = writeln!(out, "{}", trace_line(tick, world, args.sprites)) {
                 failed = Some(e);
             }
         }

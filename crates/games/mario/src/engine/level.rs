@@ -62,8 +62,10 @@ pub(crate) struct Spawn {
     pub column: i32,
     /// Row of the spawn tile.
     pub row: i32,
-    /// Goomba or koopa.
+    /// What appears.
     pub kind: SpriteKind,
+    /// True for a winged enemy.
+    pub winged: bool,
 }
 
 /// The immutable part of a level: tiles as given, collision terrain, spawns, start and goal.
@@ -74,6 +76,8 @@ pub struct LevelMap {
     tiles: Vec<Tile>,
     terrain: Vec<Tile>,
     spawns: Vec<Spawn>,
+    /// Cannon tops (column, row), which fire bullet bills, by column then row.
+    cannons: Vec<(i32, i32)>,
     start: (usize, usize),
     goal_column: usize,
 }
@@ -107,22 +111,37 @@ impl LevelMap {
         let terrain = tiles
             .iter()
             .map(|&t| match t {
-                Tile::Goomba | Tile::Koopa | Tile::Start | Tile::Goal => Tile::Empty,
+                Tile::PiranhaPipe => Tile::PipeTopLeft,
+                Tile::Start | Tile::Goal => Tile::Empty,
+                t if t.is_enemy() => Tile::Empty,
                 other => other,
             })
             .collect();
         let mut spawns = Vec::new();
+        let mut cannons = Vec::new();
         for x in 0..width {
             for y in 0..height {
-                let kind = match at(x, y) {
-                    Tile::Goomba => SpriteKind::Goomba,
-                    Tile::Koopa => SpriteKind::Koopa,
+                let (kind, winged) = match at(x, y) {
+                    Tile::Goomba => (SpriteKind::Goomba, false),
+                    Tile::WingedGoomba => (SpriteKind::Goomba, true),
+                    Tile::Koopa => (SpriteKind::Koopa, false),
+                    Tile::WingedKoopa => (SpriteKind::Koopa, true),
+                    Tile::RedKoopa => (SpriteKind::RedKoopa, false),
+                    Tile::WingedRedKoopa => (SpriteKind::RedKoopa, true),
+                    Tile::Spiky => (SpriteKind::Spiky, false),
+                    Tile::WingedSpiky => (SpriteKind::Spiky, true),
+                    Tile::PiranhaPipe => (SpriteKind::Piranha, false),
+                    Tile::CannonTop => {
+                        cannons.push((x as i32, y as i32));
+                        continue;
+                    }
                     _ => continue,
                 };
                 spawns.push(Spawn {
                     column: x as i32,
                     row: y as i32,
                     kind,
+                    winged,
                 });
             }
         }
@@ -132,6 +151,7 @@ impl LevelMap {
             tiles,
             terrain,
             spawns,
+            cannons,
             start,
             goal_column,
         })
@@ -165,6 +185,7 @@ impl LevelMap {
             terrain: tiles.clone(),
             tiles,
             spawns: Vec::new(),
+            cannons: Vec::new(),
             start: (0, height.saturating_sub(2)),
             goal_column: width - 1,
         }
@@ -244,6 +265,11 @@ impl LevelMap {
     /// Spawns, sorted by column then row.
     pub(crate) fn spawns(&self) -> &[Spawn] {
         &self.spawns
+    }
+
+    /// Cannon tops (column, row), sorted by column then row.
+    pub(crate) fn cannons(&self) -> &[(i32, i32)] {
+        &self.cannons
     }
 
     /// The terrain index of cell (x, y) as the framework looks tiles up: x clamped into the

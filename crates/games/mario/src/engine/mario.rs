@@ -295,7 +295,7 @@ impl World {
             self.collect_coin();
             self.set_tile_index(index, Tile::Empty);
         }
-        let blocking = tile.is_solid();
+        let blocking = tile.blocks(ya);
         if blocking && ya < 0.0 {
             let big = self.mario.big;
             self.bump(tx, ty, big);
@@ -318,7 +318,7 @@ impl World {
 
     /// An enemy or sliding shell touched Mario: big Mario shrinks, small Mario loses.
     pub(super) fn hurt_mario(&mut self) {
-        if self.mario.invulnerable > 0 || self.status != Status::Running {
+        if self.mario.invulnerable > 0 || matches!(self.status, Status::Lost(_)) {
             return;
         }
         if self.mario.big {

@@ -12,14 +12,19 @@
 //!   right edge (the framework spawns on screen too, but respawns an enemy whose tile comes
 //!   back into view); sprites leaving the camera's range by more than 64 px are gone for
 //!   good, as in the framework, but never come back.
-//! - Only goombas and green koopas (plus their shells); no wings, red koopas, spikies,
-//!   flower enemies or bullet bills (cannons are solid, they do not fire).
-//! - No fire: an item box always releases a mushroom (the framework gives big Mario a fire
-//!   flower); big Mario taking a mushroom gets a coin, as in the framework.
-//! - No 1-up, hidden or jump-through blocks; every solid tile blocks from all sides.
+//! - No fire: an item box (or mushroom brick) always releases a mushroom (the framework gives
+//!   big Mario a fire flower); big Mario taking a mushroom gets a coin, as in the framework.
+//!   A 1-up mushroom counts a life ([`World::lives`]); the studio plays one life.
 //! - Sprites created during a tick are appended after the others (the framework puts them
-//!   first), so the update order of sprites differs; the game stops processing a tick as
-//!   soon as it is won or lost.
+//!   first), so the update order of sprites differs (it matters only when two sprites meet
+//!   the same shell on one tick).
+//!
+//! Everything else of the framework's tile set is here, each by its rules: goombas, green
+//! and red koopas (red ones turn at ledges), spikies (never stomped), the winged kinds (they
+//! hop; a stomp takes the wings), piranha plants in `T` pipes, bullet bills fired by cannons
+//! every 100 ticks, jump-through platforms (they block only from above), invisible coin and
+//! 1-up blocks (only from below), 1-up and mushroom bricks. A tick that loses Mario (a fall,
+//! an enemy) or wins the level is played to its end, as the framework plays it.
 //! - The fall limit is the level's height (at least 256 px, the framework's screen) plus
 //!   32 px; the goal is reached when Mario's x is at or beyond the goal column's left edge.
 
@@ -30,6 +35,8 @@ mod world;
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod tile_tests;
 
 pub use level::{LevelError, LevelMap};
 pub use mario::Mario;
@@ -204,6 +211,8 @@ pub struct TickEvents {
     pub bricks_broken: u8,
     /// Mushrooms Mario took.
     pub mushrooms: u8,
+    /// 1-up mushrooms Mario took.
+    pub lives: u8,
     /// True when Mario started a jump this tick.
     pub jumped: bool,
 }

@@ -14,6 +14,8 @@ use std::sync::Arc;
 const DESPAWN_MARGIN: f32 = 64.0;
 /// Pixels below the screen (or level) bottom where anything falling is gone (framework: 32).
 const FALL_MARGIN: f32 = 32.0;
+/// A cannon fires on every tick the framework's tick counter is a multiple of this (100).
+const CANNON_PERIOD: u32 = 100;
 
 /// All dynamic state of one game: Mario, sprites, changed tiles, timer and status.
 /// Cloning is cheap (the map is shared; two small vectors are copied).
@@ -27,11 +29,14 @@ pub struct World {
     next_spawn: usize,
     time_left: u32,
     ticks: u32,
+    /// The framework's tick counter: ticks played, pauses and the timer's end not counted.
+    frames: u32,
     pub(super) pause: u8,
     pub(super) status: Status,
     pub(super) events: TickEvents,
     camera_x: f32,
     coins: u32,
+    lives: u32,
     fall_limit: f32,
     goal_x: f32,
 }
@@ -51,11 +56,13 @@ impl World {
             next_spawn: 0,
             time_left: DEFAULT_TIME_TICKS,
             ticks: 0,
+            frames: 0,
             pause: 0,
             status: Status::Running,
             events: TickEvents::default(),
             camera_x: 0.0,
             coins: 0,
+            lives: 0,
             fall_limit,
             goal_x,
         }
@@ -94,14 +101,17 @@ impl World {
             return;
         }
         self.time_left -= 1;
+        self.frames += 1;
 
         self.camera_x = (self.mario.x - SCREEN_WIDTH / 2.0).max(0.0);
         if self.camera_x + SCREEN_WIDTH > self.map.pixel_width() {
             self.camera_x = self.map.pixel_width() - SCREEN_WIDTH;
         }
-        if self.mario.y > self.fall_limit {
+        // Mario below the level is lost, but the tick goes on without him, as in the
+        // framework: the other sprites still move (and spawn) this tick.
+        let fell = self.mario.y > self.fall_limit;
+        if fell {
             self.lose(Cause::Hole);
-            return;
         }
         let (left, right) = (
             self.camera_x - DESPAWN_MARGIN,
@@ -116,16 +126,20 @@ impl World {
         // added sprites, they sit out this tick's update and collision passes.
         let count = self.sprites.len();
         self.spawn_enemies();
+        self.fire_cannons();
 
         for i in 0..count {
             if self.sprites[i].alive {
                 self.update_sprite(i);
             }
         }
-        self.update_mario(action);
-        if self.status != Status::Running {
+        if fell {
+            self.sprites.retain(|s| s.alive);
             return;
         }
+        // A win does not end the tick either: an enemy touching Mario on the tick he reaches
+        // the goal still hurts him, and a small Mario is then lost, as in the framework.
+        self.update_mario(action);
         for i in 0..count {
             if self.sprites[i].alive {
                 self.collide_with_mario(i);
@@ -160,13 +174,71 @@ impl World {
             }
             let center = spawn.column as f32 * TILE + 8.0;
             let facing = if center > self.mario.x + 16.0 { -1 } else { 1 };
-            self.add_sprite(Sprite::new(
-                spawn.kind,
-                center,
-                spawn.row as f32 * TILE + 15.0,
-                facing,
-            ));
+            let sprite = if spawn.kind == SpriteKind::Piranha {
+                // The framework's `FlowerEnemy` stands in the middle of its two-tile pipe.
+                Sprite::new(
+                    SpriteKind::Piranha,
+                    spawn.column as f32 * TILE + 17.0,
+                    spawn.row as f32 * TILE + 18.0,
+                    1,
+                )
+            } else {
+                Sprite::enemy(
+                    spawn.kind,
+                    spawn.winged,
+                    center,
+                    spawn.row as f32 * TILE + 15.0,
+                    facing,
+                )
+            };
+            self.add_sprite(sprite);
         }
+    }
+
+    /// On every 100th tick of the framework's counter, each cannon top within a tile of the
+    /// camera that is more than a tile from Mario fires a bullet bill towards him.
+    fn fire_cannons(&mut self) {
+        if !self.frames.is_multiple_of(CANNON_PERIOD) || self.map.cannons().is_empty() {
+            return;
+        }
+        let left_column = (self.camera_x as i32) / 16 - 1;
+        let right_column = ((self.camera_x + SCREEN_WIDTH) as i32) / 16 + 1;
+        let camera_y = self.camera_y();
+        let (top_row, bottom_row) = (
+            (camera_y as i32) / 16 - 1,
+            ((camera_y + SCREEN_HEIGHT) as i32) / 16 + 1,
+        );
+        let map = Arc::clone(&self.map);
+        for &(x, y) in map.cannons() {
+            if x < left_column || x > right_column || y < top_row || y > bottom_row {
+                continue;
+            }
+            let centre = (x * 16 + 8) as f32;
+            let dir: i8 = if centre > self.mario.x + 16.0 {
+                -1
+            } else if centre < self.mario.x - 16.0 {
+                1
+            } else {
+                continue;
+            };
+            let bill = Sprite::new(
+                SpriteKind::BulletBill,
+                centre + f32::from(dir) * 8.0,
+                (y * 16 + 15) as f32,
+                dir,
+            );
+            self.add_sprite(bill);
+        }
+    }
+
+    /// The camera's top edge as the framework places it (Mario in the middle, inside the
+    /// level; 0 for levels up to 16 rows).
+    fn camera_y(&self) -> f32 {
+        let mut y = self.mario.y - SCREEN_HEIGHT / 2.0;
+        if y + SCREEN_HEIGHT > self.map.pixel_height() {
+            y = self.map.pixel_height() - SCREEN_HEIGHT;
+        }
+        y.max(0.0)
     }
 
     /// Adds a sprite and gives it its first update at once, as the framework does.
@@ -185,6 +257,12 @@ impl World {
     /// Ends the game won.
     pub(super) fn win(&mut self) {
         self.status = Status::Won;
+    }
+
+    /// Counts one life for Mario (a 1-up mushroom).
+    pub(super) fn give_life(&mut self) {
+        self.lives += 1;
+        self.events.lives = self.events.lives.saturating_add(1);
     }
 
     /// Counts one coin for Mario.
@@ -234,28 +312,30 @@ impl World {
             return;
         };
         match self.tile_at_index(index) {
-            tile @ (Tile::CoinBrick | Tile::CoinBox | Tile::ItemBox) => {
-                self.events.bumps = self.events.bumps.saturating_add(1);
-                self.bump_into(x, y - 1);
-                self.set_tile_index(index, Tile::UsedBlock);
-                if tile == Tile::ItemBox {
-                    let mushroom = Sprite::new(
-                        SpriteKind::Mushroom,
-                        x as f32 * TILE + 9.0,
-                        y as f32 * TILE + 8.0,
-                        1,
-                    );
-                    self.add_sprite(mushroom);
-                } else {
-                    self.collect_coin();
-                }
-            }
             Tile::Brick => {
                 self.events.bumps = self.events.bumps.saturating_add(1);
                 self.bump_into(x, y - 1);
                 if can_break {
                     self.set_tile_index(index, Tile::Empty);
                     self.events.bricks_broken = self.events.bricks_broken.saturating_add(1);
+                }
+            }
+            tile if tile.is_bumpable() => {
+                self.events.bumps = self.events.bumps.saturating_add(1);
+                self.bump_into(x, y - 1);
+                self.set_tile_index(index, Tile::UsedBlock);
+                let item = match tile {
+                    Tile::ItemBox | Tile::MushroomBrick => Some(SpriteKind::Mushroom),
+                    Tile::LifeBrick | Tile::HiddenLifeBlock => Some(SpriteKind::LifeMushroom),
+                    _ => None,
+                };
+                match item {
+                    Some(kind) => {
+                        let item =
+                            Sprite::new(kind, x as f32 * TILE + 9.0, y as f32 * TILE + 8.0, 1);
+                        self.add_sprite(item);
+                    }
+                    None => self.collect_coin(),
                 }
             }
             _ => {}
@@ -317,6 +397,16 @@ impl World {
         self.coins
     }
 
+    /// Lives won so far (1-up mushrooms taken).
+    pub fn lives(&self) -> u32 {
+        self.lives
+    }
+
+    /// The framework's tick counter (`currentTick`): ticks played, pauses not counted.
+    pub fn frames(&self) -> u32 {
+        self.frames
+    }
+
     /// The camera's left edge in pixels, as of the last tick.
     pub fn camera_x(&self) -> f32 {
         self.camera_x
@@ -339,7 +429,7 @@ impl World {
 
     /// The live enemies and shells (no mushrooms), for drawing.
     pub fn enemies(&self) -> impl Iterator<Item = SpriteView> + '_ {
-        self.sprites().filter(|s| s.kind != SpriteKind::Mushroom)
+        self.sprites().filter(|s| !s.kind.is_item())
     }
 
     /// The tile now at column `x`, row `y` (bumped, broken and collected tiles applied;

@@ -6,7 +6,7 @@
 //! speed, with the trial's virtual damage places marked.
 
 use crate::agents::{AStarAgent, Agent, HumanLikeAgent};
-use crate::engine::{Action, Cause, LevelMap, SpriteKind, Status, World, TILE};
+use crate::engine::{Action, Cause, LevelMap, SpriteKind, SpriteView, Status, World, TILE};
 use crate::evaluate::new_world;
 use crate::game::MarioGame;
 use crate::{MarioLevel, Tile};
@@ -339,10 +339,19 @@ impl MarioPlay {
         // seam shows between neighbours; only tiles with a mark get the palette's drawing.
         let sky = game.tiles()[usize::from(Tile::Empty.index())].rgb;
         painter.rect_filled(rect, 0.0, Color32::from_rgb(sky[0], sky[1], sky[2]));
+        let shown = self.as_drawn();
+        // Piranha plants behind their pipes, as the framework draws them.
+        for s in shown.sprites().filter(|s| s.kind == SpriteKind::Piranha) {
+            draw_sprite(&painter, &s, &to_screen, scale);
+        }
         for y in 0..h {
             for x in first..(first + columns as usize + 2).min(w) {
                 let tile = self.world.tiles_now(x, y);
-                if tile == Tile::Empty {
+                // Invisible blocks stay invisible until bumped.
+                if matches!(
+                    tile,
+                    Tile::Empty | Tile::HiddenCoinBlock | Tile::HiddenLifeBlock
+                ) {
                     continue;
                 }
                 let min = to_screen(x as f32 * TILE, y as f32 * TILE);
@@ -362,19 +371,8 @@ impl MarioPlay {
             rect.y_range(),
             Stroke::new(2.0, Color32::from_rgba_unmultiplied(255, 255, 255, 160)),
         );
-        let shown = self.as_drawn();
-        for s in shown.sprites() {
-            let (height, colour) = match s.kind {
-                SpriteKind::Goomba => (12.0, Color32::from_rgb(150, 86, 44)),
-                SpriteKind::Koopa => (24.0, Color32::from_rgb(70, 176, 70)),
-                SpriteKind::Shell => (12.0, Color32::from_rgb(30, 120, 40)),
-                SpriteKind::Mushroom => (12.0, Color32::from_rgb(220, 50, 40)),
-            };
-            let r = Rect::from_min_max(
-                to_screen(s.x - 7.0, s.y - height),
-                to_screen(s.x + 7.0, s.y),
-            );
-            painter.rect_filled(r, 3.0 * scale, colour);
+        for s in shown.sprites().filter(|s| s.kind != SpriteKind::Piranha) {
+            draw_sprite(&painter, &s, &to_screen, scale);
         }
         // A human-like trial's virtual damage so far: where a slip would have hurt.
         if let Some(Watcher::Human(h)) = &self.agent {
@@ -581,5 +579,46 @@ impl PlaySession for MarioPlay {
 
     fn board_ui(&mut self, ui: &mut egui::Ui, _animate: bool) -> BoardView {
         self.draw(ui)
+    }
+}
+
+/// One sprite as a rounded box in its kind's colour (wings as two light tabs, a spiky with
+/// a dark spine row).
+fn draw_sprite(
+    painter: &egui::Painter,
+    s: &SpriteView,
+    to_screen: &impl Fn(f32, f32) -> egui::Pos2,
+    scale: f32,
+) {
+    let (height, colour) = match s.kind {
+        SpriteKind::Goomba => (12.0, Color32::from_rgb(150, 86, 44)),
+        SpriteKind::Koopa => (24.0, Color32::from_rgb(70, 176, 70)),
+        SpriteKind::RedKoopa => (24.0, Color32::from_rgb(214, 64, 48)),
+        SpriteKind::Spiky => (12.0, Color32::from_rgb(200, 40, 40)),
+        SpriteKind::Shell => (12.0, Color32::from_rgb(30, 120, 40)),
+        SpriteKind::Mushroom => (12.0, Color32::from_rgb(220, 50, 40)),
+        SpriteKind::LifeMushroom => (12.0, Color32::from_rgb(40, 190, 60)),
+        SpriteKind::Piranha => (24.0, Color32::from_rgb(30, 150, 50)),
+        SpriteKind::BulletBill => (12.0, Color32::from_rgb(30, 30, 36)),
+    };
+    let r = Rect::from_min_max(
+        to_screen(s.x - 7.0, s.y - height),
+        to_screen(s.x + 7.0, s.y),
+    );
+    painter.rect_filled(r, 3.0 * scale, colour);
+    if s.kind == SpriteKind::Spiky {
+        let spine = Rect::from_min_max(r.min, egui::pos2(r.max.x, r.min.y + 3.0 * scale));
+        painter.rect_filled(spine, 0.0, Color32::from_rgb(250, 240, 220));
+    }
+    if s.winged {
+        let wing = Color32::from_rgb(250, 250, 250);
+        for side in [-1.0f32, 1.0] {
+            let x = s.x + side * 9.0;
+            let w = Rect::from_min_max(
+                to_screen(x - 3.0, s.y - height - 2.0),
+                to_screen(x + 3.0, s.y - height + 6.0),
+            );
+            painter.rect_filled(w, 2.0 * scale, wing);
+        }
     }
 }
