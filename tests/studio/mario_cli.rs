@@ -482,6 +482,28 @@ fn td3_generates_playable_levels_and_more_like_this_keeps_the_first_patterns() {
         }
         assert!(row["unplayable"].as_u64().is_some());
     }
+    // Issue 44, item 5: DAGP changes the levels at each of the thesis's distances (on
+    // KL_pattern's scale 0.2 keeps out only near-copies of the actor's pattern), so its rows
+    // differ from RI 2's, which start the same.
+    let figures = |args: &[&str]| {
+        let mut all = vec!["eval", "--game", "mario", "--model", "td3", "--count", "8"];
+        all.extend_from_slice(args);
+        all.extend_from_slice(&["--seed", "1", "--json"]);
+        let out = run(&all);
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let row = v["rows"][0].clone();
+        (row["different_tiles"].as_f64(), row["kl_level"].as_f64())
+    };
+    let ri2 = figures(&["--ri", "2"]);
+    for d in ["0.1", "0.2"] {
+        let dagp = figures(&["--dagp", &format!("20,{d}")]);
+        assert_ne!(dagp, ri2, "DAGP at {d} changed no level");
+    }
 }
 
 /// `eval --ri` is refused out of range instead of clamped (issue 48, F23), and a list longer

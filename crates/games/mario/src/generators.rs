@@ -318,28 +318,21 @@ pub fn load_td3_bundle(path: &std::path::Path) -> Result<Td3Bundle, String> {
     Ok(Td3Bundle { model, cgan })
 }
 
-/// The window's DAGP distance: the largest the thesis tried that has an effect on our
-/// patterns (docs/mario.md, Fig. 6.19: at 0.1 and more no candidate is ever far enough).
+/// The window's DAGP distance, the smallest the thesis tried (Fig. 6.19: 0.05, 0.1, 0.2). On
+/// KL_pattern's scale (docs/mario.md, "KL_level") two legal patterns are 1.5 apart at the
+/// median and 0.05 apart only when nearly the same, so each of the thesis's distances keeps
+/// out the near-copies of the actor's pattern and lets the others compete.
 pub const DAGP_DISTANCE: f64 = 0.05;
 
-/// The smallest DAGP distance at which DAGP never changes a level (KL_pattern between two of
-/// our 14 × 4 patterns, mostly sky, stays below it).
-pub const DAGP_INERT_DISTANCE: f64 = 0.1;
-
 /// What makes DAGP inert with these conditions, in words (none when it is off or works).
+/// Every distance the window offers (up to 1) has an effect: 84 % of pairs of legal patterns
+/// are farther apart than 1.
 pub fn dagp_notes(conditions: &studio_core::game::Conditions) -> Vec<String> {
     let n = conditions.usize("diverse_n").unwrap_or(0);
     if n == 0 {
         return Vec::new();
     }
     let mut notes = Vec::new();
-    let d = conditions.float("diverse_d").unwrap_or(DAGP_DISTANCE);
-    if d >= DAGP_INERT_DISTANCE - 1e-9 {
-        notes.push(format!(
-            "DAGP has no effect at distance {d:.2}: no pattern is ever {DAGP_INERT_DISTANCE:.1} \
-             or more from the actor's, so it always keeps the actor's (try {DAGP_DISTANCE:.2})"
-        ));
-    }
     let ri = conditions.usize("ri").unwrap_or(super::td3::RANDOM_START);
     let last = super::td3::DAGP_PATTERNS.end;
     if ri >= last {
@@ -384,7 +377,7 @@ pub fn td3_conditions() -> Vec<ConditionSpec> {
             },
             default: ConditionValue::Float(DAGP_DISTANCE),
             required: false,
-            help: "DAGP: a candidate counts only when its pattern is farther than this from the actor's (KL_pattern; the thesis tried 0.05, 0.1, 0.2; here only distances under 0.1 have an effect)",
+            help: "DAGP: a candidate counts only when its pattern is farther than this from the actor's (KL_pattern, on which two legal patterns are 1.5 apart at the median; the thesis tried 0.05, 0.1, 0.2)",
         },
     ]
 }
@@ -581,10 +574,11 @@ mod tests {
         assert!(dagp_notes(&c).is_empty(), "DAGP off: nothing to say");
         c.set("diverse_n", ConditionValue::Int(10));
         assert!(dagp_notes(&c).is_empty(), "the default distance works");
-        c.set("diverse_d", ConditionValue::Float(0.1));
-        let notes = dagp_notes(&c);
-        assert_eq!(notes.len(), 1);
-        assert!(notes[0].contains("no effect at distance 0.10"), "{notes:?}");
+        // Issue 44, item 5: on KL_pattern's scale every distance the thesis tried works.
+        for d in [0.1, 0.2, 1.0] {
+            c.set("diverse_d", ConditionValue::Float(d));
+            assert!(dagp_notes(&c).is_empty(), "distance {d}");
+        }
         c.set("diverse_d", ConditionValue::Float(0.05));
         c.set("ri", ConditionValue::Int(8));
         let notes = dagp_notes(&c);
