@@ -1,8 +1,8 @@
 //! Mario level text of other tools, read and written: the VGLC's Super Mario Bros levels
-//! (tile key `smb.json`) and the Mario AI Framework's level text. Letters either format has
-//! that the studio's tiles cannot express are refused with their position; letters mapped
-//! to a simpler tile are listed in [`VGLC_MAPPED`] and [`MARIO_AI_MAPPED`] (and in
-//! `docs/mario.md`).
+//! (tile key `smb.json`) and the Mario AI Framework's level text. Every letter of either
+//! format is read; letters that are another letter's tile are listed in [`VGLC_MAPPED`] and
+//! [`MARIO_AI_MAPPED`] (and in `docs/mario.md`); a letter neither has is refused with its row
+//! and column.
 
 use super::level::{LevelError, MarioLevel};
 use super::tiles::Tile;

@@ -32,6 +32,10 @@
 //! before that a delay is used. Trials run with a time limit of `max(666, 4 × columns)`
 //! ticks ([`time_limit`]): the framework's 666 is too short for long levels played this
 //! slowly. Standard deviations are population ones (ddof = 0).
+//!
+//! These choices are the fields of [`HumanParams`]; its default is the agent described here,
+//! and `cargo bench -p mario --bench mario_human_sweep` scores other sets against Table 6.2
+//! (docs/mario.md, "Calibration sweep").
 
 use super::{play_world, AStarAgent, Agent, DamageEvent};
 use crate::engine::{Action, Cause, LevelMap, Status, World, DEFAULT_TIME_TICKS, TILE};
@@ -70,6 +74,53 @@ pub const STUCK_TICKS: u32 = 24;
 pub const UNSTUCK_PIXELS: f32 = 32.0;
 /// Budget multiplier of the deeper searches.
 pub const DEEP_BUDGET_FACTOR: usize = 4;
+
+/// The human-like agent's knobs, the places where the thesis leaves a choice open (issue 44,
+/// item 3). [`HumanParams::default`] is the agent the studio plays everywhere (the constants
+/// above); other sets are for calibrating against Table 6.2
+/// (`cargo bench -p mario --bench mario_human_sweep`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct HumanParams {
+    /// The path jump reward handed to A*, in ticks per tile of height per node.
+    pub jump_reward: f32,
+    /// Probability of a virtual slip at a decision tick.
+    pub slip_chance: f64,
+    /// Virtual slips per pattern at most.
+    pub max_slips_per_pattern: u8,
+    /// Probability of a long press at a decision tick.
+    pub long_press_chance: f64,
+    /// Long presses per pattern at most.
+    pub max_long_presses_per_pattern: u8,
+    /// Long presses at every change of action (true) or only where A* releases a button.
+    pub long_press_any_change: bool,
+    /// Ticks simulated after a slip to see whether it is fatal.
+    pub slip_window: u32,
+    /// Ticks the intended plan is still followed after the slipped inputs.
+    pub reaction_ticks: u32,
+    /// Nodes per search of the recovery A*; 0 for none (the intended plan is followed to
+    /// the window's end, then no button).
+    pub recovery_budget: usize,
+    /// Slips and long presses drawn at every tick (true; where nothing changes they count
+    /// and use up the pattern's allowance) or only where A*'s action changes.
+    pub draw_every_tick: bool,
+}
+
+impl Default for HumanParams {
+    fn default() -> Self {
+        HumanParams {
+            jump_reward: HUMAN_JUMP_REWARD,
+            slip_chance: SLIP_CHANCE,
+            max_slips_per_pattern: MAX_SLIPS_PER_PATTERN,
+            long_press_chance: LONG_PRESS_CHANCE,
+            max_long_presses_per_pattern: MAX_LONG_PRESSES_PER_PATTERN,
+            long_press_any_change: false,
+            slip_window: SLIP_WINDOW,
+            reaction_ticks: REACTION_TICKS,
+            recovery_budget: RECOVERY_BUDGET,
+            draw_every_tick: false,
+        }
+    }
+}
 
 /// Normal A* budget (nodes a search) of the human-like agent.
 const BASE_BUDGET: usize = 3000;
@@ -131,6 +182,7 @@ pub struct VirtualDamage {
 /// slips and real long presses. Its records grow as it plays.
 #[derive(Clone, Debug)]
 pub struct HumanLikeAgent {
+    params: HumanParams,
     rng: Rng,
     astar: AStarAgent,
     previous: Action,
@@ -149,9 +201,15 @@ pub struct HumanLikeAgent {
 impl HumanLikeAgent {
     /// A human-like agent whose random choices come from `Rng::new(seed)`.
     pub fn new(seed: u64) -> HumanLikeAgent {
+        Self::with_params(seed, HumanParams::default())
+    }
+
+    /// The same with other knobs (for calibration).
+    pub fn with_params(seed: u64, params: HumanParams) -> HumanLikeAgent {
         HumanLikeAgent {
+            params,
             rng: Rng::new(seed),
-            astar: Self::base_astar(),
+            astar: Self::base_astar(params.jump_reward),
             previous: Action::NONE,
             history: [None, None],
             slips_in: Vec::new(),
@@ -165,9 +223,9 @@ impl HumanLikeAgent {
         }
     }
 
-    fn base_astar() -> AStarAgent {
+    fn base_astar(jump_reward: f32) -> AStarAgent {
         AStarAgent::new()
-            .with_path_jump_reward(HUMAN_JUMP_REWARD)
+            .with_path_jump_reward(jump_reward)
             .with_budget(BASE_BUDGET)
             .with_horizon(BASE_HORIZON)
     }
@@ -247,7 +305,11 @@ impl HumanLikeAgent {
             SlipKind::Delay => (world.clone(), vec![self.previous, action, action], 2),
             SlipKind::Haste => (self.history[0].clone()?, vec![action, action, action], 0),
         };
-        inputs.extend(rest.iter().skip(skip).take(REACTION_TICKS as usize));
+        inputs.extend(
+            rest.iter()
+                .skip(skip)
+                .take(self.params.reaction_ticks as usize),
+        );
         for &a in &inputs {
             sim.step(a);
             if let Some(hit) = Self::hit(&sim) {
@@ -256,13 +318,18 @@ impl HumanLikeAgent {
         }
         let mut recovery = AStarAgent::new()
             .with_path_jump_reward(self.astar.path_jump_reward())
-            .with_budget(RECOVERY_BUDGET)
-            .with_replan_every(SLIP_WINDOW);
-        for _ in inputs.len() as u32..SLIP_WINDOW {
+            .with_budget(self.params.recovery_budget.max(1))
+            .with_replan_every(self.params.slip_window);
+        let mut planned = rest.iter().skip(skip + self.params.reaction_ticks as usize);
+        for _ in inputs.len() as u32..self.params.slip_window {
             if !sim.is_running() {
                 break;
             }
-            let a = recovery.act(&sim);
+            let a = if self.params.recovery_budget == 0 {
+                planned.next().copied().unwrap_or(Action::NONE)
+            } else {
+                recovery.act(&sim)
+            };
             sim.step(a);
             if let Some(hit) = Self::hit(&sim) {
                 return Some(Some(hit));
@@ -290,7 +357,7 @@ impl HumanLikeAgent {
 
     /// Draws a slip for the decision to take `action` at `world`, simulates and records it.
     fn maybe_slip(&mut self, world: &World, action: Action, pattern: usize) {
-        if !self.rng.chance(SLIP_CHANCE) {
+        if !self.rng.chance(self.params.slip_chance) {
             return;
         }
         let mut kind = if self.rng.chance(0.5) {
@@ -301,7 +368,11 @@ impl HumanLikeAgent {
         if self.history[0].is_none() {
             kind = SlipKind::Delay;
         }
-        if !Self::take(&mut self.slips_in, pattern, MAX_SLIPS_PER_PATTERN) {
+        if !Self::take(
+            &mut self.slips_in,
+            pattern,
+            self.params.max_slips_per_pattern,
+        ) {
             return;
         }
         let rest = self.astar.plan().to_vec();
@@ -327,14 +398,19 @@ impl Agent for HumanLikeAgent {
         self.track_progress(world.mario().x());
         let planned = self.astar.act(world);
         let mut action = planned;
-        if planned != self.previous && world.is_running() {
+        if (planned != self.previous || self.params.draw_every_tick) && world.is_running() {
             let column = Self::column(world);
             let pattern = column / PATTERN_COLUMNS;
             self.maybe_slip(world, planned, pattern);
-            let releases = self.previous.without(planned) != Action::NONE;
+            let releases =
+                self.params.long_press_any_change || self.previous.without(planned) != Action::NONE;
             if releases
-                && self.rng.chance(LONG_PRESS_CHANCE)
-                && Self::take(&mut self.presses_in, pattern, MAX_LONG_PRESSES_PER_PATTERN)
+                && self.rng.chance(self.params.long_press_chance)
+                && Self::take(
+                    &mut self.presses_in,
+                    pattern,
+                    self.params.max_long_presses_per_pattern,
+                )
             {
                 action = self.previous;
                 self.long_presses.push(LongPress {
@@ -388,8 +464,13 @@ impl Trial {
 /// Plays one game of `map` with `HumanLikeAgent::new(seed)`, small Mario, the time limit of
 /// [`time_limit`], for at most `max_ticks` ticks.
 pub fn trial(map: &Arc<LevelMap>, seed: u64, max_ticks: u32) -> Trial {
+    trial_with(map, seed, max_ticks, HumanParams::default())
+}
+
+/// [`trial`] with other knobs.
+pub fn trial_with(map: &Arc<LevelMap>, seed: u64, max_ticks: u32, params: HumanParams) -> Trial {
     let world = World::new(Arc::clone(map)).with_time_limit(time_limit(map));
-    let mut agent = HumanLikeAgent::new(seed);
+    let mut agent = HumanLikeAgent::with_params(seed, params);
     let outcome = play_world(world, &mut agent, max_ticks);
     let count = |cause| {
         agent
