@@ -108,12 +108,24 @@ fn main() {
                 means[2],
                 means[3]
             ),
+            params,
         ));
         eprintln!("{}", lines.last().unwrap().1);
     }
     lines.sort_by(|a, b| a.0.total_cmp(&b.0));
     println!("best first:");
-    for (_, line) in lines {
+    for (_, line, _) in &lines {
         println!("{line}");
+    }
+    // The best set level by level (seed 0) beside the thesis, to see where it differs.
+    if let Some((_, _, best)) = lines.first() {
+        println!("the best set, seed 0, per level: ours [thesis]");
+        for (row, (name, t)) in play(&maps, *best, 0).iter().zip(TABLE_6_2.iter()) {
+            println!(
+                "{name:<5} jumps {:>5.1} [{:>4.1}]  enemy {:>4.1} [{:>3.1}]  hole {:>4.1} [{:>3.1}]  \
+                 presses {:>5.1} [{:>4.1}]",
+                row[0], t[0].0, row[1], t[1].0, row[2], t[2].0, row[3], t[3].0
+            );
+        }
     }
 }
