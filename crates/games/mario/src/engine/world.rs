@@ -160,8 +160,7 @@ impl World {
 
     /// Spawns the enemies whose column has come within one tile of the camera's right edge.
     fn spawn_enemies(&mut self) {
-        let left_column = (self.camera_x as i32) / 16 - 1;
-        let right_column = ((self.camera_x + SCREEN_WIDTH) as i32) / 16 + 1;
+        let (left_column, right_column) = self.camera_columns();
         let map = Arc::clone(&self.map);
         let spawns = map.spawns();
         while let Some(spawn) = spawns.get(self.next_spawn) {
@@ -201,8 +200,7 @@ impl World {
         if !self.frames.is_multiple_of(CANNON_PERIOD) || self.map.cannons().is_empty() {
             return;
         }
-        let left_column = (self.camera_x as i32) / 16 - 1;
-        let right_column = ((self.camera_x + SCREEN_WIDTH) as i32) / 16 + 1;
+        let (left_column, right_column) = self.camera_columns();
         let camera_y = self.camera_y();
         let (top_row, bottom_row) = (
             (camera_y as i32) / 16 - 1,
@@ -229,6 +227,14 @@ impl World {
             );
             self.add_sprite(bill);
         }
+    }
+
+    /// The columns the framework looks at for spawns: the camera's, and one more each side.
+    fn camera_columns(&self) -> (i32, i32) {
+        (
+            (self.camera_x as i32) / 16 - 1,
+            ((self.camera_x + SCREEN_WIDTH) as i32) / 16 + 1,
+        )
     }
 
     /// The camera's top edge as the framework places it (Mario in the middle, inside the
