@@ -321,7 +321,7 @@ fn the_cgan_trains_generates_and_draws_its_latent_map_when_the_vglc_is_here() {
             "--model",
             "mario-cgan",
             "--epochs",
-            "2",
+            "1",
             "--seed",
             "3",
             "--out",
@@ -335,7 +335,7 @@ fn the_cgan_trains_generates_and_draws_its_latent_map_when_the_vglc_is_here() {
         String::from_utf8_lossy(&out.stderr)
     );
     let sidecar = std::fs::read_to_string(dir.path().join("cgan.ron")).unwrap();
-    assert!(sidecar.contains("mario-cgan-mlp-v1") && sidecar.contains("test_levels"));
+    assert!(sidecar.contains("mario-cgan-cnn-appendix-a-v1") && sidecar.contains("test_levels"));
     let pack = dir.path().join("cgan.ron.pack.ron");
     let out = studio()
         .args([
@@ -377,6 +377,37 @@ fn the_cgan_trains_generates_and_draws_its_latent_map_when_the_vglc_is_here() {
     assert!(v["mean_evaluation"].as_f64().is_some());
     assert!(String::from_utf8_lossy(&out.stderr).contains("distinct raw patterns"));
     assert!(png.is_file());
+    // The Fig. 6.9 counts alone, as JSON.
+    let out = studio()
+        .args([
+            "eval", "--game", "mario", "--model", "cgan", "--map", "--json",
+        ])
+        .arg("--weights")
+        .arg(&weights)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(v["map_points"], 10201);
+    let (raw, matched) = (
+        v["map_raw_distinct"].as_u64().unwrap(),
+        v["map_matched_distinct"].as_u64().unwrap(),
+    );
+    assert!(
+        (1..=10201).contains(&raw) && (1..=raw).contains(&matched),
+        "{v}"
+    );
+    // --map belongs to the CGAN.
+    let out = studio()
+        .args(["eval", "--game", "mario", "--model", "td3", "--map"])
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    assert!(String::from_utf8_lossy(&out.stderr).contains("--map is the CGAN's latent map"));
     // A damaged weights file is refused in words.
     std::fs::write(&weights, b"not weights").unwrap();
     let out = studio()

@@ -2,7 +2,7 @@
 //! `disc.`) and a RON sidecar (architecture, data split, training settings and curve, the
 //! command that reproduces the weights, and the weights' stamp that loading checks).
 
-use super::model::{Generator, DISC_HIDDEN_1, DISC_HIDDEN_2, GEN_HIDDEN};
+use super::model::{Generator, WIDTHS};
 use candle_core::{DType, Device};
 use candle_nn::{VarBuilder, VarMap};
 use serde::{Deserialize, Serialize};
@@ -10,7 +10,7 @@ use std::path::Path;
 use studio_ml::{self as ml, Stamped, WeightsStamp};
 
 /// The architecture name the sidecar records.
-pub const ARCHITECTURE: &str = "mario-cgan-mlp-v1";
+pub const ARCHITECTURE: &str = "mario-cgan-cnn-appendix-a-v1";
 /// The shipped weights file in `models/`.
 pub const WEIGHTS_FILE: &str = "mario-cgan.safetensors";
 
@@ -20,8 +20,8 @@ pub const WEIGHTS_FILE: &str = "mario-cgan.safetensors";
 pub struct CganSidecar {
     /// Always [`ARCHITECTURE`].
     pub architecture: String,
-    /// Hidden widths: generator, discriminator's first and second layer.
-    pub hidden: [usize; 3],
+    /// Layer widths: both convolutions, the generator's and the discriminator's dense layer.
+    pub widths: Vec<usize>,
     /// Training seed (also the level split's).
     pub seed: u64,
     /// Epochs trained.
@@ -30,6 +30,8 @@ pub struct CganSidecar {
     pub learning_rate: f64,
     /// Batch size (Table 6.1: 16).
     pub batch_size: usize,
+    /// Weight of the mode-seeking term (0: the thesis's losses alone).
+    pub mode_seeking: f64,
     /// The VGLC levels trained on.
     pub train_levels: Vec<String>,
     /// The VGLC levels held out.
@@ -105,16 +107,13 @@ pub fn load(path: &Path) -> Result<(Generator, CganSidecar), String> {
     sidecar
         .check()
         .map_err(|e| format!("{}: {e}", side.display()))?;
-    if sidecar.architecture != ARCHITECTURE
-        || sidecar.hidden != [GEN_HIDDEN, DISC_HIDDEN_1, DISC_HIDDEN_2]
-    {
+    if sidecar.architecture != ARCHITECTURE || sidecar.widths != WIDTHS {
         return Err(format!(
-            "{}: architecture {:?} with hidden widths {:?}; this build has {ARCHITECTURE:?} \
-             with {:?}",
+            "{}: architecture {:?} with widths {:?}; this build has {ARCHITECTURE:?} with \
+             {WIDTHS:?} (retrain with `level-studio train --model mario-cgan`)",
             side.display(),
             sidecar.architecture,
-            sidecar.hidden,
-            [GEN_HIDDEN, DISC_HIDDEN_1, DISC_HIDDEN_2]
+            sidecar.widths,
         ));
     }
     let bytes = ml::read_stamped(path, &side, sidecar.stamp())

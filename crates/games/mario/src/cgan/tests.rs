@@ -2,7 +2,7 @@
 //! map, and (when the VGLC data is present) a short real training.
 
 use super::data::SAMPLE_PATTERNS;
-use super::model::{CONTEXT_WIDTH, SAMPLE_WIDTH};
+use super::model::{cut_mask, insert, one_hot, Conv3, CONTEXT_WIDTH, NEXT, SAMPLE_WIDTH};
 use super::*;
 use candle_core::{DType, Device, Tensor};
 use candle_nn::{VarBuilder, VarMap};
@@ -79,14 +79,120 @@ fn networks_have_the_right_shapes() {
     let v: Vec<f32> = out.flatten_all().unwrap().to_vec1().unwrap();
     assert!(v.iter().all(|x| (0.0..=1.0).contains(x)));
     let sample = Tensor::full(0.1f32, (2, SAMPLE_WIDTH), &Device::Cpu).unwrap();
+    let hot = one_hot(&[0, 3], &Device::Cpu).unwrap();
     let mut rng = Rng::new(1);
-    assert_eq!(disc.forward(&sample, None).unwrap().dims(), &[2, 1]);
+    assert_eq!(disc.forward(&sample, &hot, None).unwrap().dims(), &[2, 1]);
     assert_eq!(
-        disc.forward(&sample, Some((0.4, &mut rng))).unwrap().dims(),
+        disc.forward(&sample, &hot, Some((0.4, &mut rng)))
+            .unwrap()
+            .dims(),
         &[2, 1]
     );
+    // Every position of the four-way duplication gives a pattern.
+    for p in 0..4 {
+        let hot = one_hot(&[p, p], &Device::Cpu).unwrap();
+        let out = gen.forward_at(&sample, &hot, &z).unwrap();
+        assert_eq!(out.dims(), &[2, CELLS]);
+    }
     let raw = generate_raw(&gen, &[EMPTY_PATTERN; 3], [0.1, 0.2, 0.3]).unwrap();
     assert_eq!(raw.len(), CELLS);
+}
+
+/// A tensor's values, flattened.
+fn values(t: candle_core::Result<Tensor>) -> Vec<f32> {
+    t.unwrap().flatten_all().unwrap().to_vec1().unwrap()
+}
+
+#[test]
+fn the_cut_pattern_is_the_one_at_its_position_and_the_generator_never_sees_it() {
+    let dev = Device::Cpu;
+    let window: Vec<f32> = (0..SAMPLE_WIDTH).map(|i| i as f32 / 1000.0).collect();
+    let window = Tensor::from_vec(window, (1, SAMPLE_WIDTH), &dev).unwrap();
+    let hot = one_hot(&[2], &dev).unwrap();
+    let mask = values(cut_mask(&hot));
+    for (i, m) in mask.iter().enumerate() {
+        assert_eq!(*m == 1.0, (2 * CELLS..3 * CELLS).contains(&i), "cell {i}");
+    }
+    let pattern = Tensor::full(0.5f32, (1, CELLS), &dev).unwrap();
+    let other = insert(&window, &cut_mask(&hot).unwrap(), &pattern).unwrap();
+    for (i, v) in values(Ok(other.clone())).iter().enumerate() {
+        let want = if (2 * CELLS..3 * CELLS).contains(&i) {
+            0.5
+        } else {
+            i as f32 / 1000.0
+        };
+        assert!((v - want).abs() < 1e-6, "cell {i}: {v} for {want}");
+    }
+    // What is in the cut place does not reach the generator's output.
+    let varmap = VarMap::new();
+    let gen = Generator::new(VarBuilder::from_varmap(&varmap, DType::F32, &dev).pp("gen")).unwrap();
+    studio_ml::seeded_init(&varmap, 4).unwrap();
+    let z = Tensor::new(&[[0.2f32, 0.7, 0.4]], &dev).unwrap();
+    assert_eq!(
+        values(gen.forward_at(&window, &hot, &z)),
+        values(gen.forward_at(&other, &hot, &z))
+    );
+    // The studio's next pattern is position 4, after the three given.
+    let ctx = window.narrow(1, 0, CONTEXT_WIDTH).unwrap();
+    let next_hot = one_hot(&[NEXT], &dev).unwrap();
+    assert_eq!(
+        values(gen.forward(&ctx, &z)),
+        values(gen.forward_at(&window, &next_hot, &z))
+    );
+}
+
+#[test]
+fn the_gathered_convolution_equals_a_direct_one() {
+    let dev = Device::Cpu;
+    let (cols, rows, cin, cout) = (5, 4, 2, 3);
+    let varmap = VarMap::new();
+    let vb = VarBuilder::from_varmap(&varmap, DType::F32, &dev);
+    let conv = Conv3::new(cin, cout, (cols, rows), 2, vb.pp("c")).unwrap();
+    studio_ml::seeded_init(&varmap, 9).unwrap();
+    let w: Vec<f32> = varmap.data().lock().unwrap()["c.weight"]
+        .flatten_all()
+        .unwrap()
+        .to_vec1()
+        .unwrap();
+    let bias: Vec<f32> = varmap.data().lock().unwrap()["c.bias"].to_vec1().unwrap();
+    let input: Vec<f32> = (0..cols * rows * cin)
+        .map(|i| ((i * 7) % 11) as f32 / 10.0)
+        .collect();
+    let out: Vec<f32> = conv
+        .forward(&Tensor::from_vec(input.clone(), (1, cols * rows * cin), &dev).unwrap())
+        .unwrap()
+        .flatten_all()
+        .unwrap()
+        .to_vec1()
+        .unwrap();
+    let (oc, or) = (cols.div_ceil(2), rows.div_ceil(2));
+    assert_eq!(conv.positions(), oc * or);
+    assert_eq!(out.len(), oc * or * cout);
+    for ox in 0..oc {
+        for oy in 0..or {
+            for o in 0..cout {
+                let mut sum = bias[o];
+                for dx in 0..3 {
+                    for dy in 0..3 {
+                        let (x, y) = (2 * ox + dx, 2 * oy + dy);
+                        if x == 0 || y == 0 || x > cols || y > rows {
+                            continue;
+                        }
+                        let (x, y) = (x - 1, y - 1);
+                        for c in 0..cin {
+                            let k = (dx * 3 + dy) * cin + c;
+                            sum += w[o * 9 * cin + k] * input[(x * rows + y) * cin + c];
+                        }
+                    }
+                }
+                let got = out[(ox * or + oy) * cout + o];
+                assert!(
+                    (got - sum).abs() < 1e-5,
+                    "({ox}, {oy}, {o}): {got} vs {sum}"
+                );
+            }
+        }
+    }
 }
 
 #[test]
@@ -170,7 +276,7 @@ fn real_levels_split_and_a_short_training_leaves_the_empty_pattern() {
     assert!(data.legal.len() < data.pattern_windows);
     let config = CganConfig {
         seed: 7,
-        epochs: 20,
+        epochs: 2,
         ..CganConfig::default()
     };
     let varmap = train(&data, &config, &mut |_| true).unwrap();

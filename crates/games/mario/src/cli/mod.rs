@@ -60,6 +60,11 @@ pub struct EvalArgs {
     /// Write a plot here (PNG; cgan: its latent map).
     #[arg(long)]
     pub plot: Option<PathBuf>,
+    /// cgan: only the latent map of Fig. 6.9 (z₁ = 0, z₂ and z₃ over 101 × 101 points after
+    /// 1-1's first three patterns): its distinct raw and matched patterns
+    /// (`map_raw_distinct`, `map_matched_distinct`), no levels.
+    #[arg(long)]
+    pub map: bool,
     /// TD3 actors: randomized initialization, one row per number of random first patterns
     /// ("1,2,3"), each 0 to 99 (Mario takes 1 to 10), at most 100 values.
     #[arg(long, value_delimiter = ',', value_parser = bounds::RI.parser::<usize>())]
@@ -281,13 +286,13 @@ fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
 }
 
 /// Epochs of the shipped CGAN.
-pub const CGAN_EPOCHS: usize = 1500;
+pub const CGAN_EPOCHS: usize = 30;
 /// Levels held out of the CGAN's training.
 pub const CGAN_TEST_LEVELS: usize = 3;
 
 fn train_cgan(args: &TrainArgs) -> Result<ExitCode> {
     use crate::cgan::file::{save, CganSidecar, ARCHITECTURE};
-    use crate::cgan::model::{DISC_HIDDEN_1, DISC_HIDDEN_2, GEN_HIDDEN};
+    use crate::cgan::model::WIDTHS;
     use crate::cgan::{train, CganConfig, CganData};
     if args.restamp {
         studio_ml::restamp::<CganSidecar>(&args.common.out).map_err(|e| anyhow!(e))?;
@@ -319,7 +324,7 @@ fn train_cgan(args: &TrainArgs) -> Result<ExitCode> {
     let mut seconds = 0.0;
     let varmap = train(&data, &config, &mut |p| {
         seconds = p.seconds;
-        if p.epoch == 1 || p.epoch % 50 == 0 || p.epoch == config.epochs {
+        if p.epoch == 1 || p.epoch % 5 == 0 || p.epoch == config.epochs {
             curve.push((p.epoch, p.d_loss, p.g_loss));
             eprintln!(
                 "epoch {:>5}/{}: D loss {:.3}, G loss {:.3}, D(real) {:.2}, D(fake) {:.2}, {:.0} s",
@@ -331,11 +336,12 @@ fn train_cgan(args: &TrainArgs) -> Result<ExitCode> {
     .map_err(|e| anyhow!("training failed: {e}"))?;
     let sidecar = CganSidecar {
         architecture: ARCHITECTURE.into(),
-        hidden: [GEN_HIDDEN, DISC_HIDDEN_1, DISC_HIDDEN_2],
+        widths: WIDTHS.to_vec(),
         seed: config.seed,
         epochs: config.epochs,
         learning_rate: config.learning_rate,
         batch_size: config.batch_size,
+        mode_seeking: config.mode_seeking,
         train_levels: names(&data.train_levels),
         test_levels: names(&data.test_levels),
         train_seconds: seconds,
@@ -382,6 +388,12 @@ fn eval_model(args: &EvalArgs) -> Result<ExitCode> {
     if let Some(text) = &args.dagp {
         check_dagp(text)?;
     }
+    if args.map && args.common.model != "cgan" {
+        bail!(
+            "--map is the CGAN's latent map (Fig. 6.9); use it with --model cgan, not {:?}",
+            args.common.model
+        );
+    }
     let started = std::time::Instant::now();
     let pat = PatLegal::default_set().map_err(|e| anyhow!(e))?;
     let mut rows: Vec<(serde_json::Value, Vec<crate::MarioLevel>)> = Vec::new();
@@ -399,8 +411,21 @@ fn eval_model(args: &EvalArgs) -> Result<ExitCode> {
                 std::path::Path::new("models").join(crate::cgan::file::WEIGHTS_FILE)
             });
             let model = load_cgan_model(&path).map_err(|e| anyhow!(e))?;
-            if let Some(png) = &args.plot {
-                latent_map_png(&model.generator, &pat, png)?;
+            if args.map || args.plot.is_some() {
+                let map = latent_map_of_1_1(&model.generator, &pat)?;
+                if let Some(png) = &args.plot {
+                    crate::cgan::write_png(&map, png)
+                        .map_err(|e| anyhow!("{}: {e}", png.display()))?;
+                    eprintln!("wrote {}", png.display());
+                }
+                if args.map {
+                    return print_map(args, &map, started.elapsed().as_secs_f64());
+                }
+                eprintln!(
+                    "latent map (z1 = 0, after 1-1's first three patterns): {} distinct raw \
+                     patterns, {} after Matching",
+                    map.distinct_raw, map.distinct_matched
+                );
             }
             let mut out = Vec::new();
             for i in 0..count as u64 {
@@ -593,6 +618,13 @@ fn plot_td3(path: &std::path::Path, png: &std::path::Path) -> Result<()> {
             continue;
         };
         let side = model.sidecar;
+        if let Some((mean, first, last)) = side.last_fifth_test_mean() {
+            eprintln!(
+                "{id}: mean of the last 20 % of test phases (episodes {first}–{last}) {mean:.3}; \
+                 kept the actor of episode {} (test {:.3})",
+                side.kept.0, side.kept.1
+            );
+        }
         let train: Vec<Option<(f64, f64)>> = side
             .curve
             .iter()
@@ -617,28 +649,45 @@ fn plot_td3(path: &std::path::Path, png: &std::path::Path) -> Result<()> {
 }
 
 /// Fig. 6.9: the 101 × 101 latent map after the first three patterns of 1-1 (z₁ fixed at 0),
-/// before and after Matching, as a PNG; prints the distinct pattern counts.
-fn latent_map_png(
+/// before and after Matching.
+fn latent_map_of_1_1(
     generator: &crate::cgan::Generator,
     pat: &crate::patterns::PatLegal,
-    png: &std::path::Path,
-) -> Result<()> {
+) -> Result<crate::cgan::LatentMap> {
     use crate::patterns::pattern_at;
     let text =
         vglc_level_text("1-1").ok_or_else(|| anyhow!("the VGLC's 1-1 is needed for the map"))?;
     let level = read_vglc(&text).map_err(|e| anyhow!("mario-1-1.txt: {e}"))?;
     let context = [0, 4, 8].map(|x| pattern_at(&level, x).unwrap_or([0; crate::patterns::CELLS]));
-    let map =
-        crate::cgan::latent_map(generator, &context, 0.0, pat, 101).map_err(|e| anyhow!("{e}"))?;
-    crate::cgan::write_png(&map, png).map_err(|e| anyhow!("{}: {e}", png.display()))?;
-    eprintln!(
-        "latent map (z1 = 0, after 1-1's first three patterns): {} distinct raw patterns, {} \
-         after Matching; wrote {}",
-        map.distinct_raw,
-        map.distinct_matched,
-        png.display()
-    );
-    Ok(())
+    crate::cgan::latent_map(generator, &context, 0.0, pat, 101).map_err(|e| anyhow!("{e}"))
+}
+
+/// `eval --model cgan --map`: the map's counts beside the thesis's (3,190 raw, 45 matched).
+fn print_map(args: &EvalArgs, map: &crate::cgan::LatentMap, seconds: f64) -> Result<ExitCode> {
+    if args.common.json {
+        println!(
+            "{}",
+            json!({
+                "game": "mario",
+                "model": "cgan",
+                "map_points": map.size * map.size,
+                "map_raw_distinct": map.distinct_raw,
+                "map_matched_distinct": map.distinct_matched,
+                "thesis_raw_distinct": 3190,
+                "thesis_matched_distinct": 45,
+                "seconds": seconds,
+            })
+        );
+    } else {
+        println!(
+            "CGAN latent map (z1 = 0, z2 and z3 over {n} x {n} points after 1-1's first three \
+             patterns): {} distinct raw patterns, {} after Matching (the thesis: 3,190 and 45)",
+            map.distinct_raw,
+            map.distinct_matched,
+            n = map.size
+        );
+    }
+    Ok(ExitCode::SUCCESS)
 }
 
 fn table62(args: &EvalArgs) -> Result<ExitCode> {

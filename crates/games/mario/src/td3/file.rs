@@ -67,6 +67,16 @@ impl Stamped for Td3Sidecar {
 }
 
 impl Td3Sidecar {
+    /// The thesis's reported figure: the mean of the last 20 % of the test phases (at least
+    /// one), with the first and last episode it covers; `None` without test phases.
+    pub fn last_fifth_test_mean(&self) -> Option<(f64, usize, usize)> {
+        let n = self.test_curve.len();
+        let tail = &self.test_curve[n - n.div_ceil(5).min(n)..];
+        let (first, last) = (tail.first()?.0, tail.last()?.0);
+        let mean = tail.iter().map(|(_, v)| v).sum::<f64>() / tail.len() as f64;
+        Some((mean, first, last))
+    }
+
     /// The widths this build's networks have.
     pub fn expected_widths() -> [usize; 4] {
         [STATE_WIDTH, HIDDEN[0], HIDDEN[1], HIDDEN[2]]

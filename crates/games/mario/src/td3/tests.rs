@@ -224,3 +224,20 @@ fn a_short_training_is_seeded_saves_loads_and_bad_files_are_refused() {
     let err = load(&path).map(|_| ()).unwrap_err();
     assert!(err.contains("architecture"), "{err}");
 }
+
+#[test]
+fn the_reported_figure_is_the_mean_of_the_last_fifth_of_the_test_phases() {
+    let mut side: Td3Sidecar = load(std::path::Path::new("models/mario-td3.safetensors"))
+        .map(|m| m.sidecar)
+        .unwrap_or_else(|e| panic!("{e}"));
+    side.test_curve = (1..=10).map(|i| (i * 100, i as f64 / 10.0)).collect();
+    // Ten phases: the last two, 0.9 and 1.0.
+    let (mean, first, last) = side.last_fifth_test_mean().unwrap();
+    assert!((mean - 0.95).abs() < 1e-12);
+    assert_eq!((first, last), (900, 1000));
+    // Three phases: at least one counts.
+    side.test_curve.truncate(3);
+    assert_eq!(side.last_fifth_test_mean(), Some((0.3, 300, 300)));
+    side.test_curve.clear();
+    assert_eq!(side.last_fifth_test_mean(), None);
+}
