@@ -111,8 +111,9 @@ pub fn insert(windows: &Tensor, mask: &Tensor, pattern: &Tensor) -> Result<Tenso
 }
 
 /// A 3 × 3 convolution over the window's 16 × 14 cells with zero padding, as a gather of
-/// each output cell's neighbourhood (`index_select`) and one matrix product: candle's own
-/// `conv2d` trains about 20× slower on a CPU, its backward pass being a direct loop.
+/// each output cell's neighbourhood (`index_select`) and one matrix product. Measured on a
+/// first design (a stride-1 then a stride-2 convolution): an epoch took 80 s with candle's
+/// `conv2d` and 50 s with this gather; the two stride-2 convolutions kept take 14 s.
 /// Activations are channel-last and flattened: cell `x · 14 + y`, then channel.
 #[derive(Clone, Debug)]
 pub struct Conv3 {
