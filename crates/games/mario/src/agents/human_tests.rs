@@ -76,7 +76,17 @@ fn slips_and_long_presses_respect_the_pattern_limits() {
             *presses.entry(p.column / PATTERN_COLUMNS).or_default() += 1;
         }
         assert!(slips.values().all(|&n| n <= 1), "{slips:?}");
-        assert!(presses.values().all(|&n| n <= 2), "{presses:?}");
+        assert!(
+            presses
+                .values()
+                .all(|&n| n <= u32::from(MAX_LONG_PRESSES_PER_PATTERN)),
+            "{presses:?}"
+        );
+        // A long press holds the previous action where A* changes it, never where the two
+        // are the same (holding nothing is not counted).
+        for p in &t.long_press_log {
+            assert_ne!(p.held, p.instead, "{p:?}");
+        }
         assert_eq!(t.long_presses as usize, t.long_press_log.len());
         let damaged = t.slips.iter().filter(|s| s.damage.is_some()).count();
         assert_eq!(damaged, t.virtual_damage.len());
