@@ -612,12 +612,17 @@ fn print_row(model: &str, row: &serde_json::Value) {
 fn plot_td3(path: &std::path::Path, png: &std::path::Path) -> Result<()> {
     use crate::td3::file::{load, weights_file};
     let dir = studio_core::io::folder_of(path);
-    let mut chart = studio_core::export::chart::Chart::new(640, 400, 40.0, (0.0, 1.0), (0.0, 0.3));
-    for (id, rgb) in [("td3", [235u8, 130, 20]), ("vs-td3", [40, 80, 190])] {
-        let Ok(model) = load(&dir.join(weights_file(id))) else {
-            continue;
-        };
-        let side = model.sidecar;
+    let runs: Vec<(&str, [u8; 3], _)> = [("td3", [235u8, 130, 20]), ("vs-td3", [40, 80, 190])]
+        .into_iter()
+        .filter_map(|(id, rgb)| Some((id, rgb, load(&dir.join(weights_file(id))).ok()?.sidecar)))
+        .collect();
+    // y from 0 to the highest mean rounded up to a tenth (at least 0.3).
+    let top = runs
+        .iter()
+        .flat_map(|(_, _, s)| s.curve.iter().chain(s.test_curve.iter().map(|(_, v)| v)))
+        .fold(0.3f64, |m, &v| m.max((v * 10.0).ceil() / 10.0));
+    let mut chart = studio_core::export::chart::Chart::new(640, 400, 40.0, (0.0, 1.0), (0.0, top));
+    for (id, rgb, side) in runs {
         if let Some((mean, first, last)) = side.last_fifth_test_mean() {
             eprintln!(
                 "{id}: mean of the last 20 % of test phases (episodes {first}–{last}) {mean:.3}; \
@@ -642,7 +647,7 @@ fn plot_td3(path: &std::path::Path, png: &std::path::Path) -> Result<()> {
     }
     chart.save(png).map_err(|e| anyhow!(e))?;
     eprintln!(
-        "wrote {} (TD3 orange, VS-TD3 blue: test means dark, training means light; y 0..0.3)",
+        "wrote {} (TD3 orange, VS-TD3 blue: test means dark, training means light; y 0..{top:.1})",
         png.display()
     );
     Ok(())
