@@ -1,6 +1,7 @@
 //! Issue 13's findings, one test each: model files and the command line under bad input give
 //! a clear error (never a panic) and leave the original files untouched.
 
+use crate::assert_ok;
 use level_studio::longcat::dqn::DqnModel;
 use level_studio::match3::cvae::generator::sidecar_path;
 use level_studio::match3::cvae::{CvaeModel, ModelError, TrainingSet};
@@ -145,11 +146,7 @@ fn nan_weights_are_refused_even_when_their_sidecar_vouches_for_them() {
         .arg(&w)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     refused_weights(CvaeModel::load(&w), "NaN");
 }
 
@@ -294,11 +291,7 @@ fn a_save_keeps_the_files_permissions_and_clears_stale_temporary_files() {
         .set_modified(two_days)
         .unwrap();
     let out = export_json(Path::new("levels/match3/match3-starter.ron"), &out_path);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let mode = std::fs::metadata(&out_path).unwrap().permissions().mode() & 0o777;
     assert_eq!(mode, 0o600);
     assert!(!stale.exists());
@@ -451,11 +444,7 @@ fn ascii_art_whose_characters_fit_several_games_is_refused_until_the_game_is_nam
     let gap = dir.path().join("gap.txt");
     std::fs::write(&gap, "~..~\n.#..\n....\n....\n").unwrap();
     let out = studio().arg("validate").arg(&gap).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
 }
 
 #[test]

@@ -4,6 +4,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use crate::assert_ok;
 use std::path::Path;
 use std::process::Command;
 
@@ -26,11 +27,7 @@ fn import_lode_runner_quadrants_and_validate_them() {
         .arg(&pack)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     assert!(String::from_utf8_lossy(&out.stdout).contains("4 segments of 1"));
     let out = studio()
         .arg("validate")
@@ -146,11 +143,7 @@ fn eval_prints_table_two_beside_the_paper() {
         ])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["count"], 200);
     for key in ["e_distance", "lr_playable", "loz_playable"] {
@@ -184,11 +177,7 @@ fn eval_plot_draws_the_blend_percentage_curves_and_interpolate_walks_segments() 
         .arg(&png)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(
         text.contains("blend-percentage curves: 100 walks, 1100 segments"),

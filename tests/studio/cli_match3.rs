@@ -1,5 +1,6 @@
 //! The command line on match-3 files: validate (human and JSON), export, dataset.
 
+use crate::assert_ok;
 use level_studio::match3::Match3Level;
 use std::path::Path;
 use std::process::Command;
@@ -21,11 +22,7 @@ fn validate_json_prints_one_object_per_file_with_the_figures() {
         .arg(&b)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let text = String::from_utf8(out.stdout).unwrap();
     let lines: Vec<serde_json::Value> = text
         .lines()
@@ -115,11 +112,7 @@ fn export_writes_json_of_the_pack() {
         .arg(&out_path)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let value: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&out_path).unwrap()).unwrap();
     assert_eq!(value["levels"].as_array().unwrap().len(), 13);
@@ -141,11 +134,7 @@ fn regenerating_a_dataset_gives_byte_identical_files() {
         .arg(dir.path())
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let shipped = Path::new(env!("CARGO_MANIFEST_DIR")).join("levels/match3/paper");
     for split in ["train", "validation", "test"] {
         let a = std::fs::read(dir.path().join("paper").join(format!("{split}.ron"))).unwrap();
@@ -194,11 +183,7 @@ fn export_writes_tiled_maps_and_a_labelled_sheet() {
             .arg(&maps)
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_ok(&out);
         let mut tmj: Vec<_> = std::fs::read_dir(&maps)
             .unwrap()
             .map(|e| e.unwrap().path())
@@ -259,11 +244,7 @@ fn export_writes_tiled_maps_and_a_labelled_sheet() {
             .arg(&png)
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_ok(&out);
         assert!(std::fs::metadata(&png).unwrap().len() > 1000);
     }
     // A file where the folder should be is refused, and left alone.

@@ -1,6 +1,7 @@
 //! The command line on courses: validate prints the evaluation, generate makes random
 //! courses, eval measures a generator, bad files say what is wrong.
 
+use crate::assert_ok;
 use level_studio::course::CourseFigures;
 use std::process::Command;
 
@@ -30,11 +31,7 @@ fn validate_prints_the_evaluation_its_terms_and_the_strategy_counts() {
         .arg(&path)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["game"], "course");
     assert_eq!(v["strategies"], 32);
@@ -216,11 +213,7 @@ fn randomized_initialization_trades_evaluation_for_diversity() {
         ])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let rows = v["ri"].as_array().unwrap();
     let asd: Vec<f64> = rows.iter().map(|r| r["asd"].as_f64().unwrap()).collect();
@@ -250,11 +243,7 @@ fn dagp_and_the_filter_from_the_command_line() {
         ])
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["initial_courses"], 20);
     assert_eq!(v["count"], 40);

@@ -1,5 +1,6 @@
 //! The command line on dungeon rooms: validate (with the agent ladder), graph, generate.
 
+use crate::assert_ok;
 use std::process::Command;
 
 fn studio() -> Command {
@@ -18,11 +19,7 @@ fn validate_prints_the_skeleton_and_every_agent() {
         .arg(&room)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["game"], "dungeon");
     assert_eq!(v["solvable"], true);
@@ -62,11 +59,7 @@ fn graph_writes_dot_and_generate_makes_valid_rooms() {
         .arg(&dot)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     assert!(std::fs::read_to_string(&dot)
         .unwrap()
         .starts_with("digraph"));
@@ -145,11 +138,7 @@ fn fi2pop_evolves_alpha_and_beta_rooms_and_eval_profiles_the_agents_on_them() {
         .arg(&beta)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     for side in ["alpha", "beta"] {
         assert!(v[side]["mean_group_size"].as_f64().unwrap() >= 1.0, "{v}");
@@ -330,11 +319,7 @@ fn a_room_past_the_graph_budget_gets_a_verdict_from_its_agents() {
         .arg(&cut)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())

@@ -1,6 +1,7 @@
 //! The VGLC Zelda importer on the real corpus in `../shared/data/vglc/` (skipped, with the
 //! reason printed, where the corpus is absent).
 
+use crate::assert_ok;
 use level_studio::datasets::zelda::vglc_files;
 use level_studio::datasets::VglcError;
 use level_studio::dungeon::import::{vglc_dir, ImportError};
@@ -70,11 +71,7 @@ fn the_import_command_writes_a_pack_and_refuses_an_empty_folder() {
         .arg(&out_pack)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let pack = level_studio::files::load_pack(&out_pack).unwrap();
     assert_eq!(pack.levels[0].cells.join("\n") + "\n", text);
 
@@ -105,11 +102,7 @@ fn the_import_command_writes_a_pack_and_refuses_an_empty_folder() {
         .arg(&all)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     assert_eq!(
         level_studio::files::load_pack(&all).unwrap().levels.len(),
         459 - 52

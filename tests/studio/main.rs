@@ -7,6 +7,16 @@
 // Tests fail loudly on purpose: an unwrap or expect here is an assertion.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+/// Asserts that a run of the studio succeeded, with its stderr as the message.
+#[track_caller]
+pub fn assert_ok(out: &std::process::Output) {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
 /// The studio's games, installed as the binary installs them.
 #[ctor::ctor]
 fn install_games() {

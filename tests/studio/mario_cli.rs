@@ -1,6 +1,7 @@
 //! The command line on Mario levels: import from the VGLC and the Mario AI Framework, export
 //! back, validate with A* and the human-like agent, and the Table 6.2 comparison.
 
+use crate::assert_ok;
 use std::path::Path;
 use std::process::Command;
 
@@ -34,11 +35,7 @@ fn validate_prints_playability_the_indicators_and_the_rewards() {
         .arg(&file)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["game"], "mario");
     assert_eq!(v["playable"], true);
@@ -113,11 +110,7 @@ fn mario_ai_text_imports_exports_and_refuses_an_unknown_letter() {
         .arg(&pack)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let text = std::fs::read_to_string(&pack).unwrap();
     assert!(
         text.contains("<>") && text.contains("[]") && text.contains('B'),
@@ -133,11 +126,7 @@ fn mario_ai_text_imports_exports_and_refuses_an_unknown_letter() {
             .arg(&out_dir)
             .output()
             .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_ok(&out);
         let written = std::fs::read_to_string(out_dir.join("01-lvl-1.txt")).unwrap();
         assert_eq!(written.lines().count(), 16);
     }
@@ -153,11 +142,7 @@ fn mario_ai_text_imports_exports_and_refuses_an_unknown_letter() {
         .arg(&spiky)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     rows[13] = "-M------tt------*---Z-F-".to_string();
     std::fs::write(&file, rows.join("\n") + "\n").unwrap();
     let refused = dir.path().join("refused.ron");
@@ -193,21 +178,13 @@ fn the_vglc_levels_import_and_a_star_finishes_every_one() {
         .arg(&pack)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let out = studio()
         .args(["validate", "--json", "--games", "2"])
         .arg(&pack)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let lines: Vec<serde_json::Value> = String::from_utf8_lossy(&out.stdout)
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
@@ -260,11 +237,7 @@ fn random_patterns_generate_and_eval_when_the_vglc_is_here() {
         c
     };
     let out = args("4", &pack).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let again = dir.path().join("again.ron");
     assert!(args("4", &again).output().unwrap().status.success());
     let a = level_studio::files::load_pack(&pack).unwrap();
@@ -287,11 +260,7 @@ fn random_patterns_generate_and_eval_when_the_vglc_is_here() {
         "2",
         "--json",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["count"], 6);
     for key in [
@@ -329,11 +298,7 @@ fn the_cgan_trains_generates_and_draws_its_latent_map_when_the_vglc_is_here() {
         .arg(&weights)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let sidecar = std::fs::read_to_string(dir.path().join("cgan.ron")).unwrap();
     assert!(sidecar.contains("mario-cgan-cnn-appendix-a-v1") && sidecar.contains("test_levels"));
     let pack = dir.path().join("cgan.ron.pack.ron");
@@ -347,11 +312,7 @@ fn the_cgan_trains_generates_and_draws_its_latent_map_when_the_vglc_is_here() {
         .arg(&pack)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     assert_eq!(
         level_studio::files::load_pack(&pack).unwrap().levels.len(),
         2
@@ -367,11 +328,7 @@ fn the_cgan_trains_generates_and_draws_its_latent_map_when_the_vglc_is_here() {
         .arg(&png)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["model"], "cgan");
     assert!(v["mean_evaluation"].as_f64().is_some());
@@ -386,11 +343,7 @@ fn the_cgan_trains_generates_and_draws_its_latent_map_when_the_vglc_is_here() {
         .arg(&weights)
         .output()
         .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     assert_eq!(v["map_points"], 10201);
     let (raw, matched) = (
@@ -488,11 +441,7 @@ fn td3_generates_playable_levels_and_more_like_this_keeps_the_first_patterns() {
         "eval", "--game", "mario", "--model", "td3", "--count", "6", "--seed", "1", "--ri", "1,3",
         "--dagp", "5,0.1", "--json",
     ]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert_ok(&out);
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let rows = v["rows"].as_array().unwrap();
     assert_eq!(rows.len(), 3);
@@ -521,11 +470,7 @@ fn td3_generates_playable_levels_and_more_like_this_keeps_the_first_patterns() {
         all.extend_from_slice(args);
         all.extend_from_slice(&["--seed", "1", "--json"]);
         let out = run(&all);
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
+        assert_ok(&out);
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
         let row = v["rows"][0].clone();
         (row["different_tiles"].as_f64(), row["kl_level"].as_f64())

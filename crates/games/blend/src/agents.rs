@@ -349,3 +349,16 @@ pub fn lode_runner_playable(rows: &[String]) -> bool {
         super::metrics::Likeness::Zelda => lode_runner_corners(rows) >= 2,
     }
 }
+
+/// [`lode_runner_playable`] with the other reading of a Lode Runner-like segment without gold:
+/// it has nothing to collect, so it is (vacuously) playable. The paper does not say which
+/// reading it used; `eval` reports both.
+pub fn lode_runner_playable_vacuous(rows: &[String]) -> bool {
+    match super::metrics::likeness(rows) {
+        super::metrics::Likeness::LodeRunner => {
+            let v = lode_runner(rows);
+            v.gold == 0 || v.playable
+        }
+        super::metrics::Likeness::Zelda => lode_runner_corners(rows) >= 2,
+    }
+}

@@ -1,32 +1,62 @@
 //! The learned tile representation — our stand-in for CTE (Clustering-based Tile Embeddings),
-//! whose trained model is not public. Per tile occurrence in a segment, its context: the tile's
-//! own affordance tags, its 8 neighbours' tags (zero outside the segment) and 4 edge bits (on
-//! the top, bottom, left, right border) → an autoencoder 76 → 64 → [`EMBED`] → 64 → 76 with a
-//! clustering term (each embedding's squared distance to the mean embedding of its tile letter
-//! in the batch, weighted [`EmbedConfig::cluster_weight`]) → a 16-d vector per cell.
+//! whose trained model is not public. It is learned from each game's **own** tiles: Lode
+//! Runner's eight VGLC letters and Zelda's ten are kept apart ([`OWN`]: Lode Runner's rope and
+//! Zelda's void, its spawn and Zelda's monster, its ground and Zelda's block are different
+//! tiles), and no Table I letter or tag is an input. Per tile occurrence in a segment, its
+//! context: for the tile and each of its 8 neighbours, the tile's affordance tags *in its own
+//! game* ([`own_tags`], from the VGLC tile keys: `Loderunner.json` and Zelda's
+//! `Processed/README.txt`) and its own-tile one-hot (the stand-in for the tile's sprite, which
+//! is what sets tiles with the same affordances apart in CTE's pixels; zeros outside the
+//! segment), and 4 edge bits (on the top, bottom, left, right border) → an autoencoder
+//! [`CONTEXT`] → 64 → [`EMBED`] → 64 → [`CONTEXT`] with a clustering term (each embedding's
+//! squared distance to the mean embedding of its own tile in the batch, weighted
+//! [`EmbedConfig::cluster_weight`]) → a 16-d vector per cell.
 //!
-//! Decoding a vector: the nearest embedding of the decode table (Manhattan distance), whose
-//! letter it becomes. The table holds the embeddings of the training data's distinct contexts,
-//! at most [`TABLE`] of them (a seeded sample keeping every letter), so decoding a segment is
-//! 256 × [`TABLE`] distances.
+//! Decoding a vector: the nearest embedding of the decode table (Manhattan distance), whose own
+//! tile it becomes — a Lode Runner or a Zelda tile — and then that tile's Table I letter, which
+//! is what the agents and metrics judge (Table I is the yardstick, not an input). The table
+//! holds the embeddings of the training data's distinct contexts, at most [`TABLE`] of them (a
+//! seeded sample keeping every own tile), so decoding a segment is 256 × [`TABLE`] distances.
 //!
-//! Tags are Table I's properties (solid, passable, climbable, diggable, gold, damaging,
-//! element, door), not pixels: the VGLC has no sprites, and the tags are what the unified
-//! representation encodes by hand, so the comparison is between a learned and a hand-made code
-//! of the same information plus each tile's neighbourhood.
+//! A training segment's letters are its own game's ([`Segment::source`]); a segment of unknown
+//! origin (a blend, a pasted level) reads the letters both games write (`B`, `-`, `M`) in the
+//! sense of the game it is like ([`super::metrics::likeness`]).
 
-use super::data::{Segment, SIDE};
-use super::tiles::{props, LETTERS};
+use super::data::{Segment, Source, SIDE};
+use super::metrics::{likeness, Likeness};
+use super::tiles::{origin, Origin};
 use candle_core::{DType, Device, Tensor, D};
 use candle_nn::{linear, Linear, Module, Optimizer, VarBuilder, VarMap};
 use std::collections::BTreeMap;
 use studio_core::rng::Rng;
 
-/// Tags per tile.
-pub const TAGS: usize = 8;
-/// Numbers a cell of the context gives: its tags and its letter's one-hot (the stand-in for
-/// the tile's sprite, which sets every tile apart as CTE's pixels do).
-pub const CELL: usize = TAGS + LETTERS.len();
+/// Each game's own tiles: Lode Runner's VGLC letters, then Zelda's.
+pub const OWN: [(Source, char); 18] = [
+    (Source::LodeRunner, 'B'),
+    (Source::LodeRunner, 'b'),
+    (Source::LodeRunner, '.'),
+    (Source::LodeRunner, '-'),
+    (Source::LodeRunner, '#'),
+    (Source::LodeRunner, 'G'),
+    (Source::LodeRunner, 'E'),
+    (Source::LodeRunner, 'M'),
+    (Source::Zelda, 'F'),
+    (Source::Zelda, 'B'),
+    (Source::Zelda, 'M'),
+    (Source::Zelda, 'P'),
+    (Source::Zelda, 'O'),
+    (Source::Zelda, 'I'),
+    (Source::Zelda, 'D'),
+    (Source::Zelda, 'S'),
+    (Source::Zelda, 'W'),
+    (Source::Zelda, '-'),
+];
+
+/// Affordance tags per own tile: solid, passable, climbable, diggable, collectable, damaging,
+/// element, openable, spawn, void.
+pub const TAGS: usize = 10;
+/// Numbers a cell of the context gives: its own tile's tags and one-hot.
+pub const CELL: usize = TAGS + OWN.len();
 /// Context width: own and 8 neighbours' cells, 4 edge bits.
 pub const CONTEXT: usize = CELL * 9 + 4;
 /// Embedding width.
@@ -35,26 +65,77 @@ pub const EMBED: usize = 16;
 pub const TABLE: usize = 1024;
 const HIDDEN: usize = 64;
 
-/// A letter's tags.
-pub fn tags(letter: char) -> [f32; TAGS] {
-    let p = props(letter);
-    let b =
-        |f: fn(&super::tiles::Props) -> bool| p.as_ref().map_or(0.0, |p| f32::from(u8::from(f(p))));
-    [
-        b(|p| p.solid),
-        b(|p| p.passable),
-        b(|p| p.climbable),
-        b(|p| p.diggable),
-        b(|p| p.gold),
-        b(|p| p.damaging),
-        b(|p| p.element),
-        b(|p| p.door),
-    ]
+/// The own tile (an index into [`OWN`]) that `letter` is in a segment of `game`: a letter only
+/// one game has is that game's; `B`, `-` and `M` are `game`'s. `None` for a letter neither
+/// game has.
+pub fn own_tile(game: Source, letter: char) -> Option<usize> {
+    let game = match origin(letter) {
+        Origin::LodeRunner => Source::LodeRunner,
+        Origin::Zelda => Source::Zelda,
+        Origin::Both => game,
+    };
+    OWN.iter().position(|&t| t == (game, letter))
 }
 
-/// The contexts of a segment's 256 cells, row-major (`256 × CONTEXT`).
-pub fn contexts(rows: &[String]) -> Vec<f32> {
-    let cells: Vec<Vec<char>> = rows.iter().map(|r| r.chars().collect()).collect();
+/// An own tile's affordance tags in its own game (the VGLC keys: Lode Runner's
+/// `Loderunner.json`, Zelda's `Processed/README.txt`, read in the game's own view — Zelda is
+/// seen from above, so its floor is walked on, not stood on).
+pub fn own_tags(tile: usize) -> [f32; TAGS] {
+    // solid, passable, climbable, diggable, collectable, damaging, element, openable, spawn, void
+    let on: &[usize] = match OWN.get(tile) {
+        Some((Source::LodeRunner, c)) => match c {
+            'B' => &[0],    // solid, ground
+            'b' => &[0, 3], // solid, diggable, ground
+            '.' => &[1],    // passable, empty
+            '-' => &[1, 2], // passable, climbable, rope
+            '#' => &[1, 2], // passable, climbable, ladder
+            'G' => &[1, 4], // passable, pickupable, gold
+            'E' => &[5],    // damaging, enemy
+            _ => &[1, 8],   // M: passable, spawn
+        },
+        Some((Source::Zelda, c)) => match c {
+            'F' => &[1],       // floor
+            'B' | 'W' => &[0], // block, wall
+            'M' => &[5],       // monster
+            'P' => &[6],       // element (lava, water)
+            'O' => &[1, 6],    // element + floor
+            'I' => &[0, 6],    // element + block
+            'D' => &[1, 7],    // door
+            'S' => &[1, 2],    // stair
+            _ => &[9],         // - : void
+        },
+        None => &[],
+    };
+    let mut tags = [0.0; TAGS];
+    for &k in on {
+        tags[k] = 1.0;
+    }
+    tags
+}
+
+/// The game whose sense a segment's shared letters take: its source when known, else the game
+/// it is like.
+pub fn game_of(rows: &[String], source: Option<Source>) -> Source {
+    source.unwrap_or_else(|| match likeness(rows) {
+        Likeness::LodeRunner => Source::LodeRunner,
+        Likeness::Zelda => Source::Zelda,
+    })
+}
+
+/// The own tiles of a segment's cells, row-major (`None` for a letter neither game has).
+pub fn own_tiles(rows: &[String], game: Source) -> Vec<Option<usize>> {
+    rows.iter()
+        .flat_map(|r| r.chars())
+        .map(|c| own_tile(game, c))
+        .collect()
+}
+
+/// The contexts of a segment's 256 cells, row-major (`256 × CONTEXT`), its shared letters read
+/// as `game`'s.
+pub fn contexts(rows: &[String], game: Source) -> Vec<f32> {
+    let tiles = own_tiles(rows, game);
+    let width = rows.first().map_or(0, |r| r.chars().count()) as i64;
+    let height = rows.len() as i64;
     let mut out = Vec::with_capacity(SIDE * SIDE * CONTEXT);
     for y in 0..SIDE as i64 {
         for x in 0..SIDE as i64 {
@@ -70,13 +151,13 @@ pub fn contexts(rows: &[String]) -> Vec<f32> {
                 (1, 1),
             ] {
                 let (nx, ny) = (x + dx, y + dy);
-                let letter = (nx >= 0 && ny >= 0)
-                    .then(|| cells.get(ny as usize).and_then(|r| r.get(nx as usize)))
+                let tile = (nx >= 0 && ny >= 0 && nx < width && ny < height)
+                    .then(|| tiles.get((ny * width + nx) as usize).copied().flatten())
                     .flatten();
-                match letter {
-                    Some(&l) => {
-                        out.extend(tags(l));
-                        out.extend(LETTERS.iter().map(|&k| f32::from(u8::from(k == l))));
+                match tile {
+                    Some(k) => {
+                        out.extend(own_tags(k));
+                        out.extend((0..OWN.len()).map(|t| f32::from(u8::from(t == k))));
                     }
                     None => out.extend([0.0; CELL]),
                 }
@@ -166,22 +247,24 @@ pub struct Embedding {
     pub encoder: TileEncoder,
     /// Decode table: embeddings, `TABLE × EMBED` at most.
     pub table: Vec<[f32; EMBED]>,
-    /// The letter of each table entry.
+    /// The own tile (an index into [`OWN`]) of each table entry.
+    pub tiles: Vec<usize>,
+    /// The Table I letter of each table entry's own tile.
     pub letters: Vec<char>,
 }
 
-/// The distinct (context, letter) pairs of `segments`, in a fixed order.
-pub fn distinct_contexts(segments: &[Segment]) -> Vec<(Vec<f32>, char)> {
-    let mut seen: BTreeMap<Vec<u8>, char> = BTreeMap::new();
+/// The distinct (context, own tile) pairs of `segments`, in a fixed order.
+pub fn distinct_contexts(segments: &[Segment]) -> Vec<(Vec<f32>, usize)> {
+    let mut seen: BTreeMap<Vec<u8>, usize> = BTreeMap::new();
     for s in segments {
-        let ctx = contexts(&s.rows);
-        let letters: Vec<char> = s.rows.iter().flat_map(|r| r.chars()).collect();
-        for (i, &l) in letters.iter().enumerate() {
+        let ctx = contexts(&s.rows, s.source);
+        for (i, tile) in own_tiles(&s.rows, s.source).into_iter().enumerate() {
+            let Some(tile) = tile else { continue };
             let key: Vec<u8> = ctx[i * CONTEXT..(i + 1) * CONTEXT]
                 .iter()
                 .map(|&v| v as u8)
                 .collect();
-            seen.entry(key).or_insert(l);
+            seen.entry(key).or_insert(tile);
         }
     }
     seen.into_iter()
@@ -223,17 +306,17 @@ pub fn train(
             let onehot: Vec<f32> = idx
                 .iter()
                 .flat_map(|&i| {
-                    let k = LETTERS.iter().position(|&l| l == data[i].1).unwrap_or(0);
-                    (0..LETTERS.len()).map(move |t| f32::from(u8::from(t == k)))
+                    let k = data[i].1;
+                    (0..OWN.len()).map(move |t| f32::from(u8::from(t == k)))
                 })
                 .collect();
-            let onehot = Tensor::from_vec(onehot, (b, LETTERS.len()), &device)?;
+            let onehot = Tensor::from_vec(onehot, (b, OWN.len()), &device)?;
             let e = encoder.encode(&x)?;
             let rec = (encoder.decode(&e)? - &x)?
                 .sqr()?
                 .sum(D::Minus1)?
                 .mean_all()?;
-            // Per-letter means of the batch, and each embedding's distance to its letter's.
+            // Per-tile means of the batch, and each embedding's distance to its tile's.
             let counts = onehot.sum(0)?.clamp(1.0f32, f32::MAX)?;
             let sums = onehot.t()?.matmul(&e)?;
             let means = sums.broadcast_div(&counts.unsqueeze(1)?)?;
@@ -246,15 +329,15 @@ pub fn train(
         }
         curve.push(sum / n.max(1) as f64);
     }
-    // The decode table: a seeded sample of the distinct contexts, every letter kept.
+    // The decode table: a seeded sample of the distinct contexts, every own tile kept.
     let mut picks: Vec<usize> = (0..data.len()).collect();
     if picks.len() > TABLE {
-        let mut by_letter: BTreeMap<char, Vec<usize>> = BTreeMap::new();
-        for (i, (_, l)) in data.iter().enumerate() {
-            by_letter.entry(*l).or_default().push(i);
+        let mut by_tile: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+        for (i, (_, t)) in data.iter().enumerate() {
+            by_tile.entry(*t).or_default().push(i);
         }
         let mut chosen: Vec<usize> = Vec::new();
-        for list in by_letter.values_mut() {
+        for list in by_tile.values_mut() {
             rng.shuffle(list);
             chosen.extend(list.iter().take(8));
         }
@@ -279,12 +362,14 @@ pub fn train(
             a
         })
         .collect();
-    let letters = picks.iter().map(|&i| data[i].1).collect();
+    let tiles: Vec<usize> = picks.iter().map(|&i| data[i].1).collect();
+    let letters = tiles.iter().map(|&t| OWN[t].1).collect();
     Ok((
         varmap,
         Embedding {
             encoder,
             table,
+            tiles,
             letters,
         },
         curve,
@@ -292,32 +377,48 @@ pub fn train(
 }
 
 impl Embedding {
-    /// A segment as `256 × EMBED` numbers.
+    /// A segment as `256 × EMBED` numbers, its shared letters read as `source`'s (or, for
+    /// `None`, as the game it is like's).
     ///
     /// # Errors
     /// A candle error.
-    pub fn encode_segment(&self, rows: &[String]) -> candle_core::Result<Vec<f32>> {
-        let x = Tensor::from_vec(contexts(rows), (SIDE * SIDE, CONTEXT), &Device::Cpu)?;
+    pub fn encode_segment(
+        &self,
+        rows: &[String],
+        source: Option<Source>,
+    ) -> candle_core::Result<Vec<f32>> {
+        let game = game_of(rows, source);
+        let x = Tensor::from_vec(contexts(rows, game), (SIDE * SIDE, CONTEXT), &Device::Cpu)?;
         self.encoder.encode(&x)?.flatten_all()?.to_vec1::<f32>()
     }
 
-    /// The letter of the table entry nearest `v` (Manhattan).
-    pub fn decode_cell(&self, v: &[f32]) -> char {
-        let mut best = (f32::INFINITY, '.');
-        for (e, &l) in self.table.iter().zip(&self.letters) {
+    /// The own tile (an index into [`OWN`]) of the table entry nearest `v` (Manhattan).
+    pub fn decode_tile(&self, v: &[f32]) -> usize {
+        let mut best = (f32::INFINITY, 2);
+        for (e, &t) in self.table.iter().zip(&self.tiles) {
             let d: f32 = e.iter().zip(v).map(|(a, b)| (a - b).abs()).sum();
             if d < best.0 {
-                best = (d, l);
+                best = (d, t);
             }
         }
         best.1
     }
 
-    /// A segment from `256 × EMBED` numbers.
+    /// The Table I letter of the own tile nearest `v`.
+    pub fn decode_cell(&self, v: &[f32]) -> char {
+        OWN[self.decode_tile(v)].1
+    }
+
+    /// The own tiles of `256 × EMBED` numbers, row-major.
+    pub fn decode_tiles(&self, cells: &[f32]) -> Vec<usize> {
+        cells.chunks(EMBED).map(|v| self.decode_tile(v)).collect()
+    }
+
+    /// A segment from `256 × EMBED` numbers, in Table I letters.
     pub fn decode_segment(&self, cells: &[f32]) -> Vec<String> {
-        cells
-            .chunks(EMBED)
-            .map(|v| self.decode_cell(v))
+        self.decode_tiles(cells)
+            .into_iter()
+            .map(|t| OWN[t].1)
             .collect::<Vec<char>>()
             .chunks(SIDE)
             .map(|r| r.iter().collect())
@@ -330,11 +431,7 @@ impl Embedding {
     /// A candle error.
     pub fn table_tensors(&self) -> candle_core::Result<(Tensor, Tensor)> {
         let flat: Vec<f32> = self.table.iter().flatten().copied().collect();
-        let letters: Vec<f32> = self
-            .letters
-            .iter()
-            .map(|l| LETTERS.iter().position(|x| x == l).unwrap_or(0) as f32)
-            .collect();
+        let letters: Vec<f32> = self.tiles.iter().map(|&t| t as f32).collect();
         Ok((
             Tensor::from_vec(flat, (self.table.len(), EMBED), &Device::Cpu)?,
             Tensor::from_vec(letters, self.letters.len(), &Device::Cpu)?,
@@ -351,16 +448,20 @@ impl Embedding {
         letters: &Tensor,
     ) -> candle_core::Result<Self> {
         let rows = table.to_vec2::<f32>()?;
-        let letters: Vec<char> = letters
+        let tiles: Vec<usize> = letters
             .to_vec1::<f32>()?
             .into_iter()
-            .map(|k| LETTERS[(k as usize).min(LETTERS.len() - 1)])
+            .map(|k| k as usize)
             .collect();
-        if rows.len() != letters.len() || rows.iter().any(|r| r.len() != EMBED) {
+        if rows.len() != tiles.len()
+            || rows.iter().any(|r| r.len() != EMBED)
+            || tiles.iter().any(|&t| t >= OWN.len())
+        {
             return Err(candle_core::Error::Msg(
-                "the decode table and its letters do not match".into(),
+                "the decode table and its tiles do not match".into(),
             ));
         }
+        let letters = tiles.iter().map(|&t| OWN[t].1).collect();
         Ok(Self {
             encoder,
             table: rows
@@ -371,6 +472,7 @@ impl Embedding {
                     a
                 })
                 .collect(),
+            tiles,
             letters,
         })
     }

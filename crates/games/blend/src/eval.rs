@@ -10,9 +10,11 @@
 //!   0, so a set is at distance 0 from itself).
 //! - **lr_playable**: the share of blends the Lode Runner agent plays — on Lode Runner-like
 //!   blends, half the gold; on Zelda-like ones, 2 of the 4 corner paths (the paper's use).
+//! - **lr_playable_vacuous**: the same with a Lode Runner-like blend without gold counted
+//!   playable (nothing to collect) instead of unplayable (no goal); the paper does not say.
 //! - **loz_playable**: the share the Zelda agent plays (2 of the 4 corner paths) over all.
 
-use super::agents::{lode_runner_playable, zelda};
+use super::agents::{lode_runner_playable, lode_runner_playable_vacuous, zelda};
 use super::metrics::{likeness, tile_metrics, Likeness, TileMetrics};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -29,6 +31,8 @@ pub struct BlendReport {
     pub e_distance_by_metric: [f64; 5],
     /// Share the Lode Runner agent plays.
     pub lr_playable: f64,
+    /// The same, a Lode Runner-like segment without gold counted playable.
+    pub lr_playable_vacuous: f64,
     /// Share the Zelda agent plays.
     pub loz_playable: f64,
     /// Share that is Lode Runner-like.
@@ -80,23 +84,25 @@ pub fn vectors(segments: &[Vec<String>]) -> Vec<[f64; 5]> {
         .collect()
 }
 
+/// One blend's verdicts: LR playable, LoZ playable, LR-like, LR playable with no gold allowed.
+type Verdicts = (bool, bool, bool, bool);
+
 /// Judges `blends` against the training segments' metric vectors.
 pub fn report(blends: &[Vec<String>], training: &[[f64; 5]]) -> BlendReport {
     let v = vectors(blends);
-    let verdicts: Vec<(bool, bool, bool)> = blends
+    let verdicts: Vec<Verdicts> = blends
         .par_iter()
         .map(|s| {
             (
                 lode_runner_playable(s),
                 zelda(s).playable,
                 likeness(s) == Likeness::LodeRunner,
+                lode_runner_playable_vacuous(s),
             )
         })
         .collect();
     let n = blends.len().max(1) as f64;
-    let share = |f: &dyn Fn(&(bool, bool, bool)) -> bool| {
-        verdicts.iter().filter(|v| f(v)).count() as f64 / n
-    };
+    let share = |f: &dyn Fn(&Verdicts) -> bool| verdicts.iter().filter(|v| f(v)).count() as f64 / n;
     let mut mean = [0.0; 5];
     let mut std = [0.0; 5];
     for k in 0..5 {
@@ -121,6 +127,7 @@ pub fn report(blends: &[Vec<String>], training: &[[f64; 5]]) -> BlendReport {
         e_distance: energy_distance(&v, training),
         e_distance_by_metric: by_metric,
         lr_playable: share(&|v| v.0),
+        lr_playable_vacuous: share(&|v| v.3),
         loz_playable: share(&|v| v.1),
         lr_like: share(&|v| v.2),
         mean,

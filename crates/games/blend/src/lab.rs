@@ -19,7 +19,7 @@ pub fn latent(model: &BlendModel, segments: &[Vec<String>]) -> candle_core::Resu
     let repr = model.repr();
     let mut x = Vec::with_capacity(segments.len() * CELLS * repr.width());
     for rows in segments {
-        repr.encode(rows, &mut x)?;
+        repr.encode(rows, None, &mut x)?;
     }
     let x = Tensor::from_vec(x, (segments.len(), CELLS * repr.width()), &Device::Cpu)?;
     model.model.encode(&x)?.0.to_vec2::<f32>()
@@ -143,8 +143,9 @@ pub fn curves(
 }
 
 /// The learned tile embeddings of the decode table projected on their first two principal
-/// components, each with its letter; the axes' shares of the variance.
-pub fn projection(embedding: &Embedding) -> (Vec<([f64; 2], char)>, [f64; 2]) {
+/// components, each with its own tile (an index into [`super::embed::OWN`]); the axes' shares
+/// of the variance.
+pub fn projection(embedding: &Embedding) -> (Vec<([f64; 2], usize)>, [f64; 2]) {
     let n = embedding.table.len();
     if n == 0 {
         return (Vec::new(), [0.0; 2]);
@@ -197,7 +198,7 @@ pub fn projection(embedding: &Embedding) -> (Vec<([f64; 2], char)>, [f64; 2]) {
     }
     let points = centred
         .iter()
-        .zip(&embedding.letters)
+        .zip(&embedding.tiles)
         .map(|(c, &l)| {
             let dot = |a: &[f64; EMBED]| a.iter().zip(c).map(|(x, y)| x * y).sum::<f64>();
             ([dot(&axes[0]), dot(&axes[1])], l)

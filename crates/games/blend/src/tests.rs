@@ -391,7 +391,9 @@ fn the_learned_representation_round_trips_through_a_saved_model() {
     let (map, e, curve) = embed::train(&config, &segs).unwrap();
     assert!(curve.last().unwrap() < curve.first().unwrap(), "{curve:?}");
     // Every letter of the data decodes back from its own embedding.
-    let cells = e.encode_segment(&segs[0].rows).unwrap();
+    let cells = e
+        .encode_segment(&segs[0].rows, Some(Source::LodeRunner))
+        .unwrap();
     assert_eq!(cells.len(), 256 * EMBED);
     let back = e.decode_segment(&cells);
     let same = back
@@ -415,9 +417,90 @@ fn the_learned_representation_round_trips_through_a_saved_model() {
     let loaded = BlendModel::load(&path).unwrap();
     let le = loaded.embedding.as_ref().unwrap();
     assert_eq!(le.letters, e.letters);
+    assert_eq!(le.tiles, e.tiles);
     assert_eq!(le.decode_segment(&cells), back);
     let blends = random_blends(&loaded, 2, 0).unwrap();
     assert!(blends.iter().all(|b| super::game::check_rows(b).is_ok()));
+}
+
+#[test]
+fn the_learned_representation_keeps_each_games_own_tiles_apart() {
+    use super::embed::{contexts, own_tags, own_tile, CELL, OWN};
+    // The letters both games write are two tiles each, by the segment's game.
+    for shared in ['B', '-', 'M'] {
+        let lr = own_tile(Source::LodeRunner, shared).unwrap();
+        let zelda = own_tile(Source::Zelda, shared).unwrap();
+        assert_ne!(lr, zelda, "{shared}");
+        assert_eq!(OWN[lr], (Source::LodeRunner, shared));
+        assert_eq!(OWN[zelda], (Source::Zelda, shared));
+    }
+    // A letter only one game has is that game's, whatever the segment.
+    assert_eq!(
+        own_tile(Source::LodeRunner, 'W'),
+        own_tile(Source::Zelda, 'W')
+    );
+    assert_eq!(
+        own_tile(Source::Zelda, 'G'),
+        own_tile(Source::LodeRunner, 'G')
+    );
+    assert_eq!(own_tile(Source::Zelda, 'x'), None);
+    // Rope and void differ in their own games' affordances, not only in identity.
+    let rope = own_tags(own_tile(Source::LodeRunner, '-').unwrap());
+    let void = own_tags(own_tile(Source::Zelda, '-').unwrap());
+    assert_ne!(rope, void);
+    // Every own tile has a tag, and the one-hot part of a context names the own tile.
+    assert!((0..OWN.len()).all(|t| own_tags(t).iter().any(|&v| v > 0.0)));
+    let rows = vec!["-".repeat(SIDE); SIDE];
+    let as_lr = contexts(&rows, Source::LodeRunner);
+    let as_zelda = contexts(&rows, Source::Zelda);
+    assert_ne!(as_lr[..CELL], as_zelda[..CELL]);
+    let hot = |c: &[f32]| c[CELL - OWN.len()..CELL].iter().position(|&v| v > 0.5);
+    assert_eq!(hot(&as_lr), own_tile(Source::LodeRunner, '-'));
+    assert_eq!(hot(&as_zelda), own_tile(Source::Zelda, '-'));
+}
+
+#[test]
+fn a_learned_model_decodes_to_each_games_own_tiles() {
+    use super::embed::{self, EmbedConfig, OWN};
+    let segs = tiny_segments();
+    let mut config = EmbedConfig::new(5);
+    config.epochs = 30;
+    let (_, e, _) = embed::train(&config, &segs).unwrap();
+    // The table holds own tiles of both games, and each entry's letter is its tile's.
+    assert!(e.tiles.iter().any(|&t| OWN[t].0 == Source::LodeRunner));
+    assert!(e.tiles.iter().any(|&t| OWN[t].0 == Source::Zelda));
+    assert!(e.tiles.iter().zip(&e.letters).all(|(&t, &l)| OWN[t].1 == l));
+    // A Zelda room's void decodes to Zelda's void, a Lode Runner rope to the rope.
+    let zelda = segs.iter().find(|s| s.source == Source::Zelda).unwrap();
+    let cells = e.encode_segment(&zelda.rows, Some(Source::Zelda)).unwrap();
+    let tiles = e.decode_tiles(&cells);
+    let letters: Vec<char> = zelda.rows.iter().flat_map(|r| r.chars()).collect();
+    let voids: Vec<usize> = (0..letters.len()).filter(|&i| letters[i] == '-').collect();
+    assert!(!voids.is_empty());
+    let right = voids
+        .iter()
+        .filter(|&&i| OWN[tiles[i]] == (Source::Zelda, '-'))
+        .count();
+    assert!(2 * right > voids.len(), "{right} of {} voids", voids.len());
+}
+
+#[test]
+fn the_lode_runner_verdict_has_both_readings_of_a_segment_without_gold() {
+    use super::agents::{lode_runner_playable, lode_runner_playable_vacuous};
+    let mut rows = vec![".".repeat(SIDE); SIDE];
+    rows[15] = "B".repeat(SIDE);
+    assert!(!lode_runner_playable(&rows), "no gold, no goal");
+    assert!(
+        lode_runner_playable_vacuous(&rows),
+        "no gold, nothing to miss"
+    );
+    rows[14] = "G...............".into();
+    assert_eq!(
+        lode_runner_playable(&rows),
+        lode_runner_playable_vacuous(&rows)
+    );
+    let r = super::eval::report(&[rows.clone(), vec![".".repeat(SIDE); SIDE]], &[]);
+    assert!(r.lr_playable_vacuous >= r.lr_playable);
 }
 
 /// Twelve small segments, Lode Runner and Zelda alternately.
@@ -558,8 +641,8 @@ fn the_embedding_projection_keeps_the_two_widest_directions() {
     assert_eq!(points.len(), e.table.len());
     assert_eq!(
         points.iter().map(|p| p.1).collect::<Vec<_>>(),
-        e.letters,
-        "one point per embedding, with its letter"
+        e.tiles,
+        "one point per embedding, with its own tile"
     );
     assert!(shares[0] >= shares[1] && shares[1] >= 0.0 && shares[0] + shares[1] <= 1.0 + 1e-9);
     // The points are centred: their mean is the origin.

@@ -43,11 +43,11 @@ pub const HIDDEN: (usize, usize) = (512, 256);
 /// The architecture name of the unified model's sidecar.
 pub const ARCHITECTURE: &str = "blend-fc-vae-unified-v1";
 /// The architecture name of the learned-representation model's sidecar.
-pub const LEARNED_ARCHITECTURE: &str = "blend-fc-vae-learned-v2";
+pub const LEARNED_ARCHITECTURE: &str = "blend-fc-vae-learned-v3";
 /// The architecture name of the convolutional unified model's sidecar.
 pub const CNN_ARCHITECTURE: &str = "blend-cnn-vae-unified-v1";
 /// The architecture name of the convolutional learned-representation model's sidecar.
-pub const CNN_LEARNED_ARCHITECTURE: &str = "blend-cnn-vae-learned-v1";
+pub const CNN_LEARNED_ARCHITECTURE: &str = "blend-cnn-vae-learned-v2";
 
 /// The VAE family: fully connected or convolutional.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -141,14 +141,21 @@ impl Repr<'_> {
         }
     }
 
-    /// A segment's numbers, appended to `out`.
+    /// A segment's numbers, appended to `out`. `source` is the game the segment was cut from
+    /// (`None`: unknown); only the learned representation reads it, to tell a shared letter's
+    /// own tile.
     ///
     /// # Errors
     /// A candle error (the learned encoder).
-    pub fn encode(&self, rows: &[String], out: &mut Vec<f32>) -> candle_core::Result<()> {
+    pub fn encode(
+        &self,
+        rows: &[String],
+        source: Option<Source>,
+        out: &mut Vec<f32>,
+    ) -> candle_core::Result<()> {
         match self {
             Repr::Unified => one_hot(rows, out),
-            Repr::Learned(e) => out.extend(e.encode_segment(rows)?),
+            Repr::Learned(e) => out.extend(e.encode_segment(rows, source)?),
         }
         Ok(())
     }
@@ -468,7 +475,7 @@ pub(super) fn batch_of(
 ) -> candle_core::Result<(Tensor, Tensor)> {
     let mut inputs = Vec::with_capacity(segments.len() * CELLS * repr.width());
     for s in segments {
-        repr.encode(&s.rows, &mut inputs)?;
+        repr.encode(&s.rows, Some(s.source), &mut inputs)?;
     }
     let weights: Vec<f32> = segments.iter().map(game_weight).collect();
     Ok((
@@ -556,7 +563,7 @@ pub fn train(
     let n_in = CELLS * width;
     let mut inputs = Vec::with_capacity(segments.len() * n_in);
     for s in segments {
-        repr.encode(&s.rows, &mut inputs)?;
+        repr.encode(&s.rows, Some(s.source), &mut inputs)?;
     }
     let weights: Vec<f32> = segments.iter().map(game_weight).collect();
     let held_out = if validation.is_empty() {
@@ -672,7 +679,7 @@ pub fn reconstruction_accuracy(
 ) -> candle_core::Result<f64> {
     let mut x = Vec::new();
     for s in segments {
-        repr.encode(&s.rows, &mut x)?;
+        repr.encode(&s.rows, Some(s.source), &mut x)?;
     }
     let x = Tensor::from_vec(x, (segments.len(), CELLS * repr.width()), &Device::Cpu)?;
     let (mu, _) = model.encode(&x)?;
@@ -717,7 +724,7 @@ pub struct BlendModel {
 /// Names of the learned representation's tensors in a model file.
 pub const EMBED_PREFIX: &str = "embed";
 const TABLE_KEY: &str = "embed_table";
-const LETTERS_KEY: &str = "embed_letters";
+const LETTERS_KEY: &str = "embed_tiles";
 
 impl BlendModel {
     /// Loads weights and sidecar, checking the sidecar's figures, the architecture and the

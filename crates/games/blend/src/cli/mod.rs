@@ -403,6 +403,7 @@ fn print_report(args: &EvalArgs, r: &BlendReport, seconds: f64) {
                 "seed": args.common.seed,
                 "e_distance": r.e_distance,
                 "lr_playable": r.lr_playable,
+                "lr_playable_vacuous": r.lr_playable_vacuous,
                 "loz_playable": r.loz_playable,
                 "lr_like": r.lr_like,
                 "metrics": metrics,
@@ -429,6 +430,10 @@ fn print_report(args: &EvalArgs, r: &BlendReport, seconds: f64) {
         "  LR A* playable    {:<18}  {} %",
         format!("{:.1} %", r.lr_playable * 100.0),
         p(paper.map(|x| x.2), 1.0, 1)
+    );
+    println!(
+        "  LR A*, no gold ok {:<18}  (the other reading of a segment without gold)",
+        format!("{:.1} %", r.lr_playable_vacuous * 100.0),
     );
     println!(
         "  LoZ A* playable   {:<18}  {} %",

@@ -14,6 +14,7 @@
 //! All model work runs on a worker; the window only draws.
 
 use crate::data::{self, Segment, Source};
+use crate::embed::OWN;
 use crate::eval::{energy_distance, metric_names, vectors};
 use crate::generators::{blend_level, segment_level, VaeBlends};
 use crate::lab;
@@ -108,8 +109,8 @@ pub struct RandomSet {
 pub struct Projection {
     /// The model.
     pub model: &'static str,
-    /// (point, letter) per decode-table embedding.
-    pub points: Vec<([f64; 2], char)>,
+    /// (point, own tile) per decode-table embedding.
+    pub points: Vec<([f64; 2], usize)>,
     /// Shares of the variance on the two axes.
     pub shares: [f64; 2],
 }
@@ -662,10 +663,10 @@ impl BlendLab {
             ))
             .small(),
         );
-        let group = |o: Origin| -> Vec<[f64; 2]> {
+        let group = |game: Source| -> Vec<[f64; 2]> {
             p.points
                 .iter()
-                .filter(|(_, l)| crate::tiles::origin(*l) == o)
+                .filter(|(_, t)| OWN[*t].0 == game)
                 .map(|(xy, _)| *xy)
                 .collect()
         };
@@ -674,13 +675,12 @@ impl BlendLab {
             .data_aspect(1.0)
             .legend(Legend::default())
             .show(ui, |plot| {
-                for (o, name, colour) in [
-                    (Origin::LodeRunner, "Lode Runner tiles", LR_TINT),
-                    (Origin::Zelda, "Zelda tiles", ZELDA_TINT),
-                    (Origin::Both, "tiles of both", Color32::from_gray(170)),
+                for (game, name, colour) in [
+                    (Source::LodeRunner, "Lode Runner's own tiles", LR_TINT),
+                    (Source::Zelda, "Zelda's own tiles", ZELDA_TINT),
                 ] {
                     plot.points(
-                        Points::new(name, PlotPoints::from(group(o)))
+                        Points::new(name, PlotPoints::from(group(game)))
                             .color(colour)
                             .radius(2.0),
                     );
