@@ -1536,8 +1536,9 @@ fn the_canvas_keeps_its_place_whatever_the_generator_panel_shows() {
         command(&mut h, AppCommand::SwitchGame(game));
         h.state_mut().generators_mut().choose(game, generators[0]);
         steps(&mut h, 3);
-        // The canvas's header grows when the live analysis answers (on a loaded machine that
-        // can be after these steps): measure once it has, so only the panel can move it.
+        // The board's fitted place moves when the live analysis answers (the panels beside the
+        // canvas change size with the gauge; on a loaded machine that can come after these
+        // steps): measure once it has, so only the generator panel can move it.
         settle_analysis(&mut h);
         let before = h.state().canvas().cell_center(0, 0);
         for generator in &generators[1..] {
