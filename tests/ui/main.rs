@@ -14,6 +14,27 @@ fn install_games() {
     level_studio::install_games();
 }
 
+/// Steps until the gauge has answered for the editor's level and is idle (what a test that
+/// measures the layout waits for: the answer may change the panels, and on a loaded machine
+/// it comes at any frame).
+pub fn wait_for_gauge(h: &mut egui_kittest::Harness<'_, level_studio::app::StudioApp>) {
+    let start = std::time::Instant::now();
+    loop {
+        h.step();
+        let app = h.state();
+        let answered = app
+            .analysis()
+            .last
+            .as_ref()
+            .is_some_and(|o| o.revision == app.editor().revision());
+        if answered && !app.analysis().busy() {
+            break;
+        }
+        assert!(start.elapsed().as_secs() < 60, "the gauge never answered");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+}
+
 mod app_helpers;
 mod ui_editor;
 mod ui_mario;

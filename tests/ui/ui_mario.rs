@@ -2,6 +2,7 @@
 //! Mario at the engine's frame rate, pause and step, a lost attempt is kept with the level),
 //! watching A* play, and the side-scrolling canvas.
 
+use crate::wait_for_gauge;
 use egui::Key;
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
@@ -27,27 +28,6 @@ fn harness(app: StudioApp) -> Harness<'static, StudioApp> {
 fn steps(h: &mut Harness<'_, StudioApp>, n: usize) {
     for _ in 0..n {
         h.step();
-    }
-}
-
-/// Steps until the gauge has answered for the editor's level and is idle (what a test that
-/// measures the layout waits for: the answer may change the panels, and on a loaded machine
-/// it comes at any frame).
-fn wait_for_gauge(h: &mut Harness<'_, StudioApp>) {
-    let start = std::time::Instant::now();
-    loop {
-        h.step();
-        let app = h.state();
-        let answered = app
-            .analysis()
-            .last
-            .as_ref()
-            .is_some_and(|o| o.revision == app.editor().revision());
-        if answered && !app.analysis().busy() {
-            break;
-        }
-        assert!(start.elapsed().as_secs() < 60, "the gauge never answered");
-        std::thread::sleep(std::time::Duration::from_millis(5));
     }
 }
 

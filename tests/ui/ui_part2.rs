@@ -90,25 +90,6 @@ fn validated_avalon_request(
     }
 }
 
-/// Steps until the live analysis has answered for the board as it is now (at most 20 s).
-fn settle_analysis(h: &mut Harness<'_, StudioApp>) {
-    let start = std::time::Instant::now();
-    while start.elapsed() < Duration::from_secs(20) {
-        steps(h, 1);
-        let app = h.state();
-        let answered = app
-            .analysis()
-            .last
-            .as_ref()
-            .is_some_and(|o| o.revision == app.editor().revision());
-        if answered && !app.analysis().busy() {
-            steps(h, 2);
-            return;
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    }
-}
-
 /// Steps the window until a label containing `text` shows (models load off the UI
 /// thread), for at most about six seconds; whether it showed.
 fn wait_for_label(h: &mut Harness<'_, StudioApp>, text: &str) -> bool {
@@ -1539,7 +1520,8 @@ fn the_canvas_keeps_its_place_whatever_the_generator_panel_shows() {
         // The board's fitted place moves when the live analysis answers (the panels beside the
         // canvas change size with the gauge; on a loaded machine that can come after these
         // steps): measure once it has, so only the generator panel can move it.
-        settle_analysis(&mut h);
+        crate::wait_for_gauge(&mut h);
+        steps(&mut h, 2);
         let before = h.state().canvas().cell_center(0, 0);
         for generator in &generators[1..] {
             h.state_mut().generators_mut().choose(game, generator);
