@@ -404,11 +404,6 @@ impl Embedding {
         best.1
     }
 
-    /// The Table I letter of the own tile nearest `v`.
-    pub fn decode_cell(&self, v: &[f32]) -> char {
-        OWN[self.decode_tile(v)].1
-    }
-
     /// The own tiles of `256 × EMBED` numbers, row-major.
     pub fn decode_tiles(&self, cells: &[f32]) -> Vec<usize> {
         cells.chunks(EMBED).map(|v| self.decode_tile(v)).collect()
