@@ -420,6 +420,7 @@ fn eval_json_reports_novelty_blockedness_and_validated_generation_figures() {
     assert_eq!(n("unpromisable"), 21, "{v}");
     let share = |k: &str| v[k].as_f64().unwrap_or_else(|| panic!("{k} missing: {v}"));
     assert!((0.0..=1.0).contains(&share("revalidated_on_target_long")));
+    assert!((0.0..=1.0).contains(&share("revalidated_valid_long")));
     assert!(n("attempts") <= 16 * 144 && n("games") > 0);
     assert!(n("fulfilled") > 0, "{v}");
 }

@@ -330,3 +330,54 @@ fn generate_diverse_filtered_courses_from_the_command_line() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--diverse"));
 }
+
+#[test]
+fn the_ddpg_settings_belong_to_their_models_and_reach_the_sidecar() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("vs.safetensors");
+    let train = |model: &str, extra: &[&str]| {
+        studio()
+            .args(["train", "--model", model, "--events", "9", "--epochs", "60"])
+            .args(extra)
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap()
+    };
+    for (model, flag, value) in [
+        ("course-ddpg", "--virtual-completions", "3"),
+        ("course-ddpg", "--completion-noise", "0"),
+        ("course-dqn", "--actor-lr", "0.001"),
+        ("course-sl", "--tau", "0.01"),
+    ] {
+        let run = train(model, &[flag, value]);
+        let err = String::from_utf8_lossy(&run.stderr);
+        assert!(!run.status.success(), "{model} {flag}");
+        assert!(err.contains(flag) && err.contains(model), "{err}");
+        assert!(!out.exists(), "a refused run wrote weights");
+    }
+    let run = train("course-vs-ddpg", &["--virtual-completions", "0"]);
+    assert!(String::from_utf8_lossy(&run.stderr).contains("course-ddpg instead"));
+    let run = train(
+        "course-vs-ddpg",
+        &[
+            "--virtual-completions",
+            "2",
+            "--completion-noise",
+            "0",
+            "--actor-lr",
+            "0.00001",
+            "--tau",
+            "0.001",
+        ],
+    );
+    assert_ok(&run);
+    let sidecar = std::fs::read_to_string(out.with_extension("ron")).unwrap();
+    assert!(sidecar.contains("virtual_completions: 2"), "{sidecar}");
+    assert!(
+        sidecar.contains(
+            "--epochs 60 --virtual-completions 2 --completion-noise 0 --actor-lr 0.00001 --tau 0.001 --seed"
+        ),
+        "{sidecar}"
+    );
+}

@@ -318,6 +318,12 @@ pub const CHECKPOINTS: Whole = Whole::new(1, 100);
 pub const SELECTION_SWEEPS: Whole = Whole::new(1, 100);
 /// `train --virtual-completions` (DQNs): completions per step (0: the shipped rewards).
 pub const VIRTUAL_COMPLETIONS: Whole = Whole::new(0, 100);
+/// `train --completion-noise` (VS-DDPG): the virtual completions' Gaussian noise.
+pub const COMPLETION_NOISE: Real = Real::closed(0.0, 1.0);
+/// `train --actor-lr` / `--critic-lr` (course DDPGs): learning rates.
+pub const LEARNING_RATE: Real = Real::above(0.0, 1.0);
+/// `train --tau` (course DDPGs): the soft target update rate.
+pub const TAU: Real = Real::above(0.0, 1.0);
 /// `train --patience` (VAEs): epochs without a lower validation loss before stopping.
 pub const PATIENCE: Whole = Whole::new(0, 100_000);
 /// `train --trace` (VAEs): prior samples whose E-distance is traced every 10 epochs.
@@ -326,6 +332,8 @@ pub const TRACE: Whole = Whole::new(0, 10_000);
 pub const KL_WEIGHT: Real = Real::above(0.0, 100.0);
 /// `train --free-bits` (cVAEs): nats per latent dimension the KL does not charge.
 pub const FREE_BITS: Real = Real::closed(0.0, 10.0);
+/// `train --blocked-weight` (cVAEs): the cross-entropy weight of BLOCK and GAP cells.
+pub const BLOCKED_WEIGHT: Real = Real::closed(1.0, 100.0);
 
 /// What a numeric flag takes.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -213,6 +213,9 @@ pub struct DdpgConfig {
     pub episodes: usize,
     /// Virtual completions per step (0: plain DDPG; the thesis's VS-DDPG: 5).
     pub virtual_completions: usize,
+    /// The virtual completions' Gaussian noise (`None`: the exploration noise of the
+    /// episode, as the thesis's "current policy with an exploration policy").
+    pub completion_noise: Option<f64>,
     /// Replay batch size.
     pub batch: usize,
     /// Transitions kept.
@@ -247,6 +250,7 @@ impl DdpgConfig {
             structure,
             episodes: 6_000,
             virtual_completions,
+            completion_noise: None,
             batch: 64,
             replay: 50_000,
             actor_lr: 1e-4,
@@ -431,7 +435,7 @@ pub fn train(
                     &gen,
                     &filling,
                     config.virtual_completions,
-                    sigma,
+                    config.completion_noise.unwrap_or(sigma),
                     &mut rng,
                 )
                 .map_err(candle_core::Error::Msg)?;

@@ -74,15 +74,14 @@ pub fn play_game(geometry: &Geometry, kind: BotKind, seed: u64, max_moves: u32) 
     let mut bot_rng = Rng::derive(seed, 1);
     let mut red = 0;
     for moves in 0..max_moves {
-        if !board.has_legal_move() && !board.reshuffle() {
-            return GameResult {
-                solved_in: None,
-                red,
-                moves,
-                stuck: true,
-            };
-        }
-        let Some(swap) = choose_move(kind, &mut board, &mut bot_rng) else {
+        // A bot finds no move only when none is legal, and then draws nothing from its
+        // stream: reshuffle then, as a board without a legal move must be.
+        let swap = match choose_move(kind, &mut board, &mut bot_rng) {
+            Some(swap) => Some(swap),
+            None if board.reshuffle() => choose_move(kind, &mut board, &mut bot_rng),
+            None => None,
+        };
+        let Some(swap) = swap else {
             return GameResult {
                 solved_in: None,
                 red,

@@ -202,8 +202,13 @@ impl<'g> PlayBoard<'g> {
             {
                 banned[self.tiles[i - up] as usize] = true;
             }
-            let allowed: Vec<u8> = (0..COLOURS).filter(|&c| !banned[c as usize]).collect();
-            self.tiles[i] = allowed[self.rng.index(allowed.len())];
+            let mut allowed = [0u8; COLOURS as usize];
+            let mut n = 0;
+            for c in (0..COLOURS).filter(|&c| !banned[c as usize]) {
+                allowed[n] = c;
+                n += 1;
+            }
+            self.tiles[i] = allowed[self.rng.index(n)];
         }
     }
 
@@ -290,42 +295,33 @@ impl<'g> PlayBoard<'g> {
     fn find_matches(&self) -> ([bool; CANVAS_CELLS], usize) {
         let mut marked = [false; CANVAS_CELLS];
         let mut count = 0;
-        let mut mark_run = |cells: &mut dyn Iterator<Item = usize>,
-                            marked: &mut [bool; CANVAS_CELLS]| {
-            let mut run: Vec<usize> = Vec::with_capacity(CANVAS_HEIGHT);
-            let mut flush = |run: &mut Vec<usize>, marked: &mut [bool; CANVAS_CELLS]| {
-                if run.len() >= 3 {
-                    for &j in run.iter() {
-                        if !marked[j] {
-                            marked[j] = true;
-                            count += 1;
+        // Runs of one colour along a line of `len` cells from `start`, `step` apart; cells
+        // without a tile end a run. Plain index loops: this is the bots' hottest code.
+        let mut scan = |start: usize, step: usize, len: usize| {
+            let mut k = 0;
+            while k < len {
+                let c = self.tiles[start + k * step];
+                let mut end = k + 1;
+                if c < COLOURS {
+                    while end < len && self.tiles[start + end * step] == c {
+                        end += 1;
+                    }
+                    if end - k >= 3 {
+                        for j in k..end {
+                            let i = start + j * step;
+                            count += usize::from(!marked[i]);
+                            marked[i] = true;
                         }
                     }
                 }
-                run.clear();
-            };
-            for i in cells {
-                let c = self.tiles[i];
-                if c >= COLOURS || run.last().is_some_and(|&j| self.tiles[j] != c) {
-                    flush(&mut run, marked);
-                }
-                if c < COLOURS {
-                    run.push(i);
-                }
+                k = end;
             }
-            flush(&mut run, marked);
         };
         for y in 0..CANVAS_HEIGHT {
-            mark_run(
-                &mut (0..CANVAS_WIDTH).map(|x| y * CANVAS_WIDTH + x),
-                &mut marked,
-            );
+            scan(y * CANVAS_WIDTH, 1, CANVAS_WIDTH);
         }
         for x in 0..CANVAS_WIDTH {
-            mark_run(
-                &mut (0..CANVAS_HEIGHT).map(|y| y * CANVAS_WIDTH + x),
-                &mut marked,
-            );
+            scan(x, CANVAS_WIDTH, CANVAS_HEIGHT);
         }
         (marked, count)
     }
@@ -364,6 +360,7 @@ impl<'g> PlayBoard<'g> {
             }
             rounds += 1;
             let before = self.tiles;
+            // Only a caller that shows the rounds needs the cleared cells listed.
             let mut cleared = Vec::new();
             for (i, &m) in marked.iter().enumerate() {
                 if m {
@@ -372,7 +369,9 @@ impl<'g> PlayBoard<'g> {
                     }
                     total += 1;
                     self.tiles[i] = EMPTY;
-                    cleared.push(i);
+                    if steps.is_some() {
+                        cleared.push(i);
+                    }
                 }
             }
             self.gravity_and_refill();

@@ -10,7 +10,7 @@ use crate::model::{
 };
 use crate::sl::{self, SlConfig};
 use crate::{evaluate, Course, Structure};
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, bail, Result};
 use clap::{Args, FromArgMatches};
 use serde_json::json;
 use std::path::PathBuf;
@@ -72,6 +72,26 @@ pub struct TrainArgs {
     /// Events per course, 9 or 12.
     #[arg(long, default_value_t = 9, value_parser = bounds::parse_events)]
     pub events: usize,
+    /// course-vs-ddpg: virtual completions per step, 1 to 100 (default 5, the thesis's).
+    #[arg(long, value_parser = bounds::VIRTUAL_COMPLETIONS.parser::<usize>())]
+    pub virtual_completions: Option<usize>,
+    /// course-vs-ddpg: the Gaussian noise of the virtual completions' actions, 0 to 1
+    /// (default: the actor's exploration noise at that episode, 0.3 falling to 0.05; 0: the
+    /// actor's own columns).
+    #[arg(long, value_parser = bounds::COMPLETION_NOISE.parser())]
+    pub completion_noise: Option<f64>,
+    /// course-ddpg / course-vs-ddpg: the actor's learning rate, above 0, at most 1 (default
+    /// 1e-4; the thesis's 1e-5).
+    #[arg(long, value_parser = bounds::LEARNING_RATE.parser())]
+    pub actor_lr: Option<f64>,
+    /// course-ddpg / course-vs-ddpg: the critic's learning rate, above 0, at most 1 (default
+    /// 1e-3; the thesis's 1e-4).
+    #[arg(long, value_parser = bounds::LEARNING_RATE.parser())]
+    pub critic_lr: Option<f64>,
+    /// course-ddpg / course-vs-ddpg: the soft target update rate, above 0, at most 1 (default
+    /// 0.005; the thesis's 0.001).
+    #[arg(long, value_parser = bounds::TAU.parser())]
+    pub tau: Option<f64>,
     /// Do not train: write the length and hash of the existing weights at --out into their
     /// sidecar (for sidecars written before they carried one). Only for weights you trust.
     #[arg(long)]
@@ -89,6 +109,19 @@ const EVAL_BOUNDS: &[Bound] = &[
 const TRAIN_BOUNDS: &[Bound] = &[
     bound(&["train"], "epochs", Range::Whole(bounds::EPOCHS)),
     bound(&["train"], "events", Range::Events),
+    bound(
+        &["train"],
+        "virtual-completions",
+        Range::Whole(bounds::VIRTUAL_COMPLETIONS),
+    ),
+    bound(
+        &["train"],
+        "completion-noise",
+        Range::Real(bounds::COMPLETION_NOISE),
+    ),
+    bound(&["train"], "actor-lr", Range::Real(bounds::LEARNING_RATE)),
+    bound(&["train"], "critic-lr", Range::Real(bounds::LEARNING_RATE)),
+    bound(&["train"], "tau", Range::Real(bounds::TAU)),
 ];
 
 /// Adds the course's `eval` and `train` to the command line.
@@ -149,6 +182,34 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
         std::env::set_var("RAYON_NUM_THREADS", "1");
     }
     let failed = |e: candle_core::Error| anyhow!("training failed: {e}");
+    let ddpg_only = [
+        ("--actor-lr", args.actor_lr.is_some()),
+        ("--critic-lr", args.critic_lr.is_some()),
+        ("--tau", args.tau.is_some()),
+    ];
+    let vs_only = [
+        ("--virtual-completions", args.virtual_completions.is_some()),
+        ("--completion-noise", args.completion_noise.is_some()),
+    ];
+    let model = args.common.model.as_str();
+    let refused = |flags: &[(&str, bool)], models: &str| {
+        flags.iter().find(|f| f.1).map(|(flag, _)| {
+            anyhow!("{flag} is a setting of {models}; --model {model} does not take it")
+        })
+    };
+    if !matches!(model, "course-ddpg" | "course-vs-ddpg") {
+        if let Some(e) = refused(&ddpg_only, "course-ddpg and course-vs-ddpg") {
+            return Err(e);
+        }
+    }
+    if model != "course-vs-ddpg" {
+        if let Some(e) = refused(&vs_only, "course-vs-ddpg") {
+            return Err(e);
+        }
+    }
+    if args.virtual_completions == Some(0) {
+        bail!("--virtual-completions 0 is plain DDPG: train --model course-ddpg instead");
+    }
     let (maps, curve, seconds, virtual_completions, episodes, architecture, greedy) =
         match args.common.model.as_str() {
             "course-dqn" => {
@@ -192,7 +253,7 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
             }
             vs => {
                 let k = if vs == "course-vs-ddpg" {
-                    VIRTUAL_COMPLETIONS
+                    args.virtual_completions.unwrap_or(VIRTUAL_COMPLETIONS)
                 } else {
                     0
                 };
@@ -200,6 +261,10 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
                 if let Some(e) = args.epochs {
                     config.episodes = e;
                 }
+                config.completion_noise = args.completion_noise;
+                config.actor_lr = args.actor_lr.unwrap_or(config.actor_lr);
+                config.critic_lr = args.critic_lr.unwrap_or(config.critic_lr);
+                config.tau = args.tau.unwrap_or(config.tau);
                 let t = ddpg::train(&config, &mut progress).map_err(failed)?;
                 let greedy =
                     greedy_mean(&t.actor, structure, 200, 1, 0).map_err(|e| anyhow!("{e}"))?;
@@ -221,8 +286,24 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
     sidecar.curve = curve;
     sidecar.greedy_mean_evaluation = greedy;
     sidecar.critic = maps.len() == 2;
+    let settings: String = [
+        (
+            "virtual-completions",
+            args.virtual_completions.map(|k| k.to_string()),
+        ),
+        (
+            "completion-noise",
+            args.completion_noise.map(|v| v.to_string()),
+        ),
+        ("actor-lr", args.actor_lr.map(|v| v.to_string())),
+        ("critic-lr", args.critic_lr.map(|v| v.to_string())),
+        ("tau", args.tau.map(|v| v.to_string())),
+    ]
+    .into_iter()
+    .filter_map(|(flag, v)| v.map(|v| format!(" --{flag} {v}")))
+    .collect();
     sidecar.command = format!(
-        "level-studio train --model {} --events {} --epochs {episodes} --seed {} --out {}",
+        "level-studio train --model {} --events {} --epochs {episodes}{settings} --seed {} --out {}",
         args.common.model,
         args.events,
         args.common.seed,

@@ -171,7 +171,8 @@ fn eval_validated(args: &EvalArgs, decoding: cvae::Decoding) -> Result<ExitCode>
         100.0 * r.revalidated_on_target
     );
     println!(
-        "  … with 120 games (as many as accepted them)  valid and within ±{tolerance} moves {:.2} %",
+        "  … with 120 games (as many as accepted them)  valid {:.2} %, valid and within ±{tolerance} moves {:.2} %",
+        100.0 * r.revalidated_valid_long,
         100.0 * r.revalidated_on_target_long
     );
     println!(
@@ -289,6 +290,7 @@ pub fn train(args: &TrainArgs) -> Result<ExitCode> {
     config.valid_repeats = args.valid_repeats;
     config.kl_weight = args.kl_weight;
     config.free_bits = args.free_bits;
+    config.blocked_weight = args.blocked_weight;
     let stem = args
         .common
         .out
@@ -296,11 +298,12 @@ pub fn train(args: &TrainArgs) -> Result<ExitCode> {
         .map_or_else(|| "model".into(), |s| s.to_string_lossy().into_owned());
     config.checkpoint_dir = Some(Path::new("checkpoints").join(&stem));
     eprintln!(
-        "training {kind} on {} ({} levels, valid ones ×{}, KL weight {}): {} epochs, batch {}, AdamW lr {}, seed {}; checkpoints every {} epochs in {}",
+        "training {kind} on {} ({} levels, valid ones ×{}, KL weight {}, BLOCK/GAP weight {}): {} epochs, batch {}, AdamW lr {}, seed {}; checkpoints every {} epochs in {}",
         dir.display(),
         set.samples.len(),
         config.valid_repeats,
         config.kl_weight,
+        config.blocked_weight,
         config.epochs,
         config.batch_size,
         config.learning_rate,
@@ -322,12 +325,13 @@ pub fn train(args: &TrainArgs) -> Result<ExitCode> {
         }
         CvaeProgress::Checkpoint { epoch, metrics, score, best } => {
             eprintln!(
-                "\n  checkpoint {epoch}: score {score:.3}  size {:.3} diversity {:.3} tiles {:.3} difficulty {} valid {:.3}{}",
+                "\n  checkpoint {epoch}: score {score:.3}  size {:.3} diversity {:.3} tiles {:.3} difficulty {} valid {:.3} copies {:.3}{}",
                 metrics.size_accuracy,
                 metrics.diversity,
                 metrics.tile_distribution_accuracy,
                 metrics.difficulty_accuracy.map_or("-".into(), |d| format!("{d:.3}")),
                 metrics.valid,
+                metrics.plagiarism,
                 if best { "  (best so far)" } else { "" }
             );
         }

@@ -87,6 +87,10 @@ pub struct TrainArgs {
     /// Free bits, nats per latent dimension the KL term does not charge for, 0 to 10.
     #[arg(long, default_value_t = 0.0, value_parser = bounds::FREE_BITS.parser())]
     pub free_bits: f64,
+    /// Weight of a BLOCK or GAP cell in the reconstruction loss against a PLAYFIELD cell's
+    /// 1, 1 to 100.
+    #[arg(long, default_value_t = 1.0, value_parser = bounds::BLOCKED_WEIGHT.parser())]
+    pub blocked_weight: f64,
     /// How many checkpoints the run scores (evenly spaced), 1 to 100.
     #[arg(long, default_value_t = 8, value_parser = bounds::CHECKPOINTS.parser::<usize>())]
     pub checkpoints: usize,

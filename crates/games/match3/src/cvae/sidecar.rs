@@ -89,6 +89,9 @@ pub struct Training {
     /// Free bits per latent dimension (older sidecars: 0, none).
     #[serde(default)]
     pub free_bits: f64,
+    /// Reconstruction weight of BLOCK and GAP cells against PLAYFIELD's 1 (older sidecars: 1).
+    #[serde(default = "one_f64")]
+    pub blocked_weight: f64,
     /// Checkpoints scored during the run (older sidecars: 8).
     #[serde(default = "eight")]
     pub checkpoints: usize,

@@ -10,7 +10,7 @@ use super::sidecar::{
     coverage, data_hash, layout_fingerprint, Architecture, Sidecar, Training, SIDECAR_FORMAT,
 };
 use super::sweep::run_sweep_with;
-use crate::layout::Layout;
+use crate::layout::{Cell, Layout};
 use crate::ValidationConfig;
 use candle_core::{Device, Tensor};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW, VarBuilder, VarMap};
@@ -48,6 +48,10 @@ pub struct CvaeTrainConfig {
     /// Free bits: nats per latent dimension (batch mean) the KL term does not charge for
     /// (0: the plain KL).
     pub free_bits: f64,
+    /// Weight of a BLOCK or GAP cell's cross-entropy against a PLAYFIELD cell's 1 (1: the
+    /// plain reconstruction term). Above 1 the decoder's most likely cell is BLOCK or GAP
+    /// wherever those are likely enough, not only where they are the majority.
+    pub blocked_weight: f64,
     /// Seeded 144-level sweeps averaged at each checkpoint to score it.
     pub selection_sweeps: usize,
 }
@@ -68,6 +72,7 @@ impl CvaeTrainConfig {
             valid_repeats: 1,
             kl_weight: 1.0,
             free_bits: 0.0,
+            blocked_weight: 1.0,
             selection_sweeps: 2,
         }
     }
@@ -219,6 +224,7 @@ pub fn initial_sidecar(config: &CvaeTrainConfig, set: &TrainingSet) -> Sidecar {
             valid_repeats: config.valid_repeats,
             kl_weight: config.kl_weight,
             free_bits: config.free_bits,
+            blocked_weight: config.blocked_weight,
             checkpoints: config.epochs / config.checkpoint_every.max(1),
             selection_sweeps: config.selection_sweeps,
         },
@@ -251,10 +257,20 @@ impl Tensors {
         kind: ModelKind,
         samples: &[Sample],
         range: &MoveRange,
+        blocked_weight: f64,
         device: &Device,
     ) -> Result<Self> {
         let refs: Vec<&Sample> = samples.iter().collect();
         let (x, target, mask) = encoder_batch(kind, &refs, range, device)?;
+        // The reconstruction term weighs each kept cell by its mask: BLOCK and GAP targets
+        // weigh `blocked_weight`, PLAYFIELD 1.
+        let mask = if blocked_weight == 1.0 {
+            mask
+        } else {
+            let playfield = target.narrow(1, Cell::Playfield as usize, 1)?.squeeze(1)?;
+            let weight = playfield.affine(1.0 - blocked_weight, blocked_weight)?;
+            (mask * weight)?
+        };
         let conds: Vec<_> = samples.iter().map(Sample::condition).collect();
         Ok(Self {
             x,
@@ -329,7 +345,13 @@ pub fn train(
     )?;
     studio_ml::seeded_init(&varmap, config.seed)?;
     let mut sidecar = initial_sidecar(config, set);
-    let data = Tensors::new(config.kind, &set.samples, &sidecar.moves, &device)?;
+    let data = Tensors::new(
+        config.kind,
+        &set.samples,
+        &sidecar.moves,
+        config.blocked_weight,
+        &device,
+    )?;
     let params = ParamsAdamW {
         lr: config.learning_rate,
         weight_decay: config.weight_decay,

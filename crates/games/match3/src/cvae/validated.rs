@@ -577,6 +577,9 @@ pub struct ValidatedSweep {
     /// seed): how much of the misses is the 30-game median's own noise.
     #[serde(default)]
     pub revalidated_on_target_long: f64,
+    /// As `revalidated_valid`, re-validated with 120 games instead of 30 (the same bot seed).
+    #[serde(default)]
+    pub revalidated_valid_long: f64,
     /// Wall-clock milliseconds per accepted level.
     pub ms_per_accepted: f64,
 }
@@ -735,11 +738,14 @@ pub fn validated_sweep(
     let layouts: Vec<Layout> = accepted.iter().map(|(_, a)| a.layout.clone()).collect();
     let again = validate_all(&layouts, &recheck);
     let n = accepted.len().max(1) as f64;
-    out.revalidated_valid = again
-        .iter()
-        .filter(|v| v.as_ref().is_some_and(|v| v.valid))
-        .count() as f64
-        / n;
+    let valid = |again: &[Option<Validation>]| {
+        again
+            .iter()
+            .filter(|v| v.as_ref().is_some_and(|v| v.valid))
+            .count() as f64
+            / n
+    };
+    out.revalidated_valid = valid(&again);
     let on_target = |again: &[Option<Validation>]| {
         accepted
             .iter()
@@ -761,7 +767,9 @@ pub fn validated_sweep(
         games: 4 * recheck.games,
         ..recheck
     };
-    out.revalidated_on_target_long = on_target(&validate_all(&layouts, &long));
+    let again_long = validate_all(&layouts, &long);
+    out.revalidated_valid_long = valid(&again_long);
+    out.revalidated_on_target_long = on_target(&again_long);
     Ok(out)
 }
 
