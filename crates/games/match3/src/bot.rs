@@ -28,13 +28,9 @@ pub fn choose_move(kind: BotKind, board: &mut PlayBoard<'_>, rng: &mut Rng) -> O
 }
 
 fn greedy_move(board: &mut PlayBoard<'_>, rng: &mut Rng) -> Option<Swap> {
-    let geometry = board.geometry();
     let mut best: Option<((u32, u32, usize), Swap)> = None;
     let mut ties = 0u32;
-    for &swap in geometry.adjacent_pairs() {
-        let Some((red, total)) = board.swap_outcome(swap) else {
-            continue;
-        };
+    board.each_swap_outcome(|swap, red, total| {
         // `b` is the lower (or right) cell, so its index grows with the row.
         let key = (red, total, swap.b / super::layout::CANVAS_WIDTH);
         match &best {
@@ -50,7 +46,7 @@ fn greedy_move(board: &mut PlayBoard<'_>, rng: &mut Rng) -> Option<Swap> {
                 ties = 0;
             }
         }
-    }
+    });
     best.map(|(_, s)| s)
 }
 

@@ -274,6 +274,86 @@ impl<'g> PlayBoard<'g> {
         (total > 0).then_some((red, total))
     }
 
+    /// [`PlayBoard::swap_outcome`] of every legal swap, in [`Geometry::adjacent_pairs`]
+    /// order, from one pass over the board: `f(swap, red, total)`. The bots' move choice.
+    pub fn each_swap_outcome(&self, mut f: impl FnMut(Swap, u32, u32)) {
+        let t = &self.tiles;
+        // Same-colour runs ending at each cell, counted from the left, right, top and bottom
+        // (the cell itself included).
+        let mut runs = [[0u8; CANVAS_CELLS]; 4];
+        for y in 0..CANVAS_HEIGHT {
+            for x in 0..CANVAS_WIDTH {
+                let i = y * CANVAS_WIDTH + x;
+                runs[0][i] = if x > 0 && t[i - 1] == t[i] {
+                    runs[0][i - 1] + 1
+                } else {
+                    1
+                };
+                runs[2][i] = if y > 0 && t[i - CANVAS_WIDTH] == t[i] {
+                    runs[2][i - CANVAS_WIDTH] + 1
+                } else {
+                    1
+                };
+            }
+        }
+        for y in (0..CANVAS_HEIGHT).rev() {
+            for x in (0..CANVAS_WIDTH).rev() {
+                let i = y * CANVAS_WIDTH + x;
+                runs[1][i] = if x + 1 < CANVAS_WIDTH && t[i + 1] == t[i] {
+                    runs[1][i + 1] + 1
+                } else {
+                    1
+                };
+                runs[3][i] = if y + 1 < CANVAS_HEIGHT && t[i + CANVAS_WIDTH] == t[i] {
+                    runs[3][i + CANVAS_WIDTH] + 1
+                } else {
+                    1
+                };
+            }
+        }
+        // The tiles `colour` would line up with on one side of a cell once it moved there,
+        // `next` being the neighbour on that side; the partner `other` holds a different
+        // colour after the swap and ends the line.
+        let side = |next: Option<usize>, run: usize, colour: u8, other: usize| {
+            next.filter(|&j| j != other && t[j] == colour)
+                .map_or(0, |j| usize::from(runs[run][j]))
+        };
+        let cleared = |i: usize, colour: u8, other: usize| {
+            let (x, y) = xy(i);
+            let left = side((x > 0).then(|| i - 1), 0, colour, other);
+            let right = side((x + 1 < CANVAS_WIDTH).then(|| i + 1), 1, colour, other);
+            let up = side((y > 0).then(|| i - CANVAS_WIDTH), 2, colour, other);
+            let down = side(
+                (y + 1 < CANVAS_HEIGHT).then(|| i + CANVAS_WIDTH),
+                3,
+                colour,
+                other,
+            );
+            let (h, v) = (left + right + 1, up + down + 1);
+            let n = match (h >= 3, v >= 3) {
+                (true, true) => h + v - 1,
+                (true, false) => h,
+                (false, true) => v,
+                (false, false) => 0,
+            };
+            n as u32
+        };
+        for &swap in &self.geometry.swaps {
+            let (a, b) = (swap.a, swap.b);
+            let (ca, cb) = (t[a], t[b]);
+            if ca == cb || ca >= COLOURS || cb >= COLOURS {
+                continue;
+            }
+            // After the swap `a` holds `cb` and `b` holds `ca`.
+            let (na, nb) = (cleared(a, cb, b), cleared(b, ca, a));
+            let total = na + nb;
+            if total > 0 {
+                let red = if cb == RED { na } else { 0 } + if ca == RED { nb } else { 0 };
+                f(swap, red, total);
+            }
+        }
+    }
+
     /// Every legal swap, in canvas order.
     pub fn legal_moves(&mut self) -> Vec<Swap> {
         let geometry = self.geometry;
@@ -617,6 +697,39 @@ mod tests {
             }),
             None
         );
+    }
+
+    #[test]
+    fn every_swap_outcome_in_one_pass_is_each_swaps_own() {
+        let mut rng = Rng::new(41);
+        for round in 0..300 {
+            let mut layout = Layout::open(9, 11).unwrap();
+            // Scatter BLOCKs and GAPs over the canvas so lines break everywhere.
+            for _ in 0..rng.index(30) {
+                let cell = if rng.chance(0.5) {
+                    Cell::Block
+                } else {
+                    Cell::Gap
+                };
+                layout.set(rng.index(CANVAS_WIDTH), rng.index(CANVAS_HEIGHT), cell);
+            }
+            let g = Geometry::new(&layout);
+            let mut board = PlayBoard::new(&g, Rng::new(round));
+            for _ in 0..5 {
+                let mut one_pass = Vec::new();
+                board.each_swap_outcome(|s, red, total| one_pass.push((s, red, total)));
+                let each: Vec<(Swap, u32, u32)> = g
+                    .adjacent_pairs()
+                    .iter()
+                    .filter_map(|&s| board.swap_outcome(s).map(|(r, t)| (s, r, t)))
+                    .collect();
+                assert_eq!(one_pass, each, "round {round}");
+                let Some(&(s, _, _)) = one_pass.first() else {
+                    break;
+                };
+                board.play(s, None);
+            }
+        }
     }
 
     #[test]
