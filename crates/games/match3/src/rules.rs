@@ -51,8 +51,14 @@ pub struct Geometry {
     playable: [bool; CANVAS_CELLS],
     cells: Vec<usize>,
     swaps: Vec<Swap>,
+    /// For each swap, for each of its two cells: the canvas indices of the neighbours left,
+    /// right, above and below it, [`NO_NEIGHBOUR`] where the canvas ends or the partner is.
+    sides: Vec<[[u8; 4]; 2]>,
     segments: Vec<Vec<usize>>,
 }
+
+/// A neighbour that does not count: off the canvas, or the swap's partner.
+const NO_NEIGHBOUR: u8 = CANVAS_CELLS as u8;
 
 impl Geometry {
     /// Prepares a layout for play.
@@ -78,6 +84,28 @@ impl Geometry {
                 });
             }
         }
+        let sides = swaps
+            .iter()
+            .map(|s| {
+                let around = |i: usize, partner: usize| {
+                    let (x, y) = xy(i);
+                    let keep = |ok: bool, j: usize| {
+                        if ok && j != partner {
+                            j as u8
+                        } else {
+                            NO_NEIGHBOUR
+                        }
+                    };
+                    [
+                        keep(x > 0, i.wrapping_sub(1)),
+                        keep(x + 1 < CANVAS_WIDTH, i + 1),
+                        keep(y > 0, i.wrapping_sub(CANVAS_WIDTH)),
+                        keep(y + 1 < CANVAS_HEIGHT, i + CANVAS_WIDTH),
+                    ]
+                };
+                [around(s.a, s.b), around(s.b, s.a)]
+            })
+            .collect();
         let mut segments = Vec::new();
         for x in 0..CANVAS_WIDTH {
             let mut seg = Vec::new();
@@ -100,6 +128,7 @@ impl Geometry {
             playable,
             cells,
             swaps,
+            sides,
             segments,
         }
     }
@@ -277,10 +306,12 @@ impl<'g> PlayBoard<'g> {
     /// [`PlayBoard::swap_outcome`] of every legal swap, in [`Geometry::adjacent_pairs`]
     /// order, from one pass over the board: `f(swap, red, total)`. The bots' move choice.
     pub fn each_swap_outcome(&self, mut f: impl FnMut(Swap, u32, u32)) {
-        let t = &self.tiles;
+        // The tiles with one cell more that never holds a tile, for the missing neighbours.
+        let mut t = [NO_TILE; CANVAS_CELLS + 1];
+        t[..CANVAS_CELLS].copy_from_slice(&self.tiles);
         // Same-colour runs ending at each cell, counted from the left, right, top and bottom
         // (the cell itself included).
-        let mut runs = [[0u8; CANVAS_CELLS]; 4];
+        let mut runs = [[0u8; CANVAS_CELLS + 1]; 4];
         for y in 0..CANVAS_HEIGHT {
             for x in 0..CANVAS_WIDTH {
                 let i = y * CANVAS_WIDTH + x;
@@ -311,41 +342,33 @@ impl<'g> PlayBoard<'g> {
                 };
             }
         }
-        // The tiles `colour` would line up with on one side of a cell once it moved there,
-        // `next` being the neighbour on that side; the partner `other` holds a different
-        // colour after the swap and ends the line.
-        let side = |next: Option<usize>, run: usize, colour: u8, other: usize| {
-            next.filter(|&j| j != other && t[j] == colour)
-                .map_or(0, |j| usize::from(runs[run][j]))
-        };
-        let cleared = |i: usize, colour: u8, other: usize| {
-            let (x, y) = xy(i);
-            let left = side((x > 0).then(|| i - 1), 0, colour, other);
-            let right = side((x + 1 < CANVAS_WIDTH).then(|| i + 1), 1, colour, other);
-            let up = side((y > 0).then(|| i - CANVAS_WIDTH), 2, colour, other);
-            let down = side(
-                (y + 1 < CANVAS_HEIGHT).then(|| i + CANVAS_WIDTH),
-                3,
-                colour,
-                other,
-            );
-            let (h, v) = (left + right + 1, up + down + 1);
-            let n = match (h >= 3, v >= 3) {
+        // Tiles a cell clears once `colour` moved into it: the runs of that colour that end
+        // at its neighbours (the partner holds another colour after the swap and counts for
+        // none), joined through it into a row and a column.
+        let cleared = |sides: &[u8; 4], colour: u8| -> u32 {
+            let run = |k: usize| {
+                let j = usize::from(sides[k]);
+                if t[j] == colour {
+                    u32::from(runs[k][j])
+                } else {
+                    0
+                }
+            };
+            let (h, v) = (1 + run(0) + run(1), 1 + run(2) + run(3));
+            match (h >= 3, v >= 3) {
                 (true, true) => h + v - 1,
                 (true, false) => h,
                 (false, true) => v,
                 (false, false) => 0,
-            };
-            n as u32
+            }
         };
-        for &swap in &self.geometry.swaps {
-            let (a, b) = (swap.a, swap.b);
-            let (ca, cb) = (t[a], t[b]);
+        for (&swap, sides) in self.geometry.swaps.iter().zip(&self.geometry.sides) {
+            let (ca, cb) = (t[swap.a], t[swap.b]);
             if ca == cb || ca >= COLOURS || cb >= COLOURS {
                 continue;
             }
             // After the swap `a` holds `cb` and `b` holds `ca`.
-            let (na, nb) = (cleared(a, cb, b), cleared(b, ca, a));
+            let (na, nb) = (cleared(&sides[0], cb), cleared(&sides[1], ca));
             let total = na + nb;
             if total > 0 {
                 let red = if cb == RED { na } else { 0 } + if ca == RED { nb } else { 0 };
