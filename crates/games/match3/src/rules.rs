@@ -396,35 +396,30 @@ impl<'g> PlayBoard<'g> {
 
     /// Marks every cell in a line of three or more; returns the marks and their count.
     fn find_matches(&self) -> ([bool; CANVAS_CELLS], usize) {
-        let mut marked = [false; CANVAS_CELLS];
-        let mut count = 0;
-        // Runs of one colour along a line of `len` cells from `start`, `step` apart; cells
-        // without a tile end a run. Plain index loops: this is the bots' hottest code.
-        let mut scan = |start: usize, step: usize, len: usize| {
-            let mut k = 0;
-            while k < len {
-                let c = self.tiles[start + k * step];
-                let mut end = k + 1;
-                if c < COLOURS {
-                    while end < len && self.tiles[start + end * step] == c {
-                        end += 1;
-                    }
-                    if end - k >= 3 {
-                        for j in k..end {
-                            let i = start + j * step;
-                            count += usize::from(!marked[i]);
-                            marked[i] = true;
-                        }
-                    }
-                }
-                k = end;
+        // One bit per cell and colour, rows BITS_PER_ROW bits apart with a zero bit after
+        // each row's last cell, so that no line runs from one row into the next.
+        const BITS_PER_ROW: usize = CANVAS_WIDTH + 1;
+        let mut colours = [0u128; COLOURS as usize];
+        for (i, &c) in self.tiles.iter().enumerate() {
+            if c < COLOURS {
+                let (x, y) = xy(i);
+                colours[usize::from(c)] |= 1 << (y * BITS_PER_ROW + x);
             }
-        };
-        for y in 0..CANVAS_HEIGHT {
-            scan(y * CANVAS_WIDTH, 1, CANVAS_WIDTH);
         }
-        for x in 0..CANVAS_WIDTH {
-            scan(x, CANVAS_WIDTH, CANVAS_HEIGHT);
+        let mut lines = 0u128;
+        for m in colours {
+            // The first cell of each three in a row, then the three cells.
+            let across = m & (m >> 1) & (m >> 2);
+            let down = m & (m >> BITS_PER_ROW) & (m >> (2 * BITS_PER_ROW));
+            lines |= across | (across << 1) | (across << 2);
+            lines |= down | (down << BITS_PER_ROW) | (down << (2 * BITS_PER_ROW));
+        }
+        let mut marked = [false; CANVAS_CELLS];
+        let count = lines.count_ones() as usize;
+        while lines != 0 {
+            let bit = lines.trailing_zeros() as usize;
+            marked[(bit / BITS_PER_ROW) * CANVAS_WIDTH + bit % BITS_PER_ROW] = true;
+            lines &= lines - 1;
         }
         (marked, count)
     }
@@ -720,6 +715,47 @@ mod tests {
             }),
             None
         );
+    }
+
+    #[test]
+    fn the_bitwise_line_search_marks_what_walking_the_lines_marks() {
+        let mut rng = Rng::new(7);
+        for round in 0..500 {
+            let mut layout = Layout::open(9, 11).unwrap();
+            for _ in 0..rng.index(30) {
+                let cell = if rng.chance(0.5) {
+                    Cell::Block
+                } else {
+                    Cell::Gap
+                };
+                layout.set(rng.index(CANVAS_WIDTH), rng.index(CANVAS_HEIGHT), cell);
+            }
+            let g = Geometry::new(&layout);
+            let mut tiles = [NO_TILE; CANVAS_CELLS];
+            for &i in &g.cells {
+                // Two colours only, so that lines of three and more are everywhere.
+                tiles[i] = rng.below(2) as u8;
+            }
+            let board = PlayBoard::with_tiles(&g, tiles, Rng::new(round));
+            let in_line = |i: usize, step: usize, len: usize, at: usize| {
+                // The run of `tiles[i]` through position `at` of a line of `len` cells.
+                let start = i - at * step;
+                let same = |k: usize| tiles[start + k * step] == tiles[i];
+                let lo = (0..at).rev().take_while(|&k| same(k)).count();
+                let hi = (at + 1..len).take_while(|&k| same(k)).count();
+                lo + hi + 1 >= 3
+            };
+            let mut expected = [false; CANVAS_CELLS];
+            for i in 0..CANVAS_CELLS {
+                let (x, y) = xy(i);
+                expected[i] = tiles[i] < COLOURS
+                    && (in_line(i, 1, CANVAS_WIDTH, x)
+                        || in_line(i, CANVAS_WIDTH, CANVAS_HEIGHT, y));
+            }
+            let (marked, count) = board.find_matches();
+            assert_eq!(marked, expected, "round {round}");
+            assert_eq!(count, expected.iter().filter(|&&m| m).count());
+        }
     }
 
     #[test]
