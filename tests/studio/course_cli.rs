@@ -357,7 +357,7 @@ fn the_ddpg_settings_belong_to_their_models_and_reach_the_sidecar() {
         assert!(!out.exists(), "a refused run wrote weights");
     }
     let run = train("course-vs-ddpg", &["--virtual-completions", "0"]);
-    assert!(String::from_utf8_lossy(&run.stderr).contains("course-ddpg instead"));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("1 to 100"));
     let run = train(
         "course-vs-ddpg",
         &[

@@ -318,6 +318,8 @@ pub const CHECKPOINTS: Whole = Whole::new(1, 100);
 pub const SELECTION_SWEEPS: Whole = Whole::new(1, 100);
 /// `train --virtual-completions` (DQNs): completions per step (0: the shipped rewards).
 pub const VIRTUAL_COMPLETIONS: Whole = Whole::new(0, 100);
+/// `train --virtual-completions` (course VS-DDPG): completions per step (0 would be DDPG).
+pub const COURSE_VIRTUAL_COMPLETIONS: Whole = Whole::new(1, 100);
 /// `train --completion-noise` (VS-DDPG): the virtual completions' Gaussian noise.
 pub const COMPLETION_NOISE: Real = Real::closed(0.0, 1.0);
 /// `train --actor-lr` / `--critic-lr` (course DDPGs): learning rates.

@@ -257,6 +257,9 @@ fn a_virtual_simulation_reward_is_the_mean_of_its_completions() {
         VarBuilder::from_varmap(&varmap, candle_core::DType::F32, &candle_core::Device::Cpu),
     )
     .unwrap();
+    // Seeded weights: candle's own initialisation is not, and an unlucky actor can leave a
+    // column at zero HP and zero ATK.
+    studio_ml::seeded_init(&varmap, 4).unwrap();
     let mut rng = studio_core::rng::Rng::new(4);
     let start = random_start(Structure::NINE, 2, &mut rng);
     let gen = super::policy::ActorRl::new(&actor, None);

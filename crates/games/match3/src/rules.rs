@@ -717,20 +717,26 @@ mod tests {
         );
     }
 
+    /// An open 9×11 layout with up to 29 BLOCKs and GAPs scattered over the canvas, so that
+    /// lines break everywhere.
+    fn scattered_layout(rng: &mut Rng) -> Layout {
+        let mut layout = Layout::open(9, 11).unwrap();
+        for _ in 0..rng.index(30) {
+            let cell = if rng.chance(0.5) {
+                Cell::Block
+            } else {
+                Cell::Gap
+            };
+            layout.set(rng.index(CANVAS_WIDTH), rng.index(CANVAS_HEIGHT), cell);
+        }
+        layout
+    }
+
     #[test]
     fn the_bitwise_line_search_marks_what_walking_the_lines_marks() {
         let mut rng = Rng::new(7);
         for round in 0..500 {
-            let mut layout = Layout::open(9, 11).unwrap();
-            for _ in 0..rng.index(30) {
-                let cell = if rng.chance(0.5) {
-                    Cell::Block
-                } else {
-                    Cell::Gap
-                };
-                layout.set(rng.index(CANVAS_WIDTH), rng.index(CANVAS_HEIGHT), cell);
-            }
-            let g = Geometry::new(&layout);
+            let g = Geometry::new(&scattered_layout(&mut rng));
             let mut tiles = [NO_TILE; CANVAS_CELLS];
             for &i in &g.cells {
                 // Two colours only, so that lines of three and more are everywhere.
@@ -762,17 +768,7 @@ mod tests {
     fn every_swap_outcome_in_one_pass_is_each_swaps_own() {
         let mut rng = Rng::new(41);
         for round in 0..300 {
-            let mut layout = Layout::open(9, 11).unwrap();
-            // Scatter BLOCKs and GAPs over the canvas so lines break everywhere.
-            for _ in 0..rng.index(30) {
-                let cell = if rng.chance(0.5) {
-                    Cell::Block
-                } else {
-                    Cell::Gap
-                };
-                layout.set(rng.index(CANVAS_WIDTH), rng.index(CANVAS_HEIGHT), cell);
-            }
-            let g = Geometry::new(&layout);
+            let g = Geometry::new(&scattered_layout(&mut rng));
             let mut board = PlayBoard::new(&g, Rng::new(round));
             for _ in 0..5 {
                 let mut one_pass = Vec::new();

@@ -10,7 +10,7 @@ use crate::model::{
 };
 use crate::sl::{self, SlConfig};
 use crate::{evaluate, Course, Structure};
-use anyhow::{anyhow, bail, Result};
+use anyhow::{anyhow, Result};
 use clap::{Args, FromArgMatches};
 use serde_json::json;
 use std::path::PathBuf;
@@ -72,23 +72,24 @@ pub struct TrainArgs {
     /// Events per course, 9 or 12.
     #[arg(long, default_value_t = 9, value_parser = bounds::parse_events)]
     pub events: usize,
-    /// course-vs-ddpg: virtual completions per step, 1 to 100 (default 5, the thesis's).
-    #[arg(long, value_parser = bounds::VIRTUAL_COMPLETIONS.parser::<usize>())]
+    /// course-vs-ddpg: virtual completions per step, 1 to 100 (default 5, the thesis's;
+    /// none is course-ddpg).
+    #[arg(long, value_parser = bounds::COURSE_VIRTUAL_COMPLETIONS.parser::<usize>())]
     pub virtual_completions: Option<usize>,
     /// course-vs-ddpg: the Gaussian noise of the virtual completions' actions, 0 to 1
     /// (default: the actor's exploration noise at that episode, 0.3 falling to 0.05; 0: the
     /// actor's own columns).
     #[arg(long, value_parser = bounds::COMPLETION_NOISE.parser())]
     pub completion_noise: Option<f64>,
-    /// course-ddpg / course-vs-ddpg: the actor's learning rate, above 0, at most 1 (default
+    /// course-ddpg / course-vs-ddpg: the actor's learning rate, more than 0, at most 1 (default
     /// 1e-4; the thesis's 1e-5).
     #[arg(long, value_parser = bounds::LEARNING_RATE.parser())]
     pub actor_lr: Option<f64>,
-    /// course-ddpg / course-vs-ddpg: the critic's learning rate, above 0, at most 1 (default
+    /// course-ddpg / course-vs-ddpg: the critic's learning rate, more than 0, at most 1 (default
     /// 1e-3; the thesis's 1e-4).
     #[arg(long, value_parser = bounds::LEARNING_RATE.parser())]
     pub critic_lr: Option<f64>,
-    /// course-ddpg / course-vs-ddpg: the soft target update rate, above 0, at most 1 (default
+    /// course-ddpg / course-vs-ddpg: the soft target update rate, more than 0, at most 1 (default
     /// 0.005; the thesis's 0.001).
     #[arg(long, value_parser = bounds::TAU.parser())]
     pub tau: Option<f64>,
@@ -112,7 +113,7 @@ const TRAIN_BOUNDS: &[Bound] = &[
     bound(
         &["train"],
         "virtual-completions",
-        Range::Whole(bounds::VIRTUAL_COMPLETIONS),
+        Range::Whole(bounds::COURSE_VIRTUAL_COMPLETIONS),
     ),
     bound(
         &["train"],
@@ -206,9 +207,6 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
         if let Some(e) = refused(&vs_only, "course-vs-ddpg") {
             return Err(e);
         }
-    }
-    if args.virtual_completions == Some(0) {
-        bail!("--virtual-completions 0 is plain DDPG: train --model course-ddpg instead");
     }
     let (maps, curve, seconds, virtual_completions, episodes, architecture, greedy) =
         match args.common.model.as_str() {

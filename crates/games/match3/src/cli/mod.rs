@@ -124,6 +124,11 @@ const TRAIN_BOUNDS: &[Bound] = &[
     ),
     bound(&["train"], "kl-weight", Range::Real(bounds::KL_WEIGHT)),
     bound(&["train"], "free-bits", Range::Real(bounds::FREE_BITS)),
+    bound(
+        &["train"],
+        "blocked-weight",
+        Range::Real(bounds::BLOCKED_WEIGHT),
+    ),
     bound(&["train"], "checkpoints", Range::Whole(bounds::CHECKPOINTS)),
     bound(
         &["train"],
