@@ -43,6 +43,17 @@ pub fn xy(i: usize) -> (usize, usize) {
     (i % CANVAS_WIDTH, i / CANVAS_WIDTH)
 }
 
+/// Tiles a cell clears with the same-colour run of `h` cells through it along its row and `v`
+/// along its column (itself counted in both): each run of three or more, the cell once.
+fn line_tiles(h: u32, v: u32) -> u32 {
+    match (h >= 3, v >= 3) {
+        (true, true) => h + v - 1,
+        (true, false) => h,
+        (false, true) => v,
+        (false, false) => 0,
+    }
+}
+
 /// The fixed shape of a layout, prepared once for many games: which cells hold tiles, their
 /// neighbours, and each fall segment of each column (PLAYFIELD cells bottom to top between
 /// BLOCKs; GAPs are skipped since tiles fall through them).
@@ -280,23 +291,10 @@ impl<'g> PlayBoard<'g> {
         for i in [a, b] {
             let (l, r) = self.run_through(i, true);
             let (u, d) = self.run_through(i, false);
-            let mut n = 0;
-            let h = l + r + 1;
-            let v = u + d + 1;
-            if h >= 3 {
-                n += h;
-            }
-            if v >= 3 {
-                n += v;
-            }
-            if h >= 3 && v >= 3 {
-                n -= 1;
-            }
-            if n > 0 {
-                total += n as u32;
-                if self.tiles[i] == RED {
-                    red += n as u32;
-                }
+            let n = line_tiles((l + r + 1) as u32, (u + d + 1) as u32);
+            total += n;
+            if self.tiles[i] == RED {
+                red += n;
             }
         }
         self.tiles.swap(a, b);
@@ -354,13 +352,7 @@ impl<'g> PlayBoard<'g> {
                     0
                 }
             };
-            let (h, v) = (1 + run(0) + run(1), 1 + run(2) + run(3));
-            match (h >= 3, v >= 3) {
-                (true, true) => h + v - 1,
-                (true, false) => h,
-                (false, true) => v,
-                (false, false) => 0,
-            }
+            line_tiles(1 + run(0) + run(1), 1 + run(2) + run(3))
         };
         for (&swap, sides) in self.geometry.swaps.iter().zip(&self.geometry.sides) {
             let (ca, cb) = (t[swap.a], t[swap.b]);
