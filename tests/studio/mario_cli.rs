@@ -548,3 +548,30 @@ fn training_an_actor_over_the_cgan_it_steers_is_refused() {
     }
     assert_eq!(std::fs::read(&cgan).unwrap(), before);
 }
+
+/// The TD3 actors' training settings are refused, in words, by the models that do not take
+/// them, before any work and without writing anything.
+#[test]
+fn td3_training_settings_are_refused_by_models_that_do_not_take_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("never.safetensors");
+    for (model, flag, value, says) in [
+        ("mario-td3", "--completion-noise", "0", "mario-vs-td3"),
+        ("mario-cgan", "--completion-noise", "0", "TD3 actors"),
+        ("mario-cgan", "--actor-lr", "0.001", "TD3 actors"),
+        ("mario-cgan", "--updates-per-step", "4", "TD3 actors"),
+    ] {
+        let done = studio()
+            .args(["train", "--model", model, flag, value, "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&done.stderr);
+        assert!(!done.status.success(), "{model} {flag}: {err}");
+        assert!(
+            err.contains(flag) && err.contains(says),
+            "{model} {flag}: {err}"
+        );
+        assert!(!out.exists(), "{model} {flag}: nothing is written");
+    }
+}

@@ -320,9 +320,11 @@ pub const SELECTION_SWEEPS: Whole = Whole::new(1, 100);
 pub const VIRTUAL_COMPLETIONS: Whole = Whole::new(0, 100);
 /// `train --virtual-completions` (course VS-DDPG): completions per step (0 would be DDPG).
 pub const COURSE_VIRTUAL_COMPLETIONS: Whole = Whole::new(1, 100);
-/// `train --completion-noise` (VS-DDPG): the virtual completions' Gaussian noise.
+/// `train --updates-per-step` (Mario's TD3 actors): gradient updates a training round.
+pub const UPDATES_PER_STEP: Whole = Whole::new(1, 100);
+/// `train --completion-noise` (VS-DDPG, VS-TD3): the virtual completions' Gaussian noise.
 pub const COMPLETION_NOISE: Real = Real::closed(0.0, 1.0);
-/// `train --actor-lr` / `--critic-lr` (course DDPGs): learning rates.
+/// `train --actor-lr` / `--critic-lr` (course DDPGs, Mario TD3s): learning rates.
 pub const LEARNING_RATE: Real = Real::above(0.0, 1.0);
 /// `train --tau` (course DDPGs): the soft target update rate.
 pub const TAU: Real = Real::above(0.0, 1.0);

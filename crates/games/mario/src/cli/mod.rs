@@ -91,6 +91,23 @@ pub struct TrainArgs {
     /// the model's default.
     #[arg(long, value_parser = bounds::EPOCHS.parser::<usize>())]
     pub epochs: Option<usize>,
+    /// mario-vs-td3: the Gaussian noise on the virtual completions' z, 0 to 1 (default: the
+    /// actor's exploration noise at that episode, 0.2 falling to 0.05; 0: the actor's own z).
+    #[arg(long, value_parser = bounds::COMPLETION_NOISE.parser())]
+    pub completion_noise: Option<f64>,
+    /// mario-td3 / mario-vs-td3: the actor's learning rate, more than 0, at most 1 (default
+    /// 1e-4; the thesis's 5e-6).
+    #[arg(long, value_parser = bounds::LEARNING_RATE.parser())]
+    pub actor_lr: Option<f64>,
+    /// mario-td3 / mario-vs-td3: the critics' learning rate, more than 0, at most 1 (default
+    /// 1e-3; the thesis's 5e-5).
+    #[arg(long, value_parser = bounds::LEARNING_RATE.parser())]
+    pub critic_lr: Option<f64>,
+    /// mario-td3 / mario-vs-td3: gradient updates every second pattern placed, 1 to 100
+    /// (default 1). VS-TD3's episodes cost 36 evaluations each, so more updates a pattern
+    /// learn more from each.
+    #[arg(long, value_parser = bounds::UPDATES_PER_STEP.parser::<usize>())]
+    pub updates_per_step: Option<usize>,
     /// Do not train: write the length and hash of the existing weights at --out into their
     /// sidecar (for sidecars written before they carried one). Only for weights you trust.
     #[arg(long)]
@@ -104,7 +121,21 @@ const EVAL_BOUNDS: &[Bound] = &[
     bound(&["eval"], "count", Range::Whole(bounds::SWEEP_LEVELS)),
 ];
 
-const TRAIN_BOUNDS: &[Bound] = &[bound(&["train"], "epochs", Range::Whole(bounds::EPOCHS))];
+const TRAIN_BOUNDS: &[Bound] = &[
+    bound(&["train"], "epochs", Range::Whole(bounds::EPOCHS)),
+    bound(
+        &["train"],
+        "completion-noise",
+        Range::Real(bounds::COMPLETION_NOISE),
+    ),
+    bound(&["train"], "actor-lr", Range::Real(bounds::LEARNING_RATE)),
+    bound(&["train"], "critic-lr", Range::Real(bounds::LEARNING_RATE)),
+    bound(
+        &["train"],
+        "updates-per-step",
+        Range::Whole(bounds::UPDATES_PER_STEP),
+    ),
+];
 
 /// Adds Mario's `eval` (Table 6.2 and the generator sweeps) and `train` to the command line.
 pub fn commands(registry: &mut Registry) {
@@ -143,6 +174,17 @@ pub fn commands(registry: &mut Registry) {
         run: |m| {
             let args = TrainArgs::from_arg_matches(m)?;
             match args.common.model.as_str() {
+                "mario-cgan"
+                    if args.completion_noise.is_some()
+                        || args.actor_lr.is_some()
+                        || args.critic_lr.is_some()
+                        || args.updates_per_step.is_some() =>
+                {
+                    Err(anyhow!(
+                        "--completion-noise, --actor-lr, --critic-lr and --updates-per-step are \
+                         settings of the TD3 actors; --model mario-cgan does not take them"
+                    ))
+                }
                 "mario-cgan" => train_cgan(&args),
                 _ => train_td3(&args),
             }
@@ -186,6 +228,12 @@ fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
     }
     let vs = args.common.model == "mario-vs-td3";
     let kind = if vs { "vs-td3" } else { "td3" };
+    if args.completion_noise.is_some() && !vs {
+        return Err(anyhow!(
+            "--completion-noise is a setting of mario-vs-td3; --model {} does not take it",
+            args.common.model
+        ));
+    }
     let cgan_file = cgan_path();
     studio_cli::refuse_writing_over(&args.common.out, &[&cgan_file])?;
     let cgan = load_cgan_model(&cgan_file)
@@ -200,6 +248,16 @@ fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
         config.episodes = e;
         config.test_every = config.test_every.min(e.div_ceil(4).max(1));
     }
+    config.completion_noise = args.completion_noise;
+    if let Some(lr) = args.actor_lr {
+        config.actor_lr = lr;
+    }
+    if let Some(lr) = args.critic_lr {
+        config.critic_lr = lr;
+    }
+    if let Some(n) = args.updates_per_step {
+        config.updates = n;
+    }
     eprintln!(
         "training {kind}: {} episodes, {} virtual completions a step, seed {}, steering {} \
          ({} legal patterns)",
@@ -210,10 +268,22 @@ fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
         pat.len()
     );
     let command = format!(
-        "level-studio train --model {} --seed {} --epochs {} --out {}",
+        "level-studio train --model {} --seed {} --epochs {}{}{}{}{} --out {}",
         args.common.model,
         args.common.seed,
         config.episodes,
+        args.completion_noise
+            .map(|n| format!(" --completion-noise {n}"))
+            .unwrap_or_default(),
+        args.actor_lr
+            .map(|v| format!(" --actor-lr {v}"))
+            .unwrap_or_default(),
+        args.critic_lr
+            .map(|v| format!(" --critic-lr {v}"))
+            .unwrap_or_default(),
+        args.updates_per_step
+            .map(|v| format!(" --updates-per-step {v}"))
+            .unwrap_or_default(),
         args.common.out.display()
     );
     let sidecar_of = |curve: Vec<f64>, test_curve: Vec<(usize, f64)>, kept, seconds| Td3Sidecar {

@@ -12,7 +12,7 @@ use std::path::Path;
 use studio_ml::{self as ml, Stamped, WeightsStamp};
 
 /// The architecture name the sidecar records.
-pub const ARCHITECTURE: &str = "mario-td3-mlp-v1";
+pub const ARCHITECTURE: &str = "mario-td3-mlp-v2";
 
 /// The shipped weights file of a generator (`td3` or `vs-td3`) in `models/`.
 pub fn weights_file(id: &str) -> &'static str {

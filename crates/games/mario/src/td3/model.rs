@@ -24,7 +24,11 @@ pub fn state_tensor(builds: &[Build]) -> Result<Tensor> {
     Tensor::from_vec(x, (builds.len(), STATE_WIDTH), &Device::Cpu)
 }
 
-/// The actor: a level being built → z ∈ [0, 1]³ (sigmoid).
+/// The actor: a level being built → z. Its output layer is linear (centred on 0.5), not a
+/// sigmoid: a sigmoid pushed to a corner of the cube stops passing gradient, and the actor
+/// stayed there whatever the critic learnt later. Training keeps z inside [0, 1]³ by
+/// inverting the critic's gradient near the bounds ([`inverted_gradient`]); what acts is
+/// clamped to the cube.
 #[derive(Clone, Debug)]
 pub struct Actor {
     net: Mlp,
@@ -41,12 +45,20 @@ impl Actor {
         })
     }
 
-    /// z for a batch of states.
+    /// The unclamped z for a batch of states (training reads it; see [`Actor::forward`]).
+    ///
+    /// # Errors
+    /// A tensor failure.
+    pub fn raw(&self, states: &Tensor) -> Result<Tensor> {
+        self.net.forward(states)? + 0.5
+    }
+
+    /// z for a batch of states, clamped to [0, 1]³.
     ///
     /// # Errors
     /// A tensor failure.
     pub fn forward(&self, states: &Tensor) -> Result<Tensor> {
-        candle_nn::ops::sigmoid(&self.net.forward(states)?)
+        self.raw(states)?.clamp(0f32, 1f32)
     }
 
     /// The actor's z for each level being built.
@@ -70,10 +82,14 @@ impl Actor {
     }
 }
 
-/// A critic: a level being built and a z → the expected return.
+/// A critic: a level being built and a z → the expected return. The state passes one layer
+/// of its own before z joins it (as in DDPG's critic, Lillicrap et al.): fed beside the 1,680
+/// state inputs at the first layer, z's three numbers weigh too little for the critic to
+/// tell one z from another, and the actor it trains sat at one corner of the cube.
 #[derive(Clone, Debug)]
 pub struct Critic {
-    net: Mlp,
+    state: candle_nn::Linear,
+    head: Mlp,
 }
 
 impl Critic {
@@ -83,7 +99,8 @@ impl Critic {
     /// A missing or misshapen weight.
     pub fn new(vb: VarBuilder) -> Result<Self> {
         Ok(Self {
-            net: Mlp::new(&[STATE_WIDTH + 3, HIDDEN[0], HIDDEN[1], HIDDEN[2], 1], vb)?,
+            state: candle_nn::linear(STATE_WIDTH, HIDDEN[0], vb.pp("state"))?,
+            head: Mlp::new(&[HIDDEN[0] + 3, HIDDEN[1], HIDDEN[2], 1], vb.pp("head"))?,
         })
     }
 
@@ -92,8 +109,10 @@ impl Critic {
     /// # Errors
     /// A tensor failure.
     pub fn forward(&self, states: &Tensor, actions: &Tensor) -> Result<Tensor> {
-        self.net
-            .forward(&Tensor::cat(&[states, actions], D::Minus1)?)?
+        use candle_nn::Module;
+        let h = self.state.forward(states)?.relu()?;
+        self.head
+            .forward(&Tensor::cat(&[&h, actions], D::Minus1)?)?
             .squeeze(D::Minus1)
     }
 
@@ -115,4 +134,17 @@ impl Critic {
             .map(f64::from)
             .collect())
     }
+}
+
+/// The critic's gradient on z, inverted near the bounds of [0, 1] (Hausknecht and Stone,
+/// "Deep reinforcement learning in parameterized action space", 2016): a component that
+/// would raise z is scaled by `1 − z`, one that would lower it by `z`, so the step shrinks as
+/// z nears a bound and reverses past it. `z` is the actor's unclamped output.
+///
+/// # Errors
+/// A tensor failure.
+pub fn inverted_gradient(gradient: &Tensor, z: &Tensor) -> Result<Tensor> {
+    let rising = gradient.gt(0f32)?;
+    let room_up = z.affine(-1.0, 1.0)?;
+    gradient * rising.where_cond(&room_up, z)?
 }

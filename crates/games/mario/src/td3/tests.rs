@@ -6,7 +6,7 @@ use super::train::{train, Td3Config};
 use super::*;
 use crate::cgan::EMPTY_PATTERN;
 use crate::Tile;
-use candle_core::{DType, Device};
+use candle_core::{DType, Device, Tensor};
 use candle_nn::{VarBuilder, VarMap};
 
 /// A pattern of ground with a hole in column `gap` (none when 4) and a goomba when asked.
@@ -240,4 +240,38 @@ fn the_reported_figure_is_the_mean_of_the_last_fifth_of_the_test_phases() {
     assert_eq!(side.last_fifth_test_mean(), Some((0.3, 300, 300)));
     side.test_curve.clear();
     assert_eq!(side.last_fifth_test_mean(), None);
+}
+
+#[test]
+fn the_critics_gradient_shrinks_near_the_cubes_bounds_and_turns_back_past_them() {
+    let t = |v: &[f32]| Tensor::from_vec(v.to_vec(), (1, v.len()), &Device::Cpu).unwrap();
+    // Rising at 0.25 keeps three quarters; falling at 0.25 a quarter; rising past 1 turns
+    // back down; falling below 0 turns back up.
+    let g = model::inverted_gradient(&t(&[1.0, -1.0, 2.0, -2.0]), &t(&[0.25, 0.25, 1.5, -0.5]))
+        .unwrap()
+        .to_vec2::<f32>()
+        .unwrap();
+    assert_eq!(g, vec![vec![0.75, -0.25, -1.0, 1.0]]);
+}
+
+#[test]
+fn the_actor_acts_inside_the_cube() {
+    let map = VarMap::new();
+    let actor =
+        Actor::new(VarBuilder::from_varmap(&map, DType::F32, &Device::Cpu).pp("actor")).unwrap();
+    // Weights far from 0 push the raw output outside [0, 1]; what acts stays inside.
+    for var in map.all_vars() {
+        let big = (var.as_tensor().ones_like().unwrap() * 3.0).unwrap();
+        var.set(&big).unwrap();
+    }
+    let legal = pat();
+    let mut rng = Rng::new(3);
+    let b = Build::start(&legal, &mut rng);
+    let raw = actor
+        .raw(&model::state_tensor(std::slice::from_ref(&b)).unwrap())
+        .unwrap();
+    assert!(raw.flatten_all().unwrap().to_vec1::<f32>().unwrap()[0].abs() > 1.0);
+    for z in actor.act(&[b]).unwrap()[0] {
+        assert!((0.0..=1.0).contains(&z), "{z}");
+    }
 }

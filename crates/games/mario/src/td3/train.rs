@@ -32,6 +32,9 @@ pub struct Td3Config {
     pub episodes: usize,
     /// Virtual completions per step (0: TD3; VS-TD3: 5).
     pub virtual_completions: usize,
+    /// The Gaussian noise on the virtual completions' z (`None`: the exploration noise of the
+    /// episode, as the thesis).
+    pub completion_noise: Option<f64>,
     /// Replay batch size (Table 6.3: 32).
     pub batch: usize,
     /// Transitions kept (Table 6.3: 40,000).
@@ -52,8 +55,10 @@ pub struct Td3Config {
     pub decay: f64,
     /// Critic updates per actor update.
     pub policy_delay: usize,
-    /// Steps (patterns placed) per update.
+    /// Steps (patterns placed) per training round.
     pub train_every: usize,
+    /// Gradient updates per training round (1: one update every `train_every` steps).
+    pub updates: usize,
     /// Target policy smoothing: noise on the target actor's z, and its clip.
     pub target_noise: (f64, f64),
     /// Episodes between test phases.
@@ -71,6 +76,7 @@ impl Td3Config {
         Self {
             episodes: if vs { 1_000 } else { 10_000 },
             virtual_completions,
+            completion_noise: None,
             batch: 32,
             replay: 40_000,
             actor_lr: 1e-4,
@@ -82,6 +88,7 @@ impl Td3Config {
             decay: 0.3,
             policy_delay: 2,
             train_every: 2,
+            updates: 1,
             target_noise: (0.1, 0.25),
             test_every: if vs { 75 } else { 250 },
             test_levels: 25,
@@ -138,6 +145,11 @@ struct Transition {
     reward: f32,
     next: Build,
     done: bool,
+}
+
+/// r_mono of the patterns built so far (0 before the first).
+fn mono_so_far(build: &Build) -> f64 {
+    build.level().map_or(0.0, |l| crate::reward::r_mono(&l))
 }
 
 /// The rewards of finished levels, on every core (each evaluation is seeded by its level, so
@@ -290,17 +302,31 @@ pub fn train(
                     &mut rng,
                 )
             };
+            let mono_before = mono_so_far(&build);
             gen.apply(&mut build, &action);
             let done = gen.done(&build);
             let reward = if done {
+                // The evaluation less the r_mono already paid, so an episode's rewards add up
+                // to the level's evaluation (0 when A* cannot finish it).
                 reward_of(&build)
+                    - if config.virtual_completions > 0 {
+                        0.0
+                    } else {
+                        mono_before
+                    }
             } else if config.virtual_completions > 0 {
-                let virt =
-                    virtual_completions(&gen, &build, config.virtual_completions, sigma, &mut rng)?;
+                let virt = virtual_completions(
+                    &gen,
+                    &build,
+                    config.virtual_completions,
+                    config.completion_noise.unwrap_or(sigma),
+                    &mut rng,
+                )?;
                 let r = rewards(&virt);
                 r.iter().sum::<f64>() / r.len().max(1) as f64
             } else {
-                0.0
+                // §4.2: r_mono is paid pattern by pattern, its rise with the new pattern.
+                mono_so_far(&build) - mono_before
             };
             let t = Transition {
                 state,
@@ -319,17 +345,19 @@ pub fn train(
             if memory.len() >= config.batch * 4
                 && memory.written().is_multiple_of(config.train_every.max(1))
             {
-                updates += 1;
-                update(
-                    &nets,
-                    &memory,
-                    config,
-                    updates,
-                    &mut rng,
-                    &mut actor_opt,
-                    &mut critic_opt,
-                )
-                .map_err(err)?;
+                for _ in 0..config.updates.max(1) {
+                    updates += 1;
+                    update(
+                        &nets,
+                        &memory,
+                        config,
+                        updates,
+                        &mut rng,
+                        &mut actor_opt,
+                        &mut critic_opt,
+                    )
+                    .map_err(err)?;
+                }
             }
         }
         if (episode + 1).is_multiple_of(50) {
@@ -417,11 +445,18 @@ fn update(
     let l2 = (nets.q2.forward(&states, &acts)? - &y)?.sqr()?.mean_all()?;
     critic_opt.backward_step(&(l1 + l2)?)?;
     if step.is_multiple_of(config.policy_delay.max(1)) {
-        let actor_loss = nets
-            .q1
-            .forward(&states, &nets.actor.forward(&states)?)?
-            .mean_all()?
-            .neg()?;
+        // dQ/dz at the actor's z, inverted near the cube's bounds, then pushed through the
+        // actor: the actor's loss is −Σ z · g with g held fixed.
+        let z = nets.actor.raw(&states)?;
+        let at = candle_core::Var::from_tensor(&z.detach().clamp(0f32, 1f32)?)?;
+        let q = nets.q1.forward(&states, at.as_tensor())?.sum_all()?;
+        let gradient = q
+            .backward()?
+            .get(at.as_tensor())
+            .cloned()
+            .ok_or_else(|| candle_core::Error::Msg("no gradient on z".into()))?;
+        let g = super::model::inverted_gradient(&gradient, &z.detach())?;
+        let actor_loss = ((z * g)?.sum_all()? / b as f64)?.neg()?;
         actor_opt.backward_step(&actor_loss)?;
         soft_update(&nets.maps[0], &nets.maps[2], config.tau)?;
         soft_update(&nets.maps[1], &nets.maps[3], config.tau)?;
