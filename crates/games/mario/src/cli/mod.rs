@@ -267,23 +267,27 @@ fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
         cgan_file.display(),
         pat.len()
     );
+    // The settings given on the command line, in the order `--help` lists them.
+    let settings: String = [
+        (
+            "--completion-noise",
+            args.completion_noise.map(|v| v.to_string()),
+        ),
+        ("--actor-lr", args.actor_lr.map(|v| v.to_string())),
+        ("--critic-lr", args.critic_lr.map(|v| v.to_string())),
+        (
+            "--updates-per-step",
+            args.updates_per_step.map(|v| v.to_string()),
+        ),
+    ]
+    .into_iter()
+    .filter_map(|(flag, value)| Some(format!(" {flag} {}", value?)))
+    .collect();
     let command = format!(
-        "level-studio train --model {} --seed {} --epochs {}{}{}{}{} --out {}",
+        "level-studio train --model {} --seed {} --epochs {}{settings} --out {}",
         args.common.model,
         args.common.seed,
         config.episodes,
-        args.completion_noise
-            .map(|n| format!(" --completion-noise {n}"))
-            .unwrap_or_default(),
-        args.actor_lr
-            .map(|v| format!(" --actor-lr {v}"))
-            .unwrap_or_default(),
-        args.critic_lr
-            .map(|v| format!(" --critic-lr {v}"))
-            .unwrap_or_default(),
-        args.updates_per_step
-            .map(|v| format!(" --updates-per-step {v}"))
-            .unwrap_or_default(),
         args.common.out.display()
     );
     let sidecar_of = |curve: Vec<f64>, test_curve: Vec<(usize, f64)>, kept, seconds| Td3Sidecar {
