@@ -5,16 +5,17 @@
 //! ±25 % of the thesis's mean, and enemy and hole damage per level within max(the thesis's sd,
 //! 25 % of its mean) on at least 6 of the 8. Prints one line per set, best first.
 //!
-//! Run: `cargo bench -p mario --bench mario_human_sweep` (a few minutes on 2 cores; needs
-//! the VGLC levels beside the repository, `../shared/data/vglc`, or `$VGLC_DIR`).
+//! Run: `cargo bench -p mario --bench mario_human_sweep` (about a minute on 2 cores; needs
+//! the VGLC levels beside the repository, `../shared/data/vglc`, or `$VGLC_DIR`); other sets
+//! with `SWEEP_SETS` (see [`parse_set`]). The levels are Table 6.2's as the thesis played
+//! them (`cli::table62_level`: piranha plants excluded).
 
 // Benchmarks fail loudly on purpose: a sweep that cannot set up should stop, not limp on.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use mario::agents::human::{self, HumanParams};
-use mario::cli::TABLE_6_2;
+use mario::cli::{table62_level, TABLE_6_2};
 use mario::engine::LevelMap;
-use mario::formats::{read_vglc, vglc_level_text};
 use std::sync::Arc;
 use studio_core::rng::Rng;
 
@@ -44,34 +45,21 @@ fn main() {
     std::env::set_current_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/../../..")).unwrap();
     let maps: Vec<Arc<LevelMap>> = TABLE_6_2
         .iter()
-        .map(|(name, _)| {
-            let text = vglc_level_text(name).expect("the VGLC levels (set VGLC_DIR)");
-            Arc::new(LevelMap::from_level(&read_vglc(&text).unwrap()))
-        })
+        .map(|(name, _)| Arc::new(LevelMap::from_level(&table62_level(name).unwrap())))
         .collect();
     let thesis_mean: Vec<f64> = (0..4)
         .map(|i| TABLE_6_2.iter().map(|(_, t)| t[i].0).sum::<f64>() / 8.0)
         .collect();
-    // The last round (the others are in docs/mario.md, "Calibration sweep"), which gave the
-    // default: a search every 2 ticks (our A* changed its action too rarely for the thesis's
-    // long presses at every 4), slips drawn at every tick, long presses as the thesis has
-    // them (30 %, two a pattern, at every change of A*'s action), and the jump reward from
-    // the thesis's mapping (0.25) up to 1.0 (above that Mario hovers for the reward).
-    let sets: Vec<HumanParams> = [0.25f32, 0.5, 0.75, 1.0]
-        .into_iter()
-        .map(|jump_reward| HumanParams {
-            jump_reward,
-            long_press_any_change: true,
-            draw_every_tick: true,
-            slip_window: 30,
-            reaction_ticks: 3,
-            recovery_budget: 30,
-            long_press_chance: 0.3,
-            max_long_presses_per_pattern: 2,
-            replan_every: 2,
-            ..HumanParams::default()
-        })
-        .collect();
+    // The last round (the others are in docs/mario.md, "Calibration sweep"), on the levels
+    // as the thesis played them (piranha plants excluded), which gave the default: no
+    // recovery A* after a slip (the plan A* made before it is followed through the window),
+    // slips drawn where A*'s action changes or at every tick, windows of 26 and 30 ticks,
+    // and the old default's recovery of 30 nodes for comparison.
+    let base = HumanParams::default();
+    let sets: Vec<HumanParams> = match std::env::var("SWEEP_SETS") {
+        Ok(spec) => spec.split(';').map(|set| parse_set(base, set)).collect(),
+        Err(_) => round_8(base),
+    };
     println!(
         "thesis means over the 8 levels: jumps {:.1}, enemy {:.2}, hole {:.2}, long presses {:.1}",
         thesis_mean[0], thesis_mean[1], thesis_mean[2], thesis_mean[3]
@@ -128,4 +116,49 @@ fn main() {
             );
         }
     }
+}
+
+/// Round 8's main sets (docs/mario.md, "Calibration sweep").
+fn round_8(base: HumanParams) -> Vec<HumanParams> {
+    vec![
+        base,
+        HumanParams {
+            draw_every_tick: true,
+            ..base
+        },
+        HumanParams {
+            draw_every_tick: true,
+            slip_window: 26,
+            ..base
+        },
+        HumanParams {
+            slip_window: 26,
+            ..base
+        },
+        HumanParams {
+            draw_every_tick: true,
+            recovery_budget: 30,
+            ..base
+        },
+    ]
+}
+
+/// `SWEEP_SETS="window=26,every_tick=1;recovery=30,reaction=6"`: sets of knobs over the
+/// default, `;` between sets (keys: window, reaction, recovery, slip, every_tick, jump_reward).
+fn parse_set(base: HumanParams, set: &str) -> HumanParams {
+    let mut p = base;
+    for kv in set.split(',').filter(|kv| !kv.trim().is_empty()) {
+        let (key, value) = kv.split_once('=').expect("key=value");
+        let value = value.trim();
+        match key.trim() {
+            "window" => p.slip_window = value.parse().unwrap(),
+            "reaction" => p.reaction_ticks = value.parse().unwrap(),
+            "recovery" => p.recovery_budget = value.parse().unwrap(),
+            "slip" => p.slip_chance = value.parse().unwrap(),
+            "every_tick" => p.draw_every_tick = value == "1",
+            "jump_reward" => p.jump_reward = value.parse().unwrap(),
+            other => panic!("unknown knob {other:?}"),
+        }
+    }
+    p
 }

@@ -191,6 +191,33 @@ pub fn read_vglc(text: &str) -> Result<MarioLevel, FormatError> {
     Ok(MarioLevel::new(cells)?)
 }
 
+/// The VGLC text `text` without its piranha plants, and how many were taken out.
+///
+/// The VGLC writes every enemy as `E`, the piranha plants in pipes too: an `E` standing on a
+/// pipe's top (`<` or `>` right below it) is one in the original game. The thesis played
+/// Table 6.2's levels with "some complicated gimmicks … (e.g., Piranha Plant in level 4-1 …)
+/// excluded"; read as goombas, these plants stand on the pipes and are most of 4-1's, 6-2's
+/// (28 of 31) and a quarter of 8-1's enemies. Each becomes an empty cell; nothing else changes.
+pub fn without_piranha_plants(text: &str) -> (String, usize) {
+    let rows: Vec<Vec<char>> = text.lines().map(|l| l.chars().collect()).collect();
+    let mut out = rows.clone();
+    let mut removed = 0;
+    for (y, pair) in rows.windows(2).enumerate() {
+        for (x, &c) in pair[0].iter().enumerate() {
+            if c == 'E' && matches!(pair[1].get(x), Some('<' | '>')) {
+                out[y][x] = '-';
+                removed += 1;
+            }
+        }
+    }
+    let text = out
+        .iter()
+        .map(|r| r.iter().collect::<String>())
+        .collect::<Vec<_>>()
+        .join("\n");
+    (text, removed)
+}
+
 /// A level from the Mario AI Framework's level text. Every letter the framework reads is
 /// read; pipes written as `t`/`T` columns get their parts as the framework's `MarioLevel`
 /// works them out (a pipe one column wide is its left half here), and a `T` pipe's top-left
@@ -440,6 +467,36 @@ pub const EXPORTERS: [studio_core::formats::Exporter; 2] = [
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn piranha_plants_are_the_enemies_on_pipe_tops() {
+        let text = level_text(&[
+            "-E----E---E-----------------",
+            "-<>---<>--------------------",
+            "-[]---[]--E-----------------",
+            "XXXXXXXXXXXXXXXXXXXXXXXXXXXX",
+        ]);
+        let (out, removed) = without_piranha_plants(&text);
+        assert_eq!(
+            removed, 2,
+            "the two on pipe tops, not the one in the air or on the ground"
+        );
+        let level = read_vglc(&out).expect("still a level");
+        let enemies = level
+            .cells()
+            .cells()
+            .iter()
+            .filter(|&&t| t == Tile::Goomba)
+            .count();
+        assert_eq!(enemies, 2);
+        assert_eq!(out.lines().count(), text.lines().count());
+        // The thesis's levels: every enemy of 4-1 and 28 of 6-2's 31 stand on a pipe; 1-1 has none.
+        for (name, plants) in [("1-1", 0), ("4-1", 4), ("6-2", 28)] {
+            if let Some(text) = vglc_level_text(name) {
+                assert_eq!(without_piranha_plants(&text).1, plants, "{name}");
+            }
+        }
+    }
 
     fn level_text(body: &[&str]) -> String {
         let width = body[0].len();

@@ -3,7 +3,7 @@
 //! generator sweeps; `train`; and `play --game mario` (a button script, traced tick by tick).
 
 use crate::evaluate::{evaluate, mean_sd, DEFAULT_TRIALS};
-use crate::formats::{read_vglc, vglc_level_text, vglc_levels_dir};
+use crate::formats::{read_vglc, vglc_level_text, vglc_levels_dir, without_piranha_plants};
 use anyhow::{anyhow, bail, Result};
 use clap::{Args, FromArgMatches};
 use serde_json::json;
@@ -31,6 +31,22 @@ pub const TABLE_6_2: [(&str, [(f64, f64); 4]); 8] = [
     ("6-2", [(20.3, 6.1), (0.6, 0.7), (1.0, 0.8), (23.4, 6.6)]),
     ("8-1", [(29.4, 11.4), (3.3, 1.6), (4.5, 2.5), (35.9, 14.0)]),
 ];
+
+/// Table 6.2's level `name` as the thesis played it: the VGLC level with its piranha plants
+/// taken out ([`without_piranha_plants`]; the thesis excluded them).
+///
+/// # Errors
+/// The VGLC level is not there (the error names the folder and `VGLC_DIR`) or does not read.
+pub fn table62_level(name: &str) -> Result<crate::MarioLevel> {
+    let text = vglc_level_text(name).ok_or_else(|| {
+        anyhow!(
+            "the VGLC level mario-{name}.txt is not in {} (set VGLC_DIR)",
+            vglc_levels_dir().display()
+        )
+    })?;
+    let (text, _) = without_piranha_plants(&text);
+    read_vglc(&text).map_err(|e| anyhow!("mario-{name}.txt: {e}"))
+}
 
 /// The indicators' names, in table order.
 const INDICATORS: [&str; 4] = ["jumps", "enemy_damage", "hole_damage", "long_presses"];
@@ -773,13 +789,7 @@ fn table62(args: &EvalArgs) -> Result<ExitCode> {
     let trials = args.games.unwrap_or(DEFAULT_TRIALS).max(1);
     let mut rows = Vec::new();
     for (name, thesis) in TABLE_6_2 {
-        let text = vglc_level_text(name).ok_or_else(|| {
-            anyhow!(
-                "the VGLC level mario-{name}.txt is not in {} (set VGLC_DIR)",
-                vglc_levels_dir().display()
-            )
-        })?;
-        let level = read_vglc(&text).map_err(|e| anyhow!("mario-{name}.txt: {e}"))?;
+        let level = table62_level(name)?;
         let eval = evaluate(&level, args.common.seed, trials, &Cancel::default())
             .map_err(|e| anyhow!("{e}"))?;
         let ours = [
