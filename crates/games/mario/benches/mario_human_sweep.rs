@@ -14,7 +14,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use mario::agents::human::{self, HumanParams};
-use mario::cli::{table62_level, TABLE_6_2};
+use mario::cli::{table62_level, table62_levels_within, TABLE_6_2};
 use mario::engine::LevelMap;
 use std::sync::Arc;
 use studio_core::rng::Rng;
@@ -77,12 +77,7 @@ fn main() {
                 worst = worst.max((m / thesis_mean[i] - 1.0).abs());
             }
             for i in [1, 2] {
-                let ok = rows
-                    .iter()
-                    .zip(TABLE_6_2.iter())
-                    .filter(|(r, (_, t))| (r[i] - t[i].0).abs() <= t[i].1.max(0.25 * t[i].0))
-                    .count();
-                within = within.min(ok);
+                within = within.min(table62_levels_within(&rows, i));
             }
         }
         lines.push((

@@ -145,7 +145,7 @@ fn table_6_2_survey_of_vglc_levels() {
 /// thesis's sd, 25 % of its mean) on at least 6 of the 8 levels.
 #[test]
 fn the_default_agent_reproduces_table_6_2() {
-    use crate::cli::{table62_level, TABLE_6_2};
+    use crate::cli::{table62_level, table62_levels_within, TABLE_6_2};
     use crate::engine::LevelMap;
     if vglc("1-1").is_none() {
         println!("skipped: the VGLC's mario-1-1.txt is not here ($VGLC_DIR)");
@@ -179,11 +179,7 @@ fn the_default_agent_reproduces_table_6_2() {
             );
         }
         for i in [1, 2] {
-            let within = rows
-                .iter()
-                .zip(TABLE_6_2.iter())
-                .filter(|(r, (_, t))| (r[i] - t[i].0).abs() <= t[i].1.max(0.25 * t[i].0))
-                .count();
+            let within = table62_levels_within(&rows, i);
             assert!(
                 within >= 6,
                 "seed {seed}, indicator {i}: {within} of 8 levels"

@@ -32,6 +32,17 @@ pub const TABLE_6_2: [(&str, [(f64, f64); 4]); 8] = [
     ("8-1", [(29.4, 11.4), (3.3, 1.6), (4.5, 2.5), (35.9, 14.0)]),
 ];
 
+/// How many of Table 6.2's levels have indicator `i` (0 jumps, 1 enemy damage, 2 hole damage,
+/// 3 long presses) within max(the thesis's sd, 25 % of its mean) of the thesis's mean: issue
+/// 44's per-level target. `means` holds each level's four means, in the table's order.
+pub fn table62_levels_within(means: &[[f64; 4]], i: usize) -> usize {
+    means
+        .iter()
+        .zip(TABLE_6_2.iter())
+        .filter(|(r, (_, t))| (r[i] - t[i].0).abs() <= t[i].1.max(0.25 * t[i].0))
+        .count()
+}
+
 /// Table 6.2's level `name` as the thesis played it: the VGLC level with its piranha plants
 /// taken out ([`without_piranha_plants`]; the thesis excluded them).
 ///
