@@ -251,3 +251,43 @@ fn eval_plot_draws_the_blend_percentage_curves_and_interpolate_walks_segments() 
         .all(|l| l.game == level_studio::blend::ID));
     assert!(pack.levels.iter().all(|l| l.figures.is_some()), "validated");
 }
+
+#[test]
+fn neighbours_is_refused_for_the_unified_models_before_any_training() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = studio()
+        .args([
+            "train",
+            "--model",
+            "blend-vglc-fc",
+            "--neighbours",
+            "tags",
+            "--out",
+        ])
+        .arg(dir.path().join("never.safetensors"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("--neighbours") && err.contains("blend-cte-fc"),
+        "{err}"
+    );
+    assert!(!dir.path().join("never.safetensors").exists());
+    // A value other than the two is refused by name.
+    let out = studio()
+        .args([
+            "train",
+            "--model",
+            "blend-cte-fc",
+            "--neighbours",
+            "pixels",
+            "--out",
+        ])
+        .arg(dir.path().join("never.safetensors"))
+        .output()
+        .unwrap();
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("pixels") && err.contains("tags"), "{err}");
+}

@@ -560,6 +560,8 @@ fn td3_training_settings_are_refused_by_models_that_do_not_take_them() {
         ("mario-cgan", "--completion-noise", "0", "TD3 actors"),
         ("mario-cgan", "--actor-lr", "0.001", "TD3 actors"),
         ("mario-cgan", "--updates-per-step", "4", "TD3 actors"),
+        ("mario-cgan", "--test-every", "100", "TD3 actors"),
+        ("mario-cgan", "--test-levels", "100", "TD3 actors"),
     ] {
         let done = studio()
             .args(["train", "--model", model, flag, value, "--out"])

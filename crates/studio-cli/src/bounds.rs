@@ -322,6 +322,10 @@ pub const VIRTUAL_COMPLETIONS: Whole = Whole::new(0, 100);
 pub const COURSE_VIRTUAL_COMPLETIONS: Whole = Whole::new(1, 100);
 /// `train --updates-per-step` (Mario's TD3 actors): gradient updates a training round.
 pub const UPDATES_PER_STEP: Whole = Whole::new(1, 100);
+/// `train --test-every` (Mario's TD3 actors): episodes between test phases.
+pub const TEST_EVERY: Whole = Whole::new(1, 100_000);
+/// `train --test-levels` (Mario's TD3 actors): levels made in each test phase.
+pub const TEST_LEVELS: Whole = Whole::new(1, 1_000);
 /// `train --completion-noise` (VS-DDPG, VS-TD3): the virtual completions' Gaussian noise.
 pub const COMPLETION_NOISE: Real = Real::closed(0.0, 1.0);
 /// `train --actor-lr` / `--critic-lr` (course DDPGs, Mario TD3s): learning rates.

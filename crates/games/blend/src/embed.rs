@@ -27,6 +27,7 @@ use super::metrics::{likeness, Likeness};
 use super::tiles::{origin, Origin};
 use candle_core::{DType, Device, Tensor, D};
 use candle_nn::{linear, Linear, Module, Optimizer, VarBuilder, VarMap};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use studio_core::rng::Rng;
 
@@ -57,8 +58,46 @@ pub const OWN: [(Source, char); 18] = [
 pub const TAGS: usize = 10;
 /// Numbers a cell of the context gives: its own tile's tags and one-hot.
 pub const CELL: usize = TAGS + OWN.len();
-/// Context width: own and 8 neighbours' cells, 4 edge bits.
+/// Context width with [`Neighbours::Tiles`]: own and 8 neighbours' cells, 4 edge bits.
 pub const CONTEXT: usize = CELL * 9 + 4;
+
+/// How a context describes the 8 neighbours of its tile (the tile itself always gives its
+/// tags and its own-tile one-hot).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Neighbours {
+    /// Each neighbour's tags and own-tile one-hot ([`CONTEXT`] numbers a context): two
+    /// games' contexts never coincide, since every neighbour names its game's tile.
+    #[default]
+    Tiles,
+    /// Each neighbour's affordance tags only (the tile's own identity stays): a Lode Runner
+    /// ladder between solid tiles and a Zelda stair between walls can share their
+    /// surroundings, so the two games' contexts can coincide.
+    Tags,
+}
+
+impl Neighbours {
+    /// The name `train --neighbours` takes and the sidecar records.
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Tiles => "tiles",
+            Self::Tags => "tags",
+        }
+    }
+
+    /// Numbers a neighbour gives.
+    pub fn cell(self) -> usize {
+        match self {
+            Self::Tiles => CELL,
+            Self::Tags => TAGS,
+        }
+    }
+
+    /// Numbers a context gives: the tile's cell, 8 neighbours, 4 edge bits.
+    pub fn width(self) -> usize {
+        CELL + 8 * self.cell() + 4
+    }
+}
 /// Embedding width.
 pub const EMBED: usize = 16;
 /// Largest decode table.
@@ -130,13 +169,13 @@ pub fn own_tiles(rows: &[String], game: Source) -> Vec<Option<usize>> {
         .collect()
 }
 
-/// The contexts of a segment's 256 cells, row-major (`256 × CONTEXT`), its shared letters read
-/// as `game`'s.
-pub fn contexts(rows: &[String], game: Source) -> Vec<f32> {
+/// The contexts of a segment's 256 cells, row-major (`256 × neighbours.width()`), its shared
+/// letters read as `game`'s.
+pub fn contexts(rows: &[String], game: Source, neighbours: Neighbours) -> Vec<f32> {
     let tiles = own_tiles(rows, game);
     let width = rows.first().map_or(0, |r| r.chars().count()) as i64;
     let height = rows.len() as i64;
-    let mut out = Vec::with_capacity(SIDE * SIDE * CONTEXT);
+    let mut out = Vec::with_capacity(SIDE * SIDE * neighbours.width());
     for y in 0..SIDE as i64 {
         for x in 0..SIDE as i64 {
             for (dx, dy) in [
@@ -154,12 +193,17 @@ pub fn contexts(rows: &[String], game: Source) -> Vec<f32> {
                 let tile = (nx >= 0 && ny >= 0 && nx < width && ny < height)
                     .then(|| tiles.get((ny * width + nx) as usize).copied().flatten())
                     .flatten();
+                let centre = dx == 0 && dy == 0;
+                let identity = centre || neighbours == Neighbours::Tiles;
                 match tile {
                     Some(k) => {
                         out.extend(own_tags(k));
-                        out.extend((0..OWN.len()).map(|t| f32::from(u8::from(t == k))));
+                        if identity {
+                            out.extend((0..OWN.len()).map(|t| f32::from(u8::from(t == k))));
+                        }
                     }
-                    None => out.extend([0.0; CELL]),
+                    None if identity => out.extend([0.0; CELL]),
+                    None => out.extend([0.0; TAGS]),
                 }
             }
             let last = SIDE as i64 - 1;
@@ -175,19 +219,23 @@ pub struct TileEncoder {
     e2: Linear,
     d1: Linear,
     d2: Linear,
+    /// How its contexts describe the neighbours.
+    pub neighbours: Neighbours,
 }
 
 impl TileEncoder {
-    /// Builds (or loads) it under `vb`.
+    /// Builds (or loads) it under `vb`, for contexts of `neighbours`' width.
     ///
     /// # Errors
     /// A missing or misshapen tensor.
-    pub fn new(vb: VarBuilder) -> candle_core::Result<Self> {
+    pub fn new(vb: VarBuilder, neighbours: Neighbours) -> candle_core::Result<Self> {
+        let width = neighbours.width();
         Ok(Self {
-            e1: linear(CONTEXT, HIDDEN, vb.pp("e1"))?,
+            e1: linear(width, HIDDEN, vb.pp("e1"))?,
             e2: linear(HIDDEN, EMBED, vb.pp("e2"))?,
             d1: linear(EMBED, HIDDEN, vb.pp("d1"))?,
-            d2: linear(HIDDEN, CONTEXT, vb.pp("d2"))?,
+            d2: linear(HIDDEN, width, vb.pp("d2"))?,
+            neighbours,
         })
     }
 
@@ -224,6 +272,8 @@ pub struct EmbedConfig {
     pub learning_rate: f64,
     /// Weight of the clustering term.
     pub cluster_weight: f64,
+    /// How a context describes the neighbours.
+    pub neighbours: Neighbours,
     /// Seed.
     pub seed: u64,
 }
@@ -236,6 +286,7 @@ impl EmbedConfig {
             batch: 256,
             learning_rate: 1e-3,
             cluster_weight: 1.0,
+            neighbours: Neighbours::Tiles,
             seed,
         }
     }
@@ -254,13 +305,14 @@ pub struct Embedding {
 }
 
 /// The distinct (context, own tile) pairs of `segments`, in a fixed order.
-pub fn distinct_contexts(segments: &[Segment]) -> Vec<(Vec<f32>, usize)> {
+pub fn distinct_contexts(segments: &[Segment], neighbours: Neighbours) -> Vec<(Vec<f32>, usize)> {
+    let width = neighbours.width();
     let mut seen: BTreeMap<Vec<u8>, usize> = BTreeMap::new();
     for s in segments {
-        let ctx = contexts(&s.rows, s.source);
+        let ctx = contexts(&s.rows, s.source, neighbours);
         for (i, tile) in own_tiles(&s.rows, s.source).into_iter().enumerate() {
             let Some(tile) = tile else { continue };
-            let key: Vec<u8> = ctx[i * CONTEXT..(i + 1) * CONTEXT]
+            let key: Vec<u8> = ctx[i * width..(i + 1) * width]
                 .iter()
                 .map(|&v| v as u8)
                 .collect();
@@ -285,11 +337,13 @@ pub fn train(
     let varmap = VarMap::new();
     let encoder = TileEncoder::new(
         VarBuilder::from_varmap(&varmap, DType::F32, &device).pp(super::vae::EMBED_PREFIX),
+        config.neighbours,
     )?;
+    let width = config.neighbours.width();
     studio_ml::seeded_init(&varmap, config.seed)
         .map_err(|e| candle_core::Error::Msg(e.to_string()))?;
     let mut opt = studio_ml::adam(varmap.all_vars(), config.learning_rate)?;
-    let data = distinct_contexts(segments);
+    let data = distinct_contexts(segments, config.neighbours);
     let mut rng = Rng::derive(config.seed, 0xe3b);
     let mut curve = Vec::new();
     for _ in 0..config.epochs {
@@ -302,7 +356,7 @@ pub fn train(
                 .iter()
                 .flat_map(|&i| data[i].0.iter().copied())
                 .collect();
-            let x = Tensor::from_vec(x, (b, CONTEXT), &device)?;
+            let x = Tensor::from_vec(x, (b, width), &device)?;
             let onehot: Vec<f32> = idx
                 .iter()
                 .flat_map(|&i| {
@@ -352,7 +406,7 @@ pub fn train(
         .flat_map(|&i| data[i].0.iter().copied())
         .collect();
     let e = encoder
-        .encode(&Tensor::from_vec(x, (picks.len(), CONTEXT), &device)?)?
+        .encode(&Tensor::from_vec(x, (picks.len(), width), &device)?)?
         .to_vec2::<f32>()?;
     let table = e
         .into_iter()
@@ -388,7 +442,12 @@ impl Embedding {
         source: Option<Source>,
     ) -> candle_core::Result<Vec<f32>> {
         let game = game_of(rows, source);
-        let x = Tensor::from_vec(contexts(rows, game), (SIDE * SIDE, CONTEXT), &Device::Cpu)?;
+        let neighbours = self.encoder.neighbours;
+        let x = Tensor::from_vec(
+            contexts(rows, game, neighbours),
+            (SIDE * SIDE, neighbours.width()),
+            &Device::Cpu,
+        )?;
         self.encoder.encode(&x)?.flatten_all()?.to_vec1::<f32>()
     }
 

@@ -359,6 +359,7 @@ fn sidecar_for_tests() -> super::vae::BlendSidecar {
         architecture: super::vae::ARCHITECTURE.into(),
         latent: super::vae::LATENT,
         embedding_curve: Vec::new(),
+        neighbours: None,
         segments: 0,
         data_hash: String::new(),
         seed: 0,
@@ -373,6 +374,13 @@ fn sidecar_for_tests() -> super::vae::BlendSidecar {
 
 #[test]
 fn the_learned_representation_round_trips_through_a_saved_model() {
+    use super::embed::Neighbours;
+    for neighbours in [Neighbours::Tiles, Neighbours::Tags] {
+        learned_round_trip(neighbours);
+    }
+}
+
+fn learned_round_trip(neighbours: super::embed::Neighbours) {
     use super::embed::{self, EmbedConfig, EMBED};
     use super::vae::*;
     let mut segs = Vec::new();
@@ -388,6 +396,7 @@ fn the_learned_representation_round_trips_through_a_saved_model() {
     }
     let mut config = EmbedConfig::new(2);
     config.epochs = 60;
+    config.neighbours = neighbours;
     let (map, e, curve) = embed::train(&config, &segs).unwrap();
     assert!(curve.last().unwrap() < curve.first().unwrap(), "{curve:?}");
     // Every letter of the data decodes back from its own embedding.
@@ -413,9 +422,11 @@ fn the_learned_representation_round_trips_through_a_saved_model() {
     let path = dir.path().join("cte.safetensors");
     let mut side = sidecar_for_tests();
     side.architecture = LEARNED_ARCHITECTURE.into();
+    side.neighbours = Some(neighbours);
     save(&t.varmap, Some((&map, &e)), &side, &path).unwrap();
     let loaded = BlendModel::load(&path).unwrap();
     let le = loaded.embedding.as_ref().unwrap();
+    assert_eq!(le.encoder.neighbours, neighbours);
     assert_eq!(le.letters, e.letters);
     assert_eq!(le.tiles, e.tiles);
     assert_eq!(le.decode_segment(&cells), back);
@@ -425,7 +436,7 @@ fn the_learned_representation_round_trips_through_a_saved_model() {
 
 #[test]
 fn the_learned_representation_keeps_each_games_own_tiles_apart() {
-    use super::embed::{contexts, own_tags, own_tile, CELL, OWN};
+    use super::embed::{self, contexts, own_tags, own_tile, CELL, OWN};
     // The letters both games write are two tiles each, by the segment's game.
     for shared in ['B', '-', 'M'] {
         let lr = own_tile(Source::LodeRunner, shared).unwrap();
@@ -451,12 +462,45 @@ fn the_learned_representation_keeps_each_games_own_tiles_apart() {
     // Every own tile has a tag, and the one-hot part of a context names the own tile.
     assert!((0..OWN.len()).all(|t| own_tags(t).iter().any(|&v| v > 0.0)));
     let rows = vec!["-".repeat(SIDE); SIDE];
-    let as_lr = contexts(&rows, Source::LodeRunner);
-    let as_zelda = contexts(&rows, Source::Zelda);
+    let as_lr = contexts(&rows, Source::LodeRunner, embed::Neighbours::Tiles);
+    let as_zelda = contexts(&rows, Source::Zelda, embed::Neighbours::Tiles);
     assert_ne!(as_lr[..CELL], as_zelda[..CELL]);
     let hot = |c: &[f32]| c[CELL - OWN.len()..CELL].iter().position(|&v| v > 0.5);
     assert_eq!(hot(&as_lr), own_tile(Source::LodeRunner, '-'));
     assert_eq!(hot(&as_zelda), own_tile(Source::Zelda, '-'));
+}
+
+#[test]
+fn neighbours_described_by_tags_let_the_two_games_contexts_meet() {
+    use super::embed::{contexts, Neighbours, CELL};
+    // A Lode Runner ladder walled in by ground, and a Zelda stair walled in by walls: the
+    // same affordances all round, different tiles.
+    let walled = |wall: char, centre: char| {
+        let mut rows = vec![wall.to_string().repeat(SIDE); SIDE];
+        rows[5] = format!(
+            "{w}{w}{w}{w}{w}{c}{w}{w}{w}{w}{w}{w}{w}{w}{w}{w}",
+            w = wall,
+            c = centre
+        );
+        rows
+    };
+    let (ladder, stair) = (walled('B', '#'), walled('W', 'S'));
+    let cell = 5 * SIDE + 5;
+    for (neighbours, meet) in [(Neighbours::Tiles, false), (Neighbours::Tags, true)] {
+        let w = neighbours.width();
+        let lr = contexts(&ladder, Source::LodeRunner, neighbours);
+        let zelda = contexts(&stair, Source::Zelda, neighbours);
+        assert_eq!(lr.len(), SIDE * SIDE * w);
+        let (a, b) = (
+            &lr[cell * w..(cell + 1) * w],
+            &zelda[cell * w..(cell + 1) * w],
+        );
+        // The tile itself is always its own game's; its surroundings meet only with tags.
+        assert_ne!(a[..CELL], b[..CELL], "{neighbours:?}");
+        assert_eq!(a[CELL..] == b[CELL..], meet, "{neighbours:?}");
+    }
+    assert_eq!(Neighbours::Tags.width(), CELL + 8 * super::embed::TAGS + 4);
+    assert_eq!(Neighbours::Tiles.width(), super::embed::CONTEXT);
 }
 
 #[test]

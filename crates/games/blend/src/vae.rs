@@ -322,6 +322,10 @@ pub struct BlendSidecar {
     /// Loss per epoch of the learned tile representation (empty for the unified model).
     #[serde(default)]
     pub embedding_curve: Vec<f64>,
+    /// How the learned representation's contexts describe a tile's neighbours (`None`: the
+    /// unified model, or a learned one from before the choice, which is `tiles`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub neighbours: Option<super::embed::Neighbours>,
     /// Training segments.
     pub segments: usize,
     /// FNV-1a of the training segments' rows.
@@ -765,7 +769,9 @@ impl BlendModel {
                 .ok_or_else(|| missing(LETTERS_KEY))?
                 .clone();
             let vb = VarBuilder::from_tensors(tensors.clone(), DType::F32, &Device::Cpu);
-            let encoder = super::embed::TileEncoder::new(vb.pp(EMBED_PREFIX)).map_err(damaged)?;
+            let neighbours = sidecar.neighbours.unwrap_or_default();
+            let encoder =
+                super::embed::TileEncoder::new(vb.pp(EMBED_PREFIX), neighbours).map_err(damaged)?;
             Some(super::embed::Embedding::from_parts(encoder, &table, &letters).map_err(damaged)?)
         } else {
             None

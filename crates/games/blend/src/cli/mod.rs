@@ -60,6 +60,19 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
         println!("restamped {}", args.common.out.display());
         return Ok(ExitCode::SUCCESS);
     }
+    // Settings first: a refused one is reported before the data is read.
+    let (family, learned) = model_kind(&args.common.model);
+    let neighbours = match args.neighbours.as_deref() {
+        Some(_) if !learned => {
+            return Err(anyhow!(
+                "--neighbours is a setting of the learned tile representation (blend-cte-fc, \
+                 blend-cte-cnn); --model {} reads Table I's unified tiles",
+                args.common.model
+            ))
+        }
+        Some("tags") => embed::Neighbours::Tags,
+        _ => embed::Neighbours::Tiles,
+    };
     let dir = data_dir(&args.data);
     let split = load_split(&dir)?;
     let mut config = VaeConfig::new(args.common.seed);
@@ -75,9 +88,10 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
         config.epochs,
         config.seed
     );
-    let (family, learned) = model_kind(&args.common.model);
     let (embed_map, embedding, embedding_curve) = if learned {
-        let (map, e, curve) = embed::train(&EmbedConfig::new(args.common.seed), &split.train)
+        let mut embed_config = EmbedConfig::new(args.common.seed);
+        embed_config.neighbours = neighbours;
+        let (map, e, curve) = embed::train(&embed_config, &split.train)
             .map_err(|e| anyhow!("training the tile representation failed: {e}"))?;
         eprintln!(
             "tile representation: loss {:.3} → {:.3}, decode table of {} embeddings",
@@ -124,6 +138,7 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
         architecture: vae::architecture(family, learned).into(),
         latent: LATENT,
         embedding_curve,
+        neighbours: learned.then_some(neighbours),
         segments: split.train.len(),
         data_hash: vae::data_hash(&split.train),
         seed: args.common.seed,
@@ -134,10 +149,14 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
         kept_epoch: t.kept_epoch,
         reconstruction_accuracy: accuracy,
         command: format!(
-            "level-studio train --model {} --epochs {} --patience {} --seed {} --out {}",
+            "level-studio train --model {} --epochs {} --patience {}{} --seed {} --out {}",
             args.common.model,
             config.epochs,
             config.patience,
+            args.neighbours
+                .as_ref()
+                .map(|n| format!(" --neighbours {n}"))
+                .unwrap_or_default(),
             args.common.seed,
             args.common.out.display()
         ),
@@ -196,6 +215,12 @@ pub struct TrainArgs {
     /// 10,000 (0: never). A diagnostic; it chooses nothing.
     #[arg(long, default_value_t = 0, value_parser = bounds::TRACE.parser::<usize>())]
     pub trace: usize,
+    /// blend-cte-fc / blend-cte-cnn: how the learned tile representation describes a tile's
+    /// 8 neighbours: `tiles` (each neighbour's tags and own tile: the two games' contexts
+    /// never coincide) or `tags` (their affordance tags only, so a Lode Runner and a Zelda
+    /// tile can share surroundings). Default `tiles`.
+    #[arg(long, value_parser = ["tiles", "tags"])]
+    pub neighbours: Option<String>,
     /// Do not train: write the length and hash of the existing weights at --out into their
     /// sidecar (for sidecars written before they carried one). Only for weights you trust.
     #[arg(long)]

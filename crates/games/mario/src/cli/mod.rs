@@ -135,6 +135,14 @@ pub struct TrainArgs {
     /// learn more from each.
     #[arg(long, value_parser = bounds::UPDATES_PER_STEP.parser::<usize>())]
     pub updates_per_step: Option<usize>,
+    /// mario-td3 / mario-vs-td3: episodes between test phases, 1 to 100,000 (default 250,
+    /// VS-TD3 75, at most a quarter of the run). The actor of the best test phase is kept.
+    #[arg(long, value_parser = bounds::TEST_EVERY.parser::<usize>())]
+    pub test_every: Option<usize>,
+    /// mario-td3 / mario-vs-td3: levels each test phase makes from its fixed starts, 1 to
+    /// 1,000 (default 25). More levels choose the kept actor with less luck.
+    #[arg(long, value_parser = bounds::TEST_LEVELS.parser::<usize>())]
+    pub test_levels: Option<usize>,
     /// Do not train: write the length and hash of the existing weights at --out into their
     /// sidecar (for sidecars written before they carried one). Only for weights you trust.
     #[arg(long)]
@@ -162,6 +170,8 @@ const TRAIN_BOUNDS: &[Bound] = &[
         "updates-per-step",
         Range::Whole(bounds::UPDATES_PER_STEP),
     ),
+    bound(&["train"], "test-every", Range::Whole(bounds::TEST_EVERY)),
+    bound(&["train"], "test-levels", Range::Whole(bounds::TEST_LEVELS)),
 ];
 
 /// Adds Mario's `eval` (Table 6.2 and the generator sweeps) and `train` to the command line.
@@ -205,11 +215,14 @@ pub fn commands(registry: &mut Registry) {
                     if args.completion_noise.is_some()
                         || args.actor_lr.is_some()
                         || args.critic_lr.is_some()
-                        || args.updates_per_step.is_some() =>
+                        || args.updates_per_step.is_some()
+                        || args.test_every.is_some()
+                        || args.test_levels.is_some() =>
                 {
                     Err(anyhow!(
-                        "--completion-noise, --actor-lr, --critic-lr and --updates-per-step are \
-                         settings of the TD3 actors; --model mario-cgan does not take them"
+                        "--completion-noise, --actor-lr, --critic-lr, --updates-per-step, \
+                         --test-every and --test-levels are settings of the TD3 actors; --model \
+                         mario-cgan does not take them"
                     ))
                 }
                 "mario-cgan" => train_cgan(&args),
@@ -285,6 +298,12 @@ fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
     if let Some(n) = args.updates_per_step {
         config.updates = n;
     }
+    if let Some(n) = args.test_every {
+        config.test_every = n;
+    }
+    if let Some(n) = args.test_levels {
+        config.test_levels = n;
+    }
     eprintln!(
         "training {kind}: {} episodes, {} virtual completions a step, seed {}, steering {} \
          ({} legal patterns)",
@@ -306,6 +325,8 @@ fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
             "--updates-per-step",
             args.updates_per_step.map(|v| v.to_string()),
         ),
+        ("--test-every", args.test_every.map(|v| v.to_string())),
+        ("--test-levels", args.test_levels.map(|v| v.to_string())),
     ]
     .into_iter()
     .filter_map(|(flag, value)| Some(format!(" {flag} {}", value?)))
