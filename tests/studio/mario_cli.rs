@@ -562,9 +562,12 @@ fn td3_training_settings_are_refused_by_models_that_do_not_take_them() {
         ("mario-cgan", "--updates-per-step", "4", "TD3 actors"),
         ("mario-cgan", "--test-every", "100", "TD3 actors"),
         ("mario-cgan", "--test-levels", "100", "TD3 actors"),
+        ("mario-cgan", "--test-average", "", "TD3 actors"),
     ] {
         let done = studio()
-            .args(["train", "--model", model, flag, value, "--out"])
+            .args(["train", "--model", model, flag])
+            .args((!value.is_empty()).then_some(value))
+            .arg("--out")
             .arg(&out)
             .output()
             .unwrap();

@@ -7,8 +7,9 @@
 //! game* ([`own_tags`], from the VGLC tile keys: `Loderunner.json` and Zelda's
 //! `Processed/README.txt`) and its own-tile one-hot (the stand-in for the tile's sprite, which
 //! is what sets tiles with the same affordances apart in CTE's pixels; zeros outside the
-//! segment), and 4 edge bits (on the top, bottom, left, right border) → an autoencoder
-//! [`CONTEXT`] → 64 → [`EMBED`] → 64 → [`CONTEXT`] with a clustering term (each embedding's
+//! segment; with [`Neighbours::Tags`] a neighbour gives its tags only), and 4 edge bits (on the
+//! top, bottom, left, right border) → an autoencoder
+//! [`Neighbours::width`] → 64 → [`EMBED`] → 64 → the same width, with a clustering term (each embedding's
 //! squared distance to the mean embedding of its own tile in the batch, weighted
 //! [`EmbedConfig::cluster_weight`]) → a 16-d vector per cell.
 //!

@@ -143,6 +143,11 @@ pub struct TrainArgs {
     /// 1,000 (default 25). More levels choose the kept actor with less luck.
     #[arg(long, value_parser = bounds::TEST_LEVELS.parser::<usize>())]
     pub test_levels: Option<usize>,
+    /// mario-td3 / mario-vs-td3: at each test phase also test the target actor (the live
+    /// actor's soft-updated average, which moves less from phase to phase) and keep it when it
+    /// tests best.
+    #[arg(long)]
+    pub test_average: bool,
     /// Do not train: write the length and hash of the existing weights at --out into their
     /// sidecar (for sidecars written before they carried one). Only for weights you trust.
     #[arg(long)]
@@ -217,12 +222,13 @@ pub fn commands(registry: &mut Registry) {
                         || args.critic_lr.is_some()
                         || args.updates_per_step.is_some()
                         || args.test_every.is_some()
-                        || args.test_levels.is_some() =>
+                        || args.test_levels.is_some()
+                        || args.test_average =>
                 {
                     Err(anyhow!(
                         "--completion-noise, --actor-lr, --critic-lr, --updates-per-step, \
-                         --test-every and --test-levels are settings of the TD3 actors; --model \
-                         mario-cgan does not take them"
+                         --test-every, --test-levels and --test-average are settings of the TD3 \
+                         actors; --model mario-cgan does not take them"
                     ))
                 }
                 "mario-cgan" => train_cgan(&args),
@@ -304,6 +310,7 @@ fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
     if let Some(n) = args.test_levels {
         config.test_levels = n;
     }
+    config.test_average = args.test_average;
     eprintln!(
         "training {kind}: {} episodes, {} virtual completions a step, seed {}, steering {} \
          ({} legal patterns)",
@@ -327,9 +334,10 @@ fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
         ),
         ("--test-every", args.test_every.map(|v| v.to_string())),
         ("--test-levels", args.test_levels.map(|v| v.to_string())),
+        ("--test-average", args.test_average.then(String::new)),
     ]
     .into_iter()
-    .filter_map(|(flag, value)| Some(format!(" {flag} {}", value?)))
+    .filter_map(|(flag, value)| Some(format!(" {flag} {}", value?).trim_end().to_string()))
     .collect();
     let command = format!(
         "level-studio train --model {} --seed {} --epochs {}{settings} --out {}",
@@ -338,7 +346,12 @@ fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
         config.episodes,
         args.common.out.display()
     );
-    let sidecar_of = |curve: Vec<f64>, test_curve: Vec<(usize, f64)>, kept, seconds| Td3Sidecar {
+    let sidecar_of = |curve: Vec<f64>,
+                      test_curve: Vec<(usize, f64)>,
+                      average_curve: Vec<(usize, f64)>,
+                      kept,
+                      kept_average,
+                      seconds| Td3Sidecar {
         architecture: ARCHITECTURE.into(),
         widths: Td3Sidecar::expected_widths(),
         kind: kind.into(),
@@ -350,6 +363,8 @@ fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
         curve,
         test_curve,
         kept,
+        kept_average,
+        average_curve,
         command: command.clone(),
         weights: None,
     };
@@ -360,13 +375,21 @@ fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
         &config,
         &mut |p| {
             eprintln!(
-                "[{:>3.0} %] {} of {}: training mean {:.3}, test {:.3} (best {:.3}), {:.0} s",
+                "[{:>3.0} %] {} of {}: training mean {:.3}, test {:.3}{} (best {:.3}{}), {:.0} s",
                 100.0 * p.episode as f64 / p.episodes as f64,
                 p.episode,
                 p.episodes,
                 p.mean_evaluation,
                 p.test_evaluation,
+                p.average_evaluation
+                    .map(|a| format!(", target actor {a:.3}"))
+                    .unwrap_or_default(),
                 p.best_test,
+                if p.best_is_average {
+                    ", the target actor's"
+                } else {
+                    ""
+                },
                 p.seconds
             );
             true
@@ -376,7 +399,9 @@ fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
             let side = sidecar_of(
                 Vec::new(),
                 Vec::new(),
-                (p.episode, p.test_evaluation),
+                Vec::new(),
+                (p.episode, p.best_test),
+                p.best_is_average,
                 p.seconds,
             );
             save(actor, critic, &side, &out)
@@ -386,7 +411,9 @@ fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
     let sidecar = sidecar_of(
         trained.curve,
         trained.test_curve,
+        trained.average_curve,
         trained.best,
+        trained.kept_average,
         trained.seconds,
     );
     save(
@@ -397,10 +424,11 @@ fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
     )
     .map_err(|e| anyhow!(e))?;
     println!(
-        "wrote {} ({} episodes in {:.0} s; kept the actor of episode {}, test mean {:.3})",
+        "wrote {} ({} episodes in {:.0} s; kept the {}actor of episode {}, test mean {:.3})",
         args.common.out.display(),
         config.episodes,
         trained.seconds,
+        if trained.kept_average { "target " } else { "" },
         trained.best.0,
         trained.best.1
     );

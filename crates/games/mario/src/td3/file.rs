@@ -49,6 +49,13 @@ pub struct Td3Sidecar {
     pub test_curve: Vec<(usize, f64)>,
     /// The episode whose actor was kept and its test mean.
     pub kept: (usize, f64),
+    /// Whether the kept actor is the target actor (the live actor's soft-updated average),
+    /// tested beside the live one by `train --test-average`.
+    #[serde(default)]
+    pub kept_average: bool,
+    /// (episode, mean evaluation of the target actor's test levels), with `--test-average`.
+    #[serde(default)]
+    pub average_curve: Vec<(usize, f64)>,
     /// The command that reproduces the weights.
     pub command: String,
     /// Length and hash of the weights file.

@@ -142,6 +142,43 @@ fn levels_are_seeded_and_ri_and_dagp_change_what_they_should() {
 }
 
 #[test]
+fn testing_the_target_actor_too_leaves_the_training_as_it_was_and_keeps_the_best_of_both() {
+    let p = pat();
+    let (_, g) = cgan(4);
+    let plain = train(
+        &g,
+        &p,
+        &tiny_config(0),
+        &mut |_| true,
+        &mut |_, _, _| Ok(()),
+    )
+    .unwrap();
+    let mut config = tiny_config(0);
+    config.test_average = true;
+    let mut kept_scores = Vec::new();
+    let both = train(&g, &p, &config, &mut |_| true, &mut |_, _, progress| {
+        kept_scores.push((progress.best_test, progress.best_is_average));
+        Ok(())
+    })
+    .unwrap();
+    // The live actor learns exactly as without the extra tests.
+    assert_eq!(plain.test_curve, both.test_curve);
+    assert!(plain.average_curve.is_empty() && !plain.kept_average);
+    assert_eq!(both.average_curve.len(), both.test_curve.len());
+    // The kept actor is the best test of either, and the checkpoint says whose.
+    let best = both
+        .test_curve
+        .iter()
+        .chain(&both.average_curve)
+        .map(|&(_, v)| v)
+        .fold(f64::NEG_INFINITY, f64::max);
+    assert_eq!(both.best.1, best);
+    let live_best = both.test_curve.iter().any(|&(_, v)| v == best);
+    assert_eq!(both.kept_average, !live_best);
+    assert_eq!(kept_scores.last(), Some(&(best, both.kept_average)));
+}
+
+#[test]
 fn a_short_training_is_seeded_saves_loads_and_bad_files_are_refused() {
     let p = pat();
     let (_, g) = cgan(4);
@@ -189,6 +226,8 @@ fn a_short_training_is_seeded_saves_loads_and_bad_files_are_refused() {
         curve: t.curve.clone(),
         test_curve: t.test_curve.clone(),
         kept: t.best,
+        kept_average: t.kept_average,
+        average_curve: t.average_curve.clone(),
         command: "test".into(),
         weights: None,
     };

@@ -65,6 +65,9 @@ pub struct Td3Config {
     pub test_every: usize,
     /// Levels per test phase.
     pub test_levels: usize,
+    /// Also test the target actor (the live actor's soft-updated average, Polyak's) at each
+    /// test phase, and keep it when it tests best.
+    pub test_average: bool,
     /// Seed.
     pub seed: u64,
 }
@@ -92,6 +95,7 @@ impl Td3Config {
             target_noise: (0.1, 0.25),
             test_every: if vs { 75 } else { 250 },
             test_levels: 25,
+            test_average: false,
             seed,
         }
     }
@@ -116,8 +120,13 @@ pub struct Td3Progress {
     pub mean_evaluation: f64,
     /// Mean evaluation of the last test phase.
     pub test_evaluation: f64,
-    /// The best test mean so far.
+    /// Mean evaluation of the target actor's levels in the last test phase (with
+    /// [`Td3Config::test_average`]).
+    pub average_evaluation: Option<f64>,
+    /// The best test mean so far, of either actor tested.
     pub best_test: f64,
+    /// Whether the best so far is the target actor's.
+    pub best_is_average: bool,
     /// Seconds so far.
     pub seconds: f64,
 }
@@ -134,6 +143,11 @@ pub struct Trained {
     pub test_curve: Vec<(usize, f64)>,
     /// The episode whose actor was kept and its test mean.
     pub best: (usize, f64),
+    /// Whether the kept actor is the target actor (see [`Td3Config::test_average`]).
+    pub kept_average: bool,
+    /// (episode, mean evaluation) of the target actor at every test phase (with
+    /// [`Td3Config::test_average`]; else empty).
+    pub average_curve: Vec<(usize, f64)>,
     /// Seconds of training.
     pub seconds: f64,
 }
@@ -213,14 +227,16 @@ impl Nets {
 }
 
 /// A copy of the actor's and the first critic's weights (the kept model).
-fn snapshot(nets: &Nets) -> candle_core::Result<(VarMap, VarMap)> {
+/// A copy of the live actor and first critic, or (`average`) of their targets.
+fn snapshot(nets: &Nets, average: bool) -> candle_core::Result<(VarMap, VarMap)> {
     let actor = VarMap::new();
     let critic = VarMap::new();
     let vb = |m: &VarMap| VarBuilder::from_varmap(m, DType::F32, &Device::Cpu);
     Actor::new(vb(&actor).pp("actor"))?;
     Critic::new(vb(&critic).pp("critic"))?;
-    soft_update(&nets.maps[0], &actor, 1.0)?;
-    soft_update(&nets.maps[1], &critic, 1.0)?;
+    let (a, c) = if average { (2, 3) } else { (0, 1) };
+    soft_update(&nets.maps[a], &actor, 1.0)?;
+    soft_update(&nets.maps[c], &critic, 1.0)?;
     Ok((actor, critic))
 }
 
@@ -275,8 +291,10 @@ pub fn train(
     let mut recent: std::collections::VecDeque<f64> = std::collections::VecDeque::new();
     let mut curve = Vec::new();
     let mut test_curve = Vec::new();
-    let mut kept = snapshot(&nets).map_err(err)?;
+    let mut kept = snapshot(&nets, false).map_err(err)?;
     let mut best = (0usize, f64::NEG_INFINITY);
+    let mut kept_average = false;
+    let mut average_curve = Vec::new();
     let test_seed = config.seed ^ TEST_STREAM;
     for episode in 0..config.episodes {
         let (sigma, epsilon) = config.explore(episode);
@@ -367,17 +385,35 @@ pub fn train(
         if (episode + 1).is_multiple_of(config.test_every.max(1)) || last {
             let test = test_phase(cgan, pat, &nets.actor, config.test_levels, test_seed)?;
             test_curve.push((episode + 1, test));
+            let average = if config.test_average {
+                let a = test_phase(cgan, pat, &nets.actor_t, config.test_levels, test_seed)?;
+                average_curve.push((episode + 1, a));
+                Some(a)
+            } else {
+                None
+            };
+            // The better of the two actors tested; the live one on a tie.
+            let (score, is_average) = match average {
+                Some(a) if a > test => (a, true),
+                _ => (test, false),
+            };
+            let improved = score > best.1;
+            if improved {
+                best = (episode + 1, score);
+                kept_average = is_average;
+                kept = snapshot(&nets, is_average).map_err(err)?;
+            }
             let progress = Td3Progress {
                 episode: episode + 1,
                 episodes: config.episodes,
                 mean_evaluation: recent.iter().sum::<f64>() / recent.len().max(1) as f64,
                 test_evaluation: test,
-                best_test: test.max(best.1),
+                average_evaluation: average,
+                best_test: best.1,
+                best_is_average: kept_average,
                 seconds: started.elapsed().as_secs_f64(),
             };
-            if test > best.1 {
-                best = (episode + 1, test);
-                kept = snapshot(&nets).map_err(err)?;
+            if improved {
                 checkpoint(&kept.0, &kept.1, &progress)?;
             }
             if !report(&progress) {
@@ -391,6 +427,8 @@ pub fn train(
         curve,
         test_curve,
         best,
+        kept_average,
+        average_curve,
         seconds: started.elapsed().as_secs_f64(),
     })
 }
