@@ -769,7 +769,11 @@ fn plot_td3(path: &std::path::Path, png: &std::path::Path) -> Result<()> {
     // y from 0 to the highest mean rounded up to a tenth (at least 0.3).
     let top = runs
         .iter()
-        .flat_map(|(_, _, s)| s.curve.iter().chain(s.test_curve.iter().map(|(_, v)| v)))
+        .flat_map(|(_, _, s)| {
+            s.curve
+                .iter()
+                .chain(s.test_curve.iter().chain(&s.average_curve).map(|(_, v)| v))
+        })
         .fold(0.3f64, |m, &v| m.max((v * 10.0).ceil() / 10.0));
     let mut chart = studio_core::export::chart::Chart::new(640, 400, 40.0, (0.0, 1.0), (0.0, top));
     for (id, rgb, side) in runs {
@@ -778,6 +782,17 @@ fn plot_td3(path: &std::path::Path, png: &std::path::Path) -> Result<()> {
                 "{id}: mean of the last 20 % of test phases (episodes {first}–{last}) {mean:.3}; \
                  kept the actor of episode {} (test {:.3})",
                 side.kept.0, side.kept.1
+            );
+        }
+        if let Some((mean, first, last)) = side.last_fifth_average_mean() {
+            eprintln!(
+                "{id}: the target actor's mean of the last 20 % of test phases (episodes \
+                 {first}–{last}) {mean:.3}{}",
+                if side.kept_average {
+                    "; the kept actor is a target actor"
+                } else {
+                    ""
+                }
             );
         }
         let train: Vec<Option<(f64, f64)>> = side
@@ -794,10 +809,17 @@ fn plot_td3(path: &std::path::Path, png: &std::path::Path) -> Result<()> {
             .map(|&(e, v)| Some((e as f64 / episodes, v)))
             .collect();
         chart.line(&test, rgb);
+        let average: Vec<Option<(f64, f64)>> = side
+            .average_curve
+            .iter()
+            .map(|&(e, v)| Some((e as f64 / episodes, v)))
+            .collect();
+        chart.line(&average, rgb.map(|c| c / 2));
     }
     chart.save(png).map_err(|e| anyhow!(e))?;
     eprintln!(
-        "wrote {} (TD3 orange, VS-TD3 blue: test means dark, training means light; y 0..{top:.1})",
+        "wrote {} (TD3 orange, VS-TD3 blue: test means, training means light, the target \
+         actor's test means darkest where tested; y 0..{top:.1})",
         png.display()
     );
     Ok(())

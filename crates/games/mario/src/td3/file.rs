@@ -73,15 +73,26 @@ impl Stamped for Td3Sidecar {
     }
 }
 
+/// The mean of the last 20 % (at least one) of a curve of (episode, test mean), with the first
+/// and last episode it covers; `None` for an empty curve.
+fn last_fifth_mean(curve: &[(usize, f64)]) -> Option<(f64, usize, usize)> {
+    let n = curve.len();
+    let tail = &curve[n - n.div_ceil(5).min(n)..];
+    let (first, last) = (tail.first()?.0, tail.last()?.0);
+    let mean = tail.iter().map(|(_, v)| v).sum::<f64>() / tail.len() as f64;
+    Some((mean, first, last))
+}
+
 impl Td3Sidecar {
     /// The thesis's reported figure: the mean of the last 20 % of the test phases (at least
     /// one), with the first and last episode it covers; `None` without test phases.
     pub fn last_fifth_test_mean(&self) -> Option<(f64, usize, usize)> {
-        let n = self.test_curve.len();
-        let tail = &self.test_curve[n - n.div_ceil(5).min(n)..];
-        let (first, last) = (tail.first()?.0, tail.last()?.0);
-        let mean = tail.iter().map(|(_, v)| v).sum::<f64>() / tail.len() as f64;
-        Some((mean, first, last))
+        last_fifth_mean(&self.test_curve)
+    }
+
+    /// The same figure for the target actor's test phases (`train --test-average`).
+    pub fn last_fifth_average_mean(&self) -> Option<(f64, usize, usize)> {
+        last_fifth_mean(&self.average_curve)
     }
 
     /// The widths this build's networks have.
@@ -97,7 +108,12 @@ impl Td3Sidecar {
         if let Some(v) = self.curve.iter().find(|v| !v.is_finite()) {
             return Err(format!("the training curve holds {v}, not a finite number"));
         }
-        if let Some((e, v)) = self.test_curve.iter().find(|(_, v)| !v.is_finite()) {
+        if let Some((e, v)) = self
+            .test_curve
+            .iter()
+            .chain(&self.average_curve)
+            .find(|(_, v)| !v.is_finite())
+        {
             return Err(format!("the test curve at episode {e} holds {v}"));
         }
         if !self.train_seconds.is_finite() || !self.kept.1.is_finite() {
