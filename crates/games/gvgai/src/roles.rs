@@ -5,7 +5,10 @@
 //! - **goal**: a winning termination counts it (`SpriteCounter stype=T win=True`: the level is
 //!   won when they are gone, e.g. Zelda's exit, Sokoban's boxes);
 //! - **harmful**: the avatar meeting it is killed or hurt (`avatar T > killSprite`,
-//!   `subtractHealthPoints`, …);
+//!   `subtractHealthPoints`, …), or it turns what it meets into a type a losing termination
+//!   counts (Angels and Demons' bolt curses a citizen: `citizen bolt > transformTo
+//!   stype=cursed`), or it spawns a harmful type (a demon drops bolts, a hell spawns
+//!   zombies);
 //! - **collectible**: the avatar takes it (`T avatar > killSprite` / `collectResource`, or
 //!   `avatar T > … killSecond=True`);
 //! - **solid**: it stops the avatar (`avatar T > stepBack` / `undoAll`);
@@ -15,7 +18,7 @@
 
 use crate::load::Game;
 use studio_core::evolve::pattern::Category;
-use vgdl::rules::{Effect, Kind, Term};
+use vgdl::rules::{Class, Effect, Kind, Term};
 
 /// The role of each sprite type (GVGAI's numbering); the avatar's types are `Other`.
 pub fn roles(game: &Game) -> Vec<Category> {
@@ -95,6 +98,77 @@ pub fn roles(game: &Game) -> Vec<Category> {
             }
         }
     }
+    // What turns a sprite into a type a losing termination counts is harmful (the avatar's
+    // own loss is the avatar rules' business above). `subtypes` lists a type's ancestors
+    // too, as GVGAI's does; what a termination counts is the leaves under its type.
+    let leaves = |k: Kind| {
+        (0..n).filter(move |&s| rules.types[s].leaf && rules.types[s].itypes.contains(&k))
+    };
+    let mut lost = vec![false; n];
+    for t in &rules.terminations {
+        let counted: Vec<Kind> = match t {
+            Term::SpriteCounter {
+                kind, win: false, ..
+            }
+            | Term::SpriteCounterMore {
+                kind, win: false, ..
+            }
+            | Term::MultiSpriteCounterSubTypes {
+                kind, win: false, ..
+            } => vec![*kind],
+            Term::MultiSpriteCounter {
+                kinds, win: false, ..
+            } => kinds.clone(),
+            _ => Vec::new(),
+        };
+        for k in counted {
+            for s in leaves(k) {
+                lost[s] = !avatar_kinds[s];
+            }
+        }
+    }
+    for (_, b, list) in &rules.pairs {
+        for rule in list {
+            if let Effect::TransformTo { to, .. } = rule.effect {
+                if leaves(to).any(|s| lost[s]) {
+                    for s in leaves(*b) {
+                        harmful[s] |= !avatar_kinds[s];
+                    }
+                }
+            }
+        }
+    }
+    // A spawner of something harmful is harmful, to any depth.
+    let spawned = |k: Kind| -> Vec<Kind> {
+        let proto = &rules.types[k].proto;
+        match rules.types[k].class {
+            Some(Class::SpawnPoint | Class::Bomber | Class::RandomBomber | Class::Spreader) => {
+                proto.stype.into_iter().collect()
+            }
+            Some(Class::BomberRandomMissile | Class::SpawnPointMultiSprite) => {
+                proto.missiles.clone()
+            }
+            _ => Vec::new(),
+        }
+    };
+    loop {
+        let mut changed = false;
+        for k in 0..n {
+            if harmful[k] || avatar_kinds[k] {
+                continue;
+            }
+            let spawns_harm = spawned(k)
+                .into_iter()
+                .any(|t| leaves(t).any(|s| harmful[s]));
+            if spawns_harm {
+                harmful[k] = true;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
     (0..n)
         .map(|k| {
             if avatar_kinds[k] {
@@ -138,4 +212,52 @@ pub fn character_roles(game: &Game) -> Vec<(char, Category)> {
             (*c, role)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    /// A small game of our own: a cloud drops acid that spoils crops, and the game is lost
+    /// when a crop spoils; a nest spawns clouds; the sun drops rain that does no harm.
+    const ORCHARD: &str = "BasicGame
+  SpriteSet
+    crop > Immovable
+    spoiled > Immovable
+    acid > Missile orientation=DOWN speed=0.2
+    rain > Missile orientation=DOWN speed=0.2
+    cloud > Bomber stype=acid prob=0.1 cooldown=4 speed=0.5
+    nest > SpawnPoint stype=cloud prob=0.05
+    sun > Bomber stype=rain prob=0.1 cooldown=4 speed=0.5
+    avatar > MovingAvatar
+  InteractionSet
+    crop acid > transformTo stype=spoiled killSecond=True
+    avatar wall > stepBack
+  TerminationSet
+    SpriteCounter stype=spoiled limit=1 win=False
+    Timeout limit=500 win=True
+  LevelMapping
+    c > crop
+    d > cloud
+    n > nest
+    s > sun
+";
+
+    #[test]
+    fn what_spawns_a_loss_is_harmful_to_any_depth() {
+        let desc = vgdl::parse(ORCHARD, "orchard.txt").unwrap();
+        let rules = Arc::new(vgdl::compile(&desc, "orchard.txt").unwrap());
+        let game = Game { desc, rules };
+        let roles: Vec<String> = character_roles(&game)
+            .into_iter()
+            .map(|(c, r)| format!("{c}:{}", r.name()))
+            .collect();
+        for expected in ["c:other", "d:harmful", "n:harmful", "s:other", "w:solid"] {
+            assert!(
+                roles.contains(&expected.to_string()),
+                "{expected} in {roles:?}"
+            );
+        }
+    }
 }

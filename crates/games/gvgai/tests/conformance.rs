@@ -213,7 +213,7 @@ fn each_level_character_gets_its_role_from_the_rules() {
     );
     assert_eq!(
         role_of("angelsdemons"),
-        "d:other a:other t:other x:other i:other o:other .:other w:solid A:other"
+        "d:harmful a:other t:other x:other i:other o:other .:other w:solid A:other"
     );
 }
 

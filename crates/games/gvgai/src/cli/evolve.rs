@@ -178,6 +178,11 @@ pub fn generate(args: &GenerateArgs) -> Result<ExitCode> {
             failed.push(settings.seed);
             continue;
         };
+        eprintln!(
+            "  kept: fitness {:.3}, mean group size {:.2}",
+            best.evaluation.fitness(),
+            evolve::mean_group_size(g, std::slice::from_ref(&best.cells))
+        );
         let mut level = g.level(
             format!("{} {}", fitness.name(), i + 1),
             evolve::rows_of(g, &best.cells),
