@@ -549,6 +549,29 @@ fn training_an_actor_over_the_cgan_it_steers_is_refused() {
     assert_eq!(std::fs::read(&cgan).unwrap(), before);
 }
 
+/// A run cannot stop after more episodes than it has, and says so before any work.
+#[test]
+fn td3_stop_after_past_the_run_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("never.safetensors");
+    for (model, epochs) in [("mario-td3", Some("10")), ("mario-vs-td3", None)] {
+        let done = studio()
+            .args(["train", "--model", model, "--stop-after", "5000"])
+            .args(epochs.into_iter().flat_map(|e| ["--epochs", e]))
+            .arg("--out")
+            .arg(&out)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&done.stderr);
+        assert!(!done.status.success(), "{model}: {err}");
+        assert!(
+            err.contains("--stop-after 5000 is past the run's"),
+            "{model}: {err}"
+        );
+        assert!(!out.exists(), "{model}: nothing is written");
+    }
+}
+
 /// The TD3 actors' training settings are refused, in words, by the models that do not take
 /// them, before any work and without writing anything.
 #[test]
@@ -563,6 +586,7 @@ fn td3_training_settings_are_refused_by_models_that_do_not_take_them() {
         ("mario-cgan", "--test-every", "100", "TD3 actors"),
         ("mario-cgan", "--test-levels", "100", "TD3 actors"),
         ("mario-cgan", "--test-average", "", "TD3 actors"),
+        ("mario-cgan", "--stop-after", "10", "TD3 actors"),
     ] {
         let done = studio()
             .args(["train", "--model", model, flag])

@@ -148,6 +148,11 @@ pub struct TrainArgs {
     /// tests best.
     #[arg(long)]
     pub test_average: bool,
+    /// mario-td3 / mario-vs-td3: stop after this episode and its test phase, 1 to 1,000,000,
+    /// at most --epochs; the exploration schedule stays that of --epochs, so a run stopped
+    /// here is the same every time.
+    #[arg(long, value_parser = bounds::EPOCHS.parser::<usize>())]
+    pub stop_after: Option<usize>,
     /// Do not train: write the length and hash of the existing weights at --out into their
     /// sidecar (for sidecars written before they carried one). Only for weights you trust.
     #[arg(long)]
@@ -177,6 +182,7 @@ const TRAIN_BOUNDS: &[Bound] = &[
     ),
     bound(&["train"], "test-every", Range::Whole(bounds::TEST_EVERY)),
     bound(&["train"], "test-levels", Range::Whole(bounds::TEST_LEVELS)),
+    bound(&["train"], "stop-after", Range::Whole(bounds::EPOCHS)),
 ];
 
 /// Adds Mario's `eval` (Table 6.2 and the generator sweeps) and `train` to the command line.
@@ -223,12 +229,13 @@ pub fn commands(registry: &mut Registry) {
                         || args.updates_per_step.is_some()
                         || args.test_every.is_some()
                         || args.test_levels.is_some()
-                        || args.test_average =>
+                        || args.test_average
+                        || args.stop_after.is_some() =>
                 {
                     Err(anyhow!(
                         "--completion-noise, --actor-lr, --critic-lr, --updates-per-step, \
-                         --test-every, --test-levels and --test-average are settings of the TD3 \
-                         actors; --model mario-cgan does not take them"
+                         --test-every, --test-levels, --test-average and --stop-after are \
+                         settings of the TD3 actors; --model mario-cgan does not take them"
                     ))
                 }
                 "mario-cgan" => train_cgan(&args),
@@ -261,6 +268,17 @@ fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
     use crate::td3::file::{save, Td3Sidecar, ARCHITECTURE};
     use crate::td3::train::{train, Td3Config};
     use crate::td3::VIRTUAL_COMPLETIONS;
+    if let Some(n) = args.stop_after {
+        let vs = args.common.model == "mario-vs-td3";
+        let episodes = args
+            .epochs
+            .unwrap_or(Td3Config::new(if vs { VIRTUAL_COMPLETIONS } else { 0 }, 0).episodes);
+        if n > episodes {
+            return Err(anyhow!(
+                "--stop-after {n} is past the run's {episodes} episodes (--epochs)"
+            ));
+        }
+    }
     if args.restamp {
         studio_ml::restamp::<crate::td3::file::Td3Sidecar>(&args.common.out)
             .map_err(|e| anyhow!(e))?;
@@ -311,6 +329,7 @@ fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
         config.test_levels = n;
     }
     config.test_average = args.test_average;
+    config.stop_after = args.stop_after;
     eprintln!(
         "training {kind}: {} episodes, {} virtual completions a step, seed {}, steering {} \
          ({} legal patterns)",
@@ -335,6 +354,7 @@ fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
         ("--test-every", args.test_every.map(|v| v.to_string())),
         ("--test-levels", args.test_levels.map(|v| v.to_string())),
         ("--test-average", args.test_average.then(String::new)),
+        ("--stop-after", args.stop_after.map(|v| v.to_string())),
     ]
     .into_iter()
     .filter_map(|(flag, value)| Some(format!(" {flag} {}", value?).trim_end().to_string()))
@@ -424,9 +444,12 @@ fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
     )
     .map_err(|e| anyhow!(e))?;
     println!(
-        "wrote {} ({} episodes in {:.0} s; kept the {}actor of episode {}, test mean {:.3})",
+        "wrote {} ({} in {:.0} s; kept the {}actor of episode {}, test mean {:.3})",
         args.common.out.display(),
-        config.episodes,
+        match config.stop_after {
+            Some(n) if n < config.episodes => format!("{n} of {} episodes", config.episodes),
+            _ => format!("{} episodes", config.episodes),
+        },
         trained.seconds,
         if trained.kept_average { "target " } else { "" },
         trained.best.0,

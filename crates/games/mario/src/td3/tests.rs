@@ -179,6 +179,31 @@ fn testing_the_target_actor_too_leaves_the_training_as_it_was_and_keeps_the_best
 }
 
 #[test]
+fn a_run_stopped_after_an_episode_is_the_longer_runs_beginning() {
+    let p = pat();
+    let (_, g) = cgan(4);
+    let full = train(
+        &g,
+        &p,
+        &tiny_config(0),
+        &mut |_| true,
+        &mut |_, _, _| Ok(()),
+    )
+    .unwrap();
+    let mut config = tiny_config(0);
+    config.stop_after = Some(3);
+    let cut = train(&g, &p, &config, &mut |_| true, &mut |_, _, _| Ok(())).unwrap();
+    // The same schedule as the six-episode run, stopped after episode 3 and its test phase.
+    assert_eq!(cut.test_curve, full.test_curve[..1].to_vec());
+    assert_eq!(full.test_curve.len(), 2);
+    assert!(cut.best.0 <= 3);
+    // Past the run's end it is the whole run.
+    config.stop_after = Some(60);
+    let whole = train(&g, &p, &config, &mut |_| true, &mut |_, _, _| Ok(())).unwrap();
+    assert_eq!(whole.test_curve, full.test_curve);
+}
+
+#[test]
 fn a_short_training_is_seeded_saves_loads_and_bad_files_are_refused() {
     let p = pat();
     let (_, g) = cgan(4);

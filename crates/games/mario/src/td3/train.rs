@@ -68,6 +68,9 @@ pub struct Td3Config {
     /// Also test the target actor (the live actor's soft-updated average, Polyak's) at each
     /// test phase, and keep it when it tests best.
     pub test_average: bool,
+    /// Stop after this episode (with its test phase), the schedule still that of `episodes`:
+    /// a run cut short the same way every time.
+    pub stop_after: Option<usize>,
     /// Seed.
     pub seed: u64,
 }
@@ -96,6 +99,7 @@ impl Td3Config {
             test_every: if vs { 75 } else { 250 },
             test_levels: 25,
             test_average: false,
+            stop_after: None,
             seed,
         }
     }
@@ -296,7 +300,10 @@ pub fn train(
     let mut kept_average = false;
     let mut average_curve = Vec::new();
     let test_seed = config.seed ^ TEST_STREAM;
-    for episode in 0..config.episodes {
+    let end = config
+        .stop_after
+        .map_or(config.episodes, |n| n.min(config.episodes));
+    for episode in 0..end {
         let (sigma, epsilon) = config.explore(episode);
         let gen = MarioRl {
             cgan,
@@ -381,7 +388,7 @@ pub fn train(
         if (episode + 1).is_multiple_of(50) {
             curve.push(recent.iter().sum::<f64>() / recent.len().max(1) as f64);
         }
-        let last = episode + 1 == config.episodes;
+        let last = episode + 1 == end;
         if (episode + 1).is_multiple_of(config.test_every.max(1)) || last {
             let test = test_phase(cgan, pat, &nets.actor, config.test_levels, test_seed)?;
             test_curve.push((episode + 1, test));
