@@ -141,18 +141,16 @@ fn levels_are_seeded_and_ri_and_dagp_change_what_they_should() {
     assert!(kl_pattern(&pattern(1, false), &pattern(4, true)) > 0.0);
 }
 
+/// A training run with no progress reports and no checkpoints.
+fn quietly(g: &Generator, p: &PatLegal, config: &Td3Config) -> super::train::Trained {
+    train(g, p, config, &mut |_| true, &mut |_, _, _| Ok(())).unwrap()
+}
+
 #[test]
 fn testing_the_target_actor_too_leaves_the_training_as_it_was_and_keeps_the_best_of_both() {
     let p = pat();
     let (_, g) = cgan(4);
-    let plain = train(
-        &g,
-        &p,
-        &tiny_config(0),
-        &mut |_| true,
-        &mut |_, _, _| Ok(()),
-    )
-    .unwrap();
+    let plain = quietly(&g, &p, &tiny_config(0));
     let mut config = tiny_config(0);
     config.test_average = true;
     let mut kept_scores = Vec::new();
@@ -182,24 +180,17 @@ fn testing_the_target_actor_too_leaves_the_training_as_it_was_and_keeps_the_best
 fn a_run_stopped_after_an_episode_is_the_longer_runs_beginning() {
     let p = pat();
     let (_, g) = cgan(4);
-    let full = train(
-        &g,
-        &p,
-        &tiny_config(0),
-        &mut |_| true,
-        &mut |_, _, _| Ok(()),
-    )
-    .unwrap();
+    let full = quietly(&g, &p, &tiny_config(0));
     let mut config = tiny_config(0);
     config.stop_after = Some(3);
-    let cut = train(&g, &p, &config, &mut |_| true, &mut |_, _, _| Ok(())).unwrap();
+    let cut = quietly(&g, &p, &config);
     // The same schedule as the six-episode run, stopped after episode 3 and its test phase.
     assert_eq!(cut.test_curve, full.test_curve[..1].to_vec());
     assert_eq!(full.test_curve.len(), 2);
     assert!(cut.best.0 <= 3);
     // Past the run's end it is the whole run.
     config.stop_after = Some(60);
-    let whole = train(&g, &p, &config, &mut |_| true, &mut |_, _, _| Ok(())).unwrap();
+    let whole = quietly(&g, &p, &config);
     assert_eq!(whole.test_curve, full.test_curve);
 }
 
