@@ -273,3 +273,26 @@ fn neighbours_is_refused_for_the_unified_models_before_any_training() {
         assert!(!out.exists(), "{model} {value}: nothing is written");
     }
 }
+
+#[test]
+fn fc_widths_is_refused_for_the_cnn_models_before_any_training() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("never.safetensors");
+    // (model, value, what the refusal names): a CNN-VAE has no FC widths, and a value other
+    // than the two is refused by name.
+    for (model, value, says) in [
+        ("blend-cte-cnn", "paper", "blend-vglc-fc"),
+        ("blend-vglc-cnn", "paper", "CNN-VAE"),
+        ("blend-vglc-fc", "huge", "paper"),
+    ] {
+        let done = studio()
+            .args(["train", "--model", model, "--fc-widths", value, "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(!done.status.success(), "{model} {value}");
+        let err = String::from_utf8_lossy(&done.stderr);
+        assert!(err.contains("--fc-widths") && err.contains(says), "{err}");
+        assert!(!out.exists(), "{model} {value}: nothing is written");
+    }
+}

@@ -360,6 +360,7 @@ fn sidecar_for_tests() -> super::vae::BlendSidecar {
         latent: super::vae::LATENT,
         embedding_curve: Vec::new(),
         neighbours: None,
+        fc_hidden: None,
         segments: 0,
         data_hash: String::new(),
         seed: 0,
@@ -378,6 +379,48 @@ fn the_learned_representation_round_trips_through_a_saved_model() {
     for neighbours in [Neighbours::Tiles, Neighbours::Tags] {
         learned_round_trip(neighbours);
     }
+}
+
+#[test]
+fn an_fc_vae_at_the_papers_widths_round_trips_through_its_sidecar() {
+    use super::vae::*;
+    let segs: Vec<data::Segment> = (0..4)
+        .map(|i| {
+            let mut rows = vec!["................".to_string(); SIDE];
+            rows[15] = "BBBBBBBBBBBBBBBB".into();
+            rows[4 + i] = "----####....BBBB".into();
+            data::Segment {
+                name: format!("s{i}"),
+                source: Source::LodeRunner,
+                rows,
+            }
+        })
+        .collect();
+    let mut vc = VaeConfig::new(3);
+    vc.epochs = 1;
+    vc.fc_hidden = PAPER_HIDDEN.to_vec();
+    let t = train(&vc, Family::Fc, &segs, &[], &Repr::Unified, &mut |_| true).unwrap();
+    // Four encoder and four decoder layers, the first 3,840 → 1,024.
+    let vars = t.varmap.data().lock().unwrap();
+    assert_eq!(vars["e1.weight"].dims(), &[1024, CELLS * TILES]);
+    assert_eq!(vars["e4.weight"].dims(), &[128, 256]);
+    assert_eq!(vars["d1.weight"].dims(), &[128, LATENT]);
+    assert_eq!(vars["out.weight"].dims(), &[CELLS * TILES, 1024]);
+    drop(vars);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("paper.safetensors");
+    let mut side = sidecar_for_tests();
+    side.fc_hidden = Some(PAPER_HIDDEN.to_vec());
+    save(&t.varmap, None, &side, &path).unwrap();
+    let loaded = BlendModel::load(&path).unwrap();
+    let blends = random_blends(&loaded, 2, 0).unwrap();
+    assert!(blends.iter().all(|b| super::game::check_rows(b).is_ok()));
+    // The same weights under a sidecar that names no widths read as the shipped ones: a
+    // misshapen model, refused naming the file.
+    side.fc_hidden = None;
+    save(&t.varmap, None, &side, &path).unwrap();
+    let err = BlendModel::load(&path).err().unwrap();
+    assert!(err.contains("paper.safetensors"), "{err}");
 }
 
 fn learned_round_trip(neighbours: super::embed::Neighbours) {

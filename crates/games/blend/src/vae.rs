@@ -6,9 +6,10 @@
 //!
 //! - Input: a segment as 256 cells × 15 tiles one-hot (Table I order), or 256 cells × 16
 //!   learned numbers.
-//! - Encoder 256·w → [`HIDDEN`].0 → [`HIDDEN`].1 → μ, log σ² of [`LATENT`] dimensions; the
+//! - FC encoder 256·w → [`HIDDEN`] (512 → 256) → μ, log σ² of [`LATENT`] dimensions; the
 //!   decoder mirrors it back to 256 × w (the paper: 1024 → 512 → 256 → 128 with batch
-//!   normalisation; ours is narrower and has none, for this CPU).
+//!   normalisation; ours is narrower and has none, for this CPU; `train --fc-widths paper`
+//!   trains the paper's widths, [`PAPER_HIDDEN`], recorded in the sidecar).
 //! - Loss: per-cell cross-entropy (unified) or squared error (learned) summed over the
 //!   segment, weighted 0.57 for Lode Runner segments and 0.43 for Zelda ones, × 4; plus the KL
 //!   term under cyclic annealing — the run
@@ -38,8 +39,11 @@ pub const CELLS: usize = SIDE * SIDE;
 pub const TILES: usize = LETTERS.len();
 /// Latent dimensions.
 pub const LATENT: usize = 32;
-/// Hidden widths of the encoder (the decoder mirrors them).
-pub const HIDDEN: (usize, usize) = (512, 256);
+/// Hidden widths of the FC-VAE's encoder (the decoder mirrors them): the shipped models'.
+pub const HIDDEN: &[usize] = &[512, 256];
+/// The paper's FC-VAE widths (§III-B: 1,024, 512, 256 and 128), without its batch
+/// normalisation (`train --fc-widths paper`).
+pub const PAPER_HIDDEN: &[usize] = &[1024, 512, 256, 128];
 /// The architecture name of the unified model's sidecar.
 pub const ARCHITECTURE: &str = "blend-fc-vae-unified-v1";
 /// The architecture name of the learned-representation model's sidecar.
@@ -90,13 +94,19 @@ pub enum Net {
 }
 
 impl Net {
-    /// Builds (or loads) a network of `family` under `vb`, for `width` numbers a cell.
+    /// Builds (or loads) a network of `family` under `vb`, for `width` numbers a cell;
+    /// `fc_hidden` are the FC-VAE's hidden widths (the CNN-VAE does not read them).
     ///
     /// # Errors
     /// A missing or misshapen tensor.
-    pub fn new(family: Family, width: usize, vb: VarBuilder) -> candle_core::Result<Self> {
+    pub fn new(
+        family: Family,
+        width: usize,
+        fc_hidden: &[usize],
+        vb: VarBuilder,
+    ) -> candle_core::Result<Self> {
         Ok(match family {
-            Family::Fc => Net::Fc(FcVae::new(width, vb)?),
+            Family::Fc => Net::Fc(FcVae::new(width, fc_hidden, vb)?),
             Family::Cnn => Net::Cnn(Box::new(super::cnn::CnnVae::new(width, vb)?)),
         })
     }
@@ -192,34 +202,48 @@ pub fn one_hot(rows: &[String], out: &mut Vec<f32>) {
     }
 }
 
-/// The fully connected VAE.
+/// The fully connected VAE: encoder layers `e1`, `e2`, … down the hidden widths, then `mu`
+/// and `logvar`; decoder layers `d1`, `d2`, … back up them, then `out`.
 pub struct FcVae {
     width: usize,
-    e1: Linear,
-    e2: Linear,
+    encoder: Vec<Linear>,
     mu: Linear,
     logvar: Linear,
-    d1: Linear,
-    d2: Linear,
+    decoder: Vec<Linear>,
     out: Linear,
 }
 
 impl FcVae {
-    /// Builds (or loads) the network under `vb`.
+    /// Builds (or loads) the network under `vb`, with `hidden` widths (at least one).
     ///
     /// # Errors
-    /// A missing or misshapen tensor.
-    pub fn new(width: usize, vb: VarBuilder) -> candle_core::Result<Self> {
+    /// A missing or misshapen tensor, or no hidden width.
+    pub fn new(width: usize, hidden: &[usize], vb: VarBuilder) -> candle_core::Result<Self> {
+        let (Some(&first), Some(&last)) = (hidden.first(), hidden.last()) else {
+            return Err(candle_core::Error::Msg(
+                "an FC-VAE needs at least one hidden layer".into(),
+            ));
+        };
         let n = CELLS * width;
+        let mut encoder = Vec::with_capacity(hidden.len());
+        let mut from = n;
+        for (i, &to) in hidden.iter().enumerate() {
+            encoder.push(linear(from, to, vb.pp(format!("e{}", i + 1)))?);
+            from = to;
+        }
+        let mut decoder = Vec::with_capacity(hidden.len());
+        let mut from = LATENT;
+        for (i, &to) in hidden.iter().rev().enumerate() {
+            decoder.push(linear(from, to, vb.pp(format!("d{}", i + 1)))?);
+            from = to;
+        }
         Ok(Self {
             width,
-            e1: linear(n, HIDDEN.0, vb.pp("e1"))?,
-            e2: linear(HIDDEN.0, HIDDEN.1, vb.pp("e2"))?,
-            mu: linear(HIDDEN.1, LATENT, vb.pp("mu"))?,
-            logvar: linear(HIDDEN.1, LATENT, vb.pp("logvar"))?,
-            d1: linear(LATENT, HIDDEN.1, vb.pp("d1"))?,
-            d2: linear(HIDDEN.1, HIDDEN.0, vb.pp("d2"))?,
-            out: linear(HIDDEN.0, n, vb.pp("out"))?,
+            encoder,
+            mu: linear(last, LATENT, vb.pp("mu"))?,
+            logvar: linear(last, LATENT, vb.pp("logvar"))?,
+            decoder,
+            out: linear(first, n, vb.pp("out"))?,
         })
     }
 
@@ -228,7 +252,10 @@ impl FcVae {
     /// # Errors
     /// A tensor of the wrong shape.
     pub fn encode(&self, x: &Tensor) -> candle_core::Result<(Tensor, Tensor)> {
-        let h = self.e2.forward(&self.e1.forward(x)?.relu()?)?.relu()?;
+        let mut h = x.clone();
+        for layer in &self.encoder {
+            h = layer.forward(&h)?.relu()?;
+        }
         Ok((self.mu.forward(&h)?, self.logvar.forward(&h)?))
     }
 
@@ -237,7 +264,10 @@ impl FcVae {
     /// # Errors
     /// A tensor of the wrong shape.
     pub fn decode(&self, z: &Tensor) -> candle_core::Result<Tensor> {
-        let h = self.d2.forward(&self.d1.forward(z)?.relu()?)?.relu()?;
+        let mut h = z.clone();
+        for layer in &self.decoder {
+            h = layer.forward(&h)?.relu()?;
+        }
         self.out
             .forward(&h)?
             .reshape((z.dim(0)?, CELLS, self.width))
@@ -292,6 +322,8 @@ pub struct VaeConfig {
     /// Every [`TRACE_EVERY`] epochs, draw this many blends from the prior and report their
     /// E-distance to the training segments (0: never). A diagnostic: it chooses nothing.
     pub trace: usize,
+    /// The FC-VAE's hidden widths ([`HIDDEN`], or the paper's [`PAPER_HIDDEN`]).
+    pub fc_hidden: Vec<usize>,
 }
 
 impl VaeConfig {
@@ -304,6 +336,7 @@ impl VaeConfig {
             seed,
             patience: 0,
             trace: 0,
+            fc_hidden: HIDDEN.to_vec(),
         }
     }
 }
@@ -326,6 +359,10 @@ pub struct BlendSidecar {
     /// unified model, or a learned one from before the choice, which is `tiles`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub neighbours: Option<super::embed::Neighbours>,
+    /// The FC-VAE's hidden widths when not the shipped [`HIDDEN`] (`None`: those, or a
+    /// CNN-VAE).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fc_hidden: Option<Vec<usize>>,
     /// Training segments.
     pub segments: usize,
     /// FNV-1a of the training segments' rows.
@@ -559,6 +596,7 @@ pub fn train(
     let model = Net::new(
         family,
         width,
+        &config.fc_hidden,
         VarBuilder::from_varmap(&varmap, DType::F32, &device),
     )?;
     studio_ml::seeded_init(&varmap, config.seed)
@@ -778,7 +816,8 @@ impl BlendModel {
         };
         let width = if learned { super::embed::EMBED } else { TILES };
         let vb = VarBuilder::from_tensors(tensors, DType::F32, &Device::Cpu);
-        let model = Net::new(family, width, vb).map_err(damaged)?;
+        let hidden = sidecar.fc_hidden.as_deref().unwrap_or(HIDDEN);
+        let model = Net::new(family, width, hidden, vb).map_err(damaged)?;
         Ok(Self {
             model,
             embedding,

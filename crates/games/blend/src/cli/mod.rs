@@ -73,6 +73,17 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
         Some("tags") => embed::Neighbours::Tags,
         _ => embed::Neighbours::Tiles,
     };
+    let paper_widths = match args.fc_widths.as_deref() {
+        Some(_) if family == Family::Cnn => {
+            return Err(anyhow!(
+                "--fc-widths sets the FC-VAE's hidden layers (blend-vglc-fc, blend-cte-fc); \
+                 --model {} is a CNN-VAE",
+                args.common.model
+            ))
+        }
+        Some("paper") => true,
+        _ => false,
+    };
     let dir = data_dir(&args.data);
     let split = load_split(&dir)?;
     let mut config = VaeConfig::new(args.common.seed);
@@ -81,6 +92,9 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
     }
     config.patience = args.patience;
     config.trace = args.trace;
+    if paper_widths {
+        config.fc_hidden = vae::PAPER_HIDDEN.to_vec();
+    }
     eprintln!(
         "training {} on {} segments ({} epochs, seed {})",
         args.common.model,
@@ -139,6 +153,7 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
         latent: LATENT,
         embedding_curve,
         neighbours: learned.then_some(neighbours),
+        fc_hidden: paper_widths.then(|| vae::PAPER_HIDDEN.to_vec()),
         segments: split.train.len(),
         data_hash: vae::data_hash(&split.train),
         seed: args.common.seed,
@@ -149,7 +164,7 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
         kept_epoch: t.kept_epoch,
         reconstruction_accuracy: accuracy,
         command: format!(
-            "level-studio train --model {} --epochs {} --patience {}{} --seed {} --out {}",
+            "level-studio train --model {} --epochs {} --patience {}{}{} --seed {} --out {}",
             args.common.model,
             config.epochs,
             config.patience,
@@ -157,6 +172,11 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
                 .as_ref()
                 .map(|n| format!(" --neighbours {n}"))
                 .unwrap_or_default(),
+            if paper_widths {
+                " --fc-widths paper"
+            } else {
+                ""
+            },
             args.common.seed,
             args.common.out.display()
         ),
@@ -221,6 +241,11 @@ pub struct TrainArgs {
     /// tile can share surroundings). Default `tiles`.
     #[arg(long, value_parser = ["tiles", "tags"])]
     pub neighbours: Option<String>,
+    /// blend-vglc-fc / blend-cte-fc: the hidden layers: `shipped` (512, 256) or `paper` (the
+    /// paper's 1,024, 512, 256, 128, without its batch normalisation; recorded in the
+    /// sidecar). Default `shipped`.
+    #[arg(long, value_parser = ["shipped", "paper"])]
+    pub fc_widths: Option<String>,
     /// Do not train: write the length and hash of the existing weights at --out into their
     /// sidecar (for sidecars written before they carried one). Only for weights you trust.
     #[arg(long)]
