@@ -252,47 +252,46 @@ fn eval_plot_draws_the_blend_percentage_curves_and_interpolate_walks_segments() 
     assert!(pack.levels.iter().all(|l| l.figures.is_some()), "validated");
 }
 
-#[test]
-fn neighbours_is_refused_for_the_unified_models_before_any_training() {
+/// Runs `train --model M FLAG V --out …` for each (model, value, what the refusal names) and
+/// checks that it fails naming the flag and that, and writes nothing.
+fn refused_before_training(flag: &str, cases: &[(&str, &str, &str)]) {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("never.safetensors");
-    // (model, value, what the refusal names): the unified models take no --neighbours, and a
-    // value other than the two is refused by name.
-    for (model, value, says) in [
-        ("blend-vglc-fc", "tags", "blend-cte-fc"),
-        ("blend-cte-fc", "pixels", "tags"),
-    ] {
+    for &(model, value, says) in cases {
         let done = studio()
-            .args(["train", "--model", model, "--neighbours", value, "--out"])
+            .args(["train", "--model", model, flag, value, "--out"])
             .arg(&out)
             .output()
             .unwrap();
-        assert!(!done.status.success(), "{model} {value}");
+        assert!(!done.status.success(), "{model} {flag} {value}");
         let err = String::from_utf8_lossy(&done.stderr);
-        assert!(err.contains("--neighbours") && err.contains(says), "{err}");
+        assert!(err.contains(flag) && err.contains(says), "{err}");
         assert!(!out.exists(), "{model} {value}: nothing is written");
     }
 }
 
 #[test]
+fn neighbours_is_refused_for_the_unified_models_before_any_training() {
+    // The unified models take no --neighbours, and a value other than the two is refused by
+    // name.
+    refused_before_training(
+        "--neighbours",
+        &[
+            ("blend-vglc-fc", "tags", "blend-cte-fc"),
+            ("blend-cte-fc", "pixels", "tags"),
+        ],
+    );
+}
+
+#[test]
 fn fc_widths_is_refused_for_the_cnn_models_before_any_training() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("never.safetensors");
-    // (model, value, what the refusal names): a CNN-VAE has no FC widths, and a value other
-    // than the two is refused by name.
-    for (model, value, says) in [
-        ("blend-cte-cnn", "paper", "blend-vglc-fc"),
-        ("blend-vglc-cnn", "paper", "CNN-VAE"),
-        ("blend-vglc-fc", "huge", "paper"),
-    ] {
-        let done = studio()
-            .args(["train", "--model", model, "--fc-widths", value, "--out"])
-            .arg(&out)
-            .output()
-            .unwrap();
-        assert!(!done.status.success(), "{model} {value}");
-        let err = String::from_utf8_lossy(&done.stderr);
-        assert!(err.contains("--fc-widths") && err.contains(says), "{err}");
-        assert!(!out.exists(), "{model} {value}: nothing is written");
-    }
+    // A CNN-VAE has no FC widths, and a value other than the two is refused by name.
+    refused_before_training(
+        "--fc-widths",
+        &[
+            ("blend-cte-cnn", "paper", "blend-vglc-fc"),
+            ("blend-vglc-cnn", "paper", "CNN-VAE"),
+            ("blend-vglc-fc", "huge", "paper"),
+        ],
+    );
 }
