@@ -36,6 +36,7 @@ mod dungeon_cli;
 mod dungeon_import;
 mod files;
 mod fuzz;
+mod level_vae_cli;
 mod longcat_cli;
 mod mario_cli;
 mod mario_files;

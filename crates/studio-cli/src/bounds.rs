@@ -415,6 +415,58 @@ pub const TABLE: &[Bound] = &[
     bound(&["interpolate"], "steps", Range::Whole(STEPS)),
 ];
 
+/// `train --model level-vae --epochs`: most epochs of a level VAE.
+pub const VAE_EPOCHS: Whole = Whole::new(1, studio_ml::level_vae::MAX_EPOCHS as u64);
+/// `train --model level-vae --holdout`: the share of levels held out.
+pub const HOLDOUT: Real = Real::closed(0.0, 0.5);
+/// `train --model level-vae --latent`: latent dimensions.
+pub const LATENT: Whole = Whole::new(2, 256);
+/// `eval --model FILE.safetensors --count`: raw levels judged.
+pub const VAE_LEVELS: Whole = Whole::new(1, 10_000);
+/// `eval --model FILE.safetensors --width`: columns of a side-scroller's levels.
+pub const COLUMNS: Whole = Whole::new(2, 1_000);
+
+/// The numeric flags of the level VAE's `train` and `eval` (the shell runs both for every
+/// game), with the least command line that reaches them.
+pub const LEVEL_VAE: &[(&str, &[&str], Bound)] = &[
+    (
+        "train level-vae",
+        TRAIN_VAE,
+        bound(&[], "epochs", Range::Whole(VAE_EPOCHS)),
+    ),
+    (
+        "train level-vae",
+        TRAIN_VAE,
+        bound(&[], "holdout", Range::Real(HOLDOUT)),
+    ),
+    (
+        "train level-vae",
+        TRAIN_VAE,
+        bound(&[], "latent", Range::Whole(LATENT)),
+    ),
+    (
+        "eval level-vae",
+        EVAL_VAE,
+        bound(&[], "count", Range::Whole(VAE_LEVELS)),
+    ),
+    (
+        "eval level-vae",
+        EVAL_VAE,
+        bound(&[], "width", Range::Whole(COLUMNS)),
+    ),
+];
+
+const TRAIN_VAE: &[&str] = &[
+    "train",
+    "--model",
+    "level-vae",
+    "--pack",
+    "never.ron",
+    "--out",
+    "never.safetensors",
+];
+const EVAL_VAE: &[&str] = &["eval", "--model", "never.safetensors"];
+
 /// The least command line of each shell sub-command that has numeric flags (the files need
 /// not exist: clap refuses a flag before anything is read).
 const SHELL_BASES: &[&[&str]] = &[
@@ -464,6 +516,14 @@ pub fn all() -> Vec<Row> {
                 base,
             });
         }
+    }
+    for (command, base, b) in LEVEL_VAE {
+        rows.push(Row {
+            command: command.to_string(),
+            flag: b.flag,
+            range: b.range,
+            base,
+        });
     }
     for command in crate::game_commands() {
         let name = crate::clap_command(&command).get_name().to_string();

@@ -75,6 +75,12 @@ pub fn run(words: &[OsString]) -> Result<ExitCode> {
         .collect();
     let game = flag_value(words, "game");
     let model = flag_value(words, "model");
+    if model
+        .as_deref()
+        .is_some_and(crate::level_vae::is_model_file)
+    {
+        return crate::level_vae::eval(words);
+    }
     let command: &GameCommand = match (&game, &model) {
         (Some(name), _) => {
             let id = registry::find(name)?.id();

@@ -10,7 +10,8 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 use studio_core::game::{
-    self, ConditionValue, Conditions, GameId, GenRequest, GenerationContext, ModelCache,
+    self, ConditionValue, Conditions, GameId, GenRequest, GenerationContext, LevelGenerator,
+    ModelCache,
 };
 use studio_core::generation;
 use studio_core::jobs::Cancel;
@@ -22,9 +23,24 @@ pub struct GenerateArgs {
     /// The game (`level-studio list` shows the registered games).
     #[arg(long, default_value_t = GameId::default())]
     pub game: GameId,
-    /// The generator (`level-studio list` shows each game's generators and conditions).
+    /// The generator (`level-studio list` shows each game's generators and conditions), or a
+    /// level VAE file (`FILE.safetensors`, trained by `train --model level-vae`): the game
+    /// is then the model's.
     #[arg(long)]
-    pub model: String,
+    pub model: Option<String>,
+    /// Regenerate a region of this level instead (a level file, or `PACK#N` / `PACK#NAME`):
+    /// --count candidates that change only --region's cells and pass the game's analysis,
+    /// from --model's latent neighbourhood when a level VAE file is given, else a seeded
+    /// search over the region.
+    #[arg(long, value_name = "LEVEL")]
+    pub inpaint: Option<String>,
+    /// With --inpaint: the cells to regenerate, X,Y,W,H (column and row from 0 at the
+    /// top-left, width, height).
+    #[arg(long, value_name = "X,Y,W,H")]
+    pub region: Option<String>,
+    /// With --inpaint: print {"requested", "produced", "ms"} as JSON.
+    #[arg(long)]
+    pub json: bool,
     /// Level size as WxH, each side 1 to 64 cells (the `width` and `height` conditions).
     #[arg(long, value_parser = bounds::parse_size, allow_hyphen_values = true)]
     pub size: Option<(usize, usize)>,
@@ -144,26 +160,36 @@ fn flag_conditions(
 
 /// Builds the request from the flags, refusing a flag the generator does not take.
 fn request(args: &GenerateArgs) -> Result<GenRequest> {
-    let game = args.game.game()?;
+    let Some(given) = args.model.as_deref() else {
+        bail!(
+            "generate needs --model MODEL (a generator: see `list`; or a level VAE file), or \
+             --inpaint LEVEL --region X,Y,W,H"
+        );
+    };
+    let (game, given) = if crate::level_vae::is_model_file(given) {
+        let generator = crate::level_vae::register_model(Path::new(given))?;
+        let game =
+            studio_ml::level_vae::game_of(generator.sidecar()).map_err(|e| anyhow!("{e}"))?;
+        (game, generator.id().to_string())
+    } else {
+        (args.game.game()?, given.to_string())
+    };
     let model = match &args.fitness {
         Some(f) => {
-            let id = format!("{}-{f}", args.model);
+            let id = format!("{given}-{f}");
             if game::generator_of(game, &id).is_err() {
-                bail!(
-                    "--fitness applies to the fi2pop generator (alpha or beta), not {}",
-                    args.model
-                );
+                bail!("--fitness applies to the fi2pop generator (alpha or beta), not {given}");
             }
             id
         }
-        None => args.model.clone(),
+        None => given.clone(),
     };
     let generator = game::generator_of(game, &model).map_err(|e| anyhow!(e))?;
     let specs = generator.conditions();
     let mut conditions = Conditions::default();
     for (flag, key, value) in flag_conditions(args, &specs)? {
         let Some(spec) = specs.iter().find(|s| s.key == key) else {
-            bail!("--{flag} does not apply to the {} generator", args.model);
+            bail!("--{flag} does not apply to the {given} generator");
         };
         conditions.set(spec.key, value);
     }
@@ -174,8 +200,7 @@ fn request(args: &GenerateArgs) -> Result<GenRequest> {
         let Some(spec) = specs.iter().find(|s| s.key == key.trim()) else {
             let keys: Vec<&str> = specs.iter().map(|s| s.key).collect();
             bail!(
-                "the {} generator has no condition {key:?} ({})",
-                args.model,
+                "the {given} generator has no condition {key:?} ({})",
                 keys.join(", ")
             );
         };
@@ -185,7 +210,7 @@ fn request(args: &GenerateArgs) -> Result<GenRequest> {
         conditions.set(spec.key, value);
     }
     if args.weights.is_some() && generator.weights_file().is_none() {
-        bail!("--weights does not apply to the {} generator", args.model);
+        bail!("--weights does not apply to the {given} generator");
     }
     Ok(GenRequest {
         game: game.id(),
@@ -202,6 +227,20 @@ fn request(args: &GenerateArgs) -> Result<GenRequest> {
 const SAVE_EVERY: Duration = Duration::from_secs(10);
 
 pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
+    if let Some(level) = &args.inpaint {
+        return crate::level_vae::run_inpaint(
+            level,
+            args.region.as_deref(),
+            args.model.as_deref(),
+            args.count,
+            args.seed,
+            args.json,
+            &args.out,
+        );
+    }
+    if args.region.is_some() {
+        bail!("--region goes with --inpaint LEVEL (the level whose region to regenerate)");
+    }
     let request = request(args)?;
     let (request, generator) = generation::prepare(&request).map_err(|e| anyhow!(e))?;
     let models = ModelCache::new(Path::new("models"));

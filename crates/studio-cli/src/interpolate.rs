@@ -7,7 +7,7 @@ use clap::Args;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use studio_core::files;
-use studio_core::game::{self, GameId, ModelCache};
+use studio_core::game::{self, GameId, LevelGenerator, ModelCache};
 use studio_core::generation;
 use studio_core::jobs::Cancel;
 use studio_core::level::{Level, Pack};
@@ -18,7 +18,8 @@ pub struct InterpolateArgs {
     pub a: String,
     /// Level B, as A.
     pub b: String,
-    /// A generator of A's game with a latent space (`avalon`, `vglc-fc`, `cte-cnn`, …).
+    /// A generator of A's game with a latent space (`avalon`, `vglc-fc`, `cte-cnn`, …), or a
+    /// level VAE file (`FILE.safetensors`).
     #[arg(long)]
     pub model: String,
     /// In-between levels, 1 to 100.
@@ -83,10 +84,16 @@ pub fn run(args: &InterpolateArgs) -> Result<ExitCode> {
     }
     let game_id: GameId = a.game;
     let game = game_id.game().map_err(|e| anyhow!("{e}"))?;
-    let generator = game::generator_of(game, &args.model).map_err(|e| anyhow!(e))?;
+    let model = if crate::level_vae::is_model_file(&args.model) {
+        crate::level_vae::register_model(Path::new(&args.model))?
+            .id()
+            .to_string()
+    } else {
+        args.model.clone()
+    };
+    let generator = game::generator_of(game, &model).map_err(|e| anyhow!(e))?;
     if !generator.has_latent() {
-        let latent: Vec<&str> = game
-            .generators()
+        let latent: Vec<&str> = game::generators_of(game)
             .iter()
             .filter(|g| g.has_latent())
             .map(|g| g.id())

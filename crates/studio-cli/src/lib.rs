@@ -14,6 +14,7 @@ mod generate;
 mod graph;
 mod import;
 mod interpolate;
+pub mod level_vae;
 mod list;
 pub mod pack_out;
 mod play;

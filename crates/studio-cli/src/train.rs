@@ -34,17 +34,24 @@ pub fn run(words: &[OsString]) -> Result<ExitCode> {
         .into_iter()
         .filter(|c| c.slot == Slot::Train)
         .collect();
+    if flag_value(words, "model").is_some_and(|m| m.eq_ignore_ascii_case(crate::level_vae::MODEL)) {
+        return crate::level_vae::train(words);
+    }
     let Some(model) = flag_value(words, "model") else {
         if wants_help(words) {
             println!(
                 "Train a model, with progress and checkpoints.\n\nUsage: level-studio train \
                  --model MODEL --out FILE [FLAGS]\n\nEach game has its own flags: \
-                 `level-studio train --model MODEL --help` lists them.\n\nModels: {}",
+                 `level-studio train --model MODEL --help` lists them.\n\nModels: {}; any \
+                 game: level-vae (`train --model level-vae --help`)",
                 listing(&trains)
             );
             return Ok(ExitCode::SUCCESS);
         }
-        bail!("train needs --model MODEL ({})", listing(&trains));
+        bail!(
+            "train needs --model MODEL ({}; any game: level-vae)",
+            listing(&trains)
+        );
     };
     let Some(command) = trains
         .iter()
@@ -54,7 +61,10 @@ pub fn run(words: &[OsString]) -> Result<ExitCode> {
             .iter()
             .flat_map(|c| c.models.iter().copied())
             .collect();
-        bail!("unknown model {model:?} ({})", known.join(", "))
+        bail!(
+            "unknown model {model:?} ({}, and level-vae for any game)",
+            known.join(", ")
+        )
     };
     let cli = clap_command(command).bin_name("level-studio train");
     let parsed = std::iter::once(OsString::from("train")).chain(words.iter().cloned());

@@ -7,6 +7,7 @@
 //! helpers of every step-by-step RL generator ([`rl`]). The models themselves live in their
 //! games. No game is named here.
 
+pub mod level_vae;
 pub mod rl;
 
 use candle_core::{Device, Tensor};

@@ -5,7 +5,7 @@
 use crate::board::Board;
 use crate::editor::tools::{brush_targets, rect_cells};
 use crate::editor::EditCommand;
-use crate::studio::settings::ToolState;
+use crate::studio::settings::{Tool, ToolState};
 use egui::{Color32, FontId, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2};
 use studio_core::game::StatePicture;
 use studio_core::symmetry::Symmetry;
@@ -234,7 +234,7 @@ impl CanvasView {
         }
 
         // Rectangle preview: every cell it will paint, mirror images included, and its outline.
-        if let (Some(a), Some(b)) = (self.rect_start, cell) {
+        if let (Some(a), Some(b), Tool::Rectangle) = (self.rect_start, cell, tools.tool) {
             let shade = palette::ACCENT.gamma_multiply(0.35);
             for (x, y) in brush_targets(board, tools, &rect_cells(a, b)) {
                 painter.rect_filled(self.cell_rect(x, y), 0.0, shade);
@@ -249,6 +249,25 @@ impl CanvasView {
                 Stroke::new(2.0, palette::ACCENT),
                 StrokeKind::Inside,
             );
+        }
+        // The selection (what "Regenerate selection" changes), dashed, while it fits the level.
+        if let Some([x, y, w, h]) = tools.selection.filter(|&[x, y, w, h]| {
+            state.is_none() && x + w <= board.width() && y + h <= board.height()
+        }) {
+            let r = Rect::from_two_pos(
+                self.cell_rect(x, y).min,
+                self.cell_rect(x + w - 1, y + h - 1).max,
+            );
+            painter.rect_filled(r, 0.0, palette::ACCENT.gamma_multiply(0.12));
+            let stroke = Stroke::new(2.0, palette::ACCENT);
+            for (a, b) in [
+                (r.left_top(), r.right_top()),
+                (r.right_top(), r.right_bottom()),
+                (r.right_bottom(), r.left_bottom()),
+                (r.left_bottom(), r.left_top()),
+            ] {
+                dashed(&painter, a, b, stroke);
+            }
         }
         if let Some((x, y)) = cell {
             painter.rect_stroke(

@@ -89,6 +89,18 @@ impl CanvasView {
                     tools.tool = Tool::Brush;
                 }
             }
+            Tool::Select => {
+                if pressed && self.rect_start.is_none() {
+                    self.rect_start = cell;
+                }
+                // The rectangle follows the pointer while the button is down.
+                if let (Some(a), Some(b)) = (self.rect_start, cell) {
+                    tools.selection = Some(selection_of(a, b));
+                }
+                if released || !primary_down {
+                    self.rect_start = None;
+                }
+            }
         }
     }
 }
@@ -116,6 +128,12 @@ pub(super) fn brush_targets(
         }
     }
     out
+}
+
+/// The rectangle with corners `a` and `b` as `[x, y, width, height]`.
+pub(super) fn selection_of(a: (usize, usize), b: (usize, usize)) -> [usize; 4] {
+    let (x, y) = (a.0.min(b.0), a.1.min(b.1));
+    [x, y, a.0.max(b.0) - x + 1, a.1.max(b.1) - y + 1]
 }
 
 /// The cells of the rectangle with corners `a` and `b`, row by row.

@@ -70,7 +70,7 @@ fn request_for(game: GameId) -> GenRequest {
     let first = game
         .game()
         .ok()
-        .and_then(|g| g.generators().into_iter().next());
+        .and_then(|g| studio_core::game::generators_of(g).into_iter().next());
     let (generator, conditions) = match &first {
         Some(g) => (g.id(), Conditions::defaults(&g.conditions())),
         None => ("", Conditions::default()),

@@ -17,7 +17,7 @@ impl GeneratorPanel {
         let current = self.request_mut(game).generator;
         let mut chosen = None;
         ui.horizontal_wrapped(|ui| {
-            for generator in g.generators() {
+            for generator in studio_core::game::generators_of(g) {
                 let failed = generator
                     .weights_file()
                     .and_then(|f| self.models.load_error(&self.models.dir().join(f)));

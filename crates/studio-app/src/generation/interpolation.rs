@@ -56,7 +56,7 @@ pub struct InterpolationWindow {
 /// The first generator with a latent space of `game` (its id), if it has one.
 pub fn latent_model_of(game: GameId) -> Option<&'static str> {
     let g = game.game().ok()?;
-    g.generators()
+    studio_core::game::generators_of(g)
         .into_iter()
         .find(|m| m.has_latent())
         .map(|m| m.id())
@@ -66,7 +66,11 @@ pub fn latent_model_of(game: GameId) -> Option<&'static str> {
 fn first_latent_model() -> (GameId, &'static str) {
     studio_core::game::games()
         .iter()
-        .flat_map(|g| g.generators().into_iter().map(move |m| (g.id(), m)))
+        .flat_map(|g| {
+            studio_core::game::generators_of(*g)
+                .into_iter()
+                .map(move |m| (g.id(), m))
+        })
         .find(|(_, m)| m.has_latent())
         .map_or((studio_core::game::registry::first().id(), ""), |(g, m)| {
             (g, m.id())
@@ -238,7 +242,7 @@ impl InterpolationWindow {
             let latent: Vec<(GameId, &'static str, &'static str)> = game::games()
                 .iter()
                 .flat_map(|g| {
-                    g.generators()
+                    studio_core::game::generators_of(*g)
                         .into_iter()
                         .filter(|gen| gen.has_latent())
                         .map(|gen| (g.id(), gen.id(), gen.label()))

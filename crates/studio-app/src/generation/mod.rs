@@ -5,3 +5,4 @@ pub mod candidates;
 pub mod generate_panel;
 mod generator_ui;
 pub mod interpolation;
+pub mod models_window;

@@ -169,6 +169,33 @@ impl StudioApp {
                 }
             }
             AppCommand::ToggleProfile => self.profile.open = !self.profile.open,
+            AppCommand::ToggleModels => self.models_window.open = !self.models_window.open,
+            AppCommand::OpenModelDialog => {
+                let start = self.paths.user_packs.join("model.safetensors");
+                self.dialogs
+                    .request(super::dialogs::Purpose::OpenModel, Some(start), ctx);
+            }
+            AppCommand::OpenModel(path) => {
+                self.models_window.open_model(&path);
+                self.models_window.open = true;
+                if let Some(e) = &self.models_window.error {
+                    self.status = e.clone();
+                } else if let Some(m) = &self.models_window.message {
+                    self.status = m.clone();
+                }
+            }
+            AppCommand::RegenerateSelection => match self.settings.tools.selection {
+                Some(region) => {
+                    self.models_window.open = true;
+                    let level = self.editor().to_level();
+                    self.models_window.regenerate(level, region, ctx);
+                }
+                None => {
+                    self.status = "Select cells first: the Select tool (M), then drag on the \
+                                   canvas"
+                        .into();
+                }
+            },
             AppCommand::Validate { seed, games } => {
                 let games = games.clamp(*GAMES.start(), *GAMES.end());
                 self.gauge.set_validated(self.game, seed, games);

@@ -26,6 +26,8 @@ pub enum Purpose {
     ExportRegistered(usize),
     /// Import a game's format (`formats::importers()[i]`) from a file.
     Import(usize),
+    /// Open a level VAE file (`.safetensors`).
+    OpenModel,
 }
 
 impl Purpose {
@@ -38,6 +40,7 @@ impl Purpose {
             Purpose::ExportPng => "Export pack as PNG sheet",
             Purpose::ExportTiled => "Export pack as Tiled maps (a folder)",
             Purpose::ExportRegistered(_) => "Export pack as level text files (a folder)",
+            Purpose::OpenModel => "Open a level model (.safetensors)",
             // A format with a File menu item of its own is named as that item says.
             Purpose::Import(i) => studio_core::formats::importers()
                 .get(i)
@@ -60,6 +63,7 @@ impl Purpose {
                 AppCommand::ExportAs(crate::studio::panel::ExportFormat::Registered(i), path)
             }
             Purpose::Import(i) => AppCommand::Import(i, path),
+            Purpose::OpenModel => AppCommand::OpenModel(path),
         }
     }
 }
@@ -130,6 +134,7 @@ impl FileDialogs {
                     Purpose::ExportPng => d.add_filter("PNG", &["png"]).save_file(),
                     Purpose::ExportTiled | Purpose::ExportRegistered(_) => d.pick_folder(),
                     Purpose::Import(_) => d.add_filter("Level text", &["txt"]).pick_file(),
+                    Purpose::OpenModel => d.add_filter("Level model", &["safetensors"]).pick_file(),
                 };
                 let _ = tx.send((purpose, picked, t.elapsed()));
                 ctx.request_repaint();

@@ -1,8 +1,13 @@
 //! The Help window (Help menu or F1): every keyboard shortcut and mouse gesture on one sheet.
 
 /// What the sheet lists: action, keys or gesture.
-pub const SHORTCUTS: [(&str, &str); 17] = [
-    ("Brush / Rectangle / Fill / Eyedropper", "B / R / F / I"),
+pub const SHORTCUTS: [(&str, &str); 19] = [
+    (
+        "Brush / Rectangle / Fill / Eyedropper / Select",
+        "B / R / F / I / M",
+    ),
+    ("Regenerate the selected cells", "G"),
+    ("Clear the selection", "Esc"),
     ("Paint", "left button (one stroke = one undo step)"),
     ("Pan the canvas", "middle or right drag, mouse wheel"),
     ("Zoom the canvas", "Ctrl+wheel or pinch"),

@@ -165,6 +165,16 @@ impl StudioApp {
                         commands.push(AppCommand::ToggleTool(i));
                     }
                 }
+                if ui
+                    .selectable_label(self.models_window.open, "Level models")
+                    .on_hover_text(
+                        "Train a level VAE on this pack, open a model file, regenerate the \
+                         selected cells",
+                    )
+                    .clicked()
+                {
+                    commands.push(AppCommand::ToggleModels);
+                }
                 if self.game.game().is_ok_and(|g| g.has_agents())
                     && ui
                         .selectable_label(self.profile.open, "Agent profile")
@@ -402,6 +412,30 @@ impl StudioApp {
     pub(super) fn modals(&mut self, ctx: &egui::Context, commands: &mut Vec<AppCommand>) {
         super::help::show(ctx, &mut self.help_open);
         self.playtest.ui(ctx, commands);
+        if self.models_window.open {
+            // The active pack's levels of the game shown: what "Train" learns from.
+            let game = self.game;
+            let pack = self.packs.get(self.active_pack).map(|doc| {
+                let levels: Vec<_> = doc
+                    .pack
+                    .levels
+                    .iter()
+                    .filter(|l| l.game == game)
+                    .cloned()
+                    .collect();
+                let out = crate::generation::models_window::model_path_for(
+                    doc.path.as_deref(),
+                    &doc.title(),
+                    &self.paths.user_packs,
+                    self.models_window.arch,
+                );
+                (doc.title(), levels, out)
+            });
+            let level = self.editor().to_level();
+            let selection = self.settings.tools.selection;
+            self.models_window
+                .ui(ctx, game, pack, selection, &level, commands);
+        }
         if self.interpolation.open {
             // The levels to choose from, rebuilt only when packs, candidates or the editor change.
             // The walked model's game: another model lists another game's levels.

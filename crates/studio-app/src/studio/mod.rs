@@ -25,6 +25,7 @@ use crate::editor::sidebar::ConditionsPanel;
 use crate::editor::{EditCommand, Editor};
 use crate::generation::generate_panel::GeneratorPanel;
 use crate::generation::interpolation::InterpolationWindow;
+use crate::generation::models_window::ModelsWindow;
 use crate::jobs::{JobMode, Worker};
 use crate::pack::pack_strip::PackStrip;
 use crate::pack_doc::{self, LevelRef, MeasureKey, Measured, PackDoc};
@@ -114,6 +115,7 @@ pub struct StudioApp {
     /// The games' tool windows, one of each registered.
     pub(super) tools: Vec<Box<dyn studio_ui::ToolWindow>>,
     pub(super) profile: ProfileWindow,
+    pub(super) models_window: ModelsWindow,
     /// The interpolation window's choice of levels and what they were built from.
     pub(super) interpolation_sources: (Option<SourcesKey>, Vec<(String, Level)>),
     /// The side panels (by name and game) shown since the start: each opens at its top once
@@ -304,6 +306,7 @@ impl StudioApp {
                 .map(|tool| (tool.make)(mode))
                 .collect(),
             profile: ProfileWindow::new(mode),
+            models_window: ModelsWindow::new(mode),
             unattached: Vec::new(),
             interpolation_sources: (None, Vec::new()),
             scrolled_home: Default::default(),
@@ -416,6 +419,14 @@ impl StudioApp {
                     self.settings.tools.tool = tool;
                 }
             }
+            if self.settings.tools.selection.is_some() {
+                if ctx.input(|i| i.key_pressed(Key::G) && i.modifiers.is_none()) {
+                    self.pending.push(AppCommand::RegenerateSelection);
+                }
+                if ctx.input(|i| i.key_pressed(Key::Escape)) {
+                    self.settings.tools.selection = None;
+                }
+            }
         }
         self.pending.extend(cmds);
     }
@@ -508,7 +519,12 @@ impl StudioApp {
             tool.poll(ctx);
         }
         self.profile.poll();
+        let mut offered = Vec::new();
+        self.models_window.poll(&mut offered);
+        self.pending.extend(offered);
         if self.generators.busy()
+            || self.models_window.training()
+            || self.models_window.regenerating()
             || self.interpolation.busy()
             || self.tools.iter().any(|t| t.busy())
             || self.profile.busy()

@@ -151,6 +151,14 @@ pub enum AppCommand {
     },
     /// Show or hide the Agent profile window.
     ToggleProfile,
+    /// Show or hide the Level models window (train, open, regenerate a selection).
+    ToggleModels,
+    /// Ask for a level VAE file to add to its game's generators.
+    OpenModelDialog,
+    /// Add the level VAE at this path to its game's generators.
+    OpenModel(PathBuf),
+    /// Regenerate the canvas selection (the Level models window's source and count).
+    RegenerateSelection,
     /// Analyse the level under edit again with this bot seed and number of games.
     Validate {
         /// Base seed of the bot games.

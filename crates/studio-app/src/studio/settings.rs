@@ -13,6 +13,7 @@ pub fn tool_key(tool: Tool) -> egui::Key {
         Tool::Rectangle => egui::Key::R,
         Tool::Fill => egui::Key::F,
         Tool::Eyedropper => egui::Key::I,
+        Tool::Select => egui::Key::M,
     }
 }
 

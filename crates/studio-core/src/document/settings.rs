@@ -26,11 +26,19 @@ pub enum Tool {
     Fill,
     /// Pick the tile under the pointer as the current tile.
     Eyedropper,
+    /// Drag a rectangle to select it (for "Regenerate selection"); paints nothing.
+    Select,
 }
 
 impl Tool {
     /// Every tool, in palette order.
-    pub const ALL: [Tool; 4] = [Tool::Brush, Tool::Rectangle, Tool::Fill, Tool::Eyedropper];
+    pub const ALL: [Tool; 5] = [
+        Tool::Brush,
+        Tool::Rectangle,
+        Tool::Fill,
+        Tool::Eyedropper,
+        Tool::Select,
+    ];
 
     /// The label in the palette.
     pub fn name(self) -> &'static str {
@@ -39,6 +47,7 @@ impl Tool {
             Tool::Rectangle => "Rectangle",
             Tool::Fill => "Fill",
             Tool::Eyedropper => "Eyedropper",
+            Tool::Select => "Select",
         }
     }
 }
@@ -56,6 +65,10 @@ pub struct ToolState {
     /// The games whose overlay (Patterns, Mario's damage) is laid over the canvas, by id:
     /// each game's own, so turning on Mario's damage map does not tint another game's walls.
     pub overlays: BTreeSet<String>,
+    /// The selected rectangle of the canvas, `[x, y, width, height]` in cells (the Select
+    /// tool's; what "Regenerate selection" changes). Not kept between runs.
+    #[serde(skip)]
+    pub selection: Option<[usize; 4]>,
 }
 
 impl Default for ToolState {
@@ -65,6 +78,7 @@ impl Default for ToolState {
             brushes: BTreeMap::new(),
             mirror: Symmetry::None,
             overlays: BTreeSet::new(),
+            selection: None,
         }
     }
 }

@@ -131,6 +131,11 @@ pub trait LevelGenerator: Send + Sync {
     fn weights_file(&self) -> Option<&'static str> {
         None
     }
+    /// The model file a generator made at run time reads (a level VAE a designer trained or
+    /// opened); `None` for the game's own generators.
+    fn model_file(&self) -> Option<&Path> {
+        None
+    }
     /// Loads the model (if any) into the cache, so later calls do not wait.
     ///
     /// # Errors

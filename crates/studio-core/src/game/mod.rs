@@ -424,7 +424,15 @@ pub fn overlay_of(game: &dyn Game, rows: &[String]) -> Option<Overlay> {
     })
 }
 
-/// The generator `id` of a game.
+/// Every generator of a game: its own ([`Game::generators`]), then those made at run time
+/// (level VAEs trained on a pack, [`registry::add_learned`]).
+pub fn generators_of(game: &dyn Game) -> Vec<Arc<dyn LevelGenerator>> {
+    let mut all = game.generators();
+    all.extend(registry::learned(game.id()));
+    all
+}
+
+/// The generator `id` of a game (its own or one made at run time).
 ///
 /// # Errors
 /// [`UnknownGenerator`], listing the game's generators.
@@ -432,7 +440,7 @@ pub fn generator_of(
     game: &dyn Game,
     id: &str,
 ) -> Result<Arc<dyn LevelGenerator>, UnknownGenerator> {
-    let all = game.generators();
+    let all = generators_of(game);
     all.iter()
         .find(|g| g.id() == id || g.aliases().contains(&id))
         .cloned()

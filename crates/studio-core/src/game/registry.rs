@@ -107,6 +107,31 @@ pub fn entries<T: Any + Send + Sync>() -> Vec<Arc<T>> {
         .unwrap_or_default()
 }
 
+/// Generators made at run time (a level VAE a designer trained on a pack), by game: they
+/// join the game's own in every list ([`super::generators_of`]).
+static LEARNED: RwLock<Vec<(GameId, Arc<dyn LevelGenerator>)>> = RwLock::new(Vec::new());
+
+/// Adds a generator made at run time to `game`'s list, in place of one with the same id.
+pub fn add_learned(game: GameId, generator: Arc<dyn LevelGenerator>) {
+    if let Ok(mut all) = LEARNED.write() {
+        all.retain(|(g, known)| !(*g == game && known.id() == generator.id()));
+        all.push((game, generator));
+    }
+}
+
+/// The generators made at run time for `game`, in the order they were added.
+pub fn learned(game: GameId) -> Vec<Arc<dyn LevelGenerator>> {
+    LEARNED
+        .read()
+        .map(|all| {
+            all.iter()
+                .filter(|(g, _)| *g == game)
+                .map(|(_, known)| Arc::clone(known))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
 /// What reads a [`GameSource`] of one kind into a registered game (the GVGAI plug-in's for
 /// `vgdl`): a plug-in adds it with [`Registry::add`].
 #[derive(Clone, Copy, Debug)]

@@ -1,0 +1,344 @@
+//! The level VAE on the command line, for every game: `train --model level-vae --pack PACK`,
+//! `eval --model FILE.safetensors`, and region regeneration (`generate --inpaint LEVEL
+//! --region X,Y,W,H`). `generate` and `interpolate` take a model file as `--model` through
+//! [`register_model`].
+
+use crate::bounds;
+use anyhow::{anyhow, bail, Result};
+use clap::Parser;
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Instant;
+use studio_core::files;
+use studio_core::jobs::Cancel;
+use studio_core::level::Pack;
+use studio_ml::level_vae::{self, inpaint, LevelVaeGenerator};
+
+/// The model name `train` takes for a level VAE.
+pub const MODEL: &str = "level-vae";
+
+/// True when `--model` names a model file rather than a generator.
+pub fn is_model_file(model: &str) -> bool {
+    model.ends_with(".safetensors")
+}
+
+/// Loads the level VAE at `path` and adds it to its game's generators.
+///
+/// # Errors
+/// The model does not load, in words.
+pub fn register_model(path: &Path) -> Result<Arc<LevelVaeGenerator>> {
+    if !path.exists() {
+        bail!("{}: no such model file", path.display());
+    }
+    level_vae::register(path).map_err(|e| anyhow!("{e}"))
+}
+
+/// `train --model level-vae`.
+#[derive(Parser, Debug)]
+#[command(name = "train", bin_name = "level-studio train")]
+struct TrainArgs {
+    /// `level-vae`.
+    #[arg(long)]
+    model: String,
+    /// The pack to learn from (RON or JSON; any game's, a GVGAI game's included).
+    #[arg(long)]
+    pack: PathBuf,
+    /// The network: fc (fully connected) or cnn (convolutional).
+    #[arg(long, default_value = "fc", value_parser = ["fc", "cnn"])]
+    arch: String,
+    /// Most epochs, 1 to 100,000 (early stopping on the held-out levels may end sooner).
+    #[arg(long, default_value_t = 300, value_parser = bounds::VAE_EPOCHS.parser::<usize>())]
+    epochs: usize,
+    /// Share of the levels held out for early stopping and `eval`, 0 to 0.5.
+    #[arg(long, default_value_t = 0.1, value_parser = bounds::HOLDOUT.parser())]
+    holdout: f64,
+    /// Latent dimensions, 2 to 256.
+    #[arg(long, default_value_t = 32, value_parser = bounds::LATENT.parser::<usize>())]
+    latent: usize,
+    /// Side-scrollers: train on windows WxH (each side 2 to 64) and generate window by window.
+    #[arg(long, value_parser = parse_window)]
+    window: Option<(usize, usize)>,
+    /// Condition on one figure of the game's analysis too (`validate --json` lists a level's
+    /// figures), read from the levels' stored figures or analysed.
+    #[arg(long, value_name = "FIGURE")]
+    condition: Option<String>,
+    /// Seed of the split, weights, batches and noise.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Where to write the weights (`.safetensors`; the sidecar goes beside it as `.ron`).
+    #[arg(long)]
+    out: PathBuf,
+}
+
+/// Reads `--window WxH`.
+fn parse_window(s: &str) -> Result<(usize, usize), String> {
+    let (w, h) = s
+        .to_ascii_lowercase()
+        .split_once('x')
+        .and_then(|(w, h)| {
+            Some((
+                w.trim().parse::<usize>().ok()?,
+                h.trim().parse::<usize>().ok()?,
+            ))
+        })
+        .ok_or_else(|| format!("--window {s:?} is not WxH (e.g. 16x14)"))?;
+    let side = level_vae::MAX_SIDE;
+    if !(2..=side).contains(&w) || !(1..=side).contains(&h) {
+        return Err(format!(
+            "--window {s}: 2 to {side} columns and 1 to {side} rows"
+        ));
+    }
+    Ok((w, h))
+}
+
+/// Runs `train --model level-vae` on its words.
+///
+/// # Errors
+/// A pack that cannot be read or trained on, or an output that cannot be written.
+pub fn train(words: &[OsString]) -> Result<ExitCode> {
+    let parsed = std::iter::once(OsString::from("train")).chain(words.iter().cloned());
+    let args = match TrainArgs::try_parse_from(parsed) {
+        Ok(args) => args,
+        Err(e) => return Ok(crate::clap_exit(&e)),
+    };
+    if args.out.extension().and_then(|e| e.to_str()) != Some("safetensors") {
+        bail!(
+            "--out {}: a model is written as FILE.safetensors (its sidecar beside it as \
+             FILE.ron)",
+            args.out.display()
+        );
+    }
+    let config = level_vae::TrainConfig {
+        arch: args.arch.parse().map_err(|e: String| anyhow!(e))?,
+        epochs: args.epochs,
+        holdout: args.holdout,
+        seed: args.seed,
+        latent: args.latent,
+        window: args.window,
+        condition: args.condition.clone(),
+        ..Default::default()
+    };
+    level_vae::check_config(&config).map_err(|e| anyhow!("{e}"))?;
+    let pack = files::load_pack(&args.pack)?;
+    if let Some(folder) = args.out.parent().filter(|p| !p.as_os_str().is_empty()) {
+        std::fs::create_dir_all(folder).map_err(|e| anyhow!("{}: {e}", folder.display()))?;
+    }
+    let _lock = studio_core::io::lock::WriteLock::acquire(&args.out)?;
+    let command = std::iter::once("level-studio train".to_string())
+        .chain(words.iter().map(|w| w.to_string_lossy().into_owned()))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let source = level_vae::TrainSource {
+        pack: args.pack.display().to_string(),
+        command,
+    };
+    eprintln!(
+        "training a {} level VAE on {} levels of {} (device: {})",
+        config.arch,
+        pack.levels.len(),
+        args.pack.display(),
+        device_name()
+    );
+    let cancel = Cancel::default();
+    let started = Instant::now();
+    let model = level_vae::train(
+        &pack.levels,
+        &config,
+        &source,
+        &args.out,
+        &cancel,
+        &mut |p| {
+            if p.epoch == 1 || p.epoch % 10 == 0 || p.checkpoint || p.epoch == p.epochs {
+                eprintln!(
+                "epoch {:>5}/{}  train {:>9.3}  held-out {:>9.3}  cells {:>5.1} %  best epoch {}{}",
+                p.epoch,
+                p.epochs,
+                p.train_loss,
+                p.holdout_loss,
+                p.holdout_cells * 100.0,
+                p.best_epoch,
+                if p.checkpoint { "  (checkpoint)" } else { "" }
+            );
+            }
+        },
+    )
+    .map_err(|e| anyhow!("{e}"))?;
+    let m = &model.sidecar.metrics;
+    println!(
+        "wrote {} ({} epochs of {}, kept epoch {}: held-out cells {:.1} %, {:.0} s)",
+        args.out.display(),
+        m.epochs_run,
+        config.epochs,
+        m.best_epoch,
+        m.holdout_cells * 100.0,
+        started.elapsed().as_secs_f64()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The device models run on, in words.
+pub fn device_name() -> &'static str {
+    if studio_ml::device().is_cuda() {
+        "cuda"
+    } else {
+        "cpu"
+    }
+}
+
+/// `eval --model FILE.safetensors`.
+#[derive(Parser, Debug)]
+#[command(name = "eval", bin_name = "level-studio eval")]
+struct EvalArgs {
+    /// The model file.
+    #[arg(long)]
+    model: PathBuf,
+    /// Raw levels to generate and judge, 1 to 10,000.
+    #[arg(long, default_value_t = 100, value_parser = bounds::VAE_LEVELS.parser::<usize>())]
+    count: usize,
+    /// Columns of each level of a side-scroller model, 2 to 1,000 (default: four windows).
+    #[arg(long, value_parser = bounds::COLUMNS.parser::<usize>())]
+    width: Option<usize>,
+    /// Seed.
+    #[arg(long, default_value_t = 0)]
+    seed: u64,
+    /// Print one JSON object.
+    #[arg(long)]
+    json: bool,
+}
+
+/// Runs `eval --model FILE.safetensors` on its words.
+///
+/// # Errors
+/// A model that does not load.
+pub fn eval(words: &[OsString]) -> Result<ExitCode> {
+    let parsed = std::iter::once(OsString::from("eval")).chain(words.iter().cloned());
+    let args = match EvalArgs::try_parse_from(parsed) {
+        Ok(args) => args,
+        Err(e) => return Ok(crate::clap_exit(&e)),
+    };
+    register_model(&args.model)?;
+    let model = level_vae::LevelVae::load(&args.model).map_err(|e| anyhow!("{e}"))?;
+    let report = level_vae::evaluate(
+        &model,
+        args.count,
+        args.seed,
+        args.width,
+        &Cancel::default(),
+    )
+    .map_err(|e| anyhow!("{e}"))?;
+    if args.json {
+        println!("{}", serde_json::to_string(&report)?);
+    } else {
+        println!(
+            "{} level VAE {}: {} raw levels, seed {}",
+            report.game,
+            args.model.display(),
+            report.count,
+            args.seed
+        );
+        println!(
+            "  playable (the game's analysis) {:>6.1} %",
+            report.playable * 100.0
+        );
+        println!(
+            "  legal (the game's rules)       {:>6.1} %",
+            report.legal * 100.0
+        );
+        println!(
+            "  copies of training levels      {:>6.1} %",
+            report.copies * 100.0
+        );
+        println!(
+            "  distinct                       {:>6.1} %",
+            report.distinct * 100.0
+        );
+        println!(
+            "  E-distance to held-out levels  {:>8.4}",
+            report.e_distance
+        );
+        println!(
+            "  held-out cells reconstructed   {:>6.1} %",
+            report.reconstruction * 100.0
+        );
+        println!(
+            "  decoding                       {:>8.2} ms a level",
+            report.ms_per_level
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `generate --inpaint LEVEL --region X,Y,W,H [--model FILE] --count K --out PACK`.
+///
+/// # Errors
+/// A level that cannot be read or that its game refuses, a region of no cells or outside
+/// the level, a model of another game, or a pack that cannot be written.
+pub fn run_inpaint(
+    reference: &str,
+    region: Option<&str>,
+    model: Option<&str>,
+    count: usize,
+    seed: u64,
+    json: bool,
+    out: &Path,
+) -> Result<ExitCode> {
+    let region: inpaint::Region = region
+        .ok_or_else(|| anyhow!("--inpaint needs --region X,Y,W,H (the cells to regenerate)"))?
+        .parse()
+        .map_err(|e: String| anyhow!(e))?;
+    let level = crate::interpolate::resolve(reference)?;
+    let model = match model {
+        Some(m) if is_model_file(m) => {
+            register_model(Path::new(m))?;
+            Some(level_vae::LevelVae::load(Path::new(m)).map_err(|e| anyhow!("{e}"))?)
+        }
+        Some(m) => bail!(
+            "--model {m}: regenerating a region takes a level VAE file (FILE.safetensors), or \
+             no --model for a search over the region"
+        ),
+        None => None,
+    };
+    let config = inpaint::InpaintConfig {
+        count,
+        seed,
+        ..Default::default()
+    };
+    let started = Instant::now();
+    let result = inpaint::inpaint(&level, region, model.as_ref(), &config, &Cancel::default())
+        .map_err(|e| anyhow!("{e}"))?;
+    let ms = started.elapsed().as_secs_f64() * 1000.0;
+    let produced = result.candidates.len();
+    if produced > 0 {
+        let mut pack = Pack::new(format!("{} region {region}", level.name));
+        pack.description = format!(
+            "region {region} of {} regenerated ({}, seed {seed})",
+            level.name, result.source
+        );
+        pack.levels = result.candidates.into_iter().map(|c| c.level).collect();
+        files::save_pack(out, &pack)?;
+    }
+    if json {
+        println!(
+            "{}",
+            serde_json::json!({"requested": count, "produced": produced, "ms": ms})
+        );
+    } else if produced > 0 {
+        println!(
+            "wrote {produced} of {count} candidates to {} ({} attempts by {}, {ms:.0} ms)",
+            out.display(),
+            result.attempts,
+            result.source
+        );
+    }
+    if produced == 0 {
+        bail!(
+            "no candidate passed {}'s analysis in {} attempts ({ms:.0} ms); nothing was \
+             written: try a larger region or another seed",
+            level.game,
+            result.attempts
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
