@@ -10,6 +10,16 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_DFL);
     }
+    // The models allocate and free tensors of a few megabytes at every step. glibc's defaults
+    // give each its own fresh pages (mmap) and hand them back at once, so most of a training's
+    // time went to the kernel zeroing pages: keep freed memory for the next step instead
+    // (measured on the dungeon level VAE: 23 s to 7 s for 30 epochs, the same weights).
+    #[cfg(all(target_os = "linux", target_env = "gnu"))]
+    // SAFETY: mallopt only changes the allocator's thresholds; called before any thread starts.
+    unsafe {
+        libc::mallopt(libc::M_MMAP_THRESHOLD, 32 << 20);
+        libc::mallopt(libc::M_TRIM_THRESHOLD, 1 << 30);
+    }
     level_studio::install_games();
     match level_studio::cli::run_from_args() {
         Some(code) => code,

@@ -419,6 +419,8 @@ pub const TABLE: &[Bound] = &[
 pub const VAE_EPOCHS: Whole = Whole::new(1, studio_ml::level_vae::MAX_EPOCHS as u64);
 /// `train --model level-vae --holdout`: the share of levels held out.
 pub const HOLDOUT: Real = Real::closed(0.0, 0.5);
+/// `train --model level-vae --beta`: the KL term's weight.
+pub const VAE_BETA: Real = Real::above(0.0, 10.0);
 /// `train --model level-vae --latent`: latent dimensions.
 pub const LATENT: Whole = Whole::new(2, 256);
 /// `eval --model FILE.safetensors --count`: raw levels judged.
@@ -443,6 +445,11 @@ pub const LEVEL_VAE: &[(&str, &[&str], Bound)] = &[
         "train level-vae",
         TRAIN_VAE,
         bound(&[], "latent", Range::Whole(LATENT)),
+    ),
+    (
+        "train level-vae",
+        TRAIN_VAE,
+        bound(&[], "beta", Range::Real(VAE_BETA)),
     ),
     (
         "eval level-vae",

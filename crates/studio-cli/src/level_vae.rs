@@ -57,6 +57,10 @@ struct TrainArgs {
     /// Latent dimensions, 2 to 256.
     #[arg(long, default_value_t = 32, value_parser = bounds::LATENT.parser::<usize>())]
     latent: usize,
+    /// The KL term's weight once warmed up, more than 0, at most 10 (lower: the latent space
+    /// carries more of each level, samples stray further from the data).
+    #[arg(long, default_value_t = 1.0, value_parser = bounds::VAE_BETA.parser())]
+    beta: f64,
     /// Side-scrollers: train on windows WxH (each side 2 to 64) and generate window by window.
     #[arg(long, value_parser = parse_window)]
     window: Option<(usize, usize)>,
@@ -116,6 +120,7 @@ pub fn train(words: &[OsString]) -> Result<ExitCode> {
         holdout: args.holdout,
         seed: args.seed,
         latent: args.latent,
+        beta: args.beta,
         window: args.window,
         condition: args.condition.clone(),
         ..Default::default()

@@ -24,7 +24,8 @@ pub struct EvalReport {
     pub playable: f64,
     /// Share the game's rules accept at all (`check`).
     pub legal: f64,
-    /// Share identical to a training level (or window).
+    /// Share identical to a training level; for a side-scroller's model, the share of the
+    /// generated levels' window-wide parts identical to a window of a training level.
     pub copies: f64,
     /// Share of distinct levels among those generated.
     pub distinct: f64,
@@ -96,7 +97,7 @@ pub fn evaluate(
     let n = count.max(1) as f64;
     let share =
         |f: &dyn Fn(&(bool, bool)) -> bool| verdicts.iter().filter(|v| f(v)).count() as f64 / n;
-    let copies = levels.iter().filter(|r| side.is_training_copy(r)).count() as f64 / n;
+    let copies = levels.iter().map(|r| side.copied_share(r)).sum::<f64>() / n;
     let mut distinct = levels.clone();
     distinct.sort();
     distinct.dedup();

@@ -129,10 +129,23 @@ impl LevelVaeSidecar {
         self.condition.as_ref().map(|c| (c.min, c.max))
     }
 
-    /// Whether `rows` are one of the training examples.
+    /// Whether `rows` are one of the training examples (for a side-scroller's model: a
+    /// window of a training level, at any column).
     pub fn is_training_copy(&self, rows: &[String]) -> bool {
         self.train_hashes
             .binary_search(&super::data::rows_hash(rows))
             .is_ok()
+    }
+
+    /// The share of a level's parts that copy training examples: the level itself, or for a
+    /// side-scroller's model, each window-wide part of the level (every half window, as
+    /// generation adds them).
+    pub fn copied_share(&self, rows: &[String]) -> f64 {
+        let Some(w) = self.window else {
+            return f64::from(u8::from(self.is_training_copy(rows)));
+        };
+        let parts = super::data::windows(rows, w.width, (w.width - w.width / 2).max(1));
+        let copies = parts.iter().filter(|p| self.is_training_copy(p)).count();
+        copies as f64 / parts.len().max(1) as f64
     }
 }

@@ -121,6 +121,12 @@ pub fn check_config(config: &TrainConfig) -> Result<(), LevelVaeError> {
             config.holdout
         )));
     }
+    if !(config.beta > 0.0 && config.beta <= 10.0) {
+        return Err(refuse(format!(
+            "--beta {}: more than 0, at most 10",
+            config.beta
+        )));
+    }
     if let Some((w, h)) = config.window {
         if !(2..=MAX_SIDE).contains(&w) || !(1..=MAX_SIDE).contains(&h) {
             return Err(refuse(format!(
@@ -178,6 +184,8 @@ fn figure_of(
 
 /// The examples of a set of levels: whole levels, or their windows.
 struct Prepared {
+    /// The training levels themselves (whole, before windows).
+    train_levels: Vec<Vec<String>>,
     train: Vec<Example>,
     train_rows: Vec<Vec<String>>,
     holdout: Vec<Example>,
@@ -271,6 +279,7 @@ fn prepare(
         }
     });
     let mut p = Prepared {
+        train_levels: Vec::new(),
         train: Vec::new(),
         train_rows: Vec::new(),
         holdout: Vec::new(),
@@ -282,6 +291,9 @@ fn prepare(
         sizes: Vec::new(),
     };
     for (rank, &i) in order.iter().enumerate() {
+        if rank >= held {
+            p.train_levels.push(levels[i].cells.clone());
+        }
         for rows in &per_level[i] {
             let example = data::encode(rows, &palette, grid, figures[i])
                 .map_err(|e| refuse(format!("{}: {e}", levels[i].name)))?;
@@ -420,7 +432,8 @@ pub fn train(
     };
     let holdout_cells: f32 = p.holdout.iter().flat_map(|e| &e.mask).sum();
     let mut rng = Rng::derive(config.seed, 0x7a3e);
-    let warmup = (config.epochs / 5).max(1);
+    // The KL weight rises over the first tenth of the run (at most 20 epochs).
+    let warmup = (config.epochs / 10).clamp(1, 20);
     let mut order: Vec<usize> = (0..p.train.len()).collect();
     let mut sidecar = LevelVaeSidecar {
         kind: KIND.into(),
@@ -449,7 +462,16 @@ pub fn train(
         trained_on: p.train.len(),
         holdout: p.holdout_rows.clone(),
         train_hashes: {
-            let mut h: Vec<String> = p.train_rows.iter().map(|r| data::rows_hash(r)).collect();
+            // A side-scroller's: every window of the training levels, at every column.
+            let mut h: Vec<String> = match p.window {
+                Some(w) => p
+                    .train_levels
+                    .iter()
+                    .flat_map(|rows| data::windows(rows, w.width, 1))
+                    .map(|r| data::rows_hash(&r))
+                    .collect(),
+                None => p.train_rows.iter().map(|r| data::rows_hash(r)).collect(),
+            };
             h.sort();
             h.dedup();
             h
