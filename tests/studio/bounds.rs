@@ -483,6 +483,7 @@ fn every_command() -> Vec<(String, clap::Command)> {
         let command = level_studio::cli::clap_command(&game);
         all.push((format!("{} {}", command.get_name(), game.game), command));
     }
+    all.extend(level_studio::cli::level_vae::commands());
     all
 }
 

@@ -434,6 +434,12 @@ pub const LEVEL_VAE: &[(&str, &[&str], Bound)] = &[
     (
         "train level-vae",
         TRAIN_VAE,
+        bound(&[], "seed", Range::Seed),
+    ),
+    ("eval level-vae", EVAL_VAE, bound(&[], "seed", Range::Seed)),
+    (
+        "train level-vae",
+        TRAIN_VAE,
         bound(&[], "epochs", Range::Whole(VAE_EPOCHS)),
     ),
     (
@@ -450,6 +456,11 @@ pub const LEVEL_VAE: &[(&str, &[&str], Bound)] = &[
         "train level-vae",
         TRAIN_VAE,
         bound(&[], "beta", Range::Real(VAE_BETA)),
+    ),
+    (
+        "train level-vae",
+        TRAIN_VAE,
+        bound(&[], "window", Range::Size),
     ),
     (
         "eval level-vae",

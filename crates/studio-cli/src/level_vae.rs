@@ -61,8 +61,9 @@ struct TrainArgs {
     /// carries more of each level, samples stray further from the data).
     #[arg(long, default_value_t = 1.0, value_parser = bounds::VAE_BETA.parser())]
     beta: f64,
-    /// Side-scrollers: train on windows WxH (each side 2 to 64) and generate window by window.
-    #[arg(long, value_parser = parse_window)]
+    /// Side-scrollers: train on windows of WxH, each side 1 to 64 cells, and generate window
+    /// by window.
+    #[arg(long, value_parser = bounds::parse_size)]
     window: Option<(usize, usize)>,
     /// Condition on one figure of the game's analysis too (`validate --json` lists a level's
     /// figures), read from the levels' stored figures or analysed.
@@ -74,27 +75,6 @@ struct TrainArgs {
     /// Where to write the weights (`.safetensors`; the sidecar goes beside it as `.ron`).
     #[arg(long)]
     out: PathBuf,
-}
-
-/// Reads `--window WxH`.
-fn parse_window(s: &str) -> Result<(usize, usize), String> {
-    let (w, h) = s
-        .to_ascii_lowercase()
-        .split_once('x')
-        .and_then(|(w, h)| {
-            Some((
-                w.trim().parse::<usize>().ok()?,
-                h.trim().parse::<usize>().ok()?,
-            ))
-        })
-        .ok_or_else(|| format!("--window {s:?} is not WxH (e.g. 16x14)"))?;
-    let side = level_vae::MAX_SIDE;
-    if !(2..=side).contains(&w) || !(1..=side).contains(&h) {
-        return Err(format!(
-            "--window {s}: 2 to {side} columns and 1 to {side} rows"
-        ));
-    }
-    Ok((w, h))
 }
 
 /// Runs `train --model level-vae` on its words.
@@ -190,6 +170,16 @@ pub fn device_name() -> &'static str {
     } else {
         "cpu"
     }
+}
+
+/// The level VAE's `train` and `eval` as clap commands, under the bounds table's names
+/// (`train level-vae`): what the tests check every numeric flag of.
+pub fn commands() -> Vec<(String, clap::Command)> {
+    use clap::CommandFactory;
+    vec![
+        ("train level-vae".into(), TrainArgs::command()),
+        ("eval level-vae".into(), EvalArgs::command()),
+    ]
 }
 
 /// `eval --model FILE.safetensors`.

@@ -128,9 +128,9 @@ pub fn check_config(config: &TrainConfig) -> Result<(), LevelVaeError> {
         )));
     }
     if let Some((w, h)) = config.window {
-        if !(2..=MAX_SIDE).contains(&w) || !(1..=MAX_SIDE).contains(&h) {
+        if !(1..=MAX_SIDE).contains(&w) || !(1..=MAX_SIDE).contains(&h) {
             return Err(refuse(format!(
-                "--window {w}x{h}: 2 to {MAX_SIDE} columns and 1 to {MAX_SIDE} rows"
+                "--window {w}x{h}: each side 1 to {MAX_SIDE} cells"
             )));
         }
     }
