@@ -110,7 +110,9 @@ pub struct InpaintConfig {
     pub budget: Duration,
     /// Proposals after which the search stops.
     pub max_attempts: usize,
-    /// Games each analysis plays (`None`: the game's default).
+    /// Games (agent games, trials) each analysis plays: a few, so a request answers within
+    /// its budget; the candidate opened in the editor is analysed again in full. `None`: the
+    /// game's default.
     pub games: Option<u32>,
 }
 
@@ -121,7 +123,7 @@ impl Default for InpaintConfig {
             seed: 0,
             budget: Duration::from_secs(2),
             max_attempts: 400,
-            games: None,
+            games: Some(3),
         }
     }
 }
@@ -148,6 +150,8 @@ pub struct InpaintResult {
     pub attempts: usize,
     /// Where they came from: `model` or `search`.
     pub source: &'static str,
+    /// Milliseconds until the first candidate was found (`None`: none was).
+    pub first_ms: Option<f64>,
 }
 
 /// Checks a region against a level's size.
@@ -306,6 +310,7 @@ pub fn inpaint(
     let mut seen: HashSet<Vec<usize>> = HashSet::new();
     seen.insert(cells.iter().map(|&(x, y)| grid[y][x]).collect());
     let mut found = Vec::new();
+    let mut first_ms = None;
     let mut attempts = 0;
     while found.len() < config.count
         && attempts < config.max_attempts
@@ -347,6 +352,7 @@ pub fn inpaint(
             .zip(&tiles)
             .filter(|(&(x, y), &t)| grid[y][x] != t)
             .count();
+        first_ms.get_or_insert(started.elapsed().as_secs_f64() * 1000.0);
         found.push(Inpainted {
             level: candidate,
             verdict: analysis.verdict,
@@ -368,6 +374,7 @@ pub fn inpaint(
         candidates: found,
         attempts,
         source,
+        first_ms,
     })
 }
 
