@@ -63,9 +63,14 @@ fn run(name: &str, requests: &[(Level, inpaint::Region)], model: Option<&LevelVa
 
 fn main() {
     level_studio::install_games();
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     let (Some(rooms), Some(mario)) = (args.first(), args.get(1)) else {
-        eprintln!("usage: cargo bench --bench inpaint -- ROOMS.ron MARIO.ron [ROOM_MODEL] [MARIO_MODEL]");
+        eprintln!(
+            "usage: cargo bench --bench inpaint -- ROOMS.ron MARIO.ron [ROOM_MODEL] [MARIO_MODEL]"
+        );
         return;
     };
     let mut rng = Rng::new(0);

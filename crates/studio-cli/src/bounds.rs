@@ -409,12 +409,15 @@ pub const TABLE: &[Bound] = &[
     bound(GEN, "population", Range::Whole(POPULATION)),
     bound(GEN, "events", Range::Events),
     bound(GEN, "diverse", Range::Dagp),
+    bound(GEN, "seconds", Range::Real(INPAINT_SECONDS)),
     bound(&["validate"], "games", Range::Whole(BOT_GAMES)),
     bound(&["validate"], "limit", Range::Whole(MOVE_LIMIT)),
     bound(&["validate", "graph"], "budget", Range::Whole(STATE_BUDGET)),
     bound(&["interpolate"], "steps", Range::Whole(STEPS)),
 ];
 
+/// `generate --inpaint --seconds`: how long a region's search may take.
+pub const INPAINT_SECONDS: Real = Real::above(0.0, 600.0);
 /// `train --model level-vae --epochs`: most epochs of a level VAE.
 pub const VAE_EPOCHS: Whole = Whole::new(1, studio_ml::level_vae::MAX_EPOCHS as u64);
 /// `train --model level-vae --holdout`: the share of levels held out.

@@ -38,6 +38,10 @@ pub struct GenerateArgs {
     /// top-left, width, height).
     #[arg(long, value_name = "X,Y,W,H")]
     pub region: Option<String>,
+    /// With --inpaint: seconds to search, more than 0, at most 600 (default 2; a game whose
+    /// analysis takes seconds, such as a GVGAI game's agents, needs more).
+    #[arg(long, value_parser = bounds::INPAINT_SECONDS.parser())]
+    pub seconds: Option<f64>,
     /// With --inpaint: print {"requested", "produced", "ms"} as JSON.
     #[arg(long)]
     pub json: bool,
@@ -235,11 +239,15 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
             args.count,
             args.seed,
             args.json,
+            args.seconds.unwrap_or(2.0),
             &args.out,
         );
     }
-    if args.region.is_some() {
-        bail!("--region goes with --inpaint LEVEL (the level whose region to regenerate)");
+    if args.region.is_some() || args.seconds.is_some() {
+        bail!(
+            "--region and --seconds go with --inpaint LEVEL (the level whose region to \
+             regenerate)"
+        );
     }
     let request = request(args)?;
     let (request, generator) = generation::prepare(&request).map_err(|e| anyhow!(e))?;

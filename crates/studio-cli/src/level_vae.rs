@@ -265,11 +265,13 @@ pub fn eval(words: &[OsString]) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `generate --inpaint LEVEL --region X,Y,W,H [--model FILE] --count K --out PACK`.
+/// `generate --inpaint LEVEL --region X,Y,W,H [--model FILE] --count K [--seconds S] --out
+/// PACK`.
 ///
 /// # Errors
 /// A level that cannot be read or that its game refuses, a region of no cells or outside
 /// the level, a model of another game, or a pack that cannot be written.
+#[allow(clippy::too_many_arguments)]
 pub fn run_inpaint(
     reference: &str,
     region: Option<&str>,
@@ -277,6 +279,7 @@ pub fn run_inpaint(
     count: usize,
     seed: u64,
     json: bool,
+    seconds: f64,
     out: &Path,
 ) -> Result<ExitCode> {
     let region: inpaint::Region = region
@@ -298,6 +301,7 @@ pub fn run_inpaint(
     let config = inpaint::InpaintConfig {
         count,
         seed,
+        budget: std::time::Duration::from_secs_f64(seconds),
         ..Default::default()
     };
     let started = Instant::now();

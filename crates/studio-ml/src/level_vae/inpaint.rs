@@ -236,7 +236,6 @@ pub fn inpaint(
         Err(JobError::Cancelled) => Err(InpaintError::Cancelled),
         Err(JobError::Failed(_)) => Ok(None),
     };
-    let original = analysed(level, 0)?.and_then(|a| a.difficulty);
     let unique = game.unique_tile().map(usize::from);
     let outside_has = |t: usize| {
         grid.iter().enumerate().any(|(y, row)| {
@@ -361,7 +360,13 @@ pub fn inpaint(
         });
     }
     // Closest difficulty to the level's first (a level the designer likes stays itself),
-    // then the order found.
+    // then the order found. The level's own difficulty: its stored figures', else analysed
+    // now (after the search, so the budget goes to the candidates).
+    let original = match game.stored_difficulty(level) {
+        Some(d) => Some(d),
+        None if found.len() > 1 => analysed(level, 0)?.and_then(|a| a.difficulty),
+        None => None,
+    };
     let gap = |c: &Inpainted| match (c.difficulty, original) {
         (Some(d), Some(o)) => (d - o).abs(),
         _ => f64::INFINITY,
