@@ -441,6 +441,11 @@ pub const LEVEL_VAE: &[(&str, &[&str], Bound)] = &[
     ),
     ("eval level-vae", EVAL_VAE, bound(&[], "seed", Range::Seed)),
     (
+        "eval level-vae",
+        EVAL_VAE,
+        bound(&[], "temperature", Range::Real(TEMPERATURE)),
+    ),
+    (
         "train level-vae",
         TRAIN_VAE,
         bound(&[], "epochs", Range::Whole(VAE_EPOCHS)),

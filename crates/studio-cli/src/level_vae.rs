@@ -195,6 +195,10 @@ struct EvalArgs {
     /// Columns of each level of a side-scroller model, 2 to 1,000 (default: four windows).
     #[arg(long, value_parser = bounds::COLUMNS.parser::<usize>())]
     width: Option<usize>,
+    /// Cell temperature, 0 to 3 (0: each cell its most likely tile), as `generate
+    /// --temperature` draws them.
+    #[arg(long, default_value_t = 0.0, value_parser = bounds::TEMPERATURE.parser())]
+    temperature: f64,
     /// Seed.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -220,6 +224,7 @@ pub fn eval(words: &[OsString]) -> Result<ExitCode> {
         args.count,
         args.seed,
         args.width,
+        args.temperature,
         &Cancel::default(),
     )
     .map_err(|e| anyhow!("{e}"))?;

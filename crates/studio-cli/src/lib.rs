@@ -132,7 +132,7 @@ pub enum Command {
     /// optional Graphviz export.
     Graph(graph::GraphArgs),
     /// Generate levels into a pack.
-    Generate(generate::GenerateArgs),
+    Generate(Box<generate::GenerateArgs>),
     /// Train a model, with progress and checkpoints (`train --model MODEL --help` lists the
     /// flags of the game that owns the model).
     #[command(disable_help_flag = true)]

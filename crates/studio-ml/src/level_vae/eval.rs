@@ -38,7 +38,7 @@ pub struct EvalReport {
 }
 
 /// Generates `count` raw levels (`width` columns for a side-scroller's windows, else the
-/// training sizes in turn) with `seed` and measures them.
+/// training sizes in turn) with `seed` at cell `temperature` (0: argmax) and measures them.
 ///
 /// # Errors
 /// A tensor failure, or a cancelled run.
@@ -47,6 +47,7 @@ pub fn evaluate(
     count: usize,
     seed: u64,
     width: Option<usize>,
+    temperature: f64,
     cancel: &Cancel,
 ) -> Result<EvalReport, LevelVaeError> {
     let game = model.game()?;
@@ -61,7 +62,7 @@ pub fn evaluate(
         let rows = match side.window {
             Some(w) => model.generate_long(
                 width.unwrap_or(w.width * 4),
-                0.0,
+                temperature,
                 game.unique_tile().map(usize::from),
                 &mut rng,
                 8,
@@ -69,7 +70,8 @@ pub fn evaluate(
             None => {
                 let size = side.sizes[i % side.sizes.len().max(1)];
                 let z = model.prior(&mut rng, 1.0);
-                model.decode(&[z], size, None)?.remove(0)
+                let logits = model.logits(&[z], size, None)?;
+                model.rows_from_logits(&logits[0], size, temperature, Some(&mut rng))
             }
         };
         levels.push(rows);

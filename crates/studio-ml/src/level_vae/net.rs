@@ -96,7 +96,7 @@ pub struct Net {
 
 enum Body {
     Fc(Fc),
-    Cnn(Cnn),
+    Cnn(Box<Cnn>),
 }
 
 /// A side padded to an odd length: a 3 × 3 convolution of stride 2 and padding 1 then
@@ -139,7 +139,7 @@ impl Net {
                     ..Default::default()
                 };
                 let flat = c2 * half(shape.width) * half(shape.height);
-                Body::Cnn(Cnn {
+                Body::Cnn(Box::new(Cnn {
                     enc: [
                         conv2d(shape.tiles, c1, 3, same, vb.pp("c1"))?,
                         conv2d(c1, c2, 3, strided, vb.pp("c2"))?,
@@ -153,7 +153,7 @@ impl Net {
                         conv2d(c2, c1, 3, same, vb.pp("u1"))?,
                         conv2d(c1, shape.tiles, 3, same, vb.pp("u2"))?,
                     ],
-                })
+                }))
             }
         };
         Ok(Self { shape, body })
