@@ -38,5 +38,6 @@ pub fn wait_for_gauge(h: &mut egui_kittest::Harness<'_, level_studio::app::Studi
 mod app_helpers;
 mod ui_editor;
 mod ui_mario;
+mod ui_models;
 mod ui_part2;
 mod ui_startup;

@@ -157,6 +157,21 @@ impl StudioApp {
         &mut self.profile
     }
 
+    /// The Level models window (train, open a model, regenerate a selection).
+    pub fn models_window(&self) -> &crate::generation::models_window::ModelsWindow {
+        &self.models_window
+    }
+
+    /// The Level models window, to set its fields or wait in tests.
+    pub fn models_window_mut(&mut self) -> &mut crate::generation::models_window::ModelsWindow {
+        &mut self.models_window
+    }
+
+    /// The canvas selection, `[x, y, width, height]` (the Select tool's).
+    pub fn selection(&self) -> Option<[usize; 4]> {
+        self.settings.tools.selection
+    }
+
     /// The latent interpolation window, to choose levels or wait in tests.
     pub fn interpolation_mut(&mut self) -> &mut InterpolationWindow {
         &mut self.interpolation

@@ -108,9 +108,8 @@ impl LevelVaeGenerator {
     }
 
     fn level(&self, game: studio_core::game::GameId, rows: Vec<String>) -> Level {
-        let mut level = Level::bare(game, "generated", rows);
-        level.tags.push(self.id.to_string());
-        level
+        // The generation service tags it with this generator's id.
+        Level::bare(game, "generated", rows)
     }
 
     /// Offers `rows` unless the game refuses them or they copy a training level; false when
