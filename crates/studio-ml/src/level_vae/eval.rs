@@ -24,6 +24,10 @@ pub struct EvalReport {
     pub playable: f64,
     /// Share the game's rules accept at all (`check`).
     pub legal: f64,
+    /// Share whose analysis says `solvable` (a game whose verdict asks more than a solution,
+    /// such as Longcat's non-trivial, reports this too); `None` when the game's analysis has
+    /// no such field.
+    pub solvable: Option<f64>,
     /// Share identical to a training level; for a side-scroller's model, the share of the
     /// generated levels' window-wide parts identical to a window of a training level.
     pub copies: f64,
@@ -77,12 +81,12 @@ pub fn evaluate(
         levels.push(rows);
     }
     let ms_per_level = started.elapsed().as_secs_f64() * 1000.0 / count.max(1) as f64;
-    let verdicts: Vec<(bool, bool)> = levels
+    let verdicts: Vec<(bool, bool, Option<bool>)> = levels
         .par_iter()
         .enumerate()
         .map(|(i, rows)| {
             if game.check(rows).is_err() {
-                return Ok((false, false));
+                return Ok((false, false, None));
             }
             let level = Level::bare(game.id(), format!("eval-{i}"), rows.clone());
             let options = AnalyseOptions {
@@ -90,15 +94,24 @@ pub fn evaluate(
                 ..Default::default()
             };
             match game.analyse(&level, &options, cancel) {
-                Ok(a) => Ok((true, a.verdict.pass)),
+                Ok(a) => Ok((
+                    true,
+                    a.verdict.pass,
+                    a.fields.get("solvable").and_then(|v| v.as_bool()),
+                )),
                 Err(JobError::Cancelled) => Err(LevelVaeError::Cancelled),
-                Err(JobError::Failed(_)) => Ok((true, false)),
+                Err(JobError::Failed(_)) => Ok((true, false, None)),
             }
         })
         .collect::<Result<_, _>>()?;
     let n = count.max(1) as f64;
-    let share =
-        |f: &dyn Fn(&(bool, bool)) -> bool| verdicts.iter().filter(|v| f(v)).count() as f64 / n;
+    let share = |f: &dyn Fn(&(bool, bool, Option<bool>)) -> bool| {
+        verdicts.iter().filter(|v| f(v)).count() as f64 / n
+    };
+    let solvable = verdicts
+        .iter()
+        .any(|v| v.2.is_some())
+        .then(|| share(&|v| v.2 == Some(true)));
     let copies = levels.iter().map(|r| side.copied_share(r)).sum::<f64>() / n;
     let mut distinct = levels.clone();
     distinct.sort();
@@ -120,6 +133,7 @@ pub fn evaluate(
         count,
         playable: share(&|v| v.1),
         legal: share(&|v| v.0),
+        solvable,
         copies,
         distinct: distinct.len() as f64 / n,
         e_distance: data::energy_distance(&shares(&levels), &shares(&side.holdout)),

@@ -16,7 +16,7 @@ use studio_core::rng::Rng;
 
 /// Latent draws tried per wanted level before a run gives up (copies and broken levels are
 /// skipped).
-const ATTEMPTS_PER_LEVEL: usize = 60;
+const ATTEMPTS_PER_LEVEL: usize = 400;
 /// Draws compared when a side-scroller's next window is chosen.
 const WINDOW_TRIES: usize = 8;
 
