@@ -330,4 +330,18 @@ fn bad_packs_models_and_regions_are_refused_in_words_and_nothing_is_written() {
         "--json",
     ]);
     assert!(!o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("not a level VAE"), "{}", stderr(&o));
+    // Damaged weights: refused by the sidecar's stamp, nothing written.
+    let mut bytes = std::fs::read(&out).unwrap();
+    let last = bytes.len() - 1;
+    bytes[last] ^= 0x55;
+    std::fs::write(&out, bytes).unwrap();
+    let pack_out = d.join("never.ron");
+    let o = studio(&["generate", "--model", s(&out), "--out", s(&pack_out)]);
+    assert!(
+        !o.status.success() && stderr(&o).contains("damaged"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!pack_out.exists());
 }
