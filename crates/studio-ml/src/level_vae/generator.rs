@@ -17,6 +17,8 @@ use studio_core::rng::Rng;
 /// Latent draws tried per wanted level before a run gives up (copies and broken levels are
 /// skipped).
 const ATTEMPTS_PER_LEVEL: usize = 400;
+/// A side-scroller's default cell temperature.
+pub const WINDOW_TEMPERATURE: f64 = 0.8;
 /// Draws compared when a side-scroller's next window is chosen.
 const WINDOW_TRIES: usize = 8;
 
@@ -198,7 +200,14 @@ impl LevelGenerator for LevelVaeGenerator {
                 max: 3.0,
                 step: 0.05,
             },
-            default: ConditionValue::Float(0.0),
+            // A side-scroller's argmax is mostly flat ground (its sparse tiles lose to the
+            // empty one), copying training windows: its windows are drawn at 0.8 unless told
+            // (docs/level-vae.md).
+            default: ConditionValue::Float(if self.sidecar.window.is_some() {
+                WINDOW_TEMPERATURE
+            } else {
+                0.0
+            }),
             required: false,
             help: "0: each cell its most likely tile; above 0: tiles drawn, more freely the \
                    higher.",
