@@ -271,6 +271,12 @@ fn bad_packs_models_and_regions_are_refused_in_words_and_nothing_is_written() {
     assert!(stderr(&o).contains("--window"), "{}", stderr(&o));
     let o = train(&pack, &out, &["--epochs", "0"]);
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let o = train(&pack, &out, &["--condition", "nonsense"]);
+    assert!(
+        stderr(&o).contains("no such figure") && stderr(&o).contains("difficulty"),
+        "{}",
+        stderr(&o)
+    );
     let o = train(&pack, &d.join("m.ron"), &[]);
     assert!(stderr(&o).contains(".safetensors"), "{}", stderr(&o));
     assert!(!out.exists(), "a refused training wrote a model");
