@@ -41,6 +41,10 @@ pub struct EvalReport {
     pub ms_per_level: f64,
 }
 
+/// One level's verdicts: the game's rules accept it, its analysis passes it, and its
+/// analysis's `solvable` field (where it has one).
+type Verdicts = (bool, bool, Option<bool>);
+
 /// Generates `count` raw levels (`width` columns for a side-scroller's windows, else the
 /// training sizes in turn) with `seed` at cell `temperature` (0: argmax) and measures them.
 ///
@@ -81,7 +85,7 @@ pub fn evaluate(
         levels.push(rows);
     }
     let ms_per_level = started.elapsed().as_secs_f64() * 1000.0 / count.max(1) as f64;
-    let verdicts: Vec<(bool, bool, Option<bool>)> = levels
+    let verdicts: Vec<Verdicts> = levels
         .par_iter()
         .enumerate()
         .map(|(i, rows)| {
@@ -105,9 +109,7 @@ pub fn evaluate(
         })
         .collect::<Result<_, _>>()?;
     let n = count.max(1) as f64;
-    let share = |f: &dyn Fn(&(bool, bool, Option<bool>)) -> bool| {
-        verdicts.iter().filter(|v| f(v)).count() as f64 / n
-    };
+    let share = |f: &dyn Fn(&Verdicts) -> bool| verdicts.iter().filter(|v| f(v)).count() as f64 / n;
     let solvable = verdicts
         .iter()
         .any(|v| v.2.is_some())
