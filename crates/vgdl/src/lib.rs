@@ -239,6 +239,8 @@ pub fn parse(text: &str, file: &str) -> Result<GameDesc, VgdlError> {
     let mut block: Option<(Block, usize)> = None;
     // The sprite being nested under, by indentation: (indent, index in desc.sprites).
     let mut stack: Vec<(usize, usize)> = Vec::new();
+    // Every nesting as written: (parent index, child name, line), for the cycle check.
+    let mut nestings: Vec<(usize, String, usize)> = Vec::new();
     for line in &lines[1..] {
         let fail = |m: String| err(line.number, m);
         if let Some(b) = Block::named(line.content) {
@@ -293,6 +295,7 @@ pub fn parse(text: &str, file: &str) -> Result<GameDesc, VgdlError> {
                 }
                 if let Some(i) = parent {
                     desc.sprites[i].children.push(name.to_string());
+                    nestings.push((i, name.to_string(), line.number));
                 }
                 let class = own_class.or(parent_class);
                 let at = match desc.sprites.iter().position(|s| s.name == name) {
@@ -395,8 +398,76 @@ pub fn parse(text: &str, file: &str) -> Result<GameDesc, VgdlError> {
             desc.mapping.push((c, vec![sprite.to_string()]));
         }
     }
+    check_nesting(&desc, &nestings, file)?;
     check_names(&desc, file)?;
     Ok(desc)
+}
+
+/// Refuses a sprite nested under itself, directly or through other groups (`floor >` under
+/// `floor`, or `left` under `right` under `left`): every later walk of the sprite tree would
+/// never end. One depth-first walk over the nestings as written; the error names the line that
+/// closes the cycle and the cycle itself.
+fn check_nesting(
+    desc: &GameDesc,
+    nestings: &[(usize, String, usize)],
+    file: &str,
+) -> Result<(), VgdlError> {
+    let index: std::collections::HashMap<&str, usize> = desc
+        .sprites
+        .iter()
+        .enumerate()
+        .map(|(i, s)| (s.name.as_str(), i))
+        .collect();
+    let mut edges: Vec<Vec<(usize, usize)>> = vec![Vec::new(); desc.sprites.len()];
+    for (parent, child, line) in nestings {
+        if let Some(&c) = index.get(child.as_str()) {
+            edges[*parent].push((c, *line));
+        }
+    }
+    // 0: not seen, 1: on the current path, 2: done.
+    let mut state = vec![0u8; desc.sprites.len()];
+    for root in 0..desc.sprites.len() {
+        if state[root] != 0 {
+            continue;
+        }
+        // The path: (sprite, next edge to follow).
+        let mut path: Vec<(usize, usize)> = vec![(root, 0)];
+        state[root] = 1;
+        while let Some(&mut (at, ref mut next)) = path.last_mut() {
+            let Some(&(child, line)) = edges[at].get(*next) else {
+                state[at] = 2;
+                path.pop();
+                continue;
+            };
+            *next += 1;
+            match state[child] {
+                0 => {
+                    state[child] = 1;
+                    path.push((child, 0));
+                }
+                1 => {
+                    let from = path.iter().position(|&(s, _)| s == child).unwrap_or(0);
+                    let mut cycle: Vec<&str> = path[from..]
+                        .iter()
+                        .map(|&(s, _)| desc.sprites[s].name.as_str())
+                        .collect();
+                    cycle.push(&desc.sprites[child].name);
+                    return Err(VgdlError {
+                        file: file.to_string(),
+                        line,
+                        message: format!(
+                            "“{}” is nested under itself ({}): a sprite cannot be its own \
+                             group; rename one of them",
+                            desc.sprites[child].name,
+                            cycle.join(" > ")
+                        ),
+                    });
+                }
+                _ => {}
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The level characters every game has unless its mapping says otherwise.
@@ -629,6 +700,39 @@ mod tests {
             bad("# nothing\n").to_string(),
             "bad.txt:1: the file holds no game description"
         );
+    }
+
+    #[test]
+    fn a_sprite_nested_under_itself_is_refused_at_the_line_that_nests_it() {
+        let bad = |text: &str| parse(text, "bad.txt").unwrap_err();
+        // Directly (a renamed child), through two groups, and by a line duplicated with tabs
+        // (GVGAI counts a tab as one column): F26, which overflowed the stack.
+        let e = bad("BasicGame\n  SpriteSet\n    floor > Immovable\n      floor >\n");
+        assert_eq!(e.line, 4);
+        assert!(
+            e.message
+                .contains("“floor” is nested under itself (floor > floor)"),
+            "{e}"
+        );
+        let e =
+            bad("BasicGame\n  SpriteSet\n    left >\n      right >\n    right >\n      left >\n");
+        assert_eq!(e.line, 6);
+        assert!(e.message.contains("(left > right > left)"), "{e}");
+        let e = bad(
+            "BasicGame\n  SpriteSet\n    enemy >\n        bat > RandomNPC\n\t\t\t\t\tbat > RandomNPC\n        bat > RandomNPC\n",
+        );
+        assert!(e.message.contains("“bat” is nested under itself"), "{e}");
+        // A deep tree without a cycle, and a sprite defined again under another group, still
+        // read.
+        let deep: String = (0..200)
+            .map(|d| format!("{}s{d} >\n", " ".repeat(4 + d)))
+            .collect();
+        assert!(parse(&format!("BasicGame\n  SpriteSet\n{deep}"), "deep.txt").is_ok());
+        assert!(parse(
+            "BasicGame\n  SpriteSet\n    a >\n      c > Immovable\n    b >\n      c > Immovable\n",
+            "twice.txt"
+        )
+        .is_ok());
     }
 
     #[test]
