@@ -495,3 +495,39 @@ fn import_export_generate_and_eval_of_a_vgdl_game() {
         stderr(&o)
     );
 }
+
+/// F26 and F32 (round five): a sprite nested under itself and a square of no size are refused
+/// in words, naming the file and line, where they overflowed the stack and divided by zero.
+#[test]
+fn a_self_nested_sprite_and_a_zero_square_are_refused_in_words() {
+    let dir = tempfile::tempdir().unwrap();
+    let level = write(dir.path(), "push_lvl0.txt", PUSH_LEVEL);
+    let nested = PUSH.replace(
+        "    crate > Passive\n",
+        "    crate > Passive\n      crate >\n",
+    );
+    let game = write(dir.path(), "push.txt", &nested);
+    let o = studio(&["play", "--vgdl", s(&game), s(&level), "--actions", "NIL"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("push.txt:6: “crate” is nested under itself (crate > crate)"),
+        "{}",
+        stderr(&o)
+    );
+    for size in ["0", "-1"] {
+        let game = write(
+            dir.path(),
+            "push.txt",
+            &PUSH.replace("square_size=10", &format!("square_size={size}")),
+        );
+        let o = studio(&["play", "--vgdl", s(&game), s(&level), "--actions", "NIL"]);
+        assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+        assert!(
+            stderr(&o).contains(&format!(
+                "square_size={size}: a square is 1 to 10,000 pixels"
+            )),
+            "{}",
+            stderr(&o)
+        );
+    }
+}

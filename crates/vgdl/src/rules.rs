@@ -1327,11 +1327,20 @@ fn compile_all(desc: &GameDesc, file: &str) -> Result<(Rules, Vec<VgdlError>), V
             }
         })
         .collect();
-    let square_size = desc
+    let square_size: Option<i32> = desc
         .params
         .iter()
         .find(|p| p.key == "square_size")
         .and_then(|p| p.value.parse().ok());
+    // Positions and speeds are measured in squares: 0 divides by zero in every step and a
+    // negative size turns the game around (F32).
+    if let Some(size) = square_size.filter(|&s| !(1..=10_000).contains(&s)) {
+        return Err(VgdlError {
+            file: file.to_string(),
+            line: 1,
+            message: format!("square_size={size}: a square is 1 to 10,000 pixels"),
+        });
+    }
     let game_reader = ParamReader {
         params: &desc.params,
         file,
