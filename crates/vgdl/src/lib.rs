@@ -138,9 +138,24 @@ pub struct VgdlError {
     pub message: String,
 }
 
+/// The most characters of a message an error prints: a message quotes the offending line, and
+/// a line may be a megabyte long (F37).
+const MAX_MESSAGE: usize = 300;
+
 impl fmt::Display for VgdlError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}:{}: {}", self.file, self.line, self.message)
+        let total = self.message.chars().count();
+        if total <= MAX_MESSAGE {
+            return write!(f, "{}:{}: {}", self.file, self.line, self.message);
+        }
+        let shown: String = self.message.chars().take(MAX_MESSAGE).collect();
+        write!(
+            f,
+            "{}:{}: {shown}… ({} more characters)",
+            self.file,
+            self.line,
+            total - MAX_MESSAGE
+        )
     }
 }
 
@@ -699,6 +714,14 @@ mod tests {
         assert_eq!(
             bad("# nothing\n").to_string(),
             "bad.txt:1: the file holds no game description"
+        );
+        // A megabyte-long line is quoted in part (F37).
+        let long = format!("BasicGame\n    {} > Immovable\n", "x".repeat(1 << 20));
+        let shown = bad(&long).to_string();
+        assert!(
+            shown.len() < 1_000 && shown.contains("more characters)"),
+            "{}",
+            shown.len()
         );
     }
 
