@@ -496,10 +496,11 @@ fn import_export_generate_and_eval_of_a_vgdl_game() {
     );
 }
 
-/// F26 and F32 (round five): a sprite nested under itself and a square of no size are refused
-/// in words, naming the file and line, where they overflowed the stack and divided by zero.
+/// F26, F27 and F32 (round five): a sprite nested under itself, a rule repeated two billion
+/// times and a square of no size are refused in words, naming the file and line, where they
+/// overflowed the stack, exhausted memory and divided by zero.
 #[test]
-fn a_self_nested_sprite_and_a_zero_square_are_refused_in_words() {
+fn a_self_nested_sprite_a_huge_repeat_and_a_zero_square_are_refused_in_words() {
     let dir = tempfile::tempdir().unwrap();
     let level = write(dir.path(), "push_lvl0.txt", PUSH_LEVEL);
     let nested = PUSH.replace(
@@ -511,6 +512,18 @@ fn a_self_nested_sprite_and_a_zero_square_are_refused_in_words() {
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("push.txt:6: “crate” is nested under itself (crate > crate)"),
+        "{}",
+        stderr(&o)
+    );
+    let game = write(
+        dir.path(),
+        "push.txt",
+        &PUSH.replace("stepBack\n", "stepBack repeat=2000000000\n"),
+    );
+    let o = studio(&["play", "--vgdl", s(&game), s(&level), "--actions", "NIL"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("repeat=2000000000: a rule repeats 0 to 1000 times"),
         "{}",
         stderr(&o)
     );

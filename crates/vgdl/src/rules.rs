@@ -960,6 +960,9 @@ impl ParamReader<'_> {
     }
 }
 
+/// The most times one rule may repeat (`repeat=N`).
+pub const MAX_REPEAT: i32 = 1_000;
+
 /// Compiles a description for the engine.
 ///
 /// # Errors
@@ -1175,7 +1178,17 @@ fn compile_all(desc: &GameDesc, file: &str) -> Result<(Rules, Vec<VgdlError>), V
             name: i.effect.clone(),
             index,
         };
-        let repeat = reader.int("repeat", 1)?.max(0) as usize;
+        let repeat = reader.int("repeat", 1)?;
+        // GVGAI stores a rule once per repeat: a bound keeps a slip of the keyboard from
+        // asking for hundreds of gigabytes (F27).
+        if !(0..=MAX_REPEAT).contains(&repeat) {
+            return Err(VgdlError {
+                file: file.to_string(),
+                line: i.line,
+                message: format!("repeat={repeat}: a rule repeats 0 to {MAX_REPEAT} times"),
+            });
+        }
+        let repeat = repeat as usize;
         if timed {
             // GVGAI: the sprite named beside TIME; its first run at tick 0 unless
             // `nextExecution` is given, which plans it `timer` ticks in.
