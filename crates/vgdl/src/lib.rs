@@ -352,6 +352,14 @@ pub fn parse(text: &str, file: &str) -> Result<GameDesc, VgdlError> {
                     return Err(fail(format!("“{}” is not one level character", key.trim())));
                 };
                 let sprites: Vec<String> = rest.split_whitespace().map(str::to_string).collect();
+                // Every cell of the character holds the list (F28: 20,000 sprites a cell).
+                if sprites.len() > MAX_SPRITES_PER_CELL {
+                    return Err(fail(format!(
+                        "the level character “{c}” places {} sprites in a cell; at most \
+                         {MAX_SPRITES_PER_CELL}",
+                        sprites.len()
+                    )));
+                }
                 if desc.mapping.iter().any(|(k, _)| *k == c) {
                     return Err(fail(format!("the level character “{c}” is mapped twice")));
                 }
@@ -484,6 +492,9 @@ fn check_nesting(
     }
     Ok(())
 }
+
+/// The most sprites one level character may place in a cell.
+pub const MAX_SPRITES_PER_CELL: usize = 64;
 
 /// The level characters every game has unless its mapping says otherwise.
 pub const DEFAULT_MAPPING: [(char, &str); 2] = [('w', "wall"), ('A', "avatar")];
@@ -714,6 +725,17 @@ mod tests {
         assert_eq!(
             bad("# nothing\n").to_string(),
             "bad.txt:1: the file holds no game description"
+        );
+        let many = format!(
+            "BasicGame\n  SpriteSet\n    floor > Immovable\n  LevelMapping\n    x > {}\n",
+            "floor ".repeat(20_000)
+        );
+        let e = bad(&many);
+        assert_eq!(e.line, 5);
+        assert!(
+            e.message
+                .contains("places 20000 sprites in a cell; at most 64"),
+            "{e}"
         );
         // A megabyte-long line is quoted in part (F37).
         let long = format!("BasicGame\n    {} > Immovable\n", "x".repeat(1 << 20));
