@@ -544,3 +544,28 @@ fn a_self_nested_sprite_a_huge_repeat_and_a_zero_square_are_refused_in_words() {
         );
     }
 }
+
+/// F31: `list --vgdl` reads each game with the checks every other reader has, so a FIFO
+/// among the games is reported, not waited on forever.
+#[cfg(unix)]
+#[test]
+fn list_reports_a_fifo_game_instead_of_waiting_on_it() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "push.txt", PUSH);
+    write(dir.path(), "push_lvl0.txt", PUSH_LEVEL);
+    write(dir.path(), "pipe_lvl0.txt", PUSH_LEVEL);
+    let fifo = dir.path().join("pipe.txt");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let started = std::time::Instant::now();
+    let o = studio(&["list", "--vgdl", s(dir.path())]);
+    assert!(started.elapsed() < std::time::Duration::from_secs(20));
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.contains("push") && out.contains("runs"), "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.starts_with("pipe") && !l.contains("runs")),
+        "{out}"
+    );
+}

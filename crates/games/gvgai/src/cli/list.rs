@@ -63,9 +63,11 @@ pub fn check(path: &Path) -> Listed {
         runs: false,
         missing,
     };
-    let text = match std::fs::read_to_string(path) {
+    // The checks every other reader has: a FIFO, a device or a file past the size cap is
+    // refused before it is read (F31: a FIFO blocked the listing, /dev/zero took 2 GB).
+    let text = match studio_core::io::read_regular_text(path) {
         Ok(t) => t,
-        Err(e) => return fail(vec![format!("{}: {e}", path.display())]),
+        Err(e) => return fail(vec![e.to_string()]),
     };
     let file = path.display().to_string();
     let desc = match vgdl::parse(&text, &file) {
