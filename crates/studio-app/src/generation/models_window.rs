@@ -58,6 +58,9 @@ pub struct ModelsWindow {
     curve: Curve,
     regenerating: Worker<Vec<Candidate>>,
     next_key: u64,
+    /// Model files trained or opened since the studio last asked: its model cache forgets
+    /// them, so a model retrained under the same name is read again.
+    changed: Vec<PathBuf>,
 }
 
 impl ModelsWindow {
@@ -78,6 +81,7 @@ impl ModelsWindow {
             curve: Arc::default(),
             regenerating: Worker::new("regenerate selection", mode),
             next_key: 1,
+            changed: Vec::new(),
         }
     }
 
@@ -171,8 +175,14 @@ impl ModelsWindow {
         });
     }
 
+    /// The model files trained or opened since the last call.
+    pub fn take_changed(&mut self) -> Vec<PathBuf> {
+        std::mem::take(&mut self.changed)
+    }
+
     /// Adds the model at `path` to its game's generators.
     pub fn open_model(&mut self, path: &Path) {
+        self.changed.push(path.to_path_buf());
         match level_vae::register(path) {
             Ok(g) => {
                 self.message = Some(format!(

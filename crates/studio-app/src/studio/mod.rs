@@ -522,6 +522,9 @@ impl StudioApp {
         let mut offered = Vec::new();
         self.models_window.poll(&mut offered);
         self.pending.extend(offered);
+        for path in self.models_window.take_changed() {
+            self.generators.models.forget(&path);
+        }
         if self.generators.busy()
             || self.models_window.training()
             || self.models_window.regenerating()

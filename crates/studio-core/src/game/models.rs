@@ -53,6 +53,14 @@ impl ModelCache {
         }
     }
 
+    /// Forgets the model at `path` (loaded or failed), so the next use reads the file again:
+    /// a model retrained or replaced on disk.
+    pub fn forget(&self, path: &Path) {
+        if let Ok(mut map) = self.loaded.lock() {
+            map.remove(path);
+        }
+    }
+
     /// The model at `path` if it has been loaded, without waiting for a load in progress.
     pub fn peek<T: Any + Send + Sync>(&self, path: &Path) -> Option<Result<Arc<T>, String>> {
         let map = self.loaded.try_lock().ok()?;
@@ -77,5 +85,23 @@ impl ModelCache {
     pub fn load_error(&self, path: &Path) -> Option<String> {
         let map = self.loaded.try_lock().ok()?;
         map.get(path).and_then(|r| r.as_ref().err().cloned())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_forgotten_model_is_read_again_on_next_use() {
+        let cache = ModelCache::new(Path::new("models"));
+        let path = Path::new("m.safetensors");
+        let first = cache.get_or_load(path, |_| Ok(1u32)).unwrap();
+        // Loaded once: a second loader is not called.
+        let again = cache.get_or_load(path, |_| Ok(2u32)).unwrap();
+        assert_eq!((*first, *again), (1, 1));
+        cache.forget(path);
+        assert!(!cache.tried(path));
+        assert_eq!(*cache.get_or_load(path, |_| Ok(3u32)).unwrap(), 3);
     }
 }
