@@ -132,6 +132,26 @@ fn training_on_the_pack_adds_a_level_vae_to_the_generators() {
     let file = learned[0].model_file().unwrap().to_path_buf();
     assert_eq!(file, dir.path().join("rooms-level-vae-fc.safetensors"));
     assert!(file.exists() && file.with_extension("ron").exists());
-    // The sidebar lists it.
+    // The sidebar lists it, and the settings remember it for the next start.
     h.get_by_label(learned[0].label());
+    let remembered = std::fs::canonicalize(&file).unwrap();
+    assert_eq!(h.state().level_models(), [remembered.clone()]);
+    let mut settings = Settings::default();
+    settings.level_models = vec![remembered, dir.path().join("gone.safetensors")];
+    let paths = StudioPaths::for_tests(vec![], Some(dir.path().join("recovery2.ron")));
+    let next = StudioApp::new(settings, paths, JobMode::Threads);
+    assert!(
+        next.startup_notes()
+            .iter()
+            .any(|n| n.contains("gone.safetensors")),
+        "{:?}",
+        next.startup_notes()
+    );
+    assert_eq!(
+        level_studio::game::generators_of(game)
+            .iter()
+            .filter(|g| g.id().starts_with("vae-"))
+            .count(),
+        1
+    );
 }

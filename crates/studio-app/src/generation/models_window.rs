@@ -175,16 +175,16 @@ impl ModelsWindow {
         });
     }
 
-    /// The model files trained or opened since the last call.
+    /// The model files trained or opened (and loaded) since the last call.
     pub fn take_changed(&mut self) -> Vec<PathBuf> {
         std::mem::take(&mut self.changed)
     }
 
     /// Adds the model at `path` to its game's generators.
     pub fn open_model(&mut self, path: &Path) {
-        self.changed.push(path.to_path_buf());
         match level_vae::register(path) {
             Ok(g) => {
+                self.changed.push(path.to_path_buf());
                 self.message = Some(format!(
                     "{} joins the {} generators",
                     g.label(),

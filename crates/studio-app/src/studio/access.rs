@@ -167,6 +167,12 @@ impl StudioApp {
         &mut self.models_window
     }
 
+    /// The level VAE files the settings remember (listed among their games' generators at
+    /// start).
+    pub fn level_models(&self) -> &[std::path::PathBuf] {
+        &self.settings.level_models
+    }
+
     /// The canvas selection, `[x, y, width, height]` (the Select tool's).
     pub fn selection(&self) -> Option<[usize; 4]> {
         self.settings.tools.selection

@@ -177,7 +177,6 @@ impl StudioApp {
             }
             AppCommand::OpenModel(path) => {
                 self.models_window.open_model(&path);
-                self.generators.models.forget(&path);
                 self.models_window.open = true;
                 if let Some(e) = &self.models_window.error {
                     self.status = e.clone();

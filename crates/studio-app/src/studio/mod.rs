@@ -331,6 +331,13 @@ impl StudioApp {
             help_open: false,
             settings,
         };
+        // The level models of earlier runs join their games' generators before the session
+        // (whose requests may name them) is restored; one that no longer loads is said.
+        for path in app.settings.level_models.clone() {
+            if let Err(e) = studio_ml::level_vae::register(&path) {
+                notes.push(format!("level model {}: {e}", path.display()));
+            }
+        }
         if let Some(path) = app.paths.session_file.clone() {
             let read = read_startup_file(&path, "session file", session::Session::from_text);
             notes.extend(read.notes);
@@ -342,6 +349,18 @@ impl StudioApp {
         app.status = status_line(&notes);
         app.startup_notes = notes;
         app
+    }
+
+    /// Models trained or opened in the Level models window: read again on next use, and
+    /// remembered in the settings so the next start lists them too.
+    pub(super) fn note_changed_models(&mut self) {
+        for path in self.models_window.take_changed() {
+            self.generators.models.forget(&path);
+            let path = std::fs::canonicalize(&path).unwrap_or(path);
+            if !self.settings.level_models.contains(&path) {
+                self.settings.level_models.push(path);
+            }
+        }
     }
 
     /// What was wrong with the files read at start, one line each (empty after a clean
@@ -522,9 +541,7 @@ impl StudioApp {
         let mut offered = Vec::new();
         self.models_window.poll(&mut offered);
         self.pending.extend(offered);
-        for path in self.models_window.take_changed() {
-            self.generators.models.forget(&path);
-        }
+        self.note_changed_models();
         if self.generators.busy()
             || self.models_window.training()
             || self.models_window.regenerating()

@@ -129,6 +129,10 @@ pub struct Settings {
     pub zoom: f32,
     /// Packs open at the end of the last run.
     pub last_packs: Vec<PathBuf>,
+    /// Level VAE files trained or opened in the window, added to their games' generators at
+    /// start (one that no longer loads is said in the status bar and kept, in case its drive
+    /// comes back).
+    pub level_models: Vec<PathBuf>,
     /// The panels the designer closed, by the name of their tool panel (every other panel is
     /// open).
     pub closed_panels: BTreeSet<String>,
@@ -259,6 +263,7 @@ impl Default for Settings {
             tools: ToolState::default(),
             zoom: 1.0,
             last_packs: Vec::new(),
+            level_models: Vec::new(),
             closed_panels: BTreeSet::new(),
             right_panel_width: 380.0,
             pack_strip_height: 190.0,
