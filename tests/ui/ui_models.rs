@@ -136,8 +136,10 @@ fn training_on_the_pack_adds_a_level_vae_to_the_generators() {
     h.get_by_label(learned[0].label());
     let remembered = std::fs::canonicalize(&file).unwrap();
     assert_eq!(h.state().level_models(), [remembered.clone()]);
-    let mut settings = Settings::default();
-    settings.level_models = vec![remembered, dir.path().join("gone.safetensors")];
+    let settings = Settings {
+        level_models: vec![remembered, dir.path().join("gone.safetensors")],
+        ..Default::default()
+    };
     let paths = StudioPaths::for_tests(vec![], Some(dir.path().join("recovery2.ron")));
     let next = StudioApp::new(settings, paths, JobMode::Threads);
     assert!(
