@@ -135,7 +135,7 @@ fn training_on_the_pack_adds_a_level_vae_to_the_generators() {
     // The sidebar lists it, and the settings remember it for the next start.
     h.get_by_label(learned[0].label());
     let remembered = std::fs::canonicalize(&file).unwrap();
-    assert_eq!(h.state().level_models(), [remembered.clone()]);
+    assert_eq!(h.state().level_models(), std::slice::from_ref(&remembered));
     let settings = Settings {
         level_models: vec![remembered, dir.path().join("gone.safetensors")],
         ..Default::default()
