@@ -569,3 +569,19 @@ fn list_reports_a_fifo_game_instead_of_waiting_on_it() {
         "{out}"
     );
 }
+
+/// F30: `--actions` bounds the whole script, not only each part.
+#[test]
+fn a_script_longer_than_the_bound_in_all_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = write(dir.path(), "push.txt", PUSH);
+    let level = write(dir.path(), "push_lvl0.txt", PUSH_LEVEL);
+    let script = vec!["NIL*1000000"; 11].join(",");
+    let o = studio(&["play", "--vgdl", s(&game), s(&level), "--actions", &script]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("longer than 10000000 ticks in all"),
+        "{}",
+        stderr(&o)
+    );
+}

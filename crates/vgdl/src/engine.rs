@@ -1950,10 +1950,19 @@ pub fn parse_script(text: &str) -> Result<Vec<Action>, String> {
         if times > 1_000_000 {
             return Err(format!("“{part}”: at most 1,000,000 ticks a part"));
         }
+        // The whole script too (F30: 3,000 parts of a million ticks asked for 4 GB).
+        if out.len() + times > MAX_SCRIPT_TICKS {
+            return Err(format!(
+                "the script is longer than {MAX_SCRIPT_TICKS} ticks in all (at “{part}”)"
+            ));
+        }
         out.extend(std::iter::repeat_n(action, times));
     }
     Ok(out)
 }
+
+/// The most ticks a whole button script may hold.
+pub const MAX_SCRIPT_TICKS: usize = 10_000_000;
 
 /// The fixed sprites by kind and grid cell: sprites are one cell in size, so two overlap only
 /// when their cells are neighbours. Cells run from -1 to the level's size (a ring outside the
