@@ -576,7 +576,7 @@ fn a_script_longer_than_the_bound_in_all_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let game = write(dir.path(), "push.txt", PUSH);
     let level = write(dir.path(), "push_lvl0.txt", PUSH_LEVEL);
-    let script = vec!["NIL*1000000"; 11].join(",");
+    let script = ["NIL*1000000"; 11].join(",");
     let o = studio(&["play", "--vgdl", s(&game), s(&level), "--actions", &script]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(
