@@ -585,3 +585,35 @@ fn a_script_longer_than_the_bound_in_all_is_refused() {
         stderr(&o)
     );
 }
+
+/// F38: a flag of another mode is refused in words, not ignored.
+#[test]
+fn a_flag_of_another_mode_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = write(dir.path(), "push.txt", PUSH);
+    let level = write(dir.path(), "push_lvl0.txt", PUSH_LEVEL);
+    for (extra, says) in [
+        (
+            &["--agent", "random", "--frozen"][..],
+            "--frozen goes with --shortest",
+        ),
+        (
+            &["--agent", "random", "--budget", "5"][..],
+            "--budget goes with --shortest",
+        ),
+        (
+            &["--shortest", "--games", "7"][..],
+            "--games goes with --agent",
+        ),
+        (
+            &["--actions", "RIGHT", "--games", "5"][..],
+            "--games goes with --agent",
+        ),
+    ] {
+        let mut args = vec!["play", "--vgdl", s(&game), s(&level)];
+        args.extend_from_slice(extra);
+        let o = studio(&args);
+        assert!(!o.status.success(), "{extra:?} was accepted");
+        assert!(stderr(&o).contains(says), "{extra:?}: {}", stderr(&o));
+    }
+}

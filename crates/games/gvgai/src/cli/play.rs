@@ -41,8 +41,8 @@ pub struct PlayArgs {
     #[arg(long)]
     pub agent: Option<String>,
     /// With --agent: how many games, 1 to 1,000 (game i is seeded SEED + i).
-    #[arg(long, default_value_t = 1, value_parser = AGENT_GAMES.parser::<usize>())]
-    pub games: usize,
+    #[arg(long, value_parser = AGENT_GAMES.parser::<usize>())]
+    pub games: Option<usize>,
     /// The seed of the game's random numbers (GVGAI's `new Random(seed)`, the seed's 64 bits
     /// as Java's long); the random agent draws from its own generator seeded from it.
     #[arg(long, default_value_t = 0)]
@@ -55,13 +55,16 @@ pub struct PlayArgs {
     /// With --shortest: the random movers and chasers stand still.
     #[arg(long, requires = "shortest")]
     pub frozen: bool,
-    /// With --shortest: the most states searched, 1 to 10,000,000.
-    #[arg(long, default_value_t = 1_000_000, value_parser = SEARCH_STATES.parser::<usize>())]
-    pub budget: usize,
+    /// With --shortest: the most states searched, 1 to 10,000,000 (default 1,000,000).
+    #[arg(long, value_parser = SEARCH_STATES.parser::<usize>())]
+    pub budget: Option<usize>,
     /// Print the outcome as one JSON object.
     #[arg(long)]
     pub json: bool,
 }
+
+/// `play --vgdl --shortest`'s budget when none is given: states a search may see.
+const DEFAULT_BUDGET: usize = 1_000_000;
 
 /// `play --vgdl --shortest --budget`: states a search may see.
 pub const SEARCH_STATES: studio_cli::bounds::Whole = studio_cli::bounds::Whole::new(1, 10_000_000);
@@ -112,6 +115,30 @@ pub fn agent_seed(seed: i64) -> i64 {
 /// Files that do not read, a game the engine does not run yet, a level without an avatar, a
 /// script or agent that is not one.
 pub fn run(args: &PlayArgs) -> Result<ExitCode> {
+    // A flag of another mode is refused, not ignored (F38).
+    let misplaced = [
+        (
+            args.trace && args.actions.is_none(),
+            "--trace goes with --actions",
+        ),
+        (
+            args.frozen && !args.shortest,
+            "--frozen goes with --shortest",
+        ),
+        (
+            args.budget.is_some() && !args.shortest,
+            "--budget goes with --shortest",
+        ),
+        (
+            args.games.is_some() && args.agent.is_none(),
+            "--games goes with --agent",
+        ),
+    ];
+    if let Some((_, why)) = misplaced.iter().find(|(wrong, _)| *wrong) {
+        bail!("{why}");
+    }
+    let games = args.games.unwrap_or(1);
+    let budget = args.budget.unwrap_or(DEFAULT_BUDGET);
     let game = load::game(&args.vgdl)?;
     let level = load::level(&game, &args.level)?;
     let fresh = |seed: i64| -> Result<State> { Ok(State::new(game.rules.clone(), &level, seed)?) };
@@ -164,7 +191,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     if args.shortest {
         let mut state = fresh(args.seed as i64)?;
         state.freeze_npcs(args.frozen);
-        let found = vgdl::search::shortest_win(&state, args.budget);
+        let found = vgdl::search::shortest_win(&state, budget);
         let (verdict, path) = match &found {
             vgdl::search::Found::Win(path) => ("win", Some(path)),
             vgdl::search::Found::NoWin => ("no win", None),
@@ -186,7 +213,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
                 None if verdict == "no win" => {
                     writeln!(out, "no win: every reachable state was seen")?
                 }
-                None => writeln!(out, "no win found within {} states (--budget)", args.budget)?,
+                None => writeln!(out, "no win found within {} states (--budget)", budget)?,
             }
         }
         return Ok(ExitCode::SUCCESS);
@@ -195,8 +222,8 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         bail!("play --vgdl needs --actions SCRIPT, --agent AGENT or --shortest");
     };
     agents::named(agent_name, 0, &game).map_err(|e| anyhow!("--agent: {e}"))?;
-    let mut outcomes: Vec<Outcome> = Vec::with_capacity(args.games);
-    for i in 0..args.games {
+    let mut outcomes: Vec<Outcome> = Vec::with_capacity(games);
+    for i in 0..games {
         let seed = args.seed.wrapping_add(i as u64) as i64;
         let mut agent = agents::named(agent_name, agent_seed(seed), &game)
             .map_err(|e| anyhow!("--agent: {e}"))?;
@@ -212,7 +239,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
             out,
             "{}",
             json!({
-                "games": args.games,
+                "games": games,
                 "wins": wins,
                 "mean_score": mean_score,
                 "sd_score": sd_score,
@@ -225,7 +252,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
             out,
             "{} games, {wins} won; score {mean_score:.3} ± {sd_score:.3}; ticks {mean_ticks:.1} ± \
              {sd_ticks:.1}",
-            args.games
+            games
         )?;
     }
     Ok(ExitCode::SUCCESS)
