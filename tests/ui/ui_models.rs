@@ -69,13 +69,14 @@ fn a_dragged_selection_is_regenerated_and_only_its_cells_change() {
         "{:?}",
         h.state().models_window().error
     );
-    assert!(!offered.is_empty(), "no candidate came back");
+    // The frames after G may have taken the answer already (a fast search): it is then in
+    // the candidates without passing through `wait`.
     for command in offered {
         h.state_mut().push(command);
     }
     steps(&mut h, 3);
     let candidates = &h.state().generators().candidates;
-    assert!(!candidates.is_empty());
+    assert!(!candidates.is_empty(), "no candidate came back");
     for c in candidates {
         assert!(c.verdict.pass, "{}", c.verdict.reason);
         for (y, (a, b)) in c.level.cells.iter().zip(&before).enumerate() {

@@ -269,6 +269,9 @@ fn mean_ci(values: &[f64]) -> (f64, f64) {
     (mean, 1.96 * (var / n).sqrt())
 }
 
+/// The most levels a pack may bring to `eval --profile`.
+pub const MAX_PROFILE_LEVELS: usize = 100;
+
 /// Runs `eval --vgdl`.
 ///
 /// # Errors
@@ -281,20 +284,46 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
     // The packs name their game by its description: open it first (done above), so a
     // pack written by `generate --vgdl` of this description reads.
     let (alpha, beta) = (levels_of(g, a)?, levels_of(g, b)?);
+    // Each level plays every agent's full games: a bound, and a line a level (F35: 200 + 200
+    // levels printed nothing for an hour).
+    for (pack, levels) in [(a, &alpha), (b, &beta)] {
+        if levels.len() > MAX_PROFILE_LEVELS {
+            bail!(
+                "{}: {} levels; a profile takes at most {MAX_PROFILE_LEVELS} a pack (each plays \
+                 {} agents × --games full games)",
+                pack.display(),
+                levels.len(),
+                PROFILE_AGENTS.len()
+            );
+        }
+    }
     let cancel = Cancel::default();
-    let run = |levels: &[Vec<String>]| {
-        profiles::profile_games(
-            g,
-            levels,
-            &PROFILE_AGENTS,
-            args.games,
-            args.seed,
-            args.budget,
-            &cancel,
-        )
-        .map_err(|e| anyhow!("{e}"))
+    let started = std::time::Instant::now();
+    let run = |name: &str, levels: &[Vec<String>]| -> Result<Vec<_>> {
+        let mut all = Vec::with_capacity(levels.len());
+        for (i, level) in levels.iter().enumerate() {
+            let one = profiles::profile_games(
+                g,
+                std::slice::from_ref(level),
+                &PROFILE_AGENTS,
+                args.games,
+                args.seed,
+                args.budget,
+                &cancel,
+            )
+            .map_err(|e| anyhow!("{e}"))?;
+            all.extend(one);
+            eprintln!(
+                "{name}: level {}/{} played by {} agents ({:.0} s)",
+                i + 1,
+                levels.len(),
+                PROFILE_AGENTS.len(),
+                started.elapsed().as_secs_f64()
+            );
+        }
+        Ok(all)
     };
-    let (alpha_games, beta_games) = (run(&alpha)?, run(&beta)?);
+    let (alpha_games, beta_games) = (run("alpha", &alpha)?, run("beta", &beta)?);
     let (alpha_levels, beta_levels) = (
         profiles::per_level(&alpha_games),
         profiles::per_level(&beta_games),
