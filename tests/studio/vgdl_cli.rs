@@ -617,3 +617,32 @@ fn a_flag_of_another_mode_is_refused() {
         assert!(stderr(&o).contains(says), "{extra:?}: {}", stderr(&o));
     }
 }
+
+/// F38: `generate --vgdl` takes a missing `GAME_lvl0.txt` for the blank template, but refuses
+/// one that is no regular file instead of ignoring it.
+#[cfg(unix)]
+#[test]
+fn generate_refuses_a_level_file_that_is_a_fifo() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = write(dir.path(), "push.txt", PUSH);
+    let made = Command::new("mkfifo")
+        .arg(dir.path().join("push_lvl0.txt"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let out = dir.path().join("g.ron");
+    let o = studio(&[
+        "generate",
+        "--vgdl",
+        s(&game),
+        "--model",
+        "fi2pop",
+        "--count",
+        "1",
+        "--out",
+        s(&out),
+    ]);
+    assert!(!o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("not a regular file"), "{}", stderr(&o));
+    assert!(!out.exists());
+}

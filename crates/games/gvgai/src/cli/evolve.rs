@@ -96,7 +96,9 @@ fn template(g: &VgdlGame, game_path: &Path, level: Option<&Path>) -> Result<Grid
     ));
     let path = match level {
         Some(p) => Some(p.to_path_buf()),
-        None => beside.is_file().then_some(beside),
+        // Only a missing file falls back on the blank template; anything else there (a FIFO,
+        // a device) is read, and so refused in words (F38).
+        None => std::fs::symlink_metadata(&beside).is_ok().then_some(beside),
     };
     let rows = match path {
         Some(p) => {
