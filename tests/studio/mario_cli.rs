@@ -503,13 +503,14 @@ fn eval_refuses_an_ri_out_of_range_or_a_list_longer_than_its_table() {
     );
 }
 
-/// Mario's `eval --dagp` takes what Generate takes (issue 48, F23): at most 50 candidates, and
-/// no noise rate, which Mario would ignore.
+/// Mario's `eval --dagp` takes what Generate takes (issue 48, F23): at most 50 candidates, a
+/// distance of 0 to 1, and no noise rate, which Mario would ignore.
 #[test]
 fn eval_refuses_a_dagp_generate_would_refuse_or_a_noise_rate_it_would_ignore() {
     for (dagp, says) in [
         ("1000,0.1", "Mario's DAGP draws 1 to 50 candidates"),
         ("10,0.1,0.5", "Mario's DAGP has no noise rate"),
+        ("10,1e308", "Mario's DAGP distance is 0 to 1"),
     ] {
         let out = run(&["eval", "--game", "mario", "--model", "td3", "--dagp", dagp]);
         let err = String::from_utf8_lossy(&out.stderr);

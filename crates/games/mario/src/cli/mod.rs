@@ -656,6 +656,14 @@ fn check_dagp(text: &str) -> Result<()> {
             dagp.n
         );
     }
+    // Generate's `diverse_d` range, 0 to 1 in KL_pattern (F23: 1e308 was taken here and
+    // refused there).
+    if !(0.0..=1.0).contains(&dagp.d) {
+        bail!(
+            "--dagp {text}: Mario's DAGP distance is 0 to 1 (as Generate), not {:?}",
+            dagp.d
+        );
+    }
     if text.split(',').count() == 3 {
         bail!(
             "--dagp {text}: Mario's DAGP has no noise rate (it acts at every one of its \
