@@ -318,16 +318,16 @@ impl ModelsWindow {
             .collect()
     }
 
-    /// Draws the window. `pack`: the active pack's title, levels and where a model of it is
-    /// saved; `selection` and `level`: the canvas's.
+    /// Draws the window. `pack`: the active pack (its levels of `game` are what Train copies
+    /// and learns from, only when pressed) and where a model of it is saved; `selection`: the
+    /// canvas's (Regenerate asks the studio, which hands over the level under edit).
     #[allow(clippy::too_many_arguments)]
     pub fn ui(
         &mut self,
         ctx: &egui::Context,
         game: GameId,
-        pack: Option<(String, Vec<Level>, PathBuf)>,
+        pack: Option<(String, &[Level], PathBuf)>,
         selection: Option<[usize; 4]>,
-        level: &Level,
         commands: &mut Vec<AppCommand>,
     ) {
         if !self.open {
@@ -341,10 +341,10 @@ impl ModelsWindow {
             .default_pos([260.0, 140.0])
             .show(ctx, |ui| {
                 ui.heading(format!("Train a level VAE on this pack ({name})"));
-                self.train_ui(ui, pack, commands);
+                self.train_ui(ui, game, pack, commands);
                 ui.separator();
                 ui.heading("Regenerate selection");
-                self.region_ui(ui, game, selection, level);
+                self.region_ui(ui, game, selection, commands);
                 if let Some(m) = &self.message {
                     ui.colored_label(palette::GOOD, m);
                 }
@@ -360,14 +360,16 @@ impl ModelsWindow {
     fn train_ui(
         &mut self,
         ui: &mut egui::Ui,
-        pack: Option<(String, Vec<Level>, PathBuf)>,
+        game: GameId,
+        pack: Option<(String, &[Level], PathBuf)>,
         commands: &mut Vec<AppCommand>,
     ) {
-        let Some((title, levels, out)) = pack else {
+        let Some((title, all, out)) = pack else {
             ui.weak("Open or make a pack of this game's levels to train on.");
             return;
         };
-        ui.label(format!("Pack “{title}”: {} levels", levels.len()));
+        let count = all.iter().filter(|l| l.game == game).count();
+        ui.label(format!("Pack “{title}”: {count} levels"));
         ui.horizontal(|ui| {
             let l = ui.label("Network");
             egui::ComboBox::from_id_salt("vae-arch")
@@ -392,10 +394,7 @@ impl ModelsWindow {
             ui.add(egui::DragValue::new(&mut self.seed))
                 .labelled_by(l.id);
         });
-        let side_scrolling = levels
-            .first()
-            .and_then(|l| l.game.game().ok())
-            .is_some_and(|g| g.side_scrolling());
+        let side_scrolling = game.game().is_ok_and(|g| g.side_scrolling());
         if side_scrolling {
             ui.horizontal(|ui| {
                 let l = ui.label("Window columns");
@@ -409,11 +408,12 @@ impl ModelsWindow {
         ui.horizontal(|ui| {
             let busy = self.training.busy();
             if ui
-                .add_enabled(!busy && levels.len() >= 2, egui::Button::new("Train"))
+                .add_enabled(!busy && count >= 2, egui::Button::new("Train"))
                 .on_hover_text(format!("Saves {}", out.display()))
                 .clicked()
             {
-                self.train(levels.clone(), title.clone(), out.clone(), ui.ctx());
+                let levels = all.iter().filter(|l| l.game == game).cloned().collect();
+                self.train(levels, title.clone(), out.clone(), ui.ctx());
             }
             if busy {
                 if ui.button("Cancel").clicked() {
@@ -431,7 +431,7 @@ impl ModelsWindow {
                 commands.push(AppCommand::OpenModelDialog);
             }
         });
-        if levels.len() < 2 {
+        if count < 2 {
             ui.weak("A level VAE needs at least two levels (and learns from many more).");
         }
         let curve = self.curve();
@@ -455,7 +455,7 @@ impl ModelsWindow {
         ui: &mut egui::Ui,
         game: GameId,
         selection: Option<[usize; 4]>,
-        level: &Level,
+        commands: &mut Vec<AppCommand>,
     ) {
         let models = Self::models_of(game);
         if let RegionSource::Model(p) = &self.source {
@@ -504,7 +504,7 @@ impl ModelsWindow {
                         .on_hover_text("Shortcut: G. Only the selected cells change; each candidate passes the game's analysis")
                         .clicked()
                     {
-                        self.regenerate(level.clone(), [x, y, w, h], ui.ctx());
+                        commands.push(AppCommand::RegenerateSelection);
                     }
                     if busy {
                         if ui.button("Cancel").clicked() {

@@ -413,28 +413,19 @@ impl StudioApp {
         super::help::show(ctx, &mut self.help_open);
         self.playtest.ui(ctx, commands);
         if self.models_window.open {
-            // The active pack's levels of the game shown: what "Train" learns from.
+            // The active pack, of whose levels of the game shown "Train" learns.
             let game = self.game;
             let pack = self.packs.get(self.active_pack).map(|doc| {
-                let levels: Vec<_> = doc
-                    .pack
-                    .levels
-                    .iter()
-                    .filter(|l| l.game == game)
-                    .cloned()
-                    .collect();
                 let out = crate::generation::models_window::model_path_for(
                     doc.path.as_deref(),
                     &doc.title(),
                     &self.paths.user_packs,
                     self.models_window.arch,
                 );
-                (doc.title(), levels, out)
+                (doc.title(), doc.pack.levels.as_slice(), out)
             });
-            let level = self.editor().to_level();
             let selection = self.settings.tools.selection;
-            self.models_window
-                .ui(ctx, game, pack, selection, &level, commands);
+            self.models_window.ui(ctx, game, pack, selection, commands);
         }
         if self.interpolation.open {
             // The levels to choose from, rebuilt only when packs, candidates or the editor change.

@@ -217,14 +217,10 @@ pub fn inpaint(
         .ok_or_else(|| refused("rows of different lengths".into()))?;
     check_region(region, width, height)?;
     let palette: Vec<char> = game.tiles().iter().map(|t| t.ascii).collect();
-    let grid: Vec<Vec<usize>> = level
-        .cells
-        .iter()
-        .map(|r| {
-            r.chars()
-                .map(|c| palette.iter().position(|&p| p == c).unwrap_or(0))
-                .collect()
-        })
+    let grid: Vec<Vec<usize>> = studio_core::game::tile_indices(game, &level.cells)
+        .map_err(|e| refused(e.to_string()))?
+        .into_iter()
+        .map(|row| row.into_iter().map(usize::from).collect())
         .collect();
     let options = |i: u64| AnalyseOptions {
         seed: config.seed.wrapping_add(i),
