@@ -40,4 +40,5 @@ mod ui_editor;
 mod ui_mario;
 mod ui_models;
 mod ui_part2;
+mod ui_round4;
 mod ui_startup;

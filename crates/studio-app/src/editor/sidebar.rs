@@ -16,8 +16,9 @@ use studio_ui::widgets::bounded_number;
 pub struct ConditionsPanel {
     /// Size of a new level, per game (the game's default size until changed).
     pub sizes: HashMap<GameId, (usize, usize)>,
-    /// Why the last typed size was changed (out of the game's range).
-    pub size_note: Option<String>,
+    /// Why the last typed size was changed (out of the game's range), with the game whose
+    /// fields it is about: shown under that game's fields only (W3).
+    pub size_note: Option<(GameId, String)>,
 }
 
 impl ToolPanel for ConditionsPanel {
@@ -44,7 +45,12 @@ impl ToolPanel for ConditionsPanel {
         let sizes = rules.size_rules();
         let size = self.sizes.entry(rules.id()).or_insert(sizes.default);
         let (range_w, range_h) = (sizes.min.0..=sizes.max.0, sizes.min.1..=sizes.max.1);
-        let note = &mut self.size_note;
+        let mut shown = self
+            .size_note
+            .as_ref()
+            .filter(|(g, _)| *g == rules.id())
+            .map(|(_, n)| n.clone());
+        let note = &mut shown;
         egui::Grid::new("conditions")
             .num_columns(3)
             .spacing([8.0, 4.0])
@@ -72,14 +78,20 @@ impl ToolPanel for ConditionsPanel {
                     ));
                 ui.end_row();
             });
-        if let Some(n) = &self.size_note {
+        if let Some(n) = &shown {
             ui.colored_label(palette::ACCENT, n);
+        }
+        let was = self.size_note.as_ref().filter(|(g, _)| *g == rules.id()).map(|(_, n)| n);
+        if shown.as_ref() != was {
+            self.size_note = shown.map(|n| (rules.id(), n));
         }
         if ui
             .button(format!("New {}×{} level", size.0, size.1))
             .on_hover_text("Replace the board (undoable)")
             .clicked()
         {
+            // The size was used: the note about it has done its work.
+            self.size_note = None;
             ctx.commands.push(AppCommand::NewLevel {
                 width: size.0,
                 height: size.1,

@@ -129,6 +129,8 @@ impl PackStrip {
         self.selected = None;
         self.renaming = None;
         self.renaming_pack = None;
+        // A refused "Go to" was about the pack shown then (W6).
+        self.go_to_error = None;
     }
 
     /// Opens the name field of pack tab `index` (what double-clicking the tab does).
@@ -297,6 +299,17 @@ impl PackStrip {
                         continue;
                     }
                 }
+                if doc.is_placeholder() {
+                    // A game with no pack open has no tab (W1): it says so where its tab
+                    // would be, and "+ Add level" starts the pack.
+                    if i == ctx.active_pack {
+                        let game = doc.main_game();
+                        let name = game.game().map_or("this game", |g| g.name());
+                        ui.weak(format!("no {name} pack open"))
+                            .on_hover_text("+ Add level starts one; File > Open… opens one");
+                    }
+                    continue;
+                }
                 let file = doc
                     .path
                     .as_ref()
@@ -359,11 +372,13 @@ impl PackStrip {
                 Some(name) => format!("Undo remove {}", truncate(name, 20)),
                 None => "Undo remove".to_string(),
             };
+            // Added straight into the wrapping row (not a child ui), so it wraps to the next
+            // row rather than being cut at the window edge (E20).
             if ui
-                .add_enabled_ui(removal.is_some(), |ui| {
-                    ui.add_sized([190.0, 20.0], egui::Button::new(label).truncate())
-                })
-                .inner
+                .add_enabled(
+                    removal.is_some(),
+                    egui::Button::new(label).min_size(Vec2::new(190.0, 20.0)),
+                )
                 .on_hover_text("Put the level removed last back where it was (Edit > Undo, Ctrl+Z)")
                 .clicked()
             {
@@ -468,13 +483,15 @@ impl PackStrip {
                     ),
                     level,
                 );
-                painter.text(
-                    rect.left_top() + Vec2::new(6.0, 4.0),
-                    Align2::LEFT_TOP,
+                // On a badge of its own, so five digits stay readable over the thumbnail (W16).
+                let number = painter.layout_no_wrap(
                     format!("{}", i + 1),
                     FontId::proportional(11.0),
-                    Color32::from_gray(200),
+                    Color32::from_gray(220),
                 );
+                let badge = number_badge(rect, number.size());
+                painter.rect_filled(badge, 3.0, Color32::from_black_alpha(200));
+                painter.galley(badge.min + Vec2::new(3.0, 1.0), number, Color32::from_gray(220));
                 let (figures, colour) = figures_text(doc, level);
                 let galley = fitted(painter, figures, CARD.x - 10.0, colour);
                 let at =
@@ -697,6 +714,12 @@ fn fitted(
     let mut job = egui::text::LayoutJob::simple_singleline(text, FontId::proportional(9.0), colour);
     job.wrap = egui::text::TextWrapping::truncate_at_width(width);
     painter.layout_job(job)
+}
+
+/// Where a card's number is drawn: a badge at the card's top-left corner around text of
+/// `text` size, opaque, so the thumbnail under it never shows through the digits.
+pub fn number_badge(card: Rect, text: Vec2) -> Rect {
+    Rect::from_min_size(card.min + Vec2::new(3.0, 3.0), text + Vec2::new(6.0, 2.0))
 }
 
 fn truncate(s: &str, n: usize) -> String {

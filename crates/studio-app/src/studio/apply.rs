@@ -20,33 +20,7 @@ impl StudioApp {
     pub fn apply(&mut self, command: AppCommand, ctx: &egui::Context) {
         match command {
             AppCommand::Edit(edit) => self.apply_edit(edit),
-            AppCommand::SwitchGame(game) => {
-                self.show_game(game);
-                // Each game's own bot seed and games: its last Validate, or its defaults.
-                let (seed, games) = match self.gauge.validated(game) {
-                    Some((seed, games)) => (seed, Some(games)),
-                    None => (0, None),
-                };
-                self.analysis.options.seed = seed;
-                self.analysis.options.games = games;
-                self.strip.forget();
-                self.status = format!("{} on the canvas", self.editor().board().rules().name());
-                self.shown_state = None;
-                self.analysis.reset();
-                // The strip shows the pack the canvas's level belongs to (E15), else an open
-                // pack of the game.
-                let linked = self
-                    .editor()
-                    .source
-                    .and_then(|r| self.packs.iter().position(|p| p.uid == r.pack));
-                match linked {
-                    Some(i) => self.active_pack = i,
-                    None => self.activate_pack_for(game),
-                }
-                // Another game's board has another shape: the canvas fits it again.
-                self.canvas.zoom = 1.0;
-                self.canvas.pan = egui::Vec2::ZERO;
-            }
+            AppCommand::SwitchGame(game) => self.apply_switch_game(game),
             AppCommand::NewLevel { width, height } => {
                 let board = Board::blank(self.editor().board().rules(), width, height);
                 self.shown_state = None;
@@ -221,7 +195,7 @@ impl StudioApp {
     /// it.
     fn add_level(&mut self, mut level: Level, at: Option<usize>) {
         if self.packs.is_empty() {
-            self.packs.push(PackDoc::untitled("untitled"));
+            self.packs.push(PackDoc::placeholder(self.game));
         }
         let active = self.active_pack.min(self.packs.len() - 1);
         self.attach_playtests(&mut level);
@@ -398,7 +372,7 @@ impl StudioApp {
 
     fn apply_pack(&mut self, command: PackCommand) {
         if self.packs.is_empty() {
-            self.packs.push(PackDoc::untitled("untitled"));
+            self.packs.push(PackDoc::placeholder(self.game));
             self.active_pack = 0;
         }
         let mut active = self.active_pack.min(self.packs.len() - 1);
@@ -564,12 +538,12 @@ impl StudioApp {
             PackCommand::Activate(i) => {
                 if i < self.packs.len() {
                     self.active_pack = i;
+                    self.show_pack_game();
                     self.strip.forget();
                 }
             }
             PackCommand::New => {
-                self.packs
-                    .push(PackDoc::untitled(&format!("untitled {}", self.game)));
+                self.packs.push(PackDoc::untitled_for(self.game));
                 self.active_pack = self.packs.len() - 1;
             }
             PackCommand::Close => {
@@ -580,6 +554,47 @@ impl StudioApp {
                 }
             }
         }
+    }
+
+    /// Puts `game` on the canvas, with the strip on its pack.
+    pub(super) fn apply_switch_game(&mut self, game: Game) {
+        self.show_game(game);
+        // Each game's own bot seed and games: its last Validate, or its defaults.
+        let (seed, games) = match self.gauge.validated(game) {
+            Some((seed, games)) => (seed, Some(games)),
+            None => (0, None),
+        };
+        self.analysis.options.seed = seed;
+        self.analysis.options.games = games;
+        self.strip.forget();
+        self.status = format!("{} on the canvas", self.editor().board().rules().name());
+        self.shown_state = None;
+        self.analysis.reset();
+        // The strip shows the pack the canvas's level belongs to (E15), else an open
+        // pack of the game.
+        let linked = self
+            .editor()
+            .source
+            .and_then(|r| self.packs.iter().position(|p| p.uid == r.pack));
+        match linked {
+            Some(i) => self.active_pack = i,
+            None => self.activate_pack_for(game),
+        }
+        // Another game's board has another shape: the canvas fits it again.
+        self.canvas.zoom = 1.0;
+        self.canvas.pan = egui::Vec2::ZERO;
+    }
+
+    /// `name`, else `name (2)`, `name (3)`, …: a pack name no open pack has.
+    pub(super) fn unique_pack_name(&self, name: &str) -> String {
+        let taken = |n: &str| self.packs.iter().any(|p| p.pack.name == n);
+        if !taken(name) {
+            return name.to_string();
+        }
+        (2..)
+            .map(|k| format!("{name} ({k})"))
+            .find(|n| !taken(n))
+            .unwrap_or_else(|| name.to_string())
     }
 
     /// Loads a level onto the canvas (an undoable replace), switching game if needed;

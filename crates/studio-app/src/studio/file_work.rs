@@ -170,7 +170,7 @@ impl StudioApp {
             self.status = format!("Closed {}", closed.title());
         }
         if self.packs.is_empty() {
-            self.packs.push(PackDoc::untitled("untitled"));
+            self.packs.push(PackDoc::placeholder(self.game));
         }
         self.active_pack = self.active_pack.min(self.packs.len() - 1);
         // The strip goes on showing a pack of the game on the canvas, never another game's.
@@ -267,13 +267,18 @@ impl StudioApp {
                 self.status = format!("Could not open {}", path.display());
                 self.errors.push(AppError::Open(e));
             }
-            FileDone::Imported(path, Ok(pack)) => {
+            FileDone::Imported(path, Ok(mut pack)) => {
+                // Two imports never share a tab name (W7).
+                pack.name = self.unique_pack_name(&pack.name);
                 let (title, n) = (pack.name.clone(), pack.levels.len());
+                self.packs.retain(|p| !p.is_placeholder());
                 self.packs.push(PackDoc::with(pack, None, true));
                 self.active_pack = self.packs.len() - 1;
+                self.show_pack_game();
                 self.strip.forget();
+                let levels = if n == 1 { "level" } else { "levels" };
                 self.status = format!(
-                    "Imported {n} levels from {} as “{title}” (unsaved: Save pack as… to keep it)",
+                    "Imported {n} {levels} from {} as “{title}” (unsaved: Save pack as… to keep it)",
                     path.display()
                 );
             }
@@ -297,7 +302,7 @@ impl StudioApp {
             .position(|p| p.path.as_deref() == Some(path));
         // Opening a pack that is open already and unchanged on disk shows its tab and keeps
         // everything as it is: the canvas stays linked to its level.
-        if let Some(i) = open.filter(|&i| !self.packs[i].dirty && self.packs[i].pack == pack) {
+        if let Some(i) = open.filter(|&i| !self.packs[i].dirty && self.packs[i].holds(&pack)) {
             self.active_pack = i;
             self.strip.forget();
             self.status = format!("{} is open already (unchanged on disk)", path.display());
@@ -310,26 +315,45 @@ impl StudioApp {
                 self.active_pack = i;
             }
             None => {
-                // An untouched empty untitled pack makes way for the opened one.
-                if self.packs.len() == 1
-                    && self.packs[0].path.is_none()
-                    && self.packs[0].pack.levels.is_empty()
-                {
-                    self.packs.clear();
-                }
+                // Placeholders (the empty packs of games with none open) make way for it.
+                self.packs.retain(|p| !p.is_placeholder());
                 self.packs.push(doc);
                 self.active_pack = self.packs.len() - 1;
             }
         }
-        let doc = &self.packs[self.active_pack];
-        if let Some(level) = doc.pack.levels.first().cloned() {
-            if level.game != self.game {
-                let source = doc.level_ref(0);
-                self.load_level(&level, source);
-            }
-        }
+        self.show_pack_game();
         self.strip.forget();
         self.status = format!("Opened {}", path.display());
+    }
+
+    /// The canvas follows the active pack to its game (W14): a pack of another game brings
+    /// its first level onto the canvas, so the strip never shows a pack under another game.
+    pub(super) fn show_pack_game(&mut self) {
+        let Some(doc) = self.packs.get(self.active_pack) else {
+            return;
+        };
+        let game = doc.main_game();
+        if game == self.game {
+            return;
+        }
+        // The game's canvas already edits a level of this pack: it comes back as it was.
+        let parked_here = self
+            .parked
+            .get(&game)
+            .and_then(|d| d.editor.source)
+            .is_some_and(|r| r.pack == doc.uid);
+        let first = doc.pack.levels.iter().position(|l| l.game == game);
+        match first {
+            Some(i) if !parked_here => {
+                let (level, source) = (doc.pack.levels[i].clone(), doc.level_ref(i));
+                self.load_level(&level, source);
+            }
+            _ => {
+                let active = self.active_pack;
+                self.apply_switch_game(game);
+                self.active_pack = active;
+            }
+        }
     }
 
     pub(super) fn save_active(&mut self, path: &Path) {
@@ -511,6 +535,7 @@ impl StudioApp {
             packs: self
                 .packs
                 .iter()
+                .filter(|d| !d.is_placeholder())
                 .map(|d| RecoveredPack {
                     path: d.path.clone(),
                     pack: d.pack.clone(),

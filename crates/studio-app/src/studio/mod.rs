@@ -254,7 +254,7 @@ impl StudioApp {
             }
         }
         if packs.is_empty() {
-            packs.push(PackDoc::untitled("untitled"));
+            packs.push(PackDoc::placeholder(settings.game));
         }
         // Each game starts on the first level of its packs, edited in place.
         let first_level = |game: Game| {
@@ -385,17 +385,16 @@ impl StudioApp {
         {
             Some(i) => self.active_pack = i,
             None => {
-                // No pack of this game is open: start an empty one rather than show the other game's.
-                let untitled = format!("untitled {game}");
-                let empty_untitled = |p: &PackDoc| {
-                    p.path.is_none()
-                        && p.pack.levels.is_empty()
-                        && (p.pack.name == "untitled" || p.pack.name == untitled)
-                };
-                match self.packs.iter().position(empty_untitled) {
+                // No pack of this game is open: an empty one of its own (a pack started with
+                // New pack, else a placeholder with no tab) rather than the other game's.
+                let empty_of_game =
+                    |p: &PackDoc| p.path.is_none() && p.pack.levels.is_empty() && p.main_game() == game;
+                let found = (self.packs.iter().position(|p| empty_of_game(p) && !p.is_placeholder()))
+                    .or_else(|| self.packs.iter().position(|p| empty_of_game(p)));
+                match found {
                     Some(i) => self.active_pack = i,
                     None => {
-                        self.packs.push(PackDoc::untitled(&untitled));
+                        self.packs.push(PackDoc::placeholder(game));
                         self.active_pack = self.packs.len() - 1;
                     }
                 }
@@ -497,7 +496,7 @@ impl StudioApp {
                 Ok(found) => {
                     for doc in &mut self.packs {
                         for (key, m) in &found {
-                            doc.measured.insert(key.clone(), m.clone());
+                            doc.record_measured(key.clone(), m.clone());
                         }
                     }
                 }

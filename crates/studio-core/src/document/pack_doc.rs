@@ -146,6 +146,12 @@ pub struct PackDoc {
     saved: Option<Pack>,
     /// See [`PackDoc::version`].
     version: u64,
+    /// The game an empty pack was started for (its [`PackDoc::main_game`] until it holds
+    /// levels).
+    started_for: Option<Game>,
+    /// True for the empty pack the strip keeps for a game with no pack open: it has no tab
+    /// and is never recovered, until a level goes into it.
+    placeholder: bool,
 }
 
 /// A level taken out of a pack, with what puts it back in its place (and its link to the
@@ -171,6 +177,28 @@ impl PackDoc {
         Self::with(Pack::new(name), None, false)
     }
 
+    /// A new empty pack for `game`, named after it ("untitled Mario").
+    pub fn untitled_for(game: Game) -> Self {
+        let name = game.game().map_or_else(|_| game.to_string(), |g| g.name().to_string());
+        let mut doc = Self::untitled(&format!("untitled {name}"));
+        doc.started_for = Some(game);
+        doc
+    }
+
+    /// What the strip holds for a game with no pack open: an empty pack for `game` with no
+    /// tab of its own (see [`PackDoc::is_placeholder`]).
+    pub fn placeholder(game: Game) -> Self {
+        let mut doc = Self::untitled_for(game);
+        doc.placeholder = true;
+        doc
+    }
+
+    /// True while this is a placeholder nothing went into: no tab, not saved, not
+    /// recovered, and it makes way for the next pack opened.
+    pub fn is_placeholder(&self) -> bool {
+        self.placeholder && self.path.is_none() && !self.dirty && self.pack.levels.is_empty()
+    }
+
     /// A pack from anywhere (the recovery file), saved at `path` or not, with unsaved
     /// changes or not.
     pub fn with(pack: Pack, path: Option<PathBuf>, dirty: bool) -> Self {
@@ -183,6 +211,8 @@ impl PackDoc {
             measured: HashMap::new(),
             uid: next_uid(),
             version: 0,
+            started_for: None,
+            placeholder: false,
         }
     }
 
@@ -199,22 +229,26 @@ impl PackDoc {
         if !self.dirty {
             return;
         }
+        if self.saved.as_ref().is_some_and(|saved| self.holds(saved)) {
+            self.dirty = false;
+        }
+    }
+
+    /// True when the open pack holds what `pack` holds: the same name, description and
+    /// levels, their figures and symmetry aside (measuring fills figures in; the symmetry
+    /// follows the cells).
+    pub fn holds(&self, pack: &Pack) -> bool {
         let same = |a: &Level, b: &Level| {
             a.name == b.name && a.cells == b.cells && a.tags == b.tags && a.playtests == b.playtests
         };
-        let back = self.saved.as_ref().is_some_and(|saved| {
-            saved.name == self.pack.name
-                && saved.description == self.pack.description
-                && saved.levels.len() == self.pack.levels.len()
-                && saved
-                    .levels
-                    .iter()
-                    .zip(&self.pack.levels)
-                    .all(|(a, b)| same(a, b))
-        });
-        if back {
-            self.dirty = false;
-        }
+        pack.name == self.pack.name
+            && pack.description == self.pack.description
+            && pack.levels.len() == self.pack.levels.len()
+            && pack
+                .levels
+                .iter()
+                .zip(&self.pack.levels)
+                .all(|(a, b)| same(a, b))
     }
 
     /// The reference to level `index` (`None` out of range).
@@ -288,8 +322,8 @@ impl PackDoc {
         }
     }
 
-    /// The game most of its levels belong to (the first registered game when empty; the
-    /// earlier-registered game on a tie).
+    /// The game most of its levels belong to (when empty, the game it was started for, else
+    /// the first registered game; the earlier-registered game on a tie).
     pub fn main_game(&self) -> Game {
         let games = crate::game::games();
         let count = |id: Game| self.pack.levels.iter().filter(|l| l.game == id).count();
@@ -299,6 +333,7 @@ impl PackDoc {
             .rev()
             .max_by_key(|&id| count(id))
             .filter(|&id| count(id) > 0)
+            .or(self.started_for)
             .unwrap_or_else(|| crate::game::registry::first().id())
     }
 
@@ -344,6 +379,7 @@ impl PackDoc {
 
     /// Something changed: the pack is unsaved and its version moves on.
     fn changed(&mut self) {
+        self.placeholder = false;
         self.dirty = true;
         self.version += 1;
     }

@@ -144,12 +144,73 @@ pub fn from_ron<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, FileE
             path: path.to_path_buf(),
         });
     }
-    ron::from_str(text).map_err(|e| FileError::Parse {
-        path: path.to_path_buf(),
-        line: e.span.start.line,
-        column: e.span.start.col,
-        message: e.code.to_string(),
+    ron::from_str(text).map_err(|e| {
+        // A file cut off mid-write or mid-copy fails on whatever its last word happens to
+        // be ("unexpected field `bran`"): the real cause is said first (W13).
+        if ends_early(text) {
+            let line = text.lines().count().max(1);
+            let column = text.lines().last().map_or(0, |l| l.chars().count()) + 1;
+            return FileError::Parse {
+                path: path.to_path_buf(),
+                line,
+                column,
+                message: format!(
+                    "the file ends early, inside an unfinished entry (cut off while being \
+                     written or copied?); the reader stopped at line {}: {}",
+                    e.span.start.line, e.code
+                ),
+            };
+        }
+        FileError::Parse {
+            path: path.to_path_buf(),
+            line: e.span.start.line,
+            column: e.span.start.col,
+            message: e.code.to_string(),
+        }
     })
+}
+
+/// True when RON or JSON text stops with a bracket or a string still open: a file cut off
+/// rather than one written wrong.
+pub fn ends_early(text: &str) -> bool {
+    let mut depth = 0_i64;
+    let mut chars = text.chars().peekable();
+    let mut in_string = false;
+    while let Some(c) = chars.next() {
+        if in_string {
+            match c {
+                '\\' => {
+                    chars.next();
+                }
+                '"' => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match c {
+            '"' => in_string = true,
+            '\'' => {
+                // A character literal such as '(' holds no bracket.
+                if chars.next() == Some('\\') {
+                    chars.next();
+                }
+                if chars.peek() == Some(&'\'') {
+                    chars.next();
+                }
+            }
+            '/' if chars.peek() == Some(&'/') => {
+                for c in chars.by_ref() {
+                    if c == '\n' {
+                        break;
+                    }
+                }
+            }
+            '(' | '[' | '{' => depth += 1,
+            ')' | ']' | '}' => depth -= 1,
+            _ => {}
+        }
+    }
+    in_string || depth > 0
 }
 
 /// Parses JSON text, mapping errors to the file's line and column.
