@@ -2,11 +2,15 @@
 //! (tile key `smb.json`) and the Mario AI Framework's level text. Every letter of either
 //! format is read; letters that are another letter's tile are listed in [`VGLC_MAPPED`] and
 //! [`MARIO_AI_MAPPED`] (and in `docs/mario.md`); a letter neither has is refused with its row
-//! and column.
+//! and column. An imported framework file is kept with its level and written back with its
+//! own letters (`source`).
 
 use super::level::{LevelError, MarioLevel};
 use super::tiles::Tile;
 use studio_core::grid::Grid;
+
+mod source;
+pub use source::{source_tag, source_text, write_mario_ai, SOURCE_TAG};
 
 /// The folder of the VGLC's processed Super Mario Bros levels: under `$VGLC_DIR`, else
 /// beside the repository (`../shared/data/vglc`).
@@ -303,20 +307,26 @@ pub fn vglc_letter(tile: Tile) -> char {
     }
 }
 
-/// A level as text of `format`, one line a row.
+/// The letter the studio writes in the framework's text for the cell at (`x`, `y`): the
+/// tile's own letter, the framework's where it has the tile; a piranha plant's pipe top is a
+/// `T` pair, the only way the framework's text places a plant.
+fn mario_ai_letter(level: &MarioLevel, x: usize, y: usize) -> char {
+    match level.get(x, y) {
+        Tile::PipeTopRight if x > 0 && level.get(x - 1, y) == Tile::PiranhaPipe => 'T',
+        t => t.ascii(),
+    }
+}
+
+/// A level as text of `format` in the studio's letters, one line a row, each ended by a
+/// newline. (An imported framework level is written back with its own letters by
+/// [`write_mario_ai`].)
 pub fn write(level: &MarioLevel, format: Format) -> String {
     let mut out = String::with_capacity((level.width() + 1) * level.height());
     for y in 0..level.height() {
         for x in 0..level.width() {
-            let tile = level.get(x, y);
             out.push(match format {
-                Format::Vglc => vglc_letter(tile),
-                // The studio writes the framework's own letters; a piranha plant's pipe top
-                // is a `T` pair, the only way the framework's text places a plant.
-                Format::MarioAi => match tile {
-                    Tile::PipeTopRight if x > 0 && level.get(x - 1, y) == Tile::PiranhaPipe => 'T',
-                    t => t.ascii(),
-                },
+                Format::Vglc => vglc_letter(level.get(x, y)),
+                Format::MarioAi => mario_ai_letter(level, x, y),
             });
         }
         out.push('\n');
@@ -364,10 +374,11 @@ pub fn export_pack(
             .collect();
         let width = pack.levels.len().to_string().len().max(2);
         let stem = studio_core::io::truncate_name(stem.trim_matches('-'), MAX_STEM);
-        texts.push((
-            format!("{:0width$}-{stem}.txt", i + 1),
-            write(&mario, format),
-        ));
+        let text = match format {
+            Format::Vglc => write(&mario, format),
+            Format::MarioAi => write_mario_ai(&mario, source_text(&level.tags)),
+        };
+        texts.push((format!("{:0width$}-{stem}.txt", i + 1), text));
     }
     let kind = studio_core::io::FolderExport {
         what: match format {
@@ -413,7 +424,12 @@ fn import(
             Format::MarioAi => read_mario_ai(&text),
         }
         .map_err(|e| format!("{}: {e}; nothing was written", path.display()))?;
-        levels.push(crate::game::to_level(&level, stem(&path, "level")));
+        let mut level = crate::game::to_level(&level, stem(&path, "level"));
+        if format == Format::MarioAi {
+            // Kept with the level, so an export writes the file's own letters back.
+            level.tags.push(source_tag(&text));
+        }
+        levels.push(level);
     }
     Ok(Imported {
         levels,
