@@ -416,10 +416,23 @@ fn td3_generates_playable_levels_and_more_like_this_keeps_the_first_patterns() {
         );
         let source = made[0].level.clone();
         let mut near = Vec::new();
-        level_studio::generation::run_near(&source, &request(id, 5), &models, &cancel, &mut |c| {
-            near.push(c)
-        })
+        let mut reports: Vec<(f32, String)> = Vec::new();
+        level_studio::generation::run_near(
+            &source,
+            &request(id, 5),
+            &models,
+            &cancel,
+            &mut |f, note| reports.push((f, note)),
+            &mut |c| near.push(c),
+        )
         .unwrap();
+        // Issue 69, W4: "More like this" reports as each level arrives, not "starting" only.
+        assert!(reports.len() > near.len(), "{id}: {reports:?}");
+        assert!(
+            reports.windows(2).all(|w| w[0].0 <= w[1].0),
+            "{id}: the bar only moves forward"
+        );
+        assert!(reports.iter().any(|(_, n)| n.contains(" of 5")), "{reports:?}");
         assert!(
             near.len() >= 3,
             "{id}: {} levels like the first",

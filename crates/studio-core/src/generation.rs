@@ -160,6 +160,8 @@ struct Stream<'a> {
     progress: &'a mut dyn FnMut(f32, String),
     charts: &'a mut dyn FnMut(&[Chart]),
     out: &'a mut dyn FnMut(Candidate),
+    /// What the search said it looked at ([`LevelSink::explain`]).
+    explained: Option<String>,
 }
 
 /// How often a run that finds nothing says how far it has looked (a slow check per attempt,
@@ -239,6 +241,10 @@ impl LevelSink for Stream<'_> {
         (self.progress)(fraction, format!("{}: {note}", self.label));
     }
 
+    fn explain(&mut self, why: String) {
+        self.explained = Some(why);
+    }
+
     fn charts(&mut self, charts: &[Chart]) {
         let judged = charts
             .iter()
@@ -299,6 +305,7 @@ pub fn run_charted(
         progress,
         charts,
         out,
+        explained: None,
     };
     generator.generate(&request, &ctx, &mut stream)?;
     finish(stream)
@@ -326,11 +333,13 @@ fn finish(stream: Stream<'_>) -> Result<GenSummary, JobError> {
             stream.sent, stream.wanted
         ))
     } else {
-        (stream.sent < stream.wanted).then(|| {
-            format!(
+        (stream.sent < stream.wanted).then(|| match &stream.explained {
+            // A search says what it judged: "0 attempts" would hide 30 levels judged.
+            Some(why) => format!("found {} of {}: {why}", stream.sent, stream.wanted),
+            None => format!(
                 "found {} of {} after {} attempts",
                 stream.sent, stream.wanted, stream.attempts
-            )
+            ),
         })
     };
     Ok(GenSummary {
@@ -354,13 +363,14 @@ pub fn run_near(
     request: &GenRequest,
     models: &ModelCache,
     cancel: &Cancel,
+    progress: &mut dyn FnMut(f32, String),
     out: &mut dyn FnMut(Candidate),
 ) -> Result<GenSummary, JobError> {
     let (request, generator) = prepare(request)?;
     let ctx = GenerationContext { models, cancel };
     let base = level.name.clone();
     let name = move |_: &GenRequest, i: usize| format!("{base} near {}", i + 1);
-    let mut progress = |_: f32, _: String| {};
+    progress(0.0, format!("{}: starting near {}", generator.label(), level.name));
     let mut stream = Stream {
         request: &request,
         cancel,
@@ -377,9 +387,10 @@ pub fn run_near(
         generations: 0,
         reported: std::time::Instant::now(),
         name: &name,
-        progress: &mut progress,
+        progress,
         charts: &mut |_| {},
         out,
+        explained: None,
     };
     generator.near(level, &request, &ctx, &mut stream)?;
     let mut summary = finish(stream)?;
@@ -429,6 +440,7 @@ mod tests {
             progress: &mut progress,
             charts: &mut charts,
             out: &mut out,
+            explained: None,
         };
         stream.tried(1);
         drop(stream);

@@ -137,6 +137,24 @@ impl<T> Reporter<T> {
     }
 }
 
+/// The time a job has left, in words ("about 40 s left", "about 3 min left"), from the time
+/// it has run and the share of its work done; `None` before a second has passed or before
+/// 1 % is done (too early to say).
+pub fn time_left(elapsed: std::time::Duration, fraction: f32) -> Option<String> {
+    let done = f64::from(fraction);
+    if elapsed.as_secs_f64() < 1.0 || !(0.01..1.0).contains(&done) {
+        return None;
+    }
+    let left = elapsed.as_secs_f64() * (1.0 - done) / done;
+    Some(if left < 90.0 {
+        format!("about {} s left", left.ceil() as u64)
+    } else if left < 5400.0 {
+        format!("about {} min left", (left / 60.0).round() as u64)
+    } else {
+        format!("about {:.1} h left", left / 3600.0)
+    })
+}
+
 /// One kind of job (e.g. "live validation") with at most one current run.
 pub struct Worker<T: Send + 'static> {
     name: &'static str,
@@ -148,6 +166,8 @@ pub struct Worker<T: Send + 'static> {
     repaint: Option<Waker>,
     /// The last progress of the current job.
     pub progress: Option<(f32, String)>,
+    /// When the current job started.
+    started: Option<std::time::Instant>,
 }
 
 impl<T: Send + 'static> Worker<T> {
@@ -163,6 +183,7 @@ impl<T: Send + 'static> Worker<T> {
             next_job: 1,
             repaint: None,
             progress: None,
+            started: None,
         }
     }
 
@@ -208,6 +229,7 @@ impl<T: Send + 'static> Worker<T> {
         let cancel = Cancel::default();
         self.current = Some((job, key, cancel.clone()));
         self.progress = None;
+        self.started = Some(std::time::Instant::now());
         let reporter = Reporter {
             job,
             tx: self.tx.clone(),
@@ -251,6 +273,21 @@ impl<T: Send + 'static> Worker<T> {
             }
         }
         true
+    }
+
+    /// The last progress with an estimate of the time left appended once the job has run
+    /// a second and reported some progress ("… · about 40 s left"); "starting…" before the
+    /// first report.
+    pub fn progress_text(&self) -> (f32, String) {
+        let (fraction, note) = self
+            .progress
+            .clone()
+            .unwrap_or((0.0, "starting…".into()));
+        let elapsed = self.started.map(|s| s.elapsed());
+        match elapsed.and_then(|e| time_left(e, fraction)) {
+            Some(left) => (fraction, format!("{note} · {left}")),
+            None => (fraction, note),
+        }
     }
 
     /// Cancels the running job, if any; its late answer is ignored.
@@ -321,6 +358,24 @@ impl<T: Send + 'static> Drop for Worker<T> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Issue 69, W4: the estimate comes from the share done and the time taken, and says
+    /// nothing before there is enough to go on.
+    #[test]
+    fn the_time_left_is_estimated_from_the_share_done() {
+        use std::time::Duration;
+        assert_eq!(time_left(Duration::from_millis(500), 0.5), None);
+        assert_eq!(time_left(Duration::from_secs(10), 0.0), None);
+        assert_eq!(time_left(Duration::from_secs(10), 1.0), None);
+        assert_eq!(
+            time_left(Duration::from_secs(10), 0.25).as_deref(),
+            Some("about 30 s left")
+        );
+        assert_eq!(
+            time_left(Duration::from_secs(60), 0.2).as_deref(),
+            Some("about 4 min left")
+        );
+    }
     use std::time::Duration;
 
     #[test]

@@ -100,11 +100,28 @@ impl ProfileWindow {
             let g = game.game().map_err(|e| JobError::Failed(e.to_string()))?;
             let mut out = Vec::new();
             for (i, (label, levels)) in sets.iter().enumerate() {
-                report.progress(
-                    i as f32 / sets.len() as f32,
-                    format!("{label}: {} levels × {games} games per agent", levels.len()),
-                );
-                let profiles = g.agent_profiles(levels, &agents, games, seed, cancel)?;
+                // Level by level, so the bar moves with each level played (W4); every
+                // agent's figures are means over the levels, as one call over the set gives.
+                let mine: Vec<&Level> = levels.iter().filter(|l| l.game == game).collect();
+                let mut per_level = Vec::new();
+                for (k, level) in mine.iter().enumerate() {
+                    report.progress(
+                        (i as f32 + k as f32 / mine.len().max(1) as f32) / sets.len() as f32,
+                        format!(
+                            "{label}: level {} of {} × {games} games per agent",
+                            k + 1,
+                            mine.len()
+                        ),
+                    );
+                    let one = std::slice::from_ref(*level);
+                    per_level.push(g.agent_profiles(one, &agents, games, seed, cancel)?);
+                }
+                let profiles = if per_level.is_empty() {
+                    // No level of the game: the game's own refusal, in its words.
+                    g.agent_profiles(levels, &agents, games, seed, cancel)?
+                } else {
+                    mean_profiles(&per_level)
+                };
                 out.push((label.clone(), levels.len(), profiles));
             }
             Ok(Profiles {
@@ -248,11 +265,7 @@ impl ProfileWindow {
                 self.worker.cancel();
             }
             if busy {
-                let (f, note) = self
-                    .worker
-                    .progress
-                    .clone()
-                    .unwrap_or((0.0, "starting…".into()));
+                let (f, note) = self.worker.progress_text();
                 ui.add(
                     egui::ProgressBar::new(f)
                         .text(note)
@@ -391,4 +404,22 @@ fn bar_plot(
                 );
             }
         });
+}
+
+/// Every agent's win rate and normalised score, averaged over per-level profiles (each
+/// level's agents in the same order).
+pub fn mean_profiles(per_level: &[Vec<AgentProfile>]) -> Vec<AgentProfile> {
+    let n = per_level.len().max(1) as f64;
+    let Some(first) = per_level.first() else {
+        return Vec::new();
+    };
+    first
+        .iter()
+        .enumerate()
+        .map(|(a, p)| AgentProfile {
+            agent: p.agent.clone(),
+            win_rate: per_level.iter().map(|l| l[a].win_rate).sum::<f64>() / n,
+            normalised_score: per_level.iter().map(|l| l[a].normalised_score).sum::<f64>() / n,
+        })
+        .collect()
 }

@@ -201,6 +201,11 @@ impl GeneratorPanel {
         self.worker.progress.as_ref()
     }
 
+    /// The run's progress with the time it has left ("starting…" before the first report).
+    pub fn progress_text(&self) -> (f32, String) {
+        self.worker.progress_text()
+    }
+
     fn start(
         &mut self,
         ctx: &egui::Context,
@@ -324,8 +329,9 @@ impl GeneratorPanel {
         self.put_aside(game);
         self.candidates.push(candidate.clone());
         let anchor = (self.candidates.len() - 1, candidate.level.name.clone());
-        self.start(ctx, move |models, cancel, _, out| {
-            generation::run_near(&candidate.level, &request, models, cancel, out)
+        // Its progress goes to the bar as each level arrives (W4), as Generate's does.
+        self.start(ctx, move |models, cancel, progress, out| {
+            generation::run_near(&candidate.level, &request, models, cancel, progress, out)
         });
         self.anchor = Some(anchor);
     }

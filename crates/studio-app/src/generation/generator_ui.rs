@@ -274,10 +274,7 @@ impl ToolPanel for GeneratorPanel {
                     ui.weak(format!("A {name} generation is running; Cancel stops it."));
                 }
                 None => {
-                    let (fraction, note) = self
-                        .progress()
-                        .cloned()
-                        .unwrap_or((0.0, "starting…".into()));
+                    let (fraction, note) = self.progress_text();
                     // The words go under the bar, wrapped: a long note ("…: 92 feasible")
                     // is never cut by the bar's width.
                     ui.add(

@@ -274,10 +274,11 @@ impl InterpolationWindow {
             }
             if busy {
                 ui.spinner();
-                if let Some((f, note)) = &self.worker.progress {
+                if self.worker.progress.is_some() {
+                    let (f, note) = self.worker.progress_text();
                     ui.add(
-                        egui::ProgressBar::new(*f)
-                            .text(note.as_str())
+                        egui::ProgressBar::new(f)
+                            .text(note)
                             .desired_width(160.0),
                     );
                 }

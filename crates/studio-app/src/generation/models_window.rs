@@ -419,10 +419,11 @@ impl ModelsWindow {
                 if ui.button("Cancel").clicked() {
                     self.training.cancel();
                 }
-                if let Some((f, note)) = &self.training.progress {
+                if self.training.progress.is_some() {
+                    let (f, note) = self.training.progress_text();
                     ui.add(
-                        egui::ProgressBar::new(*f)
-                            .text(note.as_str())
+                        egui::ProgressBar::new(f)
+                            .text(note)
                             .desired_width(260.0),
                     );
                 }

@@ -4,7 +4,7 @@
 //! offered best first).
 
 use super::pattern::Fitness;
-use super::{evolve, Evolvable, GenerationStats, Settings};
+use super::{evolve_reporting, Evolvable, GenerationStats, Run, Settings};
 use crate::game::{
     Chart, ConditionKind, ConditionSpec, ConditionValue, GenRequest, GenerationContext,
     LevelGenerator, LevelSink,
@@ -192,21 +192,44 @@ pub fn search<G: Evolvable>(
 ) -> Result<(), JobError> {
     let mut history: Vec<GenerationStats> = Vec::new();
     let total = settings.generations + 1;
-    let run = evolve(ga, settings, ctx.cancel, &mut |g| {
-        history.push(*g);
-        sink.progress(
-            (g.generation + 1) as f32 / total as f32,
-            format!(
-                "generation {} of {}: {} feasible, best {}",
-                g.generation,
-                settings.generations,
-                g.feasible,
-                g.best_feasible
-                    .map_or("none yet".into(), |b| format!("{b:.3}"))
-            ),
-        );
-        sink.charts(&charts(&history));
-    });
+    // Both reports go to the one sink: per generation, and within one as its levels are
+    // judged (the first generation of a slow judge takes a minute: W4).
+    let shared = std::cell::RefCell::new(&mut *sink);
+    let judging = std::cell::Cell::new(0_usize);
+    let run = evolve_reporting(
+        ga,
+        settings,
+        ctx.cancel,
+        &mut |g| {
+            history.push(*g);
+            judging.set(g.generation + 1);
+            let mut sink = shared.borrow_mut();
+            sink.progress(
+                (g.generation + 1) as f32 / total as f32,
+                format!(
+                    "generation {} of {}: {} feasible, best {}",
+                    g.generation,
+                    settings.generations,
+                    g.feasible,
+                    g.best_feasible
+                        .map_or("none yet".into(), |b| format!("{b:.3}"))
+                ),
+            );
+            sink.charts(&charts(&history));
+        },
+        &mut |done, of| {
+            let generation = judging.get();
+            if generation < total && done < of {
+                shared.borrow_mut().progress(
+                    (generation as f32 + done as f32 / of.max(1) as f32) / total as f32,
+                    format!(
+                        "generation {generation} of {}: judged {done} of {of} new levels",
+                        settings.generations
+                    ),
+                );
+            }
+        },
+    );
     if run.cancelled {
         return Err(JobError::Cancelled);
     }
@@ -220,6 +243,7 @@ pub fn search<G: Evolvable>(
             ),
         );
     }
+    sink.explain(explanation(&run));
     for (i, individual) in run.feasible.into_iter().enumerate() {
         let fitness = individual.evaluation.fitness();
         let name = format!("{label} {}", i + 1);
@@ -232,6 +256,49 @@ pub fn search<G: Evolvable>(
         }
     }
     Ok(())
+}
+
+/// What a run looked at, in words: the generations and levels judged, and when too few were
+/// feasible, the constraint the nearest infeasible level failed and how far it got (W12).
+pub fn explanation<C>(run: &Run<C>) -> String {
+    let (generations, judged) = run
+        .history
+        .last()
+        .map_or((0, 0), |g| (g.generation + 1, g.evaluations));
+    let mut out = format!(
+        "{generations} generation{} judged, {judged} level{}, {} feasible",
+        if generations == 1 { "" } else { "s" },
+        if judged == 1 { "" } else { "s" },
+        run.feasible.len()
+    );
+    let unmet = run.infeasible.first().and_then(|nearest| {
+        nearest
+            .evaluation
+            .constraints
+            .iter()
+            .filter(|c| c.value < 1.0)
+            .min_by(|a, b| a.value.total_cmp(&b.value))
+    });
+    if let Some(c) = unmet {
+        // How many of the last infeasible population failed the same constraint.
+        let same = run
+            .infeasible
+            .iter()
+            .filter(|i| {
+                i.evaluation
+                    .constraints
+                    .iter()
+                    .any(|k| k.name == c.name && k.value < 1.0)
+            })
+            .count();
+        out.push_str(&format!(
+            "; {same} of the last {} infeasible fail \"{}\" (the nearest: {})",
+            run.infeasible.len(),
+            c.name,
+            c.text
+        ));
+    }
+    out
 }
 
 /// The run's live charts: the best fitness per generation, and the two populations' sizes.
@@ -265,4 +332,56 @@ pub fn charts(history: &[GenerationStats]) -> Vec<Chart> {
             ],
         },
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::evolve::{Constraint, Evaluation, Individual};
+
+    fn infeasible(win: f64) -> Individual<u8> {
+        Individual {
+            cells: Grid::filled(2, 2, 0_u8),
+            evaluation: Evaluation {
+                constraints: vec![
+                    Constraint {
+                        name: "do-nothing survives",
+                        value: 1.0,
+                        text: "survives 200 ticks".into(),
+                    },
+                    Constraint {
+                        name: "strong agent wins",
+                        value: win,
+                        text: format!("wins {:.0} %", win * 100.0),
+                    },
+                ],
+                terms: Vec::new(),
+            },
+        }
+    }
+
+    /// Issue 69, W12: a GA that found nothing says how much it judged and which constraint
+    /// the nearest levels failed, never "after 0 attempts".
+    #[test]
+    fn a_search_that_finds_nothing_says_what_it_judged_and_why() {
+        let stats = |generation, evaluations| GenerationStats {
+            generation,
+            best_feasible: None,
+            best_constraint: 0.75,
+            feasible: 0,
+            infeasible: 10,
+            evaluations,
+        };
+        let run = Run {
+            feasible: Vec::new(),
+            infeasible: vec![infeasible(0.5), infeasible(0.2)],
+            history: vec![stats(0, 10), stats(1, 18), stats(2, 30)],
+            cancelled: false,
+            stopped: false,
+        };
+        let why = explanation(&run);
+        assert!(why.starts_with("3 generations judged, 30 levels, 0 feasible"), "{why}");
+        assert!(why.contains("2 of the last 2 infeasible fail \"strong agent wins\""), "{why}");
+        assert!(why.contains("wins 50 %"), "{why}");
+    }
 }

@@ -243,6 +243,19 @@ pub fn evolve<G: Evolvable>(
     cancel: &Cancel,
     on_generation: &mut dyn FnMut(&GenerationStats),
 ) -> Run<G::Cell> {
+    evolve_reporting(game, settings, cancel, on_generation, &mut |_, _| {})
+}
+
+/// As [`evolve`], and `on_judged(done, of)` hears, a few levels at a time, how many of a
+/// generation's new levels are judged (a slow judge, such as GVGAI's agents, takes a minute
+/// over a generation: the bar moves within it). A cancel is heard between those few levels.
+pub fn evolve_reporting<G: Evolvable>(
+    game: &G,
+    settings: &Settings,
+    cancel: &Cancel,
+    on_generation: &mut dyn FnMut(&GenerationStats),
+    on_judged: &mut dyn FnMut(usize, usize),
+) -> Run<G::Cell> {
     let population = settings.population.max(2);
     let mut rng = Rng::derive(settings.seed, 0x4649_3250);
     let mut judged: HashMap<Grid<G::Cell>, Evaluation> = HashMap::new();
@@ -254,10 +267,15 @@ pub fn evolve<G: Evolvable>(
             g
         })
         .collect();
-    let mut current = judge(game, initial, settings.seed, &mut judged);
+    let mut judge_ctx = Judging { cancel, on_judged };
+    let mut current = judge(game, initial, settings.seed, &mut judged, &mut judge_ctx);
     let mut history = Vec::new();
     let (mut cancelled, mut stopped) = (false, false);
     for generation in 0..=settings.generations {
+        if generation == 0 && cancel.is_cancelled() {
+            cancelled = true;
+            break;
+        }
         if generation > 0 {
             if cancel.is_cancelled() {
                 cancelled = true;
@@ -267,7 +285,14 @@ pub fn evolve<G: Evolvable>(
                 stopped = true;
                 break;
             }
-            current = next_generation(game, settings, &current, &mut rng, &mut judged);
+            current = next_generation(
+                game,
+                settings,
+                &current,
+                &mut rng,
+                &mut judged,
+                &mut judge_ctx,
+            );
         }
         remember(&mut archive, &current);
         let stats = GenerationStats {
@@ -300,12 +325,20 @@ pub fn evolve<G: Evolvable>(
     }
 }
 
-/// Judges levels in parallel, each distinct level once.
+/// What judging hears and tells while it runs.
+struct Judging<'a> {
+    cancel: &'a Cancel,
+    on_judged: &'a mut dyn FnMut(usize, usize),
+}
+
+/// Judges levels in parallel, each distinct level once, a few at a time so progress and a
+/// cancel are heard within a generation. Once cancelled, the levels not judged are left out.
 fn judge<G: Evolvable>(
     game: &G,
     levels: Vec<Grid<G::Cell>>,
     seed: u64,
     judged: &mut HashMap<Grid<G::Cell>, Evaluation>,
+    ctx: &mut Judging<'_>,
 ) -> Vec<Individual<G::Cell>> {
     let mut fresh: Vec<&Grid<G::Cell>> = Vec::new();
     for level in &levels {
@@ -313,15 +346,26 @@ fn judge<G: Evolvable>(
             fresh.push(level);
         }
     }
-    let evaluations: Vec<Evaluation> = fresh.par_iter().map(|l| game.evaluate(l, seed)).collect();
-    for (level, evaluation) in fresh.into_iter().zip(evaluations) {
-        judged.insert(level.clone(), evaluation);
+    let chunk = (2 * rayon::current_num_threads()).max(4);
+    let total = fresh.len();
+    let mut done = 0;
+    for part in fresh.chunks(chunk) {
+        if ctx.cancel.is_cancelled() {
+            break;
+        }
+        let evaluations: Vec<Evaluation> =
+            part.par_iter().map(|l| game.evaluate(l, seed)).collect();
+        for (level, evaluation) in part.iter().zip(evaluations) {
+            judged.insert((*level).clone(), evaluation);
+        }
+        done += part.len();
+        (ctx.on_judged)(done, total);
     }
     levels
         .into_iter()
-        .map(|cells| Individual {
-            evaluation: judged[&cells].clone(),
-            cells,
+        .filter_map(|cells| {
+            let evaluation = judged.get(&cells)?.clone();
+            Some(Individual { evaluation, cells })
         })
         .collect()
 }
@@ -343,6 +387,7 @@ fn next_generation<G: Evolvable>(
     current: &[Individual<G::Cell>],
     rng: &mut Rng,
     judged: &mut HashMap<Grid<G::Cell>, Evaluation>,
+    ctx: &mut Judging<'_>,
 ) -> Vec<Individual<G::Cell>> {
     let population = settings.population.max(2);
     let (mut feasible, mut infeasible): (Vec<&Individual<G::Cell>>, Vec<_>) =
@@ -383,7 +428,7 @@ fn next_generation<G: Evolvable>(
             next.push(d);
         }
     }
-    judge(game, next, settings.seed, judged)
+    judge(game, next, settings.seed, judged, ctx)
 }
 
 /// A parent drawn with chance proportional to its weight (uniform when all weigh 0).

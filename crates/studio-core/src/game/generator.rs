@@ -40,6 +40,9 @@ pub trait LevelSink {
     /// Shows the search's figures so far as line charts (a GA's fitness per generation);
     /// each call replaces the last.
     fn charts(&mut self, _charts: &[Chart]) {}
+    /// Says what the search looked at when it ends with fewer levels than asked (a GA:
+    /// the levels judged, and which constraint the nearest ones failed).
+    fn explain(&mut self, _why: String) {}
 }
 
 /// A line chart a generator draws while it searches.
