@@ -65,14 +65,16 @@ impl<T: GameFigures + Clone + PartialEq> FiguresObject for T {
 }
 
 /// Reads one game's figures from a file (a game returns it from
-/// [`Game::figures_reader`](crate::game::Game::figures_reader)).
+/// [`Game::figures_reader`](crate::game::Game::figures_reader)), told the file tag of the
+/// game they are read for (a game made at run time keeps it in its figures).
 pub type FiguresReader = fn(
     &mut dyn erased_serde::Deserializer<'_>,
+    &'static str,
 ) -> Result<Box<dyn GameFigures>, erased_serde::Error>;
 
 /// The [`FiguresReader`] of figures type `T`.
 pub fn figures_reader<T: GameFigures + serde::de::DeserializeOwned>() -> FiguresReader {
-    |de| Ok(Box::new(erased_serde::deserialize::<T>(de)?))
+    |de, _| Ok(Box::new(erased_serde::deserialize::<T>(de)?))
 }
 
 /// The last validation result stored with a level: one game's [`GameFigures`].
@@ -146,19 +148,19 @@ impl<'de> de::Visitor<'de> for FiguresVisitor {
 
     fn visit_enum<A: de::EnumAccess<'de>>(self, data: A) -> Result<Figures, A::Error> {
         let (crate::game::Tag(tag), variant) = data.variant()?;
-        let reader = crate::game::registry::find(&tag)
+        let (reader, tag) = crate::game::registry::find(&tag)
             .ok()
             .filter(|g| g.file_tag() == tag)
-            .and_then(|g| g.figures_reader())
+            .and_then(|g| Some((g.figures_reader()?, g.file_tag())))
             .ok_or_else(|| {
                 de::Error::custom(format!("no registered game keeps figures named {tag:?}"))
             })?;
-        variant.newtype_variant_seed(ReadFigures(reader))
+        variant.newtype_variant_seed(ReadFigures(reader, tag))
     }
 }
 
-/// Reads the value inside `Tag(…)` with the game's reader.
-struct ReadFigures(FiguresReader);
+/// Reads the value inside `Tag(…)` with the game's reader (and the game's file tag).
+struct ReadFigures(FiguresReader, &'static str);
 
 impl<'de> de::DeserializeSeed<'de> for ReadFigures {
     type Value = Figures;
@@ -168,7 +170,7 @@ impl<'de> de::DeserializeSeed<'de> for ReadFigures {
         deserializer: D,
     ) -> Result<Figures, D::Error> {
         let mut erased = <dyn erased_serde::Deserializer>::erase(deserializer);
-        (self.0)(&mut erased)
+        (self.0)(&mut erased, self.1)
             .map(Figures)
             .map_err(de::Error::custom)
     }

@@ -9,6 +9,7 @@
 //! open wherever the studio runs.
 
 use crate::evolve::{self, VgdlBreeder};
+use crate::figures::VgdlFigures;
 use crate::load::Game as Loaded;
 use crate::roles;
 use std::sync::{Arc, Mutex};
@@ -513,12 +514,16 @@ impl Game for VgdlGame {
         crate::profiles::ANALYSIS_GAMES
     }
 
-    fn stored_difficulty(&self, _level: &Level) -> Option<f64> {
-        None
+    fn figures_reader(&self) -> Option<studio_core::level::FiguresReader> {
+        Some(crate::figures::reader())
     }
 
-    fn stored_verdict(&self, _level: &Level) -> Option<bool> {
-        None
+    fn stored_difficulty(&self, level: &Level) -> Option<f64> {
+        VgdlFigures::of(level, self.tag).map(VgdlFigures::difficulty)
+    }
+
+    fn stored_verdict(&self, level: &Level) -> Option<bool> {
+        VgdlFigures::of(level, self.tag).map(VgdlFigures::winnable)
     }
 
     fn generators(&self) -> Vec<Arc<dyn LevelGenerator>> {

@@ -14,6 +14,7 @@
 pub mod agents;
 pub mod cli;
 pub mod evolve;
+pub mod figures;
 pub mod formats;
 pub mod game;
 pub mod load;

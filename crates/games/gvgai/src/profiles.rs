@@ -3,11 +3,13 @@
 //! seeded and played to GVGAI's full length.
 
 use crate::agents;
+use crate::figures::{AgentFigures, VgdlFigures};
 use crate::game::VgdlGame;
 use rayon::prelude::*;
+use std::sync::atomic::{AtomicU64, Ordering};
 use studio_core::game::{AgentProfile, AnalyseOptions, Analysis, Gauge, Verdict};
 use studio_core::jobs::{Cancel, JobError};
-use studio_core::level::Level;
+use studio_core::level::{Figures, Level};
 
 /// The paper's eight controllers, naive to advanced (its Table 1's order).
 pub const PROFILE_AGENTS: [&str; 8] = agents::AGENTS;
@@ -31,6 +33,15 @@ pub fn display_name(agent: &str) -> &str {
 /// Games per agent in the window's analysis.
 pub const ANALYSIS_GAMES: u32 = 3;
 
+/// Agents' games begun in this process, counted so tests and benches can tell that stored
+/// figures spared the agents (a reopened pack, an export) from playing.
+static GAMES_PLAYED: AtomicU64 = AtomicU64::new(0);
+
+/// The agents' games begun in this process so far.
+pub fn games_played() -> u64 {
+    GAMES_PLAYED.load(Ordering::Relaxed)
+}
+
 /// One agent's games on one level, full length (GVGAI's 2,000 ticks).
 fn full_games(
     game: &VgdlGame,
@@ -48,6 +59,7 @@ fn full_games(
                 return Err(JobError::Cancelled);
             }
             let s = seed.wrapping_add(g) as i64;
+            GAMES_PLAYED.fetch_add(1, Ordering::Relaxed);
             let mut state = state.clone();
             state.rng = vgdl::rng::JavaRandom::new(s);
             let mut a =
@@ -170,6 +182,12 @@ pub fn analyse(
     let mut table = Vec::new();
     let mut fields = serde_json::Map::new();
     let mut best: Option<(&str, f64)> = None;
+    let mut figures = VgdlFigures {
+        game: studio_core::game::Game::file_tag(game),
+        games,
+        seed: options.seed,
+        agents: Vec::new(),
+    };
     for (name, r) in ANALYSIS_AGENTS.iter().zip(results) {
         let outcomes = r?;
         let n = outcomes.len().max(1) as f64;
@@ -181,6 +199,12 @@ pub fn analyse(
             display_name(name).to_string(),
             format!("score {score:.1}, {ticks:.0} ticks"),
         ));
+        figures.agents.push(AgentFigures {
+            agent: (*name).to_string(),
+            win_rate: rate,
+            mean_score: score,
+            mean_ticks: ticks,
+        });
         fields.insert(
             (*name).to_string(),
             serde_json::json!({"win_rate": rate, "mean_score": score, "mean_ticks": ticks}),
@@ -217,7 +241,7 @@ pub fn analyse(
             label: if pass { "WINNABLE" } else { "UNWON" }.into(),
             reason: summary.clone(),
         },
-        figures: None,
+        figures: Some(Figures::new(figures)),
         gauge: Gauge {
             title: "Agents".into(),
             headline,

@@ -38,6 +38,9 @@ pub struct Measured {
     pub label: String,
     /// A soft failure: the level works but is not worth keeping (trivial).
     pub weak: bool,
+    /// The figures the analysis found, which [`PackDoc::record_measured`] stores in the
+    /// levels of these cells so the pack is saved with them.
+    pub figures: Option<crate::level::Figures>,
 }
 
 /// The cache key of a measured level: its game and cells.
@@ -109,6 +112,7 @@ pub fn measure(levels: &[MeasureKey], cancel: &Cancel) -> Vec<(MeasureKey, Measu
                 pass: Some(a.verdict.pass),
                 label: a.verdict.label,
                 weak: a.verdict.weak,
+                figures: a.figures,
             },
             Err(e) => Measured {
                 difficulty: None,
@@ -119,6 +123,7 @@ pub fn measure(levels: &[MeasureKey], cancel: &Cancel) -> Vec<(MeasureKey, Measu
                     e
                 },
                 weak: false,
+                figures: None,
             },
         };
         out.push(((*game, cells.clone()), measured));
@@ -362,6 +367,22 @@ impl PackDoc {
     pub fn weak(&self, level: &Level) -> bool {
         level.game.game().is_ok_and(|g| g.stored_weak(level))
             || self.measured_of(level).is_some_and(|m| m.weak)
+    }
+
+    /// Keeps what the strip measured for the levels of `key` and stores its figures in each
+    /// such level that has none, so saving writes them and the reopened pack needs no
+    /// measuring (a GVGAI level takes seconds). Measuring is looking: the unsaved mark and
+    /// the version stay, as the difficulty shown does not change.
+    pub fn record_measured(&mut self, key: MeasureKey, measured: Measured) {
+        if let Some(figures) = &measured.figures {
+            let (game, cells) = (key.0, &key.1);
+            for level in &mut self.pack.levels {
+                if level.figures.is_none() && level.game == game && level.cells == *cells {
+                    level.figures = Some(figures.clone());
+                }
+            }
+        }
+        self.measured.insert(key, measured);
     }
 
     /// What the strip measured for a level without stored figures (looked up without a copy
