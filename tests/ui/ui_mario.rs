@@ -665,3 +665,44 @@ fn a_tool_windows_levels_follow_the_pack_without_being_rebuilt_each_frame() {
     steps(&mut h, 3);
     assert_eq!(count(&h), before + 1, "the added level is listed");
 }
+
+/// Issue 69, W5: the why line of a slow stroke (the gauge answers in its middle) compares
+/// with the level before the stroke, as the same edit made at once does.
+#[test]
+fn a_slow_strokes_why_line_compares_with_the_level_before_the_stroke() {
+    use level_studio::app::EditCommand;
+    let empty = level_studio::mario::Tile::Empty.index();
+    let cells = [(9, 13), (10, 13), (9, 14), (10, 14)];
+    let why = |slow: bool| {
+        let dir = tempfile::tempdir().unwrap();
+        let mut h = harness(studio(&dir));
+        steps(&mut h, 2);
+        h.state_mut().push(AppCommand::LoadLevel(level(None)));
+        steps(&mut h, 2);
+        let ctx = h.ctx.clone();
+        h.state_mut().finish_analysis(&ctx);
+        steps(&mut h, 2);
+        h.state_mut().push(AppCommand::Edit(EditCommand::BeginStroke {
+            label: "Brush".into(),
+        }));
+        for &(x, y) in &cells {
+            h.state_mut()
+                .push(AppCommand::Edit(EditCommand::Paint(vec![(x, y, empty)])));
+            steps(&mut h, 2);
+            if slow {
+                // The gauge answers in the middle of the stroke.
+                h.state_mut().finish_analysis(&ctx);
+                steps(&mut h, 2);
+            }
+        }
+        h.state_mut().push(AppCommand::Edit(EditCommand::EndStroke));
+        steps(&mut h, 2);
+        h.state_mut().finish_analysis(&ctx);
+        steps(&mut h, 2);
+        let app = h.state();
+        let last = app.analysis().last.as_ref().unwrap();
+        assert_eq!(last.revision, app.editor().revision());
+        last.why.clone().expect("a why line")
+    };
+    assert_eq!(why(true), why(false));
+}

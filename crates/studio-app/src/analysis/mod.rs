@@ -80,6 +80,14 @@ pub struct LiveAnalysis {
     /// the one before it cell by cell, to say why its figures moved.
     running_board: Option<Board>,
     last_board: Option<Board>,
+    /// What "before" means in the next answer's why line: the last answer for a settled
+    /// board (no stroke open), so a slow stroke compares with the level before it, never
+    /// with a state in its middle (W5).
+    baseline: Option<(Analysis, Board)>,
+    /// True while the designer's stroke is open.
+    stroke_open: bool,
+    /// The revision on the canvas now.
+    current: Option<u64>,
 }
 
 impl LiveAnalysis {
@@ -94,11 +102,42 @@ impl LiveAnalysis {
             options: AnalyseOptions::default(),
             running_board: None,
             last_board: None,
+            baseline: None,
+            stroke_open: false,
+            current: None,
+        }
+    }
+
+    /// Says whether a stroke is open on the canvas. When one closes, the answer for the
+    /// board it left (if it is in) becomes what the next edit is compared with.
+    pub fn set_stroke_open(&mut self, open: bool) {
+        if self.stroke_open && !open {
+            self.stroke_open = false;
+            self.settle();
+        }
+        self.stroke_open = open;
+    }
+
+    /// Makes the last answer the baseline when it is for the board on the canvas now and no
+    /// stroke is open.
+    fn settle(&mut self) {
+        if self.stroke_open {
+            return;
+        }
+        let Some(last) = &self.last else {
+            return;
+        };
+        if Some(last.revision) != self.current {
+            return;
+        }
+        if let (Ok(a), Some(b)) = (&last.result, &self.last_board) {
+            self.baseline = Some((a.clone(), b.clone()));
         }
     }
 
     /// Notes that the board changed; the job starts once the debounce has passed.
     pub fn board_changed(&mut self, revision: u64, board: &Board) {
+        self.current = Some(revision);
         let last = self.last.as_ref().map(|l| l.revision);
         let running = self.started.map(|s| s.0);
         let pending = self.pending.as_ref().map(|p| p.0);
@@ -160,11 +199,7 @@ impl LiveAnalysis {
             Err(e) => (Err(e.to_string()), 0.0),
         };
         let board = self.running_board.take();
-        let before = self
-            .last
-            .as_ref()
-            .and_then(|o| o.result.as_ref().ok())
-            .zip(self.last_board.as_ref());
+        let before = self.baseline.as_ref().map(|(a, b)| (a, b));
         let why = match (before, result.as_ref().ok(), board.as_ref()) {
             (Some((a0, b0)), Some(a1), Some(b1)) => explain(a0, b0, a1, b1),
             _ => None,
@@ -179,6 +214,7 @@ impl LiveAnalysis {
             result,
             why,
         });
+        self.settle();
     }
 
     /// True while an analysis is pending or running.
@@ -194,6 +230,7 @@ impl LiveAnalysis {
         self.last = None;
         self.running_board = None;
         self.last_board = None;
+        self.baseline = None;
     }
 
     /// Tests and benches: start what is pending now and block until it answers.

@@ -486,6 +486,7 @@ impl StudioApp {
         self.poll_files(ctx);
         let (revision, board) = (self.editor().revision(), self.editor().board());
         let board = board.clone();
+        self.analysis.set_stroke_open(self.editor().stroke_open());
         self.analysis.board_changed(revision, &board);
         let (_, wait) = self.analysis.tick(ctx);
         if let Some(wait) = wait {
@@ -557,6 +558,7 @@ impl StudioApp {
 
     fn after_commands(&mut self, ctx: &egui::Context) {
         let (revision, board) = (self.editor().revision(), self.editor().board().clone());
+        self.analysis.set_stroke_open(self.editor().stroke_open());
         self.analysis.board_changed(revision, &board);
         if self.analysis.busy() {
             ctx.request_repaint_after(Duration::from_millis(30));

@@ -148,8 +148,16 @@ pub fn map_json(level: &Level, note: &SheetNote) -> Result<Value, String> {
     if let Some(figure) = &note.figure {
         properties.push(string_property("figure", figure));
     }
-    if !level.tags.is_empty() {
-        properties.push(string_property("tags", &level.tags.join(", ")));
+    // One-line tags are labels; a tag of many lines is data a game keeps (a source file's
+    // text), not a label for a map property.
+    let labels: Vec<&str> = level
+        .tags
+        .iter()
+        .filter(|t| !t.contains('\n'))
+        .map(String::as_str)
+        .collect();
+    if !labels.is_empty() {
+        properties.push(string_property("tags", &labels.join(", ")));
     }
     Ok(json!({
         "type": "map",
