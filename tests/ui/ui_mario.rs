@@ -186,6 +186,17 @@ fn watching_a_star_fast_reaches_the_goal_and_is_not_the_designers_attempt() {
         played.playtests.is_empty(),
         "an agent's game is not an attempt"
     );
+    // Issue 69, W17: the win line counts the ticks the Tick counter shows.
+    steps(&mut h, 2);
+    let ticks = h.state().playtest().session::<MarioPlay>().unwrap().ticks();
+    h.get_by_label_contains(&format!("Reached the goal in {ticks} ticks"));
+    h.get_by_label(&format!("Tick {ticks}"));
+    // W11: R after the watch starts the designer's own game.
+    h.key_press(Key::R);
+    steps(&mut h, 2);
+    let play = h.state().playtest().session::<MarioPlay>().unwrap();
+    assert_eq!(play.player, Player::Designer, "R hands the controls over");
+    assert_eq!(play.ticks(), 0);
 }
 
 #[test]

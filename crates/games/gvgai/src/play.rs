@@ -142,8 +142,10 @@ impl PlayRules for VgdlPlay {
             _ => None,
         };
         let message = match outcome {
-            Some(true) => format!("Won at tick {} with score {}!", s.tick, s.score),
-            Some(false) => format!("Lost at tick {} (score {}).", s.tick, s.score),
+            // Counted in the designer's moves, as "Moves" beside it counts (W17): the
+            // engine's clock reads 0 while its first move is judged.
+            Some(true) => format!("Won on move {} with score {}!", self.moves, s.score),
+            Some(false) => format!("Lost on move {} (score {}).", self.moves, s.score),
             None => format!("Tick {} of {}", s.tick.max(0), vgdl::engine::MAX_TICKS),
         };
         let mut counters = vec![("Score".to_string(), format!("{}", s.score))];

@@ -223,6 +223,13 @@ fn the_playtest_steps_one_tick_a_key_and_takes_ticks_back() {
     }
     let status = play.status();
     assert_eq!(status.outcome, Some(true), "{status:?}");
+    // Issue 69, W17: the end line counts the moves the "Moves" counter shows.
+    assert!(
+        status
+            .message
+            .starts_with(&format!("Won on move {} ", status.moves)),
+        "{status:?}"
+    );
     assert!(!play.apply(PlayMove::Wait), "a finished game takes no move");
 }
 

@@ -252,7 +252,8 @@ impl MarioPlay {
         self.world.step(action);
         self.jump_ready |= self.world.mario().may_jump();
         self.message = match self.world.status() {
-            Status::Won => format!("Reached the goal in {} ticks!", self.world.tick()),
+            // The ticks played, as the "Tick" counter beside it counts them (W17).
+            Status::Won => format!("Reached the goal in {} ticks!", self.ticks()),
             Status::Lost(Cause::Hole) => "Fell into a hole (R or Restart to try again)".into(),
             Status::Lost(Cause::Enemy) => "Hit by an enemy (R or Restart to try again)".into(),
             Status::Lost(Cause::Time) => "Time is up (R or Restart to try again)".into(),
@@ -303,8 +304,11 @@ impl MarioPlay {
         if pause {
             self.paused = !self.paused;
         }
-        if restart {
-            self.start_with(self.player);
+        // R starts the designer's own game again, after a watch too (W11); so does a
+        // movement key once a watched game has ended.
+        let watched_over = self.agent.is_some() && !self.world.is_running();
+        if restart || (watched_over && keys != Action::NONE) {
+            self.start_with(Player::Designer);
         }
         if step && self.paused {
             self.tick(keys);
@@ -560,7 +564,15 @@ impl PlaySession for MarioPlay {
         {
             self.start_with(Player::Replay);
         }
-        if self.player != Player::Designer && ui.button("Play myself").clicked() {
+        // Always there (greyed while the designer plays), so the window keeps its width.
+        if ui
+            .add_enabled(
+                self.player != Player::Designer,
+                egui::Button::new("Play myself"),
+            )
+            .on_hover_text("Take the controls: a new game of your own (R)")
+            .clicked()
+        {
             self.start_with(Player::Designer);
         }
         let mut fast = self.speed > 1;
