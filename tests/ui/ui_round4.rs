@@ -243,3 +243,51 @@ fn a_go_to_refusal_goes_with_its_pack() {
         "the refusal went with its pack"
     );
 }
+
+/// W2: a canvas whose cells equal a level of a reopened pack edits that level again, so it
+/// is not "work in no pack"; the recovery file keeps only canvases worth bringing back.
+#[test]
+fn reopening_a_pack_links_the_identical_canvas_again() {
+    use level_studio::app::EditCommand;
+    use level_studio::match3::Match3Level;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("two.ron");
+    let mut pack = level_studio::level::Pack::new("two");
+    for (name, w, ht) in [("first", 5, 5), ("second", 6, 6)] {
+        let layout = level_studio::match3::Layout::open(w, ht).unwrap();
+        pack.levels
+            .push(level_studio::level::Level::from_layout(name, &layout));
+    }
+    level_studio::files::save_pack(&path, &pack).unwrap();
+    let mut h = harness(studio(vec![path.clone()], &dir));
+    steps(&mut h, 2);
+    command(&mut h, AppCommand::Pack(PackCommand::Edit(1)));
+    assert_eq!(h.state().linked(), Some((0, 1)));
+    // An edit in place, saved: the canvas has history and the file holds it.
+    let now = h.state().editor().board().get(0, 0);
+    for c in [
+        EditCommand::BeginStroke {
+            label: "Brush".into(),
+        },
+        EditCommand::Paint(vec![(0, 0, if now == 0 { 1 } else { 0 })]),
+        EditCommand::EndStroke,
+    ] {
+        h.state_mut().push(AppCommand::Edit(c));
+    }
+    steps(&mut h, 2);
+    command(&mut h, AppCommand::Save);
+    assert!(!h.state().has_unsaved(), "{:?}", h.state().errors());
+    command(&mut h, AppCommand::Pack(PackCommand::Close));
+    assert_eq!(h.state().linked(), None);
+    assert!(h.state().has_canvas_work(), "closed: the canvas is in no pack");
+    command(&mut h, AppCommand::Open(path.clone()));
+    let linked = h.state().linked();
+    assert!(linked.is_some_and(|(_, i)| i == 1), "{linked:?}");
+    assert!(!h.state().has_canvas_work(), "nothing to save or add again");
+    // The autosave brings back the linked canvas only, not six blank ones.
+    let recovery = dir.path().join("recovery.ron");
+    h.state_mut().autosave_now(&recovery);
+    let text = std::fs::read_to_string(&recovery).unwrap();
+    let saved = Recovery::from_text(&recovery, &text).unwrap().value;
+    assert_eq!(saved.levels.len(), 1, "{:?}", saved.links);
+}

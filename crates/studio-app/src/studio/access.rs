@@ -355,7 +355,7 @@ impl StudioApp {
     }
 
     /// Whether a desk holds edits in no pack.
-    fn is_loose(&self, d: &Desk) -> bool {
+    pub(super) fn is_loose(&self, d: &Desk) -> bool {
         self.find_level(d.editor.source).is_none()
             && d.editor.revision() != d.clean_revision
             && d.editor.history().undo_len() > 0

@@ -321,9 +321,42 @@ impl StudioApp {
                 self.active_pack = self.packs.len() - 1;
             }
         }
+        self.relink_canvases(self.active_pack);
         self.show_pack_game();
         self.strip.forget();
         self.status = format!("Opened {}", path.display());
+    }
+
+    /// Canvases in no pack whose cells equal a level of pack `p` edit that level again (W2):
+    /// reopening a pack never leaves the canvas as "work in no pack" that the pack holds.
+    pub(super) fn relink_canvases(&mut self, p: usize) {
+        let Some(doc) = self.packs.get(p) else {
+            return;
+        };
+        let mut links = Vec::new();
+        for editor in self.editors() {
+            if self.find_level(editor.source).is_some() {
+                continue;
+            }
+            let game = editor.board().rules().id();
+            let cells = editor.board().to_level("", &[]).cells;
+            let found = doc
+                .pack
+                .levels
+                .iter()
+                .position(|l| l.game == game && l.cells == cells);
+            if let Some(i) = found {
+                links.push((game, doc.level_ref(i), doc.pack.levels[i].name.clone()));
+            }
+        }
+        for (game, source, name) in links {
+            let desk = self.desk_mut(game);
+            desk.editor.source = source;
+            desk.editor.name = name;
+            desk.clean_revision = desk.editor.revision();
+            desk.synced = None;
+            desk.edited = None;
+        }
     }
 
     /// The canvas follows the active pack to its game (W14): a pack of another game brings
@@ -515,8 +548,15 @@ impl StudioApp {
     /// Writes the recovery file; `clean_exit` when a clean exit keeps canvas work in no pack
     /// (the next start then says so, not that the studio crashed).
     pub(super) fn write_recovery(&mut self, path: &Path, clean_exit: bool) {
-        let links = self
-            .editors()
+        // The canvases worth bringing back: linked to a pack level, or holding work in no
+        // pack. An untouched blank canvas is not counted as work at the next start (W2).
+        let kept: Vec<&Editor> = std::iter::once(&self.desk)
+            .chain(self.parked.values())
+            .filter(|d| self.find_level(d.editor.source).is_some() || self.is_loose(d))
+            .map(|d| &d.editor)
+            .collect();
+        let links = kept
+            .iter()
             .map(|e| {
                 self.find_level(e.source).map(|(p, i)| RecoveredLink {
                     path: self.packs[p].path.clone(),
@@ -529,7 +569,7 @@ impl StudioApp {
             games: Default::default(),
             saved_at: now_secs(),
             game: self.game,
-            levels: self.editors().map(|e| e.to_level()).collect(),
+            levels: kept.iter().map(|e| e.to_level()).collect(),
             links,
             clean_exit,
             packs: self
