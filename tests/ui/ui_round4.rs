@@ -291,3 +291,43 @@ fn reopening_a_pack_links_the_identical_canvas_again() {
     let saved = Recovery::from_text(&recovery, &text).unwrap().value;
     assert_eq!(saved.levels.len(), 1, "{:?}", saved.links);
 }
+
+/// The path the in-window prompt proposes (the file dialog of tests and of machines without
+/// a portal).
+fn proposed(h: &mut Harness<'_, StudioApp>, c: AppCommand) -> String {
+    h.state_mut().push(c);
+    steps(h, 3);
+    let text = h
+        .get_by_role(egui::accesskit::Role::TextInput)
+        .value()
+        .unwrap_or_default();
+    h.key_press(egui::Key::Escape);
+    steps(h, 2);
+    text
+}
+
+/// W10: each file dialog proposes a path that fits its action: a folder to open or import
+/// from, a folder name (not a `.ron` file) for a folder export.
+#[test]
+fn file_dialogs_propose_paths_that_fit_the_action() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut h = harness(studio(vec![starter("mario")], &dir));
+    steps(&mut h, 2);
+    let open = proposed(&mut h, AppCommand::OpenDialog);
+    assert!(
+        open.ends_with(std::path::MAIN_SEPARATOR) && !open.ends_with(".ron"),
+        "Open starts in a folder: {open}"
+    );
+    let import = proposed(&mut h, AppCommand::ImportDialog(0));
+    assert!(!import.ends_with(".ron"), "Import: {import}");
+    let exporters = level_studio::formats::exporters();
+    let text = exporters.iter().position(|e| e.format == "mario-ai").unwrap();
+    let folder = proposed(
+        &mut h,
+        AppCommand::ExportDialog(level_studio::app::ExportFormat::Registered(text)),
+    );
+    assert!(
+        folder.ends_with("-mario-ai") && !folder.contains(".ron"),
+        "a folder's name: {folder}"
+    );
+}

@@ -98,9 +98,21 @@ impl FileDialogs {
     /// Asks for a path; the answer comes back as a command from [`FileDialogs::poll`] or
     /// [`FileDialogs::ui`].
     pub fn request(&mut self, purpose: Purpose, start: Option<PathBuf>, ctx: &egui::Context) {
+        // A folder is offered with its separator, so a typed file name lands inside it.
+        let start_is_folder = matches!(
+            purpose,
+            Purpose::Open | Purpose::Import(_) | Purpose::OpenModel
+        );
         let start_text = start
             .as_ref()
-            .map(|p| p.display().to_string())
+            .map(|p| {
+                let text = p.display().to_string();
+                if start_is_folder && !text.ends_with(std::path::MAIN_SEPARATOR) {
+                    format!("{text}{}", std::path::MAIN_SEPARATOR)
+                } else {
+                    text
+                }
+            })
             .unwrap_or_default();
         if !self.native {
             self.prompt = Some((purpose, start_text));
@@ -117,11 +129,17 @@ impl FileDialogs {
             .spawn(move || {
                 let t = Instant::now();
                 let mut d = rfd::FileDialog::new().set_title(purpose.title());
-                if let Some(dir) = start.as_ref().and_then(|p| p.parent()) {
-                    d = d.set_directory(dir);
-                }
-                if let Some(name) = start.as_ref().and_then(|p| p.file_name()) {
-                    d = d.set_file_name(name.to_string_lossy());
+                if start_is_folder {
+                    if let Some(dir) = &start {
+                        d = d.set_directory(dir);
+                    }
+                } else {
+                    if let Some(dir) = start.as_ref().and_then(|p| p.parent()) {
+                        d = d.set_directory(dir);
+                    }
+                    if let Some(name) = start.as_ref().and_then(|p| p.file_name()) {
+                        d = d.set_file_name(name.to_string_lossy());
+                    }
                 }
                 let picked = match purpose {
                     Purpose::Open => d

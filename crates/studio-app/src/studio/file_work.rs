@@ -257,7 +257,10 @@ impl StudioApp {
 
     fn file_done(&mut self, done: FileDone) {
         match done {
-            FileDone::Opened(path, Ok(Opened::Pack(pack))) => self.opened_pack(&path, pack),
+            FileDone::Opened(path, Ok(Opened::Pack(pack))) => {
+                self.last_folder = Some(studio_core::io::folder_of(&path));
+                self.opened_pack(&path, pack)
+            }
             FileDone::Opened(path, Ok(Opened::Level(level))) => {
                 self.load_level(&level, None);
                 self.status = format!("Loaded {} onto the canvas", path.display());
@@ -268,6 +271,7 @@ impl StudioApp {
                 self.errors.push(AppError::Open(e));
             }
             FileDone::Imported(path, Ok(mut pack)) => {
+                self.last_folder = Some(studio_core::io::folder_of(&path));
                 // Two imports never share a tab name (W7).
                 pack.name = self.unique_pack_name(&pack.name);
                 let (title, n) = (pack.name.clone(), pack.levels.len());

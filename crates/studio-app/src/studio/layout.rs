@@ -702,22 +702,41 @@ impl StudioApp {
                 _ => self.paths.own_copy(&doc.pack.name),
             }
         };
-        let start = self
-            .packs
-            .get(self.active_pack)
-            .map(|doc| match (purpose, &doc.path) {
-                (Purpose::Open, Some(p)) => p.clone(),
-                _ => own_file(doc),
-            })
-            .map(|p| match purpose {
-                Purpose::ExportJson => p.with_extension("json"),
-                Purpose::ExportPng => p.with_extension("png"),
-                Purpose::ExportTiled => {
-                    let stem = p.file_stem().unwrap_or_default().to_string_lossy();
-                    p.with_file_name(format!("{stem}-tiled"))
-                }
-                _ => p,
-            });
+        // Picking a file that exists starts in a folder, never at a made-up file name: the
+        // last folder opened from, else the active pack's, else the designer's packs (W10).
+        let folder = || {
+            self.last_folder
+                .clone()
+                .or_else(|| {
+                    let doc = self.packs.get(self.active_pack)?;
+                    let path = doc.path.as_ref().filter(|p| !self.paths.is_shipped(p))?;
+                    Some(studio_core::io::folder_of(path))
+                })
+                .unwrap_or_else(|| self.paths.user_packs.clone())
+        };
+        let start = match purpose {
+            Purpose::Open | Purpose::Import(_) | Purpose::OpenModel => Some(folder()),
+            _ => self
+                .packs
+                .get(self.active_pack)
+                .map(own_file)
+                .map(|p| {
+                    let stem = p.file_stem().unwrap_or_default().to_string_lossy().to_string();
+                    match purpose {
+                        Purpose::ExportJson => p.with_extension("json"),
+                        Purpose::ExportPng => p.with_extension("png"),
+                        // A folder export proposes a folder's name, never a `.ron` one.
+                        Purpose::ExportTiled => p.with_file_name(format!("{stem}-tiled")),
+                        Purpose::ExportRegistered(i) => {
+                            let format = studio_core::formats::exporters()
+                                .get(i)
+                                .map_or("levels", |e| e.format);
+                            p.with_file_name(format!("{stem}-{format}"))
+                        }
+                        _ => p,
+                    }
+                }),
+        };
         self.dialogs.request(purpose, start, ctx);
     }
 }

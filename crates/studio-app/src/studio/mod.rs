@@ -148,6 +148,8 @@ pub struct StudioApp {
     /// The active pack (uid), work generation and figure count at which the pack was last
     /// found fully measured.
     pub(super) measured_through: Option<(u64, u64, usize)>,
+    /// The folder of the last file opened or imported: where Open and Import start (W10).
+    pub(super) last_folder: Option<std::path::PathBuf>,
     /// The shortcut sheet is shown.
     pub help_open: bool,
 }
@@ -328,6 +330,7 @@ impl StudioApp {
             removals: BTreeMap::new(),
             startup_notes: Vec::new(),
             measured_through: None,
+            last_folder: None,
             help_open: false,
             settings,
         };
