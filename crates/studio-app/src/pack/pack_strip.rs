@@ -650,6 +650,7 @@ impl PackStrip {
             Err(_) => ("Difficulty curve".to_string(), "difficulty"),
         };
         ui.small(label);
+        let (xs, ys) = curve_bounds(&curve.line);
         // The axes are named: the same measure the cards and the PNG sheet label.
         Plot::new("pack-curve")
             .x_axis_label("level")
@@ -659,7 +660,11 @@ impl PackStrip {
             .allow_zoom(false)
             .allow_scroll(false)
             .show_axes([true, true])
-            .include_y(0.0)
+            // Bounds that fit the data, never a degenerate range (W19).
+            .include_x(xs[0])
+            .include_x(xs[1])
+            .include_y(ys[0])
+            .include_y(ys[1])
             .show(ui, |plot| {
                 plot.line(Line::new("difficulty", curve.line.clone()).color(palette::ACCENT));
                 if curve.points <= CURVE_DOTS {
@@ -671,6 +676,28 @@ impl PackStrip {
                 }
             });
     }
+}
+
+/// The difficulty curve's x and y ranges: the levels with half a level either side, and
+/// from 0 (or the lowest point) to a little above the highest; a curve that is 0 everywhere
+/// (every loss rate 0) gets 0 to 1, not a range egui_plot invents around a single value (W19).
+pub fn curve_bounds(line: &[[f64; 2]]) -> ([f64; 2], [f64; 2]) {
+    let finite = line.iter().filter(|p| p[0].is_finite() && p[1].is_finite());
+    let (mut x0, mut x1) = (f64::INFINITY, f64::NEG_INFINITY);
+    let (mut y0, mut y1) = (0.0_f64, 0.0_f64);
+    for p in finite {
+        x0 = x0.min(p[0]);
+        x1 = x1.max(p[0]);
+        y0 = y0.min(p[1]);
+        y1 = y1.max(p[1]);
+    }
+    if !x0.is_finite() {
+        return ([0.5, 1.5], [0.0, 1.0]);
+    }
+    let span = y1 - y0;
+    let top = if span > 0.0 { y1 + 0.1 * span } else { y0 + 1.0 };
+    let bottom = if y0 < 0.0 { y0 - 0.1 * span } else { 0.0 };
+    ([x0 - 0.5, x1 + 0.5], [bottom, top])
 }
 
 /// What an inline name field answered this frame: `None` while it is still being typed in,

@@ -339,9 +339,17 @@ impl StudioApp {
                         } else {
                             ui.available_height()
                         };
-                        gauge_area
-                            .max_height(room)
-                            .show(ui, |ui| self.gauge.ui(ui, &mut ctx));
+                        // A solid bar (not egui's floating one, drawn only on hover): a
+                        // gauge cut at the state graph shows that it scrolls (W20).
+                        ui.scope(|ui| {
+                            ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
+                            gauge_area
+                                .max_height(room)
+                                .scroll_bar_visibility(
+                                    egui::scroll_area::ScrollBarVisibility::VisibleWhenNeeded,
+                                )
+                                .show(ui, |ui| self.gauge.ui(ui, &mut ctx));
+                        });
                     }
                     if graph_open {
                         if gauge_open {
