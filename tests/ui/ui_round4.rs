@@ -331,3 +331,33 @@ fn file_dialogs_propose_paths_that_fit_the_action() {
         "a folder's name: {folder}"
     );
 }
+
+/// E20's rest: with many tabs the strip's header wraps, and neither "Undo remove" nor the
+/// difficulty curve is pushed past the window's right edge.
+#[test]
+fn many_tabs_wrap_and_keep_the_curve_and_buttons_in_the_window() {
+    use level_studio::match3::Match3Level;
+    let dir = tempfile::tempdir().unwrap();
+    let paths: Vec<PathBuf> = (0..16)
+        .map(|k| {
+            let path = dir.path().join(format!("pack-with-a-longish-name-{k}.ron"));
+            let mut pack = level_studio::level::Pack::new(&format!("pack with a long name {k}"));
+            let layout = level_studio::match3::Layout::open(5, 5).unwrap();
+            pack.levels
+                .push(level_studio::level::Level::from_layout("one", &layout));
+            level_studio::files::save_pack(&path, &pack).unwrap();
+            path
+        })
+        .collect();
+    for tabs in [7, 16] {
+        let mut h = harness(studio(paths[..tabs].to_vec(), &dir));
+        steps(&mut h, 6);
+        let width = 1440.0;
+        for label in ["Undo remove", "Close pack"] {
+            let rect = h.get_by_label(label).rect();
+            assert!(rect.max.x <= width + 0.5, "{tabs} tabs: {label} at {rect:?}");
+        }
+        let curve = h.get_by_label_contains("Difficulty curve").rect();
+        assert!(curve.max.x <= width + 0.5, "{tabs} tabs: the curve at {curve:?}");
+    }
+}
