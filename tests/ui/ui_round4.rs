@@ -361,3 +361,35 @@ fn many_tabs_wrap_and_keep_the_curve_and_buttons_in_the_window() {
         assert!(curve.max.x <= width + 0.5, "{tabs} tabs: the curve at {curve:?}");
     }
 }
+
+/// W15: Blend ships a starter pack like the other games, and its tab opens on one of its
+/// playable blends rather than on an empty canvas.
+#[test]
+fn blend_has_a_starter_pack_and_opens_on_a_level() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let shipped = StudioPaths::standard(&root).shipped_packs;
+    let blend = root.join("levels/blend/starter.ron");
+    assert!(shipped.contains(&blend), "{shipped:?}");
+    let pack = level_studio::files::load_pack(&blend).unwrap();
+    assert!(pack.levels.len() >= 6);
+    assert!(pack.levels.iter().all(|l| l.game == level_studio::blend::ID));
+    let mut h = harness(studio(vec![blend], &dir));
+    steps(&mut h, 2);
+    command(&mut h, AppCommand::SwitchGame(level_studio::blend::ID));
+    let linked = h.state().linked();
+    assert!(linked.is_some(), "the canvas edits the starter's first level");
+    assert_eq!(h.state().editor().name, pack.levels[0].name);
+    // Each level is a playable blend (what `--validate` kept).
+    let game = level_studio::blend::ID.game().unwrap();
+    for level in &pack.levels {
+        let a = game
+            .analyse(
+                level,
+                &level_studio::game::AnalyseOptions::default(),
+                &level_studio::jobs::Cancel::default(),
+            )
+            .unwrap();
+        assert!(a.verdict.pass, "{}: {}", level.name, a.verdict.label);
+    }
+}
