@@ -215,6 +215,18 @@ pub fn analyse(
     }
     let (best_name, best_rate) = best.unwrap_or(("none", 0.0));
     let pass = best_rate > 0.0;
+    // A game won before any move is VGDL's rule (a win condition such as "no goal sprite
+    // left" holds at the start), not an easy level: said, so it is not read as a bug.
+    let at_start = pass
+        && figures
+            .agents
+            .iter()
+            .any(|a| a.win_rate >= 1.0 && a.mean_ticks <= 0.0);
+    let start_note = at_start.then(|| {
+        "won at tick 0: a win condition already holds at the start (e.g. no goal sprite \
+         on the level), so VGDL ends the game as won before any move"
+            .to_string()
+    });
     let headline = if pass {
         format!(
             "{} wins {:.0} %",
@@ -224,7 +236,7 @@ pub fn analyse(
     } else {
         "No agent wins".into()
     };
-    let summary = format!(
+    let mut summary = format!(
         "{} ({})",
         headline,
         rates
@@ -233,6 +245,9 @@ pub fn analyse(
             .collect::<Vec<_>>()
             .join(", ")
     );
+    if let Some(note) = &start_note {
+        summary = format!("{summary}; {note}");
+    }
     Ok(Analysis {
         difficulty: Some(1.0 - best_rate),
         verdict: Verdict {
@@ -250,11 +265,14 @@ pub fn analyse(
             threshold: None,
             good_below: false,
             band: None,
-            notes: vec![format!(
-                "{games} games per agent, seed {}, up to {} ticks each",
-                options.seed,
-                vgdl::engine::MAX_TICKS
-            )],
+            notes: start_note
+                .into_iter()
+                .chain(std::iter::once(format!(
+                    "{games} games per agent, seed {}, up to {} ticks each",
+                    options.seed,
+                    vgdl::engine::MAX_TICKS
+                )))
+                .collect(),
             histogram: None,
             curve: None,
             rates: Some(("Agents' win rates".into(), rates)),

@@ -379,3 +379,23 @@ fn the_session_and_the_recovery_file_carry_the_descriptions() {
     let back: Recovery = ron::from_str(&text).unwrap();
     assert_eq!(back.levels, recovery.levels);
 }
+
+/// Issue 69's observation: a level with no door (the goal) is won at tick 0 by VGDL's rule,
+/// and the gauge says so instead of reading as an easy level.
+#[test]
+fn a_level_won_before_any_move_says_why() {
+    let g = door();
+    let level = g.level("no goal", rows("wwwwwwww\nwA..k..w\nw......w\nw......w\nwwwwwwww\n"));
+    let options = AnalyseOptions {
+        games: Some(2),
+        ..AnalyseOptions::default()
+    };
+    let a = g.analyse(&level, &options, &Cancel::default()).unwrap();
+    assert!(a.verdict.pass);
+    assert!(a.gauge.notes[0].starts_with("won at tick 0"), "{:?}", a.gauge.notes);
+    assert!(a.verdict.reason.contains("won at tick 0"), "{}", a.verdict.reason);
+    // A level with its door says nothing of the kind.
+    let with_door = g.level("l1", rows(LEVEL1));
+    let a = g.analyse(&with_door, &options, &Cancel::default()).unwrap();
+    assert!(a.gauge.notes.iter().all(|n| !n.contains("tick 0")));
+}
