@@ -432,7 +432,10 @@ fn td3_generates_playable_levels_and_more_like_this_keeps_the_first_patterns() {
             reports.windows(2).all(|w| w[0].0 <= w[1].0),
             "{id}: the bar only moves forward"
         );
-        assert!(reports.iter().any(|(_, n)| n.contains(" of 5")), "{reports:?}");
+        assert!(
+            reports.iter().any(|(_, n)| n.contains(" of 5")),
+            "{reports:?}"
+        );
         assert!(
             near.len() >= 3,
             "{id}: {} levels like the first",

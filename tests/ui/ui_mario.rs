@@ -401,12 +401,7 @@ fn the_window_imports_and_exports_the_mario_level_text() {
     h.state_mut()
         .wait_for_files(std::time::Duration::from_secs(20));
     steps(&mut h, 2);
-    assert_eq!(
-        tabs(&h),
-        packs + 1,
-        "{:?}",
-        h.state().errors()
-    );
+    assert_eq!(tabs(&h), packs + 1, "{:?}", h.state().errors());
     let doc = &h.state().packs()[h.state().active_pack()];
     assert_eq!(doc.pack.levels.len(), 1);
     assert!(
@@ -693,9 +688,10 @@ fn a_slow_strokes_why_line_compares_with_the_level_before_the_stroke() {
         let ctx = h.ctx.clone();
         h.state_mut().finish_analysis(&ctx);
         steps(&mut h, 2);
-        h.state_mut().push(AppCommand::Edit(EditCommand::BeginStroke {
-            label: "Brush".into(),
-        }));
+        h.state_mut()
+            .push(AppCommand::Edit(EditCommand::BeginStroke {
+                label: "Brush".into(),
+            }));
         for &(x, y) in &cells {
             h.state_mut()
                 .push(AppCommand::Edit(EditCommand::Paint(vec![(x, y, empty)])));

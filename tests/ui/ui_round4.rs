@@ -59,10 +59,7 @@ fn name_of(game: Game) -> &'static str {
 #[test]
 fn closing_a_pack_leaves_no_phantom_pack_and_recover_brings_none_back() {
     let dir = tempfile::tempdir().unwrap();
-    let mut h = harness(studio(
-        vec![starter("match3"), starter("longcat")],
-        &dir,
-    ));
+    let mut h = harness(studio(vec![starter("match3"), starter("longcat")], &dir));
     steps(&mut h, 3);
     let game = h.state().game();
     let active = h.state().active_pack();
@@ -95,10 +92,7 @@ fn closing_a_pack_leaves_no_phantom_pack_and_recover_brings_none_back() {
 #[test]
 fn activating_another_games_pack_brings_its_game_onto_the_canvas() {
     let dir = tempfile::tempdir().unwrap();
-    let mut h = harness(studio(
-        vec![starter("match3"), starter("longcat")],
-        &dir,
-    ));
+    let mut h = harness(studio(vec![starter("match3"), starter("longcat")], &dir));
     steps(&mut h, 3);
     let other = (0..h.state().packs().len())
         .find(|&i| game_of(&h, i) != h.state().game())
@@ -139,7 +133,11 @@ fn two_imports_get_two_names() {
     let mut h = harness(studio(vec![], &dir));
     steps(&mut h, 2);
     command(&mut h, AppCommand::Import(from_vglc, file.clone()));
-    assert!(h.state().status().contains("Imported 1 level "), "{}", h.state().status());
+    assert!(
+        h.state().status().contains("Imported 1 level "),
+        "{}",
+        h.state().status()
+    );
     command(&mut h, AppCommand::Import(from_vglc, file));
     let names: Vec<String> = h
         .state()
@@ -170,7 +168,9 @@ fn a_truncated_pack_is_said_to_end_early() {
     // Balanced text with a wrong field is not called truncated.
     let wrong = dir.path().join("wrong.ron");
     std::fs::write(&wrong, "(name: \"x\", nonsense: 3)\n").unwrap();
-    let err = level_studio::files::load_pack(&wrong).unwrap_err().to_string();
+    let err = level_studio::files::load_pack(&wrong)
+        .unwrap_err()
+        .to_string();
     assert!(!err.contains("ends early"), "{err}");
     assert!(level_studio::io::ends_early("(a: [1, 2"));
     assert!(level_studio::io::ends_early("(a: \"open"));
@@ -223,10 +223,7 @@ fn a_size_warning_stays_with_its_game() {
 #[test]
 fn a_go_to_refusal_goes_with_its_pack() {
     let dir = tempfile::tempdir().unwrap();
-    let mut h = harness(studio(
-        vec![starter("match3"), starter("longcat")],
-        &dir,
-    ));
+    let mut h = harness(studio(vec![starter("match3"), starter("longcat")], &dir));
     steps(&mut h, 3);
     h.key_press_modifiers(egui::Modifiers::COMMAND, egui::Key::G);
     steps(&mut h, 2);
@@ -279,7 +276,10 @@ fn reopening_a_pack_links_the_identical_canvas_again() {
     assert!(!h.state().has_unsaved(), "{:?}", h.state().errors());
     command(&mut h, AppCommand::Pack(PackCommand::Close));
     assert_eq!(h.state().linked(), None);
-    assert!(h.state().has_canvas_work(), "closed: the canvas is in no pack");
+    assert!(
+        h.state().has_canvas_work(),
+        "closed: the canvas is in no pack"
+    );
     command(&mut h, AppCommand::Open(path.clone()));
     let linked = h.state().linked();
     assert!(linked.is_some_and(|(_, i)| i == 1), "{linked:?}");
@@ -321,7 +321,10 @@ fn file_dialogs_propose_paths_that_fit_the_action() {
     let import = proposed(&mut h, AppCommand::ImportDialog(0));
     assert!(!import.ends_with(".ron"), "Import: {import}");
     let exporters = level_studio::formats::exporters();
-    let text = exporters.iter().position(|e| e.format == "mario-ai").unwrap();
+    let text = exporters
+        .iter()
+        .position(|e| e.format == "mario-ai")
+        .unwrap();
     let folder = proposed(
         &mut h,
         AppCommand::ExportDialog(level_studio::app::ExportFormat::Registered(text)),
@@ -355,10 +358,16 @@ fn many_tabs_wrap_and_keep_the_curve_and_buttons_in_the_window() {
         let width = 1440.0;
         for label in ["Undo remove", "Close pack"] {
             let rect = h.get_by_label(label).rect();
-            assert!(rect.max.x <= width + 0.5, "{tabs} tabs: {label} at {rect:?}");
+            assert!(
+                rect.max.x <= width + 0.5,
+                "{tabs} tabs: {label} at {rect:?}"
+            );
         }
         let curve = h.get_by_label_contains("Difficulty curve").rect();
-        assert!(curve.max.x <= width + 0.5, "{tabs} tabs: the curve at {curve:?}");
+        assert!(
+            curve.max.x <= width + 0.5,
+            "{tabs} tabs: the curve at {curve:?}"
+        );
     }
 }
 
@@ -373,12 +382,18 @@ fn blend_has_a_starter_pack_and_opens_on_a_level() {
     assert!(shipped.contains(&blend), "{shipped:?}");
     let pack = level_studio::files::load_pack(&blend).unwrap();
     assert!(pack.levels.len() >= 6);
-    assert!(pack.levels.iter().all(|l| l.game == level_studio::blend::ID));
+    assert!(pack
+        .levels
+        .iter()
+        .all(|l| l.game == level_studio::blend::ID));
     let mut h = harness(studio(vec![blend], &dir));
     steps(&mut h, 2);
     command(&mut h, AppCommand::SwitchGame(level_studio::blend::ID));
     let linked = h.state().linked();
-    assert!(linked.is_some(), "the canvas edits the starter's first level");
+    assert!(
+        linked.is_some(),
+        "the canvas edits the starter's first level"
+    );
     assert_eq!(h.state().editor().name, pack.levels[0].name);
     // Each level is a playable blend (what `--validate` kept).
     let game = level_studio::blend::ID.game().unwrap();

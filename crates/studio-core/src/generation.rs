@@ -370,7 +370,10 @@ pub fn run_near(
     let ctx = GenerationContext { models, cancel };
     let base = level.name.clone();
     let name = move |_: &GenRequest, i: usize| format!("{base} near {}", i + 1);
-    progress(0.0, format!("{}: starting near {}", generator.label(), level.name));
+    progress(
+        0.0,
+        format!("{}: starting near {}", generator.label(), level.name),
+    );
     let mut stream = Stream {
         request: &request,
         cancel,

@@ -279,10 +279,7 @@ impl<T: Send + 'static> Worker<T> {
     /// a second and reported some progress ("… · about 40 s left"); "starting…" before the
     /// first report.
     pub fn progress_text(&self) -> (f32, String) {
-        let (fraction, note) = self
-            .progress
-            .clone()
-            .unwrap_or((0.0, "starting…".into()));
+        let (fraction, note) = self.progress.clone().unwrap_or((0.0, "starting…".into()));
         let elapsed = self.started.map(|s| s.elapsed());
         match elapsed.and_then(|e| time_left(e, fraction)) {
             Some(left) => (fraction, format!("{note} · {left}")),

@@ -385,15 +385,26 @@ fn the_session_and_the_recovery_file_carry_the_descriptions() {
 #[test]
 fn a_level_won_before_any_move_says_why() {
     let g = door();
-    let level = g.level("no goal", rows("wwwwwwww\nwA..k..w\nw......w\nw......w\nwwwwwwww\n"));
+    let level = g.level(
+        "no goal",
+        rows("wwwwwwww\nwA..k..w\nw......w\nw......w\nwwwwwwww\n"),
+    );
     let options = AnalyseOptions {
         games: Some(2),
         ..AnalyseOptions::default()
     };
     let a = g.analyse(&level, &options, &Cancel::default()).unwrap();
     assert!(a.verdict.pass);
-    assert!(a.gauge.notes[0].starts_with("won at tick 0"), "{:?}", a.gauge.notes);
-    assert!(a.verdict.reason.contains("won at tick 0"), "{}", a.verdict.reason);
+    assert!(
+        a.gauge.notes[0].starts_with("won at tick 0"),
+        "{:?}",
+        a.gauge.notes
+    );
+    assert!(
+        a.verdict.reason.contains("won at tick 0"),
+        "{}",
+        a.verdict.reason
+    );
     // A level with its door says nothing of the kind.
     let with_door = g.level("l1", rows(LEVEL1));
     let a = g.analyse(&with_door, &options, &Cancel::default()).unwrap();

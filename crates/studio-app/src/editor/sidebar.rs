@@ -81,7 +81,11 @@ impl ToolPanel for ConditionsPanel {
         if let Some(n) = &shown {
             ui.colored_label(palette::ACCENT, n);
         }
-        let was = self.size_note.as_ref().filter(|(g, _)| *g == rules.id()).map(|(_, n)| n);
+        let was = self
+            .size_note
+            .as_ref()
+            .filter(|(g, _)| *g == rules.id())
+            .map(|(_, n)| n);
         if shown.as_ref() != was {
             self.size_note = shown.map(|n| (rules.id(), n));
         }

@@ -276,11 +276,7 @@ impl InterpolationWindow {
                 ui.spinner();
                 if self.worker.progress.is_some() {
                     let (f, note) = self.worker.progress_text();
-                    ui.add(
-                        egui::ProgressBar::new(f)
-                            .text(note)
-                            .desired_width(160.0),
-                    );
+                    ui.add(egui::ProgressBar::new(f).text(note).desired_width(160.0));
                 }
             }
         });

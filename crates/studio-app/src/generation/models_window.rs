@@ -421,11 +421,7 @@ impl ModelsWindow {
                 }
                 if self.training.progress.is_some() {
                     let (f, note) = self.training.progress_text();
-                    ui.add(
-                        egui::ProgressBar::new(f)
-                            .text(note)
-                            .desired_width(260.0),
-                    );
+                    ui.add(egui::ProgressBar::new(f).text(note).desired_width(260.0));
                 }
             }
             if ui.button("Open a model file…").clicked() {

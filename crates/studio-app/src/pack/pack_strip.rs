@@ -491,7 +491,11 @@ impl PackStrip {
                 );
                 let badge = number_badge(rect, number.size());
                 painter.rect_filled(badge, 3.0, Color32::from_black_alpha(200));
-                painter.galley(badge.min + Vec2::new(3.0, 1.0), number, Color32::from_gray(220));
+                painter.galley(
+                    badge.min + Vec2::new(3.0, 1.0),
+                    number,
+                    Color32::from_gray(220),
+                );
                 let (figures, colour) = figures_text(doc, level);
                 let galley = fitted(painter, figures, CARD.x - 10.0, colour);
                 let at =
@@ -695,7 +699,11 @@ pub fn curve_bounds(line: &[[f64; 2]]) -> ([f64; 2], [f64; 2]) {
         return ([0.5, 1.5], [0.0, 1.0]);
     }
     let span = y1 - y0;
-    let top = if span > 0.0 { y1 + 0.1 * span } else { y0 + 1.0 };
+    let top = if span > 0.0 {
+        y1 + 0.1 * span
+    } else {
+        y0 + 1.0
+    };
     let bottom = if y0 < 0.0 { y0 - 0.1 * span } else { 0.0 };
     ([x0 - 0.5, x1 + 0.5], [bottom, top])
 }

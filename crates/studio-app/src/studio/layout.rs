@@ -724,26 +724,26 @@ impl StudioApp {
         };
         let start = match purpose {
             Purpose::Open | Purpose::Import(_) | Purpose::OpenModel => Some(folder()),
-            _ => self
-                .packs
-                .get(self.active_pack)
-                .map(own_file)
-                .map(|p| {
-                    let stem = p.file_stem().unwrap_or_default().to_string_lossy().to_string();
-                    match purpose {
-                        Purpose::ExportJson => p.with_extension("json"),
-                        Purpose::ExportPng => p.with_extension("png"),
-                        // A folder export proposes a folder's name, never a `.ron` one.
-                        Purpose::ExportTiled => p.with_file_name(format!("{stem}-tiled")),
-                        Purpose::ExportRegistered(i) => {
-                            let format = studio_core::formats::exporters()
-                                .get(i)
-                                .map_or("levels", |e| e.format);
-                            p.with_file_name(format!("{stem}-{format}"))
-                        }
-                        _ => p,
+            _ => self.packs.get(self.active_pack).map(own_file).map(|p| {
+                let stem = p
+                    .file_stem()
+                    .unwrap_or_default()
+                    .to_string_lossy()
+                    .to_string();
+                match purpose {
+                    Purpose::ExportJson => p.with_extension("json"),
+                    Purpose::ExportPng => p.with_extension("png"),
+                    // A folder export proposes a folder's name, never a `.ron` one.
+                    Purpose::ExportTiled => p.with_file_name(format!("{stem}-tiled")),
+                    Purpose::ExportRegistered(i) => {
+                        let format = studio_core::formats::exporters()
+                            .get(i)
+                            .map_or("levels", |e| e.format);
+                        p.with_file_name(format!("{stem}-{format}"))
                     }
-                }),
+                    _ => p,
+                }
+            }),
         };
         self.dialogs.request(purpose, start, ctx);
     }

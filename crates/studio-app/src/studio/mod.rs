@@ -390,10 +390,14 @@ impl StudioApp {
             None => {
                 // No pack of this game is open: an empty one of its own (a pack started with
                 // New pack, else a placeholder with no tab) rather than the other game's.
-                let empty_of_game =
-                    |p: &PackDoc| p.path.is_none() && p.pack.levels.is_empty() && p.main_game() == game;
-                let found = (self.packs.iter().position(|p| empty_of_game(p) && !p.is_placeholder()))
-                    .or_else(|| self.packs.iter().position(|p| empty_of_game(p)));
+                let empty_of_game = |p: &PackDoc| {
+                    p.path.is_none() && p.pack.levels.is_empty() && p.main_game() == game
+                };
+                let found = (self
+                    .packs
+                    .iter()
+                    .position(|p| empty_of_game(p) && !p.is_placeholder()))
+                .or_else(|| self.packs.iter().position(|p| empty_of_game(p)));
                 match found {
                     Some(i) => self.active_pack = i,
                     None => {

@@ -184,7 +184,9 @@ impl PackDoc {
 
     /// A new empty pack for `game`, named after it ("untitled Mario").
     pub fn untitled_for(game: Game) -> Self {
-        let name = game.game().map_or_else(|_| game.to_string(), |g| g.name().to_string());
+        let name = game
+            .game()
+            .map_or_else(|_| game.to_string(), |g| g.name().to_string());
         let mut doc = Self::untitled(&format!("untitled {name}"));
         doc.started_for = Some(game);
         doc

@@ -380,8 +380,14 @@ mod tests {
             stopped: false,
         };
         let why = explanation(&run);
-        assert!(why.starts_with("3 generations judged, 30 levels, 0 feasible"), "{why}");
-        assert!(why.contains("2 of the last 2 infeasible fail \"strong agent wins\""), "{why}");
+        assert!(
+            why.starts_with("3 generations judged, 30 levels, 0 feasible"),
+            "{why}"
+        );
+        assert!(
+            why.contains("2 of the last 2 infeasible fail \"strong agent wins\""),
+            "{why}"
+        );
         assert!(why.contains("wins 50 %"), "{why}");
     }
 }
