@@ -23,6 +23,15 @@ pub const MAX_TICKS: i32 = 2000;
 const WINDOW: i32 = 800;
 /// GVGAI's limit on sprites alive at once.
 const MAX_SPRITES: usize = 10_000;
+/// The most pairs of sprites one tick may check against its rules before the game is stopped
+/// ([`Limit::Work`]): sprites that multiply make a tick quadratic up to the sprite limit
+/// (10,000 sprites stacked on one cell: 10^8 pairs a rule). The most a tick of GVGAI's own
+/// games checks is 1.1 million (rivers, whose water piles up; docs/vgdl.md).
+pub const TICK_WORK: u64 = 20_000_000;
+/// The most pairs of sprites a whole game may check (about 5 s on one core): a game whose
+/// every tick stays under [`TICK_WORK`] but near it is stopped too. The most a game of
+/// GVGAI's own checks is 215 million (rivers again), about a tenth of this.
+pub const GAME_WORK: u64 = 2_000_000_000;
 
 /// A player's action, as GVGAI names them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -89,6 +98,30 @@ pub enum Winner {
     Wins,
     /// Lost.
     Loses,
+    /// Stopped by a bound on its work, its time or a cancel: neither won nor lost.
+    Stopped(Limit),
+}
+
+/// Why a game was stopped before its end.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Limit {
+    /// One tick, or the whole game, checked more pairs of sprites against the rules than
+    /// its budget ([`TICK_WORK`], [`GAME_WORK`], unless set with [`State::set_work`]).
+    Work,
+    /// The game took longer than its time budget (the caller's, [`State::stop`]).
+    Time,
+    /// The game was cancelled (the window's Stop).
+    Cancelled,
+}
+
+impl std::fmt::Display for Limit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Limit::Work => "limit reached: one tick checked too many pairs of sprites (they multiply)",
+            Limit::Time => "limit reached: the game took longer than its time budget",
+            Limit::Cancelled => "stopped: cancelled",
+        })
+    }
 }
 
 /// A rectangle in pixels (`java.awt.Rectangle`).
@@ -245,6 +278,14 @@ pub struct State {
     /// The interaction rules applied so far, one bit per rule by its place in the set (the
     /// first [`FIRED_RULES`]): what the pattern GA's "unique rules" counts.
     fired: [u64; FIRED_RULES / 64],
+    /// The pairs of sprites this tick has checked against its rules so far.
+    work: u64,
+    /// The most pairs a tick may check ([`TICK_WORK`]).
+    work_budget: u64,
+    /// The pairs of sprites the game has checked so far, this tick's included.
+    game_work: u64,
+    /// The most pairs the game may check ([`GAME_WORK`]).
+    game_work_budget: u64,
 }
 
 /// How many interaction rules [`State::fired`] tells apart (GVGAI's games have at most ~60).
@@ -303,6 +344,10 @@ impl State {
             timers: Vec::new(),
             pulled: Vec::new(),
             fired: [0; FIRED_RULES / 64],
+            work: 0,
+            work_budget: TICK_WORK,
+            game_work: 0,
+            game_work_budget: GAME_WORK,
         };
         for timed in &rules.timed {
             state.plan(timed.next, Arc::new(timed.clone()));
@@ -373,12 +418,48 @@ impl State {
         self.frozen_npcs = frozen;
     }
 
-    /// 0 running, 1 won, 2 lost (for state keys).
+    /// 0 running, 1 won, 2 lost, 3 stopped (for state keys).
     pub(crate) fn winner_code(&self) -> u8 {
         match self.winner {
             Winner::None => 0,
             Winner::Wins => 1,
             Winner::Loses => 2,
+            Winner::Stopped(_) => 3,
+        }
+    }
+
+    /// Sets the most pairs of sprites one tick, and the whole game, may check against the
+    /// rules before the game is stopped with [`Limit::Work`] (defaults [`TICK_WORK`],
+    /// [`GAME_WORK`]).
+    pub fn set_work(&mut self, per_tick: u64, per_game: u64) {
+        self.work_budget = per_tick;
+        self.game_work_budget = per_game;
+    }
+
+    /// The pairs of sprites the last tick checked against the rules (what
+    /// [`State::set_work`] bounds).
+    pub fn tick_work(&self) -> u64 {
+        self.work
+    }
+
+    /// The pairs of sprites the game has checked so far.
+    pub fn game_work(&self) -> u64 {
+        self.game_work
+    }
+
+    /// Ends a running game as stopped for `limit` (a caller's time budget or cancel): neither
+    /// won nor lost. A game already over keeps its outcome.
+    pub fn stop(&mut self, limit: Limit) {
+        if !self.is_over() {
+            self.winner = Winner::Stopped(limit);
+        }
+    }
+
+    /// Whether the game was stopped by a limit, and which.
+    pub fn stopped(&self) -> Option<Limit> {
+        match self.winner {
+            Winner::Stopped(limit) => Some(limit),
+            _ => None,
         }
     }
 
@@ -503,8 +584,14 @@ impl State {
         }
         self.tick += 1;
         self.pulled.clear();
+        self.work = 0;
         self.update_all(action);
         self.collide();
+        if self.stopped().is_some() {
+            // Stopped by the work bound mid-tick: the tick's remaining rules, the removal of
+            // the dead and the terminations are not run.
+            return;
+        }
         // Remove the dead.
         if self.any_dead {
             for (k, group) in self.groups.iter_mut().enumerate() {
@@ -1148,7 +1235,14 @@ impl State {
         rank.resize(rules.types.len(), usize::MAX);
         start_len.clear();
         start_len.resize(rules.types.len(), 0);
-        for (a, b, list) in &rules.pairs {
+        // The pairs checked: each rule's first sprites against the second sprites near them
+        // (and the fixed sprites' overlaps when their grid is built); past the tick's budget
+        // the game stops (F34: sprites that multiply made a tick quadratic).
+        let mut work = self.work;
+        let budget = self
+            .work_budget
+            .min(self.game_work_budget.saturating_sub(self.game_work));
+        'rules: for (a, b, list) in &rules.pairs {
             // A rule repeated (`repeat=10`) after a pass that met nothing would meet nothing
             // again: nothing changed in between.
             let mut idle: Option<&Rule> = None;
@@ -1183,11 +1277,14 @@ impl State {
                     start_len[k] = self.groups[k].len();
                     any_fixed |= rules.fixed[k] && start_len[k] > 0;
                 }
-                if any_fixed {
-                    self.refresh_fixed();
+                if any_fixed && !self.refresh_fixed(&mut work, budget) {
+                    break 'rules;
                 }
                 let mut stale = movers_for != Some(*b);
                 for &s1 in firsts.iter() {
+                    if work > budget {
+                        break 'rules;
+                    }
                     hits.clear();
                     let r1 = self.groups[s1.0][s1.1].rect;
                     // Moving second sprites by their left edges (sorted again after an effect
@@ -1200,6 +1297,7 @@ impl State {
                             }
                         }
                         movers.sort_unstable_by_key(|&(x, _)| x);
+                        work += movers.len() as u64;
                         stale = false;
                         self.moved = false;
                         movers_for = Some(*b);
@@ -1210,6 +1308,7 @@ impl State {
                         if x >= r1.x + reach {
                             break;
                         }
+                        work += 1;
                         if (k, i) != s1 && r1.intersects(&self.groups[k][i].rect) {
                             hits.push((rank[k], (k, i)));
                         }
@@ -1219,6 +1318,7 @@ impl State {
                         // since the grid was built; a moving one looks around itself.
                         if rules.fixed[s1.0] {
                             for &(k, i) in self.fixed_grid.overlapping(s1) {
+                                work += 1;
                                 let (k, i) = (k as usize, i as usize);
                                 if rank[k] != usize::MAX && i < start_len[k] {
                                     hits.push((rank[k], (k, i)));
@@ -1231,6 +1331,7 @@ impl State {
                                 }
                                 let groups = &self.groups;
                                 self.fixed_grid.each_near(k, self.block, &r1, |i| {
+                                    work += 1;
                                     if i < start_len[k]
                                         && (k, i) != s1
                                         && r1.intersects(&groups[k][i].rect)
@@ -1258,18 +1359,28 @@ impl State {
                 }
             }
         }
+        self.work = work;
+        self.game_work = self.game_work.saturating_add(work);
+        if work > budget {
+            self.stop(Limit::Work);
+        }
         self.buffers = scratch;
     }
 
-    /// Rebuilds the grid of fixed sprites when they changed (one was added or removed).
-    fn refresh_fixed(&mut self) {
+    /// Rebuilds the grid of fixed sprites when they changed (one was added or removed),
+    /// counting the pairs it checks in `work`; false when that passed `budget` (the
+    /// grid is then left as it was, and the game stops).
+    fn refresh_fixed(&mut self, work: &mut u64, budget: u64) -> bool {
         if !self.fixed_dirty {
-            return;
+            return true;
         }
         let mut grid = FixedGrid::default();
-        grid.build(self);
+        if !grid.build(self, work, budget) {
+            return false;
+        }
         self.fixed_grid = Arc::new(grid);
         self.fixed_dirty = false;
+        true
     }
 
     /// GVGAI's `transformTo` once the new sprite is made: it takes the old one's direction
@@ -1996,7 +2107,9 @@ impl FixedGrid {
             .then(|| (cy * self.w + cx) as usize)
     }
 
-    fn build(&mut self, state: &State) {
+    /// Builds the grid of `state`'s fixed sprites, counting the pairs it checks in `work`;
+    /// false as soon as that passes `budget` (the grid is then incomplete).
+    fn build(&mut self, state: &State, work: &mut u64, budget: u64) -> bool {
         self.w = state.size.0 + 2;
         self.h = state.size.1 + 2;
         let cells = (self.w * self.h) as usize;
@@ -2059,15 +2172,20 @@ impl FixedGrid {
                 found.clear();
                 for &k2 in &seconds {
                     self.each_near(k2, state.block, &s.rect, |i2| {
+                        *work += 1;
                         if (k2, i2) != (k, i) && s.rect.intersects(&state.groups[k2][i2].rect) {
                             found.push((k2 as u32, i2 as u32));
                         }
                     });
                 }
+                if *work > budget {
+                    return false;
+                }
                 self.overlaps.extend_from_slice(&found);
             }
         }
         self.overlap_starts.push(self.overlaps.len() as u32);
+        true
     }
 
     /// Calls `f` with the place of each fixed sprite of `kind` that may overlap `r`: those of

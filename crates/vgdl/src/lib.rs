@@ -28,7 +28,7 @@ pub mod rules;
 pub mod search;
 pub mod trace;
 
-pub use engine::{Action, State, Winner};
+pub use engine::{Action, Limit, State, Winner};
 pub use rules::{compile, Rules};
 
 /// A `key=value` parameter as written.

@@ -91,6 +91,7 @@ pub fn line(state: &State, t: usize, next: Option<Action>, over: Over) -> String
         Winner::None => "NO_WINNER",
         Winner::Wins => "PLAYER_WINS",
         Winner::Loses => "PLAYER_LOSES",
+        Winner::Stopped(_) => "STOPPED",
     };
     let over = match over {
         Over::No => "0",

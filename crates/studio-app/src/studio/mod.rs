@@ -397,7 +397,7 @@ impl StudioApp {
                     .packs
                     .iter()
                     .position(|p| empty_of_game(p) && !p.is_placeholder()))
-                .or_else(|| self.packs.iter().position(|p| empty_of_game(p)));
+                .or_else(|| self.packs.iter().position(empty_of_game));
                 match found {
                     Some(i) => self.active_pack = i,
                     None => {
