@@ -23,6 +23,7 @@ fn install_games() {
     level_studio::install_games();
 }
 
+mod architecture;
 mod bad_input;
 mod blend_cli;
 mod bounds;
