@@ -88,3 +88,74 @@ fn every_gvgai_game_description_reads() {
         unmapped.len()
     );
 }
+
+/// The engine's work bounds (F34) sit well above what GVGAI's own games need: every game's
+/// five levels, a do-nothing game and two random ones each, none stopped and none within a
+/// quarter of either bound (the most per tick and per game are printed for docs/vgdl.md).
+#[test]
+fn no_gvgai_game_comes_near_the_work_bounds() {
+    use vgdl::engine::{GAME_WORK, TICK_WORK};
+    use vgdl::{Action, State};
+    let Some(dir) = gridphysics() else {
+        eprintln!("skipped: GVGAI's games are not here (set GVGAI_DIR)");
+        return;
+    };
+    let mut games: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .filter_map(|e| {
+            let name = e.unwrap().file_name().to_string_lossy().into_owned();
+            let stem = name.strip_suffix(".txt")?.to_string();
+            (!stem.contains("_lvl") && !stem.ends_with("_ggame") && !stem.ends_with("_glvl"))
+                .then_some(stem)
+        })
+        .collect();
+    games.sort();
+    let (mut tick_most, mut game_most) = ((0, String::new()), (0, String::new()));
+    for game in &games {
+        let text = std::fs::read_to_string(dir.join(format!("{game}.txt"))).unwrap();
+        let Ok(desc) = vgdl::parse(&text, game) else {
+            continue;
+        };
+        let Ok(rules) = vgdl::compile(&desc, game) else {
+            continue;
+        };
+        let rules = std::sync::Arc::new(rules);
+        for l in 0..5 {
+            let Ok(text) = std::fs::read_to_string(dir.join(format!("{game}_lvl{l}.txt"))) else {
+                continue;
+            };
+            let Ok(level) = vgdl::read_level(&desc, &text, "level") else {
+                continue;
+            };
+            for seed in 0..3u64 {
+                let Ok(mut state) = State::new(rules.clone(), &level, seed as i64) else {
+                    continue;
+                };
+                let mut x = seed.wrapping_mul(7919).wrapping_add(17);
+                while !state.is_over() {
+                    x = x
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1_442_695_040_888_963_407);
+                    let actions = state.actions();
+                    let action = if seed == 0 || actions.is_empty() {
+                        Action::Nil
+                    } else {
+                        actions[(x >> 33) as usize % actions.len()]
+                    };
+                    state.step(action);
+                    if state.tick_work() > tick_most.0 {
+                        tick_most = (state.tick_work(), format!("{game} level {l} seed {seed}"));
+                    }
+                }
+                assert_eq!(state.stopped(), None, "{game} level {l} seed {seed}");
+                if state.game_work() > game_most.0 {
+                    game_most = (state.game_work(), format!("{game} level {l} seed {seed}"));
+                }
+            }
+        }
+    }
+    println!("most pairs in a tick: {} ({})", tick_most.0, tick_most.1);
+    println!("most pairs in a game: {} ({})", game_most.0, game_most.1);
+    assert!(tick_most.0 < TICK_WORK / 4, "{tick_most:?}");
+    assert!(game_most.0 < GAME_WORK / 4, "{game_most:?}");
+}

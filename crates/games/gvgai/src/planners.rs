@@ -85,7 +85,7 @@ pub fn simple_heuristic(state: &State, categories: &[Category]) -> f64 {
     let won = match state.winner {
         Winner::Wins => 1_000_000_000.0,
         Winner::Loses => return -999_999_999.0,
-        Winner::None => 0.0,
+        Winner::None | Winner::Stopped(_) => 0.0,
     };
     let score = state.score;
     let Some(me) = state.avatar() else {
@@ -216,7 +216,7 @@ impl Mcts {
         match state.winner {
             Winner::Wins => state.score + HUGE,
             Winner::Loses => state.score - HUGE,
-            Winner::None => state.score,
+            Winner::None | Winner::Stopped(_) => state.score,
         }
     }
 }
@@ -347,7 +347,7 @@ pub fn win_score(state: &State) -> f64 {
     match state.winner {
         Winner::Wins => 1000.0,
         Winner::Loses => -1000.0,
-        Winner::None => state.score,
+        Winner::None | Winner::Stopped(_) => state.score,
     }
 }
 
@@ -593,7 +593,7 @@ impl Olets {
         match state.winner {
             Winner::Loses => raw - (2000.0 / (1.0 + depth as f64).powi(2)) * (1.0 + raw.abs()),
             Winner::Wins => raw + 100.0 * (1.0 + raw.abs()),
-            Winner::None => raw,
+            Winner::None | Winner::Stopped(_) => raw,
         }
     }
 

@@ -64,7 +64,13 @@ fn full_games(
             state.rng = vgdl::rng::JavaRandom::new(s);
             let mut a =
                 agents::with_budget(agent, s, &game.game, budget).map_err(JobError::Failed)?;
-            Ok(agents::play_out(state, a.as_mut()))
+            // Stop acts within a tick, not only between games (F34).
+            let outcome =
+                agents::play_out_within(state, a.as_mut(), &agents::Bounds::cancelled_by(cancel));
+            if outcome.stopped == Some(vgdl::Limit::Cancelled) {
+                return Err(JobError::Cancelled);
+            }
+            Ok(outcome)
         })
         .collect()
 }
@@ -188,8 +194,10 @@ pub fn analyse(
         seed: options.seed,
         agents: Vec::new(),
     };
+    let mut all: Vec<agents::Outcome> = Vec::new();
     for (name, r) in ANALYSIS_AGENTS.iter().zip(results) {
         let outcomes = r?;
+        all.extend_from_slice(&outcomes);
         let n = outcomes.len().max(1) as f64;
         let rate = outcomes.iter().filter(|g| g.won).count() as f64 / n;
         let score = outcomes.iter().map(|g| g.score).sum::<f64>() / n;
@@ -248,6 +256,11 @@ pub fn analyse(
     if let Some(note) = &start_note {
         summary = format!("{summary}; {note}");
     }
+    // Games the engine's work bound or the time budget stopped count as not won, and say so.
+    let stopped_note = agents::stopped_note(&all);
+    if let Some(note) = &stopped_note {
+        summary = format!("{summary}; {note}");
+    }
     Ok(Analysis {
         difficulty: Some(1.0 - best_rate),
         verdict: Verdict {
@@ -267,6 +280,7 @@ pub fn analyse(
             band: None,
             notes: start_note
                 .into_iter()
+                .chain(stopped_note)
                 .chain(std::iter::once(format!(
                     "{games} games per agent, seed {}, up to {} ticks each",
                     options.seed,

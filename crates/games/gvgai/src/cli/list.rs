@@ -87,9 +87,15 @@ pub fn check(path: &Path) -> Listed {
         let level = crate::load::level(&game, &level_path)?;
         let mut state = State::new(game.rules.clone(), &level, 0)?;
         let mut agent = RandomAgent::new(1);
+        let (bounds, started) = (crate::agents::Bounds::default(), std::time::Instant::now());
         for _ in 0..1000 {
             let action = agent.act(&state);
             state.step(action);
+            if bounds.check(&mut state, started) {
+                // Too slow a game (its sprites multiply): said, not waited for (F34).
+                let why = state.stopped().map(|l| l.to_string()).unwrap_or_default();
+                anyhow::bail!("{why} at game tick {}", state.tick);
+            }
         }
         Ok(())
     };

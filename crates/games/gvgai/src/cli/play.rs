@@ -146,6 +146,7 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     if let Some(script) = &args.actions {
         let actions = parse_script(script).map_err(|e| anyhow!("--actions: {e}"))?;
         let mut state = fresh(args.seed as i64)?;
+        let (bounds, started) = (agents::Bounds::default(), std::time::Instant::now());
         let mut t = 0;
         loop {
             if state.is_over() {
@@ -164,20 +165,28 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
                 writeln!(out, "{}", line(&state, t, Some(action), Over::No))?;
             }
             state.step(action);
+            bounds.check(&mut state, started);
             t += 1;
         }
         if !args.trace {
             let winner = match state.winner {
-                vgdl::Winner::None => "running",
-                vgdl::Winner::Wins => "won",
-                vgdl::Winner::Loses => "lost",
+                vgdl::Winner::None => "running".to_string(),
+                vgdl::Winner::Wins => "won".to_string(),
+                vgdl::Winner::Loses => "lost".to_string(),
+                vgdl::Winner::Stopped(limit) => limit.to_string(),
             };
             if args.json {
-                writeln!(
-                    out,
-                    "{}",
-                    json!({"ticks": state.tick, "score": state.score, "outcome": winner})
-                )?;
+                let outcome = if state.stopped().is_some() {
+                    "stopped"
+                } else {
+                    &winner
+                };
+                let mut row =
+                    json!({"ticks": state.tick, "score": state.score, "outcome": outcome});
+                if state.stopped().is_some() {
+                    row["why"] = json!(winner);
+                }
+                writeln!(out, "{row}")?;
             } else {
                 writeln!(
                     out,
@@ -245,14 +254,19 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
                 "sd_score": sd_score,
                 "mean_ticks": mean_ticks,
                 "sd_ticks": sd_ticks,
+                "stopped": outcomes.iter().filter(|o| o.stopped.is_some()).count(),
+                "stopped_note": agents::stopped_note(&outcomes),
             })
         )?;
     } else {
         writeln!(
             out,
             "{} games, {wins} won; score {mean_score:.3} ± {sd_score:.3}; ticks {mean_ticks:.1} ± \
-             {sd_ticks:.1}",
-            games
+             {sd_ticks:.1}{}",
+            games,
+            agents::stopped_note(&outcomes)
+                .map(|n| format!("; {n}"))
+                .unwrap_or_default()
         )?;
     }
     Ok(ExitCode::SUCCESS)
