@@ -19,7 +19,7 @@
 //! - an interaction: `actor actee actee … > effect key=value …`, one rule per actee;
 //! - a termination: `Class key=value …`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fmt;
 
 pub mod engine;
@@ -256,6 +256,11 @@ pub fn parse(text: &str, file: &str) -> Result<GameDesc, VgdlError> {
     let mut stack: Vec<(usize, usize)> = Vec::new();
     // Every nesting as written: (parent index, child name, line), for the cycle check.
     let mut nestings: Vec<(usize, String, usize)> = Vec::new();
+    // Each sprite's place in desc.sprites, and the level characters mapped so far: looked up
+    // by hash, so loading stays linear (F33: a walk over all sprites for each one made a
+    // 1 MiB description load for more than 300 s).
+    let mut sprite_at: HashMap<String, usize> = HashMap::new();
+    let mut mapped: HashSet<char> = HashSet::new();
     for line in &lines[1..] {
         let fail = |m: String| err(line.number, m);
         if let Some(b) = Block::named(line.content) {
@@ -313,7 +318,7 @@ pub fn parse(text: &str, file: &str) -> Result<GameDesc, VgdlError> {
                     nestings.push((i, name.to_string(), line.number));
                 }
                 let class = own_class.or(parent_class);
-                let at = match desc.sprites.iter().position(|s| s.name == name) {
+                let at = match sprite_at.get(name).copied() {
                     // Defined again (a few games do, under another group): as in GVGAI, the
                     // later definition gives the class and parameters, and the sprite
                     // belongs to the groups of both places.
@@ -337,6 +342,7 @@ pub fn parse(text: &str, file: &str) -> Result<GameDesc, VgdlError> {
                             children: Vec::new(),
                             line: line.number,
                         });
+                        sprite_at.insert(name.to_string(), desc.sprites.len() - 1);
                         desc.sprites.len() - 1
                     }
                 };
@@ -360,7 +366,7 @@ pub fn parse(text: &str, file: &str) -> Result<GameDesc, VgdlError> {
                         sprites.len()
                     )));
                 }
-                if desc.mapping.iter().any(|(k, _)| *k == c) {
+                if !mapped.insert(c) {
                     return Err(fail(format!("the level character “{c}” is mapped twice")));
                 }
                 desc.mapping.push((c, sprites));
@@ -417,7 +423,7 @@ pub fn parse(text: &str, file: &str) -> Result<GameDesc, VgdlError> {
     // GVGAI's game maps `w` to `wall` and `A` to `avatar` before reading the file's mapping,
     // which may map them otherwise.
     for (c, sprite) in DEFAULT_MAPPING {
-        if !desc.mapping.iter().any(|(k, _)| *k == c) {
+        if !mapped.contains(&c) {
             desc.mapping.push((c, vec![sprite.to_string()]));
         }
     }
@@ -435,7 +441,7 @@ fn check_nesting(
     nestings: &[(usize, String, usize)],
     file: &str,
 ) -> Result<(), VgdlError> {
-    let index: std::collections::HashMap<&str, usize> = desc
+    let index: HashMap<&str, usize> = desc
         .sprites
         .iter()
         .enumerate()
@@ -510,7 +516,8 @@ fn built_in(name: &str) -> bool {
 
 /// Every name a rule or termination uses is a sprite of the set (or one GVGAI knows).
 fn check_names(desc: &GameDesc, file: &str) -> Result<(), VgdlError> {
-    let known = |n: &str| built_in(n) || desc.sprite(n).is_some();
+    let names: HashSet<&str> = desc.sprites.iter().map(|s| s.name.as_str()).collect();
+    let known = |n: &str| built_in(n) || names.contains(n);
     let unknown = |line: usize, what: &str, name: &str| VgdlError {
         file: file.to_string(),
         line,

@@ -4,9 +4,9 @@
 //! groups it, and the terminations. Everything the engine does not support is refused here,
 //! as `FILE:LINE: what`, so a game either runs as GVGAI runs it or says why not.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap, HashSet};
 
-use crate::{GameDesc, Param, VgdlError};
+use crate::{GameDesc, Param, SpriteDef, VgdlError};
 
 /// A sprite type's index (GVGAI's `itype`): `wall` 0, `avatar` 1, then the sprite set's
 /// sprites in the order of the file.
@@ -873,6 +873,8 @@ pub struct Rules {
     pub second_in_rules: Vec<bool>,
     /// The timed rules (`T TIME > effect timer=N`), in the file's order.
     pub timed: Vec<Timed>,
+    /// Each type by its name (what [`Rules::kind`] looks up).
+    by_name: HashMap<String, Kind>,
 }
 
 /// A rule run by the clock (GVGAI's `TimeEffect`): on every sprite of `kind` (or on none, for
@@ -894,7 +896,7 @@ pub struct Timed {
 impl Rules {
     /// The type named `name`.
     pub fn kind(&self, name: &str) -> Option<Kind> {
-        self.types.iter().position(|t| t.name == name)
+        self.by_name.get(name).copied()
     }
 
     /// The leaf types in GVGAI's numbering (the types a trace counts).
@@ -996,16 +998,28 @@ fn compile_all(desc: &GameDesc, file: &str) -> Result<(Rules, Vec<VgdlError>), V
         message,
     };
     // GVGAI's numbering: wall, avatar, then the sprite set in the file's order.
+    // Names are looked up by hash: a walk over every type for each name made loading
+    // quadratic (F33).
     let mut names: Vec<String> = vec!["wall".into(), "avatar".into()];
+    let mut by_name: HashMap<String, Kind> = HashMap::new();
+    by_name.insert("wall".into(), 0);
+    by_name.insert("avatar".into(), 1);
     for s in &desc.sprites {
-        if !names.contains(&s.name) {
+        if !by_name.contains_key(&s.name) {
+            by_name.insert(s.name.clone(), names.len());
             names.push(s.name.clone());
         }
     }
-    let kind_of = |name: &str| names.iter().position(|n| n == name);
+    let defs: HashMap<&str, &SpriteDef> = desc
+        .sprites
+        .iter()
+        .rev()
+        .map(|d| (d.name.as_str(), d))
+        .collect();
+    let kind_of = |name: &str| by_name.get(name).copied();
     let mut types = Vec::with_capacity(names.len());
     for name in &names {
-        let def = desc.sprite(name);
+        let def = defs.get(name.as_str()).copied();
         let (class_name, params, line, leaf, parents) = match def {
             Some(d) => (
                 d.class.clone(),
@@ -1075,25 +1089,29 @@ fn compile_all(desc: &GameDesc, file: &str) -> Result<(Rules, Vec<VgdlError>), V
     }
     // Subtypes as GVGAI lists them: a type's own chain, then its children's subtypes.
     let mut subtypes: Vec<Vec<Kind>> = vec![Vec::new(); types.len()];
+    let children: Vec<Vec<Kind>> = names
+        .iter()
+        .map(|n| {
+            defs.get(n.as_str())
+                .map(|d| d.children.iter().filter_map(|c| kind_of(c)).collect())
+                .unwrap_or_default()
+        })
+        .collect();
     fn fill(
         k: Kind,
-        desc: &GameDesc,
         types: &[TypeDef],
-        names: &[String],
+        children: &[Vec<Kind>],
         out: &mut Vec<Vec<Kind>>,
     ) -> Vec<Kind> {
         if !out[k].is_empty() {
             return out[k].clone();
         }
         let mut list = types[k].itypes.clone();
-        if let Some(def) = desc.sprite(&names[k]) {
-            for child in &def.children {
-                if let Some(c) = names.iter().position(|n| n == child) {
-                    for s in fill(c, desc, types, names, out) {
-                        if !list.contains(&s) {
-                            list.push(s);
-                        }
-                    }
+        let mut listed: HashSet<Kind> = list.iter().copied().collect();
+        for &c in &children[k] {
+            for s in fill(c, types, children, out) {
+                if listed.insert(s) {
+                    list.push(s);
                 }
             }
         }
@@ -1101,14 +1119,17 @@ fn compile_all(desc: &GameDesc, file: &str) -> Result<(Rules, Vec<VgdlError>), V
         list
     }
     for k in 0..types.len() {
-        fill(k, desc, &types, &names, &mut subtypes);
+        fill(k, &types, &children, &mut subtypes);
     }
     // The sprite order: wall and avatar first, then each leaf where it is (last) defined;
-    // the avatar moved to the end.
+    // the avatar moved to the end. (A name is defined once in `desc.sprites`, so only the
+    // built-ins' first places are ever taken back.)
     let mut order_tmp: Vec<Kind> = vec![0, 1];
     for s in desc.sprites.iter().filter(|s| s.is_leaf()) {
         if let Some(k) = kind_of(&s.name) {
-            order_tmp.retain(|&o| o != k);
+            if k < 2 {
+                order_tmp.retain(|&o| o != k);
+            }
             order_tmp.push(k);
         }
     }
@@ -1116,6 +1137,7 @@ fn compile_all(desc: &GameDesc, file: &str) -> Result<(Rules, Vec<VgdlError>), V
     order.push(1);
     // Rules.
     let mut pairs: Vec<(Kind, Kind, Vec<Rule>)> = Vec::new();
+    let mut pair_at: HashMap<(Kind, Kind), usize> = HashMap::new();
     let mut eos: Vec<Kind> = Vec::new();
     let mut eos_rules: Vec<Vec<Rule>> = vec![Vec::new(); types.len()];
     let mut timed_rules: Vec<Timed> = Vec::new();
@@ -1226,13 +1248,10 @@ fn compile_all(desc: &GameDesc, file: &str) -> Result<(Rules, Vec<VgdlError>), V
         }
         let a = lookup(i.line)(&i.actor)?;
         let b = lookup(i.line)(&i.actee)?;
-        let at = match pairs.iter().position(|(x, y, _)| (*x, *y) == (a, b)) {
-            Some(at) => at,
-            None => {
-                pairs.push((a, b, Vec::new()));
-                pairs.len() - 1
-            }
-        };
+        let at = *pair_at.entry((a, b)).or_insert_with(|| {
+            pairs.push((a, b, Vec::new()));
+            pairs.len() - 1
+        });
         for _ in 0..repeat {
             pairs[at].2.push(rule.clone());
         }
@@ -1414,6 +1433,7 @@ fn compile_all(desc: &GameDesc, file: &str) -> Result<(Rules, Vec<VgdlError>), V
         }
     }
     let rules = Rules {
+        by_name,
         file: file.to_string(),
         types,
         order,

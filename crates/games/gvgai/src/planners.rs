@@ -33,13 +33,21 @@ pub enum Category {
 
 /// Each sprite type's category, as GVGAI's `getSpriteCategory` decides it.
 pub fn categories(game: &Game) -> Vec<Category> {
+    // Each sprite by name, looked up once a type (a walk over the sprite set for each type
+    // would be quadratic in a large description, F33).
+    let defs: std::collections::HashMap<&str, &vgdl::SpriteDef> = game
+        .desc
+        .sprites
+        .iter()
+        .rev()
+        .map(|d| (d.name.as_str(), d))
+        .collect();
     game.rules
         .types
         .iter()
         .map(|t| {
-            let portal_flag = game
-                .desc
-                .sprite(&t.name)
+            let portal_flag = defs
+                .get(t.name.as_str())
                 .and_then(|d| d.params.get("portal"))
                 .is_some_and(|v| v.eq_ignore_ascii_case("true"));
             match t.class {
