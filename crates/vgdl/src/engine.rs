@@ -457,6 +457,43 @@ impl State {
         }
     }
 
+    /// About how many bytes this state holds: its sprites and lists, and its share of the
+    /// fixed sprites' grid it shares with its clones. What a search that keeps states counts
+    /// against its memory budget.
+    pub fn held_bytes(&self) -> usize {
+        use std::mem::size_of;
+        let sprites: usize = self
+            .groups
+            .iter()
+            .map(|g| {
+                g.capacity() * size_of::<Sprite>()
+                    + g.iter()
+                        .map(|s| s.resources.capacity() * size_of::<(Kind, i32)>())
+                        .sum::<usize>()
+            })
+            .sum();
+        let grid = &self.fixed_grid;
+        let grid_bytes = (grid.slot.capacity()
+            + grid.starts.capacity()
+            + grid.entries.capacity()
+            + grid.base.capacity()
+            + grid.overlap_starts.capacity())
+            * size_of::<u32>()
+            + (grid.outside.capacity() + grid.overlaps.capacity()) * size_of::<(u32, u32)>();
+        size_of::<State>()
+            + self.groups.capacity() * size_of::<Vec<Sprite>>()
+            + sprites
+            + grid_bytes / Arc::strong_count(grid).max(1)
+            + self
+                .shields
+                .iter()
+                .map(|s| 64 + s.2.capacity())
+                .sum::<usize>()
+            + self.timers.capacity() * 64
+            + self.pulled.capacity() * size_of::<(usize, Kind, u32)>()
+            + self.scratch.capacity() * size_of::<Dir>()
+    }
+
     /// Whether the game was stopped by a limit, and which.
     pub fn stopped(&self) -> Option<Limit> {
         match self.winner {

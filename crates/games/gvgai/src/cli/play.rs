@@ -55,7 +55,10 @@ pub struct PlayArgs {
     /// With --shortest: the random movers and chasers stand still.
     #[arg(long, requires = "shortest")]
     pub frozen: bool,
-    /// With --shortest: the most states searched, 1 to 10,000,000 (default 1,000,000).
+    /// With --shortest: the most states searched, 1 to 10,000,000 (default 1,000,000). The
+    /// search holds at most 1 GiB: about 50 bytes a state seen, and the waiting states whole
+    /// while they fit (tens of KB each); the others are replayed from the start when their turn
+    /// comes, which is slower. It says which budget ran out, states or memory.
     #[arg(long, value_parser = SEARCH_STATES.parser::<usize>())]
     pub budget: Option<usize>,
     /// Print the outcome as one JSON object.
@@ -201,10 +204,11 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
         let mut state = fresh(args.seed as i64)?;
         state.freeze_npcs(args.frozen);
         let found = vgdl::search::shortest_win(&state, budget);
-        let (verdict, path) = match &found {
-            vgdl::search::Found::Win(path) => ("win", Some(path)),
-            vgdl::search::Found::NoWin => ("no win", None),
-            vgdl::search::Found::OutOfBudget => ("out of budget", None),
+        use vgdl::search::{Budget, Found};
+        let (verdict, path, ran_out) = match &found {
+            Found::Win(path) => ("win", Some(path), None),
+            Found::NoWin => ("no win", None, None),
+            Found::OutOfBudget(which, seen) => ("out of budget", None, Some((*which, *seen))),
         };
         if args.json {
             writeln!(
@@ -214,15 +218,29 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
                     "found": verdict,
                     "length": path.map(Vec::len),
                     "actions": path.map(|p| script_text(p)),
+                    "budget": ran_out.map(|(which, _)| match which {
+                        Budget::States => "states",
+                        Budget::Memory => "memory",
+                    }),
+                    "states": ran_out.map(|(_, seen)| seen),
                 })
             )?;
         } else {
-            match path {
-                Some(p) => writeln!(out, "shortest win, {} actions: {}", p.len(), script_text(p))?,
-                None if verdict == "no win" => {
-                    writeln!(out, "no win: every reachable state was seen")?
+            match (path, ran_out) {
+                (Some(p), _) => {
+                    writeln!(out, "shortest win, {} actions: {}", p.len(), script_text(p))?
                 }
-                None => writeln!(out, "no win found within {} states (--budget)", budget)?,
+                (None, Some((Budget::States, _))) => {
+                    writeln!(out, "no win found within {} states (--budget)", budget)?
+                }
+                (None, Some((Budget::Memory, seen))) => writeln!(
+                    out,
+                    "no win found within the search's memory budget ({} MiB, reached after {} \
+                     states)",
+                    vgdl::search::SEARCH_MEMORY >> 20,
+                    seen
+                )?,
+                (None, None) => writeln!(out, "no win: every reachable state was seen")?,
             }
         }
         return Ok(ExitCode::SUCCESS);
