@@ -1,50 +1,9 @@
 //! The human-like test player of rl-quality-diversity §6.5 ([`HumanLikeAgent`]), one seeded
 //! game with it ([`trial`]) and ten of them on one level ([`evaluate`], [`HumanStats`]).
 //!
-//! What follows the thesis, and the choices it leaves open (issue 44, item 3: one set,
-//! [`HumanParams::default`], calibrated on Table 6.2's eight levels as the thesis played them,
-//! piranha plants excluded (`cli::table62_level`): the four indicators' means within 25 % of
-//! the thesis's, enemy and hole damage within its spread on 6 of the 8 levels, seeds 0 and 1;
-//! docs/mario.md, "Calibration sweep"):
-//! - The base is the A* agent ([`AStarAgent`]) with an extra reward for Mario's height, 0
-//!   at the bottom to 0.1 at the top of the 14-row level. Mapping: the reward is given per
-//!   search node along the path ([`AStarAgent::with_path_jump_reward`]; the node-end reward
-//!   of `with_jump_reward` never changes which plan wins, so it made no more jumps), and the
-//!   thesis's 0.1 at the top row is worth 3.5 ticks of A* cost per node, just under the 3.6
-//!   a node's 4 ticks cost (0.9 a tick), so staying high never beats making progress:
-//!   0.1 × [`JUMP_REWARD_PER_THESIS_UNIT`] (35) / 14 rows = [`HUMAN_JUMP_REWARD`] = 0.25
-//!   ticks per tile per node. (Larger rewards were tried: at 2.0 the jumps reach the
-//!   thesis's, but Mario hovers for the reward, trials last three times as long and cost
-//!   thirty times as much.)
-//! - "Searching for deeper actions" when stuck: once Mario's furthest x has not grown for
-//!   [`STUCK_TICKS`] ticks, every search gets [`DEEP_BUDGET_FACTOR`]× the nodes and twice the
-//!   horizon until he is [`UNSTUCK_PIXELS`] past the spot.
-//! - Virtual timing slips (never applied to the real game): "the timing of an action is
-//!   shifted" with probability [`SLIP_CHANCE`] at each tick where A*'s action changes (only
-//!   there does an action have a timing to shift), at most one per 4-column pattern: a delay
-//!   (the previous action again at t, the new action at t+1 and t+2) or a haste (the new
-//!   action at t−2 and t−1 from the world two ticks back), picked by a fair coin. "A* search
-//!   is done to determine whether the delay is fatal": the check plays the slipped inputs on
-//!   a clone, then the rest of the plan A* searched before the slip, at its own ticks, up to
-//!   [`SLIP_WINDOW`] ticks in all (where the plan ends sooner, no button); damage, death or a
-//!   drop below the bottom row in that window is a virtual damage (enemy or hole) at Mario's
-//!   place then. A player who slips keeps to the plan he had; he is not given a fresh search
-//!   from the slipped state ([`RECOVERY_BUDGET`] is 0: a recovery A* of 30 nodes from there
-//!   avoided nearly every enemy, 1 enemy damage a level where the thesis has 2.7).
-//! - Long presses (real), as the thesis has them: probability [`LONG_PRESS_CHANCE`] at every
-//!   tick where A*'s action changes (elsewhere holding the previous action changes nothing),
-//!   at most [`MAX_LONG_PRESSES_PER_PATTERN`] per pattern: the previous tick's action is held
-//!   again instead of A*'s.
-//! - The base A* searches every [`REPLAN_EVERY`] ticks (the plain A*: every 4). The thesis's
-//!   agent ran a wall-clock A* at the framework's frame rate, so its action changed often,
-//!   and a long press needs a change: searching every 4 ticks gave 14 long presses a level
-//!   where the thesis has 30; every 2 gives 30 (every tick gave no more, at twice the cost).
-//!
-//! Trials run with a time limit of `max(666, 4 × columns)` ticks ([`time_limit`]): the
-//! framework's 666 is too short for long levels played this slowly. A haste needs two ticks
-//! of history; before that a delay is used. Standard deviations are population ones
-//! (ddof = 0). These choices are the fields of [`HumanParams`]; `cargo bench -p mario --bench
-//! mario_human_sweep` scores other sets against Table 6.2.
+//! Each choice the thesis leaves open, its calibration on Table 6.2 and the sets tried are in
+//! docs/mario.md ("Agents", "Table 6.2"); the choices are the fields of [`HumanParams`], and
+//! `cargo bench -p mario --bench mario_human_sweep` scores other sets against Table 6.2.
 
 use super::{play_world, AStarAgent, Agent, DamageEvent};
 use crate::engine::{Action, Cause, LevelMap, Status, World, DEFAULT_TIME_TICKS, TILE};

@@ -7,26 +7,8 @@
 //! Same map + same action sequence → same trajectory: no hash-map iteration, no clocks,
 //! only `f32` arithmetic in a fixed order.
 //!
-//! Where this engine is simpler than the framework:
-//! - Enemies spawn once, when their column first comes within one tile of the camera's
-//!   right edge (the framework spawns on screen too, but respawns an enemy whose tile comes
-//!   back into view); sprites leaving the camera's range by more than 64 px are gone for
-//!   good, as in the framework, but never come back.
-//! - No fire: an item box (or mushroom brick) always releases a mushroom (the framework gives
-//!   big Mario a fire flower); big Mario taking a mushroom gets a coin, as in the framework.
-//!   A 1-up mushroom counts a life ([`World::lives`]); the studio plays one life.
-//! - Sprites created during a tick are appended after the others (the framework puts them
-//!   first), so the update order of sprites differs (it matters only when two sprites meet
-//!   the same shell on one tick).
-//!
-//! Everything else of the framework's tile set is here, each by its rules: goombas, green
-//! and red koopas (red ones turn at ledges), spikies (never stomped), the winged kinds (they
-//! hop; a stomp takes the wings), piranha plants in `T` pipes, bullet bills fired by cannons
-//! every 100 ticks, jump-through platforms (they block only from above), invisible coin and
-//! 1-up blocks (only from below), 1-up and mushroom bricks. A tick that loses Mario (a fall,
-//! an enemy) or wins the level is played to its end, as the framework plays it.
-//! - The fall limit is the level's height (at least 256 px, the framework's screen) plus
-//!   32 px; the goal is reached when Mario's x is at or beyond the goal column's left edge.
+//! Where it is simpler than the framework, the tile set it plays and the side-by-side with the
+//! framework: docs/mario.md, "The engine".
 
 mod level;
 mod mario;
