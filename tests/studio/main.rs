@@ -31,6 +31,7 @@ mod cli_match3;
 mod course_cli;
 mod cvae_cli;
 mod cvae_files;
+mod device_cli;
 mod document_board;
 mod document_editor;
 mod dungeon_cli;

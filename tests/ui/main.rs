@@ -1,6 +1,6 @@
 //! The studio window with every shipped game, driven with egui_kittest: the editor
 //! (`ui_editor`), start-up and recovery (`ui_startup`), generators, candidates, playtest and
-//! interpolation (`ui_part2`), Mario (`ui_mario`), and the window's pure helpers
+//! interpolation (`ui_part2`), Mario (`ui_mario`), the Device setting (`ui_device`), and the window's pure helpers
 //! (`app_helpers`). One test binary (`cargo test --test ui
 //! ui_editor::` runs one module); the toy game's window test stays apart in `ui_toy.rs`,
 //! since it registers a game of its own.
@@ -36,6 +36,7 @@ pub fn wait_for_gauge(h: &mut egui_kittest::Harness<'_, level_studio::app::Studi
 }
 
 mod app_helpers;
+mod ui_device;
 mod ui_editor;
 mod ui_mario;
 mod ui_models;

@@ -83,7 +83,7 @@ struct TrainArgs {
 /// A pack that cannot be read or trained on, or an output that cannot be written.
 pub fn train(words: &[OsString]) -> Result<ExitCode> {
     let parsed = std::iter::once(OsString::from("train")).chain(words.iter().cloned());
-    let args = match TrainArgs::try_parse_from(parsed) {
+    let args = match parse::<TrainArgs>(parsed) {
         Ok(args) => args,
         Err(e) => return Ok(crate::clap_exit(&e)),
     };
@@ -124,7 +124,7 @@ pub fn train(words: &[OsString]) -> Result<ExitCode> {
         config.arch,
         pack.levels.len(),
         args.pack.display(),
-        device_name()
+        studio_ml::device_name()
     );
     let cancel = Cancel::default();
     let started = Instant::now();
@@ -163,13 +163,11 @@ pub fn train(words: &[OsString]) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The device models run on, in words.
-pub fn device_name() -> &'static str {
-    if studio_ml::device().is_cuda() {
-        "cuda"
-    } else {
-        "cpu"
-    }
+/// `A`'s flags read from `words`, with `--device` in its help (the shell has taken the flag
+/// out of the words already).
+fn parse<A: clap::Parser>(words: impl IntoIterator<Item = OsString>) -> clap::error::Result<A> {
+    let mut matches = crate::device::with_device_flag(A::command()).try_get_matches_from(words)?;
+    A::from_arg_matches_mut(&mut matches)
 }
 
 /// The level VAE's `train` and `eval` as clap commands, under the bounds table's names
@@ -177,8 +175,14 @@ pub fn device_name() -> &'static str {
 pub fn commands() -> Vec<(String, clap::Command)> {
     use clap::CommandFactory;
     vec![
-        ("train level-vae".into(), TrainArgs::command()),
-        ("eval level-vae".into(), EvalArgs::command()),
+        (
+            "train level-vae".into(),
+            crate::device::with_device_flag(TrainArgs::command()),
+        ),
+        (
+            "eval level-vae".into(),
+            crate::device::with_device_flag(EvalArgs::command()),
+        ),
     ]
 }
 
@@ -213,7 +217,7 @@ struct EvalArgs {
 /// A model that does not load.
 pub fn eval(words: &[OsString]) -> Result<ExitCode> {
     let parsed = std::iter::once(OsString::from("eval")).chain(words.iter().cloned());
-    let args = match EvalArgs::try_parse_from(parsed) {
+    let args = match parse::<EvalArgs>(parsed) {
         Ok(args) => args,
         Err(e) => return Ok(crate::clap_exit(&e)),
     };

@@ -6,8 +6,11 @@
 //! and `train` (its models), each with the flags that game takes, and sub-commands of its own
 //! (`dataset`). `eval` and `train` read `--game` / `--model` first and then parse the rest
 //! with the flags of the game that owns the model, so `eval --game G --help` shows them.
+//! `--device` on `train`, `generate`, `eval` and `interpolate` is the shell's ([`device`]):
+//! taken out of the words before a command parses them.
 
 pub mod bounds;
+pub mod device;
 mod eval;
 mod export;
 mod generate;
@@ -92,7 +95,12 @@ pub fn clap_command(command: &GameCommand) -> clap::Command {
         Slot::Via { command, .. } => command,
         Slot::Own { name, .. } => name,
     };
-    (command.args)(clap::Command::new(name))
+    let cli = (command.args)(clap::Command::new(name));
+    if device::takes_device(name) && !matches!(command.slot, Slot::Own { .. }) {
+        device::with_device_flag(cli)
+    } else {
+        cli
+    }
 }
 
 /// The raw words of `eval`, `train` and `play`: parsed again with the flags of the game that
@@ -153,7 +161,9 @@ pub enum Command {
 
 /// The whole command line: the shell's sub-commands and those the games add.
 pub fn command() -> clap::Command {
-    let mut cli = Cli::command();
+    let mut cli = Cli::command()
+        .mut_subcommand("generate", device::with_device_flag)
+        .mut_subcommand("interpolate", device::with_device_flag);
     for own in game_commands() {
         if let Slot::Own { about, .. } = own.slot {
             cli = cli.subcommand(clap_command(&own).about(about));
@@ -165,11 +175,14 @@ pub fn command() -> clap::Command {
 /// Parses the arguments and runs the command; `None` means no sub-command was given (the
 /// caller opens the window, or prints help).
 pub fn run_from_args() -> Option<ExitCode> {
-    let words: Vec<OsString> = std::env::args_os().collect();
+    let words = match device::take_device(std::env::args_os().collect()) {
+        Ok(words) => words,
+        Err(code) => return Some(code),
+    };
     if let Some(code) = run_via(&words) {
         return Some(code);
     }
-    run_matches(command().get_matches())
+    run_matches(command().get_matches_from(words))
 }
 
 /// The game command a [`Slot::Via`] flag selects among `words` (the program name first),
@@ -189,7 +202,12 @@ fn run_via(words: &[OsString]) -> Option<ExitCode> {
     })?;
     let cli = clap_command(&via).bin_name(format!("level-studio {shell}"));
     Some(match cli.try_get_matches_from(&words[1..]) {
-        Ok(matches) => finish((via.run)(&matches)),
+        Ok(matches) => {
+            if device::takes_device(shell) {
+                device::announce();
+            }
+            finish((via.run)(&matches))
+        }
         Err(e) => clap_exit(&e),
     })
 }
@@ -204,7 +222,10 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let words: Vec<OsString> = words.into_iter().map(Into::into).collect();
+    let words = match device::take_device(words.into_iter().map(Into::into).collect()) {
+        Ok(words) => words,
+        Err(code) => return Ok(Some(code)),
+    };
     if let Some(code) = run_via(&words) {
         return Ok(Some(code));
     }
@@ -244,6 +265,13 @@ fn finish(result: anyhow::Result<ExitCode>) -> ExitCode {
 
 fn run(cli: Cli) -> Option<ExitCode> {
     let command = cli.command?;
+    match &command {
+        Command::Generate(_) | Command::Interpolate(_) => device::announce(),
+        Command::Train(words) | Command::Eval(words) if !eval::wants_help(&words.words) => {
+            device::announce();
+        }
+        _ => {}
+    }
     let result = match command {
         Command::List(args) => list::run(&args),
         Command::Validate(args) => validate::run(&args),

@@ -7,8 +7,14 @@
 //! helpers of every step-by-step RL generator ([`rl`]). The models themselves live in their
 //! games. No game is named here.
 
+mod device;
 pub mod level_vae;
 pub mod rl;
+
+pub use device::{
+    cuda_built, cuda_devices, device, device_choice, device_name, name_of, set_device,
+    DeviceChoice, DeviceError,
+};
 
 use candle_core::{Device, Tensor};
 use serde::de::DeserializeOwned;
@@ -192,16 +198,6 @@ pub fn restamp<S: Serialize + DeserializeOwned + Stamped>(weights: &Path) -> Res
     sidecar.set_stamp(WeightsStamp::of(&bytes));
     let text = studio_core::io::to_ron(&sidecar).map_err(|e| e.to_string())?;
     studio_core::io::write_atomic(&side, text.as_bytes()).map_err(|e| e.to_string())
-}
-
-/// The device models run on: the first CUDA device when built with the `cuda` feature and
-/// one is present, the CPU otherwise.
-pub fn device() -> Device {
-    #[cfg(feature = "cuda")]
-    if let Ok(d) = Device::new_cuda(0) {
-        return d;
-    }
-    Device::Cpu
 }
 
 /// The sidecar of a weights file: the same name with `.ron` (architecture, training data,
@@ -410,6 +406,14 @@ impl Mlp {
             .map(|(i, w)| candle_nn::linear(w[0], w[1], vb.pp(format!("l{}", i + 1))))
             .collect::<candle_core::Result<_>>()?;
         Ok(Self { layers })
+    }
+
+    /// The device its weights are on (where its inputs must be made); the CPU for a network
+    /// of no layers.
+    pub fn device(&self) -> Device {
+        self.layers
+            .first()
+            .map_or(Device::Cpu, |l| l.weight().device().clone())
     }
 
     /// The output for a batch of inputs.

@@ -77,6 +77,11 @@ impl CnnVae {
         })
     }
 
+    /// The device its weights are on.
+    pub fn device(&self) -> candle_core::Device {
+        self.mu.weight().device().clone()
+    }
+
     /// (μ, log σ²) of inputs `[N, 256·w]` (cell-major).
     ///
     /// # Errors

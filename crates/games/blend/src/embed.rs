@@ -257,6 +257,11 @@ impl TileEncoder {
         e.broadcast_div(&norm)
     }
 
+    /// The device its weights are on.
+    pub fn device(&self) -> Device {
+        self.e1.weight().device().clone()
+    }
+
     fn decode(&self, e: &Tensor) -> candle_core::Result<Tensor> {
         candle_nn::ops::sigmoid(&self.d2.forward(&self.d1.forward(e)?.relu()?)?)
     }
@@ -334,7 +339,7 @@ pub fn train(
     config: &EmbedConfig,
     segments: &[Segment],
 ) -> candle_core::Result<(VarMap, Embedding, Vec<f64>)> {
-    let device = Device::Cpu;
+    let device = studio_ml::device();
     let varmap = VarMap::new();
     let encoder = TileEncoder::new(
         VarBuilder::from_varmap(&varmap, DType::F32, &device).pp(super::vae::EMBED_PREFIX),
@@ -447,7 +452,7 @@ impl Embedding {
         let x = Tensor::from_vec(
             contexts(rows, game, neighbours),
             (SIDE * SIDE, neighbours.width()),
-            &Device::Cpu,
+            &self.encoder.device(),
         )?;
         self.encoder.encode(&x)?.flatten_all()?.to_vec1::<f32>()
     }

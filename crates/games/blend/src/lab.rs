@@ -8,7 +8,7 @@ use super::embed::{Embedding, EMBED};
 use super::metrics::{origin_counts, tile_metrics};
 use super::tiles::{origin, Origin};
 use super::vae::{BlendModel, CELLS, LATENT};
-use candle_core::{Device, Tensor};
+use candle_core::Tensor;
 use studio_core::rng::Rng;
 
 /// The means μ of segments' latent codes.
@@ -21,7 +21,11 @@ pub fn latent(model: &BlendModel, segments: &[Vec<String>]) -> candle_core::Resu
     for rows in segments {
         repr.encode(rows, None, &mut x)?;
     }
-    let x = Tensor::from_vec(x, (segments.len(), CELLS * repr.width()), &Device::Cpu)?;
+    let x = Tensor::from_vec(
+        x,
+        (segments.len(), CELLS * repr.width()),
+        &model.model.device(),
+    )?;
     model.model.encode(&x)?.0.to_vec2::<f32>()
 }
 
@@ -31,7 +35,7 @@ pub fn latent(model: &BlendModel, segments: &[Vec<String>]) -> candle_core::Resu
 /// A candle error.
 pub fn decode(model: &BlendModel, points: &[Vec<f32>]) -> candle_core::Result<Vec<Vec<String>>> {
     let flat: Vec<f32> = points.iter().flatten().copied().collect();
-    let z = Tensor::from_vec(flat, (points.len(), LATENT), &Device::Cpu)?;
+    let z = Tensor::from_vec(flat, (points.len(), LATENT), &model.model.device())?;
     model.repr().decode(&model.model.decode(&z)?)
 }
 

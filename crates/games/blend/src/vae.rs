@@ -132,6 +132,14 @@ impl Net {
             Net::Cnn(m) => m.decode(z),
         }
     }
+
+    /// The device its weights are on (where its inputs must be made).
+    pub fn device(&self) -> Device {
+        match self {
+            Net::Fc(m) => m.mu.weight().device().clone(),
+            Net::Cnn(m) => m.device(),
+        }
+    }
 }
 
 /// How a segment is written for the network.
@@ -590,7 +598,7 @@ pub fn train(
     report: &mut dyn FnMut(&VaeProgress) -> bool,
 ) -> candle_core::Result<TrainedVae> {
     let started = Instant::now();
-    let device = Device::Cpu;
+    let device = studio_ml::device();
     let varmap = VarMap::new();
     let width = repr.width();
     let model = Net::new(
@@ -723,7 +731,7 @@ pub fn reconstruction_accuracy(
     for s in segments {
         repr.encode(&s.rows, Some(s.source), &mut x)?;
     }
-    let x = Tensor::from_vec(x, (segments.len(), CELLS * repr.width()), &Device::Cpu)?;
+    let x = Tensor::from_vec(x, (segments.len(), CELLS * repr.width()), &model.device())?;
     let (mu, _) = model.encode(&x)?;
     let back = repr.decode(&model.decode(&mu)?)?;
     let (mut same, mut all) = (0usize, 0usize);
@@ -749,7 +757,7 @@ pub fn random_blends(
     let z: Vec<f32> = (0..n * LATENT).map(|_| rng.normal() as f32).collect();
     let out = model
         .model
-        .decode(&Tensor::from_vec(z, (n, LATENT), &Device::Cpu)?)?;
+        .decode(&Tensor::from_vec(z, (n, LATENT), &model.model.device())?)?;
     model.repr().decode(&out)
 }
 
@@ -793,8 +801,9 @@ impl BlendModel {
         };
         let bytes = ml::read_stamped(path, &side, sidecar.stamp())
             .map_err(|e| format!("{}: {e}", path.display()))?;
-        let tensors = ml::tensors_from(&bytes, &Device::Cpu)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let device = ml::device();
+        let tensors =
+            ml::tensors_from(&bytes, &device).map_err(|e| format!("{}: {e}", path.display()))?;
         let damaged = |e: candle_core::Error| format!("{}: {e}", path.display());
         let embedding = if learned {
             let missing = |k: &str| format!("{}: no tensor {k:?}", path.display());
@@ -806,7 +815,7 @@ impl BlendModel {
                 .get(LETTERS_KEY)
                 .ok_or_else(|| missing(LETTERS_KEY))?
                 .clone();
-            let vb = VarBuilder::from_tensors(tensors.clone(), DType::F32, &Device::Cpu);
+            let vb = VarBuilder::from_tensors(tensors.clone(), DType::F32, &device);
             let neighbours = sidecar.neighbours.unwrap_or_default();
             let encoder =
                 super::embed::TileEncoder::new(vb.pp(EMBED_PREFIX), neighbours).map_err(damaged)?;
@@ -815,7 +824,7 @@ impl BlendModel {
             None
         };
         let width = if learned { super::embed::EMBED } else { TILES };
-        let vb = VarBuilder::from_tensors(tensors, DType::F32, &Device::Cpu);
+        let vb = VarBuilder::from_tensors(tensors, DType::F32, &device);
         let hidden = sidecar.fc_hidden.as_deref().unwrap_or(HIDDEN);
         let model = Net::new(family, width, hidden, vb).map_err(damaged)?;
         Ok(Self {

@@ -74,6 +74,11 @@ impl Actor {
         self.structure
     }
 
+    /// The device its weights are on.
+    pub fn device(&self) -> Device {
+        self.net.device()
+    }
+
     /// The actor's column for each course being filled, each at its own next column.
     ///
     /// # Errors
@@ -136,6 +141,11 @@ impl Critic {
             net: mlp(input_len(structure) + 3, 1, vb)?,
             structure,
         })
+    }
+
+    /// The device its weights are on.
+    pub fn device(&self) -> Device {
+        self.net.device()
     }
 
     pub(crate) fn forward(&self, state: &Tensor, action: &Tensor) -> candle_core::Result<Tensor> {
@@ -384,7 +394,7 @@ pub fn train(
     report: &mut dyn FnMut(&DdpgProgress) -> bool,
 ) -> candle_core::Result<Trained> {
     let started = Instant::now();
-    let device = Device::Cpu;
+    let device = studio_ml::device();
     let s = config.structure;
     let n_in = input_len(s);
     let maps: Vec<VarMap> = (0..4).map(|_| VarMap::new()).collect();

@@ -62,6 +62,11 @@ impl CourseQ {
         self.structure
     }
 
+    /// The device its weights are on.
+    pub fn device(&self) -> Device {
+        self.net.device()
+    }
+
     fn forward_states(&self, states: &[Filling], device: &Device) -> candle_core::Result<Tensor> {
         let n_in = q_input_len(self.structure);
         let mut x = Vec::with_capacity(states.len() * n_in);
@@ -160,7 +165,7 @@ pub fn train(
     report: &mut dyn FnMut(&DdpgProgress) -> bool,
 ) -> candle_core::Result<TrainedQ> {
     let started = Instant::now();
-    let device = Device::Cpu;
+    let device = studio_ml::device();
     let s = config.structure;
     let varmap = VarMap::new();
     let target_map = VarMap::new();

@@ -8,7 +8,7 @@ use super::ddpg::{complete, random_start, value_of, Actor, Critic, CRITIC_PREFIX
 use super::dqn::{CourseQ, Q_PREFIX};
 use super::matrix::Structure;
 use super::policy::{ActorRl, Filling, QRl};
-use candle_core::{DType, Device};
+use candle_core::DType;
 use candle_nn::{VarBuilder, VarMap};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -133,7 +133,7 @@ pub fn greedy_mean(
     let starts = (0..n)
         .map(|_| random_start(structure, c, &mut rng))
         .collect();
-    let done = complete(actor, starts, c, &Device::Cpu)?;
+    let done = complete(actor, starts, c, &actor.device())?;
     Ok(done.iter().map(|c| value_of(c)).sum::<f64>() / n.max(1) as f64)
 }
 
@@ -195,9 +195,10 @@ impl CourseModel {
         }
         let bytes = ml::read_stamped(path, &side, sidecar.stamp())
             .map_err(|e| format!("{}: {e}", path.display()))?;
-        let tensors = ml::tensors_from(&bytes, &Device::Cpu)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        let vb = VarBuilder::from_tensors(tensors, DType::F32, &Device::Cpu);
+        let device = ml::device();
+        let tensors =
+            ml::tensors_from(&bytes, &device).map_err(|e| format!("{}: {e}", path.display()))?;
+        let vb = VarBuilder::from_tensors(tensors, DType::F32, &device);
         let damaged = |e: candle_core::Error| format!("{}: {e}", path.display());
         let policy = if sidecar.architecture == Q_ARCHITECTURE {
             CoursePolicy::Q(CourseQ::new(structure, vb.pp(Q_PREFIX)).map_err(damaged)?)

@@ -5,7 +5,6 @@
 use super::ddpg::{noisy, place, value_of, Actor, Critic};
 use super::dqn::{CourseQ, ACTIONS};
 use super::matrix::Structure;
-use candle_core::Device;
 use studio_core::rng::Rng;
 use studio_ml::rl::Sequential;
 
@@ -76,7 +75,7 @@ impl Sequential for ActorRl<'_> {
             .map(|s| (s.columns.as_slice(), s.next))
             .collect();
         self.actor
-            .act_each(&batch, &Device::Cpu)
+            .act_each(&batch, &self.actor.device())
             .map_err(|e| e.to_string())
     }
 
@@ -86,7 +85,7 @@ impl Sequential for ActorRl<'_> {
                 .to_string()
         })?;
         critic
-            .values(&state.columns, state.next, actions, &Device::Cpu)
+            .values(&state.columns, state.next, actions, &critic.device())
             .map_err(|e| e.to_string())
     }
 
@@ -156,7 +155,7 @@ impl Sequential for QRl<'_> {
     fn greedy(&self, states: &[Filling]) -> Result<Vec<usize>, String> {
         let q = self
             .q
-            .q_values(states, &Device::Cpu)
+            .q_values(states, &self.q.device())
             .map_err(|e| e.to_string())?;
         Ok(q.iter().map(|row| super::dqn::argmax(row)).collect())
     }
@@ -164,7 +163,7 @@ impl Sequential for QRl<'_> {
     fn values(&self, state: &Filling, actions: &[usize]) -> Result<Vec<f64>, String> {
         let q = self
             .q
-            .q_values(std::slice::from_ref(state), &Device::Cpu)
+            .q_values(std::slice::from_ref(state), &self.q.device())
             .map_err(|e| e.to_string())?;
         Ok(actions
             .iter()

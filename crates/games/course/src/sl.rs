@@ -9,7 +9,7 @@ use super::generators::random_course;
 use super::matrix::Structure;
 use super::model::greedy_mean;
 use super::rules::evaluate;
-use candle_core::{DType, Device, Tensor};
+use candle_core::{DType, Tensor};
 use candle_nn::{Optimizer, VarBuilder, VarMap};
 use std::time::Instant;
 use studio_core::rng::Rng;
@@ -93,7 +93,7 @@ pub fn train(
     report: &mut dyn FnMut(&DdpgProgress) -> bool,
 ) -> candle_core::Result<Trained> {
     let started = Instant::now();
-    let device = Device::Cpu;
+    let device = studio_ml::device();
     let s = config.structure;
     let mut rng = Rng::derive(config.seed, 0x51);
     let mut good = Vec::with_capacity(config.good);

@@ -121,6 +121,7 @@ impl StudioApp {
                         }
                     }
                     ui.checkbox(&mut self.settings.show_frame_time, "Frame time");
+                    self.device_menu(ui);
                     if ui.button("Reset canvas zoom").clicked() {
                         self.canvas.zoom = 1.0;
                         self.canvas.pan = egui::Vec2::ZERO;
@@ -214,18 +215,20 @@ impl StudioApp {
                     .settings
                     .show_frame_time
                     .then(|| format!("UI {:.2} ms/frame", self.frame_ms));
-                let reserve = if frame.is_some() { 130.0 } else { 0.0 };
+                let reserve = if frame.is_some() { 130.0 } else { 0.0 } + 80.0;
                 let room = (ui.available_width() - reserve).max(60.0);
                 ui.scope(|ui| {
                     ui.set_max_width(room);
                     ui.add(egui::Label::new(&self.status).truncate())
                         .on_hover_text(&self.status);
                 });
-                if let Some(frame) = frame {
-                    ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                ui.with_layout(egui::Layout::right_to_left(egui::Align::Center), |ui| {
+                    if let Some(frame) = frame {
                         ui.weak(frame);
-                    });
-                }
+                    }
+                    ui.weak(&self.device_name)
+                        .on_hover_text("The device models train and decode on (View > Device)");
+                });
             });
         });
     }

@@ -4,6 +4,7 @@
 
 mod access;
 mod apply;
+mod device;
 pub mod dialogs;
 pub mod errors;
 mod file_work;
@@ -139,6 +140,10 @@ pub struct StudioApp {
     pub(super) last_autosave: Instant,
     pub(super) close_confirmed: bool,
     pub(super) frame_ms: f32,
+    /// The device models run on, in words ("CPU", "CUDA 0"), for the status bar.
+    pub(super) device_name: String,
+    /// The choices of View > Device (the CUDA devices found at start).
+    pub(super) device_options: Vec<studio_ml::DeviceChoice>,
     pub(super) pending: Vec<AppCommand>,
     /// Changes to packs (a level added, removed, moved; a sort), by the token of their step in
     /// the editor's history: Edit > Undo and Redo replay them in order with the painting.
@@ -239,6 +244,7 @@ impl StudioApp {
                 .into_iter()
                 .map(|n| format!("settings: {n}")),
         );
+        device::apply_saved_device(&mut settings.device, &mut notes);
         let mut packs = Vec::new();
         let mut errors = Vec::new();
         let wanted: Vec<_> = if settings.last_packs.iter().any(|p| p.exists()) {
@@ -326,6 +332,8 @@ impl StudioApp {
             last_autosave: Instant::now(),
             close_confirmed: false,
             frame_ms: 0.0,
+            device_name: studio_ml::device_name(),
+            device_options: device::device_options(),
             pending: Vec::new(),
             removals: BTreeMap::new(),
             startup_notes: Vec::new(),

@@ -144,6 +144,9 @@ pub struct Settings {
     pub show_frame_time: bool,
     /// Seconds between autosaves of unsaved work, in [`Settings::AUTOSAVE_SECONDS`].
     pub autosave_seconds: f32,
+    /// Where models train and decode: `auto`, `cpu`, `cuda` or `cuda:N` (the window checks it
+    /// against this build and machine at start, and uses `auto` for one it cannot use).
+    pub device: String,
 }
 
 /// A game id, or the first registered game when the id names none (the settings of a run
@@ -269,6 +272,7 @@ impl Default for Settings {
             pack_strip_height: 190.0,
             show_frame_time: true,
             autosave_seconds: 20.0,
+            device: "auto".into(),
         }
     }
 }

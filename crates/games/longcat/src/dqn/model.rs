@@ -193,7 +193,7 @@ impl DqnModel {
             reason: e.to_string(),
         })?;
         let sidecar = DqnSidecar::parse(&side_path, &text)?;
-        let device = Device::Cpu;
+        let device = studio_ml::device();
         let corrupt = |reason: String| DqnError::CorruptWeights {
             path: weights.to_path_buf(),
             reason,

@@ -155,7 +155,7 @@ pub fn train(
         return Err(bad_board());
     }
     let started = Instant::now();
-    let device = Device::Cpu;
+    let device = studio_ml::device();
     let shape = QNetShape {
         width: config.width,
         height: config.height,

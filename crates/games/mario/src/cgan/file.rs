@@ -3,7 +3,7 @@
 //! command that reproduces the weights, and the weights' stamp that loading checks).
 
 use super::model::{Generator, WIDTHS};
-use candle_core::{DType, Device};
+use candle_core::DType;
 use candle_nn::{VarBuilder, VarMap};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -118,9 +118,10 @@ pub fn load(path: &Path) -> Result<(Generator, CganSidecar), String> {
     }
     let bytes = ml::read_stamped(path, &side, sidecar.stamp())
         .map_err(|e| format!("{}: {e}", path.display()))?;
+    let device = ml::device();
     let tensors =
-        ml::tensors_from(&bytes, &Device::Cpu).map_err(|e| format!("{}: {e}", path.display()))?;
-    let vb = VarBuilder::from_tensors(tensors, DType::F32, &Device::Cpu);
+        ml::tensors_from(&bytes, &device).map_err(|e| format!("{}: {e}", path.display()))?;
+    let vb = VarBuilder::from_tensors(tensors, DType::F32, &device);
     let generator = Generator::new(vb.pp("gen")).map_err(|e| {
         format!(
             "{}: the weights do not fit the generator ({e})",

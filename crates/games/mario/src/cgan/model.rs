@@ -136,6 +136,7 @@ impl Conv3 {
         vb: VarBuilder,
     ) -> Result<Self> {
         let kernel = linear(9 * in_channels, out_channels, vb)?;
+        let device = kernel.weight().device().clone();
         let pad = (cols * rows * in_channels) as u32;
         let mut gather = Vec::new();
         let (out_cols, out_rows) = (cols.div_ceil(stride), rows.div_ceil(stride));
@@ -163,7 +164,7 @@ impl Conv3 {
         let len = gather.len();
         Ok(Self {
             kernel,
-            gather: Tensor::from_vec(gather, len, &Device::Cpu)?,
+            gather: Tensor::from_vec(gather, len, &device)?,
             channels: in_channels,
             positions: out_cols * out_rows,
         })
@@ -236,12 +237,21 @@ impl Generator {
         })
     }
 
-    /// The generator stored in `varmap` under `gen.`.
+    /// The generator stored in `varmap` under `gen.`, on the device of its variables.
     ///
     /// # Errors
     /// A variable has the wrong shape.
     pub fn from_varmap(varmap: &VarMap) -> Result<Self> {
-        Self::new(VarBuilder::from_varmap(varmap, DType::F32, &Device::Cpu).pp("gen"))
+        let device = varmap
+            .all_vars()
+            .first()
+            .map_or(Device::Cpu, |v| v.device().clone());
+        Self::new(VarBuilder::from_varmap(varmap, DType::F32, &device).pp("gen"))
+    }
+
+    /// The device its weights are on (where its inputs must be made).
+    pub fn device(&self) -> Device {
+        self.l1.weight().device().clone()
     }
 
     /// `windows`: (batch, 224) normalised windows (the cut pattern's cells are ignored);
@@ -332,18 +342,18 @@ impl Discriminator {
     }
 }
 
-/// Normalised contexts as a (batch, 168) tensor.
+/// Normalised contexts as a (batch, 168) tensor on `device`.
 ///
 /// # Errors
 /// A tensor failure.
-pub fn context_tensor(previous: &[[Pattern; CONTEXT]]) -> Result<Tensor> {
+pub fn context_tensor(previous: &[[Pattern; CONTEXT]], device: &Device) -> Result<Tensor> {
     let mut v = Vec::with_capacity(previous.len() * CONTEXT_WIDTH);
     for ctx in previous {
         for p in ctx {
             v.extend_from_slice(&normalise(p));
         }
     }
-    Tensor::from_vec(v, (previous.len(), CONTEXT_WIDTH), &Device::Cpu)
+    Tensor::from_vec(v, (previous.len(), CONTEXT_WIDTH), device)
 }
 
 /// Raw generator outputs for many (context, z) pairs at once (`z.len() == previous.len()`).
@@ -366,8 +376,9 @@ pub fn generate_batch(
         return Ok(Vec::new());
     }
     let zs: Vec<f32> = z.iter().flatten().copied().collect();
-    let zt = Tensor::from_vec(zs, (z.len(), Z_DIM), &Device::Cpu)?;
-    let out = gen.forward(&context_tensor(previous)?, &zt)?;
+    let device = gen.device();
+    let zt = Tensor::from_vec(zs, (z.len(), Z_DIM), &device)?;
+    let out = gen.forward(&context_tensor(previous, &device)?, &zt)?;
     let flat: Vec<f32> = out.flatten_all()?.to_vec1()?;
     Ok(flat
         .chunks_exact(CELLS)

@@ -17,7 +17,7 @@
 use super::data::CganData;
 use super::model::{cut_mask, insert, one_hot, Discriminator, Generator, POSITIONS, SAMPLE_WIDTH};
 use super::{normalise, Z_DIM};
-use candle_core::{DType, Device, Result, Tensor, Var};
+use candle_core::{DType, Result, Tensor, Var};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW, VarBuilder, VarMap};
 use std::time::Instant;
 use studio_core::rng::Rng;
@@ -120,7 +120,7 @@ pub fn train(
     if n == 0 || config.batch_size == 0 {
         return Err(candle_core::Error::Msg("no training samples".into()));
     }
-    let dev = Device::Cpu;
+    let dev = studio_ml::device();
     let varmap = VarMap::new();
     let vb = VarBuilder::from_varmap(&varmap, DType::F32, &dev);
     let gen = Generator::new(vb.pp("gen"))?;

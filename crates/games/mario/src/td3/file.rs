@@ -5,7 +5,7 @@
 
 use super::model::{Actor, Critic, HIDDEN};
 use super::STATE_WIDTH;
-use candle_core::{DType, Device};
+use candle_core::DType;
 use candle_nn::{VarBuilder, VarMap};
 use serde::{Deserialize, Serialize};
 use std::path::Path;
@@ -175,9 +175,10 @@ pub fn load(path: &Path) -> Result<Td3Model, String> {
     }
     let bytes = ml::read_stamped(path, &side, sidecar.stamp())
         .map_err(|e| format!("{}: {e}", path.display()))?;
+    let device = ml::device();
     let tensors =
-        ml::tensors_from(&bytes, &Device::Cpu).map_err(|e| format!("{}: {e}", path.display()))?;
-    let vb = VarBuilder::from_tensors(tensors, DType::F32, &Device::Cpu);
+        ml::tensors_from(&bytes, &device).map_err(|e| format!("{}: {e}", path.display()))?;
+    let vb = VarBuilder::from_tensors(tensors, DType::F32, &device);
     let misfit = |e: candle_core::Error| {
         format!(
             "{}: the weights do not fit the networks ({e})",

@@ -12,16 +12,16 @@ use studio_ml::Mlp;
 /// Widths of the hidden layers (Table 6.3's fully connected layers).
 pub const HIDDEN: [usize; 3] = [128, 128, 128];
 
-/// The states of `builds` as one `(n, STATE_WIDTH)` tensor.
+/// The states of `builds` as one `(n, STATE_WIDTH)` tensor on `device`.
 ///
 /// # Errors
 /// A tensor failure.
-pub fn state_tensor(builds: &[Build]) -> Result<Tensor> {
+pub fn state_tensor(builds: &[Build], device: &Device) -> Result<Tensor> {
     let mut x = Vec::with_capacity(builds.len() * STATE_WIDTH);
     for b in builds {
         features(b, &mut x);
     }
-    Tensor::from_vec(x, (builds.len(), STATE_WIDTH), &Device::Cpu)
+    Tensor::from_vec(x, (builds.len(), STATE_WIDTH), device)
 }
 
 /// The actor: a level being built → z. Its output layer is linear (centred on 0.5), not a
@@ -53,6 +53,11 @@ impl Actor {
         self.net.forward(states)? + 0.5
     }
 
+    /// The device its weights are on (where its inputs must be made).
+    pub fn device(&self) -> Device {
+        self.net.device()
+    }
+
     /// z for a batch of states, clamped to [0, 1]³.
     ///
     /// # Errors
@@ -69,7 +74,9 @@ impl Actor {
         if builds.is_empty() {
             return Ok(Vec::new());
         }
-        let y = self.forward(&state_tensor(builds)?)?.to_vec2::<f32>()?;
+        let y = self
+            .forward(&state_tensor(builds, &self.net.device())?)?
+            .to_vec2::<f32>()?;
         Ok(y.into_iter()
             .map(|r| {
                 [
@@ -104,6 +111,11 @@ impl Critic {
         })
     }
 
+    /// The device its weights are on (where its inputs must be made).
+    pub fn device(&self) -> Device {
+        self.state.weight().device().clone()
+    }
+
     /// Q for a batch of states and actions, shape `(n,)`.
     ///
     /// # Errors
@@ -124,9 +136,10 @@ impl Critic {
         if actions.is_empty() {
             return Ok(Vec::new());
         }
-        let states = state_tensor(&vec![build.clone(); actions.len()])?;
+        let device = self.device();
+        let states = state_tensor(&vec![build.clone(); actions.len()], &device)?;
         let acts: Vec<f32> = actions.iter().flat_map(|a| a.map(|v| v as f32)).collect();
-        let acts = Tensor::from_vec(acts, (actions.len(), 3), &Device::Cpu)?;
+        let acts = Tensor::from_vec(acts, (actions.len(), 3), &device)?;
         Ok(self
             .forward(&states, &acts)?
             .to_vec1::<f32>()?

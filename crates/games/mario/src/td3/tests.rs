@@ -323,7 +323,7 @@ fn the_actor_acts_inside_the_cube() {
     let mut rng = Rng::new(3);
     let b = Build::start(&legal, &mut rng);
     let raw = actor
-        .raw(&model::state_tensor(std::slice::from_ref(&b)).unwrap())
+        .raw(&model::state_tensor(std::slice::from_ref(&b), &Device::Cpu).unwrap())
         .unwrap();
     assert!(raw.flatten_all().unwrap().to_vec1::<f32>().unwrap()[0].abs() > 1.0);
     for z in actor.act(&[b]).unwrap()[0] {

@@ -17,7 +17,7 @@ use super::model::{state_tensor, Actor, Critic};
 use super::{reward_of, Build, MarioRl, RANDOM_START};
 use crate::cgan::Generator;
 use crate::patterns::PatLegal;
-use candle_core::{DType, Device, Tensor};
+use candle_core::{DType, Tensor};
 use candle_nn::{AdamW, Optimizer, VarBuilder, VarMap};
 use std::time::Instant;
 use studio_core::rng::Rng;
@@ -207,7 +207,8 @@ struct Nets {
 impl Nets {
     fn new(seed: u64) -> candle_core::Result<Self> {
         let maps: [VarMap; 4] = std::array::from_fn(|_| VarMap::new());
-        let vb = |m: &VarMap| VarBuilder::from_varmap(m, DType::F32, &Device::Cpu);
+        let device = studio_ml::device();
+        let vb = |m: &VarMap| VarBuilder::from_varmap(m, DType::F32, &device);
         let actor = Actor::new(vb(&maps[0]).pp("actor"))?;
         let q1 = Critic::new(vb(&maps[1]).pp("critic"))?;
         let q2 = Critic::new(vb(&maps[1]).pp("critic2"))?;
@@ -235,7 +236,8 @@ impl Nets {
 fn snapshot(nets: &Nets, average: bool) -> candle_core::Result<(VarMap, VarMap)> {
     let actor = VarMap::new();
     let critic = VarMap::new();
-    let vb = |m: &VarMap| VarBuilder::from_varmap(m, DType::F32, &Device::Cpu);
+    let device = nets.actor.device();
+    let vb = |m: &VarMap| VarBuilder::from_varmap(m, DType::F32, &device);
     Actor::new(vb(&actor).pp("actor"))?;
     Critic::new(vb(&critic).pp("critic"))?;
     let (a, c) = if average { (2, 3) } else { (0, 1) };
@@ -451,11 +453,17 @@ fn update(
     actor_opt: &mut AdamW,
     critic_opt: &mut AdamW,
 ) -> candle_core::Result<()> {
-    let device = Device::Cpu;
+    let device = nets.actor.device();
     let batch: Vec<&Transition> = memory.sample(config.batch, rng);
     let b = batch.len();
-    let states = state_tensor(&batch.iter().map(|t| t.state.clone()).collect::<Vec<_>>())?;
-    let nexts = state_tensor(&batch.iter().map(|t| t.next.clone()).collect::<Vec<_>>())?;
+    let states = state_tensor(
+        &batch.iter().map(|t| t.state.clone()).collect::<Vec<_>>(),
+        &device,
+    )?;
+    let nexts = state_tensor(
+        &batch.iter().map(|t| t.next.clone()).collect::<Vec<_>>(),
+        &device,
+    )?;
     let acts = Tensor::from_vec(
         batch.iter().flat_map(|t| t.action).collect::<Vec<f32>>(),
         (b, 3),
