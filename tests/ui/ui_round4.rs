@@ -344,7 +344,7 @@ fn many_tabs_wrap_and_keep_the_curve_and_buttons_in_the_window() {
     let paths: Vec<PathBuf> = (0..16)
         .map(|k| {
             let path = dir.path().join(format!("pack-with-a-longish-name-{k}.ron"));
-            let mut pack = level_studio::level::Pack::new(&format!("pack with a long name {k}"));
+            let mut pack = level_studio::level::Pack::new(format!("pack with a long name {k}"));
             let layout = level_studio::match3::Layout::open(5, 5).unwrap();
             pack.levels
                 .push(level_studio::level::Level::from_layout("one", &layout));
