@@ -355,6 +355,14 @@ fn mutants_of_small_games_never_panic_and_stay_bounded() {
             Ok(Err(_)) => refused += 1,
             Err(_) => panics.push(format!("mutant {i}:\n{description}\n{level}")),
         }
+        if (i + 1) % 500 == 0 {
+            eprintln!(
+                "{} of {count} mutants: {played} played, {refused} refused, {} panics, {} slow",
+                i + 1,
+                panics.len(),
+                slow.len()
+            );
+        }
         if started.elapsed() > bound {
             slow.push(format!(
                 "mutant {i} ({:.1} s):\n{description}\n{level}",
