@@ -1201,7 +1201,9 @@ impl State {
                 }
             }
             if timed.repeating {
-                let next = self.tick + timed.timer;
+                // At least one tick on, whatever the rule says: a clock that is due again
+                // in the same tick would never let the tick end.
+                let next = self.tick + timed.timer.max(1);
                 self.plan(next, timed);
             }
         }

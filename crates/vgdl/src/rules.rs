@@ -686,12 +686,24 @@ impl Effect {
             },
             "addTimer" => {
                 let ftype = p.required("ftype")?;
+                // The inner effect reads the same parameters: an addTimer of an addTimer
+                // would read itself for ever.
+                if ftype == "addTimer" {
+                    return Err(p.err("ftype=addTimer: a timer cannot start another timer".into()));
+                }
                 let Some(inner) = Effect::named(ftype, p, kind)? else {
                     return Ok(None);
                 };
+                let (timer, repeating) = (p.int("timer", -1)?, p.flag("repeating")?);
+                if repeating && timer < 1 {
+                    return Err(p.err(format!(
+                        "timer={timer} with repeating=True: a repeating timer needs at least 1 \
+                         tick, or it runs again in the same tick for ever"
+                    )));
+                }
                 Effect::AddTimer {
-                    timer: p.int("timer", -1)?,
-                    repeating: p.flag("repeating")?,
+                    timer,
+                    repeating,
                     effect: Box::new(inner),
                     name: ftype.to_string(),
                 }
@@ -1220,6 +1232,19 @@ fn compile_all(desc: &GameDesc, file: &str) -> Result<(Rules, Vec<VgdlError>), V
                 lookup(i.line)(&i.actor)?
             };
             let timer = reader.int("timer", -1)?;
+            let repeating = reader.flag("repeating")?;
+            // Planned again `timer` ticks on: at 0 or fewer it is due again in the same
+            // tick, for ever (GVGAI's clock loops there too).
+            if repeating && timer < 1 {
+                return Err(VgdlError {
+                    file: file.to_string(),
+                    line: i.line,
+                    message: format!(
+                        "timer={timer} with repeating=True: a repeating TIME rule needs a \
+                         timer of at least 1 tick, or it runs again in the same tick for ever"
+                    ),
+                });
+            }
             let next = if reader.int("nextExecution", -1)? != -1 {
                 timer
             } else {
@@ -1229,7 +1254,7 @@ fn compile_all(desc: &GameDesc, file: &str) -> Result<(Rules, Vec<VgdlError>), V
                 kind: Some(k),
                 rule,
                 timer,
-                repeating: reader.flag("repeating")?,
+                repeating,
                 next,
             });
             continue;

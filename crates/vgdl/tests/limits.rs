@@ -156,3 +156,52 @@ fn a_whole_game_is_bounded_too() {
     assert_eq!(state.winner, Winner::Stopped(Limit::Work));
     assert!(state.game_work() > 10_000 && state.tick_work() <= 10_000 + 2_000);
 }
+
+/// The long mutation run's find: a repeating clock rule whose timer is 0 or less is due
+/// again in the same tick, for ever (GVGAI loops there too); the reader refuses it in words,
+/// and an addTimer of an addTimer is refused instead of reading itself for ever.
+#[test]
+fn a_repeating_timer_of_zero_ticks_is_refused() {
+    let game = |interaction: &str| {
+        format!(
+            "BasicGame
+  SpriteSet
+    floor > Immovable
+    plant > Immovable
+    avatar > MovingAvatar
+  LevelMapping
+    . > floor
+    f > floor plant
+    A > floor avatar
+  InteractionSet
+    avatar wall > stepBack
+    {interaction}
+  TerminationSet
+    Timeout limit=100 win=True
+"
+        )
+    };
+    for rule in [
+        "plant TIME > killSprite timer=-1 repeating=True",
+        "plant TIME > killSprite timer=0 repeating=True",
+        "avatar plant > addTimer timer=0 repeating=True ftype=killSprite",
+        "avatar plant > addTimer timer=5 ftype=addTimer",
+    ] {
+        let text = game(rule);
+        let desc = vgdl::parse(&text, "g.txt").unwrap();
+        let err = vgdl::compile(&desc, "g.txt")
+            .err()
+            .unwrap_or_else(|| panic!("{rule}"));
+        let said = err.to_string();
+        assert!(said.contains("g.txt:") && said.contains("timer"), "{said}");
+    }
+    // A repeating clock of one tick is fine and plays.
+    let text = game("plant TIME > killSprite timer=1 repeating=True");
+    let mut state = start(&text, "wwwww\nwAf.w\nwwwww\n");
+    run(&mut state, 200);
+    assert!(
+        state.is_over(),
+        "the timeout ends it at tick {}",
+        state.tick
+    );
+}

@@ -339,6 +339,11 @@ fn mutants_of_small_games_never_panic_and_stay_bounded() {
     let mut rng = Rng(0x5eed_0070);
     let (mut played, mut refused, mut panics, mut slow) = (0, 0, Vec::new(), Vec::new());
     let bound = Duration::from_secs(10);
+    let from: usize = std::env::var("VGDL_MUTANTS_FROM")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(0);
+    let dump = std::env::var_os("VGDL_MUTANTS_DUMP").map(std::path::PathBuf::from);
     for i in 0..count {
         let (d, l, letters) = &seeds[rng.below(seeds.len())];
         let (description, level) = match rng.below(3) {
@@ -349,6 +354,17 @@ fn mutants_of_small_games_never_panic_and_stay_bounded() {
                 mutate_level(&mut rng, l, letters),
             ),
         };
+        // Finding one mutant of a long run: VGDL_MUTANTS_FROM skips playing the ones
+        // before it (they are still made, so the numbering holds) and VGDL_MUTANTS_DUMP
+        // names a folder the mutant about to play is written to.
+        if i < from {
+            continue;
+        }
+        if let Some(dir) = &dump {
+            std::fs::write(dir.join("mutant.txt"), &description).unwrap();
+            std::fs::write(dir.join("mutant_lvl0.txt"), &level).unwrap();
+            std::fs::write(dir.join("index.txt"), i.to_string()).unwrap();
+        }
         let started = Instant::now();
         match catch_unwind(AssertUnwindSafe(|| play(&description, &level, i as u64))) {
             Ok(Ok(_)) => played += 1,
