@@ -45,5 +45,6 @@ mod mario_files;
 mod mario_play;
 mod pack_out;
 mod reliability;
+mod shard_cli;
 mod vgdl_cli;
 mod vgdl_zelda;

@@ -66,6 +66,12 @@ pub struct GenerateArgs {
     /// Keep only levels the game's analysis passes (valid / non-trivial).
     #[arg(long)]
     pub validate: bool,
+    /// This process's part of the run, I/N (I from 1 to N): the I-th of N consecutive
+    /// blocks of the --count levels. The N parts joined in order with `pack merge` are the
+    /// one-process run's pack, level for level (docs/files.md, "Sweeps split over
+    /// processes").
+    #[arg(long, value_name = "I/N", value_parser = generation::Shard::parse)]
+    pub shard: Option<generation::Shard>,
     /// The `temperature` condition, 0 to 3: a decoder's cell temperature (0: 1.1 for fresh
     /// levels, the argmax with --fresh 0), or a policy's probability of a random action (0 to
     /// 1); `list` shows which generators take it.
@@ -243,6 +249,9 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
             &args.out,
         );
     }
+    if args.shard.is_some() && args.inpaint.is_some() {
+        bail!("--shard splits a generated sweep; it does not go with --inpaint");
+    }
     if args.region.is_some() || args.seconds.is_some() {
         bail!(
             "--region and --seconds go with --inpaint LEVEL (the level whose region to \
@@ -251,6 +260,25 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
     }
     let request = request(args)?;
     let (request, generator) = generation::prepare(&request).map_err(|e| anyhow!(e))?;
+    if let Some(shard) = args.shard {
+        if request.conditions.get("generations").is_some() {
+            bail!(
+                "--shard {}/{}: {} is one search whose levels all come from one run; --shard \
+                 splits sweeps of levels drawn one by one",
+                shard.index,
+                shard.of,
+                generator.label()
+            );
+        }
+        if shard.of > request.count {
+            bail!(
+                "--shard {}/{}: more parts than the {} levels asked (--count)",
+                shard.index,
+                shard.of,
+                request.count
+            );
+        }
+    }
     let models = ModelCache::new(Path::new("models"));
     let cancel = Cancel::default();
     generator
@@ -312,16 +340,27 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
     // Ctrl-C stops the run and writes what it made (a search: the best it found); a second
     // Ctrl-C ends the program at once.
     let _interrupt = interrupt::stop_on_ctrl_c(&cancel);
-    let summary = generation::run(&request, &models, &cancel, &mut progress, &mut |c| {
+    let asked = args
+        .shard
+        .map_or(request.count, |s| s.block(request.count).len());
+    let out_levels = &mut |c: generation::Candidate| {
         pack.levels.push(c.level);
-        if last_save.elapsed() >= SAVE_EVERY && pack.levels.len() < request.count {
+        if last_save.elapsed() >= SAVE_EVERY && pack.levels.len() < asked {
             if let Err(e) = out.save(&pack) {
                 save_error.get_or_insert(e);
                 cancel.cancel();
             }
             last_save = Instant::now();
         }
-    })
+    };
+    let summary = generation::run_shard(
+        &request,
+        args.shard,
+        &models,
+        &cancel,
+        &mut progress,
+        out_levels,
+    )
     .map_err(|e| anyhow!("{e}"))?;
     if (show_progress || started.elapsed() >= SAVE_EVERY) && terminal {
         eprintln!();
@@ -329,7 +368,9 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
     if let Some(e) = save_error {
         return Err(e.into());
     }
-    if pack.levels.is_empty() {
+    // A part of a split run writes its pack even when empty: its run found no level in its
+    // block, and the joined parts must still be the one-process run's pack.
+    if pack.levels.is_empty() && args.shard.is_none() {
         bail!(
             "no level was found in {} attempts; nothing was written",
             summary.attempts
@@ -349,11 +390,11 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
             out.path().display()
         );
     }
-    if pack.levels.len() < request.count {
+    if pack.levels.len() < asked {
         eprintln!(
             "warning: only {} of {} requested levels were found",
             pack.levels.len(),
-            request.count
+            asked
         );
     }
     Ok(ExitCode::SUCCESS)

@@ -19,6 +19,7 @@ mod import;
 mod interpolate;
 pub mod level_vae;
 mod list;
+mod pack_cmd;
 pub mod pack_out;
 mod play;
 pub mod train;
@@ -157,6 +158,9 @@ pub enum Command {
     /// Walk a model's latent space from level A to level B into a pack (the window's
     /// Interpolation window).
     Interpolate(interpolate::InterpolateArgs),
+    /// Work on pack files: `pack merge A.ron B.ron … --out ALL.ron` joins packs of one game
+    /// (the parts of a `generate --shard` run, in order).
+    Pack(pack_cmd::PackArgs),
 }
 
 /// The whole command line: the shell's sub-commands and those the games add.
@@ -283,6 +287,7 @@ fn run(cli: Cli) -> Option<ExitCode> {
         Command::Play(words) => play::run(&words.words),
         Command::Import(args) => import::run(&args),
         Command::Interpolate(args) => interpolate::run(&args),
+        Command::Pack(args) => pack_cmd::run(&args),
     };
     Some(finish(result))
 }

@@ -144,7 +144,12 @@ struct Stream<'a> {
     cancel: &'a Cancel,
     wanted: usize,
     budget: usize,
+    /// Levels accepted so far (counted in the one-process run's order, every shard alike).
     sent: usize,
+    /// The accepted levels' indices this run hands out: all of them, or one shard's block.
+    owned: std::ops::Range<usize>,
+    /// Levels handed out.
+    handed: usize,
     attempts: usize,
     seen: HashSet<Vec<String>>,
     error: Option<JobError>,
@@ -187,7 +192,7 @@ impl Stream<'_> {
         self.error.is_none()
             && !self.cancel.is_cancelled()
             && (self.stops_early || !self.cancel.is_stopping())
-            && self.sent < self.wanted
+            && self.sent < self.owned.end
             && self.attempts < self.budget
     }
 }
@@ -199,6 +204,14 @@ impl LevelSink for Stream<'_> {
         }
         self.attempts += 1;
         if self.seen.contains(&level.cells) {
+            return self.keep_going();
+        }
+        // Another shard's level: counted as the one-process run counts it, and judged only
+        // when judging decides whether it counts (validated only).
+        let mine = self.owned.contains(&self.sent);
+        if !mine && !self.request.validated_only {
+            self.seen.insert(level.cells);
+            self.sent += 1;
             return self.keep_going();
         }
         let name = (self.name)(self.request, self.sent);
@@ -213,6 +226,10 @@ impl LevelSink for Stream<'_> {
                 self.seen.insert(c.level.cells.clone());
                 if !self.request.validated_only || c.verdict.pass {
                     self.sent += 1;
+                    if !mine {
+                        return self.keep_going();
+                    }
+                    self.handed += 1;
                     (self.out)(c);
                     (self.progress)(
                         self.sent as f32 / self.wanted as f32,
@@ -283,8 +300,82 @@ pub fn run_charted(
     charts: &mut dyn FnMut(&[Chart]),
     out: &mut dyn FnMut(Candidate),
 ) -> Result<GenSummary, JobError> {
+    run_part(request, None, models, cancel, progress, charts, out)
+}
+
+/// One shard of a run: `index` of `of` (from 1), for a sweep split over processes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    /// Which part, 1 to `of`.
+    pub index: usize,
+    /// How many parts.
+    pub of: usize,
+}
+
+impl Shard {
+    /// Reads `I/N` (I from 1 to N), refusing anything else in words.
+    ///
+    /// # Errors
+    /// Text that is not `I/N` with 1 ≤ I ≤ N.
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let (i, n) = text
+            .split_once('/')
+            .ok_or_else(|| format!("--shard {text}: write it I/N, e.g. 2/4"))?;
+        let num = |t: &str| {
+            t.trim()
+                .parse::<usize>()
+                .map_err(|_| format!("--shard {text}: I and N are whole numbers, e.g. 2/4"))
+        };
+        let (index, of) = (num(i)?, num(n)?);
+        if of == 0 || index == 0 || index > of {
+            return Err(format!(
+                "--shard {text}: I runs from 1 to N (N at least 1), e.g. 1/{}",
+                of.max(1)
+            ));
+        }
+        Ok(Shard { index, of })
+    }
+
+    /// The indices of a `count`-level run this shard hands out: the `index`-th of `of`
+    /// consecutive blocks, their sizes differing by one at most (none empty while `of` is
+    /// at most `count`).
+    pub fn block(self, count: usize) -> std::ops::Range<usize> {
+        let at = |k: usize| k * count / self.of;
+        at(self.index - 1)..at(self.index)
+    }
+}
+
+/// As [`run_charted`], handing out only `shard`'s block of the levels (all when `None`).
+/// Every shard makes the same draws as the one-process run, in the same order, and judges a
+/// level only when it is its own or when judging decides whether it counts (validated
+/// only), so the shards' packs joined in order are the one-process run's pack, level for
+/// level. Without validated only, the time saved is the judging of the other shards' levels.
+///
+/// # Errors
+/// As [`run`].
+pub fn run_shard(
+    request: &GenRequest,
+    shard: Option<Shard>,
+    models: &ModelCache,
+    cancel: &Cancel,
+    progress: &mut dyn FnMut(f32, String),
+    out: &mut dyn FnMut(Candidate),
+) -> Result<GenSummary, JobError> {
+    run_part(request, shard, models, cancel, progress, &mut |_| {}, out)
+}
+
+fn run_part(
+    request: &GenRequest,
+    shard: Option<Shard>,
+    models: &ModelCache,
+    cancel: &Cancel,
+    progress: &mut dyn FnMut(f32, String),
+    charts: &mut dyn FnMut(&[Chart]),
+    out: &mut dyn FnMut(Candidate),
+) -> Result<GenSummary, JobError> {
     let (request, generator) = prepare(request)?;
     let wanted = request.count;
+    let owned = shard.map_or(0..wanted, |s| s.block(wanted));
     let budget = (wanted.saturating_mul(generator.attempts_per_level())).max(MIN_BUDGET);
     progress(0.0, format!("{}: starting", generator.label()));
     let ctx = GenerationContext { models, cancel };
@@ -294,6 +385,8 @@ pub fn run_charted(
         wanted,
         budget,
         sent: 0,
+        owned,
+        handed: 0,
         attempts: 0,
         seen: HashSet::new(),
         error: None,
@@ -330,20 +423,19 @@ fn finish(stream: Stream<'_>) -> Result<GenSummary, JobError> {
         };
         Some(format!(
             "stopped early{after}, kept {} of {}",
-            stream.sent, stream.wanted
+            stream.handed,
+            stream.owned.len()
         ))
     } else {
-        (stream.sent < stream.wanted).then(|| match &stream.explained {
+        let (got, asked) = (stream.handed, stream.owned.len());
+        (got < asked).then(|| match &stream.explained {
             // A search says what it judged: "0 attempts" would hide 30 levels judged.
-            Some(why) => format!("found {} of {}: {why}", stream.sent, stream.wanted),
-            None => format!(
-                "found {} of {} after {} attempts",
-                stream.sent, stream.wanted, stream.attempts
-            ),
+            Some(why) => format!("found {got} of {asked}: {why}"),
+            None => format!("found {got} of {asked} after {} attempts", stream.attempts),
         })
     };
     Ok(GenSummary {
-        sent: stream.sent,
+        sent: stream.handed,
         attempts: stream.attempts,
         note,
     })
@@ -381,6 +473,8 @@ pub fn run_near(
         // Room for draws that repeat the source or each other.
         budget: request.count.max(1).saturating_mul(NEAR_TRIES),
         sent: 0,
+        owned: 0..request.count,
+        handed: 0,
         attempts: 0,
         // "More like this" never hands back the level it started from.
         seen: HashSet::from([level.cells.clone()]),
@@ -430,6 +524,8 @@ mod tests {
             wanted: 2,
             budget: 1000,
             sent: 0,
+            owned: 0..2,
+            handed: 0,
             attempts: 0,
             seen: HashSet::new(),
             error: None,
