@@ -1051,6 +1051,19 @@ fn compile_all(desc: &GameDesc, file: &str) -> Result<(Rules, Vec<VgdlError>), V
             None => (Some("MovingAvatar".into()), Vec::new(), 0, true, vec![]),
         };
         let class = match class_name.as_deref() {
+            // A sprite a level places or a rule makes needs a class (its own or a parent's):
+            // without one it never moves and stacks where it is made (the probe's lasers
+            // with the word `Missile` lost; F34).
+            None if leaf => {
+                missing.push(err(
+                    line,
+                    format!(
+                        "the sprite {name} has no class, its own or a parent's (e.g. \
+                         `{name} > Immovable`)"
+                    ),
+                ));
+                None
+            }
             None => None,
             Some(c) => match Class::named(c) {
                 Some(class) => Some(class),

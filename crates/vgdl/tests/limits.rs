@@ -205,3 +205,38 @@ fn a_repeating_timer_of_zero_ticks_is_refused() {
         state.tick
     );
 }
+
+/// F34's last suggestion: a leaf sprite with no class, its own or a parent's (the probe's
+/// lasers with the word `Missile` lost), is refused in words instead of stacking where it is
+/// made.
+#[test]
+fn a_leaf_sprite_with_no_class_is_refused() {
+    let text = "BasicGame
+  SpriteSet
+    floor > Immovable
+    cannon > SpawnPoint stype=laser prob=1 cooldown=1
+    laser > orientation=LEFT speed=1
+    avatar > MovingAvatar
+  LevelMapping
+    . > floor
+    c > floor cannon
+    A > floor avatar
+  InteractionSet
+    avatar wall > stepBack
+  TerminationSet
+    Timeout limit=100 win=True
+";
+    let desc = vgdl::parse(text, "g.txt").unwrap();
+    let err = vgdl::compile(&desc, "g.txt").err().unwrap().to_string();
+    assert!(
+        err.contains("g.txt:5") && err.contains("laser has no class"),
+        "{err}"
+    );
+    // A group without a class over leaves that have one stays fine.
+    let grouped = text.replace(
+        "    laser > orientation=LEFT speed=1\n",
+        "    shots >\n      laser > Missile orientation=LEFT speed=1\n",
+    );
+    let desc = vgdl::parse(&grouped, "g.txt").unwrap();
+    vgdl::compile(&desc, "g.txt").unwrap();
+}
