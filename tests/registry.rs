@@ -269,3 +269,86 @@ fn each_game_brings_its_commands_and_formats_through_its_plug_in() {
         .collect();
     assert_eq!(exporters, ["vglc-mario", "mario-ai", "gvgai-vgdl"]);
 }
+
+/// Issue 65, typed seams: a plug-in that registers a second game under a registered id is a
+/// mistake said at start, never silently ignored.
+#[test]
+fn a_second_game_under_a_registered_id_is_refused_at_start() {
+    use level_studio::game::{
+        AnalyseOptions, Analysis, AsciiError, Game, GameId, GameView, LevelGenerator, SizeRules,
+        TileInfo,
+    };
+    use level_studio::jobs::JobError;
+    use level_studio::level::Level;
+    use std::sync::Arc;
+
+    /// A copy of a template that kept the match-3 id.
+    struct Impostor;
+    impl Game for Impostor {
+        fn id(&self) -> GameId {
+            GameId::new("match3")
+        }
+        fn name(&self) -> &'static str {
+            "My new game"
+        }
+        fn file_tag(&self) -> &'static str {
+            "MyNewGame"
+        }
+        fn tiles(&self) -> &'static [TileInfo] {
+            &[]
+        }
+        fn size_rules(&self) -> SizeRules {
+            SizeRules {
+                min: (1, 1),
+                max: (1, 1),
+                default: (1, 1),
+            }
+        }
+        fn check(&self, _rows: &[String]) -> Result<(), AsciiError> {
+            Ok(())
+        }
+        fn blank(&self, _w: usize, _h: usize) -> Level {
+            Level::bare(self.id(), "blank", Vec::new())
+        }
+        fn level_from_ascii(&self, _name: &str, _text: &str) -> Result<Level, AsciiError> {
+            Err(AsciiError::Level("none".into()))
+        }
+        fn analyse(
+            &self,
+            _level: &Level,
+            _options: &AnalyseOptions,
+            _cancel: &Cancel,
+        ) -> Result<Analysis, JobError> {
+            Err(JobError::Failed("none".into()))
+        }
+        fn stored_difficulty(&self, _level: &Level) -> Option<f64> {
+            None
+        }
+        fn stored_verdict(&self, _level: &Level) -> Option<bool> {
+            None
+        }
+        fn generators(&self) -> Vec<Arc<dyn LevelGenerator>> {
+            Vec::new()
+        }
+    }
+    impl GameView for Impostor {}
+    static IMPOSTOR: Impostor = Impostor;
+    fn impostor(r: &mut game::registry::Registry) {
+        r.add_game(&IMPOSTOR);
+    }
+    let before = game::games().len();
+    let hook = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let said = std::panic::catch_unwind(|| game::registry::install(&[impostor]));
+    std::panic::set_hook(hook);
+    let message = said
+        .err()
+        .and_then(|p| p.downcast_ref::<String>().cloned())
+        .expect("refused");
+    assert!(
+        message.contains("match3") && message.contains("My new game"),
+        "{message}"
+    );
+    assert_eq!(game::games().len(), before, "nothing was installed");
+    assert_eq!(game::registry::find("match3").unwrap().name(), "Match-3");
+}

@@ -29,11 +29,19 @@ pub struct Registry {
 }
 
 impl Registry {
-    /// Adds a game; a game whose id is already there is ignored.
+    /// Adds a game; the same game added again is kept once.
+    ///
+    /// # Panics
+    /// When another game already has its id or file tag: two plug-ins would read each other's
+    /// files (a mistake in the binary's list of plug-ins, said at start, never ignored).
     pub fn add_game(&mut self, game: &'static dyn Game) {
-        if !self.games.iter().any(|g| g.id() == game.id()) {
-            self.games.push(game);
+        if self.games.iter().any(|g| same_game(*g, game)) {
+            return;
         }
+        if let Some(other) = self.games.iter().find(|g| clashes(**g, game)) {
+            panic!("{}", duplicate_message(*other, game));
+        }
+        self.games.push(game);
     }
 
     /// Adds an entry of a type a shell defines (the command line's game commands, the
@@ -41,6 +49,30 @@ impl Registry {
     pub fn add<T: Any + Send + Sync>(&mut self, entry: T) {
         self.entries.push(Arc::new(entry));
     }
+}
+
+/// True when `a` and `b` are one game (a plug-in installed twice): the same id, file tag
+/// and name. (Addresses cannot tell: games are zero-sized statics, which may share one.)
+fn same_game(a: &'static dyn Game, b: &'static dyn Game) -> bool {
+    a.id() == b.id() && a.file_tag() == b.file_tag() && a.name() == b.name()
+}
+
+/// True when two different games would share an id or a file tag.
+fn clashes(a: &'static dyn Game, b: &'static dyn Game) -> bool {
+    !same_game(a, b) && (a.id() == b.id() || a.file_tag() == b.file_tag())
+}
+
+fn duplicate_message(registered: &dyn Game, added: &dyn Game) -> String {
+    format!(
+        "two plug-ins register one game id or file tag: \"{}\" ({}, tag {}) is registered \
+         and \"{}\" ({}, tag {}) asks for the same; give each game its own id and tag",
+        registered.name(),
+        registered.id(),
+        registered.file_tag(),
+        added.name(),
+        added.id(),
+        added.file_tag()
+    )
 }
 
 /// A plug-in: one function that adds a game (and what comes with it) to the registry.
@@ -75,9 +107,16 @@ pub fn install(plugins: &[Plugin]) {
             && added
                 .games
                 .iter()
-                .all(|g| registry.games.iter().any(|r| r.id() == g.id()));
+                .all(|g| registry.games.iter().any(|r| same_game(*r, *g)));
         if repeated {
             continue;
+        }
+        // A different game under a registered id or tag is a mistake in the list of
+        // plug-ins: said before anything is installed, never silently dropped.
+        for game in &added.games {
+            if let Some(other) = registry.games.iter().find(|g| clashes(**g, *game)) {
+                panic!("{}", duplicate_message(*other, *game));
+            }
         }
         for game in added.games {
             registry.add_game(game);
