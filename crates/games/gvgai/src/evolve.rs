@@ -388,12 +388,28 @@ pub fn judge(
         s.winner == Winner::Wins && !survive_wins
     });
     let strong_win_rate = wins.len() as f64 / strong.len().max(1) as f64;
+    // Games the engine stopped (sprites that multiply, a time budget) count as not won; the
+    // constraint says so, so a failed Evolve names the cause (issue 70).
+    let stopped: Vec<vgdl::Limit> = strong
+        .iter()
+        .filter_map(|(_, s)| match s.winner {
+            Winner::Stopped(limit) => Some(limit),
+            _ => None,
+        })
+        .collect();
+    let stopped_note = stopped.first().map_or(String::new(), |limit| {
+        format!(
+            "; {} of {} of its games stopped ({limit})",
+            stopped.len(),
+            strong.len()
+        )
+    });
     let constraints = vec![
         Constraint {
             name: "solution length",
             value: (solution / MIN_SOLUTION_TICKS).min(1.0),
             text: if wins.is_empty() {
-                format!("the strong agent ({STRONG}) never wins")
+                format!("the strong agent ({STRONG}) never wins{stopped_note}")
             } else {
                 format!("solution {solution:.0} ticks (needs {MIN_SOLUTION_TICKS:.0})")
             },

@@ -410,3 +410,44 @@ fn a_level_won_before_any_move_says_why() {
     let a = g.analyse(&with_door, &options, &Cancel::default()).unwrap();
     assert!(a.gauge.notes.iter().all(|n| !n.contains("tick 0")));
 }
+
+/// Issue 70: when the engine stops the strong agent's games (sprites that multiply), the
+/// GA's "solution length" constraint says so, so a failed Evolve names the cause.
+#[test]
+fn the_ga_says_when_the_engine_stopped_the_strong_agents_games() {
+    install();
+    let text = "BasicGame square_size=10
+  SpriteSet
+    floor > Immovable
+    hole > SpawnPoint stype=blob prob=1 cooldown=1
+    blob > Immovable
+    goal > Immovable
+    avatar > MovingAvatar
+  LevelMapping
+    . > floor
+    h > floor hole
+    g > floor goal
+    A > floor avatar
+  InteractionSet
+    avatar wall > stepBack
+    blob blob > cloneSprite
+    goal avatar > killSprite scoreChange=1
+  TerminationSet
+    SpriteCounter stype=goal win=True
+    SpriteCounter stype=avatar win=False
+";
+    let g = game::open("stack.txt", text).unwrap();
+    let level = "wwwwwwwwwwwww\nwA.........gw\nw.....h.....w\nw...........w\nwwwwwwwwwwwww\n";
+    let tiles = evolve::tiles_of(g, &rows(level)).unwrap();
+    let e = evolve::judge(g, &tiles, Fitness::Alpha, 0, 1);
+    let solution = e
+        .constraints
+        .iter()
+        .find(|c| c.name == "solution length")
+        .unwrap();
+    assert!(
+        solution.value < 1.0 && solution.text.contains("games stopped (limit reached"),
+        "{}",
+        solution.text
+    );
+}
