@@ -16,7 +16,7 @@ pub use device::{
     DeviceChoice, DeviceError,
 };
 
-use candle_core::{Device, Tensor};
+use candle_core::{DType, Device, Tensor};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -339,6 +339,39 @@ pub fn soft_update(
         }
     }
     Ok(())
+}
+
+/// A fingerprint of every weight of a var map, bit for bit (FNV-1a over the names in order
+/// and their `f32` bits): equal fingerprints, equal weights. Tests use it to show that a
+/// refactor of a training loop leaves the trained weights exactly as they were.
+///
+/// # Errors
+/// A poisoned var map or a tensor failure.
+pub fn weights_digest(varmap: &candle_nn::VarMap) -> candle_core::Result<u64> {
+    let data = varmap
+        .data()
+        .lock()
+        .map_err(|_| candle_core::Error::Msg("a var map is poisoned".into()))?;
+    let mut names: Vec<&String> = data.keys().collect();
+    names.sort();
+    let mut hash = 0xcbf2_9ce4_8422_2325u64;
+    let mut eat = |bytes: &[u8]| {
+        for b in bytes {
+            hash = (hash ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    };
+    for name in names {
+        eat(name.as_bytes());
+        let values = data[name]
+            .as_tensor()
+            .flatten_all()?
+            .to_dtype(DType::F32)?
+            .to_vec1::<f32>()?;
+        for v in values {
+            eat(&v.to_bits().to_le_bytes());
+        }
+    }
+    Ok(hash)
 }
 
 /// The tensors of a var map by name (what [`save_model`] writes).
