@@ -231,7 +231,7 @@ fn clicking_a_graph_node_shows_its_state_on_the_canvas() {
     let shown = h.state().shown_state().expect("a state is shown").clone();
     assert_eq!(shown.node, 1);
     // The canvas now shows the cat's body, which the level itself never has.
-    let body_look = level_studio::longcat::game::cell_look(level_studio::longcat::BoardCell::Body);
+    let body_look = level_studio::longcat::rules::cell_look(level_studio::longcat::BoardCell::Body);
     let body = shown
         .picture
         .cells

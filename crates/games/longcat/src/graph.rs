@@ -65,7 +65,7 @@ impl StateSpace<4> for LongcatSpace {
         let board = state.render();
         let mut cells = Grid::filled(board.width(), board.height(), CellLook::default());
         for (x, y, c) in board.iter() {
-            cells.set(x, y, super::game::cell_look(c));
+            cells.set(x, y, super::rules::cell_look(c));
         }
         cells
     }

@@ -7,10 +7,16 @@ use super::graph::StateGraph;
 use super::ridge::RidgeModel;
 use super::variables::GraphVariables;
 use super::LongcatLevel;
+use super::{is_non_trivial, NodeClass};
 use crate::LongcatGraph;
+use serde_json::json;
+use std::sync::Arc;
 use std::sync::OnceLock;
+use studio_core::game::explore::{legend_index, CLASS_STYLES};
 pub use studio_core::game::GraphLayout;
+use studio_core::game::{Analysis, ClassStyle, Gauge, StateGraphView, StatePicture, Verdict};
 use studio_core::jobs::{Cancel, JobError};
+use studio_core::level::Figures;
 
 pub use studio_core::game::explore::{COLUMN_GAP, ROW_GAP};
 
@@ -117,5 +123,177 @@ impl LongcatAnalysis {
             counts[node.class as usize] += 1;
         }
         counts
+    }
+}
+
+/// The graph analysis as the gauge, the level file and `validate` show it.
+pub fn analysis_of(a: LongcatAnalysis) -> Analysis {
+    let v = &a.variables;
+    let start = a.graph.node(a.graph.start()).state;
+    let (width, height) = (start.width(), start.height());
+    let counts = a.class_counts();
+    let non_trivial = is_non_trivial(a.difficulty);
+    let verdict = match a.difficulty {
+        None => Verdict {
+            pass: false,
+            weak: false,
+            label: "UNSOLVABLE".into(),
+            reason: "no sequence of moves fills every cell".into(),
+        },
+        Some(d) if non_trivial => Verdict {
+            pass: true,
+            weak: false,
+            label: "NON-TRIVIAL".into(),
+            reason: format!("difficulty {d:.1} ≥ {}", a.non_trivial_threshold),
+        },
+        Some(d) => Verdict {
+            pass: false,
+            weak: true,
+            label: "TRIVIAL".into(),
+            reason: format!("difficulty {d:.1} < {}", a.non_trivial_threshold),
+        },
+    };
+    let fields = json!({
+        "width": width,
+        "height": height,
+        "states": v.states,
+        "size": v.size,
+        "branches": v.branches,
+        "solutions": v.solutions,
+        "fails": v.fails,
+        "shortest_solution": v.shortest_solution,
+        "solution_branches": v.solution_branches,
+        "non_dead": v.non_dead,
+        "dead": v.dead,
+        "indeterminate": v.indeterminate,
+        "indeterminate_branches": v.indeterminate_branches,
+        "solution_states": counts[NodeClass::Solution as usize],
+        "solvable": a.solvable(),
+        "difficulty": a.difficulty,
+        "predicted_difficulty": a.predicted,
+        "success_chance": a.success_chance,
+        "expected_charge": a.expected_charge,
+        "non_trivial": non_trivial,
+        "moves": a.shortest,
+    });
+    let solved = match (a.difficulty, v.shortest_solution) {
+        (Some(d), Some(s)) => format!("solvable in {s} moves, difficulty {d:.2}"),
+        _ => "UNSOLVABLE".to_string(),
+    };
+    let summary = format!(
+        "{width}x{height}, {} states, {solved} (predicted {:.2})\n  classes: success {}, fail {}, dead {}, solution {}, indeterminate {}\n  branches {} (solution {}, indeterminate {}), non-dead {}",
+        v.states,
+        a.predicted.unwrap_or(0.0),
+        counts[0],
+        counts[1],
+        counts[2],
+        counts[3],
+        counts[4],
+        v.branches,
+        v.solution_branches,
+        v.indeterminate_branches,
+        v.non_dead
+    );
+    let threshold = a.non_trivial_threshold;
+    let shortest_text = v.shortest_solution.map_or("none".into(), |s| s.to_string());
+    let mut notes = vec![format!(
+        "Predicted (ridge) {} · one random attempt succeeds {:.1} %",
+        a.predicted.map_or("-".into(), |p| format!("{p:.2}")),
+        a.success_chance * 100.0
+    )];
+    if let Some(s) = &a.shortest {
+        notes.push(format!("Shortest solution: {} moves  {s}", s.len()));
+    }
+    let gauge = Gauge {
+        title: "Difficulty".into(),
+        headline: a
+            .difficulty
+            .map_or("Unsolvable".into(), |d| format!("Difficulty {d:.2}")),
+        value: a.difficulty,
+        scale: (
+            0.0,
+            (threshold * 3.0)
+                .max(a.difficulty.unwrap_or(0.0) * 1.15)
+                .max(1.0),
+        ),
+        threshold: Some((threshold, "non-trivial".into())),
+        good_below: false,
+        band: None,
+        notes,
+        histogram: None,
+        curve: None,
+        rates: None,
+        tables: vec![(
+            "Graph variables".into(),
+            [
+                ("states", v.states.to_string()),
+                ("size", v.size.to_string()),
+                ("branches", v.branches.to_string()),
+                ("solutions", v.solutions.to_string()),
+                ("fails", v.fails.to_string()),
+                ("shortest_solution", shortest_text),
+                ("solution_branches", v.solution_branches.to_string()),
+                ("non_dead", v.non_dead.to_string()),
+                ("dead", v.dead.to_string()),
+                ("indeterminate", v.indeterminate.to_string()),
+                (
+                    "indeterminate_branches",
+                    v.indeterminate_branches.to_string(),
+                ),
+            ]
+            .into_iter()
+            .map(|(k, v)| (k.to_string(), v))
+            .collect(),
+        )],
+    };
+    let figures = a.figures();
+    let a = Arc::new(a);
+    Analysis {
+        difficulty: a.difficulty,
+        figures: Some(Figures::new(figures)),
+        verdict,
+        gauge,
+        fields: match fields {
+            serde_json::Value::Object(m) => m,
+            _ => serde_json::Map::new(),
+        },
+        summary,
+        graph: Some(a.clone()),
+        graph_note: None,
+        detail: Some(a),
+    }
+}
+
+impl StateGraphView for LongcatAnalysis {
+    fn node_count(&self) -> usize {
+        self.graph.len()
+    }
+
+    fn start(&self) -> usize {
+        self.graph.start()
+    }
+
+    fn layout(&self) -> &GraphLayout {
+        &self.layout
+    }
+
+    fn classes(&self) -> &'static [ClassStyle] {
+        &CLASS_STYLES
+    }
+
+    fn class_of(&self, node: usize) -> usize {
+        self.graph.legend_class(node)
+    }
+
+    fn solution_rgb(&self) -> [u8; 3] {
+        CLASS_STYLES[legend_index(NodeClass::Solution)].rgb
+    }
+
+    fn to_dot(&self, title: &str) -> String {
+        super::analysis::dot_of(&self.graph, title)
+    }
+
+    fn state(&self, node: usize) -> Option<StatePicture> {
+        self.graph.picture(node)
     }
 }

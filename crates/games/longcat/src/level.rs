@@ -1,9 +1,18 @@
-//! A Longcat level: a grid up to 10×10 of WALL and EMPTY cells with exactly one cat HEAD.
+//! A Longcat level: a grid up to 10×10 of WALL and EMPTY cells with exactly one cat HEAD;
+//! the game's id and tile set, and the conversions to and from stored levels.
 
 use std::fmt;
+use studio_core::game::{AsciiError, GameId, TileInfo};
 use studio_core::grid::{AsciiCell, Grid, GridError};
 use studio_core::level::Level;
 use studio_core::symmetry;
+
+/// The id of Longcat levels.
+pub const ID: GameId = GameId::new("longcat");
+
+/// Longcat, the one-cat sliding puzzle.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LongcatGame;
 
 /// Largest side of a Longcat grid.
 pub const MAX_SIDE: usize = 10;
@@ -167,7 +176,7 @@ impl LongcatLevel {
     /// The level as a stored [`Level`].
     pub fn to_level(&self, name: impl Into<String>) -> Level {
         Level {
-            game: crate::ID,
+            game: ID,
             name: name.into(),
             cells: self.cells.to_rows(),
             symmetry: symmetry::detect(&self.cells),
@@ -194,6 +203,38 @@ pub fn check_cells(rows: &[String]) -> Result<(), String> {
 /// [`LevelError`].
 pub fn level_from_ascii(name: &str, text: &str) -> Result<Level, LevelError> {
     Ok(LongcatLevel::parse_ascii(text)?.to_level(name))
+}
+
+/// The palette: WALL, EMPTY and HEAD, in tile-index order.
+pub(crate) const TILES: [TileInfo; 3] = [
+    TileInfo {
+        ascii: '#',
+        name: "WALL",
+        rgb: [74, 60, 86],
+    },
+    TileInfo {
+        ascii: '.',
+        name: "EMPTY",
+        rgb: [240, 234, 226],
+    },
+    TileInfo {
+        ascii: '@',
+        name: "HEAD",
+        rgb: [244, 162, 97],
+    },
+];
+
+/// Index of EMPTY in the palette.
+pub(crate) const EMPTY: u8 = 1;
+/// Index of HEAD in the palette.
+pub(crate) const HEAD: u8 = 2;
+
+/// A level error as the registry reports it (grid problems stay grid problems).
+pub(crate) fn ascii_error(e: LevelError) -> AsciiError {
+    match e {
+        LevelError::Grid(g) => AsciiError::Grid(g),
+        other => AsciiError::Level(other.to_string()),
+    }
 }
 
 #[cfg(test)]

@@ -5,8 +5,9 @@
 //! head) and the head's cell index (`y * width + x`). Ten by ten cells fit in a `u128`, so a
 //! state copies, compares and hashes in a few instructions, which keeps graphs fast.
 
-use super::level::{Cell, LongcatLevel};
+use super::level::{Cell, LongcatLevel, TILES};
 use std::fmt;
+use studio_core::game::{CellLook, TileMark};
 use studio_core::grid::{AsciiCell, Grid};
 
 /// A move: the direction the head slides in.
@@ -369,6 +370,29 @@ impl State {
 
     pub(crate) fn geometry(&self) -> Geometry {
         Geometry::new(self.width as usize, self.height as usize)
+    }
+}
+
+/// The colour of the cat's body in graph states.
+const BODY_RGB: [u8; 3] = [233, 196, 106];
+
+/// How a cell of a Longcat state looks in the viewer, the canvas and the playtest.
+pub fn cell_look(cell: BoardCell) -> CellLook {
+    let tile = |i: usize| CellLook {
+        rgb: TILES[i].rgb,
+        mark: TileMark::Plain,
+    };
+    match cell {
+        BoardCell::Wall => tile(0),
+        BoardCell::Empty => tile(1),
+        BoardCell::Head => CellLook {
+            rgb: TILES[2].rgb,
+            mark: TileMark::Avatar,
+        },
+        BoardCell::Body => CellLook {
+            rgb: BODY_RGB,
+            mark: TileMark::Plain,
+        },
     }
 }
 

@@ -136,7 +136,7 @@ impl LongcatPlay {
                     Vec2::splat(cell),
                 )
                 .shrink(1.0);
-                palette::paint_look(&painter, r, crate::game::cell_look(grid.get(x, y)));
+                palette::paint_look(&painter, r, crate::rules::cell_look(grid.get(x, y)));
             }
         }
         outcome_frame(&painter, rect, l.outcome());
