@@ -390,7 +390,7 @@ fn td3_generates_playable_levels_and_more_like_this_keeps_the_first_patterns() {
     }
     let models = ModelCache::new(Path::new("models"));
     let request = |id: &'static str, count: usize| GenRequest {
-        game: level_studio::mario::game::ID,
+        game: level_studio::mario::ID,
         generator: id,
         conditions: Conditions::default(),
         count,

@@ -651,7 +651,7 @@ fn a_tool_windows_levels_follow_the_pack_without_being_rebuilt_each_frame() {
     // the gauge answers: wait for that before checking that idle frames keep it.
     wait_for_gauge(&mut h);
     steps(&mut h, 2);
-    let mario = level_studio::mario::game::ID;
+    let mario = level_studio::mario::ID;
     let count = |h: &Harness<'_, StudioApp>| {
         h.state()
             .shown_tool_sources(mario)

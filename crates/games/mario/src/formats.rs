@@ -351,7 +351,7 @@ pub fn export_pack(
 ) -> Result<usize, String> {
     let mut texts = Vec::new();
     for (i, level) in pack.levels.iter().enumerate() {
-        if level.game != crate::game::ID {
+        if level.game != crate::level::ID {
             return Err(format!(
                 "level {} ({:?}) is a {} level: only Mario levels export as {}",
                 i + 1,
@@ -424,7 +424,7 @@ fn import(
             Format::MarioAi => read_mario_ai(&text),
         }
         .map_err(|e| format!("{}: {e}; nothing was written", path.display()))?;
-        let mut level = crate::game::to_level(&level, stem(&path, "level"));
+        let mut level = crate::level::to_level(&level, stem(&path, "level"));
         if format == Format::MarioAi {
             // Kept with the level, so an export writes the file's own letters back.
             level.tags.push(source_tag(&text));

@@ -5,7 +5,7 @@
 
 use super::cgan::file::{load as load_cgan, CganSidecar, WEIGHTS_FILE};
 use super::cgan::{generate_raw, Generator};
-use super::game::to_level;
+use super::level::to_level;
 use super::level::MarioLevel;
 use super::patterns::{assemble, PatLegal, LEVEL_PATTERNS};
 use studio_core::game::{

@@ -4,7 +4,16 @@
 
 use super::tiles::Tile;
 use std::fmt;
+use studio_core::game::GameId;
 use studio_core::grid::{Grid, GridError};
+use studio_core::level::Level;
+
+/// The id of Mario levels.
+pub const ID: GameId = GameId::new("mario");
+
+/// Super Mario Bros levels.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct MarioGame;
 
 /// Fewest rows (the VGLC's levels).
 pub const MIN_ROWS: usize = 14;
@@ -166,6 +175,11 @@ pub fn blank(columns: usize, rows: usize) -> Grid<Tile> {
     cells.set(1, rows - 3, Tile::Start);
     cells.set(columns - 2, rows - 3, Tile::Goal);
     cells
+}
+
+/// A stored level of a Mario level.
+pub fn to_level(level: &MarioLevel, name: impl Into<String>) -> Level {
+    Level::bare(ID, name, level.to_rows())
 }
 
 #[cfg(test)]

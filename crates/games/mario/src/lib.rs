@@ -4,6 +4,7 @@
 //! (`agents`) and the thesis's evaluation (`reward`).
 
 pub mod agents;
+pub mod analysis;
 pub mod cgan;
 pub mod cli;
 pub mod engine;
@@ -25,13 +26,13 @@ pub mod ui;
 pub(crate) mod test_levels;
 
 pub use figures::MarioFigures;
-pub use level::{LevelError, MarioLevel};
+pub use level::{to_level, LevelError, MarioGame, MarioLevel, ID};
 pub use tiles::Tile;
 
 /// The plug-in: adds this game, its command-line commands and its file formats to the
 /// studio's registry.
 pub fn plugin(registry: &mut studio_core::game::registry::Registry) {
-    registry.add_game(&game::MarioGame);
+    registry.add_game(&MarioGame);
     cli::commands(registry);
     #[cfg(feature = "ui")]
     ui::plugin(registry);

@@ -2,6 +2,7 @@
 //! Mario AI Framework's letters where the framework has the tile, so its level text reads
 //! almost unchanged; the VGLC's letters are mapped on import and export (`formats`).
 
+use studio_core::game::TileInfo;
 use studio_core::grid::AsciiCell;
 
 /// One tile of a Mario level, in palette order (a level's cells are stored by letter).
@@ -251,3 +252,43 @@ impl AsciiCell for Tile {
         Tile::from_ascii(c)
     }
 }
+
+const fn tile(ascii: char, name: &'static str, rgb: [u8; 3]) -> TileInfo {
+    TileInfo { ascii, name, rgb }
+}
+
+/// The palette, in [`Tile`] order.
+pub(crate) const TILES: [TileInfo; 32] = [
+    tile('-', "SKY", [120, 152, 252]),
+    tile('X', "GROUND", [164, 84, 32]),
+    tile('#', "BLOCK", [128, 80, 52]),
+    tile('S', "BRICK", [204, 92, 36]),
+    tile('C', "COIN BRICK", [214, 120, 52]),
+    tile('@', "ITEM BOX", [236, 150, 28]),
+    tile('!', "COIN BOX", [248, 200, 56]),
+    tile('D', "EMPTY BLOCK", [142, 112, 92]),
+    tile('o', "COIN", [252, 222, 80]),
+    tile('<', "PIPE TOP LEFT", [56, 180, 72]),
+    tile('>', "PIPE TOP RIGHT", [40, 150, 60]),
+    tile('[', "PIPE LEFT", [48, 164, 64]),
+    tile(']', "PIPE RIGHT", [34, 132, 52]),
+    tile('B', "CANNON TOP", [70, 70, 84]),
+    tile('b', "CANNON BODY", [96, 96, 110]),
+    tile('g', "GOOMBA", [150, 86, 44]),
+    tile('k', "KOOPA", [70, 176, 70]),
+    tile('M', "MARIO START", [228, 48, 40]),
+    tile('F', "GOAL", [250, 250, 250]),
+    tile('%', "PLATFORM", [186, 120, 64]),
+    tile('|', "PLATFORM BACK", [150, 170, 246]),
+    tile('y', "SPIKY", [200, 40, 40]),
+    tile('Y', "WINGED SPIKY", [232, 92, 92]),
+    tile('G', "WINGED GOOMBA", [182, 118, 76]),
+    tile('K', "WINGED KOOPA", [120, 206, 120]),
+    tile('r', "RED KOOPA", [214, 64, 48]),
+    tile('R', "WINGED RED KOOPA", [240, 116, 100]),
+    tile('T', "PIRANHA PIPE", [24, 120, 40]),
+    tile('1', "HIDDEN 1-UP", [132, 162, 250]),
+    tile('2', "HIDDEN COIN", [140, 168, 248]),
+    tile('L', "1-UP BRICK", [196, 84, 60]),
+    tile('U', "MUSHROOM BRICK", [216, 104, 44]),
+];

@@ -14,9 +14,9 @@ fn install_game() {
     studio_core::game::registry::install(&[mario::plugin]);
 }
 
-use mario::game::{analyse_level, to_level};
 use mario::MarioFigures;
 use mario::MarioLevel;
+use mario::{analysis::analyse_level, to_level};
 use std::path::Path;
 use studio_core::files;
 use studio_core::game::AnalyseOptions;

@@ -188,7 +188,7 @@ const TRAIN_BOUNDS: &[Bound] = &[
 /// Adds Mario's `eval` (Table 6.2 and the generator sweeps) and `train` to the command line.
 pub fn commands(registry: &mut Registry) {
     registry.add(GameCommand {
-        game: crate::game::ID,
+        game: crate::level::ID,
         slot: Slot::Eval,
         models: &EVAL_MODELS,
         args: EvalArgs::augment_args,
@@ -206,7 +206,7 @@ pub fn commands(registry: &mut Registry) {
         example: &["eval", "--game", "mario", "--model", "cgan"],
     });
     registry.add(GameCommand {
-        game: crate::game::ID,
+        game: crate::level::ID,
         slot: Slot::Play,
         models: &[],
         args: play::PlayArgs::augment_args,
@@ -215,7 +215,7 @@ pub fn commands(registry: &mut Registry) {
         example: &["play", "--game", "mario", "level.txt", "--actions", "R*10"],
     });
     registry.add(GameCommand {
-        game: crate::game::ID,
+        game: crate::level::ID,
         slot: Slot::Train,
         models: &MODELS,
         args: TrainArgs::augment_args,

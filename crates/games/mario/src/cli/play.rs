@@ -72,7 +72,7 @@ pub fn read_level(spec: &str, format: Option<&str>) -> Result<MarioLevel> {
                     pack.levels.len()
                 )
             })?;
-        if level.game != crate::game::ID {
+        if level.game != crate::level::ID {
             bail!(
                 "level {n} of {} is a {} level, not a Mario level",
                 path.display(),
@@ -88,8 +88,8 @@ pub fn read_level(spec: &str, format: Option<&str>) -> Result<MarioLevel> {
         .unwrap_or("")
         .to_ascii_lowercase();
     if extension == "ron" || extension == "json" {
-        let level = studio_core::files::load_level_hinted(path, Some(crate::game::ID))?;
-        if level.game != crate::game::ID {
+        let level = studio_core::files::load_level_hinted(path, Some(crate::level::ID))?;
+        if level.game != crate::level::ID {
             bail!(
                 "{} is a {} level, not a Mario level",
                 path.display(),

@@ -63,7 +63,7 @@ impl Default for CganMapWindow {
 /// Mario level that long; else the first three patterns of the VGLC's first level.
 pub fn context_of(level: Option<&Level>, start: usize, pat: &PatLegal) -> ([Pattern; 3], String) {
     let from_level = level
-        .filter(|l| l.game == crate::game::ID)
+        .filter(|l| l.game == crate::level::ID)
         .and_then(|l| MarioLevel::from_rows(&l.cells).ok())
         .and_then(|m| {
             let p = |k: usize| pattern_at_bottom(&m, (start + k) * 4);
@@ -358,7 +358,7 @@ fn pattern_view(ui: &mut egui::Ui, p: &Pattern, caption: &str) {
         let size = Vec2::new(4.0 * TILE, ROWS as f32 * TILE);
         let (rect, _) = ui.allocate_exact_size(size, Sense::hover());
         let painter = ui.painter_at(rect);
-        if let Ok(game) = crate::game::ID.game() {
+        if let Ok(game) = crate::level::ID.game() {
             for c in 0..4 {
                 for r in 0..ROWS {
                     let cell = Rect::from_min_size(
@@ -382,7 +382,7 @@ fn pattern_view(ui: &mut egui::Ui, p: &Pattern, caption: &str) {
 
 impl studio_ui::ToolWindow for CganMapWindow {
     fn game(&self) -> studio_core::game::GameId {
-        crate::game::ID
+        crate::level::ID
     }
 
     fn title(&self) -> &'static str {

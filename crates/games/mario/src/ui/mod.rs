@@ -9,11 +9,11 @@ use studio_core::game::registry::Registry;
 /// Adds Mario's playtest and the CGAN map.
 pub fn plugin(registry: &mut Registry) {
     registry.add(studio_ui::Playtest {
-        game: crate::game::ID,
+        game: crate::level::ID,
         start: playtest::start,
     });
     registry.add(studio_ui::Tool {
-        game: crate::game::ID,
+        game: crate::level::ID,
         make: |_| Box::new(cgan_map::CganMapWindow::default()),
         generators: &[],
     });

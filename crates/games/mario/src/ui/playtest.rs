@@ -8,7 +8,7 @@
 use crate::agents::{AStarAgent, Agent, HumanLikeAgent};
 use crate::engine::{Action, Cause, LevelMap, SpriteKind, SpriteView, Status, World, TILE};
 use crate::evaluate::new_world;
-use crate::game::MarioGame;
+use crate::level::MarioGame;
 use crate::{MarioLevel, Tile};
 use egui::{Color32, Key, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2};
 use std::sync::Arc;
@@ -469,7 +469,7 @@ pub fn start(board: &EditBoard, _seed: u64) -> Result<Box<dyn PlaySession>, Stri
 
 impl PlaySession for MarioPlay {
     fn game(&self) -> GameId {
-        crate::game::ID
+        crate::level::ID
     }
 
     fn attempt(&self) -> &Attempt {
