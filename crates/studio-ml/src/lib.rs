@@ -4,9 +4,11 @@
 //! renamed). The sidecar carries a [`WeightsStamp`] of its weights (length and hash), written
 //! last and checked on load, so damaged weights, a swapped file or a pair from two runs are
 //! refused. Also here: the seeded initialiser, the one [`Mlp`], soft updates, and the
-//! helpers of every step-by-step RL generator ([`rl`]). The models themselves live in their
+//! helpers of every step-by-step RL generator ([`rl`]) and the actor-critic training the
+//! continuous-action ones share ([`actor_critic`]). The models themselves live in their
 //! games. No game is named here.
 
+pub mod actor_critic;
 mod device;
 pub mod level_vae;
 pub mod rl;

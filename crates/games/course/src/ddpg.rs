@@ -10,12 +10,16 @@
 //! [`DdpgConfig::train_every`] actions.
 
 use super::matrix::{Course, Structure};
+use super::policy::{ActorRl, Filling};
 use super::rules::evaluate;
-use candle_core::{DType, Device, Tensor, D};
+use candle_core::{Device, Tensor, D};
 use candle_nn::{Optimizer, VarBuilder, VarMap};
 use std::collections::VecDeque;
 use std::time::Instant;
 use studio_core::rng::Rng;
+use studio_ml::actor_critic::{
+    play_episode, ActorCriticMaps, Batch, Exploration, Schedule, StepHooks,
+};
 use studio_ml::Mlp;
 use studio_ml::ReplayMemory;
 
@@ -277,11 +281,12 @@ impl DdpgConfig {
     }
 
     fn explore(&self, episode: usize) -> (f64, f64) {
-        let t = (episode as f64 / (self.decay * self.episodes as f64).max(1.0)).min(1.0);
-        (
-            self.noise.0 + (self.noise.1 - self.noise.0) * t,
-            self.epsilon.0 + (self.epsilon.1 - self.epsilon.0) * t,
-        )
+        Exploration {
+            noise: self.noise,
+            epsilon: self.epsilon,
+            decay: self.decay,
+        }
+        .at(episode, self.episodes)
     }
 }
 
@@ -342,14 +347,6 @@ impl Curve {
     }
 }
 
-struct Transition {
-    state: Vec<f32>,
-    action: [f32; 3],
-    reward: f32,
-    next: Vec<f32>,
-    done: bool,
-}
-
 /// A trained actor and critic with their var maps.
 pub struct Trained {
     /// The actor's weights.
@@ -380,12 +377,9 @@ pub(crate) fn copy(from: &VarMap, to: &VarMap) -> candle_core::Result<()> {
     soft_update(from, to, 1.0)
 }
 
-fn poisoned() -> candle_core::Error {
-    candle_core::Error::Msg("a var map is poisoned".into())
-}
-
-/// Trains an actor (and its critic) from scratch; `report` hears progress every 50 episodes
-/// and may stop the run by returning false.
+/// Trains an actor (and its critic) from scratch on the shared actor-critic loop
+/// ([`studio_ml::actor_critic`]); `report` hears progress every 50 episodes and may stop the
+/// run by returning false.
 ///
 /// # Errors
 /// A candle error.
@@ -397,126 +391,96 @@ pub fn train(
     let device = studio_ml::device();
     let s = config.structure;
     let n_in = input_len(s);
-    let maps: Vec<VarMap> = (0..4).map(|_| VarMap::new()).collect();
-    let vb = |m: &VarMap| VarBuilder::from_varmap(m, DType::F32, &device);
-    let actor = Actor::new(s, vb(&maps[0]))?;
-    let critic = Critic::new(s, vb(&maps[1]).pp(CRITIC_PREFIX))?;
-    let actor_target = Actor::new(s, vb(&maps[2]))?;
-    let critic_target = Critic::new(s, vb(&maps[3]).pp(CRITIC_PREFIX))?;
-    let init = |m: &VarMap, seed: u64| {
-        studio_ml::seeded_init(m, seed).map_err(|e| candle_core::Error::Msg(e.to_string()))
-    };
-    init(&maps[0], config.seed)?;
-    init(&maps[1], config.seed ^ 0xc1)?;
-    copy(&maps[0], &maps[2])?;
-    copy(&maps[1], &maps[3])?;
-    let mut actor_opt = studio_ml::adam(maps[0].all_vars(), config.actor_lr)?;
-    let mut critic_opt = studio_ml::adam(maps[1].all_vars(), config.critic_lr)?;
+    let maps = ActorCriticMaps::new();
+    let [actor_vb, critic_vb, actor_target_vb, critic_target_vb] = maps.builders(&device);
+    let actor = Actor::new(s, actor_vb)?;
+    let critic = Critic::new(s, critic_vb.pp(CRITIC_PREFIX))?;
+    let actor_target = Actor::new(s, actor_target_vb)?;
+    let critic_target = Critic::new(s, critic_target_vb.pp(CRITIC_PREFIX))?;
+    maps.start(config.seed)?;
+    let (mut actor_opt, mut critic_opt) = maps.optimisers(config.actor_lr, config.critic_lr)?;
     let mut rng = Rng::derive(config.seed, 0xdd96);
     let mut memory = ReplayMemory::new(config.replay);
     let mut curve = Curve::new();
-    let mut actions = 0usize;
     let columns = s.columns();
+    let schedule = Schedule {
+        warm_up: config.batch * 4,
+        every: config.train_every,
+        updates: 1,
+    };
+    // A transition keeps the network's input: the matrix and the column to fill next.
+    let store = |f: &Filling| {
+        let mut x = Vec::with_capacity(n_in);
+        features(&f.columns, f.next.min(columns - 1), &mut x);
+        x
+    };
+    let stack = |states: &[&Vec<f32>], device: &Device| {
+        let rows = states.len();
+        Tensor::from_vec(
+            states
+                .iter()
+                .flat_map(|x| x.iter().copied())
+                .collect::<Vec<f32>>(),
+            (rows, n_in),
+            device,
+        )
+    };
+    let gen = ActorRl::new(&actor, None);
     for episode in 0..config.episodes {
         let (sigma, epsilon) = config.explore(episode);
         let (lo, hi) = config.random_columns;
         let c = lo + rng.index(hi.saturating_sub(lo) + 1);
-        let mut course = random_start(s, c, &mut rng);
-        for col in c..columns {
-            let mut state = Vec::with_capacity(n_in);
-            features(&course, col, &mut state);
-            let action = if rng.chance(epsilon) {
-                [rng.unit(), rng.unit(), rng.unit()]
-            } else {
-                noisy(
-                    actor.act(std::slice::from_ref(&course), col, &device)?[0],
-                    sigma,
-                    &mut rng,
-                )
-            };
-            place(s, &mut course, col, action);
-            let done = col + 1 == columns;
-            let reward = if done {
-                value_of(&course)
-            } else if config.virtual_completions > 0 {
-                let gen = super::policy::ActorRl::new(&actor, None);
-                let filling = super::policy::Filling::at(course.clone(), col + 1);
-                let virt = studio_ml::rl::virtual_completions(
-                    &gen,
-                    &filling,
-                    config.virtual_completions,
-                    config.completion_noise.unwrap_or(sigma),
-                    &mut rng,
-                )
-                .map_err(candle_core::Error::Msg)?;
-                studio_ml::rl::virtual_reward(&gen, &virt)
-            } else {
-                0.0
-            };
-            let mut next = Vec::with_capacity(n_in);
-            features(&course, (col + 1).min(columns - 1), &mut next);
-            let t = Transition {
-                state,
-                action: action.map(|v| v as f32),
-                reward: reward as f32,
-                next,
-                done,
-            };
-            memory.push(t);
-            actions += 1;
-            if memory.len() >= config.batch * 4 && actions.is_multiple_of(config.train_every.max(1))
-            {
-                let batch: Vec<&Transition> = memory.sample(config.batch, &mut rng);
-                let b = batch.len();
-                let stack = |f: &dyn Fn(&Transition) -> Vec<f32>, w: usize| {
-                    Tensor::from_vec(
-                        batch.iter().flat_map(|t| f(t)).collect::<Vec<f32>>(),
-                        (b, w),
-                        &device,
-                    )
-                };
-                let states = stack(&|t| t.state.clone(), n_in)?;
-                let acts = stack(&|t| t.action.to_vec(), 3)?;
-                let nexts = stack(&|t| t.next.clone(), n_in)?;
-                let rewards = Tensor::from_vec(
-                    batch.iter().map(|t| t.reward).collect::<Vec<f32>>(),
-                    b,
-                    &device,
-                )?;
-                let not_done = Tensor::from_vec(
-                    batch
-                        .iter()
-                        .map(|t| if t.done { 0.0f32 } else { 1.0 })
-                        .collect::<Vec<f32>>(),
-                    b,
-                    &device,
-                )?;
-                let target_q = critic_target
-                    .forward(&nexts, &actor_target.forward(&nexts)?)?
-                    .detach();
-                let y = (rewards + (not_done * target_q)?.affine(config.gamma, 0.0)?)?;
-                let q = critic.forward(&states, &acts)?;
-                let critic_loss = (q - y)?.sqr()?.mean_all()?;
-                critic_opt.backward_step(&critic_loss)?;
-                let actor_loss = critic
-                    .forward(&states, &actor.forward(&states)?)?
-                    .mean_all()?
-                    .neg()?;
-                actor_opt.backward_step(&actor_loss)?;
-                soft_update(&maps[0], &maps[2], config.tau)?;
-                soft_update(&maps[1], &maps[3], config.tau)?;
-            }
-        }
-        if !curve.record(value_of(&course), episode, config.episodes, report) {
+        let mut filling = Filling::at(random_start(s, c, &mut rng), c);
+        play_episode(
+            &gen,
+            &mut filling,
+            (sigma, epsilon),
+            &mut rng,
+            &mut memory,
+            schedule,
+            StepHooks {
+                store: &store,
+                reward: &mut |_, after, done, sigma, rng| {
+                    if done {
+                        Ok(value_of(&after.columns))
+                    } else if config.virtual_completions > 0 {
+                        let virt = studio_ml::rl::virtual_completions(
+                            &gen,
+                            after,
+                            config.virtual_completions,
+                            config.completion_noise.unwrap_or(sigma),
+                            rng,
+                        )
+                        .map_err(candle_core::Error::Msg)?;
+                        Ok(studio_ml::rl::virtual_reward(&gen, &virt))
+                    } else {
+                        Ok(0.0)
+                    }
+                },
+                update: &mut |memory, rng| {
+                    let batch = Batch::sample(memory, config.batch, rng, &device, stack)?;
+                    let target_q = critic_target
+                        .forward(&batch.nexts, &actor_target.forward(&batch.nexts)?)?
+                        .detach();
+                    let y = batch.targets(&target_q, config.gamma)?;
+                    let q = critic.forward(&batch.states, &batch.actions)?;
+                    critic_opt.backward_step(&(q - y)?.sqr()?.mean_all()?)?;
+                    let actor_loss = critic
+                        .forward(&batch.states, &actor.forward(&batch.states)?)?
+                        .mean_all()?
+                        .neg()?;
+                    actor_opt.backward_step(&actor_loss)?;
+                    maps.update_targets(config.tau)
+                },
+            },
+        )?;
+        if !curve.record(value_of(&filling.columns), episode, config.episodes, report) {
             break;
         }
     }
-    let mut maps = maps.into_iter();
-    let varmap = maps.next().ok_or_else(poisoned)?;
-    let critic_varmap = maps.next().ok_or_else(poisoned)?;
     Ok(Trained {
-        varmap,
-        critic_varmap,
+        varmap: maps.actor,
+        critic_varmap: maps.critic,
         actor,
         critic,
         curve: curve.points,

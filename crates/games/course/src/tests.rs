@@ -135,7 +135,7 @@ fn print_random_distribution() {
 
 #[test]
 fn the_strategy_graph_ends_in_every_strategy_s_outcome() {
-    use super::game::{Node, StrategyGraph};
+    use super::play::{Node, StrategyGraph};
     use studio_core::game::NodeClass;
     let c = course(&[[0.5, 0.5, 0.5], [0.3, 0.6, 0.0], [0.4, 0.2, 0.0]]);
     let e = evaluate(&c);
@@ -153,7 +153,7 @@ fn the_strategy_graph_ends_in_every_strategy_s_outcome() {
 
 #[test]
 fn a_playtest_attacks_retreats_and_takes_back() {
-    use super::game::CoursePlay;
+    use super::play::CoursePlay;
     use studio_core::game::{PlayMove, PlayRules};
     let c = course(&[[0.0, 0.0, 0.0], [0.0, 0.0, 0.0], [0.0, 0.0, 0.0]]);
     let mut p = CoursePlay::new(c);
@@ -522,7 +522,7 @@ fn a_course_card_shows_the_evaluation_beside_the_win_rate() {
         .map(|s| s.to_string())
         .collect();
     let course = Course::from_rows(&rows).unwrap();
-    let analysis = super::game::analysis_of(&course, &super::rules::evaluate(&course));
+    let analysis = super::analysis::analysis_of(&course, &super::rules::evaluate(&course));
     let mut level = studio_core::level::Level::bare(crate::ID, "c", rows);
     level.figures = analysis.figures.clone();
     let f = level.figures_of::<CourseFigures>().unwrap().clone();
@@ -537,7 +537,7 @@ fn a_course_card_shows_the_evaluation_beside_the_win_rate() {
     );
     assert_eq!(
         analysis.verdict.pass,
-        f.evaluation >= super::game::GOOD_EVALUATION
+        f.evaluation >= super::analysis::GOOD_EVALUATION
     );
 }
 
@@ -577,7 +577,9 @@ fn ddpg_fingerprint(vs: usize) -> u64 {
     config.batch = 8;
     let t = train(&config, &mut |_| true).unwrap();
     let mut digest = studio_ml::weights_digest(&t.varmap).unwrap()
-        ^ studio_ml::weights_digest(&t.critic_varmap).unwrap().rotate_left(1);
+        ^ studio_ml::weights_digest(&t.critic_varmap)
+            .unwrap()
+            .rotate_left(1);
     for v in &t.curve {
         digest = digest.rotate_left(7) ^ v.to_bits();
     }
@@ -591,7 +593,10 @@ fn ddpg_fingerprint(vs: usize) -> u64 {
 #[test]
 #[ignore = "bit-exact weights: run on demand after touching the actor-critic loop"]
 fn ddpg_training_fingerprints_are_unchanged() {
-    let got = (ddpg_fingerprint(0), ddpg_fingerprint(super::ddpg::VIRTUAL_COMPLETIONS));
+    let got = (
+        ddpg_fingerprint(0),
+        ddpg_fingerprint(super::ddpg::VIRTUAL_COMPLETIONS),
+    );
     println!("ddpg fingerprints {got:#x?}");
     assert_eq!(got, (0xd6bc_bf22_9e27_9320, 0x03f6_cc4d_6305_18bd));
 }

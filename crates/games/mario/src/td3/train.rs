@@ -21,7 +21,10 @@ use candle_core::{DType, Tensor};
 use candle_nn::{AdamW, Optimizer, VarBuilder, VarMap};
 use std::time::Instant;
 use studio_core::rng::Rng;
-use studio_ml::rl::{randomize, virtual_completions, Sequential};
+use studio_ml::actor_critic::{
+    play_episode, ActorCriticMaps, Batch, Exploration, Schedule, StepHooks, Transition,
+};
+use studio_ml::rl::{randomize, virtual_completions};
 use studio_ml::soft_update;
 use studio_ml::ReplayMemory;
 
@@ -105,11 +108,12 @@ impl Td3Config {
     }
 
     fn explore(&self, episode: usize) -> (f64, f64) {
-        let t = (episode as f64 / (self.decay * self.episodes as f64).max(1.0)).min(1.0);
-        (
-            self.noise.0 + (self.noise.1 - self.noise.0) * t,
-            self.epsilon.0 + (self.epsilon.1 - self.epsilon.0) * t,
-        )
+        Exploration {
+            noise: self.noise,
+            epsilon: self.epsilon,
+            decay: self.decay,
+        }
+        .at(episode, self.episodes)
     }
 }
 
@@ -156,15 +160,6 @@ pub struct Trained {
     pub seconds: f64,
 }
 
-#[derive(Clone)]
-struct Transition {
-    state: Build,
-    action: [f32; 3],
-    reward: f32,
-    next: Build,
-    done: bool,
-}
-
 /// r_mono of the patterns built so far (0 before the first).
 fn mono_so_far(build: &Build) -> f64 {
     build.level().map_or(0.0, |l| crate::reward::r_mono(&l))
@@ -189,13 +184,9 @@ pub fn rewards(builds: &[Build]) -> Vec<f64> {
     })
 }
 
-fn init(map: &VarMap, seed: u64) -> candle_core::Result<()> {
-    studio_ml::seeded_init(map, seed).map_err(|e| candle_core::Error::Msg(e.to_string()))
-}
-
 /// The networks being trained and their targets.
 struct Nets {
-    maps: [VarMap; 4],
+    maps: ActorCriticMaps,
     actor: Actor,
     q1: Critic,
     q2: Critic,
@@ -206,19 +197,15 @@ struct Nets {
 
 impl Nets {
     fn new(seed: u64) -> candle_core::Result<Self> {
-        let maps: [VarMap; 4] = std::array::from_fn(|_| VarMap::new());
-        let device = studio_ml::device();
-        let vb = |m: &VarMap| VarBuilder::from_varmap(m, DType::F32, &device);
-        let actor = Actor::new(vb(&maps[0]).pp("actor"))?;
-        let q1 = Critic::new(vb(&maps[1]).pp("critic"))?;
-        let q2 = Critic::new(vb(&maps[1]).pp("critic2"))?;
-        let actor_t = Actor::new(vb(&maps[2]).pp("actor"))?;
-        let q1_t = Critic::new(vb(&maps[3]).pp("critic"))?;
-        let q2_t = Critic::new(vb(&maps[3]).pp("critic2"))?;
-        init(&maps[0], seed)?;
-        init(&maps[1], seed ^ 0xc1)?;
-        soft_update(&maps[0], &maps[2], 1.0)?;
-        soft_update(&maps[1], &maps[3], 1.0)?;
+        let maps = ActorCriticMaps::new();
+        let [a, c, a_t, c_t] = maps.builders(&studio_ml::device());
+        let actor = Actor::new(a.pp("actor"))?;
+        let q1 = Critic::new(c.pp("critic"))?;
+        let q2 = Critic::new(c.pp("critic2"))?;
+        let actor_t = Actor::new(a_t.pp("actor"))?;
+        let q1_t = Critic::new(c_t.pp("critic"))?;
+        let q2_t = Critic::new(c_t.pp("critic2"))?;
+        maps.start(seed)?;
         Ok(Self {
             maps,
             actor,
@@ -240,9 +227,14 @@ fn snapshot(nets: &Nets, average: bool) -> candle_core::Result<(VarMap, VarMap)>
     let vb = |m: &VarMap| VarBuilder::from_varmap(m, DType::F32, &device);
     Actor::new(vb(&actor).pp("actor"))?;
     Critic::new(vb(&critic).pp("critic"))?;
-    let (a, c) = if average { (2, 3) } else { (0, 1) };
-    soft_update(&nets.maps[a], &actor, 1.0)?;
-    soft_update(&nets.maps[c], &critic, 1.0)?;
+    let m = &nets.maps;
+    let (a, c) = if average {
+        (&m.actor_target, &m.critic_target)
+    } else {
+        (&m.actor, &m.critic)
+    };
+    soft_update(a, &actor, 1.0)?;
+    soft_update(c, &critic, 1.0)?;
     Ok((actor, critic))
 }
 
@@ -269,6 +261,38 @@ pub fn test_phase(
     Ok(r.iter().sum::<f64>() / r.len().max(1) as f64)
 }
 
+/// The reward of one step. The last step earns the level's evaluation: for TD3 less the
+/// r_mono already paid, so an episode's rewards add up to the evaluation (0 when A* cannot
+/// finish it). Before it, VS-TD3 pays the mean evaluation of its virtual completions, TD3 the
+/// rise of r_mono with the new pattern (§4.2).
+fn step_reward(
+    gen: &MarioRl<'_>,
+    config: &Td3Config,
+    before: &Build,
+    after: &Build,
+    done: bool,
+    sigma: f64,
+    rng: &mut Rng,
+) -> candle_core::Result<f64> {
+    let vs = config.virtual_completions > 0;
+    Ok(if done {
+        reward_of(after) - if vs { 0.0 } else { mono_so_far(before) }
+    } else if vs {
+        let virt = virtual_completions(
+            gen,
+            after,
+            config.virtual_completions,
+            config.completion_noise.unwrap_or(sigma),
+            rng,
+        )
+        .map_err(candle_core::Error::Msg)?;
+        let r = rewards(&virt);
+        r.iter().sum::<f64>() / r.len().max(1) as f64
+    } else {
+        mono_so_far(after) - mono_so_far(before)
+    })
+}
+
 /// The seed stream of the test starts (never used for training episodes).
 pub const TEST_STREAM: u64 = 0x7e57;
 
@@ -288,8 +312,15 @@ pub fn train(
     let err = |e: candle_core::Error| e.to_string();
     let started = Instant::now();
     let nets = Nets::new(config.seed).map_err(err)?;
-    let mut actor_opt = studio_ml::adam(nets.maps[0].all_vars(), config.actor_lr).map_err(err)?;
-    let mut critic_opt = studio_ml::adam(nets.maps[1].all_vars(), config.critic_lr).map_err(err)?;
+    let (mut actor_opt, mut critic_opt) = nets
+        .maps
+        .optimisers(config.actor_lr, config.critic_lr)
+        .map_err(err)?;
+    let schedule = Schedule {
+        warm_up: config.batch * 4,
+        every: config.train_every,
+        updates: config.updates,
+    };
     let length = crate::patterns::LEVEL_PATTERNS;
     let mut rng = Rng::derive(config.seed, 0x7d3);
     let mut memory = ReplayMemory::new(config.replay);
@@ -316,75 +347,37 @@ pub fn train(
         };
         let mut build = Build::start(pat, &mut rng);
         randomize(&gen, &mut build, RANDOM_START, &mut rng);
-        while !gen.done(&build) {
-            let state = build.clone();
-            let action = if rng.chance(epsilon) {
-                gen.random_action(&build, &mut rng)
-            } else {
-                let a = gen.greedy(std::slice::from_ref(&build))?;
-                gen.noisy(
-                    &build,
-                    a.first().copied().unwrap_or([0.5; 3]),
-                    sigma,
-                    &mut rng,
-                )
-            };
-            let mono_before = mono_so_far(&build);
-            gen.apply(&mut build, &action);
-            let done = gen.done(&build);
-            let reward = if done {
-                // The evaluation less the r_mono already paid, so an episode's rewards add up
-                // to the level's evaluation (0 when A* cannot finish it).
-                reward_of(&build)
-                    - if config.virtual_completions > 0 {
-                        0.0
-                    } else {
-                        mono_before
-                    }
-            } else if config.virtual_completions > 0 {
-                let virt = virtual_completions(
-                    &gen,
-                    &build,
-                    config.virtual_completions,
-                    config.completion_noise.unwrap_or(sigma),
-                    &mut rng,
-                )?;
-                let r = rewards(&virt);
-                r.iter().sum::<f64>() / r.len().max(1) as f64
-            } else {
-                // §4.2: r_mono is paid pattern by pattern, its rise with the new pattern.
-                mono_so_far(&build) - mono_before
-            };
-            let t = Transition {
-                state,
-                action: action.map(|v| v as f32),
-                reward: reward as f32,
-                next: build.clone(),
-                done,
-            };
-            memory.push(t);
-            if done {
-                recent.push_back(reward);
-                if recent.len() > 50 {
-                    recent.pop_front();
-                }
-            }
-            if memory.len() >= config.batch * 4
-                && memory.written().is_multiple_of(config.train_every.max(1))
-            {
-                for _ in 0..config.updates.max(1) {
+        let last = play_episode(
+            &gen,
+            &mut build,
+            (sigma, epsilon),
+            &mut rng,
+            &mut memory,
+            schedule,
+            StepHooks {
+                store: &Build::clone,
+                reward: &mut |before, after, done, sigma, rng| {
+                    step_reward(&gen, config, before, after, done, sigma, rng)
+                },
+                update: &mut |memory, rng| {
                     updates += 1;
                     update(
                         &nets,
-                        &memory,
+                        memory,
                         config,
                         updates,
-                        &mut rng,
+                        rng,
                         &mut actor_opt,
                         &mut critic_opt,
                     )
-                    .map_err(err)?;
-                }
+                },
+            },
+        )
+        .map_err(err)?;
+        if let Some(reward) = last {
+            recent.push_back(reward);
+            if recent.len() > 50 {
+                recent.pop_front();
             }
         }
         if (episode + 1).is_multiple_of(50) {
@@ -446,7 +439,7 @@ pub fn train(
 /// every `policy_delay` updates the actor and the targets.
 fn update(
     nets: &Nets,
-    memory: &ReplayMemory<Transition>,
+    memory: &ReplayMemory<Transition<Build>>,
     config: &Td3Config,
     step: usize,
     rng: &mut Rng,
@@ -454,55 +447,40 @@ fn update(
     critic_opt: &mut AdamW,
 ) -> candle_core::Result<()> {
     let device = nets.actor.device();
-    let batch: Vec<&Transition> = memory.sample(config.batch, rng);
-    let b = batch.len();
-    let states = state_tensor(
-        &batch.iter().map(|t| t.state.clone()).collect::<Vec<_>>(),
-        &device,
-    )?;
-    let nexts = state_tensor(
-        &batch.iter().map(|t| t.next.clone()).collect::<Vec<_>>(),
-        &device,
-    )?;
-    let acts = Tensor::from_vec(
-        batch.iter().flat_map(|t| t.action).collect::<Vec<f32>>(),
-        (b, 3),
-        &device,
-    )?;
-    let rewards = Tensor::from_vec(
-        batch.iter().map(|t| t.reward).collect::<Vec<f32>>(),
-        b,
-        &device,
-    )?;
-    let not_done = Tensor::from_vec(
-        batch
-            .iter()
-            .map(|t| if t.done { 0.0f32 } else { 1.0 })
-            .collect::<Vec<f32>>(),
-        b,
-        &device,
-    )?;
+    let stack = |builds: &[&Build], device: &candle_core::Device| {
+        state_tensor(
+            &builds.iter().map(|b| (*b).clone()).collect::<Vec<_>>(),
+            device,
+        )
+    };
+    let batch = Batch::sample(memory, config.batch, rng, &device, stack)?;
+    let b = batch.size;
     let (sd, clip) = config.target_noise;
     let noise: Vec<f32> = (0..b * 3)
         .map(|_| (sd * rng.normal()).clamp(-clip, clip) as f32)
         .collect();
-    let next_a = (nets.actor_t.forward(&nexts)? + Tensor::from_vec(noise, (b, 3), &device)?)?
+    let next_a = (nets.actor_t.forward(&batch.nexts)? + Tensor::from_vec(noise, (b, 3), &device)?)?
         .clamp(0f32, 1f32)?;
     let target = nets
         .q1_t
-        .forward(&nexts, &next_a)?
-        .minimum(&nets.q2_t.forward(&nexts, &next_a)?)?
+        .forward(&batch.nexts, &next_a)?
+        .minimum(&nets.q2_t.forward(&batch.nexts, &next_a)?)?
         .detach();
-    let y = (rewards + (not_done * target)?.affine(config.gamma, 0.0)?)?;
-    let l1 = (nets.q1.forward(&states, &acts)? - &y)?.sqr()?.mean_all()?;
-    let l2 = (nets.q2.forward(&states, &acts)? - &y)?.sqr()?.mean_all()?;
+    let y = batch.targets(&target, config.gamma)?;
+    let states = &batch.states;
+    let l1 = (nets.q1.forward(states, &batch.actions)? - &y)?
+        .sqr()?
+        .mean_all()?;
+    let l2 = (nets.q2.forward(states, &batch.actions)? - &y)?
+        .sqr()?
+        .mean_all()?;
     critic_opt.backward_step(&(l1 + l2)?)?;
     if step.is_multiple_of(config.policy_delay.max(1)) {
         // dQ/dz at the actor's z, inverted near the cube's bounds, then pushed through the
         // actor: the actor's loss is −Σ z · g with g held fixed.
-        let z = nets.actor.raw(&states)?;
+        let z = nets.actor.raw(states)?;
         let at = candle_core::Var::from_tensor(&z.detach().clamp(0f32, 1f32)?)?;
-        let q = nets.q1.forward(&states, at.as_tensor())?.sum_all()?;
+        let q = nets.q1.forward(states, at.as_tensor())?.sum_all()?;
         let gradient = q
             .backward()?
             .get(at.as_tensor())
@@ -511,8 +489,7 @@ fn update(
         let g = super::model::inverted_gradient(&gradient, &z.detach())?;
         let actor_loss = ((z * g)?.sum_all()? / b as f64)?.neg()?;
         actor_opt.backward_step(&actor_loss)?;
-        soft_update(&nets.maps[0], &nets.maps[2], config.tau)?;
-        soft_update(&nets.maps[1], &nets.maps[3], config.tau)?;
+        nets.maps.update_targets(config.tau)?;
     }
     Ok(())
 }
