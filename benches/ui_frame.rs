@@ -17,7 +17,7 @@ use level_studio::grid::Grid;
 use level_studio::level::{Level, Pack};
 use level_studio::longcat::LongcatGraph;
 use level_studio::longcat::{self, LongcatLevel, StateGraph};
-use level_studio::match3::game::{GAP, PLAYFIELD};
+use level_studio::match3::layout::{GAP, PLAYFIELD};
 use level_studio::rng::Rng;
 use std::time::{Duration, Instant};
 

@@ -5,7 +5,7 @@ use egui::{Key, Modifiers, Pos2};
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 use level_studio::app::{AppCommand, JobMode, PackCommand, Settings, StudioApp, StudioPaths};
-use level_studio::match3::game::{BLOCK, GAP, PLAYFIELD};
+use level_studio::match3::layout::{BLOCK, GAP, PLAYFIELD};
 use level_studio::match3::Match3Level;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};

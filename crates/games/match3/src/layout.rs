@@ -2,9 +2,43 @@
 //! the size definition (longest PLAYFIELD runs), symmetry and the derived spawners.
 
 use std::fmt;
+use studio_core::game::{GameId, TileInfo};
 use studio_core::grid::{AsciiCell, Grid, GridError};
 use studio_core::level::Level;
 use studio_core::symmetry::{self, Symmetry};
+
+/// The id of match-3 layouts.
+pub const ID: GameId = GameId::new("match3");
+
+/// Match-3 board layouts (the Avalon setting).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Match3Game;
+
+/// The palette: PLAYFIELD, BLOCK and GAP, in tile-index order.
+pub(crate) const TILES: [TileInfo; 3] = [
+    TileInfo {
+        ascii: '.',
+        name: "PLAYFIELD",
+        rgb: [236, 226, 198],
+    },
+    TileInfo {
+        ascii: '#',
+        name: "BLOCK",
+        rgb: [62, 66, 80],
+    },
+    TileInfo {
+        ascii: '~',
+        name: "GAP",
+        rgb: [110, 124, 150],
+    },
+];
+
+/// Index of PLAYFIELD in the palette.
+pub const PLAYFIELD: u8 = 0;
+/// Index of BLOCK in the palette.
+pub const BLOCK: u8 = 1;
+/// Index of GAP in the palette.
+pub const GAP: u8 = 2;
 
 /// Canvas width in cells.
 pub const CANVAS_WIDTH: usize = 9;
@@ -295,7 +329,7 @@ pub trait Match3Level {
 
 impl Match3Level for Level {
     fn from_layout(name: impl Into<String>, layout: &Layout) -> Self {
-        let mut level = Level::bare(super::ID, name, layout.to_rows());
+        let mut level = Level::bare(ID, name, layout.to_rows());
         level.symmetry = layout.symmetry();
         level
     }

@@ -3,6 +3,7 @@
 //! synthesiser that makes the datasets, the Avalon and Vanilla cVAEs (`cvae`), and the pattern
 //! GA's layout breeder (`evolve`).
 
+pub mod analysis;
 pub mod bot;
 pub mod cli;
 pub mod cvae;
@@ -21,8 +22,7 @@ pub mod validate;
 
 pub use bot::BotKind;
 pub use figures::Match3Figures;
-pub use game::{Match3Game, ID};
-pub use layout::{Cell, Layout, LayoutError, Match3Level};
+pub use layout::{Cell, Layout, LayoutError, Match3Game, Match3Level, ID};
 pub use validate::{validate, Validation, ValidationConfig, ValidationError};
 
 /// The plug-in: adds this game, its command-line commands and its file formats to the

@@ -232,7 +232,7 @@ impl Match3Play {
                     // No tile: BLOCK is solid, GAP (tiles fall through) is hatched.
                     match m.layout.get(x, y) {
                         crate::Cell::Gap => {
-                            let gap = crate::game::GAP;
+                            let gap = crate::layout::GAP;
                             palette::paint_tile(&painter, r.shrink(1.0), &Match3Game, gap)
                         }
                         _ => {
