@@ -48,7 +48,7 @@ pub fn structure_of(conditions: &Conditions) -> Result<Structure, String> {
 
 /// A course as a studio level.
 pub fn course_level(course: &Course, name: impl Into<String>) -> Level {
-    Level::bare(super::game::ID, name.into(), course.to_rows())
+    Level::bare(super::matrix::ID, name.into(), course.to_rows())
 }
 
 /// A random course on `structure`: every parameter uniform in [0, 1]; columns without a

@@ -2,6 +2,7 @@
 //! recovery events ending in a boss, its battle rules and the exact evaluation over every
 //! attack / retreat strategy.
 
+pub mod analysis;
 pub mod cli;
 pub mod ddpg;
 pub mod dqn;
@@ -10,13 +11,13 @@ pub mod game;
 pub mod generators;
 pub mod matrix;
 pub mod model;
+pub mod play;
 pub mod policy;
 pub mod rules;
 pub mod sl;
 
 pub use figures::CourseFigures;
-pub use game::{CourseGame, ID};
-pub use matrix::{Course, CourseError, Structure};
+pub use matrix::{Course, CourseError, CourseGame, Structure, ID};
 pub use rules::{evaluate, play, Evaluation, Playthrough};
 
 #[cfg(test)]

@@ -2,10 +2,18 @@
 //! the enemy's HP and ATK, then the rate of the recovery event after it, 0 for none; the last
 //! column is the boss). Stored as three rows of two-digit hundredths per column (`50` = 0.50;
 //! the largest is `99`), so a course reads as its matrix in any text editor and in the studio's
-//! canvas.
+//! canvas. Also the game's id, its digit palette and the course's event strip.
 
-use super::rules::{scale, BOSS_ATK, BOSS_HP, ENEMY_ATK, ENEMY_HP, MAX_ENEMIES};
+use super::rules::{scale, BOSS_ATK, BOSS_HP, ENEMY_ATK, ENEMY_HP, MAX_ENEMIES, MAX_HP};
 use std::fmt;
+use studio_core::game::{GameId, ParamStrip, StripEvent, StripParam, TileInfo};
+
+/// The id of course levels.
+pub const ID: GameId = GameId::new("course");
+
+/// Courses: chains of battles and recoveries ending in a boss.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct CourseGame;
 
 /// Why rows are not a course.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -246,3 +254,96 @@ impl Course {
         Self::new(columns)
     }
 }
+
+const fn digit(ascii: char, name: &'static str, rgb: [u8; 3]) -> TileInfo {
+    TileInfo { ascii, name, rgb }
+}
+
+/// The ten digits, dark (0) to bright (9).
+pub(crate) const TILES: [TileInfo; 10] = [
+    digit('0', "0", [38, 42, 64]),
+    digit('1', "1", [46, 58, 92]),
+    digit('2', "2", [52, 78, 120]),
+    digit('3', "3", [56, 100, 142]),
+    digit('4', "4", [58, 124, 156]),
+    digit('5', "5", [70, 148, 160]),
+    digit('6', "6", [102, 172, 150]),
+    digit('7', "7", [150, 192, 128]),
+    digit('8', "8", [206, 208, 110]),
+    digit('9', "9", [250, 222, 110]),
+];
+
+/// Event colours in the strip: battle, recovery, boss, and a passed event.
+pub(crate) const BATTLE_RGB: [u8; 3] = [196, 72, 64];
+pub(crate) const RECOVERY_RGB: [u8; 3] = [70, 130, 220];
+pub(crate) const BOSS_RGB: [u8; 3] = [40, 36, 44];
+pub(crate) const PASSED_RGB: [u8; 3] = [92, 92, 98];
+pub(crate) const HP_RGB: [u8; 3] = [76, 187, 94];
+pub(crate) const EMPTY_RGB: [u8; 3] = [58, 58, 64];
+
+/// The event strip of a course: per enemy `B` (and `R` after it for a recovery event), then
+/// `K` for the boss.
+pub fn strip(course: &Course) -> Vec<char> {
+    let mut out = Vec::new();
+    for i in 0..course.enemies() {
+        out.push('B');
+        if course.recovery(i) > 0.0 {
+            out.push('R');
+        }
+    }
+    out.push('K');
+    out
+}
+
+/// A course as sliders: per battle its HP, ATK and the fountain after it (0: none), then the
+/// boss's HP and ATK; each shows its value in the game.
+pub fn parameter_strip(course: &Course) -> Option<ParamStrip> {
+    let cols = course.columns();
+    let param = |name, value: f64, shown: String, i: usize, row: usize| StripParam {
+        name,
+        value,
+        shown,
+        cells: [(2 * i, row), (2 * i + 1, row)],
+        tile: None,
+    };
+    let mut events = Vec::with_capacity(cols.len());
+    for (i, col) in cols.iter().enumerate() {
+        let boss = i == course.enemies();
+        let (hp, atk) = if boss { course.boss() } else { course.enemy(i) };
+        let mut params = vec![
+            param("HP", col[0], format!("{hp:.0} HP"), i, 0),
+            param("ATK", col[1], format!("{atk:.0} ATK"), i, 1),
+        ];
+        if !boss {
+            let heal = (col[2] * MAX_HP).round();
+            params.push(StripParam {
+                tile: Some(('R', FOUNTAIN_RGB)),
+                ..param(
+                    "Fountain after",
+                    col[2],
+                    if col[2] > 0.0 {
+                        format!("heals {heal:.0} HP")
+                    } else {
+                        "no fountain".into()
+                    },
+                    i,
+                    2,
+                )
+            });
+        }
+        events.push(StripEvent {
+            label: if boss {
+                "Boss".into()
+            } else {
+                format!("Battle {}", i + 1)
+            },
+            glyph: if boss { 'K' } else { 'B' },
+            rgb: if boss { BOSS_RGB } else { BATTLE_RGB },
+            params,
+        });
+    }
+    Some(ParamStrip { events })
+}
+
+/// The colour of a fountain (recovery) event in strips.
+pub const FOUNTAIN_RGB: [u8; 3] = RECOVERY_RGB;
