@@ -235,6 +235,147 @@ impl<T: AsciiCell> Grid<T> {
     }
 }
 
+/// The four orthogonal neighbours' offsets: up, down, left, right.
+pub const FOUR: [(i64, i64); 4] = [(0, -1), (0, 1), (-1, 0), (1, 0)];
+
+impl<T> Grid<T> {
+    /// The cells at `offsets` from `at` that lie inside the grid, in the offsets' order.
+    pub fn neighbours<'a>(
+        &self,
+        at: (usize, usize),
+        offsets: &'a [(i64, i64)],
+    ) -> impl Iterator<Item = (usize, usize)> + 'a {
+        let (width, height) = (self.width as i64, self.height as i64);
+        offsets.iter().filter_map(move |&(dx, dy)| {
+            let (x, y) = (at.0 as i64 + dx, at.1 as i64 + dy);
+            ((0..width).contains(&x) && (0..height).contains(&y))
+                .then_some((x as usize, y as usize))
+        })
+    }
+}
+
+/// What a breadth-first search over the cells of a rectangle reached: each cell's distance
+/// from the start and the cell it was first reached from.
+#[derive(Clone)]
+pub struct Reach {
+    from: (usize, usize),
+    came: Grid<Option<((usize, usize), u32)>>,
+    order: Vec<(usize, usize)>,
+}
+
+/// Breadth-first search from `from` over a `width × height` rectangle: `next(cell)` lists the
+/// cells one step on from `cell`, in the order they are to be tried (ties between equally
+/// short walks go to the earlier one). Every cell is reached once, at its shortest distance.
+///
+/// # Panics
+/// When `from` or a cell `next` lists lies outside the rectangle.
+pub fn breadth_first<I>(
+    width: usize,
+    height: usize,
+    from: (usize, usize),
+    next: impl FnMut((usize, usize)) -> I,
+) -> Reach
+where
+    I: IntoIterator<Item = (usize, usize)>,
+{
+    search(width, height, from, None, next)
+}
+
+/// [`breadth_first`] that stops once it comes to `goal`'s turn: `goal`'s distance and path
+/// are those of the whole search, other cells may be left unreached.
+///
+/// # Panics
+/// As [`breadth_first`].
+pub fn breadth_first_to<I>(
+    width: usize,
+    height: usize,
+    from: (usize, usize),
+    goal: (usize, usize),
+    next: impl FnMut((usize, usize)) -> I,
+) -> Reach
+where
+    I: IntoIterator<Item = (usize, usize)>,
+{
+    search(width, height, from, Some(goal), next)
+}
+
+fn search<I>(
+    width: usize,
+    height: usize,
+    from: (usize, usize),
+    goal: Option<(usize, usize)>,
+    mut next: impl FnMut((usize, usize)) -> I,
+) -> Reach
+where
+    I: IntoIterator<Item = (usize, usize)>,
+{
+    let mut came = Grid::filled(width, height, None);
+    came.set(from.0, from.1, Some((from, 0)));
+    let mut order = vec![from];
+    let mut i = 0;
+    while let Some(&at) = order.get(i) {
+        i += 1;
+        if goal == Some(at) {
+            break;
+        }
+        let d = came.get(at.0, at.1).map_or(0, |(_, d)| d);
+        for cell in next(at) {
+            if came.get(cell.0, cell.1).is_none() {
+                came.set(cell.0, cell.1, Some((at, d + 1)));
+                order.push(cell);
+            }
+        }
+    }
+    Reach { from, came, order }
+}
+
+impl Reach {
+    /// Steps from the start to `(x, y)`; `None` where the search never came.
+    pub fn distance(&self, x: usize, y: usize) -> Option<u32> {
+        self.came.get(x, y).map(|(_, d)| d)
+    }
+
+    /// Every cell's distance (`None` where unreached).
+    pub fn distances(&self) -> Grid<Option<u32>> {
+        let mut grid = Grid::filled(self.came.width(), self.came.height(), None);
+        for &(x, y) in &self.order {
+            grid.set(x, y, self.distance(x, y));
+        }
+        grid
+    }
+
+    /// Every cell's distance, `u32::MAX` where unreached.
+    pub fn distances_or_max(&self) -> Grid<u32> {
+        let mut grid = Grid::filled(self.came.width(), self.came.height(), u32::MAX);
+        for &(x, y) in &self.order {
+            grid.set(x, y, self.distance(x, y).unwrap_or(u32::MAX));
+        }
+        grid
+    }
+
+    /// The cells reached, in the order the search reached them (the start first).
+    pub fn reached(&self) -> &[(usize, usize)] {
+        &self.order
+    }
+
+    /// The cells of a shortest walk from the start (left out) to `to` (included); `None`
+    /// where `to` was not reached, empty when `to` is the start.
+    pub fn path_to(&self, to: (usize, usize)) -> Option<Vec<(usize, usize)>> {
+        self.came.get(to.0, to.1)?;
+        let mut cells = Vec::new();
+        let mut at = to;
+        while at != self.from {
+            cells.push(at);
+            at = self
+                .came
+                .get(at.0, at.1)
+                .map_or(self.from, |(prev, _)| prev);
+        }
+        cells.reverse();
+        Some(cells)
+    }
+}
+
 impl<T: AsciiCell> fmt::Debug for Grid<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "Grid {}x{}", self.width, self.height)?;
@@ -305,6 +446,37 @@ mod tests {
             Grid::<Bit>::parse_ascii("  \n\n").unwrap_err(),
             GridError::Empty
         );
+    }
+
+    #[test]
+    fn breadth_first_finds_shortest_walks_around_walls() {
+        let g: Grid<Bit> = Grid::parse_ascii("...\n##.\n...\n").unwrap();
+        let open = |at| {
+            g.neighbours(at, &FOUR)
+                .filter(|&(x, y)| g.get(x, y) == Bit::Off)
+                .collect::<Vec<_>>()
+        };
+        let reach = breadth_first(3, 3, (0, 0), open);
+        assert_eq!(reach.distance(0, 2), Some(6));
+        assert_eq!(reach.distance(0, 1), None);
+        assert_eq!(reach.reached().len(), 7);
+        assert_eq!(reach.reached()[0], (0, 0));
+        assert_eq!(
+            reach.path_to((1, 2)),
+            Some(vec![(1, 0), (2, 0), (2, 1), (2, 2), (1, 2)])
+        );
+        assert_eq!(reach.path_to((0, 0)), Some(vec![]));
+        assert_eq!(reach.path_to((1, 1)), None);
+        let early = breadth_first_to(3, 3, (0, 0), (2, 1), open);
+        assert_eq!(early.path_to((2, 1)), reach.path_to((2, 1)));
+        assert!(early.reached().len() < reach.reached().len());
+        let d = reach.distances();
+        assert_eq!((d.get(2, 1), d.get(1, 1)), (Some(3), None));
+        let m = reach.distances_or_max();
+        assert_eq!((m.get(2, 1), m.get(1, 1)), (3, u32::MAX));
+        // Neighbours stay inside and keep the offsets' order.
+        let n: Vec<_> = g.neighbours((0, 0), &FOUR).collect();
+        assert_eq!(n, [(0, 1), (1, 0)]);
     }
 
     #[test]

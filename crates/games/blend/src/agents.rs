@@ -25,7 +25,7 @@
 //!   (Manhattan distance, then row-major order), so a padded VGLC room starts and ends on its
 //!   inner floor; a segment with no walkable cell has no path.
 
-use std::collections::VecDeque;
+use studio_core::grid::{breadth_first, breadth_first_to};
 
 pub(super) type Cells = Vec<Vec<char>>;
 
@@ -96,17 +96,10 @@ fn lr_moves(c: &Cells, (x, y): (usize, usize)) -> Vec<(usize, usize)> {
 /// Every position the Lode Runner agent reaches from `start`.
 fn lr_reach(c: &Cells, start: (usize, usize)) -> Vec<Vec<bool>> {
     let h = c.len();
-    let w = c.first().map_or(0, Vec::len);
+    let w = c.iter().map(Vec::len).max().unwrap_or(0);
     let mut seen = vec![vec![false; w]; h];
-    let mut queue = VecDeque::from([start]);
-    seen[start.1][start.0] = true;
-    while let Some(p) = queue.pop_front() {
-        for (x, y) in lr_moves(c, p) {
-            if !seen[y][x] {
-                seen[y][x] = true;
-                queue.push_back((x, y));
-            }
-        }
+    for &(x, y) in breadth_first(w, h, start, |p| lr_moves(c, p)).reached() {
+        seen[y][x] = true;
     }
     seen
 }
@@ -283,24 +276,18 @@ pub fn zelda(rows: &[String]) -> ZeldaVerdict {
         let (Some(s), Some(g)) = (nearest_free(&c, from), nearest_free(&c, to)) else {
             continue;
         };
-        let mut seen = vec![vec![false; w]; h];
-        let mut queue = VecDeque::from([s]);
-        seen[s.1][s.0] = true;
-        while let Some((x, y)) = queue.pop_front() {
-            if (x, y) == g {
-                paths += 1;
-                break;
-            }
-            for (dx, dy) in [(-1i64, 0i64), (1, 0), (0, -1), (0, 1)] {
-                let (nx, ny) = (x as i64 + dx, y as i64 + dy);
-                if at(&c, nx, ny).is_some_and(zelda_free) {
-                    let (ux, uy) = (nx as usize, ny as usize);
-                    if !seen[uy][ux] {
-                        seen[uy][ux] = true;
-                        queue.push_back((ux, uy));
-                    }
-                }
-            }
+        let open = |(x, y): (usize, usize)| {
+            [(-1i64, 0i64), (1, 0), (0, -1), (0, 1)]
+                .into_iter()
+                .map(move |(dx, dy)| (x as i64 + dx, y as i64 + dy))
+                .filter(|&(nx, ny)| at(&c, nx, ny).is_some_and(zelda_free))
+                .map(|(nx, ny)| (nx as usize, ny as usize))
+        };
+        if breadth_first_to(w, h, s, g, open)
+            .distance(g.0, g.1)
+            .is_some()
+        {
+            paths += 1;
         }
     }
     ZeldaVerdict {

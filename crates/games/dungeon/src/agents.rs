@@ -29,8 +29,7 @@
 use super::gvgai_agents::{gvgai_mcts, gvgai_one_step};
 use super::room::{Cell, Room};
 use super::rules::{Action, Dir, Outcome, Play, TickEvents, TICK_LIMIT};
-use std::collections::VecDeque;
-use studio_core::grid::Grid;
+use studio_core::grid::{breadth_first, breadth_first_to, Grid};
 use studio_core::rng::Rng;
 
 /// MCTS iterations per tick.
@@ -221,24 +220,19 @@ impl Distances {
 }
 
 fn bfs(room: &Room, from: (usize, usize), open: &dyn Fn((usize, usize)) -> bool) -> Grid<u32> {
-    let mut dist = Grid::filled(room.width(), room.height(), u32::MAX);
-    dist.set(from.0, from.1, 0);
-    let mut queue = VecDeque::from([from]);
-    while let Some(at) = queue.pop_front() {
-        let d = dist.get(at.0, at.1);
-        for dir in Dir::ALL {
-            let (x, y) = dir.from(at);
-            if room.get(x, y).is_none() {
-                continue;
-            }
-            let next = (x as usize, y as usize);
-            if open(next) && dist.get(next.0, next.1) == u32::MAX {
-                dist.set(next.0, next.1, d + 1);
-                queue.push_back(next);
-            }
-        }
-    }
-    dist
+    breadth_first(room.width(), room.height(), from, |at| {
+        steps(room, at).filter(|&cell| open(cell))
+    })
+    .distances_or_max()
+}
+
+/// The cells of the room one step from `at`, in [`Dir::ALL`]'s order.
+fn steps(room: &Room, at: (usize, usize)) -> impl Iterator<Item = (usize, usize)> + '_ {
+    Dir::ALL
+        .into_iter()
+        .map(move |dir| dir.from(at))
+        .filter(|&(x, y)| room.get(x, y).is_some())
+        .map(|(x, y)| (x as usize, y as usize))
 }
 
 /// How good a position is for the one-step agent and MCTS rollouts (higher is better).
@@ -332,33 +326,13 @@ fn path(
     to: (usize, usize),
     open: &dyn Fn((usize, usize)) -> bool,
 ) -> Option<Vec<(usize, usize)>> {
-    let mut came = Grid::filled(room.width(), room.height(), None::<(usize, usize)>);
-    let mut queue = VecDeque::from([from]);
-    came.set(from.0, from.1, Some(from));
-    while let Some(at) = queue.pop_front() {
-        if at == to {
-            let mut cells = vec![at];
-            let mut p = at;
-            while let Some(prev) = came.get(p.0, p.1).filter(|&q| q != from) {
-                cells.push(prev);
-                p = prev;
-            }
-            cells.reverse();
-            return Some(cells);
-        }
-        for dir in Dir::ALL {
-            let (x, y) = dir.from(at);
-            if room.get(x, y).is_none() {
-                continue;
-            }
-            let next = (x as usize, y as usize);
-            if came.get(next.0, next.1).is_none() && (next == to || open(next)) {
-                came.set(next.0, next.1, Some(at));
-                queue.push_back(next);
-            }
-        }
+    if from == to {
+        return Some(vec![to]);
     }
-    None
+    breadth_first_to(room.width(), room.height(), from, to, |at| {
+        steps(room, at).filter(move |&cell| cell == to || open(cell))
+    })
+    .path_to(to)
 }
 
 fn first_step(
