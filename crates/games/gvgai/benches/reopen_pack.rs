@@ -13,7 +13,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use gvgai::game;
+use gvgai::level;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
@@ -93,7 +93,7 @@ fn levels() -> Pack {
             .collect();
         return pack;
     }
-    let g = game::open("door.txt", DOOR).unwrap();
+    let g = level::open("door.txt", DOOR).unwrap();
     let mut pack = Pack::new(format!("door x{LEVELS}"));
     for n in 0..LEVELS {
         pack.levels

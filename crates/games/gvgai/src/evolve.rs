@@ -16,7 +16,7 @@
 //! and the empty cell, and keeps the border of the level it started from.
 
 use crate::agents::{self, Agent};
-use crate::game::VgdlGame;
+use crate::level::VgdlGame;
 use studio_core::evolve::generator::Breeder;
 use studio_core::evolve::pattern::{self, Category, Fitness, Group};
 use studio_core::evolve::{Constraint, Evaluation, Evolvable, Term};
@@ -514,7 +514,7 @@ impl Breeder for VgdlBreeder {
             label,
             kind: ConditionKind::Int {
                 min: 4,
-                max: crate::game::MAX_SIDE as i64,
+                max: crate::level::MAX_SIDE as i64,
             },
             default: ConditionValue::Int(default),
             required: false,

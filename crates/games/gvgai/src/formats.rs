@@ -3,7 +3,7 @@
 //! gvgai-vgdl` writes a pack of one GVGAI game back as GVGAI lays a game out, the description
 //! and `NAME_lvlN.txt` level files, which GVGAI's engine runs as they are.
 
-use crate::game::{self, open, VgdlGame};
+use crate::level::{self, open, VgdlGame};
 use studio_core::formats::{Exporter, ImportRequest, Imported, Importer};
 use studio_core::level::Pack;
 
@@ -101,7 +101,7 @@ pub fn export_pack(dir: &std::path::Path, pack: &Pack) -> Result<usize, String> 
         .levels
         .first()
         .ok_or("the pack has no level to export")?;
-    let Some(g) = game::opened(first.game.as_str()) else {
+    let Some(g) = level::opened(first.game.as_str()) else {
         return Err(format!(
             "level 1 ({:?}) is a {} level: only levels of a GVGAI game export as gvgai-vgdl",
             first.name, first.game

@@ -2,7 +2,7 @@
 //! description and its levels, read from a folder the user names (GVGAI's files are GPL and
 //! never ship with the studio).
 //!
-//! A game opened from its description is a studio game ([`game::VgdlGame`]): the window's
+//! A game opened from its description is a studio game ([`level::VgdlGame`]): the window's
 //! File menu and `import --format gvgai-vgdl` read a description and its levels into a pack
 //! that carries the description, and the pattern GA ([`evolve`]) generates its levels.
 //!
@@ -17,6 +17,7 @@ pub mod evolve;
 pub mod figures;
 pub mod formats;
 pub mod game;
+pub mod level;
 pub mod load;
 pub mod planners;
 pub mod play;
@@ -33,10 +34,10 @@ pub const ID: GameId = GameId::new("gvgai");
 
 /// The plug-in: adds the commands, the reader of packs' VGDL descriptions, and the GVGAI
 /// importer and exporter to the studio's registry. The games themselves are registered when
-/// the user opens one ([`game::open`]).
+/// the user opens one ([`level::open`]).
 pub fn plugin(registry: &mut studio_core::game::registry::Registry) {
     cli::commands(registry);
-    registry.add(game::LOADER);
+    registry.add(level::LOADER);
     registry.add(formats::IMPORTER);
     registry.add(formats::EXPORTER);
 }

@@ -1,7 +1,7 @@
 //! The playtest of a GVGAI game: the engine one game cycle a key (arrows or WASD move, Space
 //! is USE, `.` lets a tick pass), with ticks taken back, drawn as the canvas draws the level.
 
-use crate::game::{role_rgb, VgdlGame};
+use crate::level::{role_rgb, VgdlGame};
 use studio_core::evolve::pattern::Category;
 use studio_core::game::{
     CellLook, Game, GameView, Heading, PlayInput, PlayMove, PlayRules, PlayStatus, TileMark,

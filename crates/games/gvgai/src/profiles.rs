@@ -4,7 +4,7 @@
 
 use crate::agents;
 use crate::figures::{AgentFigures, VgdlFigures};
-use crate::game::VgdlGame;
+use crate::level::VgdlGame;
 use rayon::prelude::*;
 use std::sync::atomic::{AtomicU64, Ordering};
 use studio_core::game::{AgentProfile, AnalyseOptions, Analysis, Gauge, Verdict};

@@ -7,7 +7,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use gvgai::figures::{AgentFigures, VgdlFigures};
-use gvgai::game::{self, VgdlGame};
+use gvgai::level::{self, VgdlGame};
 use gvgai::profiles::games_played;
 use std::path::PathBuf;
 use std::sync::Mutex;
@@ -54,7 +54,7 @@ static TURNS: Mutex<()> = Mutex::new(());
 
 fn door() -> &'static VgdlGame {
     registry::install(&[gvgai::plugin]);
-    game::open("door.txt", DOOR).unwrap()
+    level::open("door.txt", DOOR).unwrap()
 }
 
 fn rows(text: &str) -> Vec<String> {
@@ -114,7 +114,7 @@ fn a_pack_saved_with_its_figures_reopens_with_every_difficulty_and_exports_playi
     let path = dir.join("door.ron");
     studio_core::files::save_pack(&path, &doc.pack).unwrap();
     let text = std::fs::read_to_string(&path).unwrap();
-    let tag = game::file_tag_for("door.txt", DOOR);
+    let tag = level::file_tag_for("door.txt", DOOR);
     assert!(text.contains(&format!("figures: Some({tag}((")), "{text}");
     assert!(!text.contains("figures: None"), "{text}");
 
@@ -186,7 +186,7 @@ fn stored_figures_label_the_levels_and_new_cells_drop_them() {
 
     // Figures of another game of the same name (another description) are not this game's.
     let other_text = DOOR.replace("cooldown=4", "cooldown=6");
-    let other = game::open("door.txt", &other_text).unwrap();
+    let other = level::open("door.txt", &other_text).unwrap();
     let mut theirs = other.level("a", rows(LEVEL0));
     theirs.figures = level.figures.clone();
     assert_eq!(other.stored_difficulty(&theirs), None);

@@ -6,7 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use gvgai::evolve::{self, VgdlEvolution};
-use gvgai::game::{self, VgdlGame};
+use gvgai::level::{self, VgdlGame};
 use std::path::PathBuf;
 use studio_core::evolve::pattern::Fitness;
 use studio_core::evolve::Evolvable;
@@ -66,7 +66,7 @@ fn door_folder(name: &str) -> PathBuf {
 
 fn door() -> &'static VgdlGame {
     install();
-    game::open("door.txt", DOOR).unwrap()
+    level::open("door.txt", DOOR).unwrap()
 }
 
 fn rows(text: &str) -> Vec<String> {
@@ -84,7 +84,7 @@ fn a_description_becomes_a_registered_game_with_its_mapping_as_palette() {
     assert_eq!(g.wall_tile(), g.tile_of('w'));
     assert!(registry::find(g.id().as_str()).is_ok());
     // The same text is the same game; the name says it is GVGAI's.
-    assert!(std::ptr::eq(g, game::open("door.txt", DOOR).unwrap()));
+    assert!(std::ptr::eq(g, level::open("door.txt", DOOR).unwrap()));
     assert_eq!(g.name(), "Door (GVGAI)");
     assert_eq!(g.tile_mark(g.tile_of('k').unwrap()), TileMark::Glyph('k'));
     // Roles colour the letters: the door is the goal, the monster harmful, the key collected.
@@ -99,7 +99,7 @@ fn a_description_becomes_a_registered_game_with_its_mapping_as_palette() {
 #[test]
 fn bad_descriptions_and_levels_are_refused_in_words() {
     install();
-    let e = game::open(
+    let e = level::open(
         "broken.txt",
         "BasicGame\n  SpriteSet\n    x > NoSuchClass\n",
     )
@@ -132,8 +132,8 @@ fn a_pack_carries_its_description_and_opens_where_the_game_was_never_opened() {
     // A description nobody opened in this process: the pack registers it as it loads.
     let edited_text = DOOR.replace("scoreChange=2", "scoreChange=5");
     let edited = text.replace("scoreChange=2", "scoreChange=5").replace(
-        &game::file_tag_for("door.txt", DOOR),
-        &game::file_tag_for("door.txt", &edited_text),
+        &level::file_tag_for("door.txt", DOOR),
+        &level::file_tag_for("door.txt", &edited_text),
     );
     let fresh = dir.join("edited.ron");
     std::fs::write(&fresh, &edited).unwrap();
@@ -360,8 +360,8 @@ fn the_session_and_the_recovery_file_carry_the_descriptions() {
     // As a later run sees it: a description this process never opened.
     let edited_text = DOOR.replace("cooldown=4", "cooldown=5");
     let later = text.replace("cooldown=4", "cooldown=5").replace(
-        &game::file_tag_for("door.txt", DOOR),
-        &game::file_tag_for("door.txt", &edited_text),
+        &level::file_tag_for("door.txt", DOOR),
+        &level::file_tag_for("door.txt", &edited_text),
     );
     let back: Session = ron::from_str(&later).unwrap();
     assert_eq!(back.canvases[0].level.cells, level.cells);
@@ -436,7 +436,7 @@ fn the_ga_says_when_the_engine_stopped_the_strong_agents_games() {
     SpriteCounter stype=goal win=True
     SpriteCounter stype=avatar win=False
 ";
-    let g = game::open("stack.txt", text).unwrap();
+    let g = level::open("stack.txt", text).unwrap();
     let level = "wwwwwwwwwwwww\nwA.........gw\nw.....h.....w\nw...........w\nwwwwwwwwwwwww\n";
     let tiles = evolve::tiles_of(g, &rows(level)).unwrap();
     let e = evolve::judge(g, &tiles, Fitness::Alpha, 0, 1);

@@ -3,7 +3,7 @@
 //! BETA` (the relative performance profiles of the paper's eight controllers on them).
 
 use crate::evolve::{self, VgdlEvolution};
-use crate::game::{self, VgdlGame};
+use crate::level::{self, VgdlGame};
 use crate::profiles::{self, PROFILE_AGENTS};
 use anyhow::{anyhow, bail, Result};
 use clap::Args;
@@ -83,7 +83,7 @@ pub const BUDGET: bounds::Whole = bounds::Whole::new(1, 10_000);
 
 fn open_game(path: &Path) -> Result<&'static VgdlGame> {
     let text = crate::load::read_text(path)?;
-    game::open(&path.display().to_string(), &text).map_err(|e| anyhow!(e))
+    level::open(&path.display().to_string(), &text).map_err(|e| anyhow!(e))
 }
 
 /// The template level: `--level`, else `GAME_lvl0.txt` beside the description, else blank.
