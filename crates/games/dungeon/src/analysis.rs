@@ -464,7 +464,7 @@ fn verdict(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{to_level, DungeonGame};
+    use crate::room::{to_level, DungeonGame};
     use studio_core::game::Game;
     use studio_core::level::Level;
 

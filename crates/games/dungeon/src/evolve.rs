@@ -13,8 +13,8 @@
 //! of a 13 × 9 GA finds (50 ticks: 13 of 20 seeds).
 
 use super::agents::{play_game, stats, AgentKind, GameResult, RULES};
-use super::game::to_level;
 use super::generators::constructive_room;
+use super::room::to_level;
 use super::room::{Cell, Room, Speed};
 use super::rules::{Outcome, TICK_LIMIT};
 use studio_core::evolve::generator::Breeder;
@@ -451,7 +451,7 @@ impl Breeder for RoomBreeder {
     }
 
     fn conditions(&self) -> Vec<ConditionSpec> {
-        super::game::size_conditions(5)
+        super::room::size_conditions(5)
     }
 
     fn validated_help(&self) -> &'static str {

@@ -11,9 +11,10 @@
 //!   farther half by walking distance); the key (collectible) on a random floor cell; then the
 //!   exit (goal) among the floor cells farthest from the avatar.
 
-use super::room::{Cell, Room, RoomError, Speed, MAX_SIDE, MIN_SIDE};
-use std::collections::VecDeque;
-use studio_core::grid::Grid;
+use super::room::{size_conditions, to_level, Cell, Room, RoomError, Speed, MAX_SIDE, MIN_SIDE};
+use studio_core::game::{ConditionSpec, GenRequest, GenerationContext, LevelGenerator, LevelSink};
+use studio_core::grid::{breadth_first, Grid, FOUR};
+use studio_core::jobs::JobError;
 use studio_core::rng::Rng;
 
 /// Share of the inside the constructive generator covers with solid sprites.
@@ -105,23 +106,11 @@ pub fn random_room(width: usize, height: usize, seed: u64) -> Result<Room, Gener
 
 /// Walking distances from `from` over floor (`u32::MAX` where unreachable).
 fn distances(g: &Grid<Cell>, from: (usize, usize)) -> Grid<u32> {
-    let mut dist = Grid::filled(g.width(), g.height(), u32::MAX);
-    dist.set(from.0, from.1, 0);
-    let mut queue = VecDeque::from([from]);
-    while let Some((x, y)) = queue.pop_front() {
-        let d = dist.get(x, y);
-        for (dx, dy) in [(0i64, -1i64), (0, 1), (-1, 0), (1, 0)] {
-            let (nx, ny) = (x as i64 + dx, y as i64 + dy);
-            if g.get_checked(nx, ny).is_some_and(|c| !c.is_solid()) {
-                let (nx, ny) = (nx as usize, ny as usize);
-                if dist.get(nx, ny) == u32::MAX {
-                    dist.set(nx, ny, d + 1);
-                    queue.push_back((nx, ny));
-                }
-            }
-        }
-    }
-    dist
+    breadth_first(g.width(), g.height(), from, |at| {
+        g.neighbours(at, &FOUR)
+            .filter(|&(x, y)| !g.get(x, y).is_solid())
+    })
+    .distances_or_max()
 }
 
 fn floor_cells(g: &Grid<Cell>) -> Vec<(usize, usize)> {
@@ -211,6 +200,80 @@ pub fn constructive_room(width: usize, height: usize, seed: u64) -> Result<Room,
     let exit = farthest[rng.index(farthest.len())];
     g.set(exit.0, exit.1, Cell::Exit);
     Ok(Room::new(g)?)
+}
+
+/// The two plain generators, as the registry lists them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RoomGenerator {
+    /// Uniform sprites in a walled room.
+    Random,
+    /// GVGAI's constructive generator.
+    Constructive,
+}
+
+impl RoomGenerator {
+    fn make(self, w: usize, h: usize, seed: u64) -> Result<Room, GenerateError> {
+        match self {
+            RoomGenerator::Random => random_room(w, h, seed),
+            RoomGenerator::Constructive => constructive_room(w, h, seed),
+        }
+    }
+}
+
+impl LevelGenerator for RoomGenerator {
+    fn id(&self) -> &'static str {
+        match self {
+            RoomGenerator::Random => "random",
+            RoomGenerator::Constructive => "constructive",
+        }
+    }
+
+    fn label(&self) -> &'static str {
+        match self {
+            RoomGenerator::Random => "Random",
+            RoomGenerator::Constructive => "Constructive",
+        }
+    }
+
+    fn description(&self) -> &'static str {
+        match self {
+            RoomGenerator::Random => "every inside cell a random sprite: the naive baseline",
+            RoomGenerator::Constructive => {
+                "GVGAI's constructive generator: solid corridors keeping the floor connected, \
+                 monsters far from the avatar, the exit farthest"
+            }
+        }
+    }
+
+    fn conditions(&self) -> Vec<ConditionSpec> {
+        size_conditions(4)
+    }
+
+    fn validated_help(&self) -> &'static str {
+        "Keep only rooms the planner wins at least half its games in"
+    }
+
+    fn generate(
+        &self,
+        request: &GenRequest,
+        ctx: &GenerationContext<'_>,
+        sink: &mut dyn LevelSink,
+    ) -> Result<(), JobError> {
+        let (w, h) = request.conditions.size().unwrap_or((13, 9));
+        for attempt in 0u64.. {
+            if ctx.cancel.is_cancelled() {
+                return Err(JobError::Cancelled);
+            }
+            let seed = studio_core::rng::Rng::derive(request.seed, attempt).next_u64();
+            let room = self
+                .make(w, h, seed)
+                .map_err(|e| JobError::Failed(e.to_string()))?;
+            if !sink.offer(to_level(&room, "generated")) {
+                return Ok(());
+            }
+        }
+        Ok(())
+    }
 }
 
 #[cfg(test)]

@@ -12,11 +12,10 @@
 //! the avatar cannot reach keeps its exit where the rule puts it, and is simply unsolvable.
 
 use super::room::{Cell, Room, RoomError, Speed};
-use std::collections::VecDeque;
 use std::path::{Path, PathBuf};
 use studio_core::datasets::zelda::{vglc_files, vglc_terrains};
 use studio_core::formats::{self, ImportRequest, Importer};
-use studio_core::grid::Grid;
+use studio_core::grid::{breadth_first, Grid, FOUR};
 use studio_core::rng::Rng;
 
 /// Why an import failed.
@@ -215,18 +214,13 @@ fn groups(mask: &Grid<bool>) -> Vec<Vec<(usize, usize)>> {
         if !on || seen.get(x, y) {
             continue;
         }
-        let mut group = Vec::new();
-        let mut queue = VecDeque::from([(x, y)]);
-        seen.set(x, y, true);
-        while let Some((cx, cy)) = queue.pop_front() {
-            group.push((cx, cy));
-            for (dx, dy) in [(0i64, -1i64), (0, 1), (-1, 0), (1, 0)] {
-                let (nx, ny) = (cx as i64 + dx, cy as i64 + dy);
-                if mask.get_checked(nx, ny) == Some(true) && !seen.get(nx as usize, ny as usize) {
-                    seen.set(nx as usize, ny as usize, true);
-                    queue.push_back((nx as usize, ny as usize));
-                }
-            }
+        let reach = breadth_first(mask.width(), mask.height(), (x, y), |at| {
+            mask.neighbours(at, &FOUR)
+                .filter(|&(nx, ny)| mask.get(nx, ny))
+        });
+        let mut group = reach.reached().to_vec();
+        for &(gx, gy) in &group {
+            seen.set(gx, gy, true);
         }
         group.sort_by_key(|&(gx, gy)| (gy, gx));
         out.push(group);
@@ -238,32 +232,19 @@ fn middle(group: &[(usize, usize)]) -> (usize, usize) {
     group[group.len() / 2]
 }
 
-/// Breadth-first walking distances from `from` over cells `open` lets through.
+/// Breadth-first walking distances from `from` over cells `open` lets through (and the exit
+/// and the key).
 fn distances(
     cells: &Grid<Cell>,
     from: (usize, usize),
     open: &dyn Fn(&Grid<Cell>, usize, usize) -> bool,
 ) -> Grid<Option<u32>> {
-    let mut dist = Grid::filled(cells.width(), cells.height(), None);
-    dist.set(from.0, from.1, Some(0));
-    let mut queue = VecDeque::from([from]);
-    while let Some((x, y)) = queue.pop_front() {
-        let d = dist.get(x, y).unwrap_or(0);
-        for (dx, dy) in [(0i64, -1i64), (0, 1), (-1, 0), (1, 0)] {
-            let (nx, ny) = (x as i64 + dx, y as i64 + dy);
-            if !cells.contains(nx, ny) {
-                continue;
-            }
-            let (nx, ny) = (nx as usize, ny as usize);
-            let passable =
-                open(cells, nx, ny) || matches!(cells.get(nx, ny), Cell::Exit | Cell::Key);
-            if passable && dist.get(nx, ny).is_none() {
-                dist.set(nx, ny, Some(d + 1));
-                queue.push_back((nx, ny));
-            }
-        }
-    }
-    dist
+    breadth_first(cells.width(), cells.height(), from, |at| {
+        cells.neighbours(at, &FOUR).filter(|&(x, y)| {
+            open(cells, x, y) || matches!(cells.get(x, y), Cell::Exit | Cell::Key)
+        })
+    })
+    .distances()
 }
 
 /// `import --format gvgai-zelda`: GVGAI Zelda level files, one room each.
@@ -274,7 +255,7 @@ pub fn import_gvgai(request: &ImportRequest) -> Result<formats::Imported, String
     let mut levels = Vec::new();
     for path in &request.paths {
         let room = gvgai_room(path).map_err(|e| e.to_string())?;
-        levels.push(crate::game::to_level(&room, formats::stem(path, "room")));
+        levels.push(crate::room::to_level(&room, formats::stem(path, "room")));
     }
     Ok(formats::Imported {
         levels,
@@ -302,7 +283,7 @@ pub fn import_vglc(request: &ImportRequest) -> Result<formats::Imported, String>
         match found.room {
             Ok(room) => imported
                 .levels
-                .push(crate::game::to_level(&room, found.name)),
+                .push(crate::room::to_level(&room, found.name)),
             Err(e) => imported
                 .skipped
                 .push(format!("{} (no floor): {e}", found.name)),

@@ -3,7 +3,7 @@
 //! (`rules`), the exact skeleton graph (`skeleton`), the agent ladder with the human-like
 //! agent (`agents`), the GVGAI-like generic agents (`gvgai_agents`), the analysis built from
 //! them (`analysis`), the random and constructive generators (`generators`), the GVGAI and
-//! VGLC importers (`import`) and the registered game with its playtest (`game`).
+//! VGLC importers (`import`), the playtest (`play`) and the registered game (`game`).
 
 pub mod agents;
 pub mod analysis;
@@ -14,13 +14,13 @@ pub mod game;
 pub mod generators;
 pub mod gvgai_agents;
 pub mod import;
+pub mod play;
 pub mod room;
 pub mod rules;
 pub mod skeleton;
 
 pub use figures::{AgentFigures, DungeonFigures};
-pub use game::{DungeonGame, ID};
-pub use room::{Cell, Room, RoomError, Speed};
+pub use room::{to_level, Cell, DungeonGame, Room, RoomError, Speed, ID};
 pub use rules::{Action, Dir, Monster, Outcome, Play, TickEvents, TICK_LIMIT};
 
 /// The plug-in: adds this game, its command-line commands and its file formats to the

@@ -5,7 +5,18 @@
 //! `B` block and `~` water.
 
 use std::fmt;
+use studio_core::game::{
+    AsciiError, ConditionKind, ConditionSpec, ConditionValue, GameId, TileInfo,
+};
 use studio_core::grid::{AsciiCell, Grid, GridError};
+use studio_core::level::Level;
+
+/// The id of dungeon rooms.
+pub const ID: GameId = GameId::new("dungeon");
+
+/// Zelda-like dungeon rooms.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct DungeonGame;
 
 /// Largest side of a room.
 pub const MAX_SIDE: usize = 16;
@@ -294,6 +305,95 @@ impl Room {
     pub fn get(&self, x: i64, y: i64) -> Option<Cell> {
         self.cells.get_checked(x, y)
     }
+}
+
+/// The palette, in tile order (a level's cells are stored by letter).
+pub(crate) const CELLS: [Cell; 10] = [
+    Cell::Wall,
+    Cell::Floor,
+    Cell::Block,
+    Cell::Water,
+    Cell::Avatar,
+    Cell::Key,
+    Cell::Exit,
+    Cell::Monster(Speed::Quick),
+    Cell::Monster(Speed::Normal),
+    Cell::Monster(Speed::Slow),
+];
+
+const fn tile(ascii: char, name: &'static str, rgb: [u8; 3]) -> TileInfo {
+    TileInfo { ascii, name, rgb }
+}
+
+/// The tiles, in palette order.
+pub(crate) const TILES: [TileInfo; 10] = [
+    tile('w', "WALL", [84, 74, 66]),
+    tile('.', "FLOOR", [228, 216, 186]),
+    tile('B', "BLOCK", [146, 112, 78]),
+    tile('~', "WATER", [64, 124, 204]),
+    tile('A', "AVATAR", [62, 168, 84]),
+    tile('+', "KEY", [240, 196, 40]),
+    tile('g', "EXIT", [150, 64, 172]),
+    tile('1', "QUICK MONSTER", [232, 70, 60]),
+    tile('2', "MONSTER", [206, 106, 40]),
+    tile('3', "SLOW MONSTER", [150, 60, 64]),
+];
+
+/// Palette indices the editor paints with: floor, avatar, key and exit.
+pub(crate) const FLOOR: u8 = 1;
+pub(crate) const AVATAR: u8 = 4;
+pub(crate) const KEY: u8 = 5;
+pub(crate) const EXIT: u8 = 6;
+
+/// A room error as the registry reports it (grid problems stay grid problems).
+pub(crate) fn ascii_error(e: RoomError) -> AsciiError {
+    match e {
+        RoomError::Grid(g) => AsciiError::Grid(g),
+        other => AsciiError::Level(other.to_string()),
+    }
+}
+
+/// A stored level of a room.
+pub fn to_level(room: &Room, name: impl Into<String>) -> Level {
+    Level {
+        game: ID,
+        name: name.into(),
+        cells: room.to_rows(),
+        symmetry: studio_core::symmetry::detect(room.cells()),
+        tags: Vec::new(),
+        figures: None,
+        playtests: Vec::new(),
+    }
+}
+
+/// The room width and height conditions (walls included), from `min` to [`MAX_SIDE`],
+/// 13 × 9 by default.
+pub fn size_conditions(min: i64) -> Vec<ConditionSpec> {
+    let side = |key, label, default, help| ConditionSpec {
+        key,
+        label,
+        kind: ConditionKind::Int {
+            min,
+            max: MAX_SIDE as i64,
+        },
+        default: ConditionValue::Int(default),
+        required: false,
+        help,
+    };
+    vec![
+        side("width", "Width", 13, "room width, walls included"),
+        side("height", "Height", 9, "room height, walls included"),
+    ]
+}
+
+/// The tile index of a cell (its place in the palette).
+pub fn tile_of(cell: Cell) -> u8 {
+    CELLS.iter().position(|&c| c == cell).unwrap_or(0) as u8
+}
+
+/// The letter of a tile index.
+pub fn letter_of(tile: u8) -> char {
+    CELLS.get(usize::from(tile)).map_or('w', |c| c.to_ascii())
 }
 
 #[cfg(test)]

@@ -173,7 +173,7 @@ impl Frozen {
                 i / self.width,
                 CellLook {
                     rgb: super::room::rgb(cell),
-                    mark: super::game::mark(cell, DIRS[usize::from(p.facing)]),
+                    mark: super::play::mark(cell, DIRS[usize::from(p.facing)]),
                 },
             );
         }

@@ -14,9 +14,9 @@ fn install_game() {
     studio_core::game::registry::install(&[dungeon::plugin]);
 }
 
-use dungeon::game::{analyse_room, to_level};
 use dungeon::DungeonFigures;
 use dungeon::Room;
+use dungeon::{analysis::analyse_room, to_level};
 use std::path::Path;
 use studio_core::files;
 use studio_core::game::AnalyseOptions;

@@ -4,7 +4,7 @@
 
 use crate::agents::AgentKind;
 use crate::evolve::{self, Profile, ProfileAgents, RoomEvolution};
-use crate::game::to_level;
+use crate::room::to_level;
 use crate::Room;
 use anyhow::{anyhow, bail, Context, Result};
 use clap::{Args, FromArgMatches};
