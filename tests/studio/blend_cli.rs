@@ -95,7 +95,7 @@ fn the_shipped_vaes_generate_segments_and_bad_weights_say_why() {
         let pack = level_studio::files::load_pack(&out).unwrap();
         assert_eq!(pack.levels.len(), 3);
         for level in pack.levels.iter() {
-            assert!(level_studio::blend::game::check_rows(&level.cells).is_ok());
+            assert!(level_studio::blend::level::check_rows(&level.cells).is_ok());
         }
     }
     // Damaged weights: the stamp in the sidecar no longer matches.

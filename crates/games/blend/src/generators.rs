@@ -234,7 +234,7 @@ impl LevelGenerator for VaeBlends {
         models: &studio_core::game::ModelCache,
     ) -> Result<LatentWalk, JobError> {
         for level in [a, b] {
-            super::game::check_rows(&level.cells)
+            super::level::check_rows(&level.cells)
                 .map_err(|e| JobError::Failed(format!("{}: {e}", level.name)))?;
         }
         let model = self.model(models, None).map_err(JobError::Failed)?;
@@ -261,7 +261,7 @@ impl LevelGenerator for VaeBlends {
         ctx: &GenerationContext<'_>,
         sink: &mut dyn LevelSink,
     ) -> Result<(), JobError> {
-        super::game::check_rows(&level.cells)
+        super::level::check_rows(&level.cells)
             .map_err(|e| JobError::Failed(format!("{}: {e}", level.name)))?;
         let model = self
             .model(ctx.models, request.weights.as_deref())

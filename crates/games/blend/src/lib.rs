@@ -3,6 +3,7 @@
 //! playability agents and by five tile metrics.
 
 pub mod agents;
+pub mod analysis;
 pub mod cli;
 pub mod cnn;
 pub mod data;
@@ -12,6 +13,7 @@ pub mod figures;
 pub mod game;
 pub mod generators;
 pub mod lab;
+pub mod level;
 pub mod metrics;
 pub mod play;
 pub mod tiles;
@@ -20,7 +22,7 @@ pub mod ui;
 pub mod vae;
 
 pub use figures::BlendFigures;
-pub use game::{BlendGame, ID};
+pub use level::{BlendGame, ID};
 
 #[cfg(test)]
 mod tests;

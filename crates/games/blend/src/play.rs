@@ -62,7 +62,7 @@ impl BlendPlay {
     /// # Errors
     /// A segment with no cell to start on, in words.
     pub fn new(rows: &[String]) -> Result<Self, String> {
-        super::game::check_rows(rows)?;
+        super::level::check_rows(rows)?;
         let cells: Cells = rows.iter().map(|r| r.chars().collect()).collect();
         let (h, w) = (cells.len(), cells[0].len());
         let rules = match likeness(rows) {

@@ -174,7 +174,7 @@ fn tile_metrics_and_likeness_follow_table_one() {
 
 #[test]
 fn malformed_segments_say_what_is_wrong() {
-    use super::game::check_rows;
+    use super::level::check_rows;
     assert!(check_rows(&rows(&["BBBB"]))
         .unwrap_err()
         .contains("a blend segment has 16"));
@@ -200,7 +200,9 @@ fn the_vglc_data_makes_600_lode_runner_and_459_zelda_segments() {
         .count();
     let loz = all.iter().filter(|s| s.source == Source::Zelda).count();
     assert_eq!((lr, loz), (600, 459));
-    assert!(all.iter().all(|s| super::game::check_rows(&s.rows).is_ok()));
+    assert!(all
+        .iter()
+        .all(|s| super::level::check_rows(&s.rows).is_ok()));
     // Level 1's top-left quadrant is its first 16 rows and columns.
     assert_eq!(all[0].rows[2], "bBBbBBbBBBb#bbbb");
     // Top and bottom quadrants overlap by 10 rows.
@@ -216,7 +218,7 @@ fn the_vglc_data_makes_600_lode_runner_and_459_zelda_segments() {
     let (mut like, mut playable) = (0, 0);
     let mut by_game = [(0, 0, 0); 2];
     for s in &split.train {
-        let f = super::game::figures(&s.rows);
+        let f = super::analysis::figures(&s.rows);
         let own = f.lode_runner_like == (s.source == Source::LodeRunner);
         like += usize::from(own);
         let ok = if f.lode_runner_like {
@@ -314,7 +316,7 @@ fn the_fc_vae_trains_reproducibly_and_decodes_segments() {
     assert_eq!(a, b, "same seed, same weights, same blends");
     assert_eq!(a.0.len(), 3);
     for blend in &a.1 {
-        assert!(super::game::check_rows(blend).is_ok(), "{blend:?}");
+        assert!(super::level::check_rows(blend).is_ok(), "{blend:?}");
     }
     let mut x = Vec::new();
     one_hot(&segs[0].rows, &mut x);
@@ -414,7 +416,7 @@ fn an_fc_vae_at_the_papers_widths_round_trips_through_its_sidecar() {
     save(&t.varmap, None, &side, &path).unwrap();
     let loaded = BlendModel::load(&path).unwrap();
     let blends = random_blends(&loaded, 2, 0).unwrap();
-    assert!(blends.iter().all(|b| super::game::check_rows(b).is_ok()));
+    assert!(blends.iter().all(|b| super::level::check_rows(b).is_ok()));
     // The same weights under a sidecar that names no widths read as the shipped ones: a
     // misshapen model, refused naming the file.
     side.fc_hidden = None;
@@ -474,7 +476,7 @@ fn learned_round_trip(neighbours: super::embed::Neighbours) {
     assert_eq!(le.tiles, e.tiles);
     assert_eq!(le.decode_segment(&cells), back);
     let blends = random_blends(&loaded, 2, 0).unwrap();
-    assert!(blends.iter().all(|b| super::game::check_rows(b).is_ok()));
+    assert!(blends.iter().all(|b| super::level::check_rows(b).is_ok()));
 }
 
 #[test]
@@ -686,7 +688,7 @@ fn a_latent_walk_runs_from_the_model_reading_of_a_to_that_of_b() {
     let ends = decode(&model, &latent(&model, &[a.clone(), b.clone()]).unwrap()).unwrap();
     assert_eq!(walk[0], ends[0]);
     assert_eq!(walk[5], ends[1]);
-    assert!(walk.iter().all(|s| super::game::check_rows(s).is_ok()));
+    assert!(walk.iter().all(|s| super::level::check_rows(s).is_ok()));
     // The share of each game, and the tint's origins.
     assert_eq!(lode_runner_share(a), Some(1.0));
     assert_eq!(lode_runner_share(b), Some(0.0));

@@ -60,7 +60,7 @@ pub struct LabSegment {
 
 impl LabSegment {
     fn of(caption: String, level: Level) -> Self {
-        let figures = crate::game::figures(&level.cells);
+        let figures = crate::analysis::figures(&level.cells);
         let mut level = level;
         level.figures = Some(Figures::new(figures.clone()));
         Self {
@@ -234,7 +234,7 @@ impl BlendLab {
             return;
         };
         for level in [&a, &b] {
-            if let Err(e) = crate::game::check_rows(&level.cells) {
+            if let Err(e) = crate::level::check_rows(&level.cells) {
                 self.error = Some(format!("{}: {e}", level.name));
                 return;
             }
