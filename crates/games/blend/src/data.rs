@@ -7,11 +7,9 @@
 //! Blank padding is `-` (Zelda's void, which Table I merges with the rope), so it counts for
 //! neither game.
 
+pub use super::level::SIDE;
 use std::path::{Path, PathBuf};
 use studio_core::rng::Rng;
-
-/// A segment's side.
-pub const SIDE: usize = 16;
 
 /// The game a segment was cut from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

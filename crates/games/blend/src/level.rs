@@ -1,13 +1,15 @@
 //! A blend segment as a level: the game's id, the palette of Table I's unified tiles, and the
 //! check that rows are a segment (16 rows of 16 unified letters).
 
-use super::data::SIDE;
 use super::tiles::{props, COLOURS, LETTERS, NAMES};
 use std::sync::LazyLock;
 use studio_core::game::{GameId, TileInfo};
 
 /// The id of blend segments.
 pub const ID: GameId = GameId::new("blend");
+
+/// A segment's side.
+pub const SIDE: usize = 16;
 
 /// Lode Runner × Zelda segments.
 #[derive(Clone, Copy, Debug, Default)]
