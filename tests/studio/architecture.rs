@@ -75,3 +75,114 @@ fn the_crate_table_has_a_row_for_every_package_and_no_other() {
         );
     }
 }
+
+/// The modules of a game crate that name its `game` module: `crate::game`, `super::game`
+/// (and `super::super::game`), or `game` inside a `crate::{…}` / `super::{…}` list.
+fn names_the_game_module(text: &str) -> bool {
+    let is_ident = |c: char| c.is_alphanumeric() || c == '_';
+    let word_at = |at: usize| !text[at..].starts_with(is_ident);
+    for prefix in ["crate::game", "super::game"] {
+        if text
+            .match_indices(prefix)
+            .any(|(i, _)| word_at(i + prefix.len()))
+        {
+            return true;
+        }
+    }
+    for prefix in ["crate::{", "super::{"] {
+        for (i, _) in text.match_indices(prefix) {
+            // The list up to its closing brace, split at its own commas.
+            let (mut depth, mut item, mut items) = (0usize, String::new(), Vec::new());
+            for c in text[i + prefix.len()..].chars() {
+                match c {
+                    '{' => depth += 1,
+                    '}' if depth == 0 => break,
+                    '}' => depth -= 1,
+                    ',' if depth == 0 => {
+                        items.push(std::mem::take(&mut item));
+                        continue;
+                    }
+                    _ => {}
+                }
+                item.push(c);
+            }
+            items.push(item);
+            if items.iter().any(|item| {
+                let item = item.trim();
+                item.strip_prefix("game")
+                    .is_some_and(|rest| !rest.starts_with(is_ident))
+            }) {
+                return true;
+            }
+        }
+    }
+    false
+}
+
+/// Every `.rs` file under `dir`, sorted.
+fn rust_files(dir: &Path) -> Vec<std::path::PathBuf> {
+    let mut files = Vec::new();
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            files.extend(rust_files(&path));
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            files.push(path);
+        }
+    }
+    files
+}
+
+/// Issue 65, one shape for a game crate: a game's `game.rs` is the root (`impl Game` and
+/// `impl GameView`), and only `lib.rs` names it; everything the other modules need lives in
+/// the leaves (`level.rs` and the rest), so a game crate's modules make no circle through it.
+#[test]
+fn no_module_of_a_game_crate_names_its_game_module_but_lib() {
+    assert!(names_the_game_module("use crate::game::ID;"));
+    assert!(names_the_game_module(
+        "x = super::super::game::to_level(r);"
+    ));
+    assert!(names_the_game_module(
+        "use crate::{level::ID,\n    game::{self, G}};"
+    ));
+    assert!(names_the_game_module("use super::{game, rules};"));
+    assert!(!names_the_game_module(
+        "use studio_core::game::Game;\nuse crate::{games::X, level::{game_id}};\nsuper::gameplay();"
+    ));
+    let games = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/games");
+    let mut crates: Vec<_> = std::fs::read_dir(&games)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("src").is_dir())
+        .collect();
+    crates.sort();
+    let mut checked = 0;
+    for dir in crates {
+        let src = dir.join("src");
+        // The toy game is one file, with no game module to name.
+        if !src.join("game.rs").exists() {
+            continue;
+        }
+        checked += 1;
+        for file in rust_files(&src) {
+            let rel = file.strip_prefix(&src).unwrap();
+            if rel == Path::new("lib.rs") || rel == Path::new("game.rs") {
+                continue;
+            }
+            let text = std::fs::read_to_string(&file).unwrap();
+            assert!(
+                !names_the_game_module(&text),
+                "{} names its crate's `game` module: only lib.rs may; move what it needs from \
+                 game.rs into level.rs (or the module that owns it)",
+                file.strip_prefix(env!("CARGO_MANIFEST_DIR"))
+                    .unwrap()
+                    .display()
+            );
+        }
+    }
+    assert!(checked >= 7, "only {checked} game crates have a game.rs");
+}
