@@ -9,6 +9,7 @@
 //! - [`generation`] (the one generation service) and [`jobs`] (workers, progress, cancel).
 //! - [`document`] (the board being edited, undo, pack curation), [`export`] (JSON, PNG sheets,
 //!   Tiled maps), [`formats`] (the importers and exporters games add), [`evolve`] (the FI2Pop pattern GA, written once for every game).
+//! - [`search`]: one-step lookahead, MCTS and flat MCTS over a game's forward model.
 //! - [`grid`], [`symmetry`], [`rng`]: the small pieces; [`datasets`]: the VGLC readers.
 
 pub mod datasets;
@@ -24,6 +25,7 @@ pub mod io;
 pub mod jobs;
 pub mod level;
 pub mod rng;
+pub mod search;
 pub mod symmetry;
 
 #[cfg(test)]
