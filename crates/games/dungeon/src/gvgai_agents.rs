@@ -16,11 +16,16 @@
 //!   monster dice, where GVGAI keeps the first state it saw in each node.
 //!
 //! Both act from GVGAI's five actions (the four moves and the sword; GVGAI's Zelda offers no
-//! wait) and take every random draw from the agent's seeded dice.
+//! wait), take every random draw from the agent's seeded dice, and search through
+//! [`studio_core::search`] on the room's forward model ([`super::forward`]).
 
+use super::forward::RoomModel;
 use super::room::Room;
-use super::rules::{Action, Dir, Outcome, Play, TICK_LIMIT};
+use super::rules::{Action, Dir, Outcome, Play};
 use studio_core::rng::Rng;
+use studio_core::search::{
+    mcts, one_step, Bounds, Counts, Expansion, MctsConfig, Noise, Recommend, Ties,
+};
 
 /// sampleMCTS's iterations per tick (what GVGAI's 40 ms buy on the report's machine).
 pub const GVGAI_MCTS_ITERATIONS: usize = 160;
@@ -28,8 +33,6 @@ pub const GVGAI_MCTS_ITERATIONS: usize = 160;
 pub const GVGAI_MCTS_DEPTH: usize = 10;
 /// GVGAI's value of a win (its negative: a loss).
 pub const HUGE: f64 = 1.0e7;
-/// sampleMCTS's exploration constant.
-const K: f64 = std::f64::consts::SQRT_2;
 
 /// GVGAI's five actions: the four moves and the sword.
 pub const GVGAI_ACTIONS: [Action; 5] = [
@@ -69,41 +72,12 @@ pub fn score_value(play: &Play) -> f64 {
 /// sampleonesteplookahead: the action whose next state [`simple_state_heuristic`] rates
 /// best (ties to a small random noise, as GVGAI's `Utils.noise`).
 pub fn gvgai_one_step(room: &Room, play: &Play, rng: &mut Rng) -> Action {
-    let mut best = (f64::NEG_INFINITY, Action::Sword);
-    let mut copy = play.clone();
-    for action in GVGAI_ACTIONS {
-        copy.copy_from(play);
-        let mut dice = Rng::new(rng.next_u64());
-        copy.tick(room, action, &mut dice, TICK_LIMIT);
-        let v = simple_state_heuristic(room, &copy) + noise(rng);
-        if v > best.0 {
-            best = (v, action);
-        }
-    }
-    best.1
+    let model = RoomModel::new(room, |play: &Play| simple_state_heuristic(room, play));
+    one_step(&model, play, &GVGAI_ACTIONS, NOISE, rng).unwrap_or(Action::Sword)
 }
 
 /// A tie-breaking noise in [0, 1e-6), as GVGAI adds to every value it compares.
-fn noise(rng: &mut Rng) -> f64 {
-    rng.unit() * 1e-6
-}
-
-/// One node of the search tree: its children by action and its statistics.
-struct Node {
-    children: [Option<usize>; GVGAI_ACTIONS.len()],
-    visits: u32,
-    total: f64,
-}
-
-impl Node {
-    fn new() -> Self {
-        Self {
-            children: [None; GVGAI_ACTIONS.len()],
-            visits: 0,
-            total: 0.0,
-        }
-    }
-}
+const NOISE: Noise = Noise::Added(1e-6);
 
 /// sampleMCTS: [`GVGAI_MCTS_ITERATIONS`] iterations of UCT with rollouts to
 /// [`GVGAI_MCTS_DEPTH`] ticks; the most visited first action.
@@ -119,91 +93,36 @@ pub fn gvgai_mcts_with(
     iterations: usize,
     depth: usize,
 ) -> Action {
-    let mut nodes = vec![Node::new()];
-    let (mut low, mut high) = (f64::INFINITY, f64::NEG_INFINITY);
-    let mut path = Vec::with_capacity(depth + 1);
-    let mut state = play.clone();
-    for _ in 0..iterations {
-        state.copy_from(play);
-        let mut dice = Rng::new(rng.next_u64());
-        path.clear();
-        path.push(0usize);
-        let mut node = 0;
-        let mut level = 0;
-        // Selection and expansion: down the tree while it is fully expanded.
-        while state.outcome == Outcome::Playing && level < depth {
-            let unexpanded: Vec<usize> = (0..GVGAI_ACTIONS.len())
-                .filter(|&a| nodes[node].children[a].is_none())
-                .collect();
-            let (arm, expanded) = if unexpanded.is_empty() {
-                (uct(&nodes, node, low, high, rng), false)
-            } else {
-                (unexpanded[rng.index(unexpanded.len())], true)
-            };
-            state.tick(room, GVGAI_ACTIONS[arm], &mut dice, TICK_LIMIT);
-            level += 1;
-            let child = match nodes[node].children[arm] {
-                Some(c) => c,
-                None => {
-                    nodes.push(Node::new());
-                    let c = nodes.len() - 1;
-                    nodes[node].children[arm] = Some(c);
-                    c
-                }
-            };
-            path.push(child);
-            node = child;
-            if expanded {
-                break;
-            }
-        }
-        // Rollout: random actions to the depth limit.
-        while state.outcome == Outcome::Playing && level < depth {
-            let action = GVGAI_ACTIONS[rng.index(GVGAI_ACTIONS.len())];
-            state.tick(room, action, &mut dice, TICK_LIMIT);
-            level += 1;
-        }
-        let value = score_value(&state);
-        low = low.min(value);
-        high = high.max(value);
-        for &n in &path {
-            nodes[n].visits += 1;
-            nodes[n].total += value;
-        }
-    }
-    // The most visited first action (ties broken by noise).
-    let mut best = (f64::NEG_INFINITY, Action::Sword);
-    for (arm, &action) in GVGAI_ACTIONS.iter().enumerate() {
-        if let Some(c) = nodes[0].children[arm] {
-            let v = f64::from(nodes[c].visits) + noise(rng);
-            if v > best.0 {
-                best = (v, action);
-            }
-        }
-    }
-    best.1
+    let config = MctsConfig {
+        iterations,
+        depth,
+        ..MCTS
+    };
+    mcts(
+        &RoomModel::new(room, score_value),
+        play,
+        &GVGAI_ACTIONS,
+        &config,
+        rng,
+    )
+    .unwrap_or(Action::Sword)
 }
 
-/// The child of `node` with the best UCT value (mean value normalised by the bounds seen).
-fn uct(nodes: &[Node], node: usize, low: f64, high: f64, rng: &mut Rng) -> usize {
-    let parent = f64::from(nodes[node].visits.max(1));
-    let mut best = (f64::NEG_INFINITY, 0);
-    for (arm, child) in nodes[node].children.iter().enumerate() {
-        let Some(c) = *child else { continue };
-        let n = f64::from(nodes[c].visits.max(1));
-        let mean = nodes[c].total / n;
-        let normalised = if high > low {
-            (mean - low) / (high - low)
-        } else {
-            mean
-        };
-        let v = normalised + K * (parent.ln() / n).sqrt() + noise(rng);
-        if v > best.0 {
-            best = (v, arm);
-        }
-    }
-    best.1
-}
+/// sampleMCTS as ported here: UCT with K = √2 over plain counts, the mean normalised by the
+/// bounds of every value seen, an untried action drawn uniformly, [`NOISE`] on every value
+/// compared, the most visited first action.
+const MCTS: MctsConfig = MctsConfig {
+    iterations: GVGAI_MCTS_ITERATIONS,
+    depth: GVGAI_MCTS_DEPTH,
+    exploration: std::f64::consts::SQRT_2,
+    log_scale: 1.0,
+    counts: Counts::Plain,
+    bounds: Bounds::Global,
+    noise: NOISE,
+    ties: Ties::First,
+    expansion: Expansion::Uniform,
+    recommend: Recommend::MostVisited,
+};
 
 #[cfg(test)]
 mod tests {

@@ -1,15 +1,17 @@
 //! Dungeon rooms (SPEC §2.3): a Zelda-like room with an avatar, a key, a locked exit and
 //! monsters, played by GVGAI's Zelda rules. The room and its letters (`room`), the tick rules
 //! (`rules`), the exact skeleton graph (`skeleton`), the agent ladder with the human-like
-//! agent (`agents`), the GVGAI-like generic agents (`gvgai_agents`), the analysis built from
-//! them (`analysis`), the random and constructive generators (`generators`), the GVGAI and
-//! VGLC importers (`import`), the playtest (`play`) and the registered game (`game`).
+//! agent (`agents`), the GVGAI-like generic agents (`gvgai_agents`), the rules as the forward
+//! model their searches run on (`forward`), the analysis built from them (`analysis`), the
+//! random and constructive generators (`generators`), the GVGAI and VGLC importers
+//! (`import`), the playtest (`play`) and the registered game (`game`).
 
 pub mod agents;
 pub mod analysis;
 pub mod cli;
 pub mod evolve;
 pub mod figures;
+pub mod forward;
 pub mod game;
 pub mod generators;
 pub mod gvgai_agents;
