@@ -28,9 +28,9 @@ mod timers;
 
 use std::sync::Arc;
 
+use crate::description::{LevelDesc, VgdlError};
 use crate::rng::JavaRandom;
 use crate::rules::{Class, Dir, Kind, Rules, Term, Timed};
-use crate::{LevelDesc, VgdlError};
 
 pub use action::{parse_script, Action, MAX_SCRIPT_TICKS};
 use collisions::Buffers;

@@ -1,7 +1,7 @@
 //! The effects the engine runs, each read from its rule's name and parameters.
 
 use super::{Dir, Kind, ParamReader};
-use crate::VgdlError;
+use crate::description::VgdlError;
 
 /// An interaction's effect with its parameters read.
 #[derive(Clone, Debug, PartialEq)]

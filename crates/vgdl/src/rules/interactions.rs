@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use super::{error, sprite_named, Effect, Kind, ParamReader, Rule, Timed, MAX_REPEAT};
-use crate::{GameDesc, Interaction, VgdlError};
+use crate::description::{GameDesc, Interaction, VgdlError};
 
 /// The interaction set, compiled.
 pub(super) struct Interactions {

@@ -18,7 +18,7 @@ mod terminations;
 
 use std::collections::{BTreeMap, HashMap};
 
-use crate::{GameDesc, VgdlError};
+use crate::description::{GameDesc, VgdlError};
 
 pub use class::Class;
 pub use effect::Effect;

@@ -1,6 +1,6 @@
 //! A rule's or a sprite's parameters, read with GVGAI's conversions.
 
-use crate::{Param, VgdlError};
+use crate::description::{Param, VgdlError};
 
 /// Reads parameters with GVGAI's conversions, naming the line in errors.
 pub(super) struct ParamReader<'a> {

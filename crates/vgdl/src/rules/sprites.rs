@@ -5,7 +5,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::class::{Class, LOOKS, SPRITE_PARAMS};
 use super::{error, Dir, Kind, ParamReader};
-use crate::{GameDesc, Param, SpriteDef, VgdlError};
+use crate::description::{GameDesc, Param, SpriteDef, VgdlError};
 
 /// A sprite type, compiled.
 #[derive(Clone, Debug)]

@@ -1,7 +1,7 @@
 //! The termination set compiled, in order.
 
 use super::{error, sprite_named, Kind, ParamReader, Term};
-use crate::{GameDesc, Termination, VgdlError};
+use crate::description::{GameDesc, Termination, VgdlError};
 
 /// Compiles the termination set, listing in `missing` the terminations and parameters the
 /// engine does not run (those are left out).
