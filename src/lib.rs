@@ -34,9 +34,3 @@ pub const GAMES: &[game::registry::Plugin] = &[
 pub fn install_games() {
     game::registry::install(GAMES);
 }
-
-#[cfg(test)]
-#[ctor::ctor]
-fn install_games_for_unit_tests() {
-    install_games();
-}

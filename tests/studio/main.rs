@@ -1,7 +1,8 @@
 //! The studio's library and command line with every shipped game installed, one module per
 //! subject: files and packs (`files`), bad input (`bad_input`, `fuzz`, `reliability`), the flag
 //! ranges (`bounds`), each game's commands (`*_cli`), the cVAE files (`cvae_files`), the
-//! document model with real games' hooks (`document_*`). One test binary, so a change links
+//! document model with real games' hooks (`document_*`), games as plug-ins (`registry`, which
+//! also registers the toy game). One test binary, so a change links
 //! it once (`cargo test --test studio files::` runs one module).
 
 // Tests fail loudly on purpose: an unwrap or expect here is an assertion.
@@ -44,6 +45,7 @@ mod mario_cli;
 mod mario_files;
 mod mario_play;
 mod pack_out;
+mod registry;
 mod reliability;
 mod shard_cli;
 mod vgdl_cli;

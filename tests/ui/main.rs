@@ -1,9 +1,9 @@
 //! The studio window with every shipped game, driven with egui_kittest: the editor
 //! (`ui_editor`), start-up and recovery (`ui_startup`), generators, candidates, playtest and
 //! interpolation (`ui_part2`), Mario (`ui_mario`), the Device setting (`ui_device`), and the window's pure helpers
-//! (`app_helpers`). One test binary (`cargo test --test ui
-//! ui_editor::` runs one module); the toy game's window test stays apart in `ui_toy.rs`,
-//! since it registers a game of its own.
+//! (`app_helpers`), and a game added at run time (`ui_toy`, which registers the toy game; it
+//! has no playtest keys, so the tests that list every game are the same with it or without).
+//! One test binary (`cargo test --test ui ui_editor::` runs one module).
 
 // Tests fail loudly on purpose: an unwrap or expect here is an assertion.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -43,3 +43,4 @@ mod ui_models;
 mod ui_part2;
 mod ui_round4;
 mod ui_startup;
+mod ui_toy;

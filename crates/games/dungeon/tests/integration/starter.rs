@@ -1,6 +1,6 @@
 //! The starter pack `levels/dungeon/starter.ron`: fifteen hand-made rooms in rising
 //! difficulty, checked against the engine (their stored figures are what the analysis says
-//! now). `cargo test --release -p dungeon --test starter -- --ignored` rewrites the pack from the
+//! now). `cargo test --release -p dungeon --test integration starter:: -- --ignored` rewrites the pack from the
 //! rooms below.
 
 // Tests fail loudly on purpose: an unwrap or expect here is an assertion.

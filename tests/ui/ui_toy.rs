@@ -3,15 +3,6 @@
 //! playtest) is registered here, then switched to, painted, analysed, generated, played and
 //! saved through the studio, as a designer would.
 
-// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-/// The studio's games, installed as the binary installs them.
-#[ctor::ctor]
-fn install_games() {
-    level_studio::install_games();
-}
-
 use egui_kittest::kittest::Queryable;
 use egui_kittest::Harness;
 use level_studio::app::{AppCommand, JobMode, PackCommand, Settings, StudioApp, StudioPaths};

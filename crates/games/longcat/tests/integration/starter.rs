@@ -1,6 +1,6 @@
 //! The starter pack `levels/longcat/starter.ron`: a check that its stored figures are what the
 //! engine computes now, and (ignored) the builder that wrote it:
-//! `cargo test --release -p longcat --test starter -- --ignored` rewrites the pack.
+//! `cargo test --release -p longcat --test integration starter:: -- --ignored` rewrites the pack.
 
 // Tests fail loudly on purpose: an unwrap or expect here is an assertion.
 #![allow(clippy::unwrap_used, clippy::expect_used)]

@@ -2,15 +2,6 @@
 //! game registered here (two tiles, one generator) works through the registry, the
 //! generation service, files, PNG export and the command line without any change to them.
 
-// Tests fail loudly on purpose: an unwrap or expect here is an assertion.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
-
-/// The studio's games, installed as the binary installs them.
-#[ctor::ctor]
-fn install_games() {
-    level_studio::install_games();
-}
-
 use level_studio::game;
 use level_studio::generation;
 use level_studio::jobs::Cancel;

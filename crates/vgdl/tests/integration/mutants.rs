@@ -6,7 +6,7 @@
 //! past its time bound, and the whole run stays within its memory bound.
 //!
 //! `cargo test` runs 300 mutants. A longer run (the 20,000):
-//! `VGDL_MUTANTS=20000 cargo test --release -p vgdl --test mutants -- --nocapture`.
+//! `VGDL_MUTANTS=20000 cargo test --release -p vgdl --test integration mutants:: -- --nocapture`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
