@@ -186,3 +186,250 @@ fn no_module_of_a_game_crate_names_its_game_module_but_lib() {
     }
     assert!(checked >= 7, "only {checked} game crates have a game.rs");
 }
+
+/// A crate's modules by path (`""` the crate root, `"a::b"`) and their text, outside test
+/// modules and comments.
+fn modules(src: &Path) -> std::collections::BTreeMap<String, String> {
+    let mut out = std::collections::BTreeMap::new();
+    for file in rust_files(src) {
+        let rel = file.strip_prefix(src).unwrap().with_extension("");
+        let mut parts: Vec<String> = rel
+            .iter()
+            .map(|p| p.to_string_lossy().into_owned())
+            .collect();
+        if parts.last().is_some_and(|p| p == "mod") || parts == ["lib"] || parts == ["main"] {
+            parts.pop();
+        }
+        let text = std::fs::read_to_string(&file).unwrap();
+        let text = text
+            .split("#[cfg(test)]\nmod tests")
+            .next()
+            .unwrap()
+            .lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        out.insert(parts.join("::"), text);
+    }
+    out
+}
+
+/// The paths a `use`-like mention names, from just after `crate::` or `super::`: `a::b`,
+/// `a::{b, c::{d}}` (every leaf of a group), each as its segments.
+fn paths_after(text: &str) -> Vec<Vec<String>> {
+    let mut out = Vec::new();
+    let mut prefix: Vec<String> = Vec::new();
+    let mut word = String::new();
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c.is_alphanumeric() || c == '_' {
+            word.push(c);
+        } else if c == ':' && chars.peek() == Some(&':') {
+            chars.next();
+            prefix.push(std::mem::take(&mut word));
+        } else if c == '{' {
+            let mut depth = 1;
+            let mut group = String::new();
+            for g in chars.by_ref() {
+                depth += i32::from(g == '{') - i32::from(g == '}');
+                if depth == 0 {
+                    break;
+                }
+                group.push(g);
+            }
+            let mut item = String::new();
+            let mut level = 0;
+            for g in group.chars().chain([',']) {
+                level += i32::from(g == '{') - i32::from(g == '}');
+                if g == ',' && level == 0 {
+                    for p in paths_after(item.trim()) {
+                        out.push(prefix.iter().cloned().chain(p).collect());
+                    }
+                    item.clear();
+                } else {
+                    item.push(g);
+                }
+            }
+            return out;
+        } else {
+            break;
+        }
+    }
+    prefix.push(word);
+    out.push(prefix);
+    out
+}
+
+/// The circles of `use crate::…` / `super::…` mentions between a crate's modules (a module
+/// naming its own ancestors or descendants does not count): each circle's modules, sorted.
+fn import_circles(src: &Path) -> Vec<Vec<String>> {
+    let mods = modules(src);
+    let names: Vec<&String> = mods.keys().collect();
+    let index = |m: &str| names.iter().position(|n| n.as_str() == m);
+    let mut edges: Vec<std::collections::BTreeSet<usize>> = vec![Default::default(); names.len()];
+    for (from, (module, text)) in mods.iter().enumerate() {
+        let here: Vec<&str> = module.split("::").filter(|s| !s.is_empty()).collect();
+        let mut rest = text.as_str();
+        while let Some(at) = rest.find(|c| c == 'c' || c == 's') {
+            rest = &rest[at..];
+            let boundary = text.len() - rest.len();
+            let before = text[..boundary].chars().next_back();
+            let fresh = !before.is_some_and(|b| b.is_alphanumeric() || b == '_' || b == ':');
+            let (base, after): (Vec<&str>, &str) = if fresh && rest.starts_with("crate::") {
+                (Vec::new(), &rest[7..])
+            } else if fresh && rest.starts_with("super::") {
+                let mut base = here.clone();
+                let mut after = rest;
+                while let Some(r) = after.strip_prefix("super::") {
+                    base.pop();
+                    after = r;
+                }
+                (base, after)
+            } else {
+                rest = &rest[1..];
+                continue;
+            };
+            for path in paths_after(after) {
+                let mut full: Vec<String> = base.iter().map(|s| s.to_string()).collect();
+                let mut target = None;
+                for seg in path {
+                    full.push(seg);
+                    if let Some(i) = index(&full.join("::")) {
+                        target = Some(i);
+                    }
+                }
+                if let Some(to) = target {
+                    let (a, b) = (names[from].as_str(), names[to].as_str());
+                    let related = a == b
+                        || b.is_empty()
+                        || a.is_empty()
+                        || a.starts_with(&format!("{b}::"))
+                        || b.starts_with(&format!("{a}::"));
+                    if !related {
+                        edges[from].insert(to);
+                    }
+                }
+            }
+            rest = &rest[1..];
+        }
+    }
+    // Tarjan's strongly connected components.
+    struct Search<'a> {
+        edges: &'a [std::collections::BTreeSet<usize>],
+        index: Vec<Option<usize>>,
+        low: Vec<usize>,
+        stack: Vec<usize>,
+        on: Vec<bool>,
+        next: usize,
+        found: Vec<Vec<usize>>,
+    }
+    fn visit(s: &mut Search<'_>, v: usize) {
+        s.index[v] = Some(s.next);
+        s.low[v] = s.next;
+        s.next += 1;
+        s.stack.push(v);
+        s.on[v] = true;
+        for &w in s.edges[v].clone().iter() {
+            match s.index[w] {
+                None => {
+                    visit(s, w);
+                    s.low[v] = s.low[v].min(s.low[w]);
+                }
+                Some(i) if s.on[w] => s.low[v] = s.low[v].min(i),
+                Some(_) => {}
+            }
+        }
+        if Some(s.low[v]) == s.index[v] {
+            let mut part = Vec::new();
+            while let Some(w) = s.stack.pop() {
+                s.on[w] = false;
+                part.push(w);
+                if w == v {
+                    break;
+                }
+            }
+            if part.len() > 1 {
+                s.found.push(part);
+            }
+        }
+    }
+    let n = names.len();
+    let mut s = Search {
+        edges: &edges,
+        index: vec![None; n],
+        low: vec![0; n],
+        stack: Vec::new(),
+        on: vec![false; n],
+        next: 0,
+        found: Vec::new(),
+    };
+    for v in 0..n {
+        if s.index[v].is_none() {
+            visit(&mut s, v);
+        }
+    }
+    let mut circles: Vec<Vec<String>> = s
+        .found
+        .into_iter()
+        .map(|part| {
+            let mut c: Vec<String> = part.into_iter().map(|i| names[i].clone()).collect();
+            c.sort();
+            c
+        })
+        .collect();
+    circles.sort();
+    circles
+}
+
+/// The crates' `src` folders: the shared crates, the games, the engine and the binary.
+fn crate_sources() -> Vec<(String, std::path::PathBuf)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out = vec![("level-studio".to_string(), root.join("src"))];
+    for parent in ["crates", "crates/games"] {
+        for entry in std::fs::read_dir(root.join(parent)).unwrap() {
+            let dir = entry.unwrap().path();
+            if dir.join("src").is_dir() {
+                let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+                out.push((name, dir.join("src")));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The most import circles the house may hold (issue 65: Mario's engine pair is inherent).
+const MOST_CIRCLES: usize = 99;
+
+/// Issue 65: modules that name each other make a circle a newcomer copies; the house keeps
+/// few, and this test lists them.
+#[test]
+fn import_circles_are_few_and_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    for (file, text) in [
+        ("lib.rs", "mod a;\nmod b;\nmod c;\nmod d;"),
+        ("a.rs", "use crate::{b::X, c};\n// use crate::d;"),
+        ("b.rs", "use super::a::Y;"),
+        ("c.rs", "pub fn f() { crate::d::g() }"),
+        ("d.rs", "use crate::c;\n#[cfg(test)]\nmod tests {\n    use crate::a;\n}"),
+    ] {
+        std::fs::write(dir.path().join(file), text).unwrap();
+    }
+    assert_eq!(
+        import_circles(dir.path()),
+        [vec!["a".to_string(), "b".into()], vec!["c".into(), "d".into()]]
+    );
+    let mut all = Vec::new();
+    for (name, src) in crate_sources() {
+        for circle in import_circles(&src) {
+            all.push(format!("{name}: {}", circle.join(" ⇄ ")));
+        }
+    }
+    println!("{} import circles:\n{}", all.len(), all.join("\n"));
+    assert!(
+        all.len() <= MOST_CIRCLES,
+        "{} import circles, at most {MOST_CIRCLES}:\n{}",
+        all.len(),
+        all.join("\n")
+    );
+}

@@ -355,7 +355,9 @@ fn a_png_sheet_above_the_budget_is_refused_with_a_suggestion() {
     let dir = tempfile::tempdir().unwrap();
     let pack = pack_of(100_000, "huge");
     let png = dir.path().join("sheet.png");
-    let err = level_studio::export::export_png(&png, &pack, &[]).unwrap_err();
+    let err = level_studio::export::export_png(&png, &pack, &[])
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("--format tmj"), "{err}");
     assert!(err.contains("64 million"), "{err}");
     assert!(!png.exists());

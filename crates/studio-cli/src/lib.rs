@@ -62,7 +62,7 @@ pub enum Slot {
 }
 
 /// A sub-command a game adds to the command line through its plug-in
-/// ([`Registry::add`](studio_core::game::registry::Registry::add)).
+/// ([`RegisterCommands::add_command`]).
 #[derive(Clone, Copy, Debug)]
 pub struct GameCommand {
     /// The game that owns it.
@@ -80,6 +80,52 @@ pub struct GameCommand {
     /// The least command line that reaches its flags (`["eval", "--game", "GAME",
     /// "--model", "MODEL"]`): what the bounds test adds a flag to.
     pub example: &'static [&'static str],
+}
+
+/// How a plug-in adds its command-line commands to the registry.
+pub trait RegisterCommands {
+    /// Adds `command`.
+    ///
+    /// # Panics
+    /// When an installed plug-in already answers one of its names (the same `eval --game G
+    /// --model M`, `train --model M`, `play --game G`, the same taken-over `--flag` or the
+    /// same sub-command): said at start, never ignored.
+    fn add_command(&mut self, command: GameCommand);
+}
+
+impl RegisterCommands for registry::Registry {
+    fn add_command(&mut self, command: GameCommand) {
+        let names = command_names(&command);
+        self.add_shell_entry(command, names);
+    }
+}
+
+/// What makes a second command like `command` one too many, in words.
+fn command_names(command: &GameCommand) -> Vec<String> {
+    let game = command.game;
+    let per_model = |slot: &str| -> Vec<String> {
+        if command.models.is_empty() {
+            vec![format!("{slot} --game {game}")]
+        } else {
+            command
+                .models
+                .iter()
+                .map(|m| format!("{slot} --game {game} --model {m}"))
+                .collect()
+        }
+    };
+    match command.slot {
+        Slot::Eval => per_model("eval"),
+        Slot::Play => per_model("play"),
+        // `train --model M` finds its game by the model alone (any case).
+        Slot::Train => command
+            .models
+            .iter()
+            .map(|m| format!("train --model {}", m.to_ascii_lowercase()))
+            .collect(),
+        Slot::Via { command, flag } => vec![format!("{command} --{flag}")],
+        Slot::Own { name, .. } => vec![format!("the sub-command {name}")],
+    }
 }
 
 /// The game commands the installed plug-ins added.

@@ -7,8 +7,8 @@
 //! budget is spent, or the job is cancelled.
 
 use crate::game::{
-    self, AnalyseOptions, Chart, ConditionSpec, GameId, GenRequest, GenerationContext,
-    LevelGenerator, LevelSink, ModelCache, Verdict,
+    self, AnalyseOptions, Chart, ConditionError, ConditionSpec, GameId, GenRequest,
+    GenerationContext, LevelGenerator, LevelSink, ModelCache, Verdict,
 };
 use crate::jobs::{Cancel, JobError};
 use crate::level::Level;
@@ -44,23 +44,54 @@ pub struct GenSummary {
     pub note: Option<String>,
 }
 
+/// A generation request the studio cannot run as asked: a bad request, told apart from a
+/// generator's failure (a job fails with it boxed: [`JobError::source_is`]).
+#[derive(Debug, thiserror::Error)]
+pub enum RequestError {
+    /// No registered game has the request's id.
+    #[error(transparent)]
+    UnknownGame(#[from] crate::game::registry::UnknownGame),
+    /// The game has no generator of that name.
+    #[error(transparent)]
+    UnknownGenerator(#[from] crate::game::UnknownGenerator),
+    /// A condition the generator does not take.
+    #[error("{generator} does not take a {key} condition")]
+    UnknownCondition {
+        /// The generator's label.
+        generator: String,
+        /// The condition's key.
+        key: String,
+    },
+    /// A condition's value is out of range or of the wrong kind.
+    #[error(transparent)]
+    Condition(#[from] ConditionError),
+    /// A request for no level.
+    #[error("count must be at least 1")]
+    NoLevels,
+    /// A `--shard` that is not `I/N` with 1 ≤ I ≤ N, in words.
+    #[error("{0}")]
+    Shard(String),
+}
+
 /// A request's generator, with its conditions checked and the defaults filled in.
 ///
 /// # Errors
-/// An unknown game or generator, a condition the generator does not take, or a value out of
-/// range, in words.
-pub fn prepare(request: &GenRequest) -> Result<(GenRequest, Arc<dyn LevelGenerator>), String> {
-    let game = request.game.game().map_err(|e| e.to_string())?;
-    let generator = game::generator_of(game, request.generator).map_err(|e| e.to_string())?;
+/// [`RequestError`]: an unknown game or generator, a condition the generator does not take,
+/// or a value out of range, in words.
+pub fn prepare(
+    request: &GenRequest,
+) -> Result<(GenRequest, Arc<dyn LevelGenerator>), RequestError> {
+    let game = request.game.game()?;
+    let generator = game::generator_of(game, request.generator)?;
     let specs = generator.conditions();
     let mut checked = request.clone();
     checked.generator = generator.id();
     for key in request.conditions.keys() {
         if !specs.iter().any(|s| s.key == key) {
-            return Err(format!(
-                "{} does not take a {key} condition",
-                generator.label()
-            ));
+            return Err(RequestError::UnknownCondition {
+                generator: generator.label().to_string(),
+                key: key.to_string(),
+            });
         }
     }
     for spec in &specs {
@@ -73,14 +104,18 @@ pub fn prepare(request: &GenRequest) -> Result<(GenRequest, Arc<dyn LevelGenerat
         }
     }
     if checked.count == 0 {
-        return Err("count must be at least 1".into());
+        return Err(RequestError::NoLevels);
     }
     Ok((checked, generator))
 }
 
-fn in_game_words(error: String, spec: &ConditionSpec, game: &str) -> String {
+fn in_game_words(error: ConditionError, spec: &ConditionSpec, game: &str) -> ConditionError {
     if spec.key == "width" || spec.key == "height" {
-        error.replace("is outside", &format!("is outside {game}'s"))
+        ConditionError(
+            error
+                .0
+                .replace("is outside", &format!("is outside {game}'s")),
+        )
     } else {
         error
     }
@@ -107,7 +142,7 @@ pub fn candidate(
 ) -> Result<Candidate, JobError> {
     let analysis = game
         .game()
-        .map_err(|e| JobError::Failed(e.to_string()))?
+        .map_err(|e| JobError::failed(e.to_string()))?
         .analyse(&level, &AnalyseOptions::default(), cancel);
     level.name = name;
     // The service's own tags first; a generator's (a GA's "fitness 0.812") follow.
@@ -126,7 +161,7 @@ pub fn candidate(
                 pass: false,
                 weak: false,
                 label: "UNKNOWN".into(),
-                reason: e,
+                reason: e.to_string(),
             },
         ),
     };
@@ -316,22 +351,25 @@ impl Shard {
     /// Reads `I/N` (I from 1 to N), refusing anything else in words.
     ///
     /// # Errors
-    /// Text that is not `I/N` with 1 ≤ I ≤ N.
-    pub fn parse(text: &str) -> Result<Shard, String> {
+    /// [`RequestError::Shard`]: text that is not `I/N` with 1 ≤ I ≤ N.
+    pub fn parse(text: &str) -> Result<Shard, RequestError> {
+        let refused = |message: String| RequestError::Shard(message);
         let (i, n) = text
             .split_once('/')
-            .ok_or_else(|| format!("--shard {text}: write it I/N, e.g. 2/4"))?;
+            .ok_or_else(|| refused(format!("--shard {text}: write it I/N, e.g. 2/4")))?;
         let num = |t: &str| {
-            t.trim()
-                .parse::<usize>()
-                .map_err(|_| format!("--shard {text}: I and N are whole numbers, e.g. 2/4"))
+            t.trim().parse::<usize>().map_err(|_| {
+                refused(format!(
+                    "--shard {text}: I and N are whole numbers, e.g. 2/4"
+                ))
+            })
         };
         let (index, of) = (num(i)?, num(n)?);
         if of == 0 || index == 0 || index > of {
-            return Err(format!(
+            return Err(refused(format!(
                 "--shard {text}: I runs from 1 to N (N at least 1), e.g. 1/{}",
                 of.max(1)
-            ));
+            )));
         }
         Ok(Shard { index, of })
     }
@@ -373,7 +411,7 @@ fn run_part(
     charts: &mut dyn FnMut(&[Chart]),
     out: &mut dyn FnMut(Candidate),
 ) -> Result<GenSummary, JobError> {
-    let (request, generator) = prepare(request)?;
+    let (request, generator) = prepare(request).map_err(JobError::failed)?;
     let wanted = request.count;
     let owned = shard.map_or(0..wanted, |s| s.block(wanted));
     let budget = (wanted.saturating_mul(generator.attempts_per_level())).max(MIN_BUDGET);
@@ -458,7 +496,7 @@ pub fn run_near(
     progress: &mut dyn FnMut(f32, String),
     out: &mut dyn FnMut(Candidate),
 ) -> Result<GenSummary, JobError> {
-    let (request, generator) = prepare(request)?;
+    let (request, generator) = prepare(request).map_err(JobError::failed)?;
     let ctx = GenerationContext { models, cancel };
     let base = level.name.clone();
     let name = move |_: &GenRequest, i: usize| format!("{base} near {}", i + 1);

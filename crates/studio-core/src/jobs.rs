@@ -10,35 +10,63 @@ use std::sync::Arc;
 /// Called after a job reports, so a waiting UI wakes up (the window repaints).
 pub type Waker = Arc<dyn Fn() + Send + Sync>;
 
+/// Any error a job fails with, boxed: a caller that needs to know which (weights missing, a
+/// bad request) downcasts it ([`JobError::source_is`]).
+pub type BoxError = Box<dyn std::error::Error + Send + Sync>;
+
 /// Why a job ended without a result.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Debug, thiserror::Error)]
 pub enum JobError {
     /// The job was cancelled (superseded, or the designer pressed Cancel).
+    #[error("cancelled")]
     Cancelled,
-    /// The job failed; the message is for the designer.
-    Failed(String),
+    /// The job failed: its error says why, in words for the designer, and keeps its type
+    /// (a `String` error is a plain message).
+    #[error(transparent)]
+    Failed(BoxError),
 }
 
-impl std::fmt::Display for JobError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl JobError {
+    /// A job failed with `error` (a typed error, or a message in words).
+    pub fn failed(error: impl Into<BoxError>) -> Self {
+        JobError::Failed(error.into())
+    }
+
+    /// True when the job failed with an error of type `E` (a caller telling missing weights
+    /// from a bad request).
+    pub fn source_is<E: std::error::Error + 'static>(&self) -> bool {
+        self.downcast_ref::<E>().is_some()
+    }
+
+    /// The error the job failed with, as type `E`, when it is one.
+    pub fn downcast_ref<E: std::error::Error + 'static>(&self) -> Option<&E> {
         match self {
-            JobError::Cancelled => f.write_str("cancelled"),
-            JobError::Failed(e) => f.write_str(e),
+            JobError::Cancelled => None,
+            JobError::Failed(e) => e.downcast_ref::<E>(),
         }
     }
 }
 
-impl std::error::Error for JobError {}
+/// Two failures are equal when they say the same (tests compare outcomes).
+impl PartialEq for JobError {
+    fn eq(&self, other: &Self) -> bool {
+        match (self, other) {
+            (JobError::Cancelled, JobError::Cancelled) => true,
+            (JobError::Failed(a), JobError::Failed(b)) => a.to_string() == b.to_string(),
+            _ => false,
+        }
+    }
+}
 
 impl From<String> for JobError {
     fn from(e: String) -> Self {
-        JobError::Failed(e)
+        JobError::failed(e)
     }
 }
 
 impl From<&str> for JobError {
     fn from(e: &str) -> Self {
-        JobError::Failed(e.to_string())
+        JobError::failed(e)
     }
 }
 
@@ -249,7 +277,7 @@ impl<T: Send + 'static> Worker<T> {
                         .unwrap_or_else(|| "unknown panic".into());
                     JobEvent::Failed {
                         job,
-                        error: JobError::Failed(format!("the job crashed: {what}")),
+                        error: JobError::failed(format!("the job crashed: {what}")),
                     }
                 }
             };
@@ -267,7 +295,7 @@ impl<T: Send + 'static> Worker<T> {
                 if let Err(e) = spawned {
                     let _ = self.tx.send(JobEvent::Failed {
                         job,
-                        error: JobError::Failed(format!("could not start a thread: {e}")),
+                        error: JobError::failed(format!("could not start a thread: {e}")),
                     });
                 }
             }
@@ -394,7 +422,7 @@ mod tests {
     fn failures_and_panics_are_errors() {
         let mut w: Worker<u32> = Worker::new("test", JobMode::Inline);
         w.start(1, |_, _| Err("bad".into()));
-        assert_eq!(w.poll(), Some((1, Err(JobError::Failed("bad".into())))));
+        assert_eq!(w.poll(), Some((1, Err(JobError::failed("bad")))));
         w.start(2, |_, _| panic!("boom"));
         let (_, r) = w.poll().unwrap();
         assert!(r.unwrap_err().to_string().contains("boom"));

@@ -103,7 +103,7 @@ impl Game for Floorplan {
         _options: &AnalyseOptions,
         _cancel: &Cancel,
     ) -> Result<Analysis, JobError> {
-        Err(JobError::Failed("the stand-in game has no analysis".into()))
+        Err(JobError::failed("the stand-in game has no analysis"))
     }
 
     fn figures_reader(&self) -> Option<FiguresReader> {

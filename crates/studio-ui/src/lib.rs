@@ -2,8 +2,7 @@
 //! small [`widgets`], a playtest session ([`PlaySession`], started by a registered
 //! [`Playtest`]) and a tool window ([`ToolWindow`], made by a registered [`Tool`]). A game
 //! crate builds these behind its `ui` feature and adds them in its plug-in
-//! ([`Registry::add`](studio_core::game::registry::Registry::add)); the window (`studio-app`)
-//! shows them without naming a game.
+//! ([`RegisterWindowParts`]); the window (`studio-app`) shows them without naming a game.
 
 pub mod palette;
 mod playtest;
@@ -14,6 +13,29 @@ pub use playtest::{outcome_frame, Attempt, BoardView, PlaySession, Playtest, Sta
 pub use tool::{Tool, ToolAction, ToolContext, ToolWindow};
 
 use studio_core::jobs;
+
+/// How a plug-in adds its window parts to the registry.
+pub trait RegisterWindowParts {
+    /// Adds the game's bespoke playtest widget.
+    ///
+    /// # Panics
+    /// When the game has a playtest already (said at start, never ignored).
+    fn add_playtest(&mut self, playtest: Playtest);
+
+    /// Adds a tool window of the game (listed in the View menu while it is on the canvas).
+    fn add_tool(&mut self, tool: Tool);
+}
+
+impl RegisterWindowParts for studio_core::game::registry::Registry {
+    fn add_playtest(&mut self, playtest: Playtest) {
+        let name = format!("the playtest of {}", playtest.game);
+        self.add_shell_entry(playtest, vec![name]);
+    }
+
+    fn add_tool(&mut self, tool: Tool) {
+        self.add_shell_entry(tool, Vec::new());
+    }
+}
 
 /// Wakes the window when a worker reports.
 pub trait RepaintOnReport {

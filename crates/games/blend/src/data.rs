@@ -65,6 +65,12 @@ pub enum DataError {
     },
 }
 
+impl From<DataError> for studio_core::formats::FormatError {
+    fn from(error: DataError) -> Self {
+        studio_core::formats::FormatError::game(error)
+    }
+}
+
 /// The Lode Runner level files of `dir` (its `Lode Runner/Processed/`, or `dir` itself), in
 /// level-number order.
 ///
@@ -219,19 +225,19 @@ pub fn split(mut segments: Vec<Segment>, seed: u64) -> Split {
 /// A file that cannot be read or is not a Lode Runner level, named.
 pub fn import_lode_runner(
     request: &studio_core::formats::ImportRequest,
-) -> Result<studio_core::formats::Imported, String> {
+) -> Result<studio_core::formats::Imported, studio_core::formats::FormatError> {
     let mut files = Vec::new();
     for path in &request.paths {
         if path.is_dir() {
-            files.extend(lode_runner_files(path).map_err(|e| e.to_string())?);
+            files.extend(lode_runner_files(path)?);
         } else {
             files.push(path.clone());
         }
     }
     let mut levels = Vec::new();
     for path in &files {
-        let text = studio_core::io::read_text(path).map_err(|e| e.to_string())?;
-        for segment in lode_runner_segments(path, &text).map_err(|e| e.to_string())? {
+        let text = studio_core::io::read_text(path)?;
+        for segment in lode_runner_segments(path, &text)? {
             levels.push(crate::generators::segment_level(&segment));
         }
     }

@@ -89,13 +89,13 @@ impl LevelGenerator for DatasetSegments {
         let want = |key| request.conditions.flag(key).unwrap_or(true);
         let (lr, zelda) = (want("lode_runner"), want("zelda"));
         if !lr && !zelda {
-            return Err(JobError::Failed(
-                "choose Lode Runner, Zelda or both to draw segments from".into(),
+            return Err(JobError::failed(
+                "choose Lode Runner, Zelda or both to draw segments from",
             ));
         }
         let dir = studio_core::datasets::vglc_dir();
         let all = data::load(&dir).map_err(|e| {
-            JobError::Failed(format!(
+            JobError::failed(format!(
                 "{e} (the VGLC text levels; set VGLC_DIR to their folder)"
             ))
         })?;
@@ -205,14 +205,14 @@ impl LevelGenerator for VaeBlends {
     ) -> Result<(), JobError> {
         let model = self
             .model(ctx.models, request.weights.as_deref())
-            .map_err(JobError::Failed)?;
+            .map_err(JobError::failed)?;
         let mut round = 0u64;
         loop {
             if ctx.cancel.is_cancelled() {
                 return Err(JobError::Cancelled);
             }
             let blends = super::vae::random_blends(&model, 16, request.seed.wrapping_add(round))
-                .map_err(|e| JobError::Failed(e.to_string()))?;
+                .map_err(|e| JobError::failed(e.to_string()))?;
             round += 1;
             for rows in blends {
                 if !sink.offer(blend_level(rows, "blend", self.id)) {
@@ -235,11 +235,11 @@ impl LevelGenerator for VaeBlends {
     ) -> Result<LatentWalk, JobError> {
         for level in [a, b] {
             super::level::check_rows(&level.cells)
-                .map_err(|e| JobError::Failed(format!("{}: {e}", level.name)))?;
+                .map_err(|e| JobError::failed(format!("{}: {e}", level.name)))?;
         }
-        let model = self.model(models, None).map_err(JobError::Failed)?;
+        let model = self.model(models, None).map_err(JobError::failed)?;
         let mut walk = super::lab::interpolate(&model, &a.cells, &b.cells, steps)
-            .map_err(|e| JobError::Failed(e.to_string()))?;
+            .map_err(|e| JobError::failed(e.to_string()))?;
         let end = walk.pop().unwrap_or_default();
         let start = walk.remove(0);
         let name = |i: usize| format!("{} to {} {i}", a.name, b.name);
@@ -262,11 +262,11 @@ impl LevelGenerator for VaeBlends {
         sink: &mut dyn LevelSink,
     ) -> Result<(), JobError> {
         super::level::check_rows(&level.cells)
-            .map_err(|e| JobError::Failed(format!("{}: {e}", level.name)))?;
+            .map_err(|e| JobError::failed(format!("{}: {e}", level.name)))?;
         let model = self
             .model(ctx.models, request.weights.as_deref())
-            .map_err(JobError::Failed)?;
-        let failed = |e: candle_core::Error| JobError::Failed(e.to_string());
+            .map_err(JobError::failed)?;
+        let failed = |e: candle_core::Error| JobError::failed(e.to_string());
         let centre = super::lab::latent(&model, std::slice::from_ref(&level.cells))
             .map_err(failed)?
             .remove(0);

@@ -34,7 +34,7 @@ pub fn plugin(registry: &mut studio_core::game::registry::Registry) {
     cli::commands(registry);
     #[cfg(feature = "ui")]
     ui::plugin(registry);
-    registry.add(studio_core::formats::Importer {
+    registry.add_importer(studio_core::formats::Importer {
         format: "vglc-lode-runner",
         label: "VGLC Lode Runner levels",
         help: "VGLC Lode Runner level files or their folder: each level's four 16 × 16 quadrants as blend segments",

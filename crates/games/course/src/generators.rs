@@ -110,7 +110,7 @@ impl LevelGenerator for RandomCourse {
         ctx: &GenerationContext<'_>,
         sink: &mut dyn LevelSink,
     ) -> Result<(), JobError> {
-        let structure = structure_of(&request.conditions).map_err(JobError::Failed)?;
+        let structure = structure_of(&request.conditions).map_err(JobError::failed)?;
         let mut rng = Rng::new(request.seed);
         loop {
             if ctx.cancel.is_cancelled() {
@@ -370,13 +370,13 @@ impl LevelGenerator for RlCourse {
         ctx: &GenerationContext<'_>,
         sink: &mut dyn LevelSink,
     ) -> Result<(), JobError> {
-        let structure = structure_of(&request.conditions).map_err(JobError::Failed)?;
+        let structure = structure_of(&request.conditions).map_err(JobError::failed)?;
         let model = self
             .model(ctx.models, request.weights.as_deref(), structure.events())
-            .map_err(JobError::Failed)?;
+            .map_err(JobError::failed)?;
         let c = request.conditions.usize("ri").unwrap_or(1);
         if c >= structure.columns() {
-            return Err(JobError::Failed(format!(
+            return Err(JobError::failed(format!(
                 "randomizing {c} columns leaves nothing for the actor: a {}-event course has {} \
                  columns",
                 structure.events(),
@@ -384,9 +384,9 @@ impl LevelGenerator for RlCourse {
             )));
         }
         let filter = request.conditions.float("filter").unwrap_or(0.0);
-        let dagp = dagp_of(&request.conditions).map_err(JobError::Failed)?;
+        let dagp = dagp_of(&request.conditions).map_err(JobError::failed)?;
         if dagp.is_some() && !model.has_values() {
-            return Err(JobError::Failed(format!(
+            return Err(JobError::failed(format!(
                 "the {} weights have no critic, and DAGP chooses by the critic: set Diverse: \
                  candidates to 0 or retrain them",
                 self.label()
@@ -397,7 +397,7 @@ impl LevelGenerator for RlCourse {
             if ctx.cancel.is_cancelled() {
                 return Err(JobError::Cancelled);
             }
-            for course in rl_courses(&model, c, 16, dagp, &mut rng).map_err(JobError::Failed)? {
+            for course in rl_courses(&model, c, 16, dagp, &mut rng).map_err(JobError::failed)? {
                 let more = if super::rules::evaluate(&course).value >= filter {
                     sink.offer(course_level(&course, self.id))
                 } else {

@@ -20,7 +20,7 @@ use super::rules::{Outcome, TICK_LIMIT};
 use studio_core::evolve::generator::Breeder;
 use studio_core::evolve::pattern::{self, Category, Fitness, Group};
 use studio_core::evolve::{Constraint, Evaluation, Evolvable, Term};
-use studio_core::game::{ConditionSpec, GenRequest};
+use studio_core::game::{ConditionError, ConditionSpec, GenRequest};
 use studio_core::grid::Grid;
 use studio_core::jobs::{Cancel, JobError};
 use studio_core::level::Level;
@@ -459,7 +459,7 @@ impl Breeder for RoomBreeder {
          already won all the GA's games)"
     }
 
-    fn ga(&self, request: &GenRequest, fitness: Fitness) -> Result<RoomEvolution, String> {
+    fn ga(&self, request: &GenRequest, fitness: Fitness) -> Result<RoomEvolution, ConditionError> {
         let (w, h) = request.conditions.size().unwrap_or((13, 9));
         Ok(RoomEvolution::new(w, h, fitness))
     }

@@ -86,7 +86,7 @@ impl Game for DungeonGame {
         options: &AnalyseOptions,
         cancel: &Cancel,
     ) -> Result<Analysis, JobError> {
-        let room = Room::from_rows(&level.cells).map_err(|e| JobError::Failed(e.to_string()))?;
+        let room = Room::from_rows(&level.cells).map_err(|e| JobError::failed(e.to_string()))?;
         analyse_room(&room, options, cancel)
     }
 
@@ -169,7 +169,7 @@ impl Game for DungeonGame {
             ProfileAgents::default()
         } else {
             ProfileAgents::from_name(agents).ok_or_else(|| {
-                JobError::Failed(format!(
+                JobError::failed(format!(
                     "no agent set {agents:?}; choose gvgai, studio or all"
                 ))
             })?
@@ -180,8 +180,8 @@ impl Game for DungeonGame {
             .filter_map(|l| Room::from_rows(&l.cells).ok())
             .collect();
         if rooms.is_empty() {
-            return Err(JobError::Failed(
-                "no dungeon room among the levels to profile".into(),
+            return Err(JobError::failed(
+                "no dungeon room among the levels to profile",
             ));
         }
         Ok(

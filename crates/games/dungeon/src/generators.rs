@@ -267,7 +267,7 @@ impl LevelGenerator for RoomGenerator {
             let seed = studio_core::rng::Rng::derive(request.seed, attempt).next_u64();
             let room = self
                 .make(w, h, seed)
-                .map_err(|e| JobError::Failed(e.to_string()))?;
+                .map_err(|e| JobError::failed(e.to_string()))?;
             if !sink.offer(to_level(&room, "generated")) {
                 return Ok(());
             }

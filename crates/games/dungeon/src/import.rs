@@ -14,7 +14,8 @@
 use super::room::{Cell, Room, RoomError, Speed};
 use std::path::{Path, PathBuf};
 use studio_core::datasets::zelda::{vglc_files, vglc_terrains};
-use studio_core::formats::{self, ImportRequest, Importer};
+use studio_core::formats::{self, FormatError, ImportRequest, Importer};
+use studio_core::grid::GridError;
 use studio_core::grid::{breadth_first, Grid, FOUR};
 use studio_core::rng::Rng;
 
@@ -35,6 +36,24 @@ pub enum ImportError {
     /// A VGLC file is not a grid of rooms, or the folder has none.
     #[error(transparent)]
     Vglc(#[from] studio_core::datasets::VglcError),
+}
+
+impl From<ImportError> for FormatError {
+    fn from(error: ImportError) -> Self {
+        match error {
+            ImportError::File(e) => FormatError::File(e),
+            ImportError::Vglc(e) => FormatError::Vglc(e),
+            ImportError::Room { path, error } => {
+                let line = match &error {
+                    RoomError::Grid(
+                        GridError::Ragged { line, .. } | GridError::UnknownChar { line, .. },
+                    ) => Some(*line),
+                    _ => None,
+                };
+                FormatError::malformed(&path, line, error.to_string())
+            }
+        }
+    }
 }
 
 /// One room read from a VGLC file and where it came from.
@@ -251,10 +270,10 @@ fn distances(
 ///
 /// # Errors
 /// A file that cannot be read or is not a room, named.
-pub fn import_gvgai(request: &ImportRequest) -> Result<formats::Imported, String> {
+pub fn import_gvgai(request: &ImportRequest) -> Result<formats::Imported, FormatError> {
     let mut levels = Vec::new();
     for path in &request.paths {
-        let room = gvgai_room(path).map_err(|e| e.to_string())?;
+        let room = gvgai_room(path)?;
         levels.push(crate::room::to_level(&room, formats::stem(path, "room")));
     }
     Ok(formats::Imported {
@@ -270,16 +289,16 @@ pub fn import_gvgai(request: &ImportRequest) -> Result<formats::Imported, String
 ///
 /// # Errors
 /// Not one folder, or a folder without dungeon files.
-pub fn import_vglc(request: &ImportRequest) -> Result<formats::Imported, String> {
+pub fn import_vglc(request: &ImportRequest) -> Result<formats::Imported, FormatError> {
     let [dir] = request.paths.as_slice() else {
-        return Err("vglc-zelda takes one folder".into());
+        return Err(FormatError::refused("vglc-zelda takes one folder"));
     };
     let mut imported = formats::Imported {
         title: format!("VGLC Zelda (seed {})", request.seed),
         noun: "rooms".into(),
         ..formats::Imported::default()
     };
-    for found in vglc_dir(dir, request.seed).map_err(|e| e.to_string())? {
+    for found in vglc_dir(dir, request.seed)? {
         match found.room {
             Ok(room) => imported
                 .levels

@@ -31,7 +31,7 @@ pub fn plugin(registry: &mut studio_core::game::registry::Registry) {
     registry.add_game(&DungeonGame);
     cli::commands(registry);
     for importer in import::IMPORTERS {
-        registry.add(importer);
+        registry.add_importer(importer);
     }
 }
 

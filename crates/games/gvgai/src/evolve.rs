@@ -20,7 +20,7 @@ use crate::level::VgdlGame;
 use studio_core::evolve::generator::Breeder;
 use studio_core::evolve::pattern::{self, Category, Fitness, Group};
 use studio_core::evolve::{Constraint, Evaluation, Evolvable, Term};
-use studio_core::game::{ConditionKind, ConditionSpec, ConditionValue, GenRequest};
+use studio_core::game::{ConditionError, ConditionKind, ConditionSpec, ConditionValue, GenRequest};
 use studio_core::grid::Grid;
 use studio_core::level::Level;
 use studio_core::rng::Rng;
@@ -530,14 +530,14 @@ impl Breeder for VgdlBreeder {
         "feasible levels only: every constraint met (the strong agent wins, do-nothing survives, …)"
     }
 
-    fn ga(&self, request: &GenRequest, fitness: Fitness) -> Result<VgdlEvolution, String> {
+    fn ga(&self, request: &GenRequest, fitness: Fitness) -> Result<VgdlEvolution, ConditionError> {
         let int = |key: &str, default: i64| match request.conditions.get(key) {
             Some(ConditionValue::Int(v)) => v,
             _ => default,
         };
         let (w, h) = (int("width", 13), int("height", 9));
         let level = studio_core::game::Game::blank(self.0, w as usize, h as usize);
-        let template = tiles_of(self.0, &level.cells)?;
+        let template = tiles_of(self.0, &level.cells).map_err(ConditionError)?;
         Ok(VgdlEvolution::new(self.0, template, fitness))
     }
 

@@ -4,23 +4,24 @@
 //! and `NAME_lvlN.txt` level files, which GVGAI's engine runs as they are.
 
 use crate::level::{self, open, VgdlGame};
-use studio_core::formats::{Exporter, ImportRequest, Imported, Importer};
+use studio_core::formats::{Exporter, FormatError, ImportRequest, Imported, Importer};
 use studio_core::level::Pack;
 
 /// Imports a GVGAI game: its description and every level beside it (`NAME_lvlN.txt`).
 ///
 /// # Errors
-/// A description that does not load, or a level file that cannot be read.
-pub fn import_game(path: &std::path::Path) -> Result<(Pack, Vec<String>), String> {
-    let text = crate::load::read_text(path).map_err(|e| format!("{e:#}"))?;
+/// [`FormatError::Refused`] for a description that does not load (`FILE:LINE: why`),
+/// [`FormatError::Io`] for a folder that cannot be listed, a level file that cannot be read.
+pub fn import_game(path: &std::path::Path) -> Result<(Pack, Vec<String>), FormatError> {
+    let text = crate::load::read_text(path).map_err(|e| FormatError::refused(format!("{e:#}")))?;
     let file = path.display().to_string();
-    let game = open(&file, &text)?;
+    let game = open(&file, &text).map_err(FormatError::Refused)?;
     let stem = path
         .file_stem()
         .map_or(String::new(), |s| s.to_string_lossy().into_owned());
     let folder = studio_core::io::folder_of(path);
     let mut levels: Vec<(usize, std::path::PathBuf)> = std::fs::read_dir(&folder)
-        .map_err(|e| format!("{}: {e}", folder.display()))?
+        .map_err(FormatError::io(&folder))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter_map(|p| {
             let name = p.file_stem()?.to_string_lossy().into_owned();
@@ -33,7 +34,8 @@ pub fn import_game(path: &std::path::Path) -> Result<(Pack, Vec<String>), String
     pack.description = format!("{} and its levels, from {}", game.file(), folder.display());
     let mut notes = Vec::new();
     for (n, level_path) in levels {
-        let text = crate::load::read_text(&level_path).map_err(|e| format!("{e:#}"))?;
+        let text = crate::load::read_text(&level_path)
+            .map_err(|e| FormatError::refused(format!("{e:#}")))?;
         let (rows, note) = game.rows_from_gvgai(&text);
         if let Some(note) = note {
             notes.push(format!("{}: {note}", level_path.display()));
@@ -48,20 +50,22 @@ pub fn import_game(path: &std::path::Path) -> Result<(Pack, Vec<String>), String
 }
 
 /// Reads each description named (a `GAME.txt` with its `GAME_lvlN.txt` levels beside it).
-fn import(request: &ImportRequest) -> Result<Imported, String> {
+fn import(request: &ImportRequest) -> Result<Imported, FormatError> {
     let mut levels = Vec::new();
     let mut skipped = Vec::new();
     let mut title = String::new();
     if request.paths.is_empty() {
-        return Err("name a GVGAI game description (GAME.txt)".into());
+        return Err(FormatError::refused(
+            "name a GVGAI game description (GAME.txt)",
+        ));
     }
     for path in &request.paths {
         if path.is_dir() {
-            return Err(format!(
+            return Err(FormatError::refused(format!(
                 "{}: a folder; name the game's description (GAME.txt), whose levels \
                  (GAME_lvl0.txt, …) are read from beside it",
                 path.display()
-            ));
+            )));
         }
         let (pack, notes) = import_game(path)?;
         if pack.levels.is_empty() {
@@ -94,29 +98,29 @@ fn owns(name: &str) -> bool {
 /// `NAME.txt` and each level as `NAME_lvlN.txt`, N from 0.
 ///
 /// # Errors
-/// A pack with no level, with levels of another game or of two GVGAI games, or a folder that
-/// cannot be written.
-pub fn export_pack(dir: &std::path::Path, pack: &Pack) -> Result<usize, String> {
+/// [`FormatError::Refused`] for a pack with no level, with levels of another game or of two
+/// GVGAI games; a [`FormatError::File`] for a folder that cannot be written.
+pub fn export_pack(dir: &std::path::Path, pack: &Pack) -> Result<usize, FormatError> {
     let first = pack
         .levels
         .first()
-        .ok_or("the pack has no level to export")?;
+        .ok_or_else(|| FormatError::refused("the pack has no level to export"))?;
     let Some(g) = level::opened(first.game.as_str()) else {
-        return Err(format!(
+        return Err(FormatError::refused(format!(
             "level 1 ({:?}) is a {} level: only levels of a GVGAI game export as gvgai-vgdl",
             first.name, first.game
-        ));
+        )));
     };
     for (i, level) in pack.levels.iter().enumerate() {
         if level.game != first.game {
-            return Err(format!(
+            return Err(FormatError::refused(format!(
                 "level {} ({:?}) is a {} level where level 1 is {}: a GVGAI export holds one \
                  game",
                 i + 1,
                 level.name,
                 level.game,
                 studio_core::game::Game::name(g)
-            ));
+            )));
         }
     }
     let stem = stem_of(g);

@@ -145,7 +145,7 @@ impl Game for VgdlGame {
             .map(|l| l.cells.clone())
             .collect();
         if rows.is_empty() {
-            return Err(JobError::Failed(format!(
+            return Err(JobError::failed(format!(
                 "no {} level among the levels to profile",
                 self.name
             )));

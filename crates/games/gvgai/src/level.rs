@@ -11,6 +11,7 @@ use crate::load::Game as Loaded;
 use crate::roles;
 use std::sync::{Arc, Mutex};
 use studio_core::evolve::pattern::Category;
+use studio_core::formats::FormatError;
 use studio_core::game::registry::{self, SourceLoader};
 use studio_core::game::{Game, GameSource, TileInfo};
 use studio_core::level::Level;
@@ -124,8 +125,10 @@ pub fn file_tag_for(file: &str, text: &str) -> String {
 }
 
 /// Reads a pack's VGDL source (the [`SourceLoader`] this plug-in adds).
-fn load_source(source: &GameSource) -> Result<&'static dyn Game, String> {
-    open(&source.file, &source.text).map(|g| g as &'static dyn Game)
+fn load_source(source: &GameSource) -> Result<&'static dyn Game, FormatError> {
+    open(&source.file, &source.text)
+        .map(|g| g as &'static dyn Game)
+        .map_err(FormatError::Refused)
 }
 
 /// The loader packs use to register their GVGAI games.

@@ -37,7 +37,7 @@ pub const ID: GameId = GameId::new("gvgai");
 /// the user opens one ([`level::open`]).
 pub fn plugin(registry: &mut studio_core::game::registry::Registry) {
     cli::commands(registry);
-    registry.add(level::LOADER);
-    registry.add(formats::IMPORTER);
-    registry.add(formats::EXPORTER);
+    registry.add_source_loader(level::LOADER);
+    registry.add_importer(formats::IMPORTER);
+    registry.add_exporter(formats::EXPORTER);
 }

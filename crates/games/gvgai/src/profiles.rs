@@ -52,7 +52,7 @@ fn full_games(
     budget: Option<usize>,
     cancel: &Cancel,
 ) -> Result<Vec<agents::Outcome>, JobError> {
-    let state = game.state(rows, seed as i64).map_err(JobError::Failed)?;
+    let state = game.state(rows, seed as i64).map_err(JobError::failed)?;
     (0..u64::from(games))
         .map(|g| {
             if cancel.is_cancelled() {
@@ -63,7 +63,7 @@ fn full_games(
             let mut state = state.clone();
             state.rng = vgdl::rng::JavaRandom::new(s);
             let mut a =
-                agents::with_budget(agent, s, &game.game, budget).map_err(JobError::Failed)?;
+                agents::with_budget(agent, s, &game.game, budget).map_err(JobError::failed)?;
             // Stop acts within a tick, not only between games (F34).
             let outcome =
                 agents::play_out_within(state, a.as_mut(), &agents::Bounds::cancelled_by(cancel));
@@ -179,7 +179,7 @@ pub fn analyse(
 ) -> Result<Analysis, JobError> {
     let games = options.games.unwrap_or(ANALYSIS_GAMES).max(1);
     game.state(&level.cells, options.seed as i64)
-        .map_err(JobError::Failed)?;
+        .map_err(JobError::failed)?;
     let results: Vec<Result<Vec<agents::Outcome>, JobError>> = ANALYSIS_AGENTS
         .par_iter()
         .map(|a| full_games(game, &level.cells, a, games, options.seed, None, cancel))

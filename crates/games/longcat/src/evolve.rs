@@ -18,7 +18,7 @@ use super::level::{Cell, LongcatLevel};
 use studio_core::evolve::generator::Breeder;
 use studio_core::evolve::pattern::{self, Category, Fitness, Group};
 use studio_core::evolve::{Constraint, Evaluation, Evolvable, Term};
-use studio_core::game::{ConditionSpec, GenRequest};
+use studio_core::game::{ConditionError, ConditionSpec, GenRequest};
 use studio_core::grid::Grid;
 use studio_core::level::Level;
 use studio_core::rng::Rng;
@@ -197,7 +197,7 @@ impl Breeder for BoardBreeder {
         "Keep only non-trivial boards (every feasible board already is)"
     }
 
-    fn ga(&self, request: &GenRequest, fitness: Fitness) -> Result<BoardEvolution, String> {
+    fn ga(&self, request: &GenRequest, fitness: Fitness) -> Result<BoardEvolution, ConditionError> {
         let (width, height) = size_of(&request.conditions);
         Ok(BoardEvolution {
             width,

@@ -342,26 +342,27 @@ pub fn write(level: &MarioLevel, format: Format) -> String {
 /// one holding other files is refused, untouched.
 ///
 /// # Errors
-/// A level that is not a Mario level, or a `dir` that is not replaced (nothing is written
-/// then), or a file that cannot be written.
+/// A [`studio_core::formats::FormatError`]: a level that is not a Mario level (refused), a
+/// `dir` that is not replaced (nothing is written then), or a file that cannot be written.
 pub fn export_pack(
     dir: &std::path::Path,
     pack: &studio_core::level::Pack,
     format: Format,
-) -> Result<usize, String> {
+) -> Result<usize, studio_core::formats::FormatError> {
+    use studio_core::formats::FormatError as Refusal;
     let mut texts = Vec::new();
     for (i, level) in pack.levels.iter().enumerate() {
         if level.game != crate::level::ID {
-            return Err(format!(
+            return Err(Refusal::refused(format!(
                 "level {} ({:?}) is a {} level: only Mario levels export as {}",
                 i + 1,
                 level.name,
                 level.game,
                 format.name()
-            ));
+            )));
         }
         let mario = MarioLevel::from_rows(&level.cells)
-            .map_err(|e| format!("level {} ({:?}): {e}", i + 1, level.name))?;
+            .map_err(|e| Refusal::refused(format!("level {} ({:?}): {e}", i + 1, level.name)))?;
         let stem: String = studio_core::export::name_without_place(&level.name, i + 1)
             .chars()
             .map(|c| {
@@ -410,20 +411,27 @@ pub fn is_export_file(name: &str) -> bool {
 /// Mario levels from files, or folders of `.txt` files (sorted by name), in `format`'s text.
 ///
 /// # Errors
-/// A file that is not a level, with its name, row and column (nothing is written then).
+/// [`studio_core::formats::FormatError::Malformed`]: a file that is not a level, with its
+/// name, row and column (nothing is written then).
 fn import(
     request: &studio_core::formats::ImportRequest,
     format: Format,
-) -> Result<studio_core::formats::Imported, String> {
-    use studio_core::formats::{files_in, stem, Imported};
+) -> Result<studio_core::formats::Imported, studio_core::formats::FormatError> {
+    use studio_core::formats::{files_in, stem, FormatError as Malformed, Imported};
     let mut levels = Vec::new();
     for path in files_in(&request.paths, "txt")? {
-        let text = studio_core::io::read_text(&path).map_err(|e| e.to_string())?;
+        let text = studio_core::io::read_text(&path)?;
         let level = match format {
             Format::Vglc => read_vglc(&text),
             Format::MarioAi => read_mario_ai(&text),
         }
-        .map_err(|e| format!("{}: {e}; nothing was written", path.display()))?;
+        .map_err(|e| {
+            let row = match &e {
+                FormatError::Letter { row, .. } | FormatError::Ragged { row, .. } => Some(*row),
+                FormatError::Level(_) => None,
+            };
+            Malformed::malformed(&path, row, format!("{e}; nothing was written"))
+        })?;
         let mut level = crate::level::to_level(&level, stem(&path, "level"));
         if format == Format::MarioAi {
             // Kept with the level, so an export writes the file's own letters back.

@@ -79,7 +79,7 @@ impl Game for MarioGame {
         cancel: &Cancel,
     ) -> Result<Analysis, JobError> {
         let mario =
-            MarioLevel::from_rows(&level.cells).map_err(|e| JobError::Failed(e.to_string()))?;
+            MarioLevel::from_rows(&level.cells).map_err(|e| JobError::failed(e.to_string()))?;
         analyse_level(&mario, options, cancel)
     }
 

@@ -84,7 +84,7 @@ impl LevelGenerator for RandomPatterns {
         ctx: &GenerationContext<'_>,
         sink: &mut dyn LevelSink,
     ) -> Result<(), JobError> {
-        let pat = PatLegal::default_set().map_err(JobError::Failed)?;
+        let pat = PatLegal::default_set().map_err(JobError::failed)?;
         let length = length_of(&request.conditions);
         for attempt in 0u64.. {
             if ctx.cancel.is_cancelled() {
@@ -208,15 +208,15 @@ impl LevelGenerator for CganRandom {
         sink: &mut dyn LevelSink,
     ) -> Result<(), JobError> {
         let model =
-            Self::model(ctx.models, request.weights.as_deref()).map_err(JobError::Failed)?;
-        let pat = PatLegal::default_set().map_err(JobError::Failed)?;
+            Self::model(ctx.models, request.weights.as_deref()).map_err(JobError::failed)?;
+        let pat = PatLegal::default_set().map_err(JobError::failed)?;
         let length = length_of(&request.conditions);
         for attempt in 0u64.. {
             if ctx.cancel.is_cancelled() {
                 return Err(JobError::Cancelled);
             }
             let mut rng = Rng::derive(request.seed, attempt);
-            match cgan_level(&model.generator, &pat, length, &mut rng).map_err(JobError::Failed)? {
+            match cgan_level(&model.generator, &pat, length, &mut rng).map_err(JobError::failed)? {
                 Some(level) => {
                     if !sink.offer(to_level(&level, "cgan")) {
                         return Ok(());
@@ -428,7 +428,7 @@ impl Td3Generator {
             if ctx.cancel.is_cancelled() {
                 return Err(JobError::Cancelled);
             }
-            let builds = make(&mut Rng::derive(request.seed, attempt)).map_err(JobError::Failed)?;
+            let builds = make(&mut Rng::derive(request.seed, attempt)).map_err(JobError::failed)?;
             if !self.offer(&builds, sink) {
                 return Ok(());
             }
@@ -519,9 +519,9 @@ impl LevelGenerator for Td3Generator {
     ) -> Result<(), JobError> {
         let bundle = self
             .bundle(ctx.models, request.weights.as_deref())
-            .map_err(JobError::Failed)?;
-        let pat = PatLegal::default_set().map_err(JobError::Failed)?;
-        let making = Self::making(&request.conditions).map_err(JobError::Failed)?;
+            .map_err(JobError::failed)?;
+        let pat = PatLegal::default_set().map_err(JobError::failed)?;
+        let making = Self::making(&request.conditions).map_err(JobError::failed)?;
         let gen = bundle.rl(&pat);
         self.each_attempt(request, ctx, sink, |rng| {
             let seed = rng.next_u64();
@@ -541,10 +541,10 @@ impl LevelGenerator for Td3Generator {
     ) -> Result<(), JobError> {
         let bundle = self
             .bundle(ctx.models, request.weights.as_deref())
-            .map_err(JobError::Failed)?;
-        let pat = PatLegal::default_set().map_err(JobError::Failed)?;
+            .map_err(JobError::failed)?;
+        let pat = PatLegal::default_set().map_err(JobError::failed)?;
         let mario =
-            MarioLevel::from_rows(&level.cells).map_err(|e| JobError::Failed(e.to_string()))?;
+            MarioLevel::from_rows(&level.cells).map_err(|e| JobError::failed(e.to_string()))?;
         let gen = bundle.rl(&pat);
         self.each_attempt(request, ctx, sink, |rng| {
             let mut builds = vec![super::td3::continue_from(&mario, NEAR_KEEP, &pat, rng)?];

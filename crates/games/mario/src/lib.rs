@@ -37,10 +37,10 @@ pub fn plugin(registry: &mut studio_core::game::registry::Registry) {
     #[cfg(feature = "ui")]
     ui::plugin(registry);
     for importer in formats::IMPORTERS {
-        registry.add(importer);
+        registry.add_importer(importer);
     }
     for exporter in formats::EXPORTERS {
-        registry.add(exporter);
+        registry.add_exporter(exporter);
     }
 }
 

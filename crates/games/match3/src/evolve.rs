@@ -15,7 +15,7 @@ use super::validate::{validate, ValidationConfig};
 use studio_core::evolve::generator::Breeder;
 use studio_core::evolve::pattern::{self, Category, Fitness, Group};
 use studio_core::evolve::{Constraint, Evaluation, Evolvable, Term};
-use studio_core::game::{ConditionKind, ConditionSpec, ConditionValue, GenRequest};
+use studio_core::game::{ConditionError, ConditionKind, ConditionSpec, ConditionValue, GenRequest};
 use studio_core::grid::Grid;
 use studio_core::level::Level;
 use studio_core::rng::Rng;
@@ -224,7 +224,11 @@ impl Breeder for LayoutBreeder {
         "Keep only layouts the bots find valid in the 30-game validation"
     }
 
-    fn ga(&self, request: &GenRequest, fitness: Fitness) -> Result<LayoutEvolution, String> {
+    fn ga(
+        &self,
+        request: &GenRequest,
+        fitness: Fitness,
+    ) -> Result<LayoutEvolution, ConditionError> {
         let (width, height, symmetry) = size_of(&request.conditions);
         let target_moves = request.conditions.float("moves").unwrap_or(15.0);
         Ok(LayoutEvolution {

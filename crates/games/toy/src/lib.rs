@@ -116,7 +116,7 @@ impl Game for ToyGame {
             summary: format!("{crates} crates"),
             graph: Some(Arc::new(GraphPicture::new(
                 StateGraph::<Clearing, MAX_CELLS>::explore((), Clearing::start(level), 4096)
-                    .map_err(|e| JobError::Failed(e.to_string()))?,
+                    .map_err(|e| JobError::failed(e.to_string()))?,
             ))),
             graph_note: None,
             detail: None,

@@ -97,7 +97,7 @@ impl ProfileWindow {
         let key = self.next_key;
         self.next_key += 1;
         self.worker.start(key, move |cancel, report| {
-            let g = game.game().map_err(|e| JobError::Failed(e.to_string()))?;
+            let g = game.game().map_err(|e| JobError::failed(e.to_string()))?;
             let mut out = Vec::new();
             for (i, (label, levels)) in sets.iter().enumerate() {
                 // Level by level, so the bar moves with each level played (W4); every

@@ -436,7 +436,7 @@ impl GeneratorPanel {
                 Err(JobError::Cancelled) => {}
                 Err(JobError::Failed(e)) => {
                     self.status_game = self.running;
-                    self.error = Some(e);
+                    self.error = Some(e.to_string());
                 }
             }
         }

@@ -169,7 +169,7 @@ impl ModelsWindow {
             })
             .map_err(|e| match e {
                 level_vae::LevelVaeError::Cancelled => JobError::Cancelled,
-                other => JobError::Failed(other.to_string()),
+                other => JobError::failed(other.to_string()),
             })?;
             Ok(out)
         });
@@ -227,11 +227,11 @@ impl ModelsWindow {
                 inpaint::inpaint(&level, region, model.as_ref(), &config, cancel).map_err(|e| {
                     match e {
                         inpaint::InpaintError::Cancelled => JobError::Cancelled,
-                        other => JobError::Failed(other.to_string()),
+                        other => JobError::failed(other.to_string()),
                     }
                 })?;
             if found.candidates.is_empty() {
-                return Err(JobError::Failed(format!(
+                return Err(JobError::failed(format!(
                     "no candidate for region {region} passed the game's analysis in {} \
                      attempts: try a larger selection or another seed",
                     found.attempts

@@ -16,6 +16,7 @@ use studio_core::document::editor::Identity;
 use studio_core::export::png::{self as png_sheet, SheetNote};
 use studio_core::export::tiled;
 use studio_core::files;
+use studio_core::formats::FormatError;
 use studio_core::jobs::{JobMode, Worker};
 use studio_core::level::{Game, Level, Pack};
 
@@ -61,9 +62,9 @@ impl FileWork {
 /// Finished file work, applied on the UI thread.
 pub(crate) enum FileDone {
     /// Levels imported from another tool's format, as a new pack (or why not).
-    Imported(PathBuf, Result<Pack, String>),
+    Imported(PathBuf, Result<Pack, FormatError>),
     Opened(PathBuf, Result<Opened, String>),
-    Exported(PathBuf, Result<(), String>),
+    Exported(PathBuf, Result<(), FormatError>),
 }
 
 impl FileJob {
@@ -85,13 +86,13 @@ impl FileJob {
             } => {
                 let written = match format {
                     ExportFormat::Json => {
-                        files::export_pack_json(&path, &pack).map_err(|e| e.to_string())
+                        files::export_pack_json(&path, &pack).map_err(FormatError::from)
                     }
                     ExportFormat::Png => png_sheet::export_png(&path, &pack, &notes),
                     ExportFormat::Tiled => tiled::export_tmj(&path, &pack, &notes).map(|_| ()),
                     ExportFormat::Registered(i) => match studio_core::formats::exporters().get(i) {
                         Some(exporter) => (exporter.export)(&path, &pack).map(|_| ()),
-                        None => Err("no such export format in this build".into()),
+                        None => Err(FormatError::refused("no such export format in this build")),
                     },
                 };
                 FileDone::Exported(path, written)
@@ -134,22 +135,22 @@ fn read(path: &Path, game: Game) -> Result<Opened, String> {
 }
 
 /// Reads levels of the format `formats::importers()[i]` from `path` into a pack.
-fn import(i: usize, path: &Path) -> Result<Pack, String> {
+fn import(i: usize, path: &Path) -> Result<Pack, FormatError> {
     let importer = studio_core::formats::importers()
         .get(i)
         .cloned()
-        .ok_or("no such import format in this build")?;
+        .ok_or_else(|| FormatError::refused("no such import format in this build"))?;
     let imported = (importer.import)(&studio_core::formats::ImportRequest {
         paths: vec![path.to_path_buf()],
         seed: 0,
     })?;
     if imported.levels.is_empty() {
-        return Err(format!(
+        return Err(FormatError::refused(format!(
             "{}: no {} could be read as {}",
             path.display(),
             imported.noun,
             importer.format
-        ));
+        )));
     }
     let mut pack = Pack::new(imported.title);
     pack.levels = imported.levels;
@@ -288,13 +289,16 @@ impl StudioApp {
             }
             FileDone::Imported(path, Err(e)) => {
                 self.status = format!("Could not import {}", path.display());
-                self.errors.push(AppError::Open(e));
+                self.errors.push(AppError::Open(e.to_string()));
             }
             FileDone::Exported(path, Ok(())) => {
                 self.status = format!("Exported {}", path.display());
             }
             FileDone::Exported(path, Err(reason)) => {
-                self.errors.push(AppError::Export { path, reason });
+                self.errors.push(AppError::Export {
+                    path,
+                    reason: reason.to_string(),
+                });
             }
         }
     }

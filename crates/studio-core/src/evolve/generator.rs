@@ -27,8 +27,13 @@ pub trait Breeder: Send + Sync {
     /// The GA for `request` under `fitness`.
     ///
     /// # Errors
-    /// A condition the game refuses, in words.
-    fn ga(&self, request: &GenRequest, fitness: Fitness) -> Result<Self::Ga, String>;
+    /// [`ConditionError`](crate::game::ConditionError): a condition the game refuses, in
+    /// words (a bad request).
+    fn ga(
+        &self,
+        request: &GenRequest,
+        fitness: Fitness,
+    ) -> Result<Self::Ga, crate::game::ConditionError>;
     /// A studio level of `cells` named `name` (`None` skips it).
     fn to_level(
         &self,
@@ -108,7 +113,7 @@ impl<B: Breeder> LevelGenerator for Fi2PopGenerator<B> {
         let ga = self
             .breeder
             .ga(request, self.fitness)
-            .map_err(JobError::Failed)?;
+            .map_err(JobError::failed)?;
         search(
             &ga,
             &settings(request),

@@ -102,15 +102,15 @@ impl Chart {
     /// Writes the chart as PNG (atomically).
     ///
     /// # Errors
-    /// Why the file could not be written.
-    pub fn save(&self, path: &Path) -> Result<(), String> {
+    /// A [`FormatError`] naming the file: why it could not be encoded or written.
+    pub fn save(&self, path: &Path) -> Result<(), crate::formats::FormatError> {
         let mut bytes = Vec::new();
         self.img
             .write_to(
                 &mut std::io::Cursor::new(&mut bytes),
                 image::ImageFormat::Png,
             )
-            .map_err(|e| e.to_string())?;
-        crate::io::write_atomic(path, &bytes).map_err(|e| e.to_string())
+            .map_err(|e| crate::formats::FormatError::encode(path)(&e))?;
+        Ok(crate::io::write_atomic(path, &bytes)?)
     }
 }

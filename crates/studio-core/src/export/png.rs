@@ -5,6 +5,7 @@
 
 use super::font;
 use crate::document::PackDoc;
+use crate::formats::FormatError;
 use crate::io::write_atomic;
 use crate::level::{Level, Pack};
 use image::{Rgb, RgbImage};
@@ -174,8 +175,9 @@ pub fn render_sheet(pack: &Pack, columns: usize, notes: &[SheetNote]) -> RgbImag
 /// Writes the sheet of a pack to `path` (atomically), each level labelled with its note.
 ///
 /// # Errors
-/// The problem in words, naming the file.
-pub fn export_png(path: &Path, pack: &Pack, notes: &[SheetNote]) -> Result<(), String> {
+/// [`FormatError::Refused`] for a sheet too large to write, an encoder's or file error
+/// naming the file.
+pub fn export_png(path: &Path, pack: &Pack, notes: &[SheetNote]) -> Result<(), FormatError> {
     let columns = pack
         .levels
         .first()
@@ -186,7 +188,7 @@ pub fn export_png(path: &Path, pack: &Pack, notes: &[SheetNote]) -> Result<(), S
     let (width, height) = sheet_size(pack, columns);
     let pixels = u64::from(width) * u64::from(height);
     if pixels > MAX_SHEET_PIXELS {
-        return Err(format!(
+        return Err(FormatError::refused(format!(
             "{}: not written: a sheet of {} levels would be {width} x {height} pixels ({} \
              million), above the {} million a PNG sheet may have; export the pack in parts \
              (split it into smaller packs), or use --format tmj (one map per level)",
@@ -194,7 +196,7 @@ pub fn export_png(path: &Path, pack: &Pack, notes: &[SheetNote]) -> Result<(), S
             pack.levels.len(),
             pixels / 1_000_000,
             MAX_SHEET_PIXELS / 1_000_000
-        ));
+        )));
     }
     let img = render_sheet(pack, columns, notes);
     let mut bytes = Vec::new();
@@ -202,8 +204,8 @@ pub fn export_png(path: &Path, pack: &Pack, notes: &[SheetNote]) -> Result<(), S
         &mut std::io::Cursor::new(&mut bytes),
         image::ImageFormat::Png,
     )
-    .map_err(|e| format!("{}: {e}", path.display()))?;
-    write_atomic(path, &bytes).map_err(|e| e.to_string())
+    .map_err(|e| FormatError::encode(path)(&e))?;
+    Ok(write_atomic(path, &bytes)?)
 }
 
 #[cfg(test)]

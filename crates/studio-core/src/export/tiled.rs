@@ -10,6 +10,7 @@
 
 use super::font;
 use super::png::SheetNote;
+use crate::formats::FormatError;
 use crate::game::Game;
 use crate::io;
 use crate::level::{Level, Pack};
@@ -117,19 +118,19 @@ fn tileset_json(game: &dyn Game, image: &str) -> Value {
 /// embedded, and the level's game, name, tags, figure and verdict as map properties.
 ///
 /// # Errors
-/// The problem in words when the level's game is not registered or a cell is not one of
-/// its tiles.
-pub fn map_json(level: &Level, note: &SheetNote) -> Result<Value, String> {
-    let game = level.game.game().map_err(|e| e.to_string())?;
+/// [`FormatError::UnknownGame`] when the level's game is not registered, a
+/// [`FormatError::Refused`] naming the level when a cell is not one of its tiles.
+pub fn map_json(level: &Level, note: &SheetNote) -> Result<Value, FormatError> {
+    let game = level.game.game()?;
     let rows = crate::game::tile_indices(game, &level.cells)
-        .map_err(|e| format!("level “{}”: {e}", level.name))?;
+        .map_err(|e| FormatError::refused(format!("level “{}”: {e}", level.name)))?;
     let height = rows.len();
     let width = rows.iter().map(Vec::len).max().unwrap_or(0);
     if width == 0 || rows.iter().any(|r| r.len() != width) {
-        return Err(format!(
+        return Err(FormatError::refused(format!(
             "level “{}” is not a rectangle of cells",
             level.name
-        ));
+        )));
     }
     let data: Vec<u32> = rows
         .iter()
@@ -190,10 +191,9 @@ pub fn map_json(level: &Level, note: &SheetNote) -> Result<Value, String> {
     }))
 }
 
-fn write_json(path: &Path, value: &Value) -> Result<(), String> {
-    let text =
-        serde_json::to_string_pretty(value).map_err(|e| format!("{}: {e}", path.display()))?;
-    io::write_new(path, text.as_bytes())
+fn write_json(path: &Path, value: &Value) -> Result<(), FormatError> {
+    let text = serde_json::to_string_pretty(value).map_err(|e| FormatError::encode(path)(&e))?;
+    Ok(io::write_new(path, text.as_bytes())?)
 }
 
 /// Whether a file of this name is one a Tiled export writes (`NN-name.tmj`,
@@ -210,9 +210,13 @@ pub fn is_export_file(name: &str) -> bool {
 /// read-only one, or a folder holding files the export does not write is refused, untouched.
 ///
 /// # Errors
-/// The problem in words, naming the file or level, when the folder cannot be made, a level
-/// is not a map of its game, or a file cannot be written.
-pub fn export_tmj(dir: &Path, pack: &Pack, notes: &[SheetNote]) -> Result<TiledExport, String> {
+/// A [`FormatError`] naming the file or level, when the folder cannot be made or replaced, a
+/// level is not a map of its game, or a file cannot be written.
+pub fn export_tmj(
+    dir: &Path,
+    pack: &Pack,
+    notes: &[SheetNote],
+) -> Result<TiledExport, FormatError> {
     let kind = io::FolderExport {
         what: "Tiled export",
         owns: is_export_file,
@@ -227,7 +231,7 @@ pub fn export_tmj(dir: &Path, pack: &Pack, notes: &[SheetNote]) -> Result<TiledE
 }
 
 /// Writes every file of the export into the (new, empty) folder `dir`.
-fn write_maps(dir: &Path, pack: &Pack, notes: &[SheetNote]) -> Result<TiledExport, String> {
+fn write_maps(dir: &Path, pack: &Pack, notes: &[SheetNote]) -> Result<TiledExport, FormatError> {
     let mut out = TiledExport::default();
     let mut games: Vec<&'static dyn Game> = Vec::new();
     let mut placed = Vec::new();
@@ -243,7 +247,7 @@ fn write_maps(dir: &Path, pack: &Pack, notes: &[SheetNote]) -> Result<TiledExpor
         let path = dir.join(&file);
         write_json(&path, &map)?;
         io::crash_point("tmj-map");
-        let game = level.game.game().map_err(|e| e.to_string())?;
+        let game = level.game.game()?;
         if !games.iter().any(|g| g.id() == game.id()) {
             games.push(game);
         }
@@ -263,7 +267,7 @@ fn write_maps(dir: &Path, pack: &Pack, notes: &[SheetNote]) -> Result<TiledExpor
                 &mut std::io::Cursor::new(&mut bytes),
                 image::ImageFormat::Png,
             )
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+            .map_err(|e| FormatError::encode(&path)(&e))?;
         io::write_new(&path, &bytes)?;
         out.tilesets.push(path);
     }

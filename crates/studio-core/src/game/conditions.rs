@@ -47,26 +47,33 @@ pub struct ConditionSpec {
     pub help: &'static str,
 }
 
+/// A condition's value refused (out of range, of the wrong kind, unreadable), in words that
+/// name the condition: a bad request, never a failure of the generator.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct ConditionError(pub String);
+
 impl ConditionSpec {
     /// Checks a value against the kind and range.
     ///
     /// # Errors
-    /// The problem in words, naming the condition.
-    pub fn check(&self, value: &ConditionValue) -> Result<(), String> {
+    /// [`ConditionError`]: the problem in words, naming the condition.
+    pub fn check(&self, value: &ConditionValue) -> Result<(), ConditionError> {
+        let refused = |message: String| Err(ConditionError(message));
         match (&self.kind, value) {
             (ConditionKind::Int { min, max }, ConditionValue::Int(v)) => {
                 if v < min || v > max {
-                    return Err(format!("{} {v} is outside {min}..={max}", self.key));
+                    return refused(format!("{} {v} is outside {min}..={max}", self.key));
                 }
             }
             (ConditionKind::Float { min, max, .. }, ConditionValue::Float(v)) => {
                 if !v.is_finite() || v < min || v > max {
-                    return Err(format!("{} {v} is outside {min}..={max}", self.key));
+                    return refused(format!("{} {v} is outside {min}..={max}", self.key));
                 }
             }
             (ConditionKind::Symmetry, ConditionValue::Symmetry(_))
             | (ConditionKind::Flag, ConditionValue::Flag(_)) => {}
-            _ => return Err(format!("{} has the wrong kind of value", self.key)),
+            _ => return refused(format!("{} has the wrong kind of value", self.key)),
         }
         Ok(())
     }
@@ -76,22 +83,27 @@ impl ConditionSpec {
     /// Reads a value of this condition from text (the command line's `--set KEY=VALUE`).
     ///
     /// # Errors
-    /// Text that is not a value of this kind, or out of range.
-    pub fn parse(&self, text: &str) -> Result<ConditionValue, String> {
+    /// [`ConditionError`]: text that is not a value of this kind, or out of range.
+    pub fn parse(&self, text: &str) -> Result<ConditionValue, ConditionError> {
+        let refused = |message: String| ConditionError(message);
         let value = match self.kind {
-            ConditionKind::Int { .. } => ConditionValue::Int(
-                text.parse()
-                    .map_err(|_| format!("{} needs a whole number, not {text:?}", self.key))?,
-            ),
+            ConditionKind::Int { .. } => ConditionValue::Int(text.parse().map_err(|_| {
+                refused(format!("{} needs a whole number, not {text:?}", self.key))
+            })?),
             ConditionKind::Float { .. } => ConditionValue::Float(
                 text.parse()
-                    .map_err(|_| format!("{} needs a number, not {text:?}", self.key))?,
+                    .map_err(|_| refused(format!("{} needs a number, not {text:?}", self.key)))?,
             ),
-            ConditionKind::Symmetry => ConditionValue::Symmetry(text.parse()?),
+            ConditionKind::Symmetry => ConditionValue::Symmetry(text.parse().map_err(refused)?),
             ConditionKind::Flag => ConditionValue::Flag(match text {
                 "true" | "yes" | "on" | "1" => true,
                 "false" | "no" | "off" | "0" => false,
-                _ => return Err(format!("{} needs true or false, not {text:?}", self.key)),
+                _ => {
+                    return Err(refused(format!(
+                        "{} needs true or false, not {text:?}",
+                        self.key
+                    )))
+                }
             }),
         };
         self.check(&value)?;

@@ -193,7 +193,7 @@ pub trait LevelGenerator: Send + Sync {
         _steps: usize,
         _models: &ModelCache,
     ) -> Result<LatentWalk, JobError> {
-        Err(JobError::Failed(format!(
+        Err(JobError::failed(format!(
             "{} has no latent space",
             self.label()
         )))
@@ -209,7 +209,7 @@ pub trait LevelGenerator: Send + Sync {
         _ctx: &GenerationContext<'_>,
         _sink: &mut dyn LevelSink,
     ) -> Result<(), JobError> {
-        Err(JobError::Failed(format!(
+        Err(JobError::failed(format!(
             "{} has no latent space",
             self.label()
         )))

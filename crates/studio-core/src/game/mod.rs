@@ -21,7 +21,7 @@ pub mod registry;
 pub use analysis::{
     AgentProfile, AnalyseOptions, Analysis, Gauge, GaugeBand, GaugeCurve, GaugeHistogram, Verdict,
 };
-pub use conditions::{ConditionKind, ConditionSpec, ConditionValue, Conditions};
+pub use conditions::{ConditionError, ConditionKind, ConditionSpec, ConditionValue, Conditions};
 pub use edit::{Area, Markers, Overlay, ParamStrip, StripEvent, StripParam, TileMark};
 pub use explore::{GraphError, GraphVariables, NodeClass, PlayerModel, StateSpace};
 pub use generator::{
@@ -273,7 +273,7 @@ pub trait Game: GameView + Send + Sync + 'static {
         _seed: u64,
         _cancel: &Cancel,
     ) -> Result<Vec<AgentProfile>, JobError> {
-        Err(JobError::Failed(format!(
+        Err(JobError::failed(format!(
             "{} has no game-playing agents to profile",
             self.name()
         )))

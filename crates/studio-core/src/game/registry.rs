@@ -4,22 +4,31 @@
 //! list of plug-ins ([`install`]), and each plug-in adds its game through a [`Registry`].
 //! Tests add games the same way (or one at a time with [`register`]).
 //!
-//! Besides games, a plug-in adds entries of types the shells define ([`Registry::add`]): the
-//! command line's game commands, the window's playtests and tool windows, importers and
-//! exporters. Each shell reads back the entries of its own types ([`entries`]); the registry
-//! knows none of them.
+//! Besides games, a plug-in adds what its game brings, each kind through a typed method of
+//! the crate that owns the kind: importers, exporters and source loaders here
+//! ([`Registry::add_importer`], [`Registry::add_exporter`], [`Registry::add_source_loader`]),
+//! the command line's game commands in `studio-cli` (`RegisterCommands::add_command`), the
+//! window's playtests and tool windows in `studio-ui` (`RegisterWindowParts`). Each shell
+//! reads back the entries of its own types ([`entries`]); the registry knows none of them,
+//! only the names that make two of them one too many.
 
 use super::{
     AnalyseOptions, Analysis, AsciiError, Game, GameId, GameSource, LevelGenerator, SizeRules,
     TileInfo,
 };
+use crate::formats::{Exporter, FormatError, Importer};
 use crate::jobs::{Cancel, JobError};
 use crate::level::Level;
 use std::any::Any;
 use std::sync::{Arc, RwLock};
 
-/// One entry a plug-in added beside its game (a command, a tool window, an importer).
-type Entry = Arc<dyn Any + Send + Sync>;
+/// One entry a plug-in added beside its game (a command, a tool window, an importer), with
+/// the names it takes (`import format "vglc-mario"`): no two entries share one.
+#[derive(Clone)]
+struct Entry {
+    value: Arc<dyn Any + Send + Sync>,
+    names: Vec<String>,
+}
 
 /// What a plug-in adds to the studio, handed to its `plugin(&mut Registry)` function.
 #[derive(Default)]
@@ -44,11 +53,68 @@ impl Registry {
         self.games.push(game);
     }
 
-    /// Adds an entry of a type a shell defines (the command line's game commands, the
-    /// window's tool windows); the shell reads them back with [`entries`].
-    pub fn add<T: Any + Send + Sync>(&mut self, entry: T) {
-        self.entries.push(Arc::new(entry));
+    /// Adds an importer (`import --format`, File > Import).
+    ///
+    /// # Panics
+    /// When an importer of that format is registered already (see [`Registry::add_game`]).
+    pub fn add_importer(&mut self, importer: Importer) {
+        let name = format!("import format {:?}", importer.format);
+        self.add_shell_entry(importer, vec![name]);
     }
+
+    /// Adds an exporter (`export --format`, File > Export).
+    ///
+    /// # Panics
+    /// When an exporter of that format is registered already.
+    pub fn add_exporter(&mut self, exporter: Exporter) {
+        let name = format!("export format {:?}", exporter.format);
+        self.add_shell_entry(exporter, vec![name]);
+    }
+
+    /// Adds the loader of a kind of [`GameSource`] (the GVGAI plug-in's for `vgdl`).
+    ///
+    /// # Panics
+    /// When a loader of that kind is registered already.
+    pub fn add_source_loader(&mut self, loader: SourceLoader) {
+        let name = format!("game source loader {:?}", loader.kind);
+        self.add_shell_entry(loader, vec![name]);
+    }
+
+    /// For the shells' typed registration methods only (the command line's `add_command`,
+    /// the window's `add_playtest` and `add_tool`), never for a plug-in: adds an entry of a
+    /// type a shell defines, taking `names` (what makes a second one a duplicate, in words:
+    /// `eval --game match3 --model avalon`). The shell reads entries back with [`entries`].
+    ///
+    /// # Panics
+    /// When an entry already registered takes one of `names`: two plug-ins would answer one
+    /// command or format (said at start, never ignored).
+    #[doc(hidden)]
+    pub fn add_shell_entry<T: Any + Send + Sync>(&mut self, entry: T, names: Vec<String>) {
+        let entry = Entry {
+            value: Arc::new(entry),
+            names,
+        };
+        if let Some(name) = clash_of(&self.entries, &entry) {
+            panic!("{}", duplicate_entry_message(name));
+        }
+        self.entries.push(entry);
+    }
+}
+
+/// The first name `entry` takes that an entry of `entries` took already.
+fn clash_of<'a>(entries: &[Entry], entry: &'a Entry) -> Option<&'a str> {
+    entry
+        .names
+        .iter()
+        .find(|name| entries.iter().any(|e| e.names.contains(name)))
+        .map(String::as_str)
+}
+
+fn duplicate_entry_message(name: &str) -> String {
+    format!(
+        "two plug-ins register {name}: give each its own name, or leave one out of the list \
+         of plug-ins"
+    )
 }
 
 /// True when `a` and `b` are one game (a plug-in installed twice): the same id, file tag
@@ -118,6 +184,11 @@ pub fn install(plugins: &[Plugin]) {
                 panic!("{}", duplicate_message(*other, *game));
             }
         }
+        for entry in &added.entries {
+            if let Some(name) = clash_of(&registry.entries, entry) {
+                panic!("{}", duplicate_entry_message(name));
+            }
+        }
         for game in added.games {
             registry.add_game(game);
         }
@@ -140,7 +211,7 @@ pub fn entries<T: Any + Send + Sync>() -> Vec<Arc<T>> {
         .read()
         .map(|all| {
             all.iter()
-                .filter_map(|e| Arc::clone(e).downcast::<T>().ok())
+                .filter_map(|e| Arc::clone(&e.value).downcast::<T>().ok())
                 .collect()
         })
         .unwrap_or_default()
@@ -172,33 +243,34 @@ pub fn learned(game: GameId) -> Vec<Arc<dyn LevelGenerator>> {
 }
 
 /// What reads a [`GameSource`] of one kind into a registered game (the GVGAI plug-in's for
-/// `vgdl`): a plug-in adds it with [`Registry::add`].
+/// `vgdl`): a plug-in adds it with [`Registry::add_source_loader`].
 #[derive(Clone, Copy, Debug)]
 pub struct SourceLoader {
     /// The sources it reads (`vgdl`).
     pub kind: &'static str,
     /// Reads one and registers its game (nothing when it is registered already).
-    pub load: fn(&GameSource) -> Result<&'static dyn Game, String>,
+    pub load: fn(&GameSource) -> Result<&'static dyn Game, FormatError>,
 }
 
 /// Registers the games of `sources` (a pack's), each through the loader of its kind.
 ///
 /// # Errors
-/// A source of a kind no plug-in reads, or one its loader refuses, in words.
-pub fn load_sources(sources: &[GameSource]) -> Result<(), String> {
+/// [`FormatError::UnknownSource`] for a source of a kind no plug-in reads,
+/// [`FormatError::SourceRefused`] for one its loader refuses.
+pub fn load_sources(sources: &[GameSource]) -> Result<(), FormatError> {
     let loaders = entries::<SourceLoader>();
     for source in sources {
         let loader = loaders
             .iter()
             .find(|l| l.kind == source.kind)
-            .ok_or_else(|| {
-                format!(
-                    "the pack's game {} is a {} description, which this build cannot read",
-                    source.file, source.kind
-                )
+            .ok_or_else(|| FormatError::UnknownSource {
+                file: source.file.clone(),
+                kind: source.kind.clone(),
             })?;
-        (loader.load)(source)
-            .map_err(|e| format!("the pack's game {} does not load: {e}", source.file))?;
+        (loader.load)(source).map_err(|error| FormatError::SourceRefused {
+            file: source.file.clone(),
+            error: Box::new(error),
+        })?;
     }
     Ok(())
 }
@@ -332,9 +404,7 @@ impl Game for NoGame {
         _options: &AnalyseOptions,
         _cancel: &Cancel,
     ) -> Result<Analysis, JobError> {
-        Err(JobError::Failed(
-            "no game is registered in this build".into(),
-        ))
+        Err(JobError::failed("no game is registered in this build"))
     }
 
     fn stored_difficulty(&self, _level: &Level) -> Option<f64> {
@@ -351,3 +421,61 @@ impl Game for NoGame {
 }
 
 impl super::GameView for NoGame {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn importer(format: &'static str) -> Importer {
+        Importer {
+            format,
+            label: "test levels",
+            help: "test files",
+            menu: None,
+            import: |_| Ok(crate::formats::Imported::default()),
+        }
+    }
+
+    fn exporter(format: &'static str) -> Exporter {
+        Exporter {
+            format,
+            label: "test levels",
+            help: "a test folder",
+            export: |_, _| Ok(String::new()),
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "two plug-ins register import format \"twice-test\"")]
+    fn a_second_importer_of_one_format_is_refused() {
+        let mut registry = Registry::default();
+        registry.add_importer(importer("twice-test"));
+        registry.add_importer(importer("twice-test"));
+    }
+
+    #[test]
+    fn an_importer_and_an_exporter_may_share_a_format() {
+        let mut registry = Registry::default();
+        registry.add_importer(importer("both-test"));
+        registry.add_exporter(exporter("both-test"));
+        assert_eq!(registry.entries.len(), 2);
+    }
+
+    #[test]
+    fn two_plug_ins_with_one_exporter_stop_the_start_before_anything_is_installed() {
+        fn first(registry: &mut Registry) {
+            registry.add_exporter(exporter("clash-test"));
+        }
+        // Another body than `first`'s: identical functions may share one address.
+        fn second(registry: &mut Registry) {
+            registry.add_importer(importer("clash-test"));
+            registry.add_exporter(exporter("clash-test"));
+        }
+        let said = std::panic::catch_unwind(|| install(&[first, second])).unwrap_err();
+        let said = said.downcast_ref::<String>().cloned().unwrap_or_default();
+        assert!(said.contains("export format \"clash-test\""), "{said}");
+        assert!(crate::formats::exporters()
+            .iter()
+            .all(|e| e.format != "clash-test"));
+    }
+}

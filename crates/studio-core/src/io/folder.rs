@@ -5,7 +5,7 @@
 //! symbolic link, a file, a folder this process may not write (read-only, or someone
 //! else's), or a folder holding anything the export does not write.
 
-use super::{folder_of, lock::WriteLock, swap_in_folder, truncate_name};
+use super::{folder_of, io_err, lock::WriteLock, swap_in_folder, truncate_name, FileError};
 use std::path::{Path, PathBuf};
 
 /// What kind of folder export runs, for its checks and its words.
@@ -22,21 +22,21 @@ pub struct FolderExport {
 /// then replaces `dir` whole, keeping the old folder's permissions.
 ///
 /// # Errors
-/// Why `dir` is not replaced (naming it and what to do), or `write`'s error; nothing of `dir`
-/// changes then.
-pub fn export_folder<T>(
+/// Why `dir` is not replaced ([`FileError::Refused`], naming it and what to do), a
+/// [`FileError`] of the folder, or `write`'s error; nothing of `dir` changes then.
+pub fn export_folder<T, E: From<FileError>>(
     dir: &Path,
     kind: FolderExport,
-    write: impl FnOnce(&Path) -> Result<T, String>,
-) -> Result<T, String> {
+    write: impl FnOnce(&Path) -> Result<T, E>,
+) -> Result<T, E> {
     let existing = std::fs::symlink_metadata(dir).ok();
     if let Some(meta) = &existing {
         check_replaceable(dir, meta, kind)?;
     }
     let parent = folder_of(dir);
-    std::fs::create_dir_all(&parent).map_err(|e| format!("{}: {e}", parent.display()))?;
+    std::fs::create_dir_all(&parent).map_err(io_err(&parent))?;
     super::atomic::remove_stale_temps(&parent);
-    let _lock = WriteLock::acquire(dir).map_err(|e| e.to_string())?;
+    let _lock = WriteLock::acquire(dir).map_err(FileError::from)?;
     let fresh = fresh_folder(dir)?;
     let written = match write(&fresh) {
         Ok(written) => written,
@@ -50,7 +50,7 @@ pub fn export_folder<T>(
         // folder of its own is replaced).
         let _ = std::fs::set_permissions(&fresh, meta.permissions());
     }
-    swap_in_folder(&fresh, dir).map_err(|e| e.to_string())?;
+    swap_in_folder(&fresh, dir)?;
     Ok(written)
 }
 
@@ -59,38 +59,40 @@ fn check_replaceable(
     dir: &Path,
     meta: &std::fs::Metadata,
     kind: FolderExport,
-) -> Result<(), String> {
-    let shown = dir.display();
+) -> Result<(), FileError> {
+    let refused = |reason: String| FileError::Refused {
+        path: dir.to_path_buf(),
+        reason,
+    };
     if meta.file_type().is_symlink() {
-        return Err(format!(
-            "{shown}: not replaced: it is a symbolic link; export to the folder it points to \
-             by its own path"
+        return Err(refused(
+            "it is a symbolic link; export to the folder it points to by its own path".into(),
         ));
     }
     if !meta.is_dir() {
-        return Err(format!(
-            "{shown}: not replaced: a {} writes a folder, and this is a file; choose a new \
-             folder name",
+        return Err(refused(format!(
+            "a {} writes a folder, and this is a file; choose a new folder name",
             kind.what
-        ));
+        )));
     }
     if !writable_own_folder(dir, meta) {
-        return Err(format!(
-            "{shown}: not replaced: the folder is read-only or belongs to another user; \
-             export to a folder of your own"
+        return Err(refused(
+            "the folder is read-only or belongs to another user; export to a folder of your \
+             own"
+            .into(),
         ));
     }
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("{shown}: {e}"))?;
+    let entries = std::fs::read_dir(dir).map_err(io_err(dir))?;
     for entry in entries {
-        let entry = entry.map_err(|e| format!("{shown}: {e}"))?;
+        let entry = entry.map_err(io_err(dir))?;
         let name = entry.file_name().to_string_lossy().to_string();
         let plain = entry.file_type().is_ok_and(|t| t.is_file());
         if !plain || !(kind.owns)(&name) {
-            return Err(format!(
-                "{shown}: not replaced: the folder holds {name:?}, which a {} does not \
-                 write; move it out, or export to a new folder",
+            return Err(refused(format!(
+                "the folder holds {name:?}, which a {} does not write; move it out, or export \
+                 to a new folder",
                 kind.what
-            ));
+            )));
         }
     }
     Ok(())
@@ -118,22 +120,22 @@ fn writable_own_folder(_dir: &Path, meta: &std::fs::Metadata) -> bool {
 
 /// A new, empty hidden folder beside `dir` (`.NAME.PID.N.export`) for an export to be
 /// written into.
-fn fresh_folder(dir: &Path) -> Result<PathBuf, String> {
+fn fresh_folder(dir: &Path) -> Result<PathBuf, FileError> {
     let parent = folder_of(dir);
     let name = dir
         .file_name()
         .map(|n| n.to_string_lossy().to_string())
         .unwrap_or_else(|| "export".into());
     let name = truncate_name(&name, 200);
-    let mut last = String::new();
-    for n in 0..64 {
+    let mut n = 0;
+    loop {
         let fresh = parent.join(format!(".{name}.{}.{n}.export", std::process::id()));
         match std::fs::create_dir(&fresh) {
             Ok(()) => return Ok(fresh),
-            Err(e) => last = format!("{}: {e}", fresh.display()),
+            Err(e) if n == 63 => return Err(io_err(&fresh)(e)),
+            Err(_) => n += 1,
         }
     }
-    Err(last)
 }
 
 /// Whether `name` is of [`fresh_folder`]'s naming: `.NAME.PID.N.export`.
@@ -154,13 +156,13 @@ pub fn is_export_temp_name(name: &str) -> bool {
 /// Writes a new file in an export's own fresh folder (never over an existing one).
 ///
 /// # Errors
-/// The operating system's error, naming the file.
-pub fn write_new(path: &Path, bytes: &[u8]) -> Result<(), String> {
+/// [`FileError::Io`]: the operating system's error, naming the file.
+pub fn write_new(path: &Path, bytes: &[u8]) -> Result<(), FileError> {
     use std::io::Write;
     std::fs::OpenOptions::new()
         .write(true)
         .create_new(true)
         .open(path)
         .and_then(|mut f| f.write_all(bytes).and_then(|()| f.sync_all()))
-        .map_err(|e| format!("{}: {e}", path.display()))
+        .map_err(io_err(path))
 }

@@ -94,7 +94,7 @@ impl LevelVaeGenerator {
     fn model(&self, models: &ModelCache) -> Result<Arc<LevelVae>, JobError> {
         models
             .get_or_load(&self.path, |p| LevelVae::load(p).map_err(|e| e.to_string()))
-            .map_err(JobError::Failed)
+            .map_err(JobError::failed)
     }
 
     /// The size a request asks for (the first training size by default).

@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
 use studio_cli::bounds::{self, bound, Bound, Range};
-use studio_cli::{EvalCommon, GameCommand, Slot, TrainCommon};
+use studio_cli::{EvalCommon, GameCommand, RegisterCommands, Slot, TrainCommon};
 use studio_core::datasets::vglc_dir;
 use studio_core::export::chart::Chart;
 use studio_core::game::registry::Registry;
@@ -266,7 +266,7 @@ const TRAIN_BOUNDS: &[Bound] = &[
 
 /// Adds the blend game's `eval` and `train` to the command line.
 pub fn commands(registry: &mut Registry) {
-    registry.add(GameCommand {
+    registry.add_command(GameCommand {
         game: crate::ID,
         slot: Slot::Eval,
         models: &EVAL_MODELS,
@@ -279,7 +279,7 @@ pub fn commands(registry: &mut Registry) {
         bounds: EVAL_BOUNDS,
         example: &["eval", "--game", "blend", "--model", "cte-fc"],
     });
-    registry.add(GameCommand {
+    registry.add_command(GameCommand {
         game: crate::ID,
         slot: Slot::Train,
         models: &MODELS,

@@ -213,7 +213,7 @@ impl BlendLab {
         self.start(ctx, |_| {
             let dir = vglc_dir();
             let all = data::load(&dir).map_err(|e| {
-                JobError::Failed(format!(
+                JobError::failed(format!(
                     "{e} (the VGLC text levels; set VGLC_DIR to their folder)"
                 ))
             })?;
@@ -243,9 +243,9 @@ impl BlendLab {
         self.start(ctx, move |_| {
             let model = VaeBlends { id }
                 .model(&models, None)
-                .map_err(JobError::Failed)?;
+                .map_err(JobError::failed)?;
             let walk = lab::interpolate(&model, &a.cells, &b.cells, steps)
-                .map_err(|e| JobError::Failed(e.to_string()))?;
+                .map_err(|e| JobError::failed(e.to_string()))?;
             let n = walk.len();
             let mut out = vec![LabSegment::of("A".into(), a.clone())];
             for (i, rows) in walk.into_iter().enumerate() {
@@ -272,9 +272,9 @@ impl BlendLab {
         self.start(ctx, move |_| {
             let model = VaeBlends { id }
                 .model(&models, None)
-                .map_err(JobError::Failed)?;
+                .map_err(JobError::failed)?;
             let rows = crate::vae::random_blends(&model, count, seed)
-                .map_err(|e| JobError::Failed(e.to_string()))?;
+                .map_err(|e| JobError::failed(e.to_string()))?;
             let v = vectors(&rows);
             let blends = rows
                 .into_iter()
@@ -299,7 +299,7 @@ impl BlendLab {
         self.start(ctx, move |_| {
             let model = VaeBlends { id }
                 .model(&models, None)
-                .map_err(JobError::Failed)?;
+                .map_err(JobError::failed)?;
             Ok(LabResult::Projection(model.embedding.as_ref().map(|e| {
                 let (points, shares) = lab::projection(e);
                 Projection {

@@ -4,10 +4,11 @@
 pub mod blend_lab;
 
 use studio_core::game::registry::Registry;
+use studio_ui::RegisterWindowParts;
 
 /// Adds the Blend lab.
 pub fn plugin(registry: &mut Registry) {
-    registry.add(studio_ui::Tool {
+    registry.add_tool(studio_ui::Tool {
         game: crate::ID,
         make: |mode| Box::new(blend_lab::BlendLab::new(mode)),
         generators: &[blend_lab::LAB_GENERATOR],

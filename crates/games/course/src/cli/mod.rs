@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 use studio_cli::bounds::{self, bound, Bound, Range};
-use studio_cli::{EvalCommon, GameCommand, Slot, TrainCommon};
+use studio_cli::{EvalCommon, GameCommand, RegisterCommands, Slot, TrainCommon};
 use studio_core::game::registry::Registry;
 use studio_core::rng::Rng;
 use studio_ml::rl::Dagp;
@@ -127,7 +127,7 @@ const TRAIN_BOUNDS: &[Bound] = &[
 
 /// Adds the course's `eval` and `train` to the command line.
 pub fn commands(registry: &mut Registry) {
-    registry.add(GameCommand {
+    registry.add_command(GameCommand {
         game: crate::ID,
         slot: Slot::Eval,
         models: &EVAL_MODELS,
@@ -141,7 +141,7 @@ pub fn commands(registry: &mut Registry) {
         bounds: EVAL_BOUNDS,
         example: &["eval", "--game", "course", "--model", "ddpg"],
     });
-    registry.add(GameCommand {
+    registry.add_command(GameCommand {
         game: crate::ID,
         slot: Slot::Train,
         models: &MODELS,

@@ -12,7 +12,7 @@ use serde_json::json;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use studio_cli::bounds::{self, bound, Bound, Range};
-use studio_cli::{EvalCommon, GameCommand, Slot};
+use studio_cli::{EvalCommon, GameCommand, RegisterCommands, Slot};
 use studio_core::evolve::pattern::Fitness;
 use studio_core::evolve::{self as ga, Settings};
 use studio_core::files::{self, Loaded};
@@ -67,7 +67,7 @@ const EVAL_BOUNDS: &[Bound] = &[
 
 /// Adds the dungeon's `eval` (the agent profiles) to the command line.
 pub fn commands(registry: &mut Registry) {
-    registry.add(GameCommand {
+    registry.add_command(GameCommand {
         game: crate::ID,
         slot: Slot::Eval,
         models: &EVAL_MODELS,

@@ -7,7 +7,7 @@ pub mod play;
 
 use clap::{Args, FromArgMatches};
 use studio_cli::bounds::{bound, Bound, Range, AGENT_GAMES};
-use studio_cli::{GameCommand, Slot};
+use studio_cli::{GameCommand, RegisterCommands, Slot};
 
 const GENERATE_BOUNDS: &[Bound] = &[
     bound(
@@ -41,7 +41,7 @@ use studio_core::game::registry::Registry;
 
 /// Adds `play --vgdl` and `list --vgdl` to the command line.
 pub fn commands(registry: &mut Registry) {
-    registry.add(GameCommand {
+    registry.add_command(GameCommand {
         game: crate::ID,
         slot: Slot::Via {
             command: "play",
@@ -60,7 +60,7 @@ pub fn commands(registry: &mut Registry) {
             "random",
         ],
     });
-    registry.add(GameCommand {
+    registry.add_command(GameCommand {
         game: crate::ID,
         slot: Slot::Via {
             command: "list",
@@ -72,7 +72,7 @@ pub fn commands(registry: &mut Registry) {
         bounds: &[],
         example: &["list", "--vgdl", "DIR"],
     });
-    registry.add(GameCommand {
+    registry.add_command(GameCommand {
         game: crate::ID,
         slot: Slot::Via {
             command: "generate",
@@ -84,7 +84,7 @@ pub fn commands(registry: &mut Registry) {
         bounds: GENERATE_BOUNDS,
         example: &["generate", "--vgdl", "game.txt", "--out", "out.ron"],
     });
-    registry.add(GameCommand {
+    registry.add_command(GameCommand {
         game: crate::ID,
         slot: Slot::Via {
             command: "eval",

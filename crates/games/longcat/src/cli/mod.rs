@@ -8,7 +8,7 @@ mod sweep;
 use clap::{Args, FromArgMatches};
 use std::path::PathBuf;
 use studio_cli::bounds::{self, bound, Bound, Range};
-use studio_cli::{EvalCommon, GameCommand, Slot, TrainCommon};
+use studio_cli::{EvalCommon, GameCommand, RegisterCommands, Slot, TrainCommon};
 use studio_core::game::registry::Registry;
 
 /// The models `train` builds for Longcat.
@@ -92,7 +92,7 @@ const TRAIN_BOUNDS: &[Bound] = &[
 
 /// Adds Longcat's `eval` and `train` to the command line.
 pub fn commands(registry: &mut Registry) {
-    registry.add(GameCommand {
+    registry.add_command(GameCommand {
         game: crate::ID,
         slot: Slot::Eval,
         models: &EVAL_MODELS,
@@ -108,7 +108,7 @@ pub fn commands(registry: &mut Registry) {
         bounds: EVAL_BOUNDS,
         example: &["eval", "--game", "longcat", "--model", "puzzle-up"],
     });
-    registry.add(GameCommand {
+    registry.add_command(GameCommand {
         game: crate::ID,
         slot: Slot::Train,
         models: &MODELS,

@@ -4,10 +4,11 @@
 pub mod playtest;
 
 use studio_core::game::registry::Registry;
+use studio_ui::RegisterWindowParts;
 
 /// Adds the Longcat playtest.
 pub fn plugin(registry: &mut Registry) {
-    registry.add(studio_ui::Playtest {
+    registry.add_playtest(studio_ui::Playtest {
         game: crate::ID,
         start: playtest::start,
     });

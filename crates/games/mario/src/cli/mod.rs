@@ -10,7 +10,7 @@ use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use studio_cli::bounds::{self, bound, Bound, Range};
-use studio_cli::{EvalCommon, GameCommand, Slot, TrainCommon};
+use studio_cli::{EvalCommon, GameCommand, RegisterCommands, Slot, TrainCommon};
 use studio_core::game::registry::Registry;
 use studio_core::jobs::Cancel;
 
@@ -187,7 +187,7 @@ const TRAIN_BOUNDS: &[Bound] = &[
 
 /// Adds Mario's `eval` (Table 6.2 and the generator sweeps) and `train` to the command line.
 pub fn commands(registry: &mut Registry) {
-    registry.add(GameCommand {
+    registry.add_command(GameCommand {
         game: crate::level::ID,
         slot: Slot::Eval,
         models: &EVAL_MODELS,
@@ -205,7 +205,7 @@ pub fn commands(registry: &mut Registry) {
         bounds: EVAL_BOUNDS,
         example: &["eval", "--game", "mario", "--model", "cgan"],
     });
-    registry.add(GameCommand {
+    registry.add_command(GameCommand {
         game: crate::level::ID,
         slot: Slot::Play,
         models: &[],
@@ -214,7 +214,7 @@ pub fn commands(registry: &mut Registry) {
         bounds: &[],
         example: &["play", "--game", "mario", "level.txt", "--actions", "R*10"],
     });
-    registry.add(GameCommand {
+    registry.add_command(GameCommand {
         game: crate::level::ID,
         slot: Slot::Train,
         models: &MODELS,

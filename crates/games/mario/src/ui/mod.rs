@@ -5,14 +5,15 @@ pub mod cgan_map;
 pub mod playtest;
 
 use studio_core::game::registry::Registry;
+use studio_ui::RegisterWindowParts;
 
 /// Adds Mario's playtest and the CGAN map.
 pub fn plugin(registry: &mut Registry) {
-    registry.add(studio_ui::Playtest {
+    registry.add_playtest(studio_ui::Playtest {
         game: crate::level::ID,
         start: playtest::start,
     });
-    registry.add(studio_ui::Tool {
+    registry.add_tool(studio_ui::Tool {
         game: crate::level::ID,
         make: |_| Box::new(cgan_map::CganMapWindow::default()),
         generators: &[],

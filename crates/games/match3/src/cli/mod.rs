@@ -7,7 +7,7 @@ pub mod dataset;
 use clap::{Args, FromArgMatches};
 use std::path::PathBuf;
 use studio_cli::bounds::{self, bound, Bound, Range};
-use studio_cli::{EvalCommon, GameCommand, Slot, TrainCommon};
+use studio_cli::{EvalCommon, GameCommand, RegisterCommands, Slot, TrainCommon};
 use studio_core::game::registry::Registry;
 
 /// The models `train` builds for match-3.
@@ -141,7 +141,7 @@ const DATASET_BOUNDS: &[Bound] = &[bound(&["dataset"], "seed", Range::Seed)];
 
 /// Adds match-3's `eval`, `train` and `dataset` to the command line.
 pub fn commands(registry: &mut Registry) {
-    registry.add(GameCommand {
+    registry.add_command(GameCommand {
         game: crate::ID,
         slot: Slot::Eval,
         models: &EVAL_MODELS,
@@ -154,7 +154,7 @@ pub fn commands(registry: &mut Registry) {
         bounds: EVAL_BOUNDS,
         example: &["eval", "--game", "match3", "--model", "avalon"],
     });
-    registry.add(GameCommand {
+    registry.add_command(GameCommand {
         game: crate::ID,
         slot: Slot::Train,
         models: &MODELS,
@@ -163,7 +163,7 @@ pub fn commands(registry: &mut Registry) {
         bounds: TRAIN_BOUNDS,
         example: &["train", "--model", "avalon", "--out", "never.safetensors"],
     });
-    registry.add(GameCommand {
+    registry.add_command(GameCommand {
         game: crate::ID,
         slot: Slot::Own {
             name: "dataset",
