@@ -270,7 +270,7 @@ fn import_circles(src: &Path) -> Vec<Vec<String>> {
     for (from, (module, text)) in mods.iter().enumerate() {
         let here: Vec<&str> = module.split("::").filter(|s| !s.is_empty()).collect();
         let mut rest = text.as_str();
-        while let Some(at) = rest.find(|c| c == 'c' || c == 's') {
+        while let Some(at) = rest.find(['c', 's']) {
             rest = &rest[at..];
             let boundary = text.len() - rest.len();
             let before = text[..boundary].chars().next_back();
@@ -398,8 +398,9 @@ fn crate_sources() -> Vec<(String, std::path::PathBuf)> {
     out
 }
 
-/// The most import circles the house may hold (issue 65: Mario's engine pair is inherent).
-const MOST_CIRCLES: usize = 99;
+/// The most import circles the house may hold: a ratchet, lowered as circles are broken (issue
+/// 65 asks for at most 5; Mario's engine pair is inherent).
+const MOST_CIRCLES: usize = 14;
 
 /// Issue 65: modules that name each other make a circle a newcomer copies; the house keeps
 /// few, and this test lists them.
@@ -411,13 +412,19 @@ fn import_circles_are_few_and_listed() {
         ("a.rs", "use crate::{b::X, c};\n// use crate::d;"),
         ("b.rs", "use super::a::Y;"),
         ("c.rs", "pub fn f() { crate::d::g() }"),
-        ("d.rs", "use crate::c;\n#[cfg(test)]\nmod tests {\n    use crate::a;\n}"),
+        (
+            "d.rs",
+            "use crate::c;\n#[cfg(test)]\nmod tests {\n    use crate::a;\n}",
+        ),
     ] {
         std::fs::write(dir.path().join(file), text).unwrap();
     }
     assert_eq!(
         import_circles(dir.path()),
-        [vec!["a".to_string(), "b".into()], vec!["c".into(), "d".into()]]
+        [
+            vec!["a".to_string(), "b".into()],
+            vec!["c".into(), "d".into()]
+        ]
     );
     let mut all = Vec::new();
     for (name, src) in crate_sources() {
