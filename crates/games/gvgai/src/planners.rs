@@ -1,8 +1,10 @@
 //! GVGAI's sample planning controllers on the engine's forward model, after their sources
 //! (`tracks/singlePlayer`): the one-step lookahead with GVGAI's simple state heuristic, and
 //! sample MCTS (UCT over the available actions, rollouts ten moves deep, the score with a huge
-//! bonus for a win and malus for a loss). GVGAI gives each move 40 ms; here each move has a
-//! fixed budget of iterations, so a game plays the same on any machine.
+//! bonus for a win and malus for a loss), flat MCTS, random search, RHEA and OLETS. GVGAI gives
+//! each move 40 ms; here each move has a fixed budget of iterations, so a game plays the same
+//! on any machine. The one-step lookahead, sample MCTS and flat MCTS are
+//! [`studio_core::search`]'s, on the engine as a forward model.
 //!
 //! A simulation never sees the game's own future random numbers: every copy the agents
 //! advance draws from a generator seeded by the agent (GVGAI's forward model has its own
@@ -10,6 +12,7 @@
 
 use crate::agents::Agent;
 use crate::load::Game;
+use studio_core::search::{flat_mcts, mcts, one_step, Draws, ForwardModel, MctsConfig, Noise};
 use vgdl::rng::JavaRandom;
 use vgdl::rules::Class;
 use vgdl::{Action, State, Winner};
@@ -72,11 +75,6 @@ pub fn categories(game: &Game) -> Vec<Category> {
         .collect()
 }
 
-/// GVGAI's `Utils.noise`: a tiny random nudge that breaks ties.
-fn noise(value: f64, epsilon: f64, random: f64) -> f64 {
-    (value + epsilon) * (1.0 + epsilon * (random - 0.5))
-}
-
 /// A copy of `state` to simulate on, drawing its random numbers from `rng` instead of the
 /// game's own future.
 fn simulation(state: &State, rng: &mut JavaRandom) -> State {
@@ -85,6 +83,49 @@ fn simulation(state: &State, rng: &mut JavaRandom) -> State {
     copy.rng = JavaRandom::new(seed);
     copy
 }
+
+/// An agent's `java.util.Random` as the draws of [`studio_core::search`].
+pub struct AgentRandom(JavaRandom);
+
+impl Draws for AgentRandom {
+    fn next_double(&mut self) -> f64 {
+        self.0.next_double()
+    }
+
+    fn next_index(&mut self, n: usize) -> usize {
+        self.0.next_int(n as i32) as usize
+    }
+}
+
+/// The engine as a forward model: each simulation a [`simulation`] of the state, drawing
+/// from the agent's generator, valued by the function it holds.
+struct Engine<V>(V);
+
+impl<V: Fn(&State) -> f64> ForwardModel for Engine<V> {
+    type State = State;
+    type Simulation = State;
+    type Action = Action;
+    type Rng = AgentRandom;
+
+    fn simulate(&self, state: &State, rng: &mut AgentRandom) -> State {
+        simulation(state, &mut rng.0)
+    }
+
+    fn advance(&self, simulation: &mut State, action: Action) {
+        simulation.step(action);
+    }
+
+    fn is_over(&self, simulation: &State) -> bool {
+        simulation.is_over()
+    }
+
+    fn value(&self, simulation: &State) -> f64 {
+        (self.0)(simulation)
+    }
+}
+
+/// GVGAI's `Utils.noise` with its ε, on every value its sample controllers compare.
+const NOISE: Noise = Noise::Gvgai(1e-6);
 
 /// GVGAI's `SimpleStateHeuristic`: a win is worth a great deal and a loss is the worst;
 /// otherwise the score, less the number of NPCs (and a little for the nearest one), or — when
@@ -155,7 +196,7 @@ pub fn simple_heuristic(state: &State, categories: &[Category]) -> f64 {
 /// GVGAI's `sampleonesteplookahead`: each available action one tick ahead, judged by the
 /// simple heuristic, ties broken at random.
 pub struct OneStep {
-    rng: JavaRandom,
+    rng: AgentRandom,
     categories: Vec<Category>,
 }
 
@@ -163,7 +204,7 @@ impl OneStep {
     /// The agent for `game`, drawing from `new Random(seed)`.
     pub fn new(game: &Game, seed: i64) -> OneStep {
         OneStep {
-            rng: JavaRandom::new(seed),
+            rng: AgentRandom(JavaRandom::new(seed)),
             categories: categories(game),
         }
     }
@@ -171,43 +212,29 @@ impl OneStep {
 
 impl Agent for OneStep {
     fn act(&mut self, state: &State) -> Action {
-        let mut best = (f64::NEG_INFINITY, Action::Nil);
-        for &action in state.actions() {
-            let mut copy = simulation(state, &mut self.rng);
-            copy.step(action);
-            let q = noise(
-                simple_heuristic(&copy, &self.categories),
-                1e-6,
-                self.rng.next_double(),
-            );
-            if q > best.0 {
-                best = (q, action);
-            }
-        }
-        best.1
+        let model = Engine(|state: &State| simple_heuristic(state, &self.categories));
+        one_step(&model, state, state.actions(), NOISE, &mut self.rng).unwrap_or(Action::Nil)
     }
 }
 
 /// The sample MCTS's iterations a move (GVGAI's 40 ms bought 94–243 on the three seed games).
 pub const MCTS_ITERATIONS: usize = 200;
-/// How deep the tree and its rollouts go.
-const ROLLOUT_DEPTH: usize = 10;
 const HUGE: f64 = 10_000_000.0;
 
-struct Node {
-    parent: Option<usize>,
-    children: Vec<Option<usize>>,
-    total: f64,
-    visits: f64,
-    depth: usize,
-    bounds: (f64, f64),
-    index: usize,
+/// The sample MCTS's value of a state: the score plus or minus [`HUGE`] for a win or a loss.
+fn sample_value(state: &State) -> f64 {
+    match state.winner {
+        Winner::Wins => state.score + HUGE,
+        Winner::Loses => state.score - HUGE,
+        Winner::None | Winner::Stopped(_) => state.score,
+    }
 }
 
 /// GVGAI's `sampleMCTS`: UCT (K = √2) over the available actions with rollouts ten deep, the
-/// value the score plus or minus ten million for a win or a loss; the most visited action.
+/// value the score plus or minus ten million for a win or a loss; the most visited action
+/// ([`MctsConfig::gvgai`]).
 pub struct Mcts {
-    rng: JavaRandom,
+    rng: AgentRandom,
     iterations: usize,
 }
 
@@ -215,138 +242,18 @@ impl Mcts {
     /// The agent drawing from `new Random(seed)`, `iterations` a move.
     pub fn new(seed: i64, iterations: usize) -> Mcts {
         Mcts {
-            rng: JavaRandom::new(seed),
+            rng: AgentRandom(JavaRandom::new(seed)),
             iterations: iterations.max(1),
-        }
-    }
-
-    fn value(state: &State) -> f64 {
-        match state.winner {
-            Winner::Wins => state.score + HUGE,
-            Winner::Loses => state.score - HUGE,
-            Winner::None | Winner::Stopped(_) => state.score,
         }
     }
 }
 
 impl Agent for Mcts {
-    fn act(&mut self, root_state: &State) -> Action {
-        let actions: Vec<Action> = root_state.actions().to_vec();
-        if actions.is_empty() {
-            return Action::Nil;
-        }
-        let n = actions.len();
-        let eps = 1e-6;
-        let mut tree: Vec<Node> = vec![Node {
-            parent: None,
-            children: vec![None; n],
-            total: 0.0,
-            visits: 0.0,
-            depth: 0,
-            bounds: (f64::MAX, -f64::MAX),
-            index: 0,
-        }];
-        for _ in 0..self.iterations {
-            let mut state = simulation(root_state, &mut self.rng);
-            // Tree policy: expand the first node not fully expanded, else follow UCT.
-            let mut cur = 0;
-            while !state.is_over() && tree[cur].depth < ROLLOUT_DEPTH {
-                if tree[cur].children.iter().any(Option::is_none) {
-                    let mut pick = 0;
-                    let mut best = -1.0;
-                    for i in 0..n {
-                        let x = self.rng.next_double();
-                        if x > best && tree[cur].children[i].is_none() {
-                            pick = i;
-                            best = x;
-                        }
-                    }
-                    state.step(actions[pick]);
-                    tree.push(Node {
-                        parent: Some(cur),
-                        children: vec![None; n],
-                        total: 0.0,
-                        visits: 0.0,
-                        depth: tree[cur].depth + 1,
-                        bounds: (f64::MAX, -f64::MAX),
-                        index: pick,
-                    });
-                    let id = tree.len() - 1;
-                    tree[cur].children[pick] = Some(id);
-                    cur = id;
-                    break;
-                }
-                let parent_visits = tree[cur].visits;
-                let (lo, hi) = tree[cur].bounds;
-                let mut selected = None;
-                let mut best = -f64::MAX;
-                for &child in tree[cur].children.iter().flatten() {
-                    let c = &tree[child];
-                    let mut v = c.total / (c.visits + eps);
-                    if lo < hi {
-                        v = (v - lo) / (hi - lo);
-                    }
-                    let u =
-                        v + 2f64.sqrt() * ((parent_visits + 1.0).ln() / (c.visits + eps)).sqrt();
-                    let u = noise(u, eps, self.rng.next_double());
-                    if u > best {
-                        best = u;
-                        selected = Some(child);
-                    }
-                }
-                let Some(next) = selected else { break };
-                state.step(actions[tree[next].index]);
-                cur = next;
-            }
-            // Rollout from the selected node.
-            let mut depth = tree[cur].depth;
-            while depth < ROLLOUT_DEPTH && !state.is_over() {
-                let a = actions[self.rng.next_int(n as i32) as usize];
-                state.step(a);
-                depth += 1;
-            }
-            let delta = Self::value(&state);
-            let b = &mut tree[cur].bounds;
-            b.0 = b.0.min(delta);
-            b.1 = b.1.max(delta);
-            // Back up.
-            let mut at = Some(cur);
-            while let Some(i) = at {
-                let node = &mut tree[i];
-                node.visits += 1.0;
-                node.total += delta;
-                node.bounds.0 = node.bounds.0.min(delta);
-                node.bounds.1 = node.bounds.1.max(delta);
-                at = node.parent;
-            }
-        }
-        // The most visited action (the best mean when all are equal), ties at random.
-        let root = &tree[0];
-        let children: Vec<(usize, usize)> = root
-            .children
-            .iter()
-            .enumerate()
-            .filter_map(|(i, c)| c.map(|c| (i, c)))
-            .collect();
-        if children.is_empty() {
-            return actions[0];
-        }
-        let all_equal = children
-            .windows(2)
-            .all(|w| tree[w[0].1].visits == tree[w[1].1].visits);
-        let mut best = (-f64::MAX, children[0].0);
-        for &(i, c) in &children {
-            let raw = if all_equal {
-                tree[c].total / (tree[c].visits + eps)
-            } else {
-                tree[c].visits
-            };
-            let v = noise(raw, eps, self.rng.next_double());
-            if v > best.0 {
-                best = (v, i);
-            }
-        }
-        actions[best.1]
+    fn act(&mut self, root: &State) -> Action {
+        let actions = root.actions();
+        let config = MctsConfig::gvgai(self.iterations);
+        mcts(&Engine(sample_value), root, actions, &config, &mut self.rng)
+            .unwrap_or_else(|| actions.first().copied().unwrap_or(Action::Nil))
     }
 }
 
@@ -781,7 +688,7 @@ impl Agent for Olets {
 /// moves deep valued as sample MCTS values it; the most pulled action. The paper's "flat
 /// MCTS", a tree of depth one.
 pub struct FlatMcts {
-    rng: JavaRandom,
+    rng: AgentRandom,
     iterations: usize,
 }
 
@@ -789,7 +696,7 @@ impl FlatMcts {
     /// The agent drawing from `new Random(seed)`, `iterations` rollouts a move.
     pub fn new(seed: i64, iterations: usize) -> FlatMcts {
         FlatMcts {
-            rng: JavaRandom::new(seed),
+            rng: AgentRandom(JavaRandom::new(seed)),
             iterations: iterations.max(1),
         }
     }
@@ -797,52 +704,14 @@ impl FlatMcts {
 
 impl Agent for FlatMcts {
     fn act(&mut self, root: &State) -> Action {
-        let actions: Vec<Action> = root.actions().to_vec();
-        let n = actions.len();
-        if n == 0 {
-            return Action::Nil;
-        }
-        let (mut visits, mut totals) = (vec![0.0f64; n], vec![0.0f64; n]);
-        let (mut lo, mut hi) = (f64::MAX, -f64::MAX);
-        for t in 0..self.iterations {
-            let arm = if t < n {
-                t
-            } else {
-                let mut best = (-f64::MAX, 0);
-                for i in 0..n {
-                    let mut mean = totals[i] / visits[i];
-                    if lo < hi {
-                        mean = (mean - lo) / (hi - lo);
-                    }
-                    let u = mean + 2f64.sqrt() * ((t as f64).ln() / visits[i]).sqrt();
-                    let u = noise(u, 1e-6, self.rng.next_double());
-                    if u > best.0 {
-                        best = (u, i);
-                    }
-                }
-                best.1
-            };
-            let mut state = simulation(root, &mut self.rng);
-            state.step(actions[arm]);
-            for _ in 1..ROLLOUT_DEPTH {
-                if state.is_over() {
-                    break;
-                }
-                state.step(actions[self.rng.next_int(n as i32) as usize]);
-            }
-            let v = Mcts::value(&state);
-            lo = lo.min(v);
-            hi = hi.max(v);
-            visits[arm] += 1.0;
-            totals[arm] += v;
-        }
-        let mut best = (-f64::MAX, 0);
-        for (i, &pulls) in visits.iter().enumerate() {
-            let v = noise(pulls, 1e-6, self.rng.next_double());
-            if v > best.0 {
-                best = (v, i);
-            }
-        }
-        actions[best.1]
+        let config = MctsConfig::gvgai_flat(self.iterations);
+        flat_mcts(
+            &Engine(sample_value),
+            root,
+            root.actions(),
+            &config,
+            &mut self.rng,
+        )
+        .unwrap_or(Action::Nil)
     }
 }
