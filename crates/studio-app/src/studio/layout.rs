@@ -1,132 +1,24 @@
 //! The window's layout: menu bar, status bar, left sidebar, right panel (gauge and graph),
 //! bottom pack strip, the canvas in the centre, and the modal questions.
 
+use crate::analysis::gauge::GaugePanel;
 use crate::editor::EditCommand;
 use crate::generation::candidates::CandidateDrag;
 use crate::studio::dialogs::Purpose;
+use crate::studio::errors::AppError;
 use crate::studio::panel::{AppCommand, ExportFormat, PackCommand, PanelCtx, ToolPanel};
+use crate::studio::recovery::Recovery;
 use crate::studio::{GuardAnswer, Guarded, StudioApp};
 use egui::{Panel, RichText};
+use studio_core::level::Game;
 
 impl StudioApp {
     pub(super) fn menu_bar(&mut self, ui: &mut egui::Ui, commands: &mut Vec<AppCommand>) {
         Panel::top("menu").show(ui, |ui| {
             egui::MenuBar::new().ui(ui, |ui| {
-                ui.menu_button("File", |ui| {
-                    if ui.button("Open…   Ctrl+O").clicked() {
-                        commands.push(AppCommand::OpenDialog);
-                    }
-                    // Formats that bring a whole game (a GVGAI description) have an item of
-                    // their own.
-                    for (i, importer) in studio_core::formats::importers().iter().enumerate() {
-                        if let Some(label) = importer.menu {
-                            if ui.button(label).on_hover_text(importer.help).clicked() {
-                                commands.push(AppCommand::ImportDialog(i));
-                            }
-                        }
-                    }
-                    if ui.button("Save pack   Ctrl+S").clicked() {
-                        commands.push(AppCommand::Save);
-                    }
-                    if ui.button("Save pack as…   Ctrl+Shift+S").clicked() {
-                        commands.push(AppCommand::SaveAsDialog);
-                    }
-                    ui.separator();
-                    if ui.button("Export JSON…").clicked() {
-                        commands.push(AppCommand::ExportDialog(ExportFormat::Json));
-                    }
-                    if ui
-                        .button("Export PNG sheet…")
-                        .on_hover_text("Every level with its number, name, figure and verdict")
-                        .clicked()
-                    {
-                        commands.push(AppCommand::ExportDialog(ExportFormat::Png));
-                    }
-                    if ui
-                        .button("Export Tiled maps…")
-                        .on_hover_text(
-                            "A folder with one Tiled map (.tmj) per level, the tilesets and a \
-                             .world file that shows the whole pack",
-                        )
-                        .clicked()
-                    {
-                        commands.push(AppCommand::ExportDialog(ExportFormat::Tiled));
-                    }
-                    // The formats the games add (the command line's `import` / `export`).
-                    let exporters: Vec<_> = studio_core::formats::exporters()
-                        .iter()
-                        .map(|e| (e.label, e.help, e.format))
-                        .collect();
-                    if let Some(i) = format_menu(ui, "Export as level text", &exporters) {
-                        commands.push(AppCommand::ExportDialog(ExportFormat::Registered(i)));
-                    }
-                    let all_importers = studio_core::formats::importers();
-                    let importers: Vec<_> = all_importers
-                        .iter()
-                        .map(|i| (i.label, i.help, i.format))
-                        .collect();
-                    if let Some(i) = format_menu(ui, "Import", &importers) {
-                        commands.push(AppCommand::ImportDialog(i));
-                    }
-                    ui.separator();
-                    if ui.button("New pack").clicked() {
-                        commands.push(AppCommand::Pack(PackCommand::New));
-                    }
-                    if ui.button("Quit").clicked() {
-                        commands.push(AppCommand::Quit);
-                    }
-                });
-                ui.menu_button("Edit", |ui| {
-                    let h = self.editor().history();
-                    let undo = format!("Undo {}   Ctrl+Z", h.undo_label().unwrap_or(""));
-                    if ui
-                        .add_enabled(h.undo_len() > 0, egui::Button::new(undo))
-                        .clicked()
-                    {
-                        commands.push(AppCommand::Edit(EditCommand::Undo));
-                    }
-                    let redo = format!(
-                        "Redo {}   Ctrl+Shift+Z / Ctrl+Y",
-                        h.redo_label().unwrap_or("")
-                    );
-                    if ui
-                        .add_enabled(h.redo_len() > 0, egui::Button::new(redo))
-                        .clicked()
-                    {
-                        commands.push(AppCommand::Edit(EditCommand::Redo));
-                    }
-                    ui.separator();
-                    if ui.button("Add level to pack").clicked() {
-                        commands.push(AppCommand::Pack(PackCommand::AddCurrent));
-                    }
-                });
-                ui.menu_button("View", |ui| {
-                    for name in self.panel_names() {
-                        let mut open = self.settings.panel_open(name);
-                        if ui.checkbox(&mut open, name).changed() {
-                            self.settings.set_panel_open(name, open);
-                        }
-                    }
-                    ui.separator();
-                    if let Ok(game) = self.game.game() {
-                        if let Some(name) = game.overlay_name() {
-                            let mut on = self.settings.tools.overlay_on(self.game);
-                            if ui
-                                .checkbox(&mut on, format!("{name} overlay"))
-                                .on_hover_text(game.overlay_help())
-                                .changed()
-                            {
-                                self.settings.tools.set_overlay(self.game, on);
-                            }
-                        }
-                    }
-                    ui.checkbox(&mut self.settings.show_frame_time, "Frame time");
-                    self.device_menu(ui);
-                    if ui.button("Reset canvas zoom").clicked() {
-                        self.canvas.zoom = 1.0;
-                        self.canvas.pan = egui::Vec2::ZERO;
-                    }
-                });
+                ui.menu_button("File", |ui| file_menu(ui, commands));
+                ui.menu_button("Edit", |ui| self.edit_menu(ui, commands));
+                ui.menu_button("View", |ui| self.view_menu(ui));
                 ui.menu_button("Help", |ui| {
                     if ui.button("Keyboard shortcuts   F1").clicked() {
                         self.help_open = true;
@@ -142,53 +34,114 @@ impl StudioApp {
                     }
                 }
                 ui.separator();
-                if ui
-                    .button("Playtest")
-                    .on_hover_text("Play the level on the canvas")
-                    .clicked()
-                {
-                    commands.push(AppCommand::Playtest);
-                }
-                if ui
-                    .selectable_label(self.interpolation.open, "Interpolation")
-                    .on_hover_text("Walk a generator's latent space between two levels")
-                    .clicked()
-                {
-                    commands.push(AppCommand::ToggleInterpolation);
-                }
-                for (i, tool) in self.tools.iter().enumerate() {
-                    if tool.game() == self.game
-                        && ui
-                            .selectable_label(tool.is_open(), tool.title())
-                            .on_hover_text(tool.help())
-                            .clicked()
-                    {
-                        commands.push(AppCommand::ToggleTool(i));
-                    }
-                }
-                if ui
-                    .selectable_label(self.models_window.open, "Level models")
-                    .on_hover_text(
-                        "Train a level VAE on this pack, open a model file, regenerate the \
-                         selected cells",
-                    )
-                    .clicked()
-                {
-                    commands.push(AppCommand::ToggleModels);
-                }
-                if self.game.game().is_ok_and(|g| g.has_agents())
-                    && ui
-                        .selectable_label(self.profile.open, "Agent profile")
-                        .on_hover_text(
-                            "How each agent of the ladder fares on a level, a pack or the \
-                             candidates (and against a second set)",
-                        )
-                        .clicked()
-                {
-                    commands.push(AppCommand::ToggleProfile);
-                }
+                self.window_switches(ui, commands);
             });
         });
+    }
+
+    /// Edit: undo and redo (named after the step), adding the canvas to the pack.
+    fn edit_menu(&self, ui: &mut egui::Ui, commands: &mut Vec<AppCommand>) {
+        let h = self.editor().history();
+        let undo = format!("Undo {}   Ctrl+Z", h.undo_label().unwrap_or(""));
+        if ui
+            .add_enabled(h.undo_len() > 0, egui::Button::new(undo))
+            .clicked()
+        {
+            commands.push(AppCommand::Edit(EditCommand::Undo));
+        }
+        let redo = format!(
+            "Redo {}   Ctrl+Shift+Z / Ctrl+Y",
+            h.redo_label().unwrap_or("")
+        );
+        if ui
+            .add_enabled(h.redo_len() > 0, egui::Button::new(redo))
+            .clicked()
+        {
+            commands.push(AppCommand::Edit(EditCommand::Redo));
+        }
+        ui.separator();
+        if ui.button("Add level to pack").clicked() {
+            commands.push(AppCommand::Pack(PackCommand::AddCurrent));
+        }
+    }
+
+    /// View: the panels shown, the game's overlay, the frame time, the device, the zoom.
+    fn view_menu(&mut self, ui: &mut egui::Ui) {
+        for name in self.panel_names() {
+            let mut open = self.settings.panel_open(name);
+            if ui.checkbox(&mut open, name).changed() {
+                self.settings.set_panel_open(name, open);
+            }
+        }
+        ui.separator();
+        if let Ok(game) = self.game.game() {
+            if let Some(name) = game.overlay_name() {
+                let mut on = self.settings.tools.overlay_on(self.game);
+                if ui
+                    .checkbox(&mut on, format!("{name} overlay"))
+                    .on_hover_text(game.overlay_help())
+                    .changed()
+                {
+                    self.settings.tools.set_overlay(self.game, on);
+                }
+            }
+        }
+        ui.checkbox(&mut self.settings.show_frame_time, "Frame time");
+        self.device_menu(ui);
+        if ui.button("Reset canvas zoom").clicked() {
+            self.canvas.zoom = 1.0;
+            self.canvas.pan = egui::Vec2::ZERO;
+        }
+    }
+
+    /// The menu bar's right part: Playtest, and a switch per window (interpolation, the
+    /// game's tool windows, level models, agent profile).
+    fn window_switches(&self, ui: &mut egui::Ui, commands: &mut Vec<AppCommand>) {
+        if ui
+            .button("Playtest")
+            .on_hover_text("Play the level on the canvas")
+            .clicked()
+        {
+            commands.push(AppCommand::Playtest);
+        }
+        if ui
+            .selectable_label(self.interpolation.open, "Interpolation")
+            .on_hover_text("Walk a generator's latent space between two levels")
+            .clicked()
+        {
+            commands.push(AppCommand::ToggleInterpolation);
+        }
+        for (i, tool) in self.tools.iter().enumerate() {
+            if tool.game() == self.game
+                && ui
+                    .selectable_label(tool.is_open(), tool.title())
+                    .on_hover_text(tool.help())
+                    .clicked()
+            {
+                commands.push(AppCommand::ToggleTool(i));
+            }
+        }
+        if ui
+            .selectable_label(self.models_window.open, "Level models")
+            .on_hover_text(
+                "Train a level VAE on this pack, open a model file, regenerate the \
+                 selected cells",
+            )
+            .clicked()
+        {
+            commands.push(AppCommand::ToggleModels);
+        }
+        if self.game.game().is_ok_and(|g| g.has_agents())
+            && ui
+                .selectable_label(self.profile.open, "Agent profile")
+                .on_hover_text(
+                    "How each agent of the ladder fares on a level, a pack or the \
+                     candidates (and against a second set)",
+                )
+                .clicked()
+        {
+            commands.push(AppCommand::ToggleProfile);
+        }
     }
 
     pub(super) fn status_bar(&mut self, ui: &mut egui::Ui) {
@@ -267,45 +220,10 @@ impl StudioApp {
                     self.strip.ui(ui, &mut ctx);
                 });
             self.settings.pack_strip_height = r.response.rect.height();
-            // A candidate dropped anywhere on the strip joins the active pack.
-            let strip_rect = r.response.rect;
-            let (hovering, released) = ui.input(|i| {
-                let over = i
-                    .pointer
-                    .hover_pos()
-                    .is_some_and(|p| strip_rect.contains(p));
-                (over, over && i.pointer.any_released())
-            });
-            if hovering && egui::DragAndDrop::has_payload_of_type::<CandidateDrag>(ui.ctx()) {
-                ui.ctx()
-                    .layer_painter(egui::LayerId::new(
-                        egui::Order::Foreground,
-                        egui::Id::unique("candidate-drop"),
-                    ))
-                    .rect_stroke(
-                        strip_rect.shrink(2.0),
-                        4.0,
-                        egui::Stroke::new(2.0, studio_ui::palette::ACCENT),
-                        egui::StrokeKind::Inside,
-                    );
-                if released {
-                    if let Some(drag) = egui::DragAndDrop::take_payload::<CandidateDrag>(ui.ctx()) {
-                        ctx.commands.push(AppCommand::AddLevel(drag.0.clone()));
-                    }
-                }
-            }
+            candidate_drop(ui, r.response.rect, ctx.commands);
         }
-        // Each side panel starts the run at its top, then keeps its offset per game.
-        let home = |seen: &mut std::collections::HashSet<_>, panel: &'static str| {
-            let area = egui::ScrollArea::vertical().id_salt((panel, game));
-            if seen.insert((panel, game)) {
-                area.vertical_scroll_offset(0.0)
-            } else {
-                area
-            }
-        };
         if level_open {
-            let area = home(&mut self.scrolled_home, "sidebar");
+            let area = scroll_home(&mut self.scrolled_home, "sidebar", game);
             Panel::left("sidebar")
                 .resizable(true)
                 .default_size(290.0)
@@ -328,31 +246,14 @@ impl StudioApp {
                 });
         }
         if gauge_open || graph_open {
-            let gauge_area = home(&mut self.scrolled_home, "gauge");
+            let gauge_area = scroll_home(&mut self.scrolled_home, "gauge", game);
             let r = Panel::right("analysis")
                 .resizable(true)
                 .default_size(self.settings.right_panel_width.max(380.0))
                 .min_size(340.0)
                 .show(ui, |ui| {
-                    // The gauge scrolls when it is taller than its share (a game's agent
-                    // tables), so the Validate row and the state graph stay reachable.
                     if gauge_open {
-                        let room = if graph_open {
-                            ui.available_height() * 0.62
-                        } else {
-                            ui.available_height()
-                        };
-                        // A solid bar (not egui's floating one, drawn only on hover): a
-                        // gauge cut at the state graph shows that it scrolls (W20).
-                        ui.scope(|ui| {
-                            ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
-                            gauge_area
-                                .max_height(room)
-                                .scroll_bar_visibility(
-                                    egui::scroll_area::ScrollBarVisibility::VisibleWhenNeeded,
-                                )
-                                .show(ui, |ui| self.gauge.ui(ui, &mut ctx));
-                        });
+                        scrolled_gauge(ui, &mut self.gauge, gauge_area, graph_open, &mut ctx);
                     }
                     if graph_open {
                         if gauge_open {
@@ -375,42 +276,7 @@ impl StudioApp {
         let canvas = &mut self.canvas;
         let state = self.shown_state.as_ref();
         let out = egui::CentralPanel::default().show(ui, |ui| {
-            // Newest errors last; at most three banners, each wrapped to the canvas width with
-            // its dismiss button first, so a long message never pushes it off screen.
-            let mut dismiss = None;
-            let hidden = errors.len().saturating_sub(3);
-            if hidden > 0
-                && ui
-                    .small_button(format!("Dismiss {hidden} older errors"))
-                    .clicked()
-            {
-                errors.drain(..hidden);
-            }
-            let shown = errors.len().saturating_sub(3);
-            for (i, e) in errors.iter().enumerate().skip(shown) {
-                egui::Frame::new()
-                    .fill(egui::Color32::from_rgb(90, 30, 30))
-                    .inner_margin(6.0)
-                    .corner_radius(4.0)
-                    .show(ui, |ui| {
-                        ui.set_max_width(ui.available_width());
-                        ui.horizontal_top(|ui| {
-                            if ui.small_button("x").on_hover_text("Dismiss").clicked() {
-                                dismiss = Some(i);
-                            }
-                            ui.add(
-                                egui::Label::new(
-                                    RichText::new(format!("Error: {e}"))
-                                        .color(egui::Color32::WHITE),
-                                )
-                                .wrap(),
-                            );
-                        });
-                    });
-            }
-            if let Some(i) = dismiss {
-                errors.remove(i);
-            }
+            error_banners(ui, errors);
             canvas.ui(ui, editor.board(), tools, state, analysis)
         });
         let out = out.inner;
@@ -424,62 +290,15 @@ impl StudioApp {
         super::help::show(ctx, &mut self.help_open);
         self.playtest.ui(ctx, commands);
         if self.models_window.open {
-            // The active pack, of whose levels of the game shown "Train" learns.
-            let game = self.game;
-            let pack = self.packs.get(self.active_pack).map(|doc| {
-                let out = crate::generation::models_window::model_path_for(
-                    doc.path.as_deref(),
-                    &doc.title(),
-                    &self.paths.user_packs,
-                    self.models_window.arch,
-                );
-                (doc.title(), doc.pack.levels.as_slice(), out)
-            });
-            let selection = self.settings.tools.selection;
-            self.models_window.ui(ctx, game, pack, selection, commands);
+            self.models_window_ui(ctx, commands);
         }
         if self.interpolation.open {
-            // The levels to choose from, rebuilt only when packs, candidates or the editor change.
-            // The walked model's game: another model lists another game's levels.
-            let key = self.sources_key(self.interpolation.model.0);
-            if self.interpolation_sources.0 != Some(key) {
-                self.interpolation_sources = (Some(key), self.interpolation_sources());
-            }
-            let sources = &self.interpolation_sources.1;
-            self.interpolation
-                .ui(ctx, sources, &self.generators.models, commands);
+            self.interpolation_ui(ctx, commands);
         }
         for i in 0..self.tools.len() {
-            if !self.tools[i].is_open() {
-                continue;
+            if self.tools[i].is_open() {
+                self.tool_window_ui(i, ctx, commands);
             }
-            let game = self.tools[i].game();
-            // Rebuilt only when what they come from changed: a 20,000-level pack would
-            // otherwise be copied every frame while the tool is open.
-            let key = self.sources_key(game);
-            if self.tool_sources.get(&game).is_none_or(|(k, _)| *k != key) {
-                let sources = self.level_sources(game);
-                self.tool_sources.insert(game, (key, sources));
-            }
-            let level = (self.game == game).then(|| self.editor().to_level());
-            let sources = self
-                .tool_sources
-                .get(&game)
-                .map_or(&[][..], |(_, s)| s.as_slice());
-            let studio = studio_ui::ToolContext {
-                level: level.as_ref(),
-                sources,
-                models: &self.generators.models,
-            };
-            let mut actions = Vec::new();
-            self.tools[i].ui(ctx, &studio, &mut actions);
-            let from = self.tools[i].title();
-            commands.extend(actions.into_iter().map(|action| match action {
-                studio_ui::ToolAction::OfferCandidates(list) => {
-                    AppCommand::OfferCandidates { from, list }
-                }
-                studio_ui::ToolAction::LoadLevel(level) => AppCommand::LoadLevel(level),
-            }));
         }
         if self.profile.open {
             let sources = self.profile_sources();
@@ -489,122 +308,123 @@ impl StudioApp {
             commands.push(command);
         }
         if let Some(offer) = &self.recovery_offer {
-            let mut answer = None;
-            egui::Modal::new(egui::Id::unique("recovery")).show(ctx, |ui| {
-                let packs = offer.packs.iter().filter(|p| p.dirty).count();
-                // Canvases linked to a pack level come back with their pack; the count names
-                // the ones in no pack.
-                let loose = (0..offer.levels.len())
-                    .filter(|&i| offer.links.get(i).is_none_or(Option::is_none))
-                    .count();
-                if offer.clean_exit {
-                    // Kept on purpose at the last quit: not a crash.
-                    ui.heading("Bring back the kept work?");
-                    ui.label(format!(
-                        "At the last quit ({}) the canvas held work in no pack, kept for this \
-                         start: {loose} canvas level(s) in no pack and {packs} unsaved \
-                         pack(s).",
-                        offer.age()
-                    ));
-                } else {
-                    ui.heading("Recover unsaved work?");
-                    ui.label(format!(
-                        "The studio did not close cleanly. An autosave from {} holds {} level(s) on the canvas and {packs} unsaved pack(s).",
-                        offer.age(),
-                        offer.levels.len()
-                    ));
-                }
-                ui.horizontal(|ui| {
-                    if ui.button("Recover").clicked() {
-                        answer = Some(AppCommand::Recover);
-                    }
-                    if ui.button("Discard").clicked() {
-                        answer = Some(AppCommand::DiscardRecovery);
-                    }
-                });
-            });
-            commands.extend(answer);
+            commands.extend(recovery_question(ctx, offer));
         }
         if let Some(guarded) = self.guard.clone() {
-            // Only the packs this action would lose are named (and saved by Save).
-            let dirty: Vec<String> = self
-                .guarded_packs(&guarded)
-                .into_iter()
-                .map(|i| self.packs[i].title())
-                .collect();
-            // Quitting also asks about canvas work that is in no pack: every canvas that
-            // really holds some, by game and name.
-            let loose = if guarded == Guarded::Quit {
-                self.loose_canvases()
-            } else {
-                Vec::new()
-            };
-            let canvas_work = (!loose.is_empty()).then(|| {
-                loose
-                    .iter()
-                    .map(|(game, name)| format!("“{name}” ({game})"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            });
-            // "Add it to the pack" is offered only for the level on the canvas, when it is
-            // one of them.
-            let canvas_loose = loose.iter().any(|(g, _)| *g == self.desk_game_name());
-            let pack_title = self.packs.get(self.active_pack).map(|p| p.title());
-            let mut decision = None;
-            let mut add_first = false;
-            egui::Modal::new(egui::Id::unique("unsaved")).show(ctx, |ui| {
-                ui.heading("Unsaved changes");
-                if !dirty.is_empty() {
-                    ui.label(format!(
-                        "These packs have unsaved changes: {}",
-                        dirty.join(", ")
-                    ));
-                }
-                if let Some(names) = &canvas_work {
-                    ui.label(format!(
-                        "Work in no pack: {names}. Kept, it is offered back at the next start."
-                    ));
-                }
-                let what = match &guarded {
-                    Guarded::Open(p) => format!("Opening {} replaces the open copy.", p.display()),
-                    Guarded::ClosePack(_) => "Closing the pack drops them.".to_string(),
-                    Guarded::Quit => "Discard drops them.".to_string(),
-                };
-                ui.label(what);
-                ui.horizontal(|ui| {
-                    let save = match (dirty.is_empty(), canvas_work.is_some()) {
-                        (true, true) => "Keep for next start",
-                        (false, true) => "Save packs, keep the level",
-                        _ => "Save",
-                    };
-                    if ui.button(save).clicked() {
-                        decision = Some(GuardAnswer::Save);
-                    }
-                    if let (true, Some(pack)) = (canvas_loose, &pack_title) {
-                        if ui
-                            .button(format!("Add it to {pack}"))
-                            .on_hover_text("Add the canvas level to the active pack and stay")
-                            .clicked()
-                        {
-                            add_first = true;
-                        }
-                    }
-                    if ui.button("Discard").clicked() {
-                        decision = Some(GuardAnswer::Discard);
-                    }
-                    if ui.button("Cancel").clicked() {
-                        decision = Some(GuardAnswer::Cancel);
-                    }
-                });
-            });
-            if add_first {
-                self.guard = None;
-                commands.push(AppCommand::Pack(PackCommand::AddCurrent));
-                self.status = "Added the canvas level to the pack; save the pack, then quit".into();
+            self.unsaved_question(guarded, ctx, commands);
+        }
+    }
+
+    /// The Level models window, on the active pack, of whose levels of the game shown
+    /// "Train" learns.
+    fn models_window_ui(&mut self, ctx: &egui::Context, commands: &mut Vec<AppCommand>) {
+        let game = self.game;
+        let pack = self.packs.get(self.active_pack).map(|doc| {
+            let out = crate::generation::models_window::model_path_for(
+                doc.path.as_deref(),
+                &doc.title(),
+                &self.paths.user_packs,
+                self.models_window.arch,
+            );
+            (doc.title(), doc.pack.levels.as_slice(), out)
+        });
+        let selection = self.settings.tools.selection;
+        self.models_window.ui(ctx, game, pack, selection, commands);
+    }
+
+    /// The Interpolation window, with the levels to choose from, rebuilt only when packs,
+    /// candidates or the editor change.
+    fn interpolation_ui(&mut self, ctx: &egui::Context, commands: &mut Vec<AppCommand>) {
+        // The walked model's game: another model lists another game's levels.
+        let key = self.sources_key(self.interpolation.model.0);
+        if self.interpolation_sources.0 != Some(key) {
+            self.interpolation_sources = (Some(key), self.interpolation_sources());
+        }
+        let sources = &self.interpolation_sources.1;
+        self.interpolation
+            .ui(ctx, sources, &self.generators.models, commands);
+    }
+
+    /// Open tool window `i` (a game's window part), and what it asks of the studio.
+    fn tool_window_ui(&mut self, i: usize, ctx: &egui::Context, commands: &mut Vec<AppCommand>) {
+        let game = self.tools[i].game();
+        // Rebuilt only when what they come from changed: a 20,000-level pack would
+        // otherwise be copied every frame while the tool is open.
+        let key = self.sources_key(game);
+        if self.tool_sources.get(&game).is_none_or(|(k, _)| *k != key) {
+            let sources = self.level_sources(game);
+            self.tool_sources.insert(game, (key, sources));
+        }
+        let level = (self.game == game).then(|| self.editor().to_level());
+        let sources = self
+            .tool_sources
+            .get(&game)
+            .map_or(&[][..], |(_, s)| s.as_slice());
+        let studio = studio_ui::ToolContext {
+            level: level.as_ref(),
+            sources,
+            models: &self.generators.models,
+        };
+        let mut actions = Vec::new();
+        self.tools[i].ui(ctx, &studio, &mut actions);
+        let from = self.tools[i].title();
+        commands.extend(actions.into_iter().map(|action| match action {
+            studio_ui::ToolAction::OfferCandidates(list) => {
+                AppCommand::OfferCandidates { from, list }
             }
-            if let Some(d) = decision {
-                self.resolve_guard(guarded, d, ctx, commands);
-            }
+            studio_ui::ToolAction::LoadLevel(level) => AppCommand::LoadLevel(level),
+        }));
+    }
+
+    /// "Unsaved changes": asked before an action that would lose unsaved packs (or, on
+    /// quitting, canvas work in no pack); the answer is carried out at once.
+    fn unsaved_question(
+        &mut self,
+        guarded: Guarded,
+        ctx: &egui::Context,
+        commands: &mut Vec<AppCommand>,
+    ) {
+        // Only the packs this action would lose are named (and saved by Save).
+        let dirty: Vec<String> = self
+            .guarded_packs(&guarded)
+            .into_iter()
+            .map(|i| self.packs[i].title())
+            .collect();
+        // Quitting also asks about canvas work that is in no pack: every canvas that
+        // really holds some, by game and name.
+        let loose = if guarded == Guarded::Quit {
+            self.loose_canvases()
+        } else {
+            Vec::new()
+        };
+        let canvas_work = (!loose.is_empty()).then(|| {
+            loose
+                .iter()
+                .map(|(game, name)| format!("“{name}” ({game})"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        });
+        // "Add it to the pack" is offered only for the level on the canvas, when it is
+        // one of them.
+        let canvas_loose = loose.iter().any(|(g, _)| *g == self.desk_game_name());
+        let question = UnsavedQuestion {
+            guarded: &guarded,
+            dirty,
+            canvas_work,
+            add_to: self
+                .packs
+                .get(self.active_pack)
+                .map(|p| p.title())
+                .filter(|_| canvas_loose),
+        };
+        let (decision, add_first) = question.show(ctx);
+        if add_first {
+            self.guard = None;
+            commands.push(AppCommand::Pack(PackCommand::AddCurrent));
+            self.status = "Added the canvas level to the pack; save the pack, then quit".into();
+        }
+        if let Some(d) = decision {
+            self.resolve_guard(guarded, d, ctx, commands);
         }
     }
 
@@ -749,6 +569,284 @@ impl StudioApp {
             }),
         };
         self.dialogs.request(purpose, start, ctx);
+    }
+}
+
+/// "Recover unsaved work?" (or, after a clean quit that kept work, "Bring back the kept
+/// work?"): answers Recover or Discard once clicked.
+fn recovery_question(ctx: &egui::Context, offer: &Recovery) -> Option<AppCommand> {
+    let mut answer = None;
+    egui::Modal::new(egui::Id::unique("recovery")).show(ctx, |ui| {
+        let packs = offer.packs.iter().filter(|p| p.dirty).count();
+        // Canvases linked to a pack level come back with their pack; the count names
+        // the ones in no pack.
+        let loose = (0..offer.levels.len())
+            .filter(|&i| offer.links.get(i).is_none_or(Option::is_none))
+            .count();
+        if offer.clean_exit {
+            // Kept on purpose at the last quit: not a crash.
+            ui.heading("Bring back the kept work?");
+            ui.label(format!(
+                "At the last quit ({}) the canvas held work in no pack, kept for this \
+                 start: {loose} canvas level(s) in no pack and {packs} unsaved \
+                 pack(s).",
+                offer.age()
+            ));
+        } else {
+            ui.heading("Recover unsaved work?");
+            ui.label(format!(
+                "The studio did not close cleanly. An autosave from {} holds {} level(s) on the canvas and {packs} unsaved pack(s).",
+                offer.age(),
+                offer.levels.len()
+            ));
+        }
+        ui.horizontal(|ui| {
+            if ui.button("Recover").clicked() {
+                answer = Some(AppCommand::Recover);
+            }
+            if ui.button("Discard").clicked() {
+                answer = Some(AppCommand::DiscardRecovery);
+            }
+        });
+    });
+    answer
+}
+
+/// What the "Unsaved changes" question names: the action, the unsaved packs, the canvas
+/// work in no pack, and the pack the canvas level can be added to first.
+struct UnsavedQuestion<'a> {
+    /// The action waiting for the answer.
+    guarded: &'a Guarded,
+    /// The titles of the packs it would lose.
+    dirty: Vec<String>,
+    /// The canvases in no pack, by name and game, when quitting.
+    canvas_work: Option<String>,
+    /// The active pack's title, when the canvas level is work in no pack.
+    add_to: Option<String>,
+}
+
+impl UnsavedQuestion<'_> {
+    /// Shows the question; answers the decision clicked, and whether "Add it to …" was.
+    fn show(&self, ctx: &egui::Context) -> (Option<GuardAnswer>, bool) {
+        let mut decision = None;
+        let mut add_first = false;
+        egui::Modal::new(egui::Id::unique("unsaved")).show(ctx, |ui| {
+            ui.heading("Unsaved changes");
+            if !self.dirty.is_empty() {
+                ui.label(format!(
+                    "These packs have unsaved changes: {}",
+                    self.dirty.join(", ")
+                ));
+            }
+            if let Some(names) = &self.canvas_work {
+                ui.label(format!(
+                    "Work in no pack: {names}. Kept, it is offered back at the next start."
+                ));
+            }
+            let what = match self.guarded {
+                Guarded::Open(p) => format!("Opening {} replaces the open copy.", p.display()),
+                Guarded::ClosePack(_) => "Closing the pack drops them.".to_string(),
+                Guarded::Quit => "Discard drops them.".to_string(),
+            };
+            ui.label(what);
+            ui.horizontal(|ui| {
+                let save = match (self.dirty.is_empty(), self.canvas_work.is_some()) {
+                    (true, true) => "Keep for next start",
+                    (false, true) => "Save packs, keep the level",
+                    _ => "Save",
+                };
+                if ui.button(save).clicked() {
+                    decision = Some(GuardAnswer::Save);
+                }
+                if let Some(pack) = &self.add_to {
+                    if ui
+                        .button(format!("Add it to {pack}"))
+                        .on_hover_text("Add the canvas level to the active pack and stay")
+                        .clicked()
+                    {
+                        add_first = true;
+                    }
+                }
+                if ui.button("Discard").clicked() {
+                    decision = Some(GuardAnswer::Discard);
+                }
+                if ui.button("Cancel").clicked() {
+                    decision = Some(GuardAnswer::Cancel);
+                }
+            });
+        });
+        (decision, add_first)
+    }
+}
+
+/// Each side panel starts the run at its top, then keeps its offset per game.
+fn scroll_home(
+    seen: &mut std::collections::HashSet<(&'static str, Game)>,
+    panel: &'static str,
+    game: Game,
+) -> egui::ScrollArea {
+    let area = egui::ScrollArea::vertical().id_salt((panel, game));
+    if seen.insert((panel, game)) {
+        area.vertical_scroll_offset(0.0)
+    } else {
+        area
+    }
+}
+
+/// A candidate dropped anywhere on the pack strip (at `strip_rect`) joins the active pack;
+/// the strip is outlined while one is carried over it.
+fn candidate_drop(ui: &egui::Ui, strip_rect: egui::Rect, commands: &mut Vec<AppCommand>) {
+    let (hovering, released) = ui.input(|i| {
+        let over = i
+            .pointer
+            .hover_pos()
+            .is_some_and(|p| strip_rect.contains(p));
+        (over, over && i.pointer.any_released())
+    });
+    if hovering && egui::DragAndDrop::has_payload_of_type::<CandidateDrag>(ui.ctx()) {
+        ui.ctx()
+            .layer_painter(egui::LayerId::new(
+                egui::Order::Foreground,
+                egui::Id::unique("candidate-drop"),
+            ))
+            .rect_stroke(
+                strip_rect.shrink(2.0),
+                4.0,
+                egui::Stroke::new(2.0, studio_ui::palette::ACCENT),
+                egui::StrokeKind::Inside,
+            );
+        if released {
+            if let Some(drag) = egui::DragAndDrop::take_payload::<CandidateDrag>(ui.ctx()) {
+                commands.push(AppCommand::AddLevel(drag.0.clone()));
+            }
+        }
+    }
+}
+
+/// The gauge in its scroll area: it scrolls when it is taller than its share (a game's
+/// agent tables), so the Validate row and the state graph below it stay reachable.
+fn scrolled_gauge(
+    ui: &mut egui::Ui,
+    gauge: &mut GaugePanel,
+    area: egui::ScrollArea,
+    graph_open: bool,
+    ctx: &mut PanelCtx<'_>,
+) {
+    let room = if graph_open {
+        ui.available_height() * 0.62
+    } else {
+        ui.available_height()
+    };
+    // A solid bar (not egui's floating one, drawn only on hover): a gauge cut at the state
+    // graph shows that it scrolls (W20).
+    ui.scope(|ui| {
+        ui.spacing_mut().scroll = egui::style::ScrollStyle::solid();
+        area.max_height(room)
+            .scroll_bar_visibility(egui::scroll_area::ScrollBarVisibility::VisibleWhenNeeded)
+            .show(ui, |ui| gauge.ui(ui, ctx));
+    });
+}
+
+/// The errors over the canvas, newest last: at most three banners, each wrapped to the
+/// canvas width with its dismiss button first, so a long message never pushes it off screen.
+fn error_banners(ui: &mut egui::Ui, errors: &mut Vec<AppError>) {
+    let mut dismiss = None;
+    let hidden = errors.len().saturating_sub(3);
+    if hidden > 0
+        && ui
+            .small_button(format!("Dismiss {hidden} older errors"))
+            .clicked()
+    {
+        errors.drain(..hidden);
+    }
+    let shown = errors.len().saturating_sub(3);
+    for (i, e) in errors.iter().enumerate().skip(shown) {
+        egui::Frame::new()
+            .fill(egui::Color32::from_rgb(90, 30, 30))
+            .inner_margin(6.0)
+            .corner_radius(4.0)
+            .show(ui, |ui| {
+                ui.set_max_width(ui.available_width());
+                ui.horizontal_top(|ui| {
+                    if ui.small_button("x").on_hover_text("Dismiss").clicked() {
+                        dismiss = Some(i);
+                    }
+                    ui.add(
+                        egui::Label::new(
+                            RichText::new(format!("Error: {e}")).color(egui::Color32::WHITE),
+                        )
+                        .wrap(),
+                    );
+                });
+            });
+    }
+    if let Some(i) = dismiss {
+        errors.remove(i);
+    }
+}
+
+/// File: open, import, save, export (the studio's formats and the games'), new pack, quit.
+fn file_menu(ui: &mut egui::Ui, commands: &mut Vec<AppCommand>) {
+    if ui.button("Open…   Ctrl+O").clicked() {
+        commands.push(AppCommand::OpenDialog);
+    }
+    // Formats that bring a whole game (a GVGAI description) have an item of their own.
+    for (i, importer) in studio_core::formats::importers().iter().enumerate() {
+        if let Some(label) = importer.menu {
+            if ui.button(label).on_hover_text(importer.help).clicked() {
+                commands.push(AppCommand::ImportDialog(i));
+            }
+        }
+    }
+    if ui.button("Save pack   Ctrl+S").clicked() {
+        commands.push(AppCommand::Save);
+    }
+    if ui.button("Save pack as…   Ctrl+Shift+S").clicked() {
+        commands.push(AppCommand::SaveAsDialog);
+    }
+    ui.separator();
+    if ui.button("Export JSON…").clicked() {
+        commands.push(AppCommand::ExportDialog(ExportFormat::Json));
+    }
+    if ui
+        .button("Export PNG sheet…")
+        .on_hover_text("Every level with its number, name, figure and verdict")
+        .clicked()
+    {
+        commands.push(AppCommand::ExportDialog(ExportFormat::Png));
+    }
+    if ui
+        .button("Export Tiled maps…")
+        .on_hover_text(
+            "A folder with one Tiled map (.tmj) per level, the tilesets and a .world file \
+             that shows the whole pack",
+        )
+        .clicked()
+    {
+        commands.push(AppCommand::ExportDialog(ExportFormat::Tiled));
+    }
+    // The formats the games add (the command line's `import` / `export`).
+    let exporters: Vec<_> = studio_core::formats::exporters()
+        .iter()
+        .map(|e| (e.label, e.help, e.format))
+        .collect();
+    if let Some(i) = format_menu(ui, "Export as level text", &exporters) {
+        commands.push(AppCommand::ExportDialog(ExportFormat::Registered(i)));
+    }
+    let all_importers = studio_core::formats::importers();
+    let importers: Vec<_> = all_importers
+        .iter()
+        .map(|i| (i.label, i.help, i.format))
+        .collect();
+    if let Some(i) = format_menu(ui, "Import", &importers) {
+        commands.push(AppCommand::ImportDialog(i));
+    }
+    ui.separator();
+    if ui.button("New pack").clicked() {
+        commands.push(AppCommand::Pack(PackCommand::New));
+    }
+    if ui.button("Quit").clicked() {
+        commands.push(AppCommand::Quit);
     }
 }
 
