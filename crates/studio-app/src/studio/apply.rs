@@ -21,78 +21,25 @@ impl StudioApp {
         match command {
             AppCommand::Edit(edit) => self.apply_edit(edit),
             AppCommand::SwitchGame(game) => self.apply_switch_game(game),
-            AppCommand::NewLevel { width, height } => {
-                let board = Board::blank(self.editor().board().rules(), width, height);
-                self.shown_state = None;
-                self.editor_mut().apply(EditCommand::Replace {
-                    board,
-                    label: "New level".into(),
-                    identity: Some(Identity::loose(format!("new {width}x{height}"))),
-                });
-            }
+            AppCommand::NewLevel { width, height } => self.new_level(width, height),
             AppCommand::ShowGraphState(node) => self.show_graph_state(node),
             AppCommand::LeaveGraphState => self.shown_state = None,
             AppCommand::Pack(p) => self.apply_pack(p),
-            AppCommand::Open(path) => {
-                let replaces_dirty = self
-                    .packs
-                    .iter()
-                    .any(|p| p.dirty && p.path.as_deref() == Some(path.as_path()));
-                if replaces_dirty {
-                    self.guard = Some(Guarded::Open(path));
-                } else {
-                    self.open_file(&path);
-                }
-            }
+            AppCommand::Open(path) => self.open_guarded(path),
             AppCommand::OpenDialog => self.request_dialog(Purpose::Open, ctx),
-            AppCommand::Save => match self
-                .packs
-                .get(self.active_pack)
-                .and_then(|p| p.path.clone())
-            {
-                // A shipped pack is never saved over: the designer saves a copy.
-                Some(path) if self.paths.is_shipped(&path) => {
-                    self.status = format!(
-                        "{} is a shipped pack and is not saved over; choose where to save \
-                         your copy",
-                        path.display()
-                    );
-                    self.request_dialog(Purpose::SaveAs, ctx);
-                }
-                Some(path) => self.save_active(&path),
-                None => self.request_dialog(Purpose::SaveAs, ctx),
-            },
+            AppCommand::Save => self.save_or_ask(ctx),
             AppCommand::SaveAs(path) => self.save_active(&path),
-            AppCommand::SaveAsThenQuit(path) => {
-                self.save_active(&path);
-                let saved = self.packs.get(self.active_pack).is_some_and(|p| !p.dirty);
-                if saved {
-                    self.go_on_quitting(ctx);
-                }
-            }
+            AppCommand::SaveAsThenQuit(path) => self.save_as_then_quit(&path, ctx),
             AppCommand::SaveAsDialog => self.request_dialog(Purpose::SaveAs, ctx),
             AppCommand::ExportJson(path) => self.export(&path, ExportFormat::Json),
             AppCommand::ExportPng(path) => self.export(&path, ExportFormat::Png),
             AppCommand::ExportTiled(path) => self.export(&path, ExportFormat::Tiled),
-            AppCommand::ExportDialog(format) => {
-                let purpose = match format {
-                    ExportFormat::Json => Purpose::ExportJson,
-                    ExportFormat::Png => Purpose::ExportPng,
-                    ExportFormat::Tiled => Purpose::ExportTiled,
-                    ExportFormat::Registered(i) => Purpose::ExportRegistered(i),
-                };
-                self.request_dialog(purpose, ctx);
-            }
+            AppCommand::ExportDialog(format) => self.request_dialog(export_purpose(format), ctx),
             AppCommand::ExportAs(format, path) => self.export(&path, format),
             AppCommand::ImportDialog(i) => self.request_dialog(Purpose::Import(i), ctx),
             AppCommand::Import(i, path) => self.import(i, &path),
             AppCommand::Recover => self.recover(),
-            AppCommand::DiscardRecovery => {
-                self.recovery_offer = None;
-                if let Some(p) = &self.paths.recovery_file {
-                    Recovery::remove(p);
-                }
-            }
+            AppCommand::DiscardRecovery => self.discard_recovery(),
             AppCommand::Generate => self.generators.generate(self.game, ctx),
             AppCommand::CancelGeneration => self.generators.cancel(),
             AppCommand::StopGeneration => self.generators.stop(),
@@ -103,33 +50,13 @@ impl StudioApp {
             }
             AppCommand::AddLevel(level) => self.add_level(level, None),
             AppCommand::InsertLevel { level, at } => self.add_level(level, Some(at)),
-            AppCommand::Playtest => {
-                if let Some(record) = self.playtest.abandon() {
-                    self.apply(record, ctx);
-                }
-                let board = self.editor().board().clone();
-                if let Err(e) = self.playtest.start(&board) {
-                    self.errors.push(AppError::Playtest(e));
-                }
-            }
+            AppCommand::Playtest => self.start_playtest(ctx),
             AppCommand::RecordPlaytest {
                 game,
                 cells,
                 attempt,
             } => self.record_playtest(game, cells, attempt),
-            AppCommand::ToggleInterpolation => {
-                self.interpolation.open = !self.interpolation.open;
-                // It opens on the tab's game and its model, when the game has one (E14).
-                let model = crate::generation::interpolation::latent_model_of(self.game);
-                if let (true, Some(id)) = (self.interpolation.open, model) {
-                    if self.interpolation.model.0 != self.game {
-                        self.interpolation.model = (self.game, id);
-                        self.interpolation.a = None;
-                        self.interpolation.b = None;
-                        self.interpolation.strip = None;
-                    }
-                }
-            }
+            AppCommand::ToggleInterpolation => self.toggle_interpolation(),
             AppCommand::ToggleTool(i) => {
                 if let Some(tool) = self.tools.get_mut(i) {
                     let open = tool.is_open();
@@ -149,44 +76,148 @@ impl StudioApp {
                 self.dialogs
                     .request(super::dialogs::Purpose::OpenModel, Some(start), ctx);
             }
-            AppCommand::OpenModel(path) => {
-                self.models_window.open_model(&path);
+            AppCommand::OpenModel(path) => self.open_model(&path),
+            AppCommand::RegenerateSelection => self.regenerate_selection(ctx),
+            AppCommand::Validate { seed, games } => self.validate(seed, games),
+            AppCommand::Quit => self.quit(ctx),
+        }
+    }
+
+    /// Replaces the board with a blank one of this size (an undoable step).
+    fn new_level(&mut self, width: usize, height: usize) {
+        let board = Board::blank(self.editor().board().rules(), width, height);
+        self.shown_state = None;
+        self.editor_mut().apply(EditCommand::Replace {
+            board,
+            label: "New level".into(),
+            identity: Some(Identity::loose(format!("new {width}x{height}"))),
+        });
+    }
+
+    /// Opens a pack file; asks first when that replaces an open copy with unsaved changes.
+    fn open_guarded(&mut self, path: std::path::PathBuf) {
+        let replaces_dirty = self
+            .packs
+            .iter()
+            .any(|p| p.dirty && p.path.as_deref() == Some(path.as_path()));
+        if replaces_dirty {
+            self.guard = Some(Guarded::Open(path));
+        } else {
+            self.open_file(&path);
+        }
+    }
+
+    /// Saves the active pack to its file, or asks where to save it: it has none yet, or it
+    /// is a shipped pack, which is never saved over.
+    fn save_or_ask(&mut self, ctx: &egui::Context) {
+        match self
+            .packs
+            .get(self.active_pack)
+            .and_then(|p| p.path.clone())
+        {
+            // A shipped pack is never saved over: the designer saves a copy.
+            Some(path) if self.paths.is_shipped(&path) => {
+                self.status = format!(
+                    "{} is a shipped pack and is not saved over; choose where to save \
+                     your copy",
+                    path.display()
+                );
+                self.request_dialog(Purpose::SaveAs, ctx);
+            }
+            Some(path) => self.save_active(&path),
+            None => self.request_dialog(Purpose::SaveAs, ctx),
+        }
+    }
+
+    /// The quit's Save of a pack that had no file: saves it there, then quits on (or asks
+    /// for the next such pack's file).
+    fn save_as_then_quit(&mut self, path: &std::path::Path, ctx: &egui::Context) {
+        self.save_active(path);
+        let saved = self.packs.get(self.active_pack).is_some_and(|p| !p.dirty);
+        if saved {
+            self.go_on_quitting(ctx);
+        }
+    }
+
+    /// Drops the recovery offer and its file.
+    fn discard_recovery(&mut self) {
+        self.recovery_offer = None;
+        if let Some(p) = &self.paths.recovery_file {
+            Recovery::remove(p);
+        }
+    }
+
+    /// Starts a playtest of the canvas; one still running is ended first and its attempt kept.
+    fn start_playtest(&mut self, ctx: &egui::Context) {
+        if let Some(record) = self.playtest.abandon() {
+            self.apply(record, ctx);
+        }
+        let board = self.editor().board().clone();
+        if let Err(e) = self.playtest.start(&board) {
+            self.errors.push(AppError::Playtest(e));
+        }
+    }
+
+    /// Opens or closes the Interpolation window.
+    fn toggle_interpolation(&mut self) {
+        self.interpolation.open = !self.interpolation.open;
+        // It opens on the tab's game and its model, when the game has one (E14).
+        let model = crate::generation::interpolation::latent_model_of(self.game);
+        if let (true, Some(id)) = (self.interpolation.open, model) {
+            if self.interpolation.model.0 != self.game {
+                self.interpolation.model = (self.game, id);
+                self.interpolation.a = None;
+                self.interpolation.b = None;
+                self.interpolation.strip = None;
+            }
+        }
+    }
+
+    /// Opens a level model file in the Level models window; the status says how it went.
+    fn open_model(&mut self, path: &std::path::Path) {
+        self.models_window.open_model(path);
+        self.models_window.open = true;
+        if let Some(e) = &self.models_window.error {
+            self.status = e.clone();
+        } else if let Some(m) = &self.models_window.message {
+            self.status = m.clone();
+        }
+    }
+
+    /// Regenerates the selected cells with a level model, or says how to select them.
+    fn regenerate_selection(&mut self, ctx: &egui::Context) {
+        match self.settings.tools.selection {
+            Some(region) => {
                 self.models_window.open = true;
-                if let Some(e) = &self.models_window.error {
-                    self.status = e.clone();
-                } else if let Some(m) = &self.models_window.message {
-                    self.status = m.clone();
-                }
+                let level = self.editor().to_level();
+                self.models_window.regenerate(level, region, ctx);
             }
-            AppCommand::RegenerateSelection => match self.settings.tools.selection {
-                Some(region) => {
-                    self.models_window.open = true;
-                    let level = self.editor().to_level();
-                    self.models_window.regenerate(level, region, ctx);
-                }
-                None => {
-                    self.status = "Select cells first: the Select tool (M), then drag on the \
-                                   canvas"
-                        .into();
-                }
-            },
-            AppCommand::Validate { seed, games } => {
-                let games = games.clamp(*GAMES.start(), *GAMES.end());
-                self.gauge.set_validated(self.game, seed, games);
-                self.analysis.options.seed = seed;
-                self.analysis.options.games = Some(games);
-                // Forgetting the last answer makes the next frame analyse the board again.
-                self.analysis.reset();
-                self.status = format!("Validating with seed {seed}, {games} games");
+            None => {
+                self.status = "Select cells first: the Select tool (M), then drag on the \
+                               canvas"
+                    .into();
             }
-            AppCommand::Quit => {
-                if self.has_unsaved() || self.has_canvas_work() {
-                    self.guard = Some(Guarded::Quit);
-                } else {
-                    self.close_confirmed = true;
-                    ctx.send_viewport_cmd(egui::ViewportCommand::Close);
-                }
-            }
+        }
+    }
+
+    /// Validates again with this seed and number of bot games.
+    fn validate(&mut self, seed: u64, games: u32) {
+        let games = games.clamp(*GAMES.start(), *GAMES.end());
+        self.gauge.set_validated(self.game, seed, games);
+        self.analysis.options.seed = seed;
+        self.analysis.options.games = Some(games);
+        // Forgetting the last answer makes the next frame analyse the board again.
+        self.analysis.reset();
+        self.status = format!("Validating with seed {seed}, {games} games");
+    }
+
+    /// Closes the window, asking first when work would be lost.
+    fn quit(&mut self, ctx: &egui::Context) {
+        if self.has_unsaved() || self.has_canvas_work() {
+            self.guard = Some(Guarded::Quit);
+        } else {
+            self.close_confirmed = true;
+            ctx.send_viewport_cmd(egui::ViewportCommand::Close);
         }
     }
 
@@ -375,79 +406,10 @@ impl StudioApp {
             self.packs.push(PackDoc::placeholder(self.game));
             self.active_pack = 0;
         }
-        let mut active = self.active_pack.min(self.packs.len() - 1);
-        // A level never goes into another game's pack: the canvas's game gets a pack of its
-        // own (an open one, or a new untitled one), and the status says where it went.
-        let mut moved_from = None;
-        if command == PackCommand::AddCurrent {
-            let other = &self.packs[active];
-            if !other.pack.levels.is_empty() && other.main_game() != self.game {
-                moved_from = Some(other.title());
-                self.activate_pack_for(self.game);
-                active = self.active_pack.min(self.packs.len() - 1);
-            }
-        }
+        let active = self.active_pack.min(self.packs.len() - 1);
         match command {
-            PackCommand::AddCurrent => {
-                // The canvas then edits the new pack level in place. When it already edited
-                // a pack level, the new one is a copy under a name of its own.
-                let mut level = self.level_for_pack();
-                let copy = self.linked().is_some();
-                level.name = self.packs[active].unique_name(&level.name);
-                if copy {
-                    level.playtests.clear();
-                } else {
-                    self.attach_playtests(&mut level);
-                }
-                let name = level.name.clone();
-                self.packs[active].add(level);
-                let last = self.packs[active].pack.levels.len() - 1;
-                // One step of the Edit > Undo history, in order with the painting: undo takes
-                // the level out again and leaves the canvas as it was (work in no pack).
-                if let Some(handle) = self.packs[active].handle(last) {
-                    let step = PackStep::Taken {
-                        pack: self.packs[active].uid,
-                        level: handle,
-                        added: true,
-                    };
-                    let identity = Identity {
-                        name: name.clone(),
-                        source: self.packs[active].level_ref(last),
-                    };
-                    self.record_pack_step(format!("Add “{name}”"), step, Some(identity));
-                }
-                self.desk.clean_revision = self.desk.editor.revision();
-                self.strip.reveal = Some(last);
-                let what = if copy { "a copy" } else { "the canvas" };
-                self.status = format!(
-                    "Added {what} as “{name}” to {}; edits on the canvas now change it",
-                    self.packs[active].title()
-                );
-                if let Some(other) = moved_from {
-                    self.status.push_str(&format!(
-                        " ({other} holds another game's levels, so it was left as it is)"
-                    ));
-                }
-                self.work_generation += 1;
-            }
-            PackCommand::Remove(i) => {
-                if let Some(removed) = self.packs[active].take(i) {
-                    let name = removed.level.name.clone();
-                    // One step of the Edit > Undo history, in order with the painting.
-                    let step = PackStep::Taken {
-                        pack: self.packs[active].uid,
-                        level: removed,
-                        added: false,
-                    };
-                    self.record_pack_step(format!("Remove “{name}”"), step, None);
-                    self.strip.forget();
-                    self.work_generation += 1;
-                    self.status = format!(
-                        "Removed “{name}” from {} (Edit > Undo or Ctrl+Z puts it back)",
-                        self.packs[active].title()
-                    );
-                }
-            }
+            PackCommand::AddCurrent => self.add_current(active),
+            PackCommand::Remove(i) => self.remove_level(active, i),
             PackCommand::UndoRemove => {
                 // Only a removal: the last step may be an add or a move of the pack too.
                 let history = self.editor().history();
@@ -459,55 +421,19 @@ impl StudioApp {
                     self.apply_edit(EditCommand::Undo);
                 }
             }
-            PackCommand::Rename(i, name) => {
-                let taken = self.packs[active]
-                    .pack
-                    .levels
-                    .iter()
-                    .enumerate()
-                    .any(|(j, l)| j != i && l.name == name);
-                if taken {
-                    // Names stay unique in a pack, so `pack.ron#name` finds one level.
-                    self.status = format!(
-                        "Not renamed: a level called “{name}” is already in {}; pick another name",
-                        self.packs[active].title()
-                    );
-                } else if !name.is_empty() {
-                    self.packs[active].rename(i, &name);
-                    if self.linked() == Some((active, i)) {
-                        self.desk.editor.name = name.clone();
-                    }
-                    self.work_generation += 1;
-                    self.status = format!("Renamed level {} to “{name}”", i + 1);
-                }
-            }
+            PackCommand::Rename(i, name) => self.rename_level(active, i, name),
             PackCommand::Move { from, to } => {
-                let before = self.packs[active].order();
-                self.packs[active].move_level(from, to);
-                let after = self.packs[active].order();
-                if before != after {
-                    let step = PackStep::Reordered {
-                        pack: self.packs[active].uid,
-                        before,
-                        after,
-                    };
-                    self.record_pack_step(format!("Move level {}", from + 1), step, None);
-                }
+                let label = format!("Move level {}", from + 1);
+                self.reorder_pack(active, label, |doc| doc.move_level(from, to));
                 self.work_generation += 1;
                 self.status = format!("Moved level {} to place {}", from + 1, to + 1);
             }
             PackCommand::SortByDifficulty => {
-                let before = self.packs[active].order();
-                self.packs[active].sort_by_difficulty();
-                let after = self.packs[active].order();
-                if before != after {
-                    let step = PackStep::Reordered {
-                        pack: self.packs[active].uid,
-                        before,
-                        after,
-                    };
-                    self.record_pack_step("Sort by difficulty".into(), step, None);
-                }
+                self.reorder_pack(
+                    active,
+                    "Sort by difficulty".into(),
+                    PackDoc::sort_by_difficulty,
+                );
                 self.strip.forget();
                 self.work_generation += 1;
                 self.status = format!(
@@ -515,19 +441,7 @@ impl StudioApp {
                     self.packs[active].title()
                 );
             }
-            PackCommand::Edit(i) => {
-                let Some(level) = self.packs[active].pack.levels.get(i).cloned() else {
-                    return;
-                };
-                let source = self.packs[active].level_ref(i);
-                self.load_level(&level, source);
-                self.status = format!(
-                    "Editing level {} “{}” of {} in place",
-                    i + 1,
-                    level.name,
-                    self.packs[active].title()
-                );
-            }
+            PackCommand::Edit(i) => self.edit_pack_level(active, i),
             PackCommand::RenamePack(i, name) => {
                 if let (Some(doc), false) = (self.packs.get_mut(i), name.is_empty()) {
                     doc.rename_pack(&name);
@@ -554,6 +468,135 @@ impl StudioApp {
                 }
             }
         }
+    }
+
+    /// "+ Add level": the canvas joins pack `active` (or, when that pack holds another
+    /// game's levels, a pack of the canvas's game), and the canvas then edits it in place.
+    fn add_current(&mut self, mut active: usize) {
+        // A level never goes into another game's pack: the canvas's game gets a pack of its
+        // own (an open one, or a new untitled one), and the status says where it went.
+        let mut moved_from = None;
+        let other = &self.packs[active];
+        if !other.pack.levels.is_empty() && other.main_game() != self.game {
+            moved_from = Some(other.title());
+            self.activate_pack_for(self.game);
+            active = self.active_pack.min(self.packs.len() - 1);
+        }
+        // When the canvas already edited a pack level, the new one is a copy under a name
+        // of its own.
+        let mut level = self.level_for_pack();
+        let copy = self.linked().is_some();
+        level.name = self.packs[active].unique_name(&level.name);
+        if copy {
+            level.playtests.clear();
+        } else {
+            self.attach_playtests(&mut level);
+        }
+        let name = level.name.clone();
+        self.packs[active].add(level);
+        let last = self.packs[active].pack.levels.len() - 1;
+        // One step of the Edit > Undo history, in order with the painting: undo takes
+        // the level out again and leaves the canvas as it was (work in no pack).
+        if let Some(handle) = self.packs[active].handle(last) {
+            let step = PackStep::Taken {
+                pack: self.packs[active].uid,
+                level: handle,
+                added: true,
+            };
+            let identity = Identity {
+                name: name.clone(),
+                source: self.packs[active].level_ref(last),
+            };
+            self.record_pack_step(format!("Add “{name}”"), step, Some(identity));
+        }
+        self.desk.clean_revision = self.desk.editor.revision();
+        self.strip.reveal = Some(last);
+        let what = if copy { "a copy" } else { "the canvas" };
+        self.status = format!(
+            "Added {what} as “{name}” to {}; edits on the canvas now change it",
+            self.packs[active].title()
+        );
+        if let Some(other) = moved_from {
+            self.status.push_str(&format!(
+                " ({other} holds another game's levels, so it was left as it is)"
+            ));
+        }
+        self.work_generation += 1;
+    }
+
+    /// Takes level `i` out of pack `active`, as one step of the Edit history.
+    fn remove_level(&mut self, active: usize, i: usize) {
+        if let Some(removed) = self.packs[active].take(i) {
+            let name = removed.level.name.clone();
+            // One step of the Edit > Undo history, in order with the painting.
+            let step = PackStep::Taken {
+                pack: self.packs[active].uid,
+                level: removed,
+                added: false,
+            };
+            self.record_pack_step(format!("Remove “{name}”"), step, None);
+            self.strip.forget();
+            self.work_generation += 1;
+            self.status = format!(
+                "Removed “{name}” from {} (Edit > Undo or Ctrl+Z puts it back)",
+                self.packs[active].title()
+            );
+        }
+    }
+
+    /// Renames level `i` of pack `active`, unless another level there has the name.
+    fn rename_level(&mut self, active: usize, i: usize, name: String) {
+        let taken = self.packs[active]
+            .pack
+            .levels
+            .iter()
+            .enumerate()
+            .any(|(j, l)| j != i && l.name == name);
+        if taken {
+            // Names stay unique in a pack, so `pack.ron#name` finds one level.
+            self.status = format!(
+                "Not renamed: a level called “{name}” is already in {}; pick another name",
+                self.packs[active].title()
+            );
+        } else if !name.is_empty() {
+            self.packs[active].rename(i, &name);
+            if self.linked() == Some((active, i)) {
+                self.desk.editor.name = name.clone();
+            }
+            self.work_generation += 1;
+            self.status = format!("Renamed level {} to “{name}”", i + 1);
+        }
+    }
+
+    /// Changes the order of pack `active` by `change`; a new order is one step of the Edit
+    /// history, under `label`.
+    fn reorder_pack(&mut self, active: usize, label: String, change: impl FnOnce(&mut PackDoc)) {
+        let before = self.packs[active].order();
+        change(&mut self.packs[active]);
+        let after = self.packs[active].order();
+        if before != after {
+            let step = PackStep::Reordered {
+                pack: self.packs[active].uid,
+                before,
+                after,
+            };
+            self.record_pack_step(label, step, None);
+        }
+    }
+
+    /// Loads level `i` of pack `active` onto the canvas, which then edits it in place.
+    fn edit_pack_level(&mut self, active: usize, i: usize) {
+        let Some(level) = self.packs[active].pack.levels.get(i).cloned() else {
+            return;
+        };
+        let source = self.packs[active].level_ref(i);
+        self.load_level(&level, source);
+        self.status = format!(
+            "Editing level {} “{}” of {} in place",
+            i + 1,
+            level.name,
+            self.packs[active].title()
+        );
     }
 
     /// Puts `game` on the canvas, with the strip on its pack.
@@ -660,5 +703,15 @@ impl StudioApp {
                 self.desk.edited = Some(source);
             }
         }
+    }
+}
+
+/// The file dialog an export to `format` asks.
+fn export_purpose(format: ExportFormat) -> Purpose {
+    match format {
+        ExportFormat::Json => Purpose::ExportJson,
+        ExportFormat::Png => Purpose::ExportPng,
+        ExportFormat::Tiled => Purpose::ExportTiled,
+        ExportFormat::Registered(i) => Purpose::ExportRegistered(i),
     }
 }
