@@ -443,186 +443,184 @@ impl PackStrip {
             for (i, level) in levels.iter().enumerate().take(last).skip(first) {
                 let rect = Rect::from_min_size(origin + Vec2::new(i as f32 * stride, 2.0), CARD);
                 self.card_rects.push((i, rect));
-                let id = ui.scope_id().with(("card", i));
-                let response = ui.interact(rect, id, Sense::click_and_drag());
-                let painter = ui.painter();
-                let selected = self.selected == Some(i);
-                let fill = if response.hovered() {
-                    Color32::from_gray(58)
-                } else {
-                    Color32::from_gray(44)
-                };
-                painter.rect_filled(rect, 6.0, fill);
-                if selected {
-                    painter.rect_stroke(
-                        rect,
-                        6.0,
-                        Stroke::new(2.0, palette::ACCENT),
-                        StrokeKind::Inside,
-                    );
-                }
-                if let Some((_, at)) = self.flash.filter(|f| f.0 == i) {
-                    if now - at < FLASH {
-                        painter.rect_stroke(
-                            rect.expand(1.0),
-                            7.0,
-                            Stroke::new(3.0, palette::AREA_OUTLINE),
-                            StrokeKind::Outside,
-                        );
-                        ui.ctx()
-                            .request_repaint_after_secs((FLASH - (now - at)) as f32);
-                    } else {
-                        self.flash = None;
-                    }
-                }
-                paint_thumbnail(
-                    painter,
-                    Rect::from_min_size(
-                        rect.min + Vec2::new(8.0, 8.0),
-                        Vec2::new(CARD.x - 16.0, 80.0),
-                    ),
+                let card = Card {
+                    index: i,
                     level,
-                );
-                // On a badge of its own, so five digits stay readable over the thumbnail (W16).
-                let number = painter.layout_no_wrap(
-                    format!("{}", i + 1),
-                    FontId::proportional(11.0),
-                    Color32::from_gray(220),
-                );
-                let badge = number_badge(rect, number.size());
-                painter.rect_filled(badge, 3.0, Color32::from_black_alpha(200));
-                painter.galley(
-                    badge.min + Vec2::new(3.0, 1.0),
-                    number,
-                    Color32::from_gray(220),
-                );
-                let (figures, colour) = figures_text(doc, level);
-                let galley = fitted(painter, figures, CARD.x - 10.0, colour);
-                let at =
-                    rect.center_bottom() - Vec2::new(galley.size().x / 2.0, 6.0 + galley.size().y);
-                painter.galley(at, galley, colour);
-                // Name, or the rename field.
-                let name_rect = Rect::from_min_size(
-                    rect.min + Vec2::new(4.0, 92.0),
-                    Vec2::new(CARD.x - 8.0, 18.0),
-                );
-                match &mut self.renaming {
-                    Some((r, text)) if *r == i => {
-                        let edit = ui.put(
-                            name_rect,
-                            egui::TextEdit::singleline(text).id_salt(("rename", i)),
-                        );
-                        if let Some(answer) = name_field_answer(ui, &edit, text) {
-                            if let Some(name) = answer {
-                                ctx.commands
-                                    .push(AppCommand::Pack(PackCommand::Rename(i, name)));
-                            }
-                            self.renaming = None;
-                        }
-                    }
-                    _ => {
-                        let name = truncate(&level.name, 16);
-                        painter.text(
-                            name_rect.center(),
-                            Align2::CENTER_CENTER,
-                            name,
-                            FontId::proportional(12.0),
-                            Color32::from_gray(230),
-                        );
-                    }
-                }
-                // Remove button.
-                let close = Rect::from_min_size(
-                    rect.right_top() + Vec2::new(-20.0, 2.0),
-                    Vec2::splat(18.0),
-                );
-                let close_response = ui
-                    .interact(close, id.with("remove"), Sense::click())
-                    .on_hover_text("Remove from the pack");
-                if response.hovered() || close_response.hovered() {
-                    let c = close.shrink(5.0);
-                    let stroke = Stroke::new(2.0, palette::BAD);
-                    ui.painter()
-                        .line_segment([c.left_top(), c.right_bottom()], stroke);
-                    ui.painter()
-                        .line_segment([c.right_top(), c.left_bottom()], stroke);
-                }
-                if close_response.clicked() && now - self.moved_at >= REMOVE_PAUSE {
-                    ctx.commands.push(AppCommand::Pack(PackCommand::Remove(i)));
-                    self.moved_at = now;
-                    continue;
-                }
-                // Drag to reorder.
-                if response.drag_started() {
-                    response.dnd_set_drag_payload(i);
-                }
-                if let Some(from) = response.dnd_hover_payload::<usize>() {
-                    if *from != i {
-                        let x = if *from < i {
-                            rect.right() + GAP / 2.0
-                        } else {
-                            rect.left() - GAP / 2.0
-                        };
-                        ui.painter().line_segment(
-                            [egui::pos2(x, rect.top()), egui::pos2(x, rect.bottom())],
-                            Stroke::new(3.0, palette::ACCENT),
-                        );
-                    }
-                }
-                // egui's release takes the payload whatever its type, so each type is asked
-                // for only while it is the one carried.
-                let carried_card = egui::DragAndDrop::has_payload_of_type::<usize>(ui.ctx());
-                let carried_candidate =
-                    egui::DragAndDrop::has_payload_of_type::<CandidateDrag>(ui.ctx());
-                let released_card = carried_card
-                    .then(|| response.dnd_release_payload::<usize>())
-                    .flatten();
-                if let Some(from) = released_card {
-                    if *from != i {
-                        ctx.commands
-                            .push(AppCommand::Pack(PackCommand::Move { from: *from, to: i }));
-                    }
-                }
-                // A candidate dropped onto a card goes in before it (left half) or after it.
-                let side = |p: egui::Pos2| usize::from(p.x > rect.center().x);
-                let pointer = ui.input(|inp| inp.pointer.latest_pos());
-                if response.dnd_hover_payload::<CandidateDrag>().is_some() {
-                    if let Some(p) = pointer {
-                        let x = if side(p) == 1 {
-                            rect.right() + GAP / 2.0
-                        } else {
-                            rect.left() - GAP / 2.0
-                        };
-                        ui.painter().line_segment(
-                            [egui::pos2(x, rect.top()), egui::pos2(x, rect.bottom())],
-                            Stroke::new(3.0, palette::ACCENT),
-                        );
-                    }
-                }
-                let released_candidate = carried_candidate
-                    .then(|| response.dnd_release_payload::<CandidateDrag>())
-                    .flatten();
-                if let Some(drag) = released_candidate {
-                    let at = i + pointer.map_or(1, side);
-                    ctx.commands.push(AppCommand::InsertLevel {
-                        level: drag.0.clone(),
-                        at,
-                    });
-                }
-                if response.double_clicked() {
-                    self.renaming = Some((i, level.name.clone()));
-                } else if response.clicked() {
-                    self.selected = Some(i);
-                    ctx.commands.push(AppCommand::Pack(PackCommand::Edit(i)));
-                }
-                response.on_hover_text(format!(
-                    "{} · click: edit · double-click: rename · drag: reorder",
-                    level.name
-                ));
+                    rect,
+                    now,
+                };
+                self.card(ui, ctx.commands, doc, &card);
             }
         });
     }
 
+    /// One level's card: click to edit, double-click to rename, drag to reorder, ✕ to
+    /// remove; a candidate dropped on it goes in beside it.
+    fn card(
+        &mut self,
+        ui: &mut egui::Ui,
+        commands: &mut Vec<AppCommand>,
+        doc: &PackDoc,
+        card: &Card<'_>,
+    ) {
+        let i = card.index;
+        let id = ui.scope_id().with(("card", i));
+        let response = ui.interact(card.rect, id, Sense::click_and_drag());
+        self.paint_card(ui, &response, doc, card);
+        self.name_or_field(ui, commands, card);
+        if self.remove_button(ui, commands, &response, id, card) {
+            return;
+        }
+        card_drops(ui, commands, &response, card);
+        if response.double_clicked() {
+            self.renaming = Some((i, card.level.name.clone()));
+        } else if response.clicked() {
+            self.selected = Some(i);
+            commands.push(AppCommand::Pack(PackCommand::Edit(i)));
+        }
+        response.on_hover_text(format!(
+            "{} · click: edit · double-click: rename · drag: reorder",
+            card.level.name
+        ));
+    }
+
+    /// A card's face: its background (outlined when selected, or a moment after "Go to
+    /// level" reached it), the thumbnail, the number badge and the figures.
+    fn paint_card(
+        &mut self,
+        ui: &egui::Ui,
+        response: &egui::Response,
+        doc: &PackDoc,
+        card: &Card<'_>,
+    ) {
+        let (i, rect, now) = (card.index, card.rect, card.now);
+        let painter = ui.painter();
+        let selected = self.selected == Some(i);
+        let fill = if response.hovered() {
+            Color32::from_gray(58)
+        } else {
+            Color32::from_gray(44)
+        };
+        painter.rect_filled(rect, 6.0, fill);
+        if selected {
+            painter.rect_stroke(
+                rect,
+                6.0,
+                Stroke::new(2.0, palette::ACCENT),
+                StrokeKind::Inside,
+            );
+        }
+        if let Some((_, at)) = self.flash.filter(|f| f.0 == i) {
+            if now - at < FLASH {
+                painter.rect_stroke(
+                    rect.expand(1.0),
+                    7.0,
+                    Stroke::new(3.0, palette::AREA_OUTLINE),
+                    StrokeKind::Outside,
+                );
+                ui.ctx()
+                    .request_repaint_after_secs((FLASH - (now - at)) as f32);
+            } else {
+                self.flash = None;
+            }
+        }
+        paint_thumbnail(
+            painter,
+            Rect::from_min_size(
+                rect.min + Vec2::new(8.0, 8.0),
+                Vec2::new(CARD.x - 16.0, 80.0),
+            ),
+            card.level,
+        );
+        // On a badge of its own, so five digits stay readable over the thumbnail (W16).
+        let number = painter.layout_no_wrap(
+            format!("{}", i + 1),
+            FontId::proportional(11.0),
+            Color32::from_gray(220),
+        );
+        let badge = number_badge(rect, number.size());
+        painter.rect_filled(badge, 3.0, Color32::from_black_alpha(200));
+        painter.galley(
+            badge.min + Vec2::new(3.0, 1.0),
+            number,
+            Color32::from_gray(220),
+        );
+        let (figures, colour) = figures_text(doc, card.level);
+        let galley = fitted(painter, figures, CARD.x - 10.0, colour);
+        let at = rect.center_bottom() - Vec2::new(galley.size().x / 2.0, 6.0 + galley.size().y);
+        painter.galley(at, galley, colour);
+    }
+
+    /// The card's name, or the field it is being renamed in.
+    fn name_or_field(
+        &mut self,
+        ui: &mut egui::Ui,
+        commands: &mut Vec<AppCommand>,
+        card: &Card<'_>,
+    ) {
+        let i = card.index;
+        let name_rect = Rect::from_min_size(
+            card.rect.min + Vec2::new(4.0, 92.0),
+            Vec2::new(CARD.x - 8.0, 18.0),
+        );
+        match &mut self.renaming {
+            Some((r, text)) if *r == i => {
+                let edit = ui.put(
+                    name_rect,
+                    egui::TextEdit::singleline(text).id_salt(("rename", i)),
+                );
+                if let Some(answer) = name_field_answer(ui, &edit, text) {
+                    if let Some(name) = answer {
+                        commands.push(AppCommand::Pack(PackCommand::Rename(i, name)));
+                    }
+                    self.renaming = None;
+                }
+            }
+            _ => {
+                let name = truncate(&card.level.name, 16);
+                ui.painter().text(
+                    name_rect.center(),
+                    Align2::CENTER_CENTER,
+                    name,
+                    FontId::proportional(12.0),
+                    Color32::from_gray(230),
+                );
+            }
+        }
+    }
+
+    /// The card's ✕ (drawn while the card is hovered); answers whether it removed the card.
+    /// It waits [`REMOVE_PAUSE`] after the cards moved.
+    fn remove_button(
+        &mut self,
+        ui: &egui::Ui,
+        commands: &mut Vec<AppCommand>,
+        response: &egui::Response,
+        id: egui::Id,
+        card: &Card<'_>,
+    ) -> bool {
+        let close = Rect::from_min_size(
+            card.rect.right_top() + Vec2::new(-20.0, 2.0),
+            Vec2::splat(18.0),
+        );
+        let close_response = ui
+            .interact(close, id.with("remove"), Sense::click())
+            .on_hover_text("Remove from the pack");
+        if response.hovered() || close_response.hovered() {
+            let c = close.shrink(5.0);
+            let stroke = Stroke::new(2.0, palette::BAD);
+            ui.painter()
+                .line_segment([c.left_top(), c.right_bottom()], stroke);
+            ui.painter()
+                .line_segment([c.right_top(), c.left_bottom()], stroke);
+        }
+        if close_response.clicked() && card.now - self.moved_at >= REMOVE_PAUSE {
+            commands.push(AppCommand::Pack(PackCommand::Remove(card.index)));
+            self.moved_at = card.now;
+            return true;
+        }
+        false
+    }
     fn curve(&mut self, ui: &mut egui::Ui, ctx: &PanelCtx<'_>) {
         let Some(doc) = ctx.packs.get(ctx.active_pack) else {
             return;
@@ -679,6 +677,81 @@ impl PackStrip {
                     );
                 }
             });
+    }
+}
+
+/// One card of the strip as it is drawn this frame.
+struct Card<'a> {
+    /// The level's place in the pack.
+    index: usize,
+    level: &'a Level,
+    /// Where the card is drawn.
+    rect: Rect,
+    /// egui's clock this frame.
+    now: f64,
+}
+
+/// What is dropped on a card: another card moves to its place; a candidate goes in before
+/// it (dropped on its left half) or after it. Where it would go is marked while carried.
+fn card_drops(
+    ui: &egui::Ui,
+    commands: &mut Vec<AppCommand>,
+    response: &egui::Response,
+    card: &Card<'_>,
+) {
+    let (i, rect) = (card.index, card.rect);
+    if response.drag_started() {
+        response.dnd_set_drag_payload(i);
+    }
+    if let Some(from) = response.dnd_hover_payload::<usize>() {
+        if *from != i {
+            let x = if *from < i {
+                rect.right() + GAP / 2.0
+            } else {
+                rect.left() - GAP / 2.0
+            };
+            ui.painter().line_segment(
+                [egui::pos2(x, rect.top()), egui::pos2(x, rect.bottom())],
+                Stroke::new(3.0, palette::ACCENT),
+            );
+        }
+    }
+    // egui's release takes the payload whatever its type, so each type is asked for only
+    // while it is the one carried.
+    let carried_card = egui::DragAndDrop::has_payload_of_type::<usize>(ui.ctx());
+    let carried_candidate = egui::DragAndDrop::has_payload_of_type::<CandidateDrag>(ui.ctx());
+    let released_card = carried_card
+        .then(|| response.dnd_release_payload::<usize>())
+        .flatten();
+    if let Some(from) = released_card {
+        if *from != i {
+            commands.push(AppCommand::Pack(PackCommand::Move { from: *from, to: i }));
+        }
+    }
+    let side = |p: egui::Pos2| usize::from(p.x > rect.center().x);
+    let pointer = ui.input(|inp| inp.pointer.latest_pos());
+    if response.dnd_hover_payload::<CandidateDrag>().is_some() {
+        if let Some(p) = pointer {
+            let x = if side(p) == 1 {
+                rect.right() + GAP / 2.0
+            } else {
+                rect.left() - GAP / 2.0
+            };
+            ui.painter().line_segment(
+                [egui::pos2(x, rect.top()), egui::pos2(x, rect.bottom())],
+                Stroke::new(3.0, palette::ACCENT),
+            );
+        }
+    }
+    let released_candidate = carried_candidate
+        .then(|| response.dnd_release_payload::<CandidateDrag>())
+        .flatten();
+    if let Some(drag) = released_candidate {
+        let at = i + pointer.map_or(1, side);
+        commands.push(AppCommand::InsertLevel {
+            level: drag.0.clone(),
+            at,
+        });
     }
 }
 
