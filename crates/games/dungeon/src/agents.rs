@@ -12,7 +12,7 @@
 //!   shortest way to the key (then the exit) that avoids the monsters and the cells next to
 //!   the monsters that may move next tick; when monsters stand in the only way, it walks to
 //!   the cell before the first of them, turns to face it and strikes;
-//! - **mcts** runs a fixed number of Monte Carlo tree search iterations each tick (UCT over the
+//! - **mcts** runs a fixed number of Monte Carlo search iterations each tick (UCB1 over the
 //!   six actions, uniformly random rollouts of a fixed depth, scored like one-step);
 //! - **human-like** is the planner with timing slips (rl-quality-diversity §6.5): with
 //!   probability 0.3, at most once per 4 ticks, its action is checked one tick late or early,
@@ -24,13 +24,18 @@
 //! **gvgai-mcts**. They are what the pattern GA's profiles play ([`AgentKind::GVGAI`]).
 //!
 //! A game's monsters roll their own seeded dice (`Rng::derive(seed, 2 * game)`), the agent its
-//! own (`Rng::derive(seed, 2 * game + 1)`).
+//! own (`Rng::derive(seed, 2 * game + 1)`). The searching agents run on
+//! [`studio_core::search`] over the room's forward model ([`super::forward`]).
 
+use super::forward::RoomModel;
 use super::gvgai_agents::{gvgai_mcts, gvgai_one_step};
 use super::room::{Cell, Room};
-use super::rules::{Action, Dir, Outcome, Play, TickEvents, TICK_LIMIT};
+use super::rules::{Action, Dir, Outcome, Play, TickEvents};
 use studio_core::grid::{breadth_first, breadth_first_to, Grid};
 use studio_core::rng::Rng;
+use studio_core::search::{
+    self, flat_mcts, Bounds, Counts, Expansion, MctsConfig, Noise, Recommend, Ties,
+};
 
 /// MCTS iterations per tick.
 pub const MCTS_ITERATIONS: usize = 24;
@@ -347,73 +352,37 @@ fn first_step(
     path(room, from, to, open).map(|p| direction(from, p[0]))
 }
 
-/// One-step lookahead: each action on a copy of the game, the best result kept.
+/// One-step lookahead: each action, in a shuffled order, on a copy of the game; the first
+/// best result kept.
 fn one_step(room: &Room, play: &Play, distances: &Distances, rng: &mut Rng) -> Action {
-    let mut best = (f64::NEG_INFINITY, Action::Wait);
     let mut order = Action::ALL;
     rng.shuffle(&mut order);
-    let mut copy = play.clone();
-    for action in order {
-        copy.copy_from(play);
-        let mut dice = Rng::new(rng.next_u64());
-        copy.tick(room, action, &mut dice, TICK_LIMIT);
-        let v = value(&copy, distances);
-        if v > best.0 {
-            best = (v, action);
-        }
-    }
-    best.1
+    let model = RoomModel::new(room, |play: &Play| value(play, distances));
+    search::one_step(&model, play, &order, Noise::None, rng).unwrap_or(Action::Wait)
 }
 
-/// Monte Carlo tree search over the next actions, [`MCTS_ITERATIONS`] iterations of UCT with
-/// random rollouts [`MCTS_DEPTH`] ticks deep.
+/// Monte Carlo search over the next action (a two-level tree: the first action, then a
+/// rollout; enough for a per-tick decision at a fixed cost), [`MCTS_ITERATIONS`] iterations
+/// of UCB1 with random rollouts [`MCTS_DEPTH`] ticks deep after the first.
 fn mcts(room: &Room, play: &Play, distances: &Distances, rng: &mut Rng) -> Action {
-    // A two-level tree: the first action, then a rollout. Enough for a per-tick decision
-    // at a fixed cost.
-    let n_actions = Action::ALL.len();
-    let mut visits = vec![0u32; n_actions];
-    let mut totals = vec![0f64; n_actions];
-    let mut copy = play.clone();
-    for it in 0..MCTS_ITERATIONS {
-        let arm = if it < n_actions {
-            it
-        } else {
-            let ln = (it as f64).ln();
-            (0..n_actions)
-                .max_by(|&a, &b| {
-                    let ucb = |i: usize| {
-                        totals[i] / f64::from(visits[i])
-                            + 300.0 * (2.0 * ln / f64::from(visits[i])).sqrt()
-                    };
-                    ucb(a).total_cmp(&ucb(b))
-                })
-                .unwrap_or(0)
-        };
-        copy.copy_from(play);
-        let mut dice = Rng::new(rng.next_u64());
-        copy.tick(room, Action::ALL[arm], &mut dice, TICK_LIMIT);
-        for _ in 0..MCTS_DEPTH {
-            if copy.outcome != Outcome::Playing {
-                break;
-            }
-            copy.tick(
-                room,
-                Action::ALL[rng.index(n_actions)],
-                &mut dice,
-                TICK_LIMIT,
-            );
-        }
-        visits[arm] += 1;
-        totals[arm] += value(&copy, distances);
-    }
-    let best = (0..n_actions)
-        .max_by(|&a, &b| {
-            let mean = |i: usize| totals[i] / f64::from(visits[i].max(1));
-            mean(a).total_cmp(&mean(b))
-        })
-        .unwrap_or(0);
-    Action::ALL[best]
+    let model = RoomModel::new(room, |play: &Play| value(play, distances));
+    flat_mcts(&model, play, &Action::ALL, &MCTS, rng).unwrap_or(Action::ALL[0])
 }
+
+/// The studio's MCTS: UCB1 (`mean + 300 √(2 ln t / n)`) on the raw values, no noise, the
+/// last of equal values, the best mean played.
+const MCTS: MctsConfig = MctsConfig {
+    iterations: MCTS_ITERATIONS,
+    depth: MCTS_DEPTH + 1,
+    exploration: 300.0,
+    log_scale: 2.0,
+    counts: Counts::Plain,
+    bounds: Bounds::None,
+    noise: Noise::None,
+    ties: Ties::Last,
+    expansion: Expansion::Uniform,
+    recommend: Recommend::BestMean,
+};
 
 /// Whether doing `action` one tick off would have put a monster on the avatar: late, the
 /// monsters of this tick move first; early, the avatar then waits out a tick (the monsters of
@@ -585,6 +554,7 @@ pub fn stats(agent: AgentKind, results: &[GameResult]) -> AgentStats {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::TICK_LIMIT;
 
     fn room(text: &str) -> Room {
         Room::parse_ascii(text).unwrap()
