@@ -115,25 +115,72 @@ impl CanvasView {
             ui.visuals().strong_text_color(),
             (area.width() - 20.0).max(40.0),
         );
-        let header_h = header.size().y + 16.0;
-        let (w, h) = (board.width() as f32, board.height() as f32);
         // A long level (a side-scrolling level) is fitted to the height and scrolled
         // sideways, with a minimap of the whole level above the footer.
         let long = state.is_none() && board.rules().side_scrolling();
-        let footer_h = if long { 30.0 + MINIMAP_H } else { 30.0 };
-        let overlay = state.is_none() && tools.overlay_on(board.rules().id());
-
-        // View transform: fit, then zoom about the pointer and pan.
-        let fit = if long {
-            // Room under the board for the overlay's legend.
-            ((area.height() - header_h - footer_h - 36.0) / h).clamp(4.0, 40.0)
-        } else {
-            // With the overlay on, room under the board for its legend too.
-            let legend_h = if overlay { LEGEND_H } else { 0.0 };
-            ((area.width() - 40.0) / w)
-                .min((area.height() - header_h - footer_h - legend_h - 16.0) / h)
-                .max(4.0)
+        let bands = Bands {
+            header_h: header.size().y + 16.0,
+            footer_h: if long { 30.0 + MINIMAP_H } else { 30.0 },
+            long,
+            overlay: state.is_none() && tools.overlay_on(board.rules().id()),
         };
+        self.zoom_and_pan(ui, &response, long);
+        let minimap = self.place_board(&response, board, &bands);
+        let painter = painter.with_clip_rect(area);
+
+        match state {
+            Some(s) => self.draw_state(&painter, s),
+            None => {
+                self.draw_board(&painter, board, tools.mirror);
+                if bands.overlay {
+                    let legend =
+                        self.draw_overlay(&painter, board, analysis, ui.visuals().text_color());
+                    if let (Some(legend), Ok(game)) = (legend, board.rules().id().game()) {
+                        ui.interact(legend, ui.scope_id().with("overlay-legend"), Sense::hover())
+                            .on_hover_text(game.overlay_help());
+                    }
+                }
+            }
+        }
+
+        // Pointer → cells.
+        // The bands above and below the board hide it, so the pointer on them is on no cell.
+        let view = Rect::from_min_max(
+            area.min + Vec2::new(0.0, bands.header_h),
+            area.max - Vec2::new(0.0, bands.footer_h),
+        );
+        let pointer = response.hover_pos().or(response.interact_pointer_pos());
+        let cell = pointer
+            .filter(|p| view.contains(*p))
+            .and_then(|p| self.cell_at(p, board));
+        self.hovered = cell;
+        let primary_down = ui.input(|i| i.pointer.primary_down());
+        if state.is_some() {
+            if response.clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
+                out.leave_state = true;
+            }
+        } else {
+            self.handle_tool(ui, &response, board, tools, cell, primary_down, &mut out);
+        }
+        if self.stroke_open && !primary_down {
+            // Mouse released anywhere (even outside the window): the stroke ends, whole.
+            out.commands.push(EditCommand::EndStroke);
+            self.stroke_open = false;
+            self.last_cell = None;
+        }
+
+        self.draw_marks(&painter, board, tools, state, cell);
+        self.draw_readouts(ui, &painter, area, header, board, state, cell);
+        if long {
+            self.draw_minimap(&painter, minimap, board, area);
+        }
+        out
+    }
+
+    /// Zoom about the pointer (Ctrl+wheel, a pinch), pan by the wheel (sideways only for a
+    /// long level) and by a middle or right drag.
+    fn zoom_and_pan(&mut self, ui: &egui::Ui, response: &egui::Response, long: bool) {
+        let area = response.rect;
         if response.hovered() {
             let (zoom_delta, scroll, pointer) = ui.input(|i| {
                 (
@@ -161,9 +208,32 @@ impl CanvasView {
         {
             self.pan += response.drag_delta();
         }
+    }
+
+    /// Fits the board between the bands, at the zoom and pan, and places it (a long level
+    /// anchored at the left edge, panned by a press on its minimap); answers where the
+    /// minimap goes.
+    fn place_board(&mut self, response: &egui::Response, board: &Board, bands: &Bands) -> Rect {
+        let area = response.rect;
+        let (w, h) = (board.width() as f32, board.height() as f32);
+        let (header_h, footer_h, long) = (bands.header_h, bands.footer_h, bands.long);
+        let fit = if long {
+            // Room under the board for the overlay's legend.
+            ((area.height() - header_h - footer_h - 36.0) / h).clamp(4.0, 40.0)
+        } else {
+            // With the overlay on, room under the board for its legend too.
+            let legend_h = if bands.overlay { LEGEND_H } else { 0.0 };
+            ((area.width() - 40.0) / w)
+                .min((area.height() - header_h - footer_h - legend_h - 16.0) / h)
+                .max(4.0)
+        };
         self.cell_size = fit * self.zoom;
         let size = Vec2::new(w, h) * self.cell_size;
-        let legend_room = if overlay && !long { LEGEND_H } else { 0.0 };
+        let legend_room = if bands.overlay && !long {
+            LEGEND_H
+        } else {
+            0.0
+        };
         let middle = area.center() + Vec2::new(0.0, (header_h - footer_h - legend_room) / 2.0);
         let minimap = Rect::from_min_size(
             Pos2::new(area.left() + 20.0, area.bottom() - footer_h + 4.0),
@@ -190,50 +260,19 @@ impl CanvasView {
         } else {
             self.board_rect = Rect::from_center_size(middle + self.pan, size);
         }
-        let painter = painter.with_clip_rect(area);
+        minimap
+    }
 
-        match state {
-            Some(s) => self.draw_state(&painter, s),
-            None => {
-                self.draw_board(&painter, board, tools.mirror);
-                if overlay {
-                    let legend =
-                        self.draw_overlay(&painter, board, analysis, ui.visuals().text_color());
-                    if let (Some(legend), Ok(game)) = (legend, board.rules().id().game()) {
-                        ui.interact(legend, ui.scope_id().with("overlay-legend"), Sense::hover())
-                            .on_hover_text(game.overlay_help());
-                    }
-                }
-            }
-        }
-
-        // Pointer → cells.
-        // The bands above and below the board hide it, so the pointer on them is on no cell.
-        let view = Rect::from_min_max(
-            area.min + Vec2::new(0.0, header_h),
-            area.max - Vec2::new(0.0, footer_h),
-        );
-        let pointer = response.hover_pos().or(response.interact_pointer_pos());
-        let cell = pointer
-            .filter(|p| view.contains(*p))
-            .and_then(|p| self.cell_at(p, board));
-        self.hovered = cell;
-        let primary_down = ui.input(|i| i.pointer.primary_down());
-        if state.is_some() {
-            if response.clicked() || ui.input(|i| i.key_pressed(egui::Key::Escape)) {
-                out.leave_state = true;
-            }
-        } else {
-            self.handle_tool(ui, &response, board, tools, cell, primary_down, &mut out);
-        }
-        if self.stroke_open && !primary_down {
-            // Mouse released anywhere (even outside the window): the stroke ends, whole.
-            out.commands.push(EditCommand::EndStroke);
-            self.stroke_open = false;
-            self.last_cell = None;
-        }
-
-        // Rectangle preview: every cell it will paint, mirror images included, and its outline.
+    /// Over the board: the rectangle being drawn (every cell it will paint, mirror images
+    /// included, and its outline), the selection, and the cell under the pointer.
+    fn draw_marks(
+        &self,
+        painter: &egui::Painter,
+        board: &Board,
+        tools: &ToolState,
+        state: Option<&StateOverlay>,
+        cell: Option<(usize, usize)>,
+    ) {
         if let (Some(a), Some(b), Tool::Rectangle) = (self.rect_start, cell, tools.tool) {
             let shade = palette::ACCENT.gamma_multiply(0.35);
             for (x, y) in brush_targets(board, tools, &rect_cells(a, b)) {
@@ -266,7 +305,7 @@ impl CanvasView {
                 (r.right_bottom(), r.left_bottom()),
                 (r.left_bottom(), r.left_top()),
             ] {
-                dashed(&painter, a, b, stroke);
+                dashed(painter, a, b, stroke);
             }
         }
         if let Some((x, y)) = cell {
@@ -277,11 +316,6 @@ impl CanvasView {
                 StrokeKind::Inside,
             );
         }
-        self.draw_readouts(ui, &painter, area, header, board, state, cell);
-        if long {
-            self.draw_minimap(&painter, minimap, board, area);
-        }
-        out
     }
 
     /// The whole level in a strip above the footer, with the part in view framed.
@@ -509,6 +543,19 @@ impl CanvasView {
             ui.visuals().text_color(),
         );
     }
+}
+
+/// The bands of the canvas this frame: the header above the board, the footer (and a
+/// long level's minimap) below it.
+struct Bands {
+    /// The header's height, in points.
+    header_h: f32,
+    /// The footer's height, minimap included.
+    footer_h: f32,
+    /// A long (side-scrolling) level, fitted to the height.
+    long: bool,
+    /// The game's overlay is drawn (its legend needs room under the board).
+    overlay: bool,
 }
 
 /// The line above the board: the graph state shown, or the level's size, symmetry and markers.

@@ -41,6 +41,29 @@ impl ToolPanel for ConditionsPanel {
         ui.separator();
 
         ui.label(RichText::new("Level conditions").strong());
+        self.size_ui(ui, ctx);
+        ui.add_space(6.0);
+        mirror_ui(ui, ctx);
+        ui.separator();
+
+        let rules = ctx.editor.board().rules();
+        if let Some(strip) = rules.parameter_strip(&ctx.editor.board().to_rows()) {
+            strip_ui(ui, ctx, &strip);
+            ui.separator();
+        }
+
+        tools_ui(ui, ctx);
+        ui.separator();
+        history_ui(ui, ctx);
+        ui.separator();
+        playtests_ui(ui, ctx);
+    }
+}
+
+impl ConditionsPanel {
+    /// The size of a new level (a slider and a number per side, kept in the game's range,
+    /// with a note when a typed size was brought into it) and the "New level" button.
+    fn size_ui(&mut self, ui: &mut egui::Ui, ctx: &mut PanelCtx<'_>) {
         let rules = ctx.editor.board().rules();
         let sizes = rules.size_rules();
         let size = self.sizes.entry(rules.id()).or_insert(sizes.default);
@@ -101,93 +124,94 @@ impl ToolPanel for ConditionsPanel {
                 height: size.1,
             });
         }
-        ui.add_space(6.0);
-        ui.label("Mirror painting");
-        ui.horizontal_wrapped(|ui| {
-            for s in Symmetry::ALL {
-                let label = match s {
-                    Symmetry::None => "Off",
-                    Symmetry::Vertical => "Vertical",
-                    Symmetry::Horizontal => "Horizontal",
-                    Symmetry::Quadrant => "Quadrant",
-                };
-                ui.selectable_value(&mut ctx.tools.mirror, s, label)
-                    .on_hover_text(match s {
-                        Symmetry::None => "Paint one cell",
-                        Symmetry::Vertical => "Mirror left-right",
-                        Symmetry::Horizontal => "Mirror top-bottom",
-                        Symmetry::Quadrant => "Mirror both ways",
-                    });
-            }
-        });
-        if ctx.editor.board().play_area().is_some() {
-            ui.weak(format!("{} mirrors within the play area.", rules.name()));
-        }
-        ui.separator();
-
-        if let Some(strip) = rules.parameter_strip(&ctx.editor.board().to_rows()) {
-            strip_ui(ui, ctx, &strip);
-            ui.separator();
-        }
-
-        ui.label(RichText::new("Tools").strong());
-        ui.horizontal_wrapped(|ui| {
-            for tool in Tool::ALL {
-                let key = format!("{:?}", tool_key(tool));
-                ui.selectable_value(&mut ctx.tools.tool, tool, tool.name())
-                    .on_hover_text(format!("Shortcut: {key}"));
-            }
-        });
-        ui.add_space(4.0);
-        ui.label("Tile");
-        for (tile, info) in (0u8..).zip(rules.tiles()) {
-            let selected = ctx.tools.tile(rules) == tile;
-            ui.horizontal(|ui| {
-                let (rect, swatch) = ui.allocate_exact_size(Vec2::splat(22.0), Sense::click());
-                palette::paint_tile(ui.painter(), rect, rules, tile);
-                if selected {
-                    ui.painter().rect_stroke(
-                        rect.expand(2.0),
-                        3.0,
-                        egui::Stroke::new(2.0, palette::ACCENT),
-                        egui::StrokeKind::Outside,
-                    );
-                }
-                let label =
-                    ui.selectable_label(selected, format!("{}  '{}'", info.name, info.ascii));
-                if swatch.clicked() || label.clicked() {
-                    ctx.tools.set_tile(rules, tile);
-                }
-            });
-        }
-        ui.separator();
-
-        let history = ctx.editor.history();
-        ui.horizontal(|ui| {
-            let undo = ui.add_enabled(history.undo_len() > 0, egui::Button::new("Undo"));
-            if undo
-                .on_hover_text(history.undo_label().unwrap_or("Nothing to undo"))
-                .clicked()
-            {
-                ctx.commands.push(AppCommand::Edit(EditCommand::Undo));
-            }
-            let redo = ui.add_enabled(history.redo_len() > 0, egui::Button::new("Redo"));
-            if redo
-                .on_hover_text(history.redo_label().unwrap_or("Nothing to redo"))
-                .clicked()
-            {
-                ctx.commands.push(AppCommand::Edit(EditCommand::Redo));
-            }
-        });
-        let undo = history.undo_len();
-        let steps = if undo == 1 { "step" } else { "steps" };
-        ui.weak(format!(
-            "{undo} {steps} to undo · {} to redo",
-            history.redo_len()
-        ));
-        ui.separator();
-        playtests_ui(ui, ctx);
     }
+}
+
+/// The brush's mirror symmetry.
+fn mirror_ui(ui: &mut egui::Ui, ctx: &mut PanelCtx<'_>) {
+    ui.label("Mirror painting");
+    ui.horizontal_wrapped(|ui| {
+        for s in Symmetry::ALL {
+            let label = match s {
+                Symmetry::None => "Off",
+                Symmetry::Vertical => "Vertical",
+                Symmetry::Horizontal => "Horizontal",
+                Symmetry::Quadrant => "Quadrant",
+            };
+            ui.selectable_value(&mut ctx.tools.mirror, s, label)
+                .on_hover_text(match s {
+                    Symmetry::None => "Paint one cell",
+                    Symmetry::Vertical => "Mirror left-right",
+                    Symmetry::Horizontal => "Mirror top-bottom",
+                    Symmetry::Quadrant => "Mirror both ways",
+                });
+        }
+    });
+    if ctx.editor.board().play_area().is_some() {
+        let rules = ctx.editor.board().rules();
+        ui.weak(format!("{} mirrors within the play area.", rules.name()));
+    }
+}
+
+/// The tool palette (with each tool's key) and the tiles to paint with.
+fn tools_ui(ui: &mut egui::Ui, ctx: &mut PanelCtx<'_>) {
+    let rules = ctx.editor.board().rules();
+    ui.label(RichText::new("Tools").strong());
+    ui.horizontal_wrapped(|ui| {
+        for tool in Tool::ALL {
+            let key = format!("{:?}", tool_key(tool));
+            ui.selectable_value(&mut ctx.tools.tool, tool, tool.name())
+                .on_hover_text(format!("Shortcut: {key}"));
+        }
+    });
+    ui.add_space(4.0);
+    ui.label("Tile");
+    for (tile, info) in (0u8..).zip(rules.tiles()) {
+        let selected = ctx.tools.tile(rules) == tile;
+        ui.horizontal(|ui| {
+            let (rect, swatch) = ui.allocate_exact_size(Vec2::splat(22.0), Sense::click());
+            palette::paint_tile(ui.painter(), rect, rules, tile);
+            if selected {
+                ui.painter().rect_stroke(
+                    rect.expand(2.0),
+                    3.0,
+                    egui::Stroke::new(2.0, palette::ACCENT),
+                    egui::StrokeKind::Outside,
+                );
+            }
+            let label = ui.selectable_label(selected, format!("{}  '{}'", info.name, info.ascii));
+            if swatch.clicked() || label.clicked() {
+                ctx.tools.set_tile(rules, tile);
+            }
+        });
+    }
+}
+
+/// Undo and Redo (each naming its step), and how many steps there are of each.
+fn history_ui(ui: &mut egui::Ui, ctx: &mut PanelCtx<'_>) {
+    let history = ctx.editor.history();
+    ui.horizontal(|ui| {
+        let undo = ui.add_enabled(history.undo_len() > 0, egui::Button::new("Undo"));
+        if undo
+            .on_hover_text(history.undo_label().unwrap_or("Nothing to undo"))
+            .clicked()
+        {
+            ctx.commands.push(AppCommand::Edit(EditCommand::Undo));
+        }
+        let redo = ui.add_enabled(history.redo_len() > 0, egui::Button::new("Redo"));
+        if redo
+            .on_hover_text(history.redo_label().unwrap_or("Nothing to redo"))
+            .clicked()
+        {
+            ctx.commands.push(AppCommand::Edit(EditCommand::Redo));
+        }
+    });
+    let undo = history.undo_len();
+    let steps = if undo == 1 { "step" } else { "steps" };
+    ui.weak(format!(
+        "{undo} {steps} to undo · {} to redo",
+        history.redo_len()
+    ));
 }
 
 /// The level as a strip of event tiles (battle, fountain, boss) and a slider per parameter;
