@@ -64,6 +64,24 @@ impl From<String> for JobError {
     }
 }
 
+impl From<crate::game::ModelError> for JobError {
+    fn from(e: crate::game::ModelError) -> Self {
+        JobError::failed(e)
+    }
+}
+
+impl From<crate::generation::RequestError> for JobError {
+    fn from(e: crate::generation::RequestError) -> Self {
+        JobError::failed(e)
+    }
+}
+
+impl From<crate::game::ConditionError> for JobError {
+    fn from(e: crate::game::ConditionError) -> Self {
+        JobError::failed(e)
+    }
+}
+
 impl From<&str> for JobError {
     fn from(e: &str) -> Self {
         JobError::failed(e)

@@ -249,7 +249,7 @@ where
         } else {
             let greedy = gen
                 .greedy(std::slice::from_ref(state))
-                .map_err(candle_core::Error::Msg)?;
+                .map_err(candle_core::Error::wrap)?;
             let a = greedy.first().copied().unwrap_or([0.5; 3]);
             gen.noisy(state, a, sigma, rng)
         };
@@ -278,6 +278,7 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rl::RlError;
 
     /// A level of three numbers in [0, 1]; the policy always says 0.5.
     struct Three;
@@ -294,14 +295,14 @@ mod tests {
         fn apply(&self, s: &mut Vec<f64>, a: &[f64; 3]) {
             s.push(a[0]);
         }
-        fn greedy(&self, states: &[Vec<f64>]) -> std::result::Result<Vec<[f64; 3]>, String> {
+        fn greedy(&self, states: &[Vec<f64>]) -> std::result::Result<Vec<[f64; 3]>, RlError> {
             Ok(vec![[0.5, 0.0, 0.0]; states.len()])
         }
         fn values(
             &self,
             _: &Vec<f64>,
             actions: &[[f64; 3]],
-        ) -> std::result::Result<Vec<f64>, String> {
+        ) -> std::result::Result<Vec<f64>, RlError> {
             Ok(vec![0.0; actions.len()])
         }
         fn distance(&self, _: &Vec<f64>, a: &[f64; 3], b: &[f64; 3]) -> f64 {

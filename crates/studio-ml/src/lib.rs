@@ -63,6 +63,152 @@ pub trait Stamped {
     fn set_stamp(&mut self, stamp: WeightsStamp);
 }
 
+/// Why a model's weights or sidecar could not be read or written: missing, damaged, from
+/// another run, or not numbers. A generator fails with it boxed, so a caller can tell
+/// missing weights from a bad request ([`WeightsError::is_missing`]).
+#[derive(Debug, thiserror::Error)]
+pub enum WeightsError {
+    /// The sidecar records no stamp (written by an older build).
+    #[error(
+        "its sidecar {sidecar} records no length and hash of the weights (written by an older \
+         build); run `level-studio train --restamp --model ... --out {weights}` if you trust \
+         these weights"
+    )]
+    Unstamped {
+        /// The weights file.
+        weights: PathBuf,
+        /// Its sidecar.
+        sidecar: PathBuf,
+    },
+    /// The weights file is missing or cannot be read (the message is the system's; the
+    /// callers name the file).
+    #[error("{error}")]
+    Unreadable {
+        /// The weights file.
+        path: PathBuf,
+        /// The operating system's error.
+        error: std::io::Error,
+    },
+    /// The weights are not a plain file.
+    #[error(
+        "{path} is not a regular file (a folder, FIFO, device, or a link to one); weights are \
+         read from a plain file"
+    )]
+    NotRegular {
+        /// The weights file.
+        path: PathBuf,
+    },
+    /// The bytes are not the ones the sidecar's stamp describes.
+    #[error(
+        "the file ({bytes} bytes, hash {fnv1a}) is not the one its sidecar {sidecar} describes \
+         ({} bytes, hash {}): the weights are damaged, or the two files come from different \
+         runs", .expected.bytes, .expected.fnv1a
+    )]
+    Mismatch {
+        /// The sidecar.
+        sidecar: PathBuf,
+        /// The file's length.
+        bytes: u64,
+        /// The file's hash (`not computed` when the length differs already).
+        fnv1a: String,
+        /// What the sidecar records.
+        expected: Box<WeightsStamp>,
+    },
+    /// The sidecar cannot be read.
+    #[error("{side}: {error} (the sidecar of {weights})")]
+    Sidecar {
+        /// The sidecar.
+        side: PathBuf,
+        /// The weights file.
+        weights: PathBuf,
+        /// Why.
+        error: Box<studio_core::io::FileError>,
+    },
+    /// A file could not be read, parsed or written.
+    #[error(transparent)]
+    File(#[from] studio_core::io::FileError),
+    /// The bytes are not safetensors, or a tensor cannot be read.
+    #[error(transparent)]
+    Tensors(Box<candle_core::Error>),
+    /// The file named is not safetensors (`train --restamp`).
+    #[error("{path}: not safetensors: {error}")]
+    NotSafetensors {
+        /// The weights file.
+        path: PathBuf,
+        /// The reader's error.
+        error: Box<candle_core::Error>,
+    },
+    /// A tensor holds NaN or infinity.
+    #[error("tensor {name:?} holds NaN or infinite values")]
+    NotFinite {
+        /// The tensor's name.
+        name: String,
+    },
+    /// A training thread panicked while holding the var map.
+    #[error("the var map is poisoned")]
+    Poisoned,
+    /// A weights file, with what is wrong with it (the error names the file first).
+    #[error("{path}: {error}")]
+    InFile {
+        /// The weights file or its sidecar.
+        path: PathBuf,
+        /// What is wrong.
+        error: Box<WeightsError>,
+    },
+    /// The weights or the sidecar could not be written.
+    #[error(transparent)]
+    Write(#[from] WriteError),
+    /// A model's own refusal, in words naming the file (an architecture this build does not
+    /// have, a figure that is not a number, weights that do not fit the networks).
+    #[error("{0}")]
+    Model(String),
+}
+
+impl From<candle_core::Error> for WeightsError {
+    fn from(error: candle_core::Error) -> Self {
+        WeightsError::Tensors(Box::new(error))
+    }
+}
+
+impl From<&str> for WeightsError {
+    fn from(refusal: &str) -> Self {
+        WeightsError::Model(refusal.to_string())
+    }
+}
+
+impl From<String> for WeightsError {
+    fn from(refusal: String) -> Self {
+        WeightsError::Model(refusal)
+    }
+}
+
+impl WeightsError {
+    /// `self` as an error of the file `path` (`PATH: …`).
+    pub fn in_file(self, path: &Path) -> Self {
+        WeightsError::InFile {
+            path: path.to_path_buf(),
+            error: Box::new(self),
+        }
+    }
+
+    /// True when the weights or their sidecar are not there (not: damaged, or refused).
+    pub fn is_missing(&self) -> bool {
+        match self {
+            WeightsError::Unreadable { error, .. } => error.kind() == std::io::ErrorKind::NotFound,
+            WeightsError::Sidecar { error, .. } => matches!(
+                &**error,
+                studio_core::io::FileError::Io { error, .. }
+                    if error.kind() == std::io::ErrorKind::NotFound
+            ),
+            WeightsError::File(studio_core::io::FileError::Io { error, .. }) => {
+                error.kind() == std::io::ErrorKind::NotFound
+            }
+            WeightsError::InFile { error, .. } => error.is_missing(),
+            _ => false,
+        }
+    }
+}
+
 /// Reads a weights file whose sidecar (at `sidecar`) carries `stamp`, and checks that the
 /// bytes are the ones the stamp describes. The file at `weights` is tried first, then the
 /// versioned file the stamp names (a save stopped between its steps leaves the new weights
@@ -71,20 +217,17 @@ pub trait Stamped {
 /// followed to one).
 ///
 /// # Errors
-/// Why the pair does not match, in words naming both files.
+/// [`WeightsError`]: why the pair does not match, in words naming both files.
 pub fn read_stamped(
     weights: &Path,
     sidecar: &Path,
     stamp: Option<&WeightsStamp>,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, WeightsError> {
     let Some(stamp) = stamp else {
-        return Err(format!(
-            "its sidecar {} records no length and hash of the weights (written by an older \
-             build); run `level-studio train --restamp --model ... --out {}` if you trust \
-             these weights",
-            sidecar.display(),
-            weights.display()
-        ));
+        return Err(WeightsError::Unstamped {
+            weights: weights.to_path_buf(),
+            sidecar: sidecar.to_path_buf(),
+        });
     };
     let versioned = stamp
         .file
@@ -100,30 +243,30 @@ pub fn read_stamped(
 }
 
 /// The bytes of `weights` when they are the ones `stamp` describes.
-fn read_matching(weights: &Path, sidecar: &Path, stamp: &WeightsStamp) -> Result<Vec<u8>, String> {
-    let meta = std::fs::metadata(weights).map_err(|e| e.to_string())?;
+fn read_matching(
+    weights: &Path,
+    sidecar: &Path,
+    stamp: &WeightsStamp,
+) -> Result<Vec<u8>, WeightsError> {
+    let meta = std::fs::metadata(weights).map_err(|error| WeightsError::Unreadable {
+        path: weights.to_path_buf(),
+        error,
+    })?;
     if !meta.is_file() {
-        return Err(format!(
-            "{} is not a regular file (a folder, FIFO, device, or a link to one); weights are \
-             read from a plain file",
-            weights.display()
-        ));
+        return Err(WeightsError::NotRegular {
+            path: weights.to_path_buf(),
+        });
     }
-    let mismatch = |bytes: u64, fnv1a: &str| {
-        format!(
-            "the file ({bytes} bytes, hash {fnv1a}) is not the one its sidecar {} describes \
-             ({} bytes, hash {}): the weights are damaged, or the two files come from \
-             different runs",
-            sidecar.display(),
-            stamp.bytes,
-            stamp.fnv1a
-        )
+    let mismatch = |bytes: u64, fnv1a: &str| WeightsError::Mismatch {
+        sidecar: sidecar.to_path_buf(),
+        bytes,
+        fnv1a: fnv1a.to_string(),
+        expected: Box::new(stamp.clone()),
     };
     if meta.len() != stamp.bytes {
         return Err(mismatch(meta.len(), "not computed"));
     }
-    let bytes = studio_core::io::read_bytes_capped(weights, stamp.bytes.min(MAX_WEIGHTS_BYTES))
-        .map_err(|e| e.to_string())?;
+    let bytes = studio_core::io::read_bytes_capped(weights, stamp.bytes.min(MAX_WEIGHTS_BYTES))?;
     let found = WeightsStamp::of(&bytes);
     if !found.same_bytes(stamp) {
         return Err(mismatch(found.bytes, &found.fnv1a));
@@ -165,20 +308,22 @@ fn is_versioned_name(weights: &Path, name: &str) -> bool {
 /// The tensors of checked safetensors bytes; every value must be finite.
 ///
 /// # Errors
-/// The reader's error, or the name of a tensor holding NaN or infinity.
-pub fn tensors_from(bytes: &[u8], device: &Device) -> Result<HashMap<String, Tensor>, String> {
-    let tensors =
-        candle_core::safetensors::load_buffer(bytes, device).map_err(|e| e.to_string())?;
+/// [`WeightsError::Tensors`], the reader's error, or [`WeightsError::NotFinite`] naming a
+/// tensor holding NaN or infinity.
+pub fn tensors_from(
+    bytes: &[u8],
+    device: &Device,
+) -> Result<HashMap<String, Tensor>, WeightsError> {
+    let tensors = candle_core::safetensors::load_buffer(bytes, device)?;
     let mut names: Vec<&String> = tensors.keys().collect();
     names.sort();
     for name in names {
         let values = tensors[name]
             .flatten_all()
             .and_then(|t| t.to_dtype(candle_core::DType::F32))
-            .and_then(|t| t.to_vec1::<f32>())
-            .map_err(|e| e.to_string())?;
+            .and_then(|t| t.to_vec1::<f32>())?;
         if values.iter().any(|v| !v.is_finite()) {
-            return Err(format!("tensor {name:?} holds NaN or infinite values"));
+            return Err(WeightsError::NotFinite { name: name.clone() });
         }
     }
     Ok(tensors)
@@ -188,18 +333,23 @@ pub fn tensors_from(bytes: &[u8], device: &Device) -> Result<HashMap<String, Ten
 /// before they carried one (`train --restamp`). The sidecar must parse as `S`.
 ///
 /// # Errors
-/// A missing or unreadable file, or one that cannot be written.
-pub fn restamp<S: Serialize + DeserializeOwned + Stamped>(weights: &Path) -> Result<(), String> {
+/// A [`WeightsError`]: a missing or unreadable file, or one that cannot be written.
+pub fn restamp<S: Serialize + DeserializeOwned + Stamped>(
+    weights: &Path,
+) -> Result<(), WeightsError> {
     let side = sidecar_path(weights);
-    let text = studio_core::io::read_text(&side).map_err(|e| e.to_string())?;
-    let mut sidecar: S = studio_core::io::from_ron(&side, &text).map_err(|e| e.to_string())?;
-    let bytes = studio_core::io::read_bytes_capped(weights, MAX_WEIGHTS_BYTES)
-        .map_err(|e| e.to_string())?;
-    candle_core::safetensors::load_buffer(&bytes, &Device::Cpu)
-        .map_err(|e| format!("{}: not safetensors: {e}", weights.display()))?;
+    let text = studio_core::io::read_text(&side)?;
+    let mut sidecar: S = studio_core::io::from_ron(&side, &text)?;
+    let bytes = studio_core::io::read_bytes_capped(weights, MAX_WEIGHTS_BYTES)?;
+    candle_core::safetensors::load_buffer(&bytes, &Device::Cpu).map_err(|error| {
+        WeightsError::NotSafetensors {
+            path: weights.to_path_buf(),
+            error: Box::new(error),
+        }
+    })?;
     sidecar.set_stamp(WeightsStamp::of(&bytes));
-    let text = studio_core::io::to_ron(&sidecar).map_err(|e| e.to_string())?;
-    studio_core::io::write_atomic(&side, text.as_bytes()).map_err(|e| e.to_string())
+    let text = studio_core::io::to_ron(&sidecar)?;
+    Ok(studio_core::io::write_atomic(&side, text.as_bytes())?)
 }
 
 /// The sidecar of a weights file: the same name with `.ron` (architecture, training data,
@@ -211,19 +361,18 @@ pub fn sidecar_path(weights: &Path) -> PathBuf {
 /// Reads and parses the sidecar of `weights`; the error names both files.
 ///
 /// # Errors
-/// A missing or malformed sidecar, in words.
+/// [`WeightsError::Sidecar`] for a missing or unreadable sidecar, [`WeightsError::File`] for
+/// a malformed one.
 pub fn read_sidecar<S: serde::de::DeserializeOwned>(
     weights: &Path,
-) -> Result<(PathBuf, S), String> {
+) -> Result<(PathBuf, S), WeightsError> {
     let side = sidecar_path(weights);
-    let text = studio_core::io::read_text(&side).map_err(|e| {
-        format!(
-            "{}: {e} (the sidecar of {})",
-            side.display(),
-            weights.display()
-        )
+    let text = studio_core::io::read_text(&side).map_err(|error| WeightsError::Sidecar {
+        side: side.clone(),
+        weights: weights.to_path_buf(),
+        error: Box::new(error),
     })?;
-    let sidecar = studio_core::io::from_ron(&side, &text).map_err(|e| e.to_string())?;
+    let sidecar = studio_core::io::from_ron(&side, &text)?;
     Ok((side, sidecar))
 }
 
@@ -379,12 +528,9 @@ pub fn weights_digest(varmap: &candle_nn::VarMap) -> candle_core::Result<u64> {
 /// The tensors of a var map by name (what [`save_model`] writes).
 ///
 /// # Errors
-/// A poisoned var map (a training thread panicked while holding it).
-pub fn tensors_of(varmap: &candle_nn::VarMap) -> Result<HashMap<String, Tensor>, String> {
-    let data = varmap
-        .data()
-        .lock()
-        .map_err(|_| "the var map is poisoned".to_string())?;
+/// [`WeightsError::Poisoned`]: a training thread panicked while holding the var map.
+pub fn tensors_of(varmap: &candle_nn::VarMap) -> Result<HashMap<String, Tensor>, WeightsError> {
+    let data = varmap.data().lock().map_err(|_| WeightsError::Poisoned)?;
     Ok(data
         .iter()
         .map(|(k, v)| (k.clone(), v.as_tensor().clone()))

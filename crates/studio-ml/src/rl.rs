@@ -9,6 +9,21 @@
 
 use studio_core::rng::Rng;
 
+/// Why a step-by-step generator could not go on.
+#[derive(Debug, thiserror::Error)]
+pub enum RlError {
+    /// A network failed.
+    #[error(transparent)]
+    Network(#[from] candle_core::Error),
+    /// DAGP's settings are unreadable or out of range, in words (a bad request).
+    #[error("{0}")]
+    Settings(String),
+    /// The policy cannot answer what it was asked (a values query to a policy without a
+    /// critic), in words.
+    #[error("{0}")]
+    Refused(String),
+}
+
 /// A generator that builds a level one decision at a time.
 pub trait Sequential {
     /// A level being built.
@@ -25,13 +40,14 @@ pub trait Sequential {
     /// The policy's own action for each state (none of them done), in one batch.
     ///
     /// # Errors
-    /// A network failure, in words.
-    fn greedy(&self, states: &[Self::State]) -> Result<Vec<Self::Action>, String>;
+    /// [`RlError::Network`] when the network fails.
+    fn greedy(&self, states: &[Self::State]) -> Result<Vec<Self::Action>, RlError>;
     /// The critic's value of each action in `state` (DAGP's choice among far actions).
     ///
     /// # Errors
-    /// A network failure, or a policy without a critic, in words.
-    fn values(&self, state: &Self::State, actions: &[Self::Action]) -> Result<Vec<f64>, String>;
+    /// [`RlError::Network`] when the network fails, [`RlError::Refused`] for a policy
+    /// without a critic.
+    fn values(&self, state: &Self::State, actions: &[Self::Action]) -> Result<Vec<f64>, RlError>;
     /// How far apart two actions in `state` are (DAGP's distance).
     fn distance(&self, state: &Self::State, a: &Self::Action, b: &Self::Action) -> f64;
     /// The greedy action disturbed by exploration noise of strength `noise` (virtual
@@ -61,8 +77,8 @@ pub fn randomize<G: Sequential>(gen: &G, state: &mut G::State, c: usize, rng: &m
 /// Finishes every state with the policy, in lock-step batches.
 ///
 /// # Errors
-/// A network failure, in words.
-pub fn complete<G: Sequential>(gen: &G, states: &mut [G::State]) -> Result<(), String> {
+/// [`RlError::Network`] when the network fails.
+pub fn complete<G: Sequential>(gen: &G, states: &mut [G::State]) -> Result<(), RlError> {
     complete_with(gen, states, |_, _, a| a)
 }
 
@@ -72,7 +88,7 @@ fn complete_with<G: Sequential>(
     gen: &G,
     states: &mut [G::State],
     mut choose: impl FnMut(usize, &G::State, G::Action) -> G::Action,
-) -> Result<(), String> {
+) -> Result<(), RlError> {
     loop {
         let active: Vec<usize> = (0..states.len())
             .filter(|&i| !gen.done(&states[i]))
@@ -105,9 +121,13 @@ impl Dagp {
     /// Parses `n,d` or `n,d,p` (noise rate `p`, default 1: every step).
     ///
     /// # Errors
-    /// The text and what it should look like.
-    pub fn parse(text: &str) -> Result<Self, String> {
-        let bad = || format!("{text:?} is not \"n,d\" or \"n,d,p\" (e.g. 10,0.4)");
+    /// [`RlError::Settings`]: the text and what it should look like.
+    pub fn parse(text: &str) -> Result<Self, RlError> {
+        let bad = || {
+            RlError::Settings(format!(
+                "{text:?} is not \"n,d\" or \"n,d,p\" (e.g. 10,0.4)"
+            ))
+        };
         let parts: Vec<&str> = text.split(',').map(str::trim).collect();
         if !(2..=3).contains(&parts.len()) {
             return Err(bad());
@@ -126,16 +146,17 @@ impl Dagp {
     /// Checks the settings.
     ///
     /// # Errors
-    /// The setting out of range, in words.
-    pub fn check(&self) -> Result<(), String> {
+    /// [`RlError::Settings`]: the setting out of range, in words.
+    pub fn check(&self) -> Result<(), RlError> {
+        let out = |message: String| Err(RlError::Settings(message));
         if self.n == 0 || self.n > 1_000 {
-            return Err(format!("DAGP draws 1 to 1000 candidates, not {}", self.n));
+            return out(format!("DAGP draws 1 to 1000 candidates, not {}", self.n));
         }
         if !self.d.is_finite() || self.d < 0.0 {
-            return Err(format!("DAGP's distance must be 0 or more, not {}", self.d));
+            return out(format!("DAGP's distance must be 0 or more, not {}", self.d));
         }
         if !(0.0..=1.0).contains(&self.p) {
-            return Err(format!(
+            return out(format!(
                 "DAGP's noise rate is a chance in 0..1, not {}",
                 self.p
             ));
@@ -148,14 +169,14 @@ impl Dagp {
 /// `d` from it, the one the critic values most; the greedy action when none is far enough.
 ///
 /// # Errors
-/// A critic failure, in words.
+/// [`RlError::Network`] when the critic fails.
 pub fn dagp_choice<G: Sequential>(
     gen: &G,
     state: &G::State,
     greedy: G::Action,
     dagp: Dagp,
     rng: &mut Rng,
-) -> Result<G::Action, String> {
+) -> Result<G::Action, RlError> {
     let far: Vec<G::Action> = (0..dagp.n)
         .map(|_| gen.random_action(state, rng))
         .filter(|a| gen.distance(state, a, &greedy) > dagp.d)
@@ -175,13 +196,13 @@ pub fn dagp_choice<G: Sequential>(
 /// Finishes every state with DAGP; state `i` draws from `rngs[i]`.
 ///
 /// # Errors
-/// A network failure, in words.
+/// [`RlError::Network`] when the network fails.
 pub fn complete_dagp<G: Sequential>(
     gen: &G,
     states: &mut [G::State],
     dagp: Dagp,
     rngs: &mut [Rng],
-) -> Result<(), String> {
+) -> Result<(), RlError> {
     let mut failure = None;
     complete_with(gen, states, |i, s, greedy| {
         if !rngs[i].chance(dagp.p) {
@@ -201,14 +222,14 @@ pub fn complete_dagp<G: Sequential>(
 /// `k` virtual completions of `state` by the policy with exploration noise `noise`.
 ///
 /// # Errors
-/// A network failure, in words.
+/// [`RlError::Network`] when the network fails.
 pub fn virtual_completions<G: Sequential>(
     gen: &G,
     state: &G::State,
     k: usize,
     noise: f64,
     rng: &mut Rng,
-) -> Result<Vec<G::State>, String> {
+) -> Result<Vec<G::State>, RlError> {
     let mut virt = vec![state.clone(); k];
     complete_with(gen, &mut virt, |_, s, a| gen.noisy(s, a, noise, rng))?;
     Ok(virt)
@@ -239,10 +260,10 @@ mod tests {
         fn apply(&self, s: &mut Vec<u32>, a: &u32) {
             s.push(*a);
         }
-        fn greedy(&self, states: &[Vec<u32>]) -> Result<Vec<u32>, String> {
+        fn greedy(&self, states: &[Vec<u32>]) -> Result<Vec<u32>, RlError> {
             Ok(vec![1; states.len()])
         }
-        fn values(&self, _: &Vec<u32>, actions: &[u32]) -> Result<Vec<f64>, String> {
+        fn values(&self, _: &Vec<u32>, actions: &[u32]) -> Result<Vec<f64>, RlError> {
             Ok(actions.iter().map(|&a| f64::from(a)).collect())
         }
         fn distance(&self, _: &Vec<u32>, a: &u32, b: &u32) -> f64 {
@@ -282,9 +303,9 @@ mod tests {
         let pick =
             |d, rng: &mut Rng| dagp_choice(&Count, &vec![], 1, Dagp { n: 50, d, p: 1.0 }, rng);
         // Fifty draws of 0..9 include a 9, the critic's favourite.
-        assert_eq!(pick(2.0, &mut rng), Ok(9));
+        assert_eq!(pick(2.0, &mut rng).ok(), Some(9));
         // Nothing is farther than 9 from 1: greedy.
-        assert_eq!(pick(9.0, &mut rng), Ok(1));
+        assert_eq!(pick(9.0, &mut rng).ok(), Some(1));
     }
 
     #[test]
@@ -301,8 +322,8 @@ mod tests {
     #[test]
     fn bad_dagp_settings_are_refused_in_words() {
         assert_eq!(
-            Dagp::parse("10,0.4"),
-            Ok(Dagp {
+            Dagp::parse("10,0.4").ok(),
+            Some(Dagp {
                 n: 10,
                 d: 0.4,
                 p: 1.0

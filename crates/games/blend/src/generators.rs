@@ -139,12 +139,13 @@ impl VaeBlends {
     /// The model, loaded once into `models` (from `weights` when given).
     ///
     /// # Errors
-    /// A missing or damaged model file, in words.
+    /// [`ModelError`](studio_core::game::ModelError): a missing or damaged model file (a
+    /// [`WeightsError`](studio_ml::WeightsError) inside).
     pub fn model(
         &self,
         models: &studio_core::game::ModelCache,
         weights: Option<&std::path::Path>,
-    ) -> Result<Arc<super::vae::BlendModel>, String> {
+    ) -> Result<Arc<super::vae::BlendModel>, studio_core::game::ModelError> {
         let path = weights.map_or_else(
             || models.dir().join(format!("blend-{}.safetensors", self.id)),
             std::path::Path::to_path_buf,

@@ -421,7 +421,7 @@ fn an_fc_vae_at_the_papers_widths_round_trips_through_its_sidecar() {
     // misshapen model, refused naming the file.
     side.fc_hidden = None;
     save(&t.varmap, None, &side, &path).unwrap();
-    let err = BlendModel::load(&path).err().unwrap();
+    let err = BlendModel::load(&path).err().unwrap().to_string();
     assert!(err.contains("paper.safetensors"), "{err}");
 }
 
@@ -669,7 +669,7 @@ fn the_cnn_vae_has_the_fc_vae_shapes_and_round_trips_through_its_file() {
     let text = std::fs::read_to_string(&side).unwrap();
     std::fs::write(&side, text.replace(CNN_ARCHITECTURE, "blend-rnn-vae-v9")).unwrap();
     let path = dir.path().join("tiny.safetensors");
-    let err = BlendModel::load(&path).err().unwrap();
+    let err = BlendModel::load(&path).err().unwrap().to_string();
     assert!(
         err.contains("blend-rnn-vae-v9") && err.contains(CNN_ARCHITECTURE),
         "{err}"
@@ -863,7 +863,7 @@ fn a_sidecar_figure_that_is_not_a_number_is_refused_on_load_naming_the_file() {
     ] {
         let (at, end) = field(name);
         std::fs::write(&side, format!("{}{bad}{}", &text[..at], &text[end..])).unwrap();
-        let err = BlendModel::load(&path).err().unwrap();
+        let err = BlendModel::load(&path).err().unwrap().to_string();
         assert!(
             err.contains("tiny.ron") && err.contains(says),
             "{name}: {err}"
@@ -873,7 +873,9 @@ fn a_sidecar_figure_that_is_not_a_number_is_refused_on_load_naming_the_file() {
     let mut side_figures = sidecar_for_tests();
     side_figures.embedding_curve = vec![1.0, f64::NAN];
     let out = dir.path().join("diverged.safetensors");
-    let err = save(&candle_nn::VarMap::new(), None, &side_figures, &out).unwrap_err();
+    let err = save(&candle_nn::VarMap::new(), None, &side_figures, &out)
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("embedding_curve holds NaN"), "{err}");
     assert!(!out.exists());
 }

@@ -406,7 +406,7 @@ impl BlendSidecar {
     ///
     /// # Errors
     /// The first figure that is not, named by its field (and its place in a curve).
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), ml::WeightsError> {
         for (name, curve) in [
             ("embedding_curve", &self.embedding_curve),
             ("curve", &self.curve),
@@ -416,20 +416,23 @@ impl BlendSidecar {
                 return Err(format!(
                     "{name} holds {v} at position {}, not a finite number",
                     i + 1
-                ));
+                )
+                .into());
             }
         }
         if !(self.train_seconds.is_finite() && self.train_seconds >= 0.0) {
             return Err(format!(
                 "train_seconds {} is not a finite number of seconds",
                 self.train_seconds
-            ));
+            )
+            .into());
         }
         if !(0.0..=1.0).contains(&self.reconstruction_accuracy) {
             return Err(format!(
                 "reconstruction_accuracy {} is not a share from 0 to 1",
                 self.reconstruction_accuracy
-            ));
+            )
+            .into());
         }
         Ok(())
     }
@@ -783,11 +786,9 @@ impl BlendModel {
     /// # Errors
     /// A missing, damaged or mismatched file, or a sidecar figure that is not a finite number
     /// (see [`BlendSidecar::check`]), in words naming the file.
-    pub fn load(path: &Path) -> Result<Self, String> {
+    pub fn load(path: &Path) -> Result<Self, ml::WeightsError> {
         let (side, sidecar): (_, BlendSidecar) = ml::read_sidecar(path)?;
-        sidecar
-            .check()
-            .map_err(|e| format!("{}: {e}", side.display()))?;
+        sidecar.check().map_err(|e| e.in_file(&side))?;
         let known = parse_architecture(&sidecar.architecture);
         let Some((family, learned)) = known.filter(|_| sidecar.latent == LATENT) else {
             return Err(format!(
@@ -797,13 +798,12 @@ impl BlendModel {
                 side.display(),
                 sidecar.architecture,
                 sidecar.latent
-            ));
+            )
+            .into());
         };
-        let bytes = ml::read_stamped(path, &side, sidecar.stamp())
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let bytes = ml::read_stamped(path, &side, sidecar.stamp()).map_err(|e| e.in_file(path))?;
         let device = ml::device();
-        let tensors =
-            ml::tensors_from(&bytes, &device).map_err(|e| format!("{}: {e}", path.display()))?;
+        let tensors = ml::tensors_from(&bytes, &device).map_err(|e| e.in_file(path))?;
         let damaged = |e: candle_core::Error| format!("{}: {e}", path.display());
         let embedding = if learned {
             let missing = |k: &str| format!("{}: no tensor {k:?}", path.display());
@@ -850,7 +850,7 @@ pub fn save(
     embedding: Option<(&VarMap, &super::embed::Embedding)>,
     sidecar: &BlendSidecar,
     path: &Path,
-) -> Result<(), String> {
+) -> Result<(), ml::WeightsError> {
     sidecar.check().map_err(|e| {
         format!(
             "{}: the training produced a figure that is not a number ({e}); nothing was written",
@@ -864,5 +864,5 @@ pub fn save(
         tensors.insert(TABLE_KEY.into(), table);
         tensors.insert(LETTERS_KEY.into(), letters);
     }
-    ml::save_model(&tensors, sidecar, path).map_err(|e| e.to_string())
+    Ok(ml::save_model(&tensors, sidecar, path)?)
 }

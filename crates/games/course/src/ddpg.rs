@@ -451,7 +451,7 @@ pub fn train(
                             config.completion_noise.unwrap_or(sigma),
                             rng,
                         )
-                        .map_err(candle_core::Error::Msg)?;
+                        .map_err(candle_core::Error::wrap)?;
                         Ok(studio_ml::rl::virtual_reward(&gen, &virt))
                     } else {
                         Ok(0.0)

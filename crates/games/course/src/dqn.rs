@@ -197,7 +197,7 @@ pub fn train(
                 gen.random_action(&filling, &mut rng)
             } else {
                 gen.greedy(std::slice::from_ref(&filling))
-                    .map_err(candle_core::Error::Msg)?[0]
+                    .map_err(candle_core::Error::wrap)?[0]
             };
             let state = filling.clone();
             gen.apply(&mut filling, &action);
@@ -307,7 +307,7 @@ pub fn complete(
     q: &CourseQ,
     starts: Vec<Vec<[f64; 3]>>,
     c: usize,
-) -> Result<Vec<Vec<[f64; 3]>>, String> {
+) -> Result<Vec<Vec<[f64; 3]>>, studio_ml::rl::RlError> {
     let gen = QRl::new(q);
     let mut states: Vec<Filling> = starts.into_iter().map(|s| Filling::at(s, c)).collect();
     studio_ml::rl::complete(&gen, &mut states)?;

@@ -10,7 +10,7 @@ use studio_core::game::{
 use studio_core::jobs::JobError;
 use studio_core::level::Level;
 use studio_core::rng::Rng;
-use studio_ml::rl::Dagp;
+use studio_ml::rl::{Dagp, RlError};
 
 /// Filters above this keep few courses of any learned generator (their best are about 0.95).
 const RARE_FILTER: f64 = 0.9;
@@ -41,8 +41,8 @@ pub fn events_condition() -> ConditionSpec {
 /// The structure a request asks for.
 ///
 /// # Errors
-/// An event count other than 9 or 12, in words.
-pub fn structure_of(conditions: &Conditions) -> Result<Structure, String> {
+/// [`CourseError::Events`](crate::CourseError::Events): an event count other than 9 or 12.
+pub fn structure_of(conditions: &Conditions) -> Result<Structure, crate::CourseError> {
     Structure::of_events(conditions.usize("events").unwrap_or(9))
 }
 
@@ -188,8 +188,8 @@ pub fn quality_diversity_conditions() -> Vec<ConditionSpec> {
 /// The DAGP setting a request asks for (`diverse_n` 0: none).
 ///
 /// # Errors
-/// An out-of-range setting, in words.
-pub fn dagp_of(conditions: &Conditions) -> Result<Option<Dagp>, String> {
+/// [`RlError::Settings`]: an out-of-range setting, in words.
+pub fn dagp_of(conditions: &Conditions) -> Result<Option<Dagp>, RlError> {
     let n = conditions.usize("diverse_n").unwrap_or(0);
     if n == 0 {
         return Ok(None);
@@ -207,13 +207,14 @@ impl RlCourse {
     /// The loaded actor for `events` (the request's weights, or the shipped file).
     ///
     /// # Errors
-    /// Why the weights cannot be loaded, in words.
+    /// [`ModelError`](studio_core::game::ModelError): why the weights cannot be loaded (a
+    /// [`WeightsError`](studio_ml::WeightsError) inside).
     pub fn model(
         &self,
         models: &studio_core::game::ModelCache,
         weights: Option<&std::path::Path>,
         events: usize,
-    ) -> Result<Arc<CourseModel>, String> {
+    ) -> Result<Arc<CourseModel>, studio_core::game::ModelError> {
         let path = weights.map_or_else(
             || {
                 models
@@ -237,7 +238,7 @@ pub fn rl_courses(
     count: usize,
     dagp: Option<Dagp>,
     rng: &mut Rng,
-) -> Result<Vec<Course>, String> {
+) -> Result<Vec<Course>, RlError> {
     let starts = (0..count)
         .map(|_| super::ddpg::random_start(model.structure(), c, rng))
         .collect();
@@ -255,7 +256,7 @@ pub fn complete_starts(
     c: usize,
     dagp: Option<Dagp>,
     rng: &mut Rng,
-) -> Result<Vec<Course>, String> {
+) -> Result<Vec<Course>, RlError> {
     let done = match dagp {
         Some(d) => {
             let seed = rng.next_u64();

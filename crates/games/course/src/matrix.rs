@@ -18,6 +18,9 @@ pub struct CourseGame;
 /// Why rows are not a course.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum CourseError {
+    /// An event count other than the thesis's two structures.
+    #[error("courses come with 9 or 12 events (the thesis's two structures), not {0}")]
+    Events(usize),
     /// Not three rows.
     #[error("a course has 3 rows (HP, ATK, recovery), not {0}")]
     Rows(usize),
@@ -86,14 +89,12 @@ impl Structure {
     /// The structure of a course of `events` events (9 or 12).
     ///
     /// # Errors
-    /// Any other count, in words.
-    pub fn of_events(events: usize) -> Result<Structure, String> {
+    /// [`CourseError::Events`] for any other count.
+    pub fn of_events(events: usize) -> Result<Structure, CourseError> {
         match events {
             9 => Ok(Structure::NINE),
             12 => Ok(Structure::TWELVE),
-            n => Err(format!(
-                "courses come with 9 or 12 events (the thesis's two structures), not {n}"
-            )),
+            n => Err(CourseError::Events(n)),
         }
     }
 

@@ -64,24 +64,25 @@ impl CourseSidecar {
     ///
     /// # Errors
     /// The first figure that is not, named by its field (and its place in the curve).
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), ml::WeightsError> {
         if let Some((i, v)) = self.curve.iter().enumerate().find(|(_, v)| !v.is_finite()) {
-            return Err(format!(
-                "curve holds {v} at position {}, not a finite number",
-                i + 1
-            ));
+            return Err(
+                format!("curve holds {v} at position {}, not a finite number", i + 1).into(),
+            );
         }
         if !(self.train_seconds.is_finite() && self.train_seconds >= 0.0) {
             return Err(format!(
                 "train_seconds {} is not a finite number of seconds",
                 self.train_seconds
-            ));
+            )
+            .into());
         }
         if !self.greedy_mean_evaluation.is_finite() {
             return Err(format!(
                 "greedy_mean_evaluation {} is not a finite number",
                 self.greedy_mean_evaluation
-            ));
+            )
+            .into());
         }
         Ok(())
     }
@@ -143,7 +144,11 @@ pub fn greedy_mean(
 ///
 /// # Errors
 /// Why a file could not be written, or what [`CourseSidecar::check`] refused.
-pub fn save(maps: &[&VarMap], sidecar: &CourseSidecar, path: &Path) -> Result<(), String> {
+pub fn save(
+    maps: &[&VarMap],
+    sidecar: &CourseSidecar,
+    path: &Path,
+) -> Result<(), ml::WeightsError> {
     sidecar.check().map_err(|e| {
         format!(
             "{}: the training produced a figure that is not a number ({e}); nothing was written",
@@ -154,14 +159,14 @@ pub fn save(maps: &[&VarMap], sidecar: &CourseSidecar, path: &Path) -> Result<()
     for m in maps {
         tensors.extend(ml::tensors_of(m)?);
     }
-    ml::save_model(&tensors, sidecar, path).map_err(|e| e.to_string())
+    Ok(ml::save_model(&tensors, sidecar, path)?)
 }
 
 fn finish<G: Sequential<State = Filling>>(
     gen: &G,
     states: &mut [Filling],
     dagp: Option<(Dagp, &mut [Rng])>,
-) -> Result<(), String> {
+) -> Result<(), rl::RlError> {
     match dagp {
         Some((d, rngs)) => rl::complete_dagp(gen, states, d, rngs),
         None => rl::complete(gen, states),
@@ -173,31 +178,30 @@ impl CourseModel {
     ///
     /// # Errors
     /// A missing, damaged or mismatched file, in words naming it.
-    pub fn load(path: &Path) -> Result<Self, String> {
+    pub fn load(path: &Path) -> Result<Self, ml::WeightsError> {
         let (side, sidecar): (_, CourseSidecar) = ml::read_sidecar(path)?;
-        sidecar
-            .check()
-            .map_err(|e| format!("{}: {e}", side.display()))?;
+        sidecar.check().map_err(|e| e.in_file(&side))?;
         if sidecar.architecture != ARCHITECTURE && sidecar.architecture != Q_ARCHITECTURE {
             return Err(format!(
                 "{}: architecture {:?}, not {ARCHITECTURE:?} or {Q_ARCHITECTURE:?}",
                 side.display(),
                 sidecar.architecture
-            ));
+            )
+            .into());
         }
-        let structure = Structure::of_events(sidecar.events)?;
+        let structure = Structure::of_events(sidecar.events)
+            .map_err(|e| ml::WeightsError::Model(e.to_string()))?;
         if sidecar.hidden != HIDDEN {
             return Err(format!(
                 "{}: hidden width {}, this build has {HIDDEN}",
                 side.display(),
                 sidecar.hidden
-            ));
+            )
+            .into());
         }
-        let bytes = ml::read_stamped(path, &side, sidecar.stamp())
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+        let bytes = ml::read_stamped(path, &side, sidecar.stamp()).map_err(|e| e.in_file(path))?;
         let device = ml::device();
-        let tensors =
-            ml::tensors_from(&bytes, &device).map_err(|e| format!("{}: {e}", path.display()))?;
+        let tensors = ml::tensors_from(&bytes, &device).map_err(|e| e.in_file(path))?;
         let vb = VarBuilder::from_tensors(tensors, DType::F32, &device);
         let damaged = |e: candle_core::Error| format!("{}: {e}", path.display());
         let policy = if sidecar.architecture == Q_ARCHITECTURE {
@@ -240,7 +244,7 @@ impl CourseModel {
         starts: Vec<Vec<[f64; 3]>>,
         c: usize,
         dagp: Option<(Dagp, &mut [Rng])>,
-    ) -> Result<Vec<Vec<[f64; 3]>>, String> {
+    ) -> Result<Vec<Vec<[f64; 3]>>, rl::RlError> {
         let mut states: Vec<Filling> = starts.into_iter().map(|s| Filling::at(s, c)).collect();
         match &self.policy {
             CoursePolicy::Actor { actor, critic } => {

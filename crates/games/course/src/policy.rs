@@ -6,7 +6,7 @@ use super::ddpg::{noisy, place, value_of, Actor, Critic};
 use super::dqn::{CourseQ, ACTIONS};
 use super::matrix::Structure;
 use studio_core::rng::Rng;
-use studio_ml::rl::Sequential;
+use studio_ml::rl::{RlError, Sequential};
 
 /// A course being filled: its columns, the column being decided and, for the DQN, the
 /// parameter of that column (0 HP, 1 ATK, 2 recovery).
@@ -69,24 +69,26 @@ impl Sequential for ActorRl<'_> {
         state.next += 1;
     }
 
-    fn greedy(&self, states: &[Filling]) -> Result<Vec<[f64; 3]>, String> {
+    fn greedy(&self, states: &[Filling]) -> Result<Vec<[f64; 3]>, RlError> {
         let batch: Vec<(&[[f64; 3]], usize)> = states
             .iter()
             .map(|s| (s.columns.as_slice(), s.next))
             .collect();
         self.actor
             .act_each(&batch, &self.actor.device())
-            .map_err(|e| e.to_string())
+            .map_err(RlError::from)
     }
 
-    fn values(&self, state: &Filling, actions: &[[f64; 3]]) -> Result<Vec<f64>, String> {
+    fn values(&self, state: &Filling, actions: &[[f64; 3]]) -> Result<Vec<f64>, RlError> {
         let critic = self.critic.ok_or_else(|| {
-            "this model has no critic, and DAGP chooses by the critic's values: retrain it"
-                .to_string()
+            RlError::Refused(
+                "this model has no critic, and DAGP chooses by the critic's values: retrain it"
+                    .into(),
+            )
         })?;
         critic
             .values(&state.columns, state.next, actions, &critic.device())
-            .map_err(|e| e.to_string())
+            .map_err(RlError::from)
     }
 
     /// Euclidean distance over the parameters the column has (recovery only at a recovery
@@ -152,19 +154,19 @@ impl Sequential for QRl<'_> {
         }
     }
 
-    fn greedy(&self, states: &[Filling]) -> Result<Vec<usize>, String> {
+    fn greedy(&self, states: &[Filling]) -> Result<Vec<usize>, RlError> {
         let q = self
             .q
             .q_values(states, &self.q.device())
-            .map_err(|e| e.to_string())?;
+            .map_err(RlError::from)?;
         Ok(q.iter().map(|row| super::dqn::argmax(row)).collect())
     }
 
-    fn values(&self, state: &Filling, actions: &[usize]) -> Result<Vec<f64>, String> {
+    fn values(&self, state: &Filling, actions: &[usize]) -> Result<Vec<f64>, RlError> {
         let q = self
             .q
             .q_values(std::slice::from_ref(state), &self.q.device())
-            .map_err(|e| e.to_string())?;
+            .map_err(RlError::from)?;
         Ok(actions
             .iter()
             .map(|&a| f64::from(q[0][a.min(ACTIONS - 1)]))

@@ -408,7 +408,8 @@ fn dagp_is_greedy_when_no_candidate_is_far_enough_and_varies_otherwise() {
         },
         &mut rngs,
     )
-    .unwrap_err();
+    .unwrap_err()
+    .to_string();
     assert!(err.contains("no critic"), "{err}");
 }
 
@@ -477,7 +478,8 @@ fn course_model_files_keep_the_critic_and_the_q_network() {
     let mut rngs: Vec<_> = (0..3).map(studio_core::rng::Rng::new).collect();
     let err = blind
         .complete(starts(), 1, Some((dagp, &mut rngs)))
-        .unwrap_err();
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("no critic"), "{err}");
 }
 
@@ -556,7 +558,7 @@ fn a_course_sidecar_figure_that_is_not_a_number_is_refused_naming_the_file() {
         let at = text.find(field).unwrap() + field.len();
         let end = at + text[at..].find([',', ']']).unwrap();
         std::fs::write(&side, format!("{}NaN{}", &text[..at], &text[end..])).unwrap();
-        let err = CourseModel::load(&weights).err().unwrap();
+        let err = CourseModel::load(&weights).err().unwrap().to_string();
         assert!(err.contains("m.ron") && err.contains(says), "{err}");
     }
     // Saving refuses such a sidecar and writes nothing.
@@ -564,7 +566,7 @@ fn a_course_sidecar_figure_that_is_not_a_number_is_refused_naming_the_file() {
     let mut sidecar = CourseModel::load(&weights).unwrap().sidecar;
     sidecar.train_seconds = f64::NAN;
     let out = dir.path().join("diverged.safetensors");
-    let err = save(&[], &sidecar, &out).unwrap_err();
+    let err = save(&[], &sidecar, &out).unwrap_err().to_string();
     assert!(err.contains("train_seconds NaN"), "{err}");
     assert!(!out.exists());
 }

@@ -164,14 +164,15 @@ impl Dqn {
     /// The loaded model of a request.
     ///
     /// # Errors
-    /// Why the weights cannot be loaded, in words.
+    /// [`studio_core::game::ModelError`]: why the weights cannot be loaded (a [`DqnError`]
+    /// inside).
     pub fn model(
         &self,
         models: &ModelCache,
         weights: Option<&Path>,
-    ) -> Result<Arc<DqnModel>, String> {
+    ) -> Result<Arc<DqnModel>, studio_core::game::ModelError> {
         let path = weights.map_or_else(|| models.dir().join(DQN_WEIGHTS), Path::to_path_buf);
-        models.get_or_load(&path, |p| DqnModel::load(p).map_err(|e| e.to_string()))
+        models.get_or_load(&path, DqnModel::load)
     }
 
     /// The policy the conditions ask for: DAGP when `dagp_n` > 0, else the temperature.

@@ -61,7 +61,7 @@ fn constant(gen: &MarioRl<'_>, starts: &[(Build, Rng)], z: &[f64; 3]) -> (f64, f
     )
 }
 
-fn main() -> Result<(), String> {
+fn main() -> Result<(), Box<dyn std::error::Error>> {
     let args: Vec<usize> = std::env::args()
         .skip(1)
         .map(|a| a.parse().map_err(|e| format!("{a}: {e}")))

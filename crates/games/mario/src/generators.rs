@@ -117,7 +117,7 @@ pub struct CganModel {
 ///
 /// # Errors
 /// A missing, damaged or mismatched file, in words.
-pub fn load_cgan_model(path: &std::path::Path) -> Result<CganModel, String> {
+pub fn load_cgan_model(path: &std::path::Path) -> Result<CganModel, studio_ml::WeightsError> {
     load_cgan(path).map(|(generator, sidecar)| CganModel { generator, sidecar })
 }
 
@@ -131,7 +131,7 @@ pub fn cgan_level(
     pat: &PatLegal,
     length: usize,
     rng: &mut Rng,
-) -> Result<Option<MarioLevel>, String> {
+) -> Result<Option<MarioLevel>, candle_core::Error> {
     if pat.contexts.is_empty() || pat.is_empty() {
         return Ok(None);
     }
@@ -139,7 +139,7 @@ pub fn cgan_level(
     let mut patterns = Vec::with_capacity(length);
     for _ in 0..length {
         let z = [rng.unit() as f32, rng.unit() as f32, rng.unit() as f32];
-        let raw = generate_raw(generator, &context, z).map_err(|e| e.to_string())?;
+        let raw = generate_raw(generator, &context, z)?;
         let Some(&next) = pat.get(pat.nearest(&raw)) else {
             return Ok(None);
         };
@@ -157,7 +157,7 @@ impl CganRandom {
     fn model(
         models: &studio_core::game::ModelCache,
         weights: Option<&std::path::Path>,
-    ) -> Result<std::sync::Arc<CganModel>, String> {
+    ) -> Result<std::sync::Arc<CganModel>, studio_core::game::ModelError> {
         let path = weights.map_or_else(
             || models.dir().join(WEIGHTS_FILE),
             std::path::Path::to_path_buf,
@@ -282,7 +282,7 @@ impl Td3Bundle {
 ///
 /// # Errors
 /// A missing, damaged or mismatched file, in words.
-pub fn load_td3_bundle(path: &std::path::Path) -> Result<Td3Bundle, String> {
+pub fn load_td3_bundle(path: &std::path::Path) -> Result<Td3Bundle, studio_ml::WeightsError> {
     let model = super::td3::file::load(path)?;
     let cgan_path = studio_core::io::folder_of(path).join(WEIGHTS_FILE);
     let cgan = load_cgan_model(&cgan_path)?;
@@ -295,7 +295,8 @@ pub fn load_td3_bundle(path: &std::path::Path) -> Result<Td3Bundle, String> {
             path.display(),
             cgan_path.display(),
             model.sidecar.command
-        ));
+        )
+        .into());
     };
     let Some(have) = &cgan.sidecar.weights else {
         return Err(format!(
@@ -305,7 +306,8 @@ pub fn load_td3_bundle(path: &std::path::Path) -> Result<Td3Bundle, String> {
             cgan_path.display(),
             path.display(),
             cgan_path.display()
-        ));
+        )
+        .into());
     };
     if !want.same_bytes(have) {
         return Err(format!(
@@ -313,7 +315,8 @@ pub fn load_td3_bundle(path: &std::path::Path) -> Result<Td3Bundle, String> {
             path.display(),
             cgan_path.display(),
             model.sidecar.command
-        ));
+        )
+        .into());
     }
     Ok(Td3Bundle { model, cgan })
 }
@@ -387,7 +390,7 @@ impl Td3Generator {
         &self,
         models: &studio_core::game::ModelCache,
         weights: Option<&std::path::Path>,
-    ) -> Result<std::sync::Arc<Td3Bundle>, String> {
+    ) -> Result<std::sync::Arc<Td3Bundle>, studio_core::game::ModelError> {
         let path = weights.map_or_else(
             || models.dir().join(super::td3::file::weights_file(self.id)),
             std::path::Path::to_path_buf,
@@ -395,7 +398,9 @@ impl Td3Generator {
         models.get_or_load(&path, load_td3_bundle)
     }
 
-    fn making(conditions: &studio_core::game::Conditions) -> Result<super::td3::Making, String> {
+    fn making(
+        conditions: &studio_core::game::Conditions,
+    ) -> Result<super::td3::Making, studio_ml::rl::RlError> {
         let random = conditions
             .usize("ri")
             .unwrap_or(super::td3::RANDOM_START)
@@ -422,7 +427,7 @@ impl Td3Generator {
         request: &GenRequest,
         ctx: &GenerationContext<'_>,
         sink: &mut dyn LevelSink,
-        mut make: impl FnMut(&mut Rng) -> Result<Vec<super::td3::Build>, String>,
+        mut make: impl FnMut(&mut Rng) -> Result<Vec<super::td3::Build>, super::td3::Td3Error>,
     ) -> Result<(), JobError> {
         for attempt in 0u64.. {
             if ctx.cancel.is_cancelled() {
@@ -525,7 +530,7 @@ impl LevelGenerator for Td3Generator {
         let gen = bundle.rl(&pat);
         self.each_attempt(request, ctx, sink, |rng| {
             let seed = rng.next_u64();
-            super::td3::make_levels(&gen, 1, seed, making)
+            Ok(super::td3::make_levels(&gen, 1, seed, making)?)
         })
     }
 

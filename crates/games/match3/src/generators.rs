@@ -138,14 +138,15 @@ impl Cvae {
     /// The loaded model of a request (its `weights` override, or the shipped file).
     ///
     /// # Errors
-    /// Why the weights cannot be loaded, in words.
+    /// [`studio_core::game::ModelError`]: why the weights cannot be loaded (the cVAE's own
+    /// [`ModelError`](crate::cvae::ModelError) inside: missing weights, a damaged file).
     pub fn model(
         &self,
         models: &ModelCache,
         weights: Option<&Path>,
-    ) -> Result<Arc<CvaeModel>, String> {
+    ) -> Result<Arc<CvaeModel>, studio_core::game::ModelError> {
         let path = weights.map_or_else(|| models.dir().join(self.file), Path::to_path_buf);
-        models.get_or_load(&path, |p| CvaeModel::load(p).map_err(|e| e.to_string()))
+        models.get_or_load(&path, CvaeModel::load)
     }
 
     fn condition(&self, model: &CvaeModel, conditions: &Conditions) -> Condition {

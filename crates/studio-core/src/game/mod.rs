@@ -31,7 +31,7 @@ pub use generator::{
 pub use graph::{CellLook, ClassStyle, GraphLayout, StateGraphView, StatePicture};
 pub use id::GameId;
 pub(crate) use id::Tag;
-pub use models::ModelCache;
+pub use models::{ModelCache, ModelError};
 pub use play::{Heading, PlayInput, PlayMove, PlayRules, PlayStatus};
 pub use registry::{find, games, register, UnknownGame};
 

@@ -7,7 +7,37 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-type Loaded = Result<Arc<dyn Any + Send + Sync>, String>;
+type Loaded = Result<Arc<dyn Any + Send + Sync>, ModelError>;
+
+/// Why a model is not there to use; kept in the cache, so it is cloned to every caller.
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum ModelError {
+    /// The loader's own error, with its type (missing weights, a damaged file).
+    #[error(transparent)]
+    Load(Arc<dyn std::error::Error + Send + Sync>),
+    /// A thread panicked while loading a model.
+    #[error("model cache poisoned")]
+    Poisoned,
+    /// The file was loaded as another kind of model.
+    #[error("{path} holds another kind of model")]
+    OtherKind {
+        /// The weights file.
+        path: PathBuf,
+    },
+    /// The file was loaded as another kind of model (asked without waiting).
+    #[error("another kind of model")]
+    OtherKindPeeked,
+}
+
+impl ModelError {
+    /// The loader's error as type `E`, when it is one.
+    pub fn downcast_ref<E: std::error::Error + 'static>(&self) -> Option<&E> {
+        match self {
+            ModelError::Load(e) => e.downcast_ref::<E>(),
+            _ => None,
+        }
+    }
+}
 
 /// Models by weights path, loaded on first use.
 #[derive(Clone, Debug, Default)]
@@ -34,21 +64,29 @@ impl ModelCache {
     /// loads, so two jobs never load one file twice).
     ///
     /// # Errors
-    /// Why it cannot be loaded (kept: later calls answer the same without retrying).
-    pub fn get_or_load<T: Any + Send + Sync>(
+    /// [`ModelError`]: why it cannot be loaded, the loader's error kept with its type (and
+    /// kept in the cache: later calls answer the same without retrying).
+    pub fn get_or_load<T: Any + Send + Sync, E>(
         &self,
         path: &Path,
-        load: impl FnOnce(&Path) -> Result<T, String>,
-    ) -> Result<Arc<T>, String> {
-        let mut map = self.loaded.lock().map_err(|_| "model cache poisoned")?;
-        let entry = map
-            .entry(path.to_path_buf())
-            .or_insert_with(|| load(path).map(|m| Arc::new(m) as Arc<dyn Any + Send + Sync>));
+        load: impl FnOnce(&Path) -> Result<T, E>,
+    ) -> Result<Arc<T>, ModelError>
+    where
+        E: Into<Box<dyn std::error::Error + Send + Sync>>,
+    {
+        let mut map = self.loaded.lock().map_err(|_| ModelError::Poisoned)?;
+        let entry = map.entry(path.to_path_buf()).or_insert_with(|| {
+            load(path)
+                .map(|m| Arc::new(m) as Arc<dyn Any + Send + Sync>)
+                .map_err(|e| ModelError::Load(Arc::from(e.into())))
+        });
         match entry {
             Ok(model) => model
                 .clone()
                 .downcast::<T>()
-                .map_err(|_| format!("{} holds another kind of model", path.display())),
+                .map_err(|_| ModelError::OtherKind {
+                    path: path.to_path_buf(),
+                }),
             Err(e) => Err(e.clone()),
         }
     }
@@ -62,13 +100,13 @@ impl ModelCache {
     }
 
     /// The model at `path` if it has been loaded, without waiting for a load in progress.
-    pub fn peek<T: Any + Send + Sync>(&self, path: &Path) -> Option<Result<Arc<T>, String>> {
+    pub fn peek<T: Any + Send + Sync>(&self, path: &Path) -> Option<Result<Arc<T>, ModelError>> {
         let map = self.loaded.try_lock().ok()?;
         Some(match map.get(path)? {
             Ok(model) => model
                 .clone()
                 .downcast::<T>()
-                .map_err(|_| "another kind of model".into()),
+                .map_err(|_| ModelError::OtherKindPeeked),
             Err(e) => Err(e.clone()),
         })
     }
@@ -84,7 +122,8 @@ impl ModelCache {
     /// The load error of `path`, if a load was tried and failed (never blocks).
     pub fn load_error(&self, path: &Path) -> Option<String> {
         let map = self.loaded.try_lock().ok()?;
-        map.get(path).and_then(|r| r.as_ref().err().cloned())
+        map.get(path)
+            .and_then(|r| r.as_ref().err().map(ToString::to_string))
     }
 }
 
@@ -96,12 +135,15 @@ mod tests {
     fn a_forgotten_model_is_read_again_on_next_use() {
         let cache = ModelCache::new(Path::new("models"));
         let path = Path::new("m.safetensors");
-        let first = cache.get_or_load(path, |_| Ok(1u32)).unwrap();
+        let first = cache.get_or_load(path, |_| Ok::<_, String>(1u32)).unwrap();
         // Loaded once: a second loader is not called.
-        let again = cache.get_or_load(path, |_| Ok(2u32)).unwrap();
+        let again = cache.get_or_load(path, |_| Ok::<_, String>(2u32)).unwrap();
         assert_eq!((*first, *again), (1, 1));
         cache.forget(path);
         assert!(!cache.tried(path));
-        assert_eq!(*cache.get_or_load(path, |_| Ok(3u32)).unwrap(), 3);
+        assert_eq!(
+            *cache.get_or_load(path, |_| Ok::<_, String>(3u32)).unwrap(),
+            3
+        );
     }
 }

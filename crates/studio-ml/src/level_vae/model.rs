@@ -175,9 +175,9 @@ impl LevelVae {
             &crate::sidecar_path(weights),
             sidecar.weights.as_ref(),
         )
-        .map_err(failed)?;
+        .map_err(|e| failed(e.to_string()))?;
         let device = crate::device();
-        let tensors = crate::tensors_from(&bytes, &device).map_err(failed)?;
+        let tensors = crate::tensors_from(&bytes, &device).map_err(|e| failed(e.to_string()))?;
         let vb = candle_nn::VarBuilder::from_tensors(tensors, DType::F32, &device);
         let net = Net::new(sidecar.arch, sidecar.shape, vb)
             .map_err(|e| failed(format!("the weights do not fit the sidecar's network: {e}")))?;

@@ -357,7 +357,7 @@ fn losses(
 /// Deep copies of a var map's tensors (the best epoch's weights, kept aside).
 fn snapshot(varmap: &VarMap) -> Result<HashMap<String, Tensor>, LevelVaeError> {
     crate::tensors_of(varmap)
-        .map_err(refuse)?
+        .map_err(|e| refuse(e.to_string()))?
         .into_iter()
         .map(|(k, t)| Ok((k, t.copy()?)))
         .collect()

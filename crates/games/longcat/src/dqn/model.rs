@@ -199,8 +199,9 @@ impl DqnModel {
             reason,
         };
         let bytes = studio_ml::read_stamped(weights, &side_path, sidecar.weights.as_ref())
-            .map_err(corrupt)?;
-        let tensors = studio_ml::tensors_from(&bytes, &device).map_err(corrupt)?;
+            .map_err(|e| corrupt(e.to_string()))?;
+        let tensors =
+            studio_ml::tensors_from(&bytes, &device).map_err(|e| corrupt(e.to_string()))?;
         let vb = VarBuilder::from_tensors(tensors, DType::F32, &device);
         let net = QNet::new(sidecar.shape, vb).map_err(|e| corrupt(e.to_string()))?;
         Ok(Self {
@@ -236,9 +237,9 @@ pub fn save(varmap: &VarMap, sidecar: &DqnSidecar, weights: &Path) -> Result<(),
         path: weights.to_path_buf(),
         reason,
     })?;
-    let tensors = studio_ml::tensors_of(varmap).map_err(|reason| DqnError::Sidecar {
+    let tensors = studio_ml::tensors_of(varmap).map_err(|e| DqnError::Sidecar {
         path: weights.to_path_buf(),
-        reason,
+        reason: e.to_string(),
     })?;
     studio_ml::save_model(&tensors, sidecar, weights).map_err(|e| DqnError::Sidecar {
         path: e.path,

@@ -9,7 +9,7 @@ use super::train::greedy;
 use crate::Direction;
 use candle_core::Device;
 use studio_core::rng::Rng;
-use studio_ml::rl::Sequential;
+use studio_ml::rl::{RlError, Sequential};
 
 /// A Q-network walking solutions.
 pub struct LongcatRl<'a> {
@@ -48,12 +48,12 @@ impl Sequential for LongcatRl<'_> {
         state.advance(*action);
     }
 
-    fn greedy(&self, states: &[SolutionDownEnv]) -> Result<Vec<Direction>, String> {
+    fn greedy(&self, states: &[SolutionDownEnv]) -> Result<Vec<Direction>, RlError> {
         let refs: Vec<&SolutionDownEnv> = states.iter().collect();
         let q = self
             .net
             .q_values(&refs, self.device)
-            .map_err(|e| e.to_string())?;
+            .map_err(RlError::from)?;
         Ok(states
             .iter()
             .zip(q)
@@ -61,11 +61,11 @@ impl Sequential for LongcatRl<'_> {
             .collect())
     }
 
-    fn values(&self, state: &SolutionDownEnv, actions: &[Direction]) -> Result<Vec<f64>, String> {
+    fn values(&self, state: &SolutionDownEnv, actions: &[Direction]) -> Result<Vec<f64>, RlError> {
         let q = self
             .net
             .q_values(&[state], self.device)
-            .map_err(|e| e.to_string())?;
+            .map_err(RlError::from)?;
         Ok(actions.iter().map(|a| f64::from(q[0][a.index()])).collect())
     }
 

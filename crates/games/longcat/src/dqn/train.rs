@@ -200,7 +200,7 @@ pub fn train(
         let gen = LongcatRl::new(&net, &device);
         let virt =
             studio_ml::rl::virtual_completions(&gen, env, config.virtual_completions, epsilon, rng)
-                .map_err(DqnError::BadParameter)?;
+                .map_err(|e| DqnError::BadParameter(e.to_string()))?;
         Ok(studio_ml::rl::virtual_reward(&gen, &virt))
     };
     let mut difficulty = potential(&env, config.epsilon(0), &mut rng)?;

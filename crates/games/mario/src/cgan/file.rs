@@ -62,21 +62,22 @@ impl CganSidecar {
     ///
     /// # Errors
     /// The first figure that is not, named.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), ml::WeightsError> {
         if let Some((e, d, g)) = self
             .curve
             .iter()
             .find(|(_, d, g)| !d.is_finite() || !g.is_finite())
         {
-            return Err(format!(
-                "the curve at epoch {e} holds {d} / {g}, not finite numbers"
-            ));
+            return Err(
+                format!("the curve at epoch {e} holds {d} / {g}, not finite numbers").into(),
+            );
         }
         if !self.train_seconds.is_finite() {
             return Err(format!(
                 "train_seconds {} is not a finite number",
                 self.train_seconds
-            ));
+            )
+            .into());
         }
         Ok(())
     }
@@ -87,7 +88,7 @@ impl CganSidecar {
 ///
 /// # Errors
 /// Why a file could not be written, or what [`CganSidecar::check`] refused.
-pub fn save(varmap: &VarMap, sidecar: &CganSidecar, path: &Path) -> Result<(), String> {
+pub fn save(varmap: &VarMap, sidecar: &CganSidecar, path: &Path) -> Result<(), ml::WeightsError> {
     sidecar.check().map_err(|e| {
         format!(
             "{}: the training produced a figure that is not a number ({e}); nothing was written",
@@ -95,18 +96,16 @@ pub fn save(varmap: &VarMap, sidecar: &CganSidecar, path: &Path) -> Result<(), S
         )
     })?;
     let tensors = ml::tensors_of(varmap)?;
-    ml::save_model(&tensors, sidecar, path).map_err(|e| e.to_string())
+    Ok(ml::save_model(&tensors, sidecar, path)?)
 }
 
 /// Loads the generator and its sidecar, checking the architecture and the stamp.
 ///
 /// # Errors
 /// A missing, damaged or mismatched file, in words naming it.
-pub fn load(path: &Path) -> Result<(Generator, CganSidecar), String> {
+pub fn load(path: &Path) -> Result<(Generator, CganSidecar), ml::WeightsError> {
     let (side, sidecar): (_, CganSidecar) = ml::read_sidecar(path)?;
-    sidecar
-        .check()
-        .map_err(|e| format!("{}: {e}", side.display()))?;
+    sidecar.check().map_err(|e| e.in_file(&side))?;
     if sidecar.architecture != ARCHITECTURE || sidecar.widths != WIDTHS {
         return Err(format!(
             "{}: architecture {:?} with widths {:?}; this build has {ARCHITECTURE:?} with \
@@ -114,13 +113,12 @@ pub fn load(path: &Path) -> Result<(Generator, CganSidecar), String> {
             side.display(),
             sidecar.architecture,
             sidecar.widths,
-        ));
+        )
+        .into());
     }
-    let bytes = ml::read_stamped(path, &side, sidecar.stamp())
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let bytes = ml::read_stamped(path, &side, sidecar.stamp()).map_err(|e| e.in_file(path))?;
     let device = ml::device();
-    let tensors =
-        ml::tensors_from(&bytes, &device).map_err(|e| format!("{}: {e}", path.display()))?;
+    let tensors = ml::tensors_from(&bytes, &device).map_err(|e| e.in_file(path))?;
     let vb = VarBuilder::from_tensors(tensors, DType::F32, &device);
     let generator = Generator::new(vb.pp("gen")).map_err(|e| {
         format!(

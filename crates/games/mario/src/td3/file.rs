@@ -104,9 +104,9 @@ impl Td3Sidecar {
     ///
     /// # Errors
     /// The first figure that is not, named.
-    pub fn check(&self) -> Result<(), String> {
+    pub fn check(&self) -> Result<(), ml::WeightsError> {
         if let Some(v) = self.curve.iter().find(|v| !v.is_finite()) {
-            return Err(format!("the training curve holds {v}, not a finite number"));
+            return Err(format!("the training curve holds {v}, not a finite number").into());
         }
         if let Some((e, v)) = self
             .test_curve
@@ -114,7 +114,7 @@ impl Td3Sidecar {
             .chain(&self.average_curve)
             .find(|(_, v)| !v.is_finite())
         {
-            return Err(format!("the test curve at episode {e} holds {v}"));
+            return Err(format!("the test curve at episode {e} holds {v}").into());
         }
         if !self.train_seconds.is_finite() || !self.kept.1.is_finite() {
             return Err("train_seconds or the kept test mean is not a finite number".into());
@@ -143,7 +143,7 @@ pub fn save(
     critic: &VarMap,
     sidecar: &Td3Sidecar,
     path: &Path,
-) -> Result<(), String> {
+) -> Result<(), ml::WeightsError> {
     sidecar.check().map_err(|e| {
         format!(
             "{}: the training produced a figure that is not a number ({e}); nothing was written",
@@ -152,18 +152,16 @@ pub fn save(
     })?;
     let mut tensors = ml::tensors_of(actor)?;
     tensors.extend(ml::tensors_of(critic)?);
-    ml::save_model(&tensors, sidecar, path).map_err(|e| e.to_string())
+    Ok(ml::save_model(&tensors, sidecar, path)?)
 }
 
 /// Loads a generator, checking the architecture, the widths and the stamp.
 ///
 /// # Errors
 /// A missing, damaged or mismatched file, in words naming it.
-pub fn load(path: &Path) -> Result<Td3Model, String> {
+pub fn load(path: &Path) -> Result<Td3Model, ml::WeightsError> {
     let (side, sidecar): (_, Td3Sidecar) = ml::read_sidecar(path)?;
-    sidecar
-        .check()
-        .map_err(|e| format!("{}: {e}", side.display()))?;
+    sidecar.check().map_err(|e| e.in_file(&side))?;
     if sidecar.architecture != ARCHITECTURE || sidecar.widths != Td3Sidecar::expected_widths() {
         return Err(format!(
             "{}: architecture {:?} with widths {:?}; this build has {ARCHITECTURE:?} with {:?}",
@@ -171,13 +169,12 @@ pub fn load(path: &Path) -> Result<Td3Model, String> {
             sidecar.architecture,
             sidecar.widths,
             Td3Sidecar::expected_widths()
-        ));
+        )
+        .into());
     }
-    let bytes = ml::read_stamped(path, &side, sidecar.stamp())
-        .map_err(|e| format!("{}: {e}", path.display()))?;
+    let bytes = ml::read_stamped(path, &side, sidecar.stamp()).map_err(|e| e.in_file(path))?;
     let device = ml::device();
-    let tensors =
-        ml::tensors_from(&bytes, &device).map_err(|e| format!("{}: {e}", path.display()))?;
+    let tensors = ml::tensors_from(&bytes, &device).map_err(|e| e.in_file(path))?;
     let vb = VarBuilder::from_tensors(tensors, DType::F32, &device);
     let misfit = |e: candle_core::Error| {
         format!(

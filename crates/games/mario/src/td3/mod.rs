@@ -25,7 +25,24 @@ use super::patterns::{assemble, kl_pattern, PatLegal, Pattern, LEVEL_PATTERNS, R
 pub use model::{Actor, Critic};
 use studio_core::jobs::Cancel;
 use studio_core::rng::Rng;
-use studio_ml::rl::{Dagp, Sequential};
+use studio_ml::rl::{Dagp, RlError, Sequential};
+
+/// Why TD3's training or its level making stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum Td3Error {
+    /// A network failed.
+    #[error(transparent)]
+    Network(#[from] candle_core::Error),
+    /// The step-by-step generation failed.
+    #[error(transparent)]
+    Rl(#[from] RlError),
+    /// A checkpoint could not be written.
+    #[error(transparent)]
+    Weights(#[from] studio_ml::WeightsError),
+    /// A level that cannot be continued, in words.
+    #[error("{0}")]
+    Refused(String),
+}
 
 /// Virtual completions per step in VS-TD3 (the thesis's 5).
 pub const VIRTUAL_COMPLETIONS: usize = 5;
@@ -70,9 +87,9 @@ impl Build {
     /// The finished level (the patterns and the goal column).
     ///
     /// # Errors
-    /// Why the patterns do not make a level, in words.
-    pub fn level(&self) -> Result<MarioLevel, String> {
-        MarioLevel::new(assemble(&self.patterns)).map_err(|e| e.to_string())
+    /// [`LevelError`](crate::LevelError): why the patterns do not make a level.
+    pub fn level(&self) -> Result<MarioLevel, crate::LevelError> {
+        MarioLevel::new(assemble(&self.patterns))
     }
 
     /// Appends `pattern` and moves the context on.
@@ -140,8 +157,8 @@ impl MarioRl<'_> {
         &self,
         contexts: &[[Pattern; 3]],
         zs: &[[f32; Z_DIM]],
-    ) -> Result<Vec<Pattern>, String> {
-        let raw = generate_batch(self.cgan, contexts, zs).map_err(|e| e.to_string())?;
+    ) -> Result<Vec<Pattern>, candle_core::Error> {
+        let raw = generate_batch(self.cgan, contexts, zs)?;
         Ok(raw
             .iter()
             .map(|r| {
@@ -180,19 +197,21 @@ impl Sequential for MarioRl<'_> {
         }
     }
 
-    fn greedy(&self, states: &[Build]) -> Result<Vec<[f64; 3]>, String> {
+    fn greedy(&self, states: &[Build]) -> Result<Vec<[f64; 3]>, RlError> {
         let actor = self
             .actor
-            .ok_or_else(|| "no actor: the CGAN alone has no policy".to_string())?;
-        actor.act(states).map_err(|e| e.to_string())
+            .ok_or_else(|| RlError::Refused("no actor: the CGAN alone has no policy".into()))?;
+        Ok(actor.act(states)?)
     }
 
-    fn values(&self, state: &Build, actions: &[[f64; 3]]) -> Result<Vec<f64>, String> {
+    fn values(&self, state: &Build, actions: &[[f64; 3]]) -> Result<Vec<f64>, RlError> {
         let critic = self.critic.ok_or_else(|| {
-            "this model has no critic, and DAGP chooses by the critic's values: retrain it"
-                .to_string()
+            RlError::Refused(
+                "this model has no critic, and DAGP chooses by the critic's values: retrain it"
+                    .into(),
+            )
         })?;
-        critic.values(state, actions).map_err(|e| e.to_string())
+        Ok(critic.values(state, actions)?)
     }
 
     /// KL_pattern between the two patterns the actions make (§6.6.2's distance for DAGP).
@@ -241,7 +260,7 @@ pub fn make_levels(
     count: usize,
     seed: u64,
     making: Making,
-) -> Result<Vec<Build>, String> {
+) -> Result<Vec<Build>, RlError> {
     let mut rngs: Vec<Rng> = (0..count as u64).map(|i| Rng::derive(seed, i)).collect();
     let mut builds: Vec<Build> = rngs.iter_mut().map(|r| Build::start(gen.pat, r)).collect();
     for (b, r) in builds.iter_mut().zip(rngs.iter_mut()) {
@@ -262,7 +281,7 @@ pub fn complete(
     rngs: &mut [Rng],
     dagp: Option<Dagp>,
     on: std::ops::Range<usize>,
-) -> Result<(), String> {
+) -> Result<(), RlError> {
     while builds.iter().any(|b| !gen.done(b)) {
         let active: Vec<usize> = (0..builds.len())
             .filter(|&i| !gen.done(&builds[i]))
@@ -293,22 +312,22 @@ pub fn continue_from(
     keep: usize,
     pat: &PatLegal,
     rng: &mut Rng,
-) -> Result<Build, String> {
+) -> Result<Build, Td3Error> {
     if level.height() < ROWS {
-        return Err(format!(
+        return Err(Td3Error::Refused(format!(
             "a level is continued pattern by pattern from its bottom {ROWS} rows (this one has \
              {})",
             level.height()
-        ));
+        )));
     }
     let mut build = Build::start(pat, rng);
     for i in 0..keep {
         let p =
             super::patterns::pattern_at_bottom(level, i * PATTERN_COLUMNS).ok_or_else(|| {
-                format!(
+                Td3Error::Refused(format!(
                     "the level has {} columns, fewer than the {keep} patterns to keep",
                     level.width()
-                )
+                ))
             })?;
         build.push(p);
     }

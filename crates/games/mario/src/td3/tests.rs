@@ -266,17 +266,19 @@ fn a_short_training_is_seeded_saves_loads_and_bad_files_are_refused() {
     let mut bad = sidecar.clone();
     bad.curve.push(f64::NAN);
     let other = dir.path().join("nan.safetensors");
-    let err = save(&t.actor_map, &t.critic_map, &bad, &other).unwrap_err();
+    let err = save(&t.actor_map, &t.critic_map, &bad, &other)
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("not a number"), "{err}");
     assert!(!other.exists());
     // Damaged weights and a foreign architecture are refused in words.
     std::fs::write(&path, b"not safetensors").unwrap();
-    let err = load(&path).map(|_| ()).unwrap_err();
+    let err = load(&path).map(|_| ()).unwrap_err().to_string();
     assert!(err.contains("mario-td3.safetensors"), "{err}");
     let side = studio_ml::sidecar_path(&path);
     let text = std::fs::read_to_string(&side).unwrap();
     std::fs::write(&side, text.replace(ARCHITECTURE, "mario-td3-cnn-v9")).unwrap();
-    let err = load(&path).map(|_| ()).unwrap_err();
+    let err = load(&path).map(|_| ()).unwrap_err().to_string();
     assert!(err.contains("architecture"), "{err}");
 }
 

@@ -248,7 +248,7 @@ pub fn test_phase(
     actor: &Actor,
     count: usize,
     seed: u64,
-) -> Result<f64, String> {
+) -> Result<f64, studio_ml::rl::RlError> {
     let gen = MarioRl {
         cgan,
         pat,
@@ -285,7 +285,7 @@ fn step_reward(
             config.completion_noise.unwrap_or(sigma),
             rng,
         )
-        .map_err(candle_core::Error::Msg)?;
+        .map_err(candle_core::Error::wrap)?;
         let r = rewards(&virt);
         r.iter().sum::<f64>() / r.len().max(1) as f64
     } else {
@@ -307,15 +307,16 @@ pub fn train(
     pat: &PatLegal,
     config: &Td3Config,
     report: &mut dyn FnMut(&Td3Progress) -> bool,
-    checkpoint: &mut dyn FnMut(&VarMap, &VarMap, &Td3Progress) -> Result<(), String>,
-) -> Result<Trained, String> {
-    let err = |e: candle_core::Error| e.to_string();
+    checkpoint: &mut dyn FnMut(
+        &VarMap,
+        &VarMap,
+        &Td3Progress,
+    ) -> Result<(), studio_ml::WeightsError>,
+) -> Result<Trained, super::Td3Error> {
     let started = Instant::now();
-    let nets = Nets::new(config.seed).map_err(err)?;
-    let (mut actor_opt, mut critic_opt) = nets
-        .maps
-        .optimisers(config.actor_lr, config.critic_lr)
-        .map_err(err)?;
+    let nets = Nets::new(config.seed)?;
+    let (mut actor_opt, mut critic_opt) =
+        nets.maps.optimisers(config.actor_lr, config.critic_lr)?;
     let schedule = Schedule {
         warm_up: config.batch * 4,
         every: config.train_every,
@@ -328,7 +329,7 @@ pub fn train(
     let mut recent: std::collections::VecDeque<f64> = std::collections::VecDeque::new();
     let mut curve = Vec::new();
     let mut test_curve = Vec::new();
-    let mut kept = snapshot(&nets, false).map_err(err)?;
+    let mut kept = snapshot(&nets, false)?;
     let mut best = (0usize, f64::NEG_INFINITY);
     let mut kept_average = false;
     let mut average_curve = Vec::new();
@@ -372,8 +373,7 @@ pub fn train(
                     )
                 },
             },
-        )
-        .map_err(err)?;
+        )?;
         if let Some(reward) = last {
             recent.push_back(reward);
             if recent.len() > 50 {
@@ -403,7 +403,7 @@ pub fn train(
             if improved {
                 best = (episode + 1, score);
                 kept_average = is_average;
-                kept = snapshot(&nets, is_average).map_err(err)?;
+                kept = snapshot(&nets, is_average)?;
             }
             let progress = Td3Progress {
                 episode: episode + 1,

@@ -153,7 +153,11 @@ impl CganMapWindow {
         let pat = PatLegal::default_set();
         let (model, pat) = match (model, pat) {
             (Ok(m), Ok(p)) => (m, p),
-            (Err(e), _) | (_, Err(e)) => {
+            (Err(e), _) => {
+                ui.colored_label(palette::BAD, e.to_string());
+                return;
+            }
+            (_, Err(e)) => {
                 ui.colored_label(palette::BAD, e);
                 return;
             }

@@ -164,9 +164,9 @@ impl CvaeModel {
         let side = sidecar_path(weights);
         let sidecar = read_sidecar(&side)?;
         let device = device();
-        let corrupt = |reason: String| ModelError::CorruptWeights {
+        let corrupt = |error: studio_ml::WeightsError| ModelError::CorruptWeights {
             path: weights.to_path_buf(),
-            reason,
+            reason: error.to_string(),
         };
         // Read into memory (no memory map), checked against the sidecar's stamp.
         let bytes =
