@@ -295,7 +295,7 @@ pub fn run_inpaint(
         .ok_or_else(|| anyhow!("--inpaint needs --region X,Y,W,H (the cells to regenerate)"))?
         .parse()
         .map_err(|e: String| anyhow!(e))?;
-    let level = crate::interpolate::resolve(reference)?;
+    let level = crate::level_ref::resolve(reference)?;
     let model = match model {
         Some(m) if is_model_file(m) => {
             register_model(Path::new(m))?;

@@ -17,6 +17,7 @@ mod generate;
 mod graph;
 mod import;
 mod interpolate;
+mod level_ref;
 pub mod level_vae;
 mod list;
 mod pack_cmd;

@@ -2,11 +2,29 @@
 //! the enemy's HP and ATK, then the rate of the recovery event after it, 0 for none; the last
 //! column is the boss). Stored as three rows of two-digit hundredths per column (`50` = 0.50;
 //! the largest is `99`), so a course reads as its matrix in any text editor and in the studio's
-//! canvas. Also the game's id, its digit palette and the course's event strip.
+//! canvas. Also the ranges its values stand for (HP and ATK of enemies and the boss), the
+//! game's id, its digit palette and the course's event strip.
 
-use super::rules::{scale, BOSS_ATK, BOSS_HP, ENEMY_ATK, ENEMY_HP, MAX_ENEMIES, MAX_HP};
 use std::fmt;
 use studio_core::game::{GameId, ParamStrip, StripEvent, StripParam, TileInfo};
+
+/// The player's maximum (and starting) HP.
+pub const MAX_HP: f64 = 100.0;
+/// An enemy's HP range (the thesis's 20–120).
+pub const ENEMY_HP: (f64, f64) = (20.0, 120.0);
+/// An enemy's ATK range (the thesis's 5–30).
+pub const ENEMY_ATK: (f64, f64) = (5.0, 30.0);
+/// The boss's HP range (wider and higher than an enemy's; the thesis gives no numbers).
+pub const BOSS_HP: (f64, f64) = (50.0, 200.0);
+/// The boss's ATK range.
+pub const BOSS_ATK: (f64, f64) = (8.0, 30.0);
+/// The most enemies a course may have (2^12 strategies).
+pub const MAX_ENEMIES: usize = 12;
+
+/// A value in `[0, 1]` mapped into `range`.
+pub fn scale(v: f64, range: (f64, f64)) -> f64 {
+    range.0 + v.clamp(0.0, 1.0) * (range.1 - range.0)
+}
 
 /// The id of course levels.
 pub const ID: GameId = GameId::new("course");

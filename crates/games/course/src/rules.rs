@@ -8,34 +8,18 @@
 //! HP (no retreat from the boss); a recovery event adds its rate × max HP, capped at max HP.
 
 use super::matrix::Course;
+pub use super::matrix::{scale, BOSS_ATK, BOSS_HP, ENEMY_ATK, ENEMY_HP, MAX_ENEMIES, MAX_HP};
 
-/// The player's maximum (and starting) HP.
-pub const MAX_HP: f64 = 100.0;
 /// The player's ATK at the start of a course.
 pub const PLAYER_ATK: f64 = 30.0;
 /// How much a won battle raises the player's ATK (10 %).
 pub const ATK_GAIN: f64 = 0.10;
 /// What a retreat costs, as a share of max HP.
 pub const RETREAT_COST: f64 = 0.15;
-/// An enemy's HP range (the thesis's 20–120).
-pub const ENEMY_HP: (f64, f64) = (20.0, 120.0);
-/// An enemy's ATK range (the thesis's 5–30).
-pub const ENEMY_ATK: (f64, f64) = (5.0, 30.0);
-/// The boss's HP range (wider and higher than an enemy's; the thesis gives no numbers).
-pub const BOSS_HP: (f64, f64) = (50.0, 200.0);
-/// The boss's ATK range.
-pub const BOSS_ATK: (f64, f64) = (8.0, 30.0);
 /// The winning rate f1 rewards most.
 pub const TARGET_WIN_RATE: f64 = 0.3;
 /// The weights of f1…f7 (they sum to 1).
 pub const WEIGHTS: [f64; 7] = [0.4, 0.1, 0.2, 0.1, 0.05, 0.1, 0.05];
-/// The most enemies a course may have (2^12 strategies).
-pub const MAX_ENEMIES: usize = 12;
-
-/// A value in `[0, 1]` mapped into `range`.
-pub fn scale(v: f64, range: (f64, f64)) -> f64 {
-    range.0 + v.clamp(0.0, 1.0) * (range.1 - range.0)
-}
 
 /// What one strategy leads to.
 #[derive(Clone, Copy, Debug, PartialEq)]

@@ -11,9 +11,9 @@
 
 use super::analysis::GraphAnalysis;
 use super::difficulty::NON_TRIVIAL_DIFFICULTY;
-use super::generate::{size_conditions, size_of};
 use super::generators::solution_down;
 use super::graph::DEFAULT_BUDGET;
+use super::level::{size_conditions, size_of};
 use super::level::{Cell, LongcatLevel};
 use studio_core::evolve::generator::Breeder;
 use studio_core::evolve::pattern::{self, Category, Fitness, Group};

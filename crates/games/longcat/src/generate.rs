@@ -4,6 +4,7 @@
 
 use super::evolve::BoardBreeder;
 use super::generators::RandomGenerator;
+use super::level::{size_conditions, size_of};
 use crate::dqn::{DqnModel, Policy};
 use rayon::prelude::*;
 use std::path::Path;
@@ -29,28 +30,6 @@ pub fn all() -> Vec<Arc<dyn LevelGenerator>> {
         Arc::new(Fi2PopGenerator::new(Fitness::Alpha, BoardBreeder)),
         Arc::new(Fi2PopGenerator::new(Fitness::Beta, BoardBreeder)),
     ]
-}
-
-pub(crate) fn size_conditions(default: i64) -> Vec<ConditionSpec> {
-    let side = |key, label, help| ConditionSpec {
-        key,
-        label,
-        kind: ConditionKind::Int {
-            min: 3,
-            max: super::level::MAX_SIDE as i64,
-        },
-        default: ConditionValue::Int(default),
-        required: false,
-        help,
-    };
-    vec![
-        side("width", "Width", "grid width"),
-        side("height", "Height", "grid height"),
-    ]
-}
-
-pub(crate) fn size_of(conditions: &Conditions) -> (usize, usize) {
-    conditions.size().unwrap_or((8, 8))
 }
 
 /// One of the thesis's random generators.

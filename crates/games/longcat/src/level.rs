@@ -2,7 +2,9 @@
 //! the game's id and tile set, and the conversions to and from stored levels.
 
 use std::fmt;
-use studio_core::game::{AsciiError, GameId, TileInfo};
+use studio_core::game::{
+    AsciiError, ConditionKind, ConditionSpec, ConditionValue, Conditions, GameId, TileInfo,
+};
 use studio_core::grid::{AsciiCell, Grid, GridError};
 use studio_core::level::Level;
 use studio_core::symmetry;
@@ -235,6 +237,28 @@ pub(crate) fn ascii_error(e: LevelError) -> AsciiError {
         LevelError::Grid(g) => AsciiError::Grid(g),
         other => AsciiError::Level(other.to_string()),
     }
+}
+
+pub(crate) fn size_conditions(default: i64) -> Vec<ConditionSpec> {
+    let side = |key, label, help| ConditionSpec {
+        key,
+        label,
+        kind: ConditionKind::Int {
+            min: 3,
+            max: MAX_SIDE as i64,
+        },
+        default: ConditionValue::Int(default),
+        required: false,
+        help,
+    };
+    vec![
+        side("width", "Width", "grid width"),
+        side("height", "Height", "grid height"),
+    ]
+}
+
+pub(crate) fn size_of(conditions: &Conditions) -> (usize, usize) {
+    conditions.size().unwrap_or((8, 8))
 }
 
 #[cfg(test)]

@@ -8,7 +8,7 @@
 //! within the move limit. Fitness terms: FPattern, and how near that median is to the target
 //! moves.
 
-use super::generators::{layout_level, size_conditions, size_of};
+use super::layout::{layout_level, size_conditions, size_of};
 use super::layout::{Cell, Layout};
 use super::synth;
 use super::validate::{validate, ValidationConfig};

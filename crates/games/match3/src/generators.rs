@@ -4,6 +4,7 @@
 use super::evolve::LayoutBreeder;
 use super::synth;
 use crate::cvae::{self, Condition, CvaeModel, ModelKind, Sample, ValidatedRequest};
+use crate::layout::{layout_level, size_conditions, size_of};
 use crate::Match3Level;
 use std::path::Path;
 use std::sync::Arc;
@@ -16,7 +17,6 @@ use studio_core::game::{
 use studio_core::jobs::JobError;
 use studio_core::level::Level;
 use studio_core::rng::Rng;
-use studio_core::symmetry::Symmetry;
 
 /// How far "more like this" moves from a level's latent point (standard deviation).
 pub const NEAR_SPREAD: f32 = 0.35;
@@ -45,43 +45,6 @@ pub fn all() -> Vec<Arc<dyn LevelGenerator>> {
         Arc::new(Fi2PopGenerator::new(Fitness::Alpha, LayoutBreeder)),
         Arc::new(Fi2PopGenerator::new(Fitness::Beta, LayoutBreeder)),
     ]
-}
-
-pub(crate) fn size_conditions() -> Vec<ConditionSpec> {
-    vec![
-        ConditionSpec {
-            key: "width",
-            label: "Width",
-            kind: ConditionKind::Int { min: 4, max: 9 },
-            default: ConditionValue::Int(7),
-            required: false,
-            help: "play-area width (longest PLAYFIELD run in a row)",
-        },
-        ConditionSpec {
-            key: "height",
-            label: "Height",
-            kind: ConditionKind::Int { min: 4, max: 11 },
-            default: ConditionValue::Int(9),
-            required: false,
-            help: "play-area height (longest PLAYFIELD run in a column)",
-        },
-        ConditionSpec {
-            key: "symmetry",
-            label: "Symmetry",
-            kind: ConditionKind::Symmetry,
-            default: ConditionValue::Symmetry(Symmetry::Vertical),
-            required: false,
-            help: "none, vertical, horizontal or quadrant",
-        },
-    ]
-}
-
-pub(crate) fn size_of(conditions: &Conditions) -> (usize, usize, Symmetry) {
-    (
-        conditions.usize("width").unwrap_or(7),
-        conditions.usize("height").unwrap_or(9),
-        conditions.symmetry("symmetry").unwrap_or(Symmetry::None),
-    )
 }
 
 /// How the conditions ask for cells to be decoded: fresh by default (at least
@@ -434,13 +397,6 @@ impl LevelGenerator for Cvae {
         }
         Ok(())
     }
-}
-
-/// A generated layout as a level, with the symmetry it was generated with.
-pub(crate) fn layout_level(layout: &super::Layout, symmetry: Symmetry) -> Level {
-    let mut level = Level::from_layout("generated", layout);
-    level.symmetry = symmetry;
-    level
 }
 
 /// The rule-based synthesiser that made the data sets.

@@ -2,7 +2,9 @@
 //! the size definition (longest PLAYFIELD runs), symmetry and the derived spawners.
 
 use std::fmt;
-use studio_core::game::{GameId, TileInfo};
+use studio_core::game::{
+    ConditionKind, ConditionSpec, ConditionValue, Conditions, GameId, TileInfo,
+};
 use studio_core::grid::{AsciiCell, Grid, GridError};
 use studio_core::level::Level;
 use studio_core::symmetry::{self, Symmetry};
@@ -337,6 +339,50 @@ impl Match3Level for Level {
     fn layout(&self) -> Result<Layout, LayoutError> {
         Layout::from_rows(&self.cells)
     }
+}
+
+pub(crate) fn size_conditions() -> Vec<ConditionSpec> {
+    vec![
+        ConditionSpec {
+            key: "width",
+            label: "Width",
+            kind: ConditionKind::Int { min: 4, max: 9 },
+            default: ConditionValue::Int(7),
+            required: false,
+            help: "play-area width (longest PLAYFIELD run in a row)",
+        },
+        ConditionSpec {
+            key: "height",
+            label: "Height",
+            kind: ConditionKind::Int { min: 4, max: 11 },
+            default: ConditionValue::Int(9),
+            required: false,
+            help: "play-area height (longest PLAYFIELD run in a column)",
+        },
+        ConditionSpec {
+            key: "symmetry",
+            label: "Symmetry",
+            kind: ConditionKind::Symmetry,
+            default: ConditionValue::Symmetry(Symmetry::Vertical),
+            required: false,
+            help: "none, vertical, horizontal or quadrant",
+        },
+    ]
+}
+
+pub(crate) fn size_of(conditions: &Conditions) -> (usize, usize, Symmetry) {
+    (
+        conditions.usize("width").unwrap_or(7),
+        conditions.usize("height").unwrap_or(9),
+        conditions.symmetry("symmetry").unwrap_or(Symmetry::None),
+    )
+}
+
+/// A generated layout as a level, with the symmetry it was generated with.
+pub(crate) fn layout_level(layout: &Layout, symmetry: Symmetry) -> Level {
+    let mut level = Level::from_layout("generated", layout);
+    level.symmetry = symmetry;
+    level
 }
 
 #[cfg(test)]

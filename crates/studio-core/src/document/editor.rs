@@ -2,37 +2,10 @@
 //! [`EditCommand`]s and [`Editor::apply`] changes the board and keeps undo/redo.
 
 use super::board::{Board, Tile};
+pub use super::history::Identity;
 use super::history::{History, Step};
 use super::pack_doc::LevelRef;
 use crate::level::Level;
-
-/// Which level a board is: its name and, when it is a pack level edited in place, which
-/// one (edits then change that pack entry).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Identity {
-    /// The level's name.
-    pub name: String,
-    /// The pack level the canvas edits in place (`None`: work in no pack).
-    pub source: Option<LevelRef>,
-}
-
-impl Identity {
-    /// A level in no pack.
-    pub fn loose(name: impl Into<String>) -> Self {
-        Self {
-            name: name.into(),
-            source: None,
-        }
-    }
-
-    /// A pack level edited in place.
-    pub fn in_pack(name: impl Into<String>, source: LevelRef) -> Self {
-        Self {
-            name: name.into(),
-            source: Some(source),
-        }
-    }
-}
 
 /// An edit, as widgets and shortcuts emit it.
 #[derive(Clone, Debug, PartialEq)]

@@ -2,7 +2,35 @@
 //! board per step is cheaper than being clever), with an open step for the stroke in progress.
 
 use super::board::Board;
-use super::editor::Identity;
+use super::pack_doc::LevelRef;
+
+/// Which level a board is: its name and, when it is a pack level edited in place, which
+/// one (edits then change that pack entry).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Identity {
+    /// The level's name.
+    pub name: String,
+    /// The pack level the canvas edits in place (`None`: work in no pack).
+    pub source: Option<LevelRef>,
+}
+
+impl Identity {
+    /// A level in no pack.
+    pub fn loose(name: impl Into<String>) -> Self {
+        Self {
+            name: name.into(),
+            source: None,
+        }
+    }
+
+    /// A pack level edited in place.
+    pub fn in_pack(name: impl Into<String>, source: LevelRef) -> Self {
+        Self {
+            name: name.into(),
+            source: Some(source),
+        }
+    }
+}
 
 /// One undoable step: the board before and after, and what the designer did.
 #[derive(Clone, Debug)]
