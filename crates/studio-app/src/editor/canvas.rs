@@ -3,7 +3,7 @@
 //! tool. It never changes the board itself.
 
 use crate::board::Board;
-use crate::editor::tools::{brush_targets, rect_cells};
+use crate::editor::cells::{brush_targets, rect_cells};
 use crate::editor::EditCommand;
 use crate::studio::settings::{Tool, ToolState};
 use egui::{Color32, FontId, Pos2, Rect, Sense, Stroke, StrokeKind, Vec2};

@@ -3,6 +3,7 @@
 //! GUI-free document model in [`studio_core::document`].
 
 pub mod canvas;
+mod cells;
 pub use studio_ui::palette;
 pub mod sidebar;
 mod tools;

@@ -3,7 +3,7 @@
 //! to add it to the active pack, "More like this" to generate near it (cVAE models).
 
 use crate::generation::generate_panel::GeneratorPanel;
-use crate::pack::pack_strip::paint_thumbnail;
+use crate::pack::thumbnail::paint_thumbnail;
 use crate::studio::panel::AppCommand;
 use egui::{Align2, Color32, FontId, Rect, Sense, Stroke, StrokeKind, Vec2};
 use studio_core::generation::Candidate;

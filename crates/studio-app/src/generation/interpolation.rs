@@ -6,7 +6,7 @@
 
 use crate::generation::candidates::figure_text;
 use crate::jobs::{JobMode, Worker};
-use crate::pack::pack_strip::paint_thumbnail;
+use crate::pack::thumbnail::paint_thumbnail;
 use crate::studio::panel::AppCommand;
 use crate::RepaintOnReport;
 use egui::{Color32, RichText, Sense, Stroke, StrokeKind, Vec2};

@@ -2,3 +2,4 @@
 //! curve. Curation itself (sorting, difficulty, verdicts) is [`studio_core::document::pack_doc`].
 
 pub mod pack_strip;
+pub mod thumbnail;
