@@ -8,48 +8,31 @@
 //! 17,500 episodes on a GPU) are scaled to two CPU cores: two fully connected layers of
 //! [`HIDDEN`] for each network, replay [`DdpgConfig::replay`], one gradient step every
 //! [`DdpgConfig::train_every`] actions.
+//!
+//! [`ActorRl`] is an actor (DDPG, VS-DDPG, the supervised baseline) as a
+//! [`Sequential`] generator deciding a whole column per step, so randomized initialization,
+//! DAGP and virtual simulation (`studio_ml::rl`) apply to it. What every course network
+//! shares lives in `network`.
 
-use super::matrix::{Course, Structure};
-use super::policy::{ActorRl, Filling};
-use super::rules::evaluate;
+use super::matrix::Structure;
+use super::network::{Curve, Filling};
 use candle_core::{Device, Tensor, D};
 use candle_nn::{Optimizer, VarBuilder, VarMap};
-use std::collections::VecDeque;
 use std::time::Instant;
 use studio_core::rng::Rng;
 use studio_ml::actor_critic::{
     play_episode, ActorCriticMaps, Batch, Exploration, Schedule, StepHooks,
 };
+use studio_ml::rl::{RlError, Sequential};
 use studio_ml::Mlp;
 use studio_ml::ReplayMemory;
 
-/// Width of the hidden layers of the actor and the critic.
-pub const HIDDEN: usize = 128;
+pub use super::network::{
+    features, input_len, mlp, place, random_start, value_of, DdpgProgress, HIDDEN,
+};
+
 /// Virtual completions per step in VS-DDPG (the thesis's 5).
 pub const VIRTUAL_COMPLETIONS: usize = 5;
-
-/// The network input of a course being filled: its matrix (filled columns, zeros after)
-/// and a one-hot of the column to fill.
-pub fn features(columns: &[[f64; 3]], next: usize, out: &mut Vec<f32>) {
-    for c in columns {
-        out.extend(c.iter().map(|&v| v as f32));
-    }
-    out.extend((0..columns.len()).map(|i| if i == next { 1.0f32 } else { 0.0 }));
-}
-
-/// Input width for a structure.
-pub fn input_len(structure: Structure) -> usize {
-    4 * structure.columns()
-}
-
-/// Builds the shape of every course network (actor, critic, evaluator, Q-network): two
-/// hidden layers of width [`HIDDEN`] with ReLU, under `vb` (`l1`, `l2`, `l3`).
-///
-/// # Errors
-/// A candle error when a weight is missing or has the wrong shape.
-pub fn mlp(input: usize, output: usize, vb: VarBuilder) -> candle_core::Result<Mlp> {
-    Mlp::new(&[input, HIDDEN, HIDDEN, output], vb)
-}
 
 /// The actor: a course being filled → the next column's three values in [0, 1].
 pub struct Actor {
@@ -185,39 +168,6 @@ impl Critic {
     }
 }
 
-/// Puts an action into column `i` of a course: recovery only where the structure has a
-/// recovery event.
-pub fn place(structure: Structure, columns: &mut [[f64; 3]], i: usize, action: [f64; 3]) {
-    let rate = if structure.recovers(i) {
-        action[2].clamp(0.0, 1.0)
-    } else {
-        0.0
-    };
-    columns[i] = [action[0].clamp(0.0, 1.0), action[1].clamp(0.0, 1.0), rate];
-}
-
-/// A course with its first `c` columns random (the thesis's randomized initialization) and
-/// the rest empty.
-pub fn random_start(structure: Structure, c: usize, rng: &mut Rng) -> Vec<[f64; 3]> {
-    let mut columns = vec![[0.0; 3]; structure.columns()];
-    for i in 0..c.min(structure.columns()) {
-        place(
-            structure,
-            &mut columns,
-            i,
-            [rng.unit(), rng.unit(), rng.unit()],
-        );
-    }
-    columns
-}
-
-/// The evaluation of a filled matrix, as stored (hundredths).
-pub fn value_of(columns: &[[f64; 3]]) -> f64 {
-    Course::new(columns.to_vec())
-        .map(|c| evaluate(&c.stored()).value)
-        .unwrap_or(0.0)
-}
-
 /// Training settings.
 #[derive(Clone, Debug)]
 pub struct DdpgConfig {
@@ -290,63 +240,6 @@ impl DdpgConfig {
     }
 }
 
-/// Progress while training.
-#[derive(Clone, Copy, Debug)]
-pub struct DdpgProgress {
-    /// Episodes done.
-    pub episode: usize,
-    /// Episodes in the run.
-    pub episodes: usize,
-    /// Mean evaluation of the last 50 courses made (with exploration).
-    pub mean_evaluation: f64,
-    /// Seconds so far.
-    pub seconds: f64,
-}
-
-/// A training curve: every 50 episodes, the mean evaluation of the last 50 courses.
-pub(crate) struct Curve {
-    recent: VecDeque<f64>,
-    /// The points so far.
-    pub points: Vec<f64>,
-    started: Instant,
-}
-
-impl Curve {
-    pub(crate) fn new() -> Self {
-        Self {
-            recent: VecDeque::new(),
-            points: Vec::new(),
-            started: Instant::now(),
-        }
-    }
-
-    /// Records the course of episode `episode` (of `episodes`); every 50 episodes and at the
-    /// end adds a point and tells `report`. False when `report` stops the run.
-    pub(crate) fn record(
-        &mut self,
-        value: f64,
-        episode: usize,
-        episodes: usize,
-        report: &mut dyn FnMut(&DdpgProgress) -> bool,
-    ) -> bool {
-        self.recent.push_back(value);
-        if self.recent.len() > 50 {
-            self.recent.pop_front();
-        }
-        if !(episode + 1).is_multiple_of(50) && episode + 1 != episodes {
-            return true;
-        }
-        let mean = self.recent.iter().sum::<f64>() / self.recent.len().max(1) as f64;
-        self.points.push(mean);
-        report(&DdpgProgress {
-            episode: episode + 1,
-            episodes,
-            mean_evaluation: mean,
-            seconds: self.started.elapsed().as_secs_f64(),
-        })
-    }
-}
-
 /// A trained actor and critic with their var maps.
 pub struct Trained {
     /// The actor's weights.
@@ -365,16 +258,6 @@ pub struct Trained {
 
 pub(crate) fn noisy(a: [f64; 3], sigma: f64, rng: &mut Rng) -> [f64; 3] {
     a.map(|v| (v + sigma * rng.normal()).clamp(0.0, 1.0))
-}
-
-use studio_ml::soft_update;
-
-/// Copies every weight of `from` into the var of the same name in `to`.
-///
-/// # Errors
-/// A candle error.
-pub(crate) fn copy(from: &VarMap, to: &VarMap) -> candle_core::Result<()> {
-    soft_update(from, to, 1.0)
 }
 
 /// Trains an actor (and its critic) from scratch on the shared actor-critic loop
@@ -507,4 +390,80 @@ pub fn complete(
         }
     }
     Ok(courses)
+}
+
+/// An actor (with its critic, when the model has one) as a sequential generator.
+pub struct ActorRl<'a> {
+    actor: &'a Actor,
+    critic: Option<&'a Critic>,
+}
+
+impl<'a> ActorRl<'a> {
+    /// The generator of `actor`; DAGP needs `critic`.
+    pub fn new(actor: &'a Actor, critic: Option<&'a Critic>) -> Self {
+        Self { actor, critic }
+    }
+
+    fn structure(&self) -> Structure {
+        self.actor.structure()
+    }
+}
+
+impl Sequential for ActorRl<'_> {
+    type State = Filling;
+    type Action = [f64; 3];
+
+    fn done(&self, state: &Filling) -> bool {
+        state.done()
+    }
+
+    fn random_action(&self, _: &Filling, rng: &mut Rng) -> [f64; 3] {
+        [rng.unit(), rng.unit(), rng.unit()]
+    }
+
+    fn apply(&self, state: &mut Filling, action: &[f64; 3]) {
+        place(self.structure(), &mut state.columns, state.next, *action);
+        state.next += 1;
+    }
+
+    fn greedy(&self, states: &[Filling]) -> Result<Vec<[f64; 3]>, RlError> {
+        let batch: Vec<(&[[f64; 3]], usize)> = states
+            .iter()
+            .map(|s| (s.columns.as_slice(), s.next))
+            .collect();
+        self.actor
+            .act_each(&batch, &self.actor.device())
+            .map_err(RlError::from)
+    }
+
+    fn values(&self, state: &Filling, actions: &[[f64; 3]]) -> Result<Vec<f64>, RlError> {
+        let critic = self.critic.ok_or_else(|| {
+            RlError::Refused(
+                "this model has no critic, and DAGP chooses by the critic's values: retrain it"
+                    .into(),
+            )
+        })?;
+        critic
+            .values(&state.columns, state.next, actions, &critic.device())
+            .map_err(RlError::from)
+    }
+
+    /// Euclidean distance over the parameters the column has (recovery only at a recovery
+    /// event).
+    fn distance(&self, state: &Filling, a: &[f64; 3], b: &[f64; 3]) -> f64 {
+        let n = if self.structure().recovers(state.next) {
+            3
+        } else {
+            2
+        };
+        (0..n).map(|i| (a[i] - b[i]).powi(2)).sum::<f64>().sqrt()
+    }
+
+    fn noisy(&self, _: &Filling, action: [f64; 3], noise: f64, rng: &mut Rng) -> [f64; 3] {
+        noisy(action, noise, rng)
+    }
+
+    fn score(&self, state: &Filling) -> f64 {
+        value_of(&state.columns)
+    }
 }

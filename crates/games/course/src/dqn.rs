@@ -1,16 +1,18 @@
 //! The course DQN (rl-quality-diversity §5.1's DQN baseline): one parameter per step, 101
 //! actions (the value in hundredths, 0.00–1.00). The episode's only reward is the finished
 //! course's evaluation (γ = 1). Double-DQN targets, a target network synced every
-//! [`DqnConfig::target_sync`] steps, ε-greedy with linear decay. Seeded.
+//! [`DqnConfig::target_sync`] steps, ε-greedy with linear decay. Seeded. [`QRl`] is the
+//! Q-network as a [`Sequential`] generator deciding one parameter per step.
 
-use super::ddpg::{copy, features, input_len, random_start, value_of, Curve, DdpgProgress};
 use super::matrix::Structure;
-use super::policy::{parameters, Filling, QRl};
+use super::network::{
+    copy, features, input_len, mlp, random_start, value_of, Curve, DdpgProgress, Filling,
+};
 use candle_core::{DType, Device, Tensor, D};
 use candle_nn::{AdamW, Optimizer, VarBuilder, VarMap};
 use std::time::Instant;
 use studio_core::rng::Rng;
-use studio_ml::rl::Sequential;
+use studio_ml::rl::{RlError, Sequential};
 use studio_ml::ReplayMemory;
 
 /// Actions: a parameter's value in hundredths.
@@ -52,7 +54,7 @@ impl CourseQ {
     /// A candle error when a weight is missing or has the wrong shape.
     pub fn new(structure: Structure, vb: VarBuilder) -> candle_core::Result<Self> {
         Ok(Self {
-            net: super::ddpg::mlp(q_input_len(structure), ACTIONS, vb)?,
+            net: mlp(q_input_len(structure), ACTIONS, vb)?,
             structure,
         })
     }
@@ -319,4 +321,84 @@ pub fn decisions(structure: Structure, c: usize) -> usize {
     (c..structure.columns())
         .map(|i| parameters(structure, i))
         .sum()
+}
+
+/// The parameters column `next` has: HP and ATK, and the recovery rate at a recovery event.
+pub fn parameters(structure: Structure, next: usize) -> usize {
+    if structure.recovers(next) {
+        3
+    } else {
+        2
+    }
+}
+
+/// The course DQN as a sequential generator: an action is a parameter's value in hundredths.
+pub struct QRl<'a> {
+    q: &'a CourseQ,
+}
+
+impl<'a> QRl<'a> {
+    /// The generator of `q`.
+    pub fn new(q: &'a CourseQ) -> Self {
+        Self { q }
+    }
+}
+
+impl Sequential for QRl<'_> {
+    type State = Filling;
+    type Action = usize;
+
+    fn done(&self, state: &Filling) -> bool {
+        state.done()
+    }
+
+    fn random_action(&self, _: &Filling, rng: &mut Rng) -> usize {
+        rng.index(ACTIONS)
+    }
+
+    fn apply(&self, state: &mut Filling, action: &usize) {
+        let structure = self.q.structure();
+        state.columns[state.next][state.param] = (*action).min(ACTIONS - 1) as f64 / 100.0;
+        state.param += 1;
+        if state.param >= parameters(structure, state.next) {
+            state.param = 0;
+            state.next += 1;
+        }
+    }
+
+    fn greedy(&self, states: &[Filling]) -> Result<Vec<usize>, RlError> {
+        let q = self
+            .q
+            .q_values(states, &self.q.device())
+            .map_err(RlError::from)?;
+        Ok(q.iter().map(|row| argmax(row)).collect())
+    }
+
+    fn values(&self, state: &Filling, actions: &[usize]) -> Result<Vec<f64>, RlError> {
+        let q = self
+            .q
+            .q_values(std::slice::from_ref(state), &self.q.device())
+            .map_err(RlError::from)?;
+        Ok(actions
+            .iter()
+            .map(|&a| f64::from(q[0][a.min(ACTIONS - 1)]))
+            .collect())
+    }
+
+    fn distance(&self, _: &Filling, a: &usize, b: &usize) -> f64 {
+        a.abs_diff(*b) as f64 / 100.0
+    }
+
+    /// ε-greedy: a random value with probability `noise`.
+    fn noisy(&self, _: &Filling, action: usize, noise: f64, rng: &mut Rng) -> usize {
+        if rng.chance(noise) {
+            rng.index(ACTIONS)
+        } else {
+            action
+        }
+    }
+
+    fn score(&self, state: &Filling) -> f64 {
+        value_of(&state.columns)
+    }
 }

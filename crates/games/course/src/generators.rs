@@ -240,7 +240,7 @@ pub fn rl_courses(
     rng: &mut Rng,
 ) -> Result<Vec<Course>, RlError> {
     let starts = (0..count)
-        .map(|_| super::ddpg::random_start(model.structure(), c, rng))
+        .map(|_| super::network::random_start(model.structure(), c, rng))
         .collect();
     complete_starts(model, starts, c, dagp, rng)
 }

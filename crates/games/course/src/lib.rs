@@ -11,6 +11,7 @@ pub mod game;
 pub mod generators;
 pub mod matrix;
 pub mod model;
+pub mod network;
 pub mod play;
 pub mod policy;
 pub mod rules;

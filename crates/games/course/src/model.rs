@@ -4,10 +4,10 @@
 //! the root and, when trained with one, its critic under `critic.`; a DQN file holds the
 //! Q-network under `q.`.
 
-use super::ddpg::{complete, random_start, value_of, Actor, Critic, CRITIC_PREFIX, HIDDEN};
-use super::dqn::{CourseQ, Q_PREFIX};
+use super::ddpg::{complete, Actor, ActorRl, Critic, CRITIC_PREFIX};
+use super::dqn::{CourseQ, QRl, Q_PREFIX};
 use super::matrix::Structure;
-use super::policy::{ActorRl, Filling, QRl};
+use super::network::{random_start, value_of, Filling, HIDDEN};
 use candle_core::DType;
 use candle_nn::{VarBuilder, VarMap};
 use serde::{Deserialize, Serialize};

@@ -4,10 +4,11 @@
 //! shaped like DDPG's critic, trained on random courses regardless of their evaluation (a
 //! course so far and its next column → the finished course's evaluation).
 
-use super::ddpg::{features, input_len, Actor, Critic, DdpgProgress, Trained, CRITIC_PREFIX};
+use super::ddpg::{Actor, Critic, Trained, CRITIC_PREFIX};
 use super::generators::random_course;
 use super::matrix::Structure;
 use super::model::greedy_mean;
+use super::network::{features, input_len, value_of, DdpgProgress};
 use super::rules::evaluate;
 use candle_core::{DType, Tensor};
 use candle_nn::{Optimizer, VarBuilder, VarMap};
@@ -68,7 +69,7 @@ fn pairs(courses: &[Vec<[f64; 3]>], structure: Structure) -> Pairs {
         n: 0,
     };
     for c in courses {
-        let value = super::ddpg::value_of(c) as f32;
+        let value = value_of(c) as f32;
         for k in 1..structure.columns() {
             let mut partial = c.clone();
             for col in partial.iter_mut().skip(k) {
