@@ -4,7 +4,8 @@
 //! ahead becomes a wall so that the cat stops there; when the head has no free neighbour the
 //! episode ends and every cell the walk did not visit becomes a wall. The reward of a step is
 //! the change in difficulty of the level as it would be if finished now, so an episode's
-//! return is the finished level's difficulty (scaled by [`REWARD_SCALE`]).
+//! return is the finished level's difficulty (scaled by [`REWARD_SCALE`]). [`greedy`] reads
+//! an episode's best free action off a network's Q-values.
 
 use crate::level::MAX_SIDE;
 use crate::LongcatGraph;
@@ -234,6 +235,13 @@ pub fn level_difficulty(level: &LongcatLevel) -> f64 {
         .and_then(|g| PlayerModel::of(&g).difficulty())
         .filter(|d| d.is_finite())
         .unwrap_or(0.0)
+}
+
+/// The best free action by Q-value.
+pub fn greedy(q: &[f32; 4], env: &SolutionDownEnv) -> Option<Direction> {
+    env.free_actions()
+        .into_iter()
+        .max_by(|a, b| q[a.index()].total_cmp(&q[b.index()]))
 }
 
 /// Plays an episode with uniformly random free actions, drawn exactly as the random

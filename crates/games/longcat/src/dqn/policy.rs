@@ -5,11 +5,10 @@
 //! (greedy when none is left). Environments run in lock-step batches so the network sees many
 //! at once, and Q-values of states already seen are remembered.
 
-use super::env::level_difficulty;
 use super::env::SolutionDownEnv;
+use super::env::{greedy, level_difficulty};
 use super::model::{DqnError, DqnModel};
 use super::sequential::LongcatRl;
-use super::train::greedy;
 use crate::{Direction, LongcatLevel};
 use rayon::prelude::*;
 use std::collections::HashMap;

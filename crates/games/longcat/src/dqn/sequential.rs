@@ -3,9 +3,8 @@
 //! direction. DAGP keeps its own batched form in [`super::policy`], which measures a
 //! candidate by the level it finishes as (cells apart) rather than by the action.
 
-use super::env::{level_difficulty, SolutionDownEnv};
+use super::env::{greedy, level_difficulty, SolutionDownEnv};
 use super::qnet::QNet;
-use super::train::greedy;
 use crate::Direction;
 use candle_core::Device;
 use studio_core::rng::Rng;

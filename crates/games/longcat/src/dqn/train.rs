@@ -2,12 +2,12 @@
 //! periodically, ε-greedy with linear decay, Double-DQN targets and a Huber loss. Seeded:
 //! same seed, same weights.
 
+pub use super::env::greedy;
 use super::env::{level_difficulty, random_episode, SolutionDownEnv, REWARD_SCALE};
 use super::model::{self, DqnError, DqnSidecar, ARCHITECTURE};
 use super::qnet::{batch_inputs, QNet, QNetShape};
 use super::sequential::LongcatRl;
 use crate::level::MAX_SIDE;
-use crate::Direction;
 use candle_core::{DType, Device, Tensor, D};
 use candle_nn::{AdamW, Optimizer, VarBuilder, VarMap};
 use std::path::PathBuf;
@@ -117,13 +117,6 @@ fn action_mask(env: &SolutionDownEnv) -> [f32; 4] {
         m[d.index()] = 0.0;
     }
     m
-}
-
-/// The best free action by Q-value.
-pub fn greedy(q: &[f32; 4], env: &SolutionDownEnv) -> Option<Direction> {
-    env.free_actions()
-        .into_iter()
-        .max_by(|a, b| q[a.index()].total_cmp(&q[b.index()]))
 }
 
 /// Mean difficulty of `n` random solution-down levels.
