@@ -553,8 +553,8 @@ impl CvaeModel {
     fn training_by_size(&self) -> Result<&TrainingBySize> {
         let data = &self.sidecar.training.data;
         let loaded = self.training.get_or_init(|| {
-            let set =
-                super::train::TrainingSet::load(Path::new(data)).map_err(|e| e.to_string())?;
+            let set = super::training_set::TrainingSet::load(Path::new(data))
+                .map_err(|e| e.to_string())?;
             if set.hash != self.sidecar.training.data_hash {
                 return Err(format!(
                     "{}/train.ron has changed since the model was trained (hash {}, the sidecar \

@@ -30,6 +30,8 @@
 //! - [`generate_validated`]: generate + validate with the bots until enough levels are valid
 //!   and within a tolerance of the requested moves, or a budget is spent; cancellable.
 //! - [`train()`](train::train), [`run_sweep`], [`dataset_baseline`]: what `level-studio train` and `eval` run.
+//! - [`TrainingSet`]: a dataset folder's split with its fingerprint, which training records and
+//!   a loaded model checks.
 //! - Files: `NAME.safetensors` (layer names `enc1`…`dec3` are the keys) and `NAME.ron`
 //!   ([`Sidecar`]: architecture, move normalisation, data hash, seed, epochs, metrics at
 //!   selection, per-size move coverage).
@@ -44,6 +46,7 @@ pub mod screen;
 pub mod sidecar;
 pub mod sweep;
 pub mod train;
+pub mod training_set;
 pub mod validated;
 
 pub use arch::{Cvae, ModelKind};
@@ -53,7 +56,8 @@ pub use generator::{CvaeModel, Decoding, Interpolation};
 pub use metrics::SweepMetrics;
 pub use sidecar::{Feasibility, Sidecar};
 pub use sweep::{dataset_baseline, run_sweep, SweepReport};
-pub use train::{train, CvaeProgress, CvaeTrainConfig, Trained, TrainingSet};
+pub use train::{train, CvaeProgress, CvaeTrainConfig, Trained};
+pub use training_set::TrainingSet;
 pub use validated::{
     generate_validated, generate_validated_pooled, validated_sweep, CandidatePool, ValidatedReport,
     ValidatedRequest, ValidatedSweep,

@@ -3,14 +3,15 @@
 
 use super::arch::{device, loss, Cvae, ModelKind, DTYPE, LATENT};
 use super::encoding::{condition_batch, encoder_batch, MoveRange, Sample};
-use super::error::{ModelError, Result};
+use super::error::Result;
 use super::generator::{save, snapshot, CvaeModel};
 use super::metrics::SweepMetrics;
 use super::sidecar::{
-    coverage, data_hash, layout_fingerprint, Architecture, Sidecar, Training, SIDECAR_FORMAT,
+    coverage, layout_fingerprint, Architecture, Sidecar, Training, SIDECAR_FORMAT,
 };
 use super::sweep::run_sweep_with;
-use crate::layout::{Cell, Layout};
+pub use super::training_set::TrainingSet;
+use crate::layout::Cell;
 use crate::ValidationConfig;
 use candle_core::{Device, Tensor};
 use candle_nn::{AdamW, Optimizer, ParamsAdamW, VarBuilder, VarMap};
@@ -118,74 +119,6 @@ pub enum CvaeProgress {
     },
 }
 
-/// A training set loaded from a dataset folder.
-#[derive(Clone, Debug)]
-pub struct TrainingSet {
-    /// The folder.
-    pub dir: PathBuf,
-    /// The levels with their validated moves.
-    pub samples: Vec<Sample>,
-    /// Fingerprint of `train.ron`.
-    pub hash: String,
-}
-
-impl TrainingSet {
-    /// Loads `dir/train.ron`.
-    ///
-    /// # Errors
-    /// [`ModelError::Dataset`] when the file is missing, malformed or has no usable level.
-    pub fn load(dir: &Path) -> Result<Self> {
-        Self::load_split(dir, "train")
-    }
-
-    /// Loads `dir/<split>.ron`.
-    ///
-    /// # Errors
-    /// As [`TrainingSet::load`].
-    pub fn load_split(dir: &Path, split: &str) -> Result<Self> {
-        let path = dir.join(format!("{split}.ron"));
-        let err = |reason: String| ModelError::Dataset {
-            path: path.clone(),
-            reason,
-        };
-        let bytes = studio_core::io::read_bytes(&path).map_err(|e| err(e.to_string()))?;
-        let pack = studio_core::files::load_pack(&path).map_err(|e| err(e.to_string()))?;
-        let samples = pack
-            .levels
-            .iter()
-            .map(|l| Sample::from_level(l, None))
-            .collect::<Result<Vec<_>>>()?;
-        if samples.is_empty() {
-            return Err(err("no levels".into()));
-        }
-        Ok(Self {
-            dir: dir.to_path_buf(),
-            samples,
-            hash: data_hash(&bytes),
-        })
-    }
-
-    /// The layouts only (plagiarism and tile-distribution references).
-    pub fn layouts(&self) -> Vec<Layout> {
-        self.samples.iter().map(|s| s.layout.clone()).collect()
-    }
-
-    /// The training set's range of validated moves.
-    pub fn move_range(&self) -> MoveRange {
-        let min = self
-            .samples
-            .iter()
-            .map(|s| s.moves)
-            .fold(f64::INFINITY, f64::min);
-        let max = self
-            .samples
-            .iter()
-            .map(|s| s.moves)
-            .fold(f64::NEG_INFINITY, f64::max);
-        MoveRange { min, max }
-    }
-}
-
 /// The result of a training run: the selected weights and their sidecar.
 pub struct Trained {
     /// The selected checkpoint's weights, by safetensors key.
@@ -198,7 +131,7 @@ impl Trained {
     /// Writes the weights and the sidecar (`.ron` beside them).
     ///
     /// # Errors
-    /// [`ModelError::Write`].
+    /// [`ModelError::Write`](super::ModelError::Write).
     pub fn save(&self, weights: &Path) -> Result<()> {
         save(&self.tensors, &self.sidecar, weights)
     }
@@ -330,7 +263,7 @@ fn step(
 /// metric sweep runs and the best checkpoint is kept.
 ///
 /// # Errors
-/// Tensor failures, or [`ModelError::Write`] for a checkpoint.
+/// Tensor failures, or [`ModelError::Write`](super::ModelError::Write) for a checkpoint.
 pub fn train(
     config: &CvaeTrainConfig,
     set: &TrainingSet,
@@ -522,6 +455,7 @@ fn selection_sweep(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::layout::Layout;
     use studio_core::symmetry::Symmetry;
 
     fn sample(moves: f64) -> Sample {
