@@ -344,3 +344,48 @@ pub fn print_help() {
     let _ = command().print_help();
     println!();
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn command(slot: Slot, models: &'static [&'static str]) -> GameCommand {
+        GameCommand {
+            game: GameId::new("toy"),
+            slot,
+            models,
+            args: |c| c,
+            run: |_| Ok(ExitCode::SUCCESS),
+            bounds: &[],
+            example: &[],
+        }
+    }
+
+    #[test]
+    fn a_command_is_named_by_what_it_answers() {
+        assert_eq!(
+            command_names(&command(Slot::Eval, &["a", "b"])),
+            ["eval --game toy --model a", "eval --game toy --model b"]
+        );
+        assert_eq!(
+            command_names(&command(Slot::Train, &["Toy-Net"])),
+            ["train --model toy-net"]
+        );
+        assert_eq!(
+            command_names(&command(Slot::Play, &[])),
+            ["play --game toy"]
+        );
+    }
+
+    #[test]
+    #[should_panic(expected = "two plug-ins register the sub-command dataset")]
+    fn a_second_sub_command_of_one_name_is_refused() {
+        let own = Slot::Own {
+            name: "dataset",
+            about: "",
+        };
+        let mut registry = registry::Registry::default();
+        registry.add_command(command(own, &[]));
+        registry.add_command(command(own, &[]));
+    }
+}

@@ -6,7 +6,7 @@ use egui::{Pos2, Rect};
 use std::any::Any;
 use std::time::Instant;
 use studio_core::document::board::Board;
-use studio_core::game::GameId;
+use studio_core::game::{AsciiError, GameId};
 
 /// Where a board was drawn last frame: its rectangle, cell size and the canvas cell at its
 /// top-left corner.
@@ -109,8 +109,9 @@ pub trait PlaySession: Any {
 }
 
 /// Starts a session on the level under edit (`seed` deals games with chance); the error says
-/// why the level cannot be played (a grid without its player).
-pub type StartPlay = fn(&Board, u64) -> Result<Box<dyn PlaySession>, String>;
+/// why the level cannot be played (a grid without its player: [`AsciiError::rule`] with the
+/// game's own error).
+pub type StartPlay = fn(&Board, u64) -> Result<Box<dyn PlaySession>, AsciiError>;
 
 /// A game's bespoke playtest widget, added by its plug-in: games without one play through
 /// their `PlayRules` in a generic widget.

@@ -13,6 +13,39 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use studio_core::grid::Grid;
 
+/// Why the VGLC's Super Mario Bros levels could not be read.
+#[derive(Debug, thiserror::Error)]
+pub enum VglcLevelsError {
+    /// The folder is not there or cannot be listed.
+    #[error(
+        "the VGLC Super Mario Bros levels are not in {dir} ({error}); set VGLC_DIR to the VGLC \
+         folder"
+    )]
+    Missing {
+        /// The folder.
+        dir: PathBuf,
+        /// The operating system's error.
+        error: std::io::Error,
+    },
+    /// A level file cannot be read.
+    #[error(transparent)]
+    File(#[from] studio_core::io::FileError),
+    /// A level file is not VGLC Mario text.
+    #[error("{path}: {error}")]
+    Level {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        error: super::formats::FormatError,
+    },
+    /// The folder holds no level.
+    #[error("no VGLC level in {dir}")]
+    Empty {
+        /// The folder.
+        dir: PathBuf,
+    },
+}
+
 /// Rows of a pattern (the VGLC's levels).
 pub const ROWS: usize = 14;
 /// Cells of a pattern.
@@ -161,8 +194,8 @@ impl PatLegal {
     /// The VGLC's levels in `dir` (all of them), read once per folder and shared.
     ///
     /// # Errors
-    /// The folder or a level cannot be read, in words (naming `$VGLC_DIR`).
-    pub fn vglc(dir: &Path) -> Result<Arc<Self>, String> {
+    /// [`VglcLevelsError`]: the folder or a level cannot be read (naming `$VGLC_DIR`).
+    pub fn vglc(dir: &Path) -> Result<Arc<Self>, VglcLevelsError> {
         static CACHE: Mutex<Vec<(PathBuf, Arc<PatLegal>)>> = Mutex::new(Vec::new());
         if let Ok(cache) = CACHE.lock() {
             if let Some((_, p)) = cache.iter().find(|(d, _)| d == dir) {
@@ -181,7 +214,7 @@ impl PatLegal {
     ///
     /// # Errors
     /// As [`PatLegal::vglc`].
-    pub fn default_set() -> Result<Arc<Self>, String> {
+    pub fn default_set() -> Result<Arc<Self>, VglcLevelsError> {
         Self::vglc(&vglc_levels_dir())
     }
 
@@ -228,14 +261,11 @@ impl PatLegal {
 /// The VGLC's Super Mario Bros levels in `dir`, sorted by name.
 ///
 /// # Errors
-/// The folder or a file cannot be read or parsed.
-pub fn vglc_levels(dir: &Path) -> Result<Vec<(String, MarioLevel)>, String> {
-    let entries = std::fs::read_dir(dir).map_err(|e| {
-        format!(
-            "the VGLC Super Mario Bros levels are not in {} ({e}); set VGLC_DIR to the VGLC \
-             folder",
-            dir.display()
-        )
+/// [`VglcLevelsError`]: the folder or a file cannot be read or parsed.
+pub fn vglc_levels(dir: &Path) -> Result<Vec<(String, MarioLevel)>, VglcLevelsError> {
+    let entries = std::fs::read_dir(dir).map_err(|error| VglcLevelsError::Missing {
+        dir: dir.to_path_buf(),
+        error,
     })?;
     let mut paths: Vec<PathBuf> = entries
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -244,15 +274,20 @@ pub fn vglc_levels(dir: &Path) -> Result<Vec<(String, MarioLevel)>, String> {
     paths.sort();
     let mut levels = Vec::new();
     for path in paths {
-        let text = studio_core::io::read_text(&path).map_err(|e| e.to_string())?;
-        let level = read_vglc(&text).map_err(|e| format!("{}: {e}", path.display()))?;
+        let text = studio_core::io::read_text(&path)?;
+        let level = read_vglc(&text).map_err(|error| VglcLevelsError::Level {
+            path: path.clone(),
+            error,
+        })?;
         let name = path
             .file_stem()
             .map_or_else(String::new, |s| s.to_string_lossy().into_owned());
         levels.push((name, level));
     }
     if levels.is_empty() {
-        return Err(format!("no VGLC level in {}", dir.display()));
+        return Err(VglcLevelsError::Empty {
+            dir: dir.to_path_buf(),
+        });
     }
     Ok(levels)
 }

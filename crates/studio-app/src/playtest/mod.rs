@@ -12,6 +12,7 @@ use crate::board::Board as EditBoard;
 use crate::studio::panel::AppCommand;
 use egui::{Pos2, Rect, Vec2};
 use std::any::Any;
+use studio_core::game::AsciiError;
 use studio_core::level::Playtest;
 use studio_ui::palette;
 
@@ -43,20 +44,36 @@ impl Default for PlaytestWindow {
     }
 }
 
+/// Why a playtest did not start.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PlaytestError {
+    /// The game has neither a playtest widget nor play rules.
+    #[error("{game} has no playtest yet")]
+    NoPlaytest {
+        /// The game's name.
+        game: &'static str,
+    },
+    /// The level breaks the game's rules.
+    #[error(transparent)]
+    Level(#[from] AsciiError),
+}
+
 impl PlaytestWindow {
     /// Starts playing `board` (the level under edit).
     ///
     /// # Errors
-    /// Why the level cannot be played (a grid without its player, a game without a
-    /// playtest, …).
-    pub fn start(&mut self, board: &EditBoard) -> Result<(), String> {
+    /// [`PlaytestError`]: why the level cannot be played (a grid without its player, a game
+    /// without a playtest).
+    pub fn start(&mut self, board: &EditBoard) -> Result<(), PlaytestError> {
         let seed = self.next_seed;
         let play = studio_core::game::registry::entries::<studio_ui::Playtest>()
             .iter()
             .find(|p| p.game == board.game())
             .map(|p| (p.start)(board, seed))
             .or_else(|| rules::start(board, seed))
-            .unwrap_or_else(|| Err(format!("{} has no playtest yet", board.rules().name())))?;
+            .ok_or(PlaytestError::NoPlaytest {
+                game: board.rules().name(),
+            })??;
         self.next_seed += 1;
         self.play = Some(play);
         self.open = true;

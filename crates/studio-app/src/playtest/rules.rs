@@ -5,7 +5,7 @@
 use super::{outcome_frame, Attempt, BoardView, PlaySession};
 use crate::board::Board as EditBoard;
 use egui::{Key, Rect, Sense, Stroke, StrokeKind, Vec2};
-use studio_core::game::{GameId, Heading, PlayInput, PlayMove, PlayRules, PlayStatus};
+use studio_core::game::{AsciiError, GameId, Heading, PlayInput, PlayMove, PlayRules, PlayStatus};
 use studio_core::level::Level;
 use studio_ui::palette;
 
@@ -22,22 +22,21 @@ pub struct RulesPlay {
 }
 
 /// A session through the game's [`PlayRules`], when the game offers them.
-pub(super) fn start(board: &EditBoard, seed: u64) -> Option<Result<Box<dyn PlaySession>, String>> {
+pub(super) fn start(
+    board: &EditBoard,
+    seed: u64,
+) -> Option<Result<Box<dyn PlaySession>, AsciiError>> {
     let level = board.to_level("playtest", &[]);
     let rules = board.rules().play(&level, seed)?;
-    Some(
-        rules
-            .map(|rules| {
-                Box::new(RulesPlay {
-                    status: rules.status(),
-                    attempt: Attempt::new(level.cells.clone()),
-                    level,
-                    rules,
-                    selected: None,
-                }) as Box<dyn PlaySession>
-            })
-            .map_err(|e| e.to_string()),
-    )
+    Some(rules.map(|rules| {
+        Box::new(RulesPlay {
+            status: rules.status(),
+            attempt: Attempt::new(level.cells.clone()),
+            level,
+            rules,
+            selected: None,
+        }) as Box<dyn PlaySession>
+    }))
 }
 
 impl RulesPlay {

@@ -154,7 +154,7 @@ impl StudioApp {
         }
         let board = self.editor().board().clone();
         if let Err(e) = self.playtest.start(&board) {
-            self.errors.push(AppError::Playtest(e));
+            self.errors.push(AppError::Playtest(e.to_string()));
         }
     }
 

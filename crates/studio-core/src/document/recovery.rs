@@ -115,10 +115,10 @@ impl Recovery {
     /// Writes the recovery file atomically.
     ///
     /// # Errors
-    /// The file error in words.
-    pub fn write(&self, path: &Path) -> Result<(), String> {
-        let text = to_ron(self).map_err(|e| e.to_string())?;
-        write_atomic(path, text.as_bytes()).map_err(|e| e.to_string())
+    /// [`FileError`](crate::io::FileError), naming the file.
+    pub fn write(&self, path: &Path) -> Result<(), crate::io::FileError> {
+        let text = to_ron(self)?;
+        write_atomic(path, text.as_bytes())
     }
 
     /// Deletes the recovery file (clean exit, or the designer declined it).

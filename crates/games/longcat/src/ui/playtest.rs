@@ -173,11 +173,14 @@ impl LongcatPlay {
 /// A session on the level under edit.
 ///
 /// # Errors
-/// The level breaks the game's rules, in words.
-pub fn start(board: &EditBoard, _seed: u64) -> Result<Box<dyn PlaySession>, String> {
+/// [`AsciiError`](studio_core::game::AsciiError): the level breaks the game's rules, in words.
+pub fn start(
+    board: &EditBoard,
+    _seed: u64,
+) -> Result<Box<dyn PlaySession>, studio_core::game::AsciiError> {
     LongcatLevel::from_rows(&board.to_rows())
         .map(|level| Box::new(LongcatPlay::new(level)) as Box<dyn PlaySession>)
-        .map_err(|e| e.to_string())
+        .map_err(studio_core::game::AsciiError::rule)
 }
 
 impl PlaySession for LongcatPlay {

@@ -102,7 +102,7 @@ impl CganData {
     /// A level cannot be read, or there are not more levels than `test_count`.
     pub fn load(dir: &Path, seed: u64, test_count: usize) -> io::Result<Self> {
         let levels = crate::patterns::vglc_levels(dir)
-            .map_err(invalid)?
+            .map_err(|e| invalid(e.to_string()))?
             .iter()
             .filter(|(_, l)| l.height() == ROWS)
             .map(|(name, l)| Level::from_mario(name, l))

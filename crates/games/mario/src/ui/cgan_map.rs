@@ -158,7 +158,7 @@ impl CganMapWindow {
                 return;
             }
             (_, Err(e)) => {
-                ui.colored_label(palette::BAD, e);
+                ui.colored_label(palette::BAD, e.to_string());
                 return;
             }
         };

@@ -296,11 +296,14 @@ impl Match3Play {
 /// A session on the level under edit.
 ///
 /// # Errors
-/// The level breaks the game's rules, in words.
-pub fn start(board: &EditBoard, seed: u64) -> Result<Box<dyn PlaySession>, String> {
+/// [`AsciiError`](studio_core::game::AsciiError): the level breaks the game's rules, in words.
+pub fn start(
+    board: &EditBoard,
+    seed: u64,
+) -> Result<Box<dyn PlaySession>, studio_core::game::AsciiError> {
     crate::Layout::from_rows(&board.to_rows())
         .map(|layout| Box::new(Match3Play::new(&layout, seed)) as Box<dyn PlaySession>)
-        .map_err(|e| e.to_string())
+        .map_err(studio_core::game::AsciiError::rule)
 }
 
 impl PlaySession for Match3Play {
