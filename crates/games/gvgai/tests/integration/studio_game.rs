@@ -182,7 +182,7 @@ fn the_importer_and_exporter_round_trip_gvgai_files() {
         seed: 0,
     })
     .unwrap_err();
-    assert!(e.contains("a folder"), "{e}");
+    assert!(e.to_string().contains("a folder"), "{e}");
 }
 
 #[test]
