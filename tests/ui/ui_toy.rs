@@ -9,6 +9,11 @@ use level_studio::app::{AppCommand, JobMode, PackCommand, Settings, StudioApp, S
 use std::time::{Duration, Instant};
 use toy::{register_toy, TOY};
 
+/// The tool windows the installed plug-ins add, in the window's order.
+fn studio_core_tools() -> Vec<std::sync::Arc<studio_ui::Tool>> {
+    level_studio::game::registry::entries::<studio_ui::Tool>()
+}
+
 fn steps(h: &mut Harness<'_, StudioApp>, n: usize) {
     for _ in 0..n {
         h.step();
@@ -55,6 +60,22 @@ fn a_registered_toy_game_is_edited_analysed_generated_played_and_saved_in_the_wi
     h.get_by_label_contains("CRATE").click();
     steps(&mut h, 2);
     let centre = h.state().canvas().cell_center(1, 1);
+    click_at(&mut h, centre);
+    assert_eq!(h.state().editor().board().to_rows(), ["ooo", "oxo", "ooo"]);
+
+    // The toy's tool window (its plug-in's window part) counts the canvas's crates and puts
+    // an emptied copy on the canvas.
+    let tool = studio_core_tools()
+        .iter()
+        .position(|t| t.game == TOY)
+        .expect("the toy's tool is registered");
+    command(&mut h, AppCommand::ToggleTool(tool));
+    steps(&mut h, 2);
+    h.get_by_label_contains("1 crates");
+    h.get_by_label("Empty it").click();
+    steps(&mut h, 3);
+    assert_eq!(h.state().editor().board().to_rows(), ["ooo", "ooo", "ooo"]);
+    command(&mut h, AppCommand::ToggleTool(tool));
     click_at(&mut h, centre);
     assert_eq!(h.state().editor().board().to_rows(), ["ooo", "oxo", "ooo"]);
 
