@@ -1,5 +1,8 @@
-//! Agents that play a VGDL game: what `play --vgdl … --agent` runs.
+//! Agents that play a VGDL game: what `play --vgdl … --agent` runs. The agents by name (GVGAI's
+//! do-nothing and random controllers here, the planners from [`crate::planners`]), and a game
+//! played out by one. The [`Agent`] trait itself lives in [`crate::agent`].
 
+pub use crate::agent::Agent;
 use crate::load::Game;
 use std::time::{Duration, Instant};
 use studio_core::jobs::Cancel;
@@ -17,12 +20,6 @@ pub const AGENTS: [&str; 8] = [
     "rhea",
     "olets",
 ];
-
-/// An agent: picks the avatar's action each tick.
-pub trait Agent {
-    /// The action for this tick.
-    fn act(&mut self, state: &State) -> Action;
-}
 
 /// GVGAI's do-nothing controller: NIL every tick.
 #[derive(Clone, Copy, Debug, Default)]

@@ -11,6 +11,7 @@
 //! statistics) and `list --vgdl DIR` (which of a folder's games run and what the others
 //! lack), and holds the agents that play on the engine's forward model ([`agents`]).
 
+pub mod agent;
 pub mod agents;
 pub mod cli;
 pub mod evolve;

@@ -10,7 +10,7 @@
 //! advance draws from a generator seeded by the agent (GVGAI's forward model has its own
 //! generator too).
 
-use crate::agents::Agent;
+use crate::agent::Agent;
 use crate::load::Game;
 use studio_core::search::{flat_mcts, mcts, one_step, Draws, ForwardModel, MctsConfig, Noise};
 use vgdl::rng::JavaRandom;
