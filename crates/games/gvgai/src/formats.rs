@@ -15,7 +15,7 @@ use studio_core::level::Pack;
 pub fn import_game(path: &std::path::Path) -> Result<(Pack, Vec<String>), FormatError> {
     let text = crate::load::read_text(path).map_err(|e| FormatError::refused(format!("{e:#}")))?;
     let file = path.display().to_string();
-    let game = open(&file, &text).map_err(FormatError::Refused)?;
+    let game = open(&file, &text).map_err(FormatError::game)?;
     let stem = path
         .file_stem()
         .map_or(String::new(), |s| s.to_string_lossy().into_owned());

@@ -67,15 +67,46 @@ fn text_hash(text: &str) -> u32 {
     h
 }
 
+/// Why a VGDL description does not open as a studio game.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum OpenError {
+    /// The description does not read, or uses a feature the engine lacks (`FILE:LINE: why`).
+    Vgdl(vgdl::VgdlError),
+    /// It reads, but the studio cannot show it (a level mapping that places no avatar, more
+    /// characters than the palette holds), in words naming the file.
+    Refused(String),
+    /// A thread panicked while opening a game.
+    Poisoned,
+}
+
+impl std::fmt::Display for OpenError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            OpenError::Vgdl(e) => e.fmt(f),
+            OpenError::Refused(why) => f.write_str(why),
+            OpenError::Poisoned => f.write_str("the games list is poisoned"),
+        }
+    }
+}
+
+impl std::error::Error for OpenError {}
+
+impl From<vgdl::VgdlError> for OpenError {
+    fn from(e: vgdl::VgdlError) -> Self {
+        OpenError::Vgdl(e)
+    }
+}
+
 /// The game of `text` (read from a file named `file`), registered with the studio: the one
 /// opened before when the text is the same.
 ///
 /// # Errors
-/// A description that does not read or uses a feature the engine lacks (`FILE:LINE: why`),
-/// or one without an avatar in its level mapping.
-pub fn open(file: &str, text: &str) -> Result<&'static VgdlGame, String> {
+/// [`OpenError::Vgdl`] for a description that does not read or uses a feature the engine
+/// lacks (`FILE:LINE: why`), [`OpenError::Refused`] for one without an avatar in its level
+/// mapping.
+pub fn open(file: &str, text: &str) -> Result<&'static VgdlGame, OpenError> {
     let hash = text_hash(text);
-    let mut opened = OPENED.lock().map_err(|_| "the games list is poisoned")?;
+    let mut opened = OPENED.lock().map_err(|_| OpenError::Poisoned)?;
     let stem = stem_of(file);
     if let Some(game) = opened
         .iter()
@@ -83,8 +114,8 @@ pub fn open(file: &str, text: &str) -> Result<&'static VgdlGame, String> {
     {
         return Ok(game);
     }
-    let desc = vgdl::parse(text, file).map_err(|e| e.to_string())?;
-    let rules = Arc::new(vgdl::compile(&desc, file).map_err(|e| e.to_string())?);
+    let desc = vgdl::parse(text, file)?;
+    let rules = Arc::new(vgdl::compile(&desc, file)?);
     let loaded = Loaded { desc, rules };
     let game = VgdlGame::new(file, text, &stem, hash, loaded)?;
     let game: &'static VgdlGame = Box::leak(Box::new(game));
@@ -128,7 +159,7 @@ pub fn file_tag_for(file: &str, text: &str) -> String {
 fn load_source(source: &GameSource) -> Result<&'static dyn Game, FormatError> {
     open(&source.file, &source.text)
         .map(|g| g as &'static dyn Game)
-        .map_err(FormatError::Refused)
+        .map_err(FormatError::game)
 }
 
 /// The loader packs use to register their GVGAI games.
@@ -161,7 +192,7 @@ impl VgdlGame {
         stem: &str,
         hash: u32,
         game: Loaded,
-    ) -> Result<VgdlGame, String> {
+    ) -> Result<VgdlGame, OpenError> {
         let rules = &game.rules;
         let is_avatar = |name: &str| {
             rules
@@ -220,10 +251,10 @@ impl VgdlGame {
             tile_roles.push(*role);
         }
         if tiles.len() > usize::from(u8::MAX) {
-            return Err(format!(
+            return Err(OpenError::Refused(format!(
                 "{file}: {} level characters is more than the studio's palette holds (255)",
                 tiles.len()
-            ));
+            )));
         }
         // The empty cell: a character placing only the background (else the fewest sprites),
         // never the avatar's.

@@ -103,7 +103,8 @@ fn bad_descriptions_and_levels_are_refused_in_words() {
         "broken.txt",
         "BasicGame\n  SpriteSet\n    x > NoSuchClass\n",
     )
-    .unwrap_err();
+    .unwrap_err()
+    .to_string();
     assert!(e.contains("broken.txt:3"), "{e}");
     let g = door();
     let e = g.check(&rows("wwww\nwAzw\nwwww")).unwrap_err().to_string();
