@@ -3,7 +3,7 @@
 //!
 //! - Encoder: three 4 × 4 convolutions of stride 2 (16 → 8 → 4 → 2 cells a side) with
 //!   [`CHANNELS`] filters, a dense layer of [`DENSE`], then μ and log σ² of
-//!   [`super::vae::LATENT`] dimensions. The paper: 256, 256 and 128 filters, a dense layer of
+//!   [`super::shape::LATENT`] dimensions. The paper: 256, 256 and 128 filters, a dense layer of
 //!   1,024 and 512 latent dimensions, batch normalisation after every layer.
 //! - Decoder: the mirror image — dense, then three steps of nearest-neighbour upsampling ×2
 //!   followed by a 3 × 3 convolution, the last giving the cell's 15 logits (unified) or 16
@@ -17,7 +17,7 @@
 //! out), so training, decoding and evaluation are shared.
 
 use super::data::SIDE;
-use super::vae::{CELLS, LATENT};
+use super::shape::{CELLS, LATENT};
 use candle_core::{Module, Tensor};
 use candle_nn::{conv2d, linear, Conv2d, Conv2dConfig, Linear, VarBuilder};
 

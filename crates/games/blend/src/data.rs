@@ -6,9 +6,12 @@
 //!
 //! Blank padding is `-` (Zelda's void, which Table I merges with the rope), so it counts for
 //! neither game.
+//!
+//! A segment becomes a studio level, tagged with its source game, by [`segment_level`].
 
 pub use super::level::SIDE;
 use std::path::{Path, PathBuf};
+use studio_core::level::Level;
 use studio_core::rng::Rng;
 
 /// The game a segment was cut from.
@@ -29,6 +32,22 @@ pub struct Segment {
     pub source: Source,
     /// 16 rows of 16 letters.
     pub rows: Vec<String>,
+}
+
+/// A segment as a studio level, tagged with its source game.
+pub fn segment_level(segment: &Segment) -> Level {
+    Level {
+        game: super::ID,
+        name: segment.name.clone(),
+        cells: segment.rows.clone(),
+        symmetry: Default::default(),
+        tags: vec![match segment.source {
+            Source::LodeRunner => "lode-runner".into(),
+            Source::Zelda => "zelda".into(),
+        }],
+        figures: None,
+        playtests: Vec::new(),
+    }
 }
 
 /// The train / test / validation split.
@@ -238,7 +257,7 @@ pub fn import_lode_runner(
     for path in &files {
         let text = studio_core::io::read_text(path)?;
         for segment in lode_runner_segments(path, &text)? {
-            levels.push(crate::generators::segment_level(&segment));
+            levels.push(segment_level(&segment));
         }
     }
     Ok(studio_core::formats::Imported {

@@ -32,6 +32,9 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use studio_core::rng::Rng;
 
+/// Names of the learned representation's tensors in a model file.
+pub const EMBED_PREFIX: &str = "embed";
+
 /// Each game's own tiles: Lode Runner's VGLC letters, then Zelda's.
 pub const OWN: [(Source, char); 18] = [
     (Source::LodeRunner, 'B'),
@@ -342,7 +345,7 @@ pub fn train(
     let device = studio_ml::device();
     let varmap = VarMap::new();
     let encoder = TileEncoder::new(
-        VarBuilder::from_varmap(&varmap, DType::F32, &device).pp(super::vae::EMBED_PREFIX),
+        VarBuilder::from_varmap(&varmap, DType::F32, &device).pp(EMBED_PREFIX),
         config.neighbours,
     )?;
     let width = config.neighbours.width();

@@ -1,6 +1,7 @@
 //! Blend generators: segments drawn from the VGLC data, and random blends decoded from a VAE's
 //! prior.
 
+pub use super::data::segment_level;
 use super::data::{self, Segment, Source};
 use std::sync::Arc;
 use studio_core::game::{
@@ -20,22 +21,6 @@ pub fn all() -> Vec<Arc<dyn LevelGenerator>> {
         Arc::new(VaeBlends { id: "cte-cnn" }),
         Arc::new(VaeBlends { id: "vglc-cnn" }),
     ]
-}
-
-/// A segment as a studio level, tagged with its source game.
-pub fn segment_level(segment: &Segment) -> Level {
-    Level {
-        game: super::ID,
-        name: segment.name.clone(),
-        cells: segment.rows.clone(),
-        symmetry: Default::default(),
-        tags: vec![match segment.source {
-            Source::LodeRunner => "lode-runner".into(),
-            Source::Zelda => "zelda".into(),
-        }],
-        figures: None,
-        playtests: Vec::new(),
-    }
 }
 
 /// Segments of the training data, drawn at random (the two games' originals to blend from).

@@ -16,6 +16,7 @@ pub mod lab;
 pub mod level;
 pub mod metrics;
 pub mod play;
+pub mod shape;
 pub mod tiles;
 #[cfg(feature = "ui")]
 pub mod ui;

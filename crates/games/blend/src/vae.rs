@@ -33,12 +33,11 @@ use std::time::Instant;
 use studio_core::rng::Rng;
 use studio_ml::{self as ml, Stamped, WeightsStamp};
 
-/// Cells in a segment.
-pub const CELLS: usize = SIDE * SIDE;
+pub use super::embed::EMBED_PREFIX;
+pub use super::shape::{CELLS, LATENT};
+
 /// Tiles in the unified set.
 pub const TILES: usize = LETTERS.len();
-/// Latent dimensions.
-pub const LATENT: usize = 32;
 /// Hidden widths of the FC-VAE's encoder (the decoder mirrors them): the shipped models'.
 pub const HIDDEN: &[usize] = &[512, 256];
 /// The paper's FC-VAE widths (§III-B: 1,024, 512, 256 and 128), without its batch
@@ -774,8 +773,6 @@ pub struct BlendModel {
     pub sidecar: BlendSidecar,
 }
 
-/// Names of the learned representation's tensors in a model file.
-pub const EMBED_PREFIX: &str = "embed";
 const TABLE_KEY: &str = "embed_table";
 const LETTERS_KEY: &str = "embed_tiles";
 
