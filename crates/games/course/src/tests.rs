@@ -602,3 +602,35 @@ fn ddpg_training_fingerprints_are_unchanged() {
     println!("ddpg fingerprints {got:#x?}");
     assert_eq!(got, (0xd6bc_bf22_9e27_9320, 0x03f6_cc4d_6305_18bd));
 }
+
+#[test]
+fn a_failed_job_tells_missing_weights_from_a_bad_request() {
+    use studio_core::game::{Conditions, GenRequest, ModelCache, ModelError};
+    use studio_core::generation::{run, RequestError};
+    use studio_core::jobs::{Cancel, JobError};
+    use studio_ml::WeightsError;
+    let dir = tempfile::tempdir().unwrap();
+    let mut request = GenRequest {
+        game: crate::ID,
+        generator: "ddpg",
+        conditions: Conditions::default(),
+        count: 1,
+        seed: 0,
+        validated_only: false,
+        weights: Some(dir.path().join("none.safetensors")),
+    };
+    let models = ModelCache::new(dir.path());
+    let failed = |r: &GenRequest| -> JobError {
+        run(r, &models, &Cancel::default(), &mut |_, _| {}, &mut |_| {}).unwrap_err()
+    };
+    let missing = failed(&request);
+    let weights = missing
+        .downcast_ref::<ModelError>()
+        .and_then(|e| e.downcast_ref::<WeightsError>());
+    assert!(weights.is_some_and(WeightsError::is_missing), "{missing}");
+    assert!(!missing.source_is::<RequestError>(), "{missing}");
+    request.count = 0;
+    let bad = failed(&request);
+    assert!(bad.source_is::<RequestError>(), "{bad}");
+    assert_eq!(bad.to_string(), "count must be at least 1");
+}
