@@ -311,60 +311,115 @@ pub fn judge(
     seed: u64,
     games: u32,
 ) -> Evaluation {
-    let (w, h) = (tiles.width(), tiles.height());
     let rows = rows_of(game, tiles);
-    let avatars = tiles
-        .cells()
-        .iter()
-        .filter(|&&t| Some(t) == game.avatar_tile())
-        .count();
-    let inside = w.saturating_sub(2) * h.saturating_sub(2);
-    let covered = tiles
-        .iter()
-        .filter(|&(x, y, t)| {
-            x > 0 && y > 0 && x + 1 < w && y + 1 < h && category(game, t).is_some()
-        })
-        .count();
-    let cover = covered as f64 / inside.max(1) as f64;
-    let level_groups = groups(game, tiles);
-    // The categories the game's characters have (the avatar counts as one kind).
-    let mut wanted: Vec<Category> = (0..studio_core::game::Game::tiles(game).len() as u8)
-        .filter_map(|t| category(game, t))
-        .collect();
-    wanted.sort_by_key(|c| *c as u8);
-    wanted.dedup();
-    let present: usize = wanted
-        .iter()
-        .filter(|&&c| level_groups.iter().any(|g| g.category == c))
-        .count()
-        + usize::from(avatars > 0);
-    let kinds = wanted.len() + 1;
+    let make_up = MakeUp::of(game, tiles);
     let survive_wins = won_by_surviving(game);
     let start = game.state(&rows, seed as i64);
-    let play = |name: &str| -> Vec<(GaGame, State)> {
-        let Ok(state) = &start else {
-            return Vec::new();
-        };
-        (0..u64::from(games))
-            .filter_map(|g| {
-                let s = seed.wrapping_add(g) as i64;
-                let mut state = state.clone();
-                state.rng = vgdl::rng::JavaRandom::new(s);
-                let budget = (name == STRONG).then_some(GA_BUDGET);
-                // The GA's agents are known names: an unknown one plays no game.
-                let mut agent = agents::with_budget(name, s, &game.game, budget).ok()?;
-                Some(play_until(
-                    state,
-                    agent.as_mut(),
-                    GA_TICK_LIMIT,
-                    survive_wins,
-                ))
-            })
-            .collect()
-    };
+    let play = |name: &str| play_games(game, start.as_ref().ok(), name, seed, games, survive_wins);
     let strong = play(STRONG);
     let naive = play(NAIVE);
     let idle = play("donothing");
+    let constraints = judge_constraints(&make_up, &start, &strong, &idle, survive_wins);
+    let terms = judge_terms(game, &make_up.groups, fitness, &strong, &naive);
+    Evaluation { constraints, terms }
+}
+
+/// What a level holds, before any game is played: its avatars, how much of its inside is
+/// covered, its sprite groups and how many of the game's kinds are present.
+struct MakeUp {
+    avatars: usize,
+    cover: f64,
+    groups: Vec<Group>,
+    /// The kinds present (the avatar and each sprite category)…
+    present: usize,
+    /// … of the kinds the game has.
+    kinds: usize,
+}
+
+impl MakeUp {
+    fn of(game: &VgdlGame, tiles: &Grid<u8>) -> Self {
+        let (w, h) = (tiles.width(), tiles.height());
+        let avatars = tiles
+            .cells()
+            .iter()
+            .filter(|&&t| Some(t) == game.avatar_tile())
+            .count();
+        let inside = w.saturating_sub(2) * h.saturating_sub(2);
+        let covered = tiles
+            .iter()
+            .filter(|&(x, y, t)| {
+                x > 0 && y > 0 && x + 1 < w && y + 1 < h && category(game, t).is_some()
+            })
+            .count();
+        let cover = covered as f64 / inside.max(1) as f64;
+        let groups = groups(game, tiles);
+        // The categories the game's characters have (the avatar counts as one kind).
+        let mut wanted: Vec<Category> = (0..studio_core::game::Game::tiles(game).len() as u8)
+            .filter_map(|t| category(game, t))
+            .collect();
+        wanted.sort_by_key(|c| *c as u8);
+        wanted.dedup();
+        let present: usize = wanted
+            .iter()
+            .filter(|&&c| groups.iter().any(|g| g.category == c))
+            .count()
+            + usize::from(avatars > 0);
+        let kinds = wanted.len() + 1;
+        MakeUp {
+            avatars,
+            cover,
+            groups,
+            present,
+            kinds,
+        }
+    }
+}
+
+/// `games` seeded games of the agent `name` from `start` (none when the level does not start).
+fn play_games(
+    game: &VgdlGame,
+    start: Option<&State>,
+    name: &str,
+    seed: u64,
+    games: u32,
+    survive_wins: bool,
+) -> Vec<(GaGame, State)> {
+    let Some(state) = start else {
+        return Vec::new();
+    };
+    (0..u64::from(games))
+        .filter_map(|g| {
+            let s = seed.wrapping_add(g) as i64;
+            let mut state = state.clone();
+            state.rng = vgdl::rng::JavaRandom::new(s);
+            let budget = (name == STRONG).then_some(GA_BUDGET);
+            // The GA's agents are known names: an unknown one plays no game.
+            let mut agent = agents::with_budget(name, s, &game.game, budget).ok()?;
+            Some(play_until(
+                state,
+                agent.as_mut(),
+                GA_TICK_LIMIT,
+                survive_wins,
+            ))
+        })
+        .collect()
+}
+
+/// The GA's seven constraints, from the level's make-up and the strong and idle agents' games.
+fn judge_constraints<E: std::fmt::Display>(
+    make_up: &MakeUp,
+    start: &Result<State, E>,
+    strong: &[(GaGame, State)],
+    idle: &[(GaGame, State)],
+    survive_wins: bool,
+) -> Vec<Constraint> {
+    let MakeUp {
+        avatars,
+        cover,
+        present,
+        kinds,
+        ..
+    } = *make_up;
     let wins: Vec<&GaGame> = strong.iter().map(|(g, _)| g).filter(|g| g.won).collect();
     let solution = if wins.is_empty() {
         0.0
@@ -404,7 +459,7 @@ pub fn judge(
             strong.len()
         )
     });
-    let constraints = vec![
+    vec![
         Constraint {
             name: "solution length",
             value: (solution / MIN_SOLUTION_TICKS).min(1.0),
@@ -449,7 +504,18 @@ pub fn judge(
             value: strong_win_rate,
             text: format!("{STRONG} wins {} of {} games", wins.len(), strong.len()),
         },
-    ];
+    ]
+}
+
+/// The GA's three fitness terms: the strong agent's lead over the naive one, the avatar's
+/// rules the strong agent fired, and the level's patterns.
+fn judge_terms(
+    game: &VgdlGame,
+    level_groups: &[Group],
+    fitness: Fitness,
+    strong: &[(GaGame, State)],
+    naive: &[(GaGame, State)],
+) -> Vec<Term> {
     let strong_mean = strong.iter().map(|(g, _)| g.score).sum::<f64>() / strong.len().max(1) as f64;
     let best_naive = naive
         .iter()
@@ -466,7 +532,7 @@ pub fn judge(
         .iter()
         .filter(|&&r| strong.iter().any(|(_, s)| s.fired(r)))
         .count();
-    let terms = vec![
+    vec![
         Term {
             name: "score difference",
             value: 1.0 / (1.0 + (-difference).exp()),
@@ -481,16 +547,15 @@ pub fn judge(
         },
         Term {
             name: "FPattern",
-            value: pattern::f_pattern(&level_groups, fitness),
+            value: pattern::f_pattern(level_groups, fitness),
             text: format!(
                 "{} groups, mean size {:.2} ({})",
                 level_groups.len(),
-                pattern::mean_group_size(&level_groups),
+                pattern::mean_group_size(level_groups),
                 fitness.letter()
             ),
         },
-    ];
-    Evaluation { constraints, terms }
+    ]
 }
 
 /// "Evolve (α)" / "Evolve (β)" of a GVGAI game in the window's sidebar.

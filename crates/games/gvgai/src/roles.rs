@@ -18,7 +18,7 @@
 
 use crate::load::Game;
 use studio_core::evolve::pattern::Category;
-use vgdl::rules::{Class, Effect, Kind, Term};
+use vgdl::rules::{Class, Effect, Kind, Rules, Term};
 
 /// The role of each sprite type (GVGAI's numbering); the avatar's types are `Other`.
 pub fn roles(game: &Game) -> Vec<Category> {
@@ -27,13 +27,32 @@ pub fn roles(game: &Game) -> Vec<Category> {
     let avatar_kinds: Vec<bool> = (0..n)
         .map(|k| rules.types[k].class.is_some_and(|c| c.is_avatar()))
         .collect();
-    let is_avatar_group = |k: Kind| rules.subtypes[k].iter().any(|&s| avatar_kinds[s]);
-    let (mut goal, mut harmful, mut collectible, mut solid) = (
-        vec![false; n],
-        vec![false; n],
-        vec![false; n],
-        vec![false; n],
-    );
+    let goal = goal_kinds(rules);
+    let (mut harmful, collectible, solid) = avatar_rule_roles(rules, &avatar_kinds);
+    mark_cursing_harmful(rules, &avatar_kinds, &mut harmful);
+    mark_harmful_spawners(rules, &avatar_kinds, &mut harmful);
+    (0..n)
+        .map(|k| {
+            if avatar_kinds[k] {
+                Category::Other
+            } else if goal[k] {
+                Category::Goal
+            } else if harmful[k] {
+                Category::Harmful
+            } else if collectible[k] {
+                Category::Collectible
+            } else if solid[k] {
+                Category::Solid
+            } else {
+                Category::Other
+            }
+        })
+        .collect()
+}
+
+/// The types a winning termination counts (with their subtypes).
+fn goal_kinds(rules: &Rules) -> Vec<bool> {
+    let mut goal = vec![false; rules.types.len()];
     for t in &rules.terminations {
         let counted: Vec<Kind> = match t {
             Term::SpriteCounter {
@@ -50,6 +69,15 @@ pub fn roles(game: &Game) -> Vec<Category> {
             }
         }
     }
+    goal
+}
+
+/// What the avatar's own interactions make of each type: (harmful, collectible, solid).
+fn avatar_rule_roles(rules: &Rules, avatar_kinds: &[bool]) -> (Vec<bool>, Vec<bool>, Vec<bool>) {
+    let n = rules.types.len();
+    let is_avatar_group = |k: Kind| rules.subtypes[k].iter().any(|&s| avatar_kinds[s]);
+    let (mut harmful, mut collectible, mut solid) =
+        (vec![false; n], vec![false; n], vec![false; n]);
     for (a, b, list) in &rules.pairs {
         for rule in list {
             let (actor_is_avatar, actee_is_avatar) = (is_avatar_group(*a), is_avatar_group(*b));
@@ -98,13 +126,20 @@ pub fn roles(game: &Game) -> Vec<Category> {
             }
         }
     }
-    // What turns a sprite into a type a losing termination counts is harmful (the avatar's
-    // own loss is the avatar rules' business above). `subtypes` lists a type's ancestors
-    // too, as GVGAI's does; what a termination counts is the leaves under its type.
-    let leaves = |k: Kind| {
-        (0..n).filter(move |&s| rules.types[s].leaf && rules.types[s].itypes.contains(&k))
-    };
-    let mut lost = vec![false; n];
+    (harmful, collectible, solid)
+}
+
+/// The leaf types under `k` (what a termination counting `k` counts).
+fn leaves(rules: &Rules, k: Kind) -> impl Iterator<Item = Kind> + '_ {
+    (0..rules.types.len())
+        .filter(move |&s| rules.types[s].leaf && rules.types[s].itypes.contains(&k))
+}
+
+/// What turns a sprite into a type a losing termination counts is harmful (the avatar's
+/// own loss is the avatar rules' business above). `subtypes` lists a type's ancestors
+/// too, as GVGAI's does; what a termination counts is the leaves under its type.
+fn mark_cursing_harmful(rules: &Rules, avatar_kinds: &[bool], harmful: &mut [bool]) {
+    let mut lost = vec![false; rules.types.len()];
     for t in &rules.terminations {
         let counted: Vec<Kind> = match t {
             Term::SpriteCounter {
@@ -122,7 +157,7 @@ pub fn roles(game: &Game) -> Vec<Category> {
             _ => Vec::new(),
         };
         for k in counted {
-            for s in leaves(k) {
+            for s in leaves(rules, k) {
                 lost[s] = !avatar_kinds[s];
             }
         }
@@ -130,15 +165,18 @@ pub fn roles(game: &Game) -> Vec<Category> {
     for (_, b, list) in &rules.pairs {
         for rule in list {
             if let Effect::TransformTo { to, .. } = rule.effect {
-                if leaves(to).any(|s| lost[s]) {
-                    for s in leaves(*b) {
+                if leaves(rules, to).any(|s| lost[s]) {
+                    for s in leaves(rules, *b) {
                         harmful[s] |= !avatar_kinds[s];
                     }
                 }
             }
         }
     }
-    // A spawner of something harmful is harmful, to any depth.
+}
+
+/// A spawner of something harmful is harmful, to any depth.
+fn mark_harmful_spawners(rules: &Rules, avatar_kinds: &[bool], harmful: &mut [bool]) {
     let spawned = |k: Kind| -> Vec<Kind> {
         let proto = &rules.types[k].proto;
         match rules.types[k].class {
@@ -153,13 +191,13 @@ pub fn roles(game: &Game) -> Vec<Category> {
     };
     loop {
         let mut changed = false;
-        for k in 0..n {
+        for k in 0..rules.types.len() {
             if harmful[k] || avatar_kinds[k] {
                 continue;
             }
             let spawns_harm = spawned(k)
                 .into_iter()
-                .any(|t| leaves(t).any(|s| harmful[s]));
+                .any(|t| leaves(rules, t).any(|s| harmful[s]));
             if spawns_harm {
                 harmful[k] = true;
                 changed = true;
@@ -169,23 +207,6 @@ pub fn roles(game: &Game) -> Vec<Category> {
             break;
         }
     }
-    (0..n)
-        .map(|k| {
-            if avatar_kinds[k] {
-                Category::Other
-            } else if goal[k] {
-                Category::Goal
-            } else if harmful[k] {
-                Category::Harmful
-            } else if collectible[k] {
-                Category::Collectible
-            } else if solid[k] {
-                Category::Solid
-            } else {
-                Category::Other
-            }
-        })
-        .collect()
 }
 
 /// The role of each level character: its sprites' most telling role (goal, harmful,
