@@ -2,6 +2,7 @@
 //! any GVGAI game, into a pack) and `eval --vgdl GAME.txt --model fi2pop --profile ALPHA
 //! BETA` (the relative performance profiles of the paper's eight controllers on them).
 
+use crate::agents::Outcome;
 use crate::evolve::{self, VgdlEvolution};
 use crate::level::{self, VgdlGame};
 use crate::profiles::{self, PROFILE_AGENTS};
@@ -286,9 +287,34 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
     // The packs name their game by its description: open it first (done above), so a
     // pack written by `generate --vgdl` of this description reads.
     let (alpha, beta) = (levels_of(g, a)?, levels_of(g, b)?);
-    // Each level plays every agent's full games: a bound, and a line a level (F35: 200 + 200
-    // levels printed nothing for an hour).
-    for (pack, levels) in [(a, &alpha), (b, &beta)] {
+    check_profile_sizes([(a, &alpha), (b, &beta)])?;
+    let started = std::time::Instant::now();
+    let (alpha_games, beta_games) = (
+        play_profile_pack(g, args, "alpha", &alpha, started)?,
+        play_profile_pack(g, args, "beta", &beta, started)?,
+    );
+    let alpha = ProfileSide::new(g, &alpha, alpha_games);
+    let beta = ProfileSide::new(g, &beta, beta_games);
+    let pairs = alpha.levels.len() * beta.levels.len();
+    let close = alpha
+        .levels
+        .iter()
+        .flat_map(|x| beta.levels.iter().map(move |y| distance(x, y)))
+        .filter(|&d| d <= 5)
+        .count();
+    let differences = profile_differences(&alpha, &beta);
+    if args.json {
+        print_profiles_json(g, args, &alpha, &beta, (close, pairs), &differences);
+    } else {
+        print_profiles_table(g, args, &alpha, &beta, (close, pairs), &differences);
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Each level plays every agent's full games: a bound, and a line a level (F35: 200 + 200
+/// levels printed nothing for an hour).
+fn check_profile_sizes(packs: [(&PathBuf, &Vec<Vec<String>>); 2]) -> Result<()> {
+    for (pack, levels) in packs {
         if levels.len() > MAX_PROFILE_LEVELS {
             bail!(
                 "{}: {} levels; a profile takes at most {MAX_PROFILE_LEVELS} a pack (each plays \
@@ -299,90 +325,110 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
             );
         }
     }
+    Ok(())
+}
+
+/// Every profile agent's games on each level of one pack, a line a level on stderr.
+fn play_profile_pack(
+    g: &VgdlGame,
+    args: &EvalArgs,
+    name: &str,
+    levels: &[Vec<String>],
+    started: std::time::Instant,
+) -> Result<Vec<Vec<Vec<Outcome>>>> {
     let cancel = Cancel::default();
-    let started = std::time::Instant::now();
-    let run = |name: &str, levels: &[Vec<String>]| -> Result<Vec<_>> {
-        let mut all = Vec::with_capacity(levels.len());
-        for (i, level) in levels.iter().enumerate() {
-            let one = profiles::profile_games(
-                g,
-                std::slice::from_ref(level),
-                &PROFILE_AGENTS,
-                args.games,
-                args.seed,
-                args.budget,
-                &cancel,
-            )
-            .map_err(|e| anyhow!("{e}"))?;
-            all.extend(one);
-            eprintln!(
-                "{name}: level {}/{} played by {} agents ({:.0} s)",
-                i + 1,
-                levels.len(),
-                PROFILE_AGENTS.len(),
-                started.elapsed().as_secs_f64()
-            );
-        }
-        Ok(all)
-    };
-    let (alpha_games, beta_games) = (run("alpha", &alpha)?, run("beta", &beta)?);
-    let (alpha_levels, beta_levels) = (
-        profiles::per_level(&alpha_games),
-        profiles::per_level(&beta_games),
-    );
-    let tiles = |levels: &[Vec<String>]| -> Vec<Grid<u8>> {
-        levels
+    let mut all = Vec::with_capacity(levels.len());
+    for (i, level) in levels.iter().enumerate() {
+        let one = profiles::profile_games(
+            g,
+            std::slice::from_ref(level),
+            &PROFILE_AGENTS,
+            args.games,
+            args.seed,
+            args.budget,
+            &cancel,
+        )
+        .map_err(|e| anyhow!("{e}"))?;
+        all.extend(one);
+        eprintln!(
+            "{name}: level {}/{} played by {} agents ({:.0} s)",
+            i + 1,
+            levels.len(),
+            PROFILE_AGENTS.len(),
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(all)
+}
+
+/// One pack's side of a profile: its levels, each agent's games on them, the per-level
+/// (win rate, normalised score) and the mean group size.
+struct ProfileSide<'a> {
+    levels: &'a [Vec<String>],
+    games: Vec<Vec<Vec<Outcome>>>,
+    per_level: Vec<Vec<(f64, f64)>>,
+    size: f64,
+}
+
+impl<'a> ProfileSide<'a> {
+    fn new(g: &VgdlGame, levels: &'a [Vec<String>], games: Vec<Vec<Vec<Outcome>>>) -> Self {
+        let per_level = profiles::per_level(&games);
+        let tiles: Vec<Grid<u8>> = levels
             .iter()
             .filter_map(|l| evolve::tiles_of(g, l).ok())
-            .collect()
-    };
-    let (alpha_size, beta_size) = (
-        evolve::mean_group_size(g, &tiles(&alpha)),
-        evolve::mean_group_size(g, &tiles(&beta)),
-    );
-    let pairs = alpha.len() * beta.len();
-    let close = alpha
-        .iter()
-        .flat_map(|x| beta.iter().map(move |y| distance(x, y)))
-        .filter(|&d| d <= 5)
-        .count();
-    let agent_json =
-        |games: &[Vec<Vec<crate::agents::Outcome>>], levels: &[Vec<(f64, f64)>], a: usize| {
-            let outcomes: Vec<f64> = games
-                .iter()
-                .flat_map(|l| l[a].iter().map(|o| if o.won { 1.0 } else { 0.0 }))
-                .collect();
-            let norm: Vec<f64> = levels.iter().map(|l| l[a].1).collect();
-            let (win, win_ci) = mean_ci(&outcomes);
-            let (score, score_ci) = mean_ci(&norm);
-            json!({
-                "win_rate": win,
-                "win_rate_ci95": win_ci,
-                "normalised_score": score,
-                "normalised_score_ci95": score_ci,
-                "per_level_normalised_score": norm,
-            })
-        };
-    let side = |levels: &[Vec<String>],
-                games: &[Vec<Vec<crate::agents::Outcome>>],
-                per: &[Vec<(f64, f64)>],
-                size: f64| {
+            .collect();
+        let size = evolve::mean_group_size(g, &tiles);
+        ProfileSide {
+            levels,
+            games,
+            per_level,
+            size,
+        }
+    }
+
+    /// Agent `a`'s win rate and normalised score, with their 95 % intervals.
+    fn agent_json(&self, a: usize) -> serde_json::Value {
+        let outcomes: Vec<f64> = self
+            .games
+            .iter()
+            .flat_map(|l| l[a].iter().map(|o| if o.won { 1.0 } else { 0.0 }))
+            .collect();
+        let norm: Vec<f64> = self.per_level.iter().map(|l| l[a].1).collect();
+        let (win, win_ci) = mean_ci(&outcomes);
+        let (score, score_ci) = mean_ci(&norm);
         json!({
-            "rooms": levels.len(),
-            "mean_group_size": size,
+            "win_rate": win,
+            "win_rate_ci95": win_ci,
+            "normalised_score": score,
+            "normalised_score_ci95": score_ci,
+            "per_level_normalised_score": norm,
+        })
+    }
+
+    fn json(&self) -> serde_json::Value {
+        json!({
+            "rooms": self.levels.len(),
+            "mean_group_size": self.size,
             "profiles": PROFILE_AGENTS
                 .iter()
                 .enumerate()
-                .map(|(i, name)| ((*name).to_string(), agent_json(games, per, i)))
+                .map(|(i, name)| ((*name).to_string(), self.agent_json(i)))
                 .collect::<serde_json::Map<_, _>>(),
         })
-    };
-    // α − β per agent: the win rates' difference with a normal 95 % interval over games.
-    let differences: Vec<(String, f64, f64, f64, f64)> = PROFILE_AGENTS
+    }
+}
+
+/// An agent's α − β: the win rates' difference with its 95 % half-width, the normalised
+/// scores' difference with its.
+type Difference = (String, f64, f64, f64, f64);
+
+/// α − β per agent: the win rates' difference with a normal 95 % interval over games.
+fn profile_differences(alpha: &ProfileSide, beta: &ProfileSide) -> Vec<Difference> {
+    PROFILE_AGENTS
         .iter()
         .enumerate()
         .map(|(i, name)| {
-            let rate = |games: &[Vec<Vec<crate::agents::Outcome>>]| {
+            let rate = |games: &[Vec<Vec<Outcome>>]| {
                 let all: Vec<bool> = games
                     .iter()
                     .flat_map(|l| l[i].iter().map(|o| o.won))
@@ -390,10 +436,10 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
                 let p = all.iter().filter(|&&w| w).count() as f64 / all.len().max(1) as f64;
                 (p, all.len().max(1) as f64)
             };
-            let ((p1, n1), (p2, n2)) = (rate(&alpha_games), rate(&beta_games));
+            let ((p1, n1), (p2, n2)) = (rate(&alpha.games), rate(&beta.games));
             let half = 1.96 * (p1 * (1.0 - p1) / n1 + p2 * (1.0 - p2) / n2).sqrt();
-            let s1: Vec<f64> = alpha_levels.iter().map(|l| l[i].1).collect();
-            let s2: Vec<f64> = beta_levels.iter().map(|l| l[i].1).collect();
+            let s1: Vec<f64> = alpha.per_level.iter().map(|l| l[i].1).collect();
+            let s2: Vec<f64> = beta.per_level.iter().map(|l| l[i].1).collect();
             let (m1, c1) = mean_ci(&s1);
             let (m2, c2) = mean_ci(&s2);
             (
@@ -404,31 +450,51 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
                 (c1.powi(2) + c2.powi(2)).sqrt(),
             )
         })
-        .collect();
-    if args.json {
-        println!(
-            "{}",
-            json!({
-                "game": g.file(),
-                "games": args.games,
-                "seed": args.seed,
-                "budget": args.budget.unwrap_or(crate::planners::MCTS_ITERATIONS),
-                "agents": "gvgai",
-                "alpha": side(&alpha, &alpha_games, &alpha_levels, alpha_size),
-                "beta": side(&beta, &beta_games, &beta_levels, beta_size),
-                "pairs": pairs,
-                "pairs_within_5_cells": close,
-                "alpha_minus_beta": differences
-                    .iter()
-                    .map(|(n, w, wc, s, sc)| ((n.clone()), json!({
-                        "win_rate": w, "win_rate_ci95": wc,
-                        "normalised_score": s, "normalised_score_ci95": sc,
-                    })))
-                    .collect::<serde_json::Map<_, _>>(),
-            })
-        );
-        return Ok(ExitCode::SUCCESS);
-    }
+        .collect()
+}
+
+/// `eval --vgdl … --profile … --json`: the profiles as one JSON object.
+fn print_profiles_json(
+    g: &VgdlGame,
+    args: &EvalArgs,
+    alpha: &ProfileSide,
+    beta: &ProfileSide,
+    (close, pairs): (usize, usize),
+    differences: &[Difference],
+) {
+    println!(
+        "{}",
+        json!({
+            "game": g.file(),
+            "games": args.games,
+            "seed": args.seed,
+            "budget": args.budget.unwrap_or(crate::planners::MCTS_ITERATIONS),
+            "agents": "gvgai",
+            "alpha": alpha.json(),
+            "beta": beta.json(),
+            "pairs": pairs,
+            "pairs_within_5_cells": close,
+            "alpha_minus_beta": differences
+                .iter()
+                .map(|(n, w, wc, s, sc)| ((n.clone()), json!({
+                    "win_rate": w, "win_rate_ci95": wc,
+                    "normalised_score": s, "normalised_score_ci95": sc,
+                })))
+                .collect::<serde_json::Map<_, _>>(),
+        })
+    );
+}
+
+/// `eval --vgdl … --profile …`: the profiles as a table.
+fn print_profiles_table(
+    g: &VgdlGame,
+    args: &EvalArgs,
+    alpha: &ProfileSide,
+    beta: &ProfileSide,
+    (close, pairs): (usize, usize),
+    differences: &[Difference],
+) {
+    let (alpha_size, beta_size) = (alpha.size, beta.size);
     println!(
         "Relative performance profiles on {}: {} games per agent and level (seed {}, budget {})",
         g.file(),
@@ -439,13 +505,14 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
     println!(
         "α: {} levels, mean group size {alpha_size:.2}    β: {} levels, mean group size \
          {beta_size:.2}    α/β pairs within 5 cells: {close} of {pairs}",
-        alpha.len(),
-        beta.len()
+        alpha.levels.len(),
+        beta.levels.len()
     );
     println!(
         "{:<10} {:>7} {:>7} {:>16} {:>8} {:>8} {:>16}",
         "agent", "α win", "β win", "α−β win (95 %)", "α norm", "β norm", "α−β norm (95 %)"
     );
+    let (alpha_levels, beta_levels) = (&alpha.per_level, &beta.per_level);
     let n_a = alpha_levels.len().max(1) as f64;
     let n_b = beta_levels.len().max(1) as f64;
     for (i, (name, w, wc, s, sc)) in differences.iter().enumerate() {
@@ -461,5 +528,4 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
             wc
         );
     }
-    Ok(ExitCode::SUCCESS)
 }

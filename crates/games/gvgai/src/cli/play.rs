@@ -118,7 +118,25 @@ pub fn agent_seed(seed: i64) -> i64 {
 /// Files that do not read, a game the engine does not run yet, a level without an avatar, a
 /// script or agent that is not one.
 pub fn run(args: &PlayArgs) -> Result<ExitCode> {
-    // A flag of another mode is refused, not ignored (F38).
+    check_modes(args)?;
+    let games = args.games.unwrap_or(1);
+    let budget = args.budget.unwrap_or(DEFAULT_BUDGET);
+    let game = load::game(&args.vgdl)?;
+    let level = load::level(&game, &args.level)?;
+    let fresh = |seed: i64| -> Result<State> { Ok(State::new(game.rules.clone(), &level, seed)?) };
+    let mut out = std::io::stdout().lock();
+    if let Some(script) = &args.actions {
+        play_script(args, script, &fresh, &mut out)?;
+    } else if args.shortest {
+        shortest(args, budget, fresh(args.seed as i64)?, &mut out)?;
+    } else {
+        agent_games(args, &game, games, &fresh, &mut out)?;
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A flag of another mode is refused, not ignored (F38).
+fn check_modes(args: &PlayArgs) -> Result<()> {
     let misplaced = [
         (
             args.trace && args.actions.is_none(),
@@ -140,119 +158,129 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
     if let Some((_, why)) = misplaced.iter().find(|(wrong, _)| *wrong) {
         bail!("{why}");
     }
-    let games = args.games.unwrap_or(1);
-    let budget = args.budget.unwrap_or(DEFAULT_BUDGET);
-    let game = load::game(&args.vgdl)?;
-    let level = load::level(&game, &args.level)?;
-    let fresh = |seed: i64| -> Result<State> { Ok(State::new(game.rules.clone(), &level, seed)?) };
-    let mut out = std::io::stdout().lock();
-    if let Some(script) = &args.actions {
-        let actions = parse_script(script).map_err(|e| anyhow!("--actions: {e}"))?;
-        let mut state = fresh(args.seed as i64)?;
-        let (bounds, started) = (agents::Bounds::default(), std::time::Instant::now());
-        let mut t = 0;
-        loop {
-            if state.is_over() {
-                if args.trace {
-                    writeln!(out, "{}", line(&state, t, None, Over::Yes))?;
-                }
-                break;
-            }
-            let Some(&action) = actions.get(t) else {
-                if args.trace {
-                    writeln!(out, "{}", line(&state, t, None, Over::Truncated))?;
-                }
-                break;
-            };
+    Ok(())
+}
+
+/// `--actions`: the script played from the seed's start, with `--trace` a line a tick, else the outcome.
+fn play_script(
+    args: &PlayArgs,
+    script: &str,
+    fresh: &dyn Fn(i64) -> Result<State>,
+    out: &mut impl Write,
+) -> Result<()> {
+    let actions = parse_script(script).map_err(|e| anyhow!("--actions: {e}"))?;
+    let mut state = fresh(args.seed as i64)?;
+    let (bounds, started) = (agents::Bounds::default(), std::time::Instant::now());
+    let mut t = 0;
+    loop {
+        if state.is_over() {
             if args.trace {
-                writeln!(out, "{}", line(&state, t, Some(action), Over::No))?;
+                writeln!(out, "{}", line(&state, t, None, Over::Yes))?;
             }
-            state.step(action);
-            bounds.check(&mut state, started);
-            t += 1;
+            break;
         }
-        if !args.trace {
-            let winner = match state.winner {
-                vgdl::Winner::None => "running".to_string(),
-                vgdl::Winner::Wins => "won".to_string(),
-                vgdl::Winner::Loses => "lost".to_string(),
-                vgdl::Winner::Stopped(limit) => limit.to_string(),
-            };
-            if args.json {
-                let outcome = if state.stopped().is_some() {
-                    "stopped"
-                } else {
-                    &winner
-                };
-                let mut row =
-                    json!({"ticks": state.tick, "score": state.score, "outcome": outcome});
-                if state.stopped().is_some() {
-                    row["why"] = json!(winner);
-                }
-                writeln!(out, "{row}")?;
-            } else {
-                writeln!(
-                    out,
-                    "{winner} after {} cycles (game tick {}), score {}",
-                    t, state.tick, state.score
-                )?;
+        let Some(&action) = actions.get(t) else {
+            if args.trace {
+                writeln!(out, "{}", line(&state, t, None, Over::Truncated))?;
             }
+            break;
+        };
+        if args.trace {
+            writeln!(out, "{}", line(&state, t, Some(action), Over::No))?;
         }
-        return Ok(ExitCode::SUCCESS);
+        state.step(action);
+        bounds.check(&mut state, started);
+        t += 1;
     }
-    if args.shortest {
-        let mut state = fresh(args.seed as i64)?;
-        state.freeze_npcs(args.frozen);
-        let found = vgdl::search::shortest_win(&state, budget);
-        use vgdl::search::{Budget, Found};
-        let (verdict, path, ran_out) = match &found {
-            Found::Win(path) => ("win", Some(path), None),
-            Found::NoWin => ("no win", None, None),
-            Found::OutOfBudget(which, seen) => ("out of budget", None, Some((*which, *seen))),
+    if !args.trace {
+        let winner = match state.winner {
+            vgdl::Winner::None => "running".to_string(),
+            vgdl::Winner::Wins => "won".to_string(),
+            vgdl::Winner::Loses => "lost".to_string(),
+            vgdl::Winner::Stopped(limit) => limit.to_string(),
         };
         if args.json {
+            let outcome = if state.stopped().is_some() {
+                "stopped"
+            } else {
+                &winner
+            };
+            let mut row = json!({"ticks": state.tick, "score": state.score, "outcome": outcome});
+            if state.stopped().is_some() {
+                row["why"] = json!(winner);
+            }
+            writeln!(out, "{row}")?;
+        } else {
             writeln!(
                 out,
-                "{}",
-                json!({
-                    "found": verdict,
-                    "length": path.map(Vec::len),
-                    "actions": path.map(|p| script_text(p)),
-                    "budget": ran_out.map(|(which, _)| match which {
-                        Budget::States => "states",
-                        Budget::Memory => "memory",
-                    }),
-                    "states": ran_out.map(|(_, seen)| seen),
-                })
+                "{winner} after {} cycles (game tick {}), score {}",
+                t, state.tick, state.score
             )?;
-        } else {
-            match (path, ran_out) {
-                (Some(p), _) => {
-                    writeln!(out, "shortest win, {} actions: {}", p.len(), script_text(p))?
-                }
-                (None, Some((Budget::States, _))) => {
-                    writeln!(out, "no win found within {} states (--budget)", budget)?
-                }
-                (None, Some((Budget::Memory, seen))) => writeln!(
-                    out,
-                    "no win found within the search's memory budget ({} MiB, reached after {} \
-                     states)",
-                    vgdl::search::SEARCH_MEMORY >> 20,
-                    seen
-                )?,
-                (None, None) => writeln!(out, "no win: every reachable state was seen")?,
-            }
         }
-        return Ok(ExitCode::SUCCESS);
     }
+    Ok(())
+}
+
+/// `--shortest`: the shortest win from `state` within `budget` states, or why there is none.
+fn shortest(args: &PlayArgs, budget: usize, mut state: State, out: &mut impl Write) -> Result<()> {
+    state.freeze_npcs(args.frozen);
+    let found = vgdl::search::shortest_win(&state, budget);
+    use vgdl::search::{Budget, Found};
+    let (verdict, path, ran_out) = match &found {
+        Found::Win(path) => ("win", Some(path), None),
+        Found::NoWin => ("no win", None, None),
+        Found::OutOfBudget(which, seen) => ("out of budget", None, Some((*which, *seen))),
+    };
+    if args.json {
+        writeln!(
+            out,
+            "{}",
+            json!({
+                "found": verdict,
+                "length": path.map(Vec::len),
+                "actions": path.map(|p| script_text(p)),
+                "budget": ran_out.map(|(which, _)| match which {
+                    Budget::States => "states",
+                    Budget::Memory => "memory",
+                }),
+                "states": ran_out.map(|(_, seen)| seen),
+            })
+        )?;
+    } else {
+        match (path, ran_out) {
+            (Some(p), _) => writeln!(out, "shortest win, {} actions: {}", p.len(), script_text(p))?,
+            (None, Some((Budget::States, _))) => {
+                writeln!(out, "no win found within {} states (--budget)", budget)?
+            }
+            (None, Some((Budget::Memory, seen))) => writeln!(
+                out,
+                "no win found within the search's memory budget ({} MiB, reached after {} \
+                 states)",
+                vgdl::search::SEARCH_MEMORY >> 20,
+                seen
+            )?,
+            (None, None) => writeln!(out, "no win: every reachable state was seen")?,
+        }
+    }
+    Ok(())
+}
+
+/// `--agent`: `games` seeded games of the agent, as statistics.
+fn agent_games(
+    args: &PlayArgs,
+    game: &load::Game,
+    games: usize,
+    fresh: &dyn Fn(i64) -> Result<State>,
+    out: &mut impl Write,
+) -> Result<()> {
     let Some(agent_name) = &args.agent else {
         bail!("play --vgdl needs --actions SCRIPT, --agent AGENT or --shortest");
     };
-    agents::named(agent_name, 0, &game).map_err(|e| anyhow!("--agent: {e}"))?;
+    agents::named(agent_name, 0, game).map_err(|e| anyhow!("--agent: {e}"))?;
     let mut outcomes: Vec<Outcome> = Vec::with_capacity(games);
     for i in 0..games {
         let seed = args.seed.wrapping_add(i as u64) as i64;
-        let mut agent = agents::named(agent_name, agent_seed(seed), &game)
+        let mut agent = agents::named(agent_name, agent_seed(seed), game)
             .map_err(|e| anyhow!("--agent: {e}"))?;
         outcomes.push(play_out(fresh(seed)?, agent.as_mut()));
     }
@@ -287,5 +315,5 @@ pub fn run(args: &PlayArgs) -> Result<ExitCode> {
                 .unwrap_or_default()
         )?;
     }
-    Ok(ExitCode::SUCCESS)
+    Ok(())
 }
