@@ -411,16 +411,7 @@ pub fn generate_validated_pooled(
             .seed
             .wrapping_add(round.wrapping_mul(0x9E37_79B9_7F4A_7C15));
         round += 1;
-        let mut spread = Rng::derive(seed, 0x5eed);
-        let conditions: Vec<Condition> = (0..batch)
-            .map(|_| Condition {
-                moves: c.moves.map(|t| {
-                    let jitter = (2.0 * spread.unit() - 1.0) * MOVES_SPREAD;
-                    (t + offset + jitter).clamp(moves_lo, moves_hi)
-                }),
-                ..c
-            })
-            .collect();
+        let conditions = spread_conditions(c, batch, seed, offset, (moves_lo, moves_hi));
         let layouts = generator.generate_each_decoded(&conditions, seed, request.decoding)?;
         report.attempts += batch;
         let mut fresh: Vec<Layout> = Vec::with_capacity(layouts.len());
@@ -433,81 +424,21 @@ pub fn generate_validated_pooled(
                 fresh.push(l);
             }
         }
-        let screened: Vec<(Layout, Vec<Game>, Verdict)> = fresh
-            .into_par_iter()
-            .map(|l| {
-                let (games, verdict) = play_until_decided(
-                    &Geometry::new(&l),
-                    &request.validation,
-                    request.validation.games,
-                    &screen,
-                    &[],
-                );
-                (l, games, verdict)
-            })
-            .collect();
+        let screened = screen_all(fresh, request, &screen);
         report.games += screened.iter().map(|s| s.1.len()).sum::<usize>();
         if uses_moves && !screened.is_empty() {
-            // Which side of the accepting window the candidates lean to.
-            let side = |v: Verdict| {
-                screened
-                    .iter()
-                    .filter(|s| s.2 == v || judge(&s.1, &accept) == v)
-                    .count() as f64
-            };
-            let lean = (side(Verdict::Below) - side(Verdict::Above)) / screened.len() as f64;
-            offset = (offset + OFFSET_STEP * lean).clamp(-OFFSET_LIMIT, OFFSET_LIMIT);
+            offset = (offset + OFFSET_STEP * lean(&screened, &accept))
+                .clamp(-OFFSET_LIMIT, OFFSET_LIMIT);
         }
-        let mut inside: Vec<(Layout, Vec<Game>)> = screened
+        let inside: Vec<(Layout, Vec<Game>)> = screened
             .into_iter()
             .filter(|s| s.2 == Verdict::Inside)
             .map(|s| (s.0, s.1))
             .collect();
         report.screened_in += inside.len();
         let confirmed: Vec<Spare> = if request.confirm {
-            // Nearest the middle of the window first, CONFIRM_BATCH at a time, until the
-            // request has its count: the rest are never confirmed. The batch is a constant,
-            // not the machine's thread count, so the same seed gives the same levels on any
-            // machine (extra confirmed levels of a batch join the pool).
-            let centre = (accept.lo + accept.hi) / 2.0;
-            inside.sort_by(|a, b| {
-                (median_bounds(&a.1).0 - centre)
-                    .abs()
-                    .total_cmp(&(median_bounds(&b.1).0 - centre).abs())
-            });
             let room = request.count - report.accepted.len();
-            let chunk = CONFIRM_BATCH;
-            let mut kept = Vec::new();
-            let mut queue = inside.into_iter().peekable();
-            while kept.len() < room && queue.peek().is_some() {
-                let group: Vec<(Layout, Vec<Game>)> = queue.by_ref().take(chunk).collect();
-                let judged: Vec<(Layout, Vec<Game>, Vec<Game>, Verdict)> = group
-                    .into_par_iter()
-                    .map(|(l, first)| {
-                        let (games, verdict) = play_until_decided(
-                            &Geometry::new(&l),
-                            &second,
-                            second.games,
-                            &accept,
-                            &first,
-                        );
-                        (l, first, games, verdict)
-                    })
-                    .collect();
-                report.games += judged.iter().map(|j| j.2.len()).sum::<usize>();
-                for (layout, screen, confirm, verdict) in judged {
-                    if verdict == Verdict::Inside {
-                        kept.push(Spare {
-                            layout,
-                            symmetry: c.symmetry,
-                            validation: request.validation,
-                            screen,
-                            confirm,
-                        });
-                    }
-                }
-            }
-            kept
+            confirm_nearest_centre(inside, request, &second, &accept, room, &mut report.games)
         } else {
             inside
                 .into_iter()
@@ -536,6 +467,109 @@ pub fn generate_validated_pooled(
     }
     report.seconds = started.elapsed().as_secs_f64();
     Ok(report)
+}
+
+/// A batch of the condition with its move target shifted by `offset` and jittered, seeded
+/// by `seed` (the batch's spread of targets around the one asked).
+fn spread_conditions(
+    c: Condition,
+    batch: usize,
+    seed: u64,
+    offset: f64,
+    (moves_lo, moves_hi): (f64, f64),
+) -> Vec<Condition> {
+    let mut spread = Rng::derive(seed, 0x5eed);
+    (0..batch)
+        .map(|_| Condition {
+            moves: c.moves.map(|t| {
+                let jitter = (2.0 * spread.unit() - 1.0) * MOVES_SPREAD;
+                (t + offset + jitter).clamp(moves_lo, moves_hi)
+            }),
+            ..c
+        })
+        .collect()
+}
+
+/// Each fresh layout played until its games decide it against the screening window.
+fn screen_all(
+    fresh: Vec<Layout>,
+    request: &ValidatedRequest,
+    screen: &Window,
+) -> Vec<(Layout, Vec<Game>, Verdict)> {
+    fresh
+        .into_par_iter()
+        .map(|l| {
+            let (games, verdict) = play_until_decided(
+                &Geometry::new(&l),
+                &request.validation,
+                request.validation.games,
+                screen,
+                &[],
+            );
+            (l, games, verdict)
+        })
+        .collect()
+}
+
+/// Which side of the accepting window the candidates lean to: below minus above, as a
+/// fraction of them.
+fn lean(screened: &[(Layout, Vec<Game>, Verdict)], accept: &Window) -> f64 {
+    let side = |v: Verdict| {
+        screened
+            .iter()
+            .filter(|s| s.2 == v || judge(&s.1, accept) == v)
+            .count() as f64
+    };
+    (side(Verdict::Below) - side(Verdict::Above)) / screened.len() as f64
+}
+
+/// Confirms the screened-in layouts with `second`'s games, nearest the middle of the
+/// accepting window first, until `room` are kept; counts the games played into `games_played`.
+fn confirm_nearest_centre(
+    mut inside: Vec<(Layout, Vec<Game>)>,
+    request: &ValidatedRequest,
+    second: &ValidationConfig,
+    accept: &Window,
+    room: usize,
+    games_played: &mut usize,
+) -> Vec<Spare> {
+    // Nearest the middle of the window first, CONFIRM_BATCH at a time, until the
+    // request has its count: the rest are never confirmed. The batch is a constant,
+    // not the machine's thread count, so the same seed gives the same levels on any
+    // machine (extra confirmed levels of a batch join the pool).
+    let centre = (accept.lo + accept.hi) / 2.0;
+    inside.sort_by(|a, b| {
+        (median_bounds(&a.1).0 - centre)
+            .abs()
+            .total_cmp(&(median_bounds(&b.1).0 - centre).abs())
+    });
+    let chunk = CONFIRM_BATCH;
+    let mut kept = Vec::new();
+    let mut queue = inside.into_iter().peekable();
+    while kept.len() < room && queue.peek().is_some() {
+        let group: Vec<(Layout, Vec<Game>)> = queue.by_ref().take(chunk).collect();
+        let judged: Vec<(Layout, Vec<Game>, Vec<Game>, Verdict)> = group
+            .into_par_iter()
+            .map(|(l, first)| {
+                let (games, verdict) =
+                    play_until_decided(&Geometry::new(&l), second, second.games, accept, &first);
+                (l, first, games, verdict)
+            })
+            .collect();
+        *games_played += judged.iter().map(|j| j.2.len()).sum::<usize>();
+        for (layout, screen, confirm, verdict) in judged {
+            if verdict == Verdict::Inside {
+                kept.push(Spare {
+                    layout,
+                    symmetry: request.condition.symmetry,
+                    validation: request.validation,
+                    screen,
+                    confirm,
+                });
+            }
+        }
+    }
+    kept
 }
 
 /// The figures of [`validated_sweep`].
