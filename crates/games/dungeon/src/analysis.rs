@@ -205,21 +205,7 @@ fn analysis_of(
     games: u32,
     seed: u64,
 ) -> Analysis {
-    let (exact, graph, too_large) = match skeleton {
-        Skeleton::Exact(graph) => {
-            let v = GraphVariables::of(&graph);
-            let exact = Exact {
-                solvable: graph.solvable(),
-                shortest: graph
-                    .shortest_solution()
-                    .map(|s| s.iter().map(|a| a.letter()).collect()),
-                shortest_moves: v.shortest_solution,
-                states: v.states,
-            };
-            (Some(exact), Some(graph), None)
-        }
-        Skeleton::TooLarge { budget, note } => (None, None, Some((budget, note))),
-    };
+    let (exact, graph, too_large) = explored(skeleton);
     let solvable = exact.as_ref().is_some_and(|e| e.solvable);
     let shortest = exact.as_ref().and_then(|e| e.shortest.clone());
     let rate = |kind: AgentKind| {
@@ -240,6 +226,91 @@ fn analysis_of(
     // Without the exact graph an agent's win is the only proof; no win proves nothing.
     let known = solvable || won;
     let verdict = verdict(exact.as_ref(), too_large.as_ref(), planner, winner, games);
+    let fields = fields_of(
+        exact.as_ref(),
+        too_large.as_ref(),
+        won,
+        &verdict,
+        difficulty,
+        ladder,
+    );
+    let summary = summary_of(exact.as_ref(), too_large.as_ref(), won, difficulty, ladder);
+    let gauge = gauge_of(
+        too_large.as_ref(),
+        shortest.as_deref(),
+        known,
+        difficulty,
+        ladder,
+        damage,
+        (games, seed),
+    );
+    let figures = DungeonFigures {
+        solvable,
+        shortest_solution: exact.as_ref().and_then(|e| e.shortest_moves),
+        states: exact.as_ref().map_or(0, |e| e.states),
+        graph_budget: too_large.as_ref().map(|(budget, _)| *budget),
+        virtual_damage: difficulty,
+        games,
+        seed,
+        agents: ladder
+            .iter()
+            .map(|s| AgentFigures {
+                agent: s.agent.name().to_string(),
+                win_rate: s.win_rate,
+                mean_ticks: s.mean_ticks,
+                mean_score: s.mean_score,
+            })
+            .collect(),
+    };
+    Analysis {
+        difficulty: known.then_some(difficulty),
+        figures: Some(Figures::new(figures)),
+        verdict,
+        gauge,
+        fields,
+        summary,
+        graph: graph.map(|g| Arc::new(GraphPicture::new(g)) as Arc<dyn StateGraphView>),
+        graph_note: too_large.map(|(_, note)| note),
+        detail: None,
+    }
+}
+
+/// The exact figures and the graph of an explored skeleton, or the budget it passed and
+/// why.
+fn explored(
+    skeleton: Skeleton,
+) -> (
+    Option<Exact>,
+    Option<SkeletonGraph>,
+    Option<(usize, String)>,
+) {
+    match skeleton {
+        Skeleton::Exact(graph) => {
+            let v = GraphVariables::of(&graph);
+            let exact = Exact {
+                solvable: graph.solvable(),
+                shortest: graph
+                    .shortest_solution()
+                    .map(|s| s.iter().map(|a| a.letter()).collect()),
+                shortest_moves: v.shortest_solution,
+                states: v.states,
+            };
+            (Some(exact), Some(graph), None)
+        }
+        Skeleton::TooLarge { budget, note } => (None, None, Some((budget, note))),
+    }
+}
+
+/// The analysis's JSON fields: the exact figures, the graph's kind, the verdict, the
+/// difficulty and each agent's figures.
+fn fields_of(
+    exact: Option<&Exact>,
+    too_large: Option<&(usize, String)>,
+    won: bool,
+    verdict: &Verdict,
+    difficulty: f64,
+    ladder: &[AgentStats],
+) -> serde_json::Map<String, serde_json::Value> {
     let agents_json: serde_json::Map<String, serde_json::Value> = ladder
         .iter()
         .map(|s| {
@@ -255,13 +326,13 @@ fn analysis_of(
         })
         .collect();
     let mut fields = serde_json::Map::new();
-    fields.insert("solvable".into(), json!(exact.as_ref().map(|e| e.solvable)));
+    fields.insert("solvable".into(), json!(exact.map(|e| e.solvable)));
     fields.insert(
         "shortest_solution".into(),
-        json!(exact.as_ref().and_then(|e| e.shortest_moves)),
+        json!(exact.and_then(|e| e.shortest_moves)),
     );
-    fields.insert("states".into(), json!(exact.as_ref().map(|e| e.states)));
-    match &too_large {
+    fields.insert("states".into(), json!(exact.map(|e| e.states)));
+    match too_large {
         None => {
             fields.insert("graph".into(), json!("exact"));
         }
@@ -277,11 +348,23 @@ fn analysis_of(
     );
     fields.insert("difficulty".into(), json!(difficulty));
     fields.insert("agents".into(), serde_json::Value::Object(agents_json));
-    let skeleton_text = match (&exact, &too_large) {
+    fields
+}
+
+/// The one-line summary: the skeleton's states and solution (or why it is unknown), the
+/// virtual damage and the agents' win rates.
+fn summary_of(
+    exact: Option<&Exact>,
+    too_large: Option<&(usize, String)>,
+    won: bool,
+    difficulty: f64,
+    ladder: &[AgentStats],
+) -> String {
+    let skeleton_text = match (exact, too_large) {
         (Some(e), _) => format!(
             "{} states, {}",
             e.states,
-            match &shortest {
+            match &e.shortest {
                 Some(s) => format!("shortest solution {} moves", s.len()),
                 None => "unsolvable".into(),
             }
@@ -296,16 +379,29 @@ fn analysis_of(
         ),
         (None, None) => String::new(),
     };
-    let summary = format!(
+    format!(
         "{skeleton_text}, virtual damage {difficulty:.2}; win rates: {}",
         ladder
             .iter()
             .map(|s| format!("{} {:.0} %", s.agent.name(), s.win_rate * 100.0))
             .collect::<Vec<_>>()
             .join(", ")
-    );
+    )
+}
+
+/// The difficulty gauge: the virtual damage on its scale, its histogram, the win rates and
+/// the agents' table, with notes on how it was found.
+fn gauge_of(
+    too_large: Option<&(usize, String)>,
+    shortest: Option<&str>,
+    known: bool,
+    difficulty: f64,
+    ladder: &[AgentStats],
+    damage: &[u32],
+    (games, seed): (u32, u64),
+) -> Gauge {
     let mut notes = Vec::new();
-    if let Some((_, note)) = &too_large {
+    if let Some((_, note)) = too_large {
         notes.push(format!(
             "State {note}: no exact solvability or shortest solution; the verdict comes from \
              the agents' games"
@@ -314,22 +410,15 @@ fn analysis_of(
     notes.push(format!(
         "Human-like agent: mean virtual damage over {games} games (seed {seed})"
     ));
-    if let Some(s) = &shortest {
+    if let Some(s) = shortest {
         notes.push(format!(
             "Shortest solution (monsters frozen): {} moves  {s}",
             s.len()
         ));
     }
-    let mut bars: Vec<(f64, u32)> = Vec::new();
-    for &d in damage {
-        match bars.iter_mut().find(|b| b.0 == f64::from(d)) {
-            Some(b) => b.1 += 1,
-            None => bars.push((f64::from(d), 1)),
-        }
-    }
-    bars.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let bars = damage_bars(damage);
     let top = bars.last().map_or(1.0, |b| b.0);
-    let gauge = Gauge {
+    Gauge {
         title: "Difficulty".into(),
         headline: if known {
             format!("Virtual damage {difficulty:.2}")
@@ -369,36 +458,20 @@ fn analysis_of(
                 })
                 .collect(),
         )],
-    };
-    let figures = DungeonFigures {
-        solvable,
-        shortest_solution: exact.as_ref().and_then(|e| e.shortest_moves),
-        states: exact.as_ref().map_or(0, |e| e.states),
-        graph_budget: too_large.as_ref().map(|(budget, _)| *budget),
-        virtual_damage: difficulty,
-        games,
-        seed,
-        agents: ladder
-            .iter()
-            .map(|s| AgentFigures {
-                agent: s.agent.name().to_string(),
-                win_rate: s.win_rate,
-                mean_ticks: s.mean_ticks,
-                mean_score: s.mean_score,
-            })
-            .collect(),
-    };
-    Analysis {
-        difficulty: known.then_some(difficulty),
-        figures: Some(Figures::new(figures)),
-        verdict,
-        gauge,
-        fields,
-        summary,
-        graph: graph.map(|g| Arc::new(GraphPicture::new(g)) as Arc<dyn StateGraphView>),
-        graph_note: too_large.map(|(_, note)| note),
-        detail: None,
     }
+}
+
+/// The human-like games' virtual damage as (damage, games) bars, lowest first.
+fn damage_bars(damage: &[u32]) -> Vec<(f64, u32)> {
+    let mut bars: Vec<(f64, u32)> = Vec::new();
+    for &d in damage {
+        match bars.iter_mut().find(|b| b.0 == f64::from(d)) {
+            Some(b) => b.1 += 1,
+            None => bars.push((f64::from(d), 1)),
+        }
+    }
+    bars.sort_by(|a, b| a.0.total_cmp(&b.0));
+    bars
 }
 
 /// The badge and its reason: PLAYABLE when the planner wins half its games, UNSOLVABLE when
