@@ -265,8 +265,8 @@ fn cgan_path() -> std::path::PathBuf {
 fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
     use crate::generators::load_cgan_model;
     use crate::patterns::PatLegal;
-    use crate::td3::file::{save, Td3Sidecar, ARCHITECTURE};
-    use crate::td3::train::{train, Td3Config};
+    use crate::td3::run::Td3Run;
+    use crate::td3::train::Td3Config;
     use crate::td3::VIRTUAL_COMPLETIONS;
     if let Some(n) = args.stop_after {
         let vs = args.common.model == "mario-vs-td3";
@@ -307,6 +307,68 @@ fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
         None => PatLegal::default_set(),
     }
     .map_err(|e| anyhow!("{e} (the VGLC levels: pass --data DIR or set VGLC_DIR)"))?;
+    let config = td3_config(args, vs);
+    eprintln!(
+        "training {kind}: {} episodes, {} virtual completions a step, seed {}, steering {} \
+         ({} legal patterns)",
+        config.episodes,
+        config.virtual_completions,
+        config.seed,
+        cgan_file.display(),
+        pat.len()
+    );
+    let command = td3_command(args, &config);
+    let run = Td3Run {
+        kind,
+        config: &config,
+        cgan: &cgan.generator,
+        cgan_stamp: cgan.sidecar.weights.clone(),
+        pat: &pat,
+        command: &command,
+        out: &args.common.out,
+    };
+    let trained = run
+        .train_to_file(&mut |p| {
+            eprintln!(
+                "[{:>3.0} %] {} of {}: training mean {:.3}, test {:.3}{} (best {:.3}{}), {:.0} s",
+                100.0 * p.episode as f64 / p.episodes as f64,
+                p.episode,
+                p.episodes,
+                p.mean_evaluation,
+                p.test_evaluation,
+                p.average_evaluation
+                    .map(|a| format!(", target actor {a:.3}"))
+                    .unwrap_or_default(),
+                p.best_test,
+                if p.best_is_average {
+                    ", the target actor's"
+                } else {
+                    ""
+                },
+                p.seconds
+            );
+            true
+        })
+        .map_err(|e| anyhow!(e))?;
+    println!(
+        "wrote {} ({} in {:.0} s; kept the {}actor of episode {}, test mean {:.3})",
+        args.common.out.display(),
+        match config.stop_after {
+            Some(n) if n < config.episodes => format!("{n} of {} episodes", config.episodes),
+            _ => format!("{} episodes", config.episodes),
+        },
+        trained.seconds,
+        if trained.kept_average { "target " } else { "" },
+        trained.best.0,
+        trained.best.1
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// The TD3 run's settings: the thesis's, with what the flags change.
+fn td3_config(args: &TrainArgs, vs: bool) -> crate::td3::train::Td3Config {
+    use crate::td3::train::Td3Config;
+    use crate::td3::VIRTUAL_COMPLETIONS;
     let mut config = Td3Config::new(if vs { VIRTUAL_COMPLETIONS } else { 0 }, args.common.seed);
     if let Some(e) = args.epochs {
         config.episodes = e;
@@ -330,16 +392,12 @@ fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
     }
     config.test_average = args.test_average;
     config.stop_after = args.stop_after;
-    eprintln!(
-        "training {kind}: {} episodes, {} virtual completions a step, seed {}, steering {} \
-         ({} legal patterns)",
-        config.episodes,
-        config.virtual_completions,
-        config.seed,
-        cgan_file.display(),
-        pat.len()
-    );
-    // The settings given on the command line, in the order `--help` lists them.
+    config
+}
+
+/// The command that repeats the run: the settings given on the command line, in the
+/// order `--help` lists them.
+fn td3_command(args: &TrainArgs, config: &crate::td3::train::Td3Config) -> String {
     let settings: String = [
         (
             "--completion-noise",
@@ -359,103 +417,13 @@ fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
     .into_iter()
     .filter_map(|(flag, value)| Some(format!(" {flag} {}", value?).trim_end().to_string()))
     .collect();
-    let command = format!(
+    format!(
         "level-studio train --model {} --seed {} --epochs {}{settings} --out {}",
         args.common.model,
         args.common.seed,
         config.episodes,
         args.common.out.display()
-    );
-    let sidecar_of = |curve: Vec<f64>,
-                      test_curve: Vec<(usize, f64)>,
-                      average_curve: Vec<(usize, f64)>,
-                      kept,
-                      kept_average,
-                      seconds| Td3Sidecar {
-        architecture: ARCHITECTURE.into(),
-        widths: Td3Sidecar::expected_widths(),
-        kind: kind.into(),
-        virtual_completions: config.virtual_completions,
-        seed: config.seed,
-        episodes: config.episodes,
-        cgan: cgan.sidecar.weights.clone(),
-        train_seconds: seconds,
-        curve,
-        test_curve,
-        kept,
-        kept_average,
-        average_curve,
-        command: command.clone(),
-        weights: None,
-    };
-    let out = args.common.out.clone();
-    let trained = train(
-        &cgan.generator,
-        &pat,
-        &config,
-        &mut |p| {
-            eprintln!(
-                "[{:>3.0} %] {} of {}: training mean {:.3}, test {:.3}{} (best {:.3}{}), {:.0} s",
-                100.0 * p.episode as f64 / p.episodes as f64,
-                p.episode,
-                p.episodes,
-                p.mean_evaluation,
-                p.test_evaluation,
-                p.average_evaluation
-                    .map(|a| format!(", target actor {a:.3}"))
-                    .unwrap_or_default(),
-                p.best_test,
-                if p.best_is_average {
-                    ", the target actor's"
-                } else {
-                    ""
-                },
-                p.seconds
-            );
-            true
-        },
-        &mut |actor, critic, p| {
-            // A checkpoint: the best actor so far, saved whole, so a stopped run keeps it.
-            let side = sidecar_of(
-                Vec::new(),
-                Vec::new(),
-                Vec::new(),
-                (p.episode, p.best_test),
-                p.best_is_average,
-                p.seconds,
-            );
-            save(actor, critic, &side, &out)
-        },
     )
-    .map_err(|e| anyhow!("training failed: {e}"))?;
-    let sidecar = sidecar_of(
-        trained.curve,
-        trained.test_curve,
-        trained.average_curve,
-        trained.best,
-        trained.kept_average,
-        trained.seconds,
-    );
-    save(
-        &trained.actor_map,
-        &trained.critic_map,
-        &sidecar,
-        &args.common.out,
-    )
-    .map_err(|e| anyhow!(e))?;
-    println!(
-        "wrote {} ({} in {:.0} s; kept the {}actor of episode {}, test mean {:.3})",
-        args.common.out.display(),
-        match config.stop_after {
-            Some(n) if n < config.episodes => format!("{n} of {} episodes", config.episodes),
-            _ => format!("{} episodes", config.episodes),
-        },
-        trained.seconds,
-        if trained.kept_average { "target " } else { "" },
-        trained.best.0,
-        trained.best.1
-    );
-    Ok(ExitCode::SUCCESS)
 }
 
 /// Epochs of the shipped CGAN.

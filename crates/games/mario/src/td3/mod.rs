@@ -12,10 +12,12 @@
 //!
 //! - `model`: the actor and the twin critics;
 //! - `train`: the TD3 loop (twin critics, delayed actor updates, target smoothing);
-//! - `file`: the weights and their sidecar.
+//! - `file`: the weights and their sidecar;
+//! - `run`: a training run from start to file (the checkpoints, the kept actor).
 
 pub mod file;
 pub mod model;
+pub mod run;
 pub mod train;
 
 use super::cgan::{generate_batch, Generator, Z_DIM};
