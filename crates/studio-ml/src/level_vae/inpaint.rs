@@ -241,60 +241,16 @@ pub fn inpaint(
         })
     };
     let mut proposer = match model {
-        Some(model) => {
-            model.check_game(level)?;
-            let (x0, size) = match model.sidecar.window {
-                Some(w) => {
-                    if region.w > w.width {
-                        return Err(LevelVaeError::Training(format!(
-                            "the region is {} columns wide; the model's window is {}",
-                            region.w, w.width
-                        ))
-                        .into());
-                    }
-                    let centre = region.x + region.w / 2;
-                    let x0 = centre
-                        .saturating_sub(w.width / 2)
-                        .min(width.saturating_sub(w.width));
-                    (x0, (w.width.min(width), height))
-                }
-                None => (0, (width, height)),
-            };
-            let window: Vec<String> = level
-                .cells
-                .iter()
-                .map(|r| r.chars().skip(x0).take(size.0).collect())
-                .collect();
-            let (mu, logvar) = model.encode(&window, None)?;
-            let sigma = logvar.iter().map(|lv| (0.5 * lv).exp().max(0.3)).collect();
-            let mut singles: Vec<usize> = model
-                .sidecar
-                .singletons
-                .chars()
-                .filter_map(|c| palette.iter().position(|&p| p == c))
-                .collect();
-            singles.extend(unique);
-            let forbidden = singles.into_iter().filter(|&t| outside_has(t)).collect();
-            Proposer::Model {
-                model,
-                mu,
-                sigma,
-                x0,
-                size,
-                forbidden,
-            }
-        }
-        None => {
-            let mut weights = vec![0.02; palette.len()];
-            for &t in grid.iter().flatten() {
-                weights[t] += 1.0;
-            }
-            let unique = unique.map(|u| (u, outside_has(u)));
-            if let Some((u, _)) = unique {
-                weights[u] = 0.0;
-            }
-            Proposer::Search { weights, unique }
-        }
+        Some(model) => Proposer::model(
+            model,
+            level,
+            region,
+            (width, height),
+            &palette,
+            unique,
+            &outside_has,
+        )?,
+        None => Proposer::search(&grid, palette.len(), unique, &outside_has),
     };
     let source = match proposer {
         Proposer::Model { .. } => "model",
@@ -319,14 +275,7 @@ pub fn inpaint(
         if !seen.insert(tiles.clone()) {
             continue;
         }
-        let mut rows = grid.clone();
-        for (&(x, y), &t) in cells.iter().zip(&tiles) {
-            rows[y][x] = t;
-        }
-        let rows: Vec<String> = rows
-            .iter()
-            .map(|r| r.iter().map(|&t| palette[t]).collect())
-            .collect();
+        let rows = fill_region(&grid, &cells, &tiles, &palette);
         if game.check(&rows).is_err() {
             continue;
         }
@@ -363,20 +312,117 @@ pub fn inpaint(
         None if found.len() > 1 => analysed(level, 0)?.and_then(|a| a.difficulty),
         None => None,
     };
-    let gap = |c: &Inpainted| match (c.difficulty, original) {
-        (Some(d), Some(o)) => (d - o).abs(),
-        _ => f64::INFINITY,
-    };
-    found.sort_by(|a, b| gap(a).total_cmp(&gap(b)));
-    for (i, c) in found.iter_mut().enumerate() {
-        c.level.name = format!("{} (region {})", level.name, i + 1);
-    }
+    rank_by_difficulty(&mut found, original, &level.name);
     Ok(InpaintResult {
         candidates: found,
         attempts,
         source,
         first_ms,
     })
+}
+
+impl<'a> Proposer<'a> {
+    /// The model's proposer: the level's window (the region's, for a side-scroller) encoded,
+    /// its spread widened, and the tiles there may be one of kept out when the rest has one.
+    fn model(
+        model: &'a LevelVae,
+        level: &Level,
+        region: Region,
+        (width, height): (usize, usize),
+        palette: &[char],
+        unique: Option<usize>,
+        outside_has: &dyn Fn(usize) -> bool,
+    ) -> Result<Self, InpaintError> {
+        model.check_game(level)?;
+        let (x0, size) = match model.sidecar.window {
+            Some(w) => {
+                if region.w > w.width {
+                    return Err(LevelVaeError::Training(format!(
+                        "the region is {} columns wide; the model's window is {}",
+                        region.w, w.width
+                    ))
+                    .into());
+                }
+                let centre = region.x + region.w / 2;
+                let x0 = centre
+                    .saturating_sub(w.width / 2)
+                    .min(width.saturating_sub(w.width));
+                (x0, (w.width.min(width), height))
+            }
+            None => (0, (width, height)),
+        };
+        let window: Vec<String> = level
+            .cells
+            .iter()
+            .map(|r| r.chars().skip(x0).take(size.0).collect())
+            .collect();
+        let (mu, logvar) = model.encode(&window, None)?;
+        let sigma = logvar.iter().map(|lv| (0.5 * lv).exp().max(0.3)).collect();
+        let mut singles: Vec<usize> = model
+            .sidecar
+            .singletons
+            .chars()
+            .filter_map(|c| palette.iter().position(|&p| p == c))
+            .collect();
+        singles.extend(unique);
+        let forbidden = singles.into_iter().filter(|&t| outside_has(t)).collect();
+        Ok(Proposer::Model {
+            model,
+            mu,
+            sigma,
+            x0,
+            size,
+            forbidden,
+        })
+    }
+
+    /// The search's proposer: tiles drawn as often as the level has them (each a little at
+    /// least), the unique tile apart.
+    fn search(
+        grid: &[Vec<usize>],
+        tiles: usize,
+        unique: Option<usize>,
+        outside_has: &dyn Fn(usize) -> bool,
+    ) -> Self {
+        let mut weights = vec![0.02; tiles];
+        for &t in grid.iter().flatten() {
+            weights[t] += 1.0;
+        }
+        let unique = unique.map(|u| (u, outside_has(u)));
+        if let Some((u, _)) = unique {
+            weights[u] = 0.0;
+        }
+        Proposer::Search { weights, unique }
+    }
+}
+
+/// The level's tiles with the region's cells set to `tiles`, as rows of text.
+fn fill_region(
+    grid: &[Vec<usize>],
+    cells: &[(usize, usize)],
+    tiles: &[usize],
+    palette: &[char],
+) -> Vec<String> {
+    let mut rows = grid.to_vec();
+    for (&(x, y), &t) in cells.iter().zip(tiles) {
+        rows[y][x] = t;
+    }
+    rows.iter()
+        .map(|r| r.iter().map(|&t| palette[t]).collect())
+        .collect()
+}
+
+/// Closest difficulty to the level's own first, then the order found; names the
+/// candidates in that order.
+fn rank_by_difficulty(found: &mut [Inpainted], original: Option<f64>, name: &str) {
+    let gap = |c: &Inpainted| match (c.difficulty, original) {
+        (Some(d), Some(o)) => (d - o).abs(),
+        _ => f64::INFINITY,
+    };
+    found.sort_by(|a, b| gap(a).total_cmp(&gap(b)));
+    for (i, c) in found.iter_mut().enumerate() {
+        c.level.name = format!("{} (region {})", name, i + 1);
+    }
 }
 
 /// The region's tiles of one proposal.

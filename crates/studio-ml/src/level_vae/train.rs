@@ -381,26 +381,7 @@ pub fn train(
 ) -> Result<LevelVae, LevelVaeError> {
     check_config(config)?;
     let started = Instant::now();
-    let Some(first) = levels.first() else {
-        return Err(refuse("the pack holds no level to train on"));
-    };
-    if levels.len() < 2 {
-        return Err(refuse(
-            "the pack holds one level; a level VAE needs at least 2 (one to train on, one to \
-             hold out), and many more to learn from",
-        ));
-    }
-    if let Some(other) = levels.iter().find(|l| l.game != first.game) {
-        let count = |g| levels.iter().filter(|l| l.game == g).count();
-        return Err(refuse(format!(
-            "the pack mixes games: {} {} levels and {} {} levels; a model learns one game \
-             (split the pack)",
-            count(first.game),
-            first.game,
-            count(other.game),
-            other.game
-        )));
-    }
+    let first = check_pack(levels)?;
     let game = first
         .game
         .game()
@@ -424,63 +405,19 @@ pub fn train(
     crate::seeded_init(&varmap, config.seed)?;
     let mut opt = crate::adam(varmap.all_vars(), config.lr)?;
     let range = p.figure.as_ref().map(|f| (f.min, f.max));
+    let batch_of = |refs: &[&Example]| data::batch(refs, palette.len(), p.grid, range, &device);
     let holdout_batch = if p.holdout.is_empty() {
         None
     } else {
         let refs: Vec<&Example> = p.holdout.iter().collect();
-        Some(data::batch(&refs, palette.len(), p.grid, range, &device)?)
+        Some(batch_of(&refs)?)
     };
     let holdout_cells: f32 = p.holdout.iter().flat_map(|e| &e.mask).sum();
     let mut rng = Rng::derive(config.seed, 0x7a3e);
     // The KL weight rises over the first tenth of the run (at most 20 epochs).
     let warmup = (config.epochs / 10).clamp(1, 20);
     let mut order: Vec<usize> = (0..p.train.len()).collect();
-    let mut sidecar = LevelVaeSidecar {
-        kind: KIND.into(),
-        game: game.id().as_str().to_string(),
-        source: game.source(),
-        source_hash: game
-            .source()
-            .map(|s| studio_core::io::fnv1a_hex(s.text.as_bytes())),
-        palette: palette.iter().collect(),
-        arch: config.arch,
-        shape,
-        window: p.window,
-        condition: p.figure.clone(),
-        sizes: p.sizes.clone(),
-        singletons: p.singletons.clone(),
-        pack: source.pack.clone(),
-        data_hash: studio_core::io::fnv1a_hex(
-            p.train_rows
-                .iter()
-                .map(|r| r.join("\n"))
-                .collect::<Vec<_>>()
-                .join("\n\n")
-                .as_bytes(),
-        ),
-        levels: levels.len(),
-        trained_on: p.train.len(),
-        holdout: p.holdout_rows.clone(),
-        train_hashes: {
-            // A side-scroller's: every window of the training levels, at every column.
-            let mut h: Vec<String> = match p.window {
-                Some(w) => p
-                    .train_levels
-                    .iter()
-                    .flat_map(|rows| data::windows(rows, w.width, 1))
-                    .map(|r| data::rows_hash(&r))
-                    .collect(),
-                None => p.train_rows.iter().map(|r| data::rows_hash(r)).collect(),
-            };
-            h.sort();
-            h.dedup();
-            h
-        },
-        seed: config.seed,
-        command: source.command.clone(),
-        metrics: TrainMetrics::default(),
-        weights: None,
-    };
+    let mut sidecar = new_sidecar(game, &p, config, source, &palette, shape, levels.len());
     let mut best: Option<(f64, HashMap<String, Tensor>)> = None;
     let mut since_best = 0;
     let mut last_checkpoint = Instant::now();
@@ -490,30 +427,17 @@ pub fn train(
         }
         rng.shuffle(&mut order);
         let beta = config.beta * (epoch as f64 / warmup as f64).min(1.0);
-        let mut total = 0.0;
-        for chunk in order.chunks(config.batch.max(1)) {
-            let refs: Vec<&Example> = chunk.iter().map(|&i| &p.train[i]).collect();
-            let b = data::batch(&refs, palette.len(), p.grid, range, &device)?;
-            let eps: Vec<f32> = (0..refs.len() * config.latent)
-                .map(|_| rng.normal() as f32)
-                .collect();
-            let eps = Tensor::from_vec(eps, (refs.len(), config.latent), &device)?;
-            let (ce, kl, _) = losses(&net, &b, Some(&eps))?;
-            let loss = (&ce + (&kl * beta)?)?;
-            opt.backward_step(&loss)?;
-            total += loss.to_scalar::<f32>()? as f64 * refs.len() as f64;
-        }
-        let train_loss = total / p.train.len().max(1) as f64;
-        let (holdout_loss, cells) = match &holdout_batch {
-            Some(b) => {
-                let (ce, _, right) = losses(&net, b, None)?;
-                (
-                    ce.to_scalar::<f32>()? as f64,
-                    right.to_scalar::<f32>()? as f64 / holdout_cells.max(1.0) as f64,
-                )
-            }
-            None => (train_loss, 0.0),
-        };
+        let train_loss = train_epoch(
+            &net,
+            &mut opt,
+            &p.train,
+            &order,
+            &batch_of,
+            &mut rng,
+            (config, beta),
+        )?;
+        let (holdout_loss, cells) =
+            holdout_scores(&net, holdout_batch.as_ref(), holdout_cells, train_loss)?;
         if !train_loss.is_finite() {
             return Err(refuse(format!(
                 "the training loss became {train_loss} at epoch {epoch}; try a smaller \
@@ -567,4 +491,138 @@ pub fn train(
     let vb = VarBuilder::from_tensors(tensors, DType::F32, &device);
     let net = Net::new(config.arch, shape, vb)?;
     Ok(LevelVae::from_parts(sidecar, out, net, device))
+}
+
+/// The pack's first level, once the pack holds two levels or more, all of one game.
+fn check_pack(levels: &[Level]) -> Result<&Level, LevelVaeError> {
+    let Some(first) = levels.first() else {
+        return Err(refuse("the pack holds no level to train on"));
+    };
+    if levels.len() < 2 {
+        return Err(refuse(
+            "the pack holds one level; a level VAE needs at least 2 (one to train on, one to \
+             hold out), and many more to learn from",
+        ));
+    }
+    if let Some(other) = levels.iter().find(|l| l.game != first.game) {
+        let count = |g| levels.iter().filter(|l| l.game == g).count();
+        return Err(refuse(format!(
+            "the pack mixes games: {} {} levels and {} {} levels; a model learns one game \
+             (split the pack)",
+            count(first.game),
+            first.game,
+            count(other.game),
+            other.game
+        )));
+    }
+    Ok(first)
+}
+
+/// The sidecar saved beside the weights: the game, the data, the settings; its metrics
+/// are filled in as training goes.
+fn new_sidecar(
+    game: &dyn Game,
+    p: &Prepared,
+    config: &TrainConfig,
+    source: &TrainSource,
+    palette: &[char],
+    shape: NetShape,
+    levels: usize,
+) -> LevelVaeSidecar {
+    LevelVaeSidecar {
+        kind: KIND.into(),
+        game: game.id().as_str().to_string(),
+        source: game.source(),
+        source_hash: game
+            .source()
+            .map(|s| studio_core::io::fnv1a_hex(s.text.as_bytes())),
+        palette: palette.iter().collect(),
+        arch: config.arch,
+        shape,
+        window: p.window,
+        condition: p.figure.clone(),
+        sizes: p.sizes.clone(),
+        singletons: p.singletons.clone(),
+        pack: source.pack.clone(),
+        data_hash: studio_core::io::fnv1a_hex(
+            p.train_rows
+                .iter()
+                .map(|r| r.join("\n"))
+                .collect::<Vec<_>>()
+                .join("\n\n")
+                .as_bytes(),
+        ),
+        levels,
+        trained_on: p.train.len(),
+        holdout: p.holdout_rows.clone(),
+        train_hashes: train_hashes(p),
+        seed: config.seed,
+        command: source.command.clone(),
+        metrics: TrainMetrics::default(),
+        weights: None,
+    }
+}
+
+/// The hashes of what the model trained on, to tell a copy of a training level.
+fn train_hashes(p: &Prepared) -> Vec<String> {
+    // A side-scroller's: every window of the training levels, at every column.
+    let mut h: Vec<String> = match p.window {
+        Some(w) => p
+            .train_levels
+            .iter()
+            .flat_map(|rows| data::windows(rows, w.width, 1))
+            .map(|r| data::rows_hash(&r))
+            .collect(),
+        None => p.train_rows.iter().map(|r| data::rows_hash(r)).collect(),
+    };
+    h.sort();
+    h.dedup();
+    h
+}
+
+/// One pass over the training examples in `order`, a step a batch: the mean loss an
+/// example. `beta` is this epoch's KL weight.
+fn train_epoch(
+    net: &Net,
+    opt: &mut candle_nn::AdamW,
+    train: &[Example],
+    order: &[usize],
+    batch_of: &dyn Fn(&[&Example]) -> candle_core::Result<data::Batch>,
+    rng: &mut Rng,
+    (config, beta): (&TrainConfig, f64),
+) -> Result<f64, LevelVaeError> {
+    let mut total = 0.0;
+    for chunk in order.chunks(config.batch.max(1)) {
+        let refs: Vec<&Example> = chunk.iter().map(|&i| &train[i]).collect();
+        let b = batch_of(&refs)?;
+        let eps: Vec<f32> = (0..refs.len() * config.latent)
+            .map(|_| rng.normal() as f32)
+            .collect();
+        let eps = Tensor::from_vec(eps, (refs.len(), config.latent), b.x.device())?;
+        let (ce, kl, _) = losses(net, &b, Some(&eps))?;
+        let loss = (&ce + (&kl * beta)?)?;
+        opt.backward_step(&loss)?;
+        total += loss.to_scalar::<f32>()? as f64 * refs.len() as f64;
+    }
+    Ok(total / train.len().max(1) as f64)
+}
+
+/// The held-out examples' loss and the share of their cells decoded right (without a
+/// holdout, the training loss and none).
+fn holdout_scores(
+    net: &Net,
+    holdout_batch: Option<&data::Batch>,
+    holdout_cells: f32,
+    train_loss: f64,
+) -> Result<(f64, f64), LevelVaeError> {
+    Ok(match holdout_batch {
+        Some(b) => {
+            let (ce, _, right) = losses(net, b, None)?;
+            (
+                ce.to_scalar::<f32>()? as f64,
+                right.to_scalar::<f32>()? as f64 / holdout_cells.max(1.0) as f64,
+            )
+        }
+        None => (train_loss, 0.0),
+    })
 }
