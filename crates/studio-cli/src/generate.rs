@@ -249,36 +249,10 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
             &args.out,
         );
     }
-    if args.shard.is_some() && args.inpaint.is_some() {
-        bail!("--shard splits a generated sweep; it does not go with --inpaint");
-    }
-    if args.region.is_some() || args.seconds.is_some() {
-        bail!(
-            "--region and --seconds go with --inpaint LEVEL (the level whose region to \
-             regenerate)"
-        );
-    }
+    check_inpaint_flags(args)?;
     let request = request(args)?;
     let (request, generator) = generation::prepare(&request).map_err(|e| anyhow!(e))?;
-    if let Some(shard) = args.shard {
-        if request.conditions.get("generations").is_some() {
-            bail!(
-                "--shard {}/{}: {} is one search whose levels all come from one run; --shard \
-                 splits sweeps of levels drawn one by one",
-                shard.index,
-                shard.of,
-                generator.label()
-            );
-        }
-        if shard.of > request.count {
-            bail!(
-                "--shard {}/{}: more parts than the {} levels asked (--count)",
-                shard.index,
-                shard.of,
-                request.count
-            );
-        }
-    }
+    check_shard(args, &request, generator.as_ref())?;
     let models = ModelCache::new(Path::new("models"));
     let cancel = Cancel::default();
     generator
@@ -289,30 +263,8 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
         cancel: &cancel,
     };
     generator.check(&request, &ctx).map_err(|e| anyhow!(e))?;
-    if let Some(f) = generator.feasibility(&models, &request.conditions) {
-        eprintln!(
-            "warning: {}; the levels will likely miss the condition.",
-            f.warning
-        );
-        for s in &f.suggestions {
-            eprintln!("  {}", s.label);
-        }
-    }
-    let mut pack = Pack::new(match request.conditions.size() {
-        Some((w, h)) => format!("{} {w}x{h}", generator.id()),
-        None => generator.id().to_string(),
-    });
-    let described: Vec<String> = request
-        .conditions
-        .keys()
-        .filter_map(|k| request.conditions.get(k).map(|v| format!("{k} {v}")))
-        .collect();
-    pack.description = format!(
-        "{} levels: {}, seed {}",
-        generator.label(),
-        described.join(", "),
-        request.seed
-    );
+    warn_infeasible(generator.as_ref(), &models, &request);
+    let mut pack = new_pack(&request, generator.as_ref());
     // Progress on stderr: a bar redrawn in place on a terminal, otherwise a line every 10 s
     // (every generation of a search).
     let terminal = std::io::stderr().is_terminal();
@@ -377,11 +329,92 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
         );
     }
     out.save(&pack)?;
+    report(&pack, &out, summary.attempts, asked);
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `--region` and `--seconds` belong to `--inpaint`, which does not split into shards.
+fn check_inpaint_flags(args: &GenerateArgs) -> Result<()> {
+    if args.shard.is_some() && args.inpaint.is_some() {
+        bail!("--shard splits a generated sweep; it does not go with --inpaint");
+    }
+    if args.region.is_some() || args.seconds.is_some() {
+        bail!(
+            "--region and --seconds go with --inpaint LEVEL (the level whose region to \
+             regenerate)"
+        );
+    }
+    Ok(())
+}
+
+/// `--shard` splits a sweep of levels drawn one by one, into no more parts than levels.
+fn check_shard(
+    args: &GenerateArgs,
+    request: &GenRequest,
+    generator: &dyn LevelGenerator,
+) -> Result<()> {
+    if let Some(shard) = args.shard {
+        if request.conditions.get("generations").is_some() {
+            bail!(
+                "--shard {}/{}: {} is one search whose levels all come from one run; --shard \
+                 splits sweeps of levels drawn one by one",
+                shard.index,
+                shard.of,
+                generator.label()
+            );
+        }
+        if shard.of > request.count {
+            bail!(
+                "--shard {}/{}: more parts than the {} levels asked (--count)",
+                shard.index,
+                shard.of,
+                request.count
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Warns when the conditions lie outside what the model's data covers, with its suggestions.
+fn warn_infeasible(generator: &dyn LevelGenerator, models: &ModelCache, request: &GenRequest) {
+    if let Some(f) = generator.feasibility(models, &request.conditions) {
+        eprintln!(
+            "warning: {}; the levels will likely miss the condition.",
+            f.warning
+        );
+        for s in &f.suggestions {
+            eprintln!("  {}", s.label);
+        }
+    }
+}
+
+/// The pack the levels go into, named and described after the generator and the request.
+fn new_pack(request: &GenRequest, generator: &dyn LevelGenerator) -> Pack {
+    let mut pack = Pack::new(match request.conditions.size() {
+        Some((w, h)) => format!("{} {w}x{h}", generator.id()),
+        None => generator.id().to_string(),
+    });
+    let described: Vec<String> = request
+        .conditions
+        .keys()
+        .filter_map(|k| request.conditions.get(k).map(|v| format!("{k} {v}")))
+        .collect();
+    pack.description = format!(
+        "{} levels: {}, seed {}",
+        generator.label(),
+        described.join(", "),
+        request.seed
+    );
+    pack
+}
+
+/// What was written, where, and what fell short of the request.
+fn report(pack: &Pack, out: &PackOut, attempts: usize, asked: usize) {
     println!(
         "wrote {} levels to {} ({} attempts)",
         pack.levels.len(),
         out.path().display(),
-        summary.attempts
+        attempts
     );
     if let Some(asked) = out.diverted_from() {
         eprintln!(
@@ -397,7 +430,6 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
             asked
         );
     }
-    Ok(ExitCode::SUCCESS)
 }
 
 /// Ctrl-C as "stop and keep what you have".
