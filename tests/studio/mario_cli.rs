@@ -317,7 +317,10 @@ fn the_cgan_trains_generates_and_draws_its_latent_map_when_the_vglc_is_here() {
     let sidecar = std::fs::read_to_string(dir.path().join("cgan.ron")).unwrap();
     assert!(sidecar.contains("mario-cgan-cnn-appendix-a-v1") && sidecar.contains("test_levels"));
     // Trained and held out among the five levels given, none else.
-    assert!(sidecar.contains("6-3") && !sidecar.contains("1-1"), "{sidecar}");
+    assert!(
+        sidecar.contains("6-3") && !sidecar.contains("1-1"),
+        "{sidecar}"
+    );
     let pack = dir.path().join("cgan.ron.pack.ron");
     let out = studio()
         .args([
