@@ -1,5 +1,6 @@
-//! The dungeon's integration tests, one module per subject (`gvgai`, `starter`). One test binary, so a change links it once
-//! (`cargo test -p dungeon --test integration <module>::` runs one module).
+//! The dungeon's integration tests, one module per subject (`gvgai`, `starter`). One test binary,
+//! so a change links it once (`cargo test -p dungeon --test integration <module>::` runs one
+//! module).
 
 mod gvgai;
 mod starter;

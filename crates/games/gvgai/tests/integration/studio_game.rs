@@ -5,6 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use super::DOOR;
 use gvgai::evolve::{self, VgdlEvolution};
 use gvgai::level::{self, VgdlGame};
 use std::path::PathBuf;
@@ -13,34 +14,6 @@ use studio_core::evolve::Evolvable;
 use studio_core::game::{registry, AnalyseOptions, Game, GameView, Heading, PlayMove, TileMark};
 use studio_core::jobs::Cancel;
 use studio_core::rng::Rng;
-
-/// A key-and-door game of our own with a monster: the avatar takes the key, then the door.
-const DOOR: &str = "BasicGame square_size=10
-  SpriteSet
-    floor > Immovable hidden=True
-    door > Door
-    key > Immovable
-    monster > RandomNPC cooldown=4
-    avatar > MovingAvatar
-      bare >
-      keyed >
-  LevelMapping
-    . > floor
-    g > floor door
-    k > floor key
-    m > floor monster
-    A > floor bare
-  InteractionSet
-    avatar wall > stepBack
-    monster wall > stepBack
-    bare door > stepBack
-    door keyed > killSprite scoreChange=2
-    bare key > transformTo stype=keyed killSecond=True scoreChange=1
-    avatar monster > killSprite scoreChange=-1
-  TerminationSet
-    SpriteCounter stype=door win=True
-    SpriteCounter stype=avatar win=False
-";
 
 const LEVEL0: &str = "wwwwwwww\nwA..k..w\nw......w\nw..m..gw\nwwwwwwww\n";
 const LEVEL1: &str = "wwwwwwww\nwA.....w\nw..k...w\nw.....gw\nwwwwwwww\n";
