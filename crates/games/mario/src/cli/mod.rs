@@ -153,6 +153,12 @@ pub struct TrainArgs {
     /// here is the same every time.
     #[arg(long, value_parser = bounds::EPOCHS.parser::<usize>())]
     pub stop_after: Option<usize>,
+    /// mario-vs-td3: how an episode's steps are judged. `mean` (default): the actor frozen
+    /// for the episode, its 36 levels judged at once on every core, a step's reward its
+    /// completions' mean; `live`: the earlier loop, each step judged by the actor of that
+    /// moment (reproduces the actors trained before).
+    #[arg(long, value_parser = ["mean", "live"])]
+    pub vs_reward: Option<String>,
     /// Do not train: write the length and hash of the existing weights at --out into their
     /// sidecar (for sidecars written before they carried one). Only for weights you trust.
     #[arg(long)]
@@ -230,12 +236,14 @@ pub fn commands(registry: &mut Registry) {
                         || args.test_every.is_some()
                         || args.test_levels.is_some()
                         || args.test_average
-                        || args.stop_after.is_some() =>
+                        || args.stop_after.is_some()
+                        || args.vs_reward.is_some() =>
                 {
                     Err(anyhow!(
                         "--completion-noise, --actor-lr, --critic-lr, --updates-per-step, \
-                         --test-every, --test-levels, --test-average and --stop-after are \
-                         settings of the TD3 actors; --model mario-cgan does not take them"
+                         --test-every, --test-levels, --test-average, --stop-after and \
+                         --vs-reward are settings of the TD3 actors; --model mario-cgan does \
+                         not take them"
                     ))
                 }
                 "mario-cgan" => train_cgan(&args),
@@ -292,11 +300,16 @@ fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
     }
     let vs = args.common.model == "mario-vs-td3";
     let kind = if vs { "vs-td3" } else { "td3" };
-    if args.completion_noise.is_some() && !vs {
-        return Err(anyhow!(
-            "--completion-noise is a setting of mario-vs-td3; --model {} does not take it",
-            args.common.model
-        ));
+    for (flag, given) in [
+        ("--completion-noise", args.completion_noise.is_some()),
+        ("--vs-reward", args.vs_reward.is_some()),
+    ] {
+        if given && !vs {
+            return Err(anyhow!(
+                "{flag} is a setting of mario-vs-td3; --model {} does not take it",
+                args.common.model
+            ));
+        }
     }
     let cgan_file = cgan_path();
     studio_cli::refuse_writing_over(&args.common.out, &[&cgan_file])?;
@@ -327,9 +340,16 @@ fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
         command: &command,
         out: &args.common.out,
     };
-    let trained = run
-        .train_to_file(&mut |p| {
-            eprintln!(
+    // The judgements run on a pool of every core; candle inside it stays on one thread.
+    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .map_err(|e| anyhow!("could not start {threads} threads for the judgements: {e}"))?;
+    let trained = pool
+        .install(|| {
+            run.train_to_file(&mut |p| {
+                eprintln!(
                 "[{:>3.0} %] {} of {}: training mean {:.3}, test {:.3}{} (best {:.3}{}), {:.0} s",
                 100.0 * p.episode as f64 / p.episodes as f64,
                 p.episode,
@@ -347,7 +367,8 @@ fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
                 },
                 p.seconds
             );
-            true
+                true
+            })
         })
         .map_err(|e| anyhow!(e))?;
     println!(
@@ -367,7 +388,7 @@ fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
 
 /// The TD3 run's settings: the thesis's, with what the flags change.
 fn td3_config(args: &TrainArgs, vs: bool) -> crate::td3::train::Td3Config {
-    use crate::td3::train::Td3Config;
+    use crate::td3::train::{Td3Config, VsReward};
     use crate::td3::VIRTUAL_COMPLETIONS;
     let mut config = Td3Config::new(if vs { VIRTUAL_COMPLETIONS } else { 0 }, args.common.seed);
     if let Some(e) = args.epochs {
@@ -392,6 +413,9 @@ fn td3_config(args: &TrainArgs, vs: bool) -> crate::td3::train::Td3Config {
     }
     config.test_average = args.test_average;
     config.stop_after = args.stop_after;
+    if let Some(v) = args.vs_reward.as_deref().and_then(VsReward::from_name) {
+        config.vs_reward = v;
+    }
     config
 }
 
@@ -413,6 +437,7 @@ fn td3_command(args: &TrainArgs, config: &crate::td3::train::Td3Config) -> Strin
         ("--test-levels", args.test_levels.map(|v| v.to_string())),
         ("--test-average", args.test_average.then(String::new)),
         ("--stop-after", args.stop_after.map(|v| v.to_string())),
+        ("--vs-reward", args.vs_reward.clone()),
     ]
     .into_iter()
     .filter_map(|(flag, value)| Some(format!(" {flag} {}", value?).trim_end().to_string()))

@@ -13,12 +13,14 @@
 //! - `model`: the actor and the twin critics;
 //! - `train`: the TD3 loop (twin critics, delayed actor updates, target smoothing);
 //! - `file`: the weights and their sidecar;
-//! - `run`: a training run from start to file (the checkpoints, the kept actor).
+//! - `run`: a training run from start to file (the checkpoints, the kept actor);
+//! - `vs`: VS-TD3's episode with the actor frozen, its levels judged at once on rayon.
 
 pub mod file;
 pub mod model;
 pub mod run;
 pub mod train;
+pub mod vs;
 
 use super::cgan::{generate_batch, Generator, Z_DIM};
 use super::evaluate::{evaluate, DEFAULT_TRIALS};

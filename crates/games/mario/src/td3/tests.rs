@@ -2,7 +2,7 @@
 //! a short training saved and loaded back, and files that are refused in words.
 
 use super::file::{load, save, Td3Sidecar, ARCHITECTURE};
-use super::train::{train, Td3Config};
+use super::train::{train, Td3Config, VsReward};
 use super::*;
 use crate::cgan::EMPTY_PATTERN;
 use crate::Tile;
@@ -333,12 +333,11 @@ fn the_actor_acts_inside_the_cube() {
     }
 }
 
-/// The kept weights and the curves of a short TD3 (`vs` 0) or VS-TD3 training, as one
-/// fingerprint.
-fn td3_fingerprint(vs: usize) -> u64 {
+/// The kept weights and the curves of a short training, as one fingerprint.
+fn td3_fingerprint(config: &Td3Config) -> u64 {
     let p = pat();
     let (_, g) = cgan(4);
-    let t = quietly(&g, &p, &tiny_config(vs));
+    let t = quietly(&g, &p, config);
     let mut digest = studio_ml::weights_digest(&t.actor_map).unwrap()
         ^ studio_ml::weights_digest(&t.critic_map)
             .unwrap()
@@ -353,13 +352,129 @@ fn td3_fingerprint(vs: usize) -> u64 {
 }
 
 /// The shared actor-critic loop trains exactly as Mario's own loop did: these are the
-/// fingerprints of that loop's weights, recorded before it moved. Bit-exact float results can
-/// change with the CPU's vector units, so this runs on demand
-/// (`cargo test --release -p mario -- --ignored fingerprint`), after any change to the loop.
+/// fingerprints of that loop's weights, recorded before it moved (VS-TD3's with the earlier,
+/// live judging, `VsReward::Live`), and of VS-TD3 with its episode frozen and judged on
+/// rayon. Bit-exact float results can change with the CPU's vector units, so this runs on
+/// demand (`cargo test --release -p mario -- --ignored fingerprint`), after any change to the
+/// loop.
 #[test]
 #[ignore = "bit-exact weights: run on demand after touching the actor-critic loop"]
 fn td3_training_fingerprints_are_unchanged() {
-    let got = (td3_fingerprint(0), td3_fingerprint(2));
+    let mut live = tiny_config(2);
+    live.vs_reward = VsReward::Live;
+    let got = (
+        td3_fingerprint(&tiny_config(0)),
+        td3_fingerprint(&live),
+        td3_fingerprint(&tiny_config(2)),
+    );
     println!("td3 fingerprints {got:#x?}");
-    assert_eq!(got, (0x22d6_b851_4bfe_861a, 0xcb27_3dd8_e0bd_bcca));
+    assert_eq!(
+        (got.0, got.1),
+        (0x22d6_b851_4bfe_861a, 0xcb27_3dd8_e0bd_bcca)
+    );
+}
+
+/// A short VS-TD3 training on a pool of `threads` threads.
+fn vs_on_threads(threads: usize) -> super::train::Trained {
+    let p = pat();
+    let (_, g) = cgan(4);
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap()
+        .install(|| quietly(&g, &p, &tiny_config(2)))
+}
+
+#[test]
+fn vs_td3_trains_the_same_weights_on_one_thread_and_on_two() {
+    let (one, two) = (vs_on_threads(1), vs_on_threads(2));
+    let digest = |t: &super::train::Trained| {
+        (
+            studio_ml::weights_digest(&t.actor_map).unwrap(),
+            studio_ml::weights_digest(&t.critic_map).unwrap(),
+        )
+    };
+    assert_eq!(digest(&one), digest(&two));
+    assert_eq!(one.test_curve, two.test_curve);
+    // It learnt: the kept actor is not the untrained one.
+    let maps = studio_ml::actor_critic::ActorCriticMaps::new();
+    let [a, ..] = maps.builders(&Device::Cpu);
+    Actor::new(a.pp("actor")).unwrap();
+    maps.start(3).unwrap();
+    assert_ne!(
+        digest(&one).0,
+        studio_ml::weights_digest(&maps.actor).unwrap()
+    );
+}
+
+#[test]
+fn an_episodes_judgements_are_the_same_on_any_pool_and_each_draws_its_own_stream() {
+    let p = pat();
+    let (_, g) = cgan(4);
+    let map = VarMap::new();
+    let actor =
+        Actor::new(VarBuilder::from_varmap(&map, DType::F32, &Device::Cpu).pp("actor")).unwrap();
+    studio_ml::seeded_init(&map, 5).unwrap();
+    let gen = MarioRl {
+        cgan: &g,
+        pat: &p,
+        actor: Some(&actor),
+        critic: None,
+        length: LEVEL_PATTERNS,
+    };
+    let mut rng = Rng::new(8);
+    let mut build = Build::start(&p, &mut rng);
+    studio_ml::rl::randomize(&gen, &mut build, RANDOM_START, &mut rng);
+    let steps = vs::play_frozen(&gen, &mut build, (0.2, 0.5), &mut rng).unwrap();
+    assert_eq!(steps.len(), LEVEL_PATTERNS - RANDOM_START);
+    let on = |threads: usize| {
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap()
+            .install(|| vs::judge(&gen, &steps, 5, 0.3, (11, 4)).unwrap())
+    };
+    let (one, two) = (on(1), on(2));
+    // 5 completions of each of the 7 steps before the last, and the level: 36 judgements.
+    assert_eq!(one.completions.len(), 7);
+    assert!(one.completions.iter().all(|c| c.len() == 5));
+    let view = |j: &vs::Judged| {
+        let c: Vec<(Vec<Pattern>, u64, u64)> = j
+            .completions
+            .iter()
+            .flatten()
+            .map(|c| {
+                (
+                    c.build.patterns.clone(),
+                    c.build.eval_seed,
+                    c.evaluation.to_bits(),
+                )
+            })
+            .collect();
+        (c, j.evaluation.to_bits())
+    };
+    assert_eq!(view(&one), view(&two));
+    // Each completion keeps the step's patterns, finishes the level and has its own trials.
+    for (s, completions) in one.completions.iter().enumerate() {
+        for c in completions {
+            assert_eq!(
+                c.build.patterns[..s + RANDOM_START + 1],
+                steps[s].after.patterns[..]
+            );
+            assert_eq!(c.build.patterns.len(), LEVEL_PATTERNS);
+        }
+    }
+    let mut seeds: Vec<u64> = one
+        .completions
+        .iter()
+        .flatten()
+        .map(|c| c.build.eval_seed)
+        .collect();
+    seeds.sort_unstable();
+    seeds.dedup();
+    assert_eq!(seeds.len(), 35);
+    assert_eq!(one.evaluation, reward_of(&steps[6 + 1].after));
+    // Another episode draws other completions.
+    let other = vs::judge(&gen, &steps, 5, 0.3, (11, 5)).unwrap();
+    assert_ne!(view(&other).0, view(&one).0);
 }

@@ -22,7 +22,7 @@ use candle_nn::{AdamW, Optimizer, VarBuilder, VarMap};
 use std::time::Instant;
 use studio_core::rng::Rng;
 use studio_ml::actor_critic::{
-    play_episode, ActorCriticMaps, Batch, Exploration, Schedule, StepHooks, Transition,
+    play_episode, ActorCriticMaps, Batch, Exploration, Schedule, StepHooks, Transition, UpdateHook,
 };
 use studio_ml::rl::{randomize, virtual_completions};
 use studio_ml::soft_update;
@@ -74,6 +74,8 @@ pub struct Td3Config {
     /// Stop after this episode (with its test phase), the schedule still that of `episodes`:
     /// a run cut short the same way every time.
     pub stop_after: Option<usize>,
+    /// How VS-TD3 judges its steps and what it remembers of the judgements.
+    pub vs_reward: VsReward,
     /// Seed.
     pub seed: u64,
 }
@@ -103,6 +105,7 @@ impl Td3Config {
             test_levels: 25,
             test_average: false,
             stop_after: None,
+            vs_reward: VsReward::Mean,
             seed,
         }
     }
@@ -114,6 +117,32 @@ impl Td3Config {
             decay: self.decay,
         }
         .at(episode, self.episodes)
+    }
+}
+
+/// How VS-TD3 judges an episode's steps, and what a remembered step's reward is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VsReward {
+    /// The actor frozen for the episode, its 36 levels judged at once on rayon
+    /// ([`super::vs`]); a step's reward is its completions' mean evaluation (the thesis's).
+    Mean,
+    /// The earlier loop: each step judged as it is taken, by the actor of that moment (which
+    /// learns between the steps of an episode); a step's reward is its completions' mean.
+    /// Reproduces the actors trained before the frozen episode.
+    Live,
+}
+
+impl VsReward {
+    /// The names the command line takes, in order.
+    pub const NAMES: [&'static str; 2] = ["mean", "live"];
+
+    /// The setting a name stands for.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "mean" => Some(Self::Mean),
+            "live" => Some(Self::Live),
+            _ => None,
+        }
     }
 }
 
@@ -165,23 +194,11 @@ fn mono_so_far(build: &Build) -> f64 {
     build.level().map_or(0.0, |l| crate::reward::r_mono(&l))
 }
 
-/// The rewards of finished levels, on every core (each evaluation is seeded by its level, so
-/// the result does not depend on the number of threads).
+/// The rewards of finished levels, on the current rayon pool (each evaluation is seeded by its
+/// level, so the result does not depend on the number of threads).
 pub fn rewards(builds: &[Build]) -> Vec<f64> {
-    let threads = std::thread::available_parallelism()
-        .map_or(1, std::num::NonZero::get)
-        .min(builds.len().max(1));
-    let chunk = builds.len().div_ceil(threads.max(1)).max(1);
-    std::thread::scope(|s| {
-        let handles: Vec<_> = builds
-            .chunks(chunk)
-            .map(|part| s.spawn(move || part.iter().map(reward_of).collect::<Vec<f64>>()))
-            .collect();
-        handles
-            .into_iter()
-            .flat_map(|h| h.join().unwrap_or_default())
-            .collect()
-    })
+    use rayon::prelude::*;
+    builds.par_iter().map(reward_of).collect()
 }
 
 /// The networks being trained and their targets.
@@ -293,6 +310,53 @@ fn step_reward(
     })
 }
 
+/// One VS-TD3 episode with the actor frozen: played to its end, its levels judged at once on
+/// the current rayon pool ([`super::vs::judge`]), then each step remembered with its reward
+/// and the networks taught on `schedule`, as `play_episode` would. Returns the level's
+/// evaluation.
+fn frozen_episode(
+    gen: &MarioRl<'_>,
+    build: &mut Build,
+    config: &Td3Config,
+    (episode, sigma, epsilon): (usize, f64, f64),
+    (rng, memory): (&mut Rng, &mut ReplayMemory<Transition<Build>>),
+    schedule: Schedule,
+    learn: &mut UpdateHook<'_, Build>,
+) -> Result<f64, super::Td3Error> {
+    let steps = super::vs::play_frozen(gen, build, (sigma, epsilon), rng)?;
+    let noise = config.completion_noise.unwrap_or(sigma);
+    let judged = super::vs::judge(
+        gen,
+        &steps,
+        config.virtual_completions,
+        noise,
+        (config.seed, episode),
+    )?;
+    for (i, step) in steps.iter().enumerate() {
+        let done = step.done(gen);
+        let reward = if done {
+            judged.evaluation
+        } else {
+            judged.mean(i)
+        };
+        memory.push(Transition {
+            state: step.before.clone(),
+            action: step.action.map(|v| v as f32),
+            reward: reward as f32,
+            next: step.after.clone(),
+            done,
+        });
+        if memory.len() >= schedule.warm_up
+            && memory.written().is_multiple_of(schedule.every.max(1))
+        {
+            for _ in 0..schedule.updates.max(1) {
+                learn(memory, rng)?;
+            }
+        }
+    }
+    Ok(judged.evaluation)
+}
+
 /// The seed stream of the test starts (never used for training episodes).
 pub const TEST_STREAM: u64 = 0x7e57;
 
@@ -348,32 +412,47 @@ pub fn train(
         };
         let mut build = Build::start(pat, &mut rng);
         randomize(&gen, &mut build, RANDOM_START, &mut rng);
-        let last = play_episode(
-            &gen,
-            &mut build,
-            (sigma, epsilon),
-            &mut rng,
-            &mut memory,
-            schedule,
-            StepHooks {
-                store: &Build::clone,
-                reward: &mut |before, after, done, sigma, rng| {
-                    step_reward(&gen, config, before, after, done, sigma, rng)
+        let mut learn = |memory: &ReplayMemory<Transition<Build>>, rng: &mut Rng| {
+            updates += 1;
+            update(
+                &nets,
+                memory,
+                config,
+                updates,
+                rng,
+                &mut actor_opt,
+                &mut critic_opt,
+            )
+        };
+        let frozen = config.virtual_completions > 0 && config.vs_reward != VsReward::Live;
+        let last = if frozen {
+            let episode_at = (episode, sigma, epsilon);
+            Some(frozen_episode(
+                &gen,
+                &mut build,
+                config,
+                episode_at,
+                (&mut rng, &mut memory),
+                schedule,
+                &mut learn,
+            )?)
+        } else {
+            play_episode(
+                &gen,
+                &mut build,
+                (sigma, epsilon),
+                &mut rng,
+                &mut memory,
+                schedule,
+                StepHooks {
+                    store: &Build::clone,
+                    reward: &mut |before, after, done, sigma, rng| {
+                        step_reward(&gen, config, before, after, done, sigma, rng)
+                    },
+                    update: &mut learn,
                 },
-                update: &mut |memory, rng| {
-                    updates += 1;
-                    update(
-                        &nets,
-                        memory,
-                        config,
-                        updates,
-                        rng,
-                        &mut actor_opt,
-                        &mut critic_opt,
-                    )
-                },
-            },
-        )?;
+            )?
+        };
         if let Some(reward) = last {
             recent.push_back(reward);
             if recent.len() > 50 {

@@ -1,0 +1,174 @@
+//! Virtual simulation with the actor frozen for the episode (rl-quality-diversity §4.2,
+//! §6.6.1): the episode is played to its end first, then its 36 levels (five completions of
+//! each of the seven steps before the last, and the level itself) are judged at once on
+//! rayon's threads. Every completion draws its noise and its human-like trials from its own
+//! stream, derived from (episode, step, completion), so the values are the same bit for bit
+//! whatever the number of threads.
+
+use super::{reward_of, Build, MarioRl};
+use rayon::prelude::*;
+use studio_core::rng::Rng;
+use studio_ml::rl::{RlError, Sequential};
+
+/// The stream the judgements' seeds come from (no other draw of a run uses it).
+pub const JUDGE_STREAM: u64 = 0x75_d6e5;
+
+/// One step of an episode: the level before it, the action and the level after it.
+#[derive(Clone, Debug)]
+pub struct Step {
+    /// The level before the step.
+    pub before: Build,
+    /// The z the step took.
+    pub action: [f64; 3],
+    /// The level after the step.
+    pub after: Build,
+}
+
+impl Step {
+    /// Whether the step finished the level.
+    pub fn done(&self, gen: &MarioRl<'_>) -> bool {
+        gen.done(&self.after)
+    }
+}
+
+/// Plays `build` to its end with the actor as it is: each step a random z with chance
+/// `epsilon`, else the actor's z with Gaussian noise `sigma` (the draws of
+/// `studio_ml::actor_critic::play_episode`, in its order).
+///
+/// # Errors
+/// A network failure, in words.
+pub fn play_frozen(
+    gen: &MarioRl<'_>,
+    build: &mut Build,
+    (sigma, epsilon): (f64, f64),
+    rng: &mut Rng,
+) -> Result<Vec<Step>, RlError> {
+    let mut steps = Vec::with_capacity(gen.length);
+    while !gen.done(build) {
+        let before = build.clone();
+        let action = if rng.chance(epsilon) {
+            gen.random_action(build, rng)
+        } else {
+            let greedy = gen.greedy(std::slice::from_ref(build))?;
+            gen.noisy(
+                build,
+                greedy.first().copied().unwrap_or([0.5; 3]),
+                sigma,
+                rng,
+            )
+        };
+        gen.apply(build, &action);
+        steps.push(Step {
+            before,
+            action,
+            after: build.clone(),
+        });
+    }
+    Ok(steps)
+}
+
+/// The stream of completion `completion` of step `step` in `episode` of the run seeded `seed`.
+pub fn judgement_rng(seed: u64, episode: usize, step: usize, completion: usize) -> Rng {
+    let mut run = Rng::derive(seed ^ JUDGE_STREAM, episode as u64);
+    let mut at_step = Rng::derive(run.next_u64(), step as u64);
+    Rng::derive(at_step.next_u64(), completion as u64)
+}
+
+/// A judged completion: the finished level and its evaluation.
+#[derive(Clone, Debug)]
+pub struct Completion {
+    /// The level as the completion finished it.
+    pub build: Build,
+    /// Its evaluation (`r_diff + r_mono`, 0 when A* cannot finish it).
+    pub evaluation: f64,
+}
+
+/// A judged episode: for each step before the last, its completions; and the evaluation of
+/// the level the episode made.
+#[derive(Clone, Debug)]
+pub struct Judged {
+    /// The completions of each step before the last, in step order.
+    pub completions: Vec<Vec<Completion>>,
+    /// The evaluation of the level the episode made.
+    pub evaluation: f64,
+}
+
+impl Judged {
+    /// The completions' mean evaluation after step `step` (the thesis's virtual reward).
+    pub fn mean(&self, step: usize) -> f64 {
+        self.completions.get(step).map_or(0.0, |c| {
+            c.iter().map(|c| c.evaluation).sum::<f64>() / c.len().max(1) as f64
+        })
+    }
+}
+
+/// Completes `after` with the actor and Gaussian noise `noise`, drawing from `rng` alone; the
+/// finished level's trials are seeded from `rng` too.
+fn complete_one(
+    gen: &MarioRl<'_>,
+    after: &Build,
+    noise: f64,
+    mut rng: Rng,
+) -> Result<Build, RlError> {
+    let mut build = after.clone();
+    build.eval_seed = rng.next_u64();
+    while !gen.done(&build) {
+        let greedy = gen.greedy(std::slice::from_ref(&build))?;
+        let a = gen.noisy(
+            &build,
+            greedy.first().copied().unwrap_or([0.5; 3]),
+            noise,
+            &mut rng,
+        );
+        gen.apply(&mut build, &a);
+    }
+    Ok(build)
+}
+
+/// Judges an episode played by [`play_frozen`] on the current rayon pool: `k` completions of
+/// every step before the last (noise `noise`, streams from [`judgement_rng`]) and the level
+/// itself (its own trials seed). The result does not depend on the number of threads.
+///
+/// # Errors
+/// A network failure, in words.
+pub fn judge(
+    gen: &MarioRl<'_>,
+    steps: &[Step],
+    k: usize,
+    noise: f64,
+    (seed, episode): (u64, usize),
+) -> Result<Judged, RlError> {
+    let open = steps.iter().take_while(|s| !s.done(gen)).count();
+    // One job per judgement: (step, completion), and the level itself as `None`.
+    let jobs: Vec<Option<(usize, usize)>> = (0..open)
+        .flat_map(|s| (0..k).map(move |c| Some((s, c))))
+        .chain(std::iter::once(None))
+        .collect();
+    let judged: Vec<(Option<Build>, f64)> = jobs
+        .par_iter()
+        .map(|job| match job {
+            Some((s, c)) => {
+                let rng = judgement_rng(seed, episode, *s, *c);
+                let build = complete_one(gen, &steps[*s].after, noise, rng)?;
+                let evaluation = reward_of(&build);
+                Ok((Some(build), evaluation))
+            }
+            None => Ok((None, steps.last().map_or(0.0, |s| reward_of(&s.after)))),
+        })
+        .collect::<Result<_, RlError>>()?;
+    let mut completions = vec![Vec::with_capacity(k); open];
+    let mut evaluation = 0.0;
+    for (job, (build, e)) in jobs.iter().zip(judged) {
+        match (job, build) {
+            (Some((s, _)), Some(build)) => completions[*s].push(Completion {
+                build,
+                evaluation: e,
+            }),
+            _ => evaluation = e,
+        }
+    }
+    Ok(Judged {
+        completions,
+        evaluation,
+    })
+}
