@@ -153,11 +153,14 @@ pub struct TrainArgs {
     /// here is the same every time.
     #[arg(long, value_parser = bounds::EPOCHS.parser::<usize>())]
     pub stop_after: Option<usize>,
-    /// mario-vs-td3: how an episode's steps are judged. `mean` (default): the actor frozen
-    /// for the episode, its 36 levels judged at once on every core, a step's reward its
-    /// completions' mean; `live`: the earlier loop, each step judged by the actor of that
-    /// moment (reproduces the actors trained before).
-    #[arg(long, value_parser = ["mean", "live"])]
+    /// mario-vs-td3: how an episode's steps are judged and rewarded. All but `live` freeze
+    /// the actor for the episode and judge its 36 levels at once on every core. `value`
+    /// (default): a remembered step keeps TD3's reward (the levels' own), and the
+    /// completions' mean return is the step's value, learnt right after the episode and not
+    /// remembered; `mean`: the completions' mean is the remembered reward (the thesis's);
+    /// `live`: the earlier loop, each step judged by the actor of that moment (reproduces the
+    /// actors trained before).
+    #[arg(long, value_parser = ["value", "mean", "live"])]
     pub vs_reward: Option<String>,
     /// Do not train: write the length and hash of the existing weights at --out into their
     /// sidecar (for sidecars written before they carried one). Only for weights you trust.

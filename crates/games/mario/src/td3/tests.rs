@@ -478,3 +478,81 @@ fn an_episodes_judgements_are_the_same_on_any_pool_and_each_draws_its_own_stream
     let other = vs::judge(&gen, &steps, 5, 0.3, (11, 5)).unwrap();
     assert_ne!(view(&other).0, view(&one).0);
 }
+
+/// An actor of seeded weights steering `g` over `p`.
+fn seeded_actor(seed: u64) -> (VarMap, Actor) {
+    let map = VarMap::new();
+    let actor =
+        Actor::new(VarBuilder::from_varmap(&map, DType::F32, &Device::Cpu).pp("actor")).unwrap();
+    studio_ml::seeded_init(&map, seed).unwrap();
+    (map, actor)
+}
+
+#[test]
+fn with_value_rewards_what_is_remembered_does_not_depend_on_the_completions() {
+    let p = pat();
+    let (_, g) = cgan(4);
+    let (_, a) = seeded_actor(5);
+    let gen = MarioRl {
+        cgan: &g,
+        pat: &p,
+        actor: Some(&a),
+        critic: None,
+        length: LEVEL_PATTERNS,
+    };
+    let mut rng = Rng::new(8);
+    let mut build = Build::start(&p, &mut rng);
+    studio_ml::rl::randomize(&gen, &mut build, RANDOM_START, &mut rng);
+    let steps = vs::play_frozen(&gen, &mut build, (0.2, 0.5), &mut rng).unwrap();
+    let judged = vs::judge(&gen, &steps, 3, 0.2, (1, 0)).unwrap();
+    // The same steps as a later actor might complete them: other completions, other scores.
+    let mut later = judged.clone();
+    for c in later.completions.iter_mut().flatten() {
+        c.evaluation = 1.0 - c.evaluation;
+        c.build.patterns.reverse();
+    }
+    let remembered = |j: &vs::Judged, mode| j.remembered_rewards(&steps, mode);
+    assert_eq!(
+        remembered(&judged, VsReward::Value),
+        remembered(&later, VsReward::Value)
+    );
+    assert_ne!(
+        remembered(&judged, VsReward::Mean),
+        remembered(&later, VsReward::Mean)
+    );
+    // Value's rewards are TD3's: they add up to the evaluation less the r_mono of the start.
+    let sum: f64 = remembered(&judged, VsReward::Value).iter().sum();
+    let start = vs::mono_of_first(&steps[0].before, RANDOM_START);
+    assert!((sum - (judged.evaluation - start)).abs() < 1e-9, "{sum}");
+    // The completions move the steps' values instead, which are learnt at once, not kept.
+    assert_ne!(judged.values(&steps, 0.99), later.values(&steps, 0.99));
+}
+
+#[test]
+fn a_completions_return_is_tds_rewards_discounted_from_its_step() {
+    let p = pat();
+    let mut rng = Rng::new(2);
+    let mut build = Build::start(&p, &mut rng);
+    for k in 0..LEVEL_PATTERNS {
+        build.push(pattern(k % 5, k % 3 == 0));
+    }
+    let c = vs::Completion {
+        build: build.clone(),
+        evaluation: 0.6,
+    };
+    let mono = |n| vs::mono_of_first(&build, n);
+    // Undiscounted, the r_mono rises telescope: the evaluation less r_mono before the step.
+    let from = 4;
+    assert!((c.td3_return(from, 1.0) - (0.6 - mono(from))).abs() < 1e-12);
+    // From the last step alone: the rest of the evaluation. One step earlier, discounted:
+    // that step's rise of r_mono plus γ times it.
+    let last = LEVEL_PATTERNS - 1;
+    let tail = 0.6 - mono(last);
+    assert!((c.td3_return(last, 0.5) - tail).abs() < 1e-12);
+    let before = mono(last) - mono(last - 1);
+    assert!((c.td3_return(last - 1, 0.5) - (before + 0.5 * tail)).abs() < 1e-12);
+    assert!(
+        mono(LEVEL_PATTERNS) > 0.0,
+        "the level has some monotony to pay"
+    );
+}

@@ -14,15 +14,16 @@
 //! mean is the one kept (and checkpointed as soon as it is found).
 
 use super::model::{state_tensor, Actor, Critic};
+pub use super::vs::VsReward;
 use super::{reward_of, Build, MarioRl, RANDOM_START};
 use crate::cgan::Generator;
 use crate::patterns::PatLegal;
-use candle_core::{DType, Tensor};
+use candle_core::{DType, Device, Tensor};
 use candle_nn::{AdamW, Optimizer, VarBuilder, VarMap};
 use std::time::Instant;
 use studio_core::rng::Rng;
 use studio_ml::actor_critic::{
-    play_episode, ActorCriticMaps, Batch, Exploration, Schedule, StepHooks, Transition, UpdateHook,
+    play_episode, ActorCriticMaps, Batch, Exploration, Schedule, StepHooks, Transition,
 };
 use studio_ml::rl::{randomize, virtual_completions};
 use studio_ml::soft_update;
@@ -105,7 +106,7 @@ impl Td3Config {
             test_levels: 25,
             test_average: false,
             stop_after: None,
-            vs_reward: VsReward::Mean,
+            vs_reward: VsReward::Value,
             seed,
         }
     }
@@ -117,32 +118,6 @@ impl Td3Config {
             decay: self.decay,
         }
         .at(episode, self.episodes)
-    }
-}
-
-/// How VS-TD3 judges an episode's steps, and what a remembered step's reward is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum VsReward {
-    /// The actor frozen for the episode, its 36 levels judged at once on rayon
-    /// ([`super::vs`]); a step's reward is its completions' mean evaluation (the thesis's).
-    Mean,
-    /// The earlier loop: each step judged as it is taken, by the actor of that moment (which
-    /// learns between the steps of an episode); a step's reward is its completions' mean.
-    /// Reproduces the actors trained before the frozen episode.
-    Live,
-}
-
-impl VsReward {
-    /// The names the command line takes, in order.
-    pub const NAMES: [&'static str; 2] = ["mean", "live"];
-
-    /// The setting a name stands for.
-    pub fn from_name(name: &str) -> Option<Self> {
-        match name {
-            "mean" => Some(Self::Mean),
-            "live" => Some(Self::Live),
-            _ => None,
-        }
     }
 }
 
@@ -310,10 +285,51 @@ fn step_reward(
     })
 }
 
+/// The values of a frozen episode's steps before the last (`VsReward::Value`): the
+/// completions' mean return as the target of Q(s, a), learnt beside the replay batch by the
+/// updates right after the episode, never remembered.
+struct Fresh {
+    states: Tensor,
+    actions: Tensor,
+    values: Tensor,
+}
+
+impl Fresh {
+    fn new(
+        steps: &[super::vs::Step],
+        values: &[f64],
+        device: &Device,
+    ) -> candle_core::Result<Self> {
+        let n = values.len();
+        let states: Vec<Build> = steps.iter().take(n).map(|s| s.before.clone()).collect();
+        let actions: Vec<f32> = steps
+            .iter()
+            .take(n)
+            .flat_map(|s| s.action.map(|v| v as f32))
+            .collect();
+        Ok(Self {
+            states: state_tensor(&states, device)?,
+            actions: Tensor::from_vec(actions, (n, 3), device)?,
+            values: Tensor::from_vec(
+                values.iter().map(|&v| v as f32).collect::<Vec<f32>>(),
+                n,
+                device,
+            )?,
+        })
+    }
+}
+
+/// One update, with the values of the episode just judged when there are any.
+type Learn<'a> = dyn FnMut(&Memory, &mut Rng, Option<&Fresh>) -> candle_core::Result<()> + 'a;
+
+/// The replay memory of built levels.
+type Memory = ReplayMemory<Transition<Build>>;
+
 /// One VS-TD3 episode with the actor frozen: played to its end, its levels judged at once on
 /// the current rayon pool ([`super::vs::judge`]), then each step remembered with its reward
-/// and the networks taught on `schedule`, as `play_episode` would. Returns the level's
-/// evaluation.
+/// ([`super::vs::Judged::remembered_rewards`]) and the networks taught on `schedule`, as
+/// `play_episode` would (with `VsReward::Value`, each update also learns the steps' values).
+/// Returns the level's evaluation.
 fn frozen_episode(
     gen: &MarioRl<'_>,
     build: &mut Build,
@@ -321,7 +337,7 @@ fn frozen_episode(
     (episode, sigma, epsilon): (usize, f64, f64),
     (rng, memory): (&mut Rng, &mut ReplayMemory<Transition<Build>>),
     schedule: Schedule,
-    learn: &mut UpdateHook<'_, Build>,
+    learn: &mut Learn<'_>,
 ) -> Result<f64, super::Td3Error> {
     let steps = super::vs::play_frozen(gen, build, (sigma, epsilon), rng)?;
     let noise = config.completion_noise.unwrap_or(sigma);
@@ -332,13 +348,17 @@ fn frozen_episode(
         noise,
         (config.seed, episode),
     )?;
-    for (i, step) in steps.iter().enumerate() {
+    let fresh = match config.vs_reward {
+        VsReward::Value => Some(Fresh::new(
+            &steps,
+            &judged.values(&steps, config.gamma),
+            &studio_ml::device(),
+        )?),
+        VsReward::Mean | VsReward::Live => None,
+    };
+    let rewards = judged.remembered_rewards(&steps, config.vs_reward);
+    for (step, reward) in steps.iter().zip(rewards) {
         let done = step.done(gen);
-        let reward = if done {
-            judged.evaluation
-        } else {
-            judged.mean(i)
-        };
         memory.push(Transition {
             state: step.before.clone(),
             action: step.action.map(|v| v as f32),
@@ -350,7 +370,7 @@ fn frozen_episode(
             && memory.written().is_multiple_of(schedule.every.max(1))
         {
             for _ in 0..schedule.updates.max(1) {
-                learn(memory, rng)?;
+                learn(memory, rng, fresh.as_ref())?;
             }
         }
     }
@@ -412,18 +432,18 @@ pub fn train(
         };
         let mut build = Build::start(pat, &mut rng);
         randomize(&gen, &mut build, RANDOM_START, &mut rng);
-        let mut learn = |memory: &ReplayMemory<Transition<Build>>, rng: &mut Rng| {
-            updates += 1;
-            update(
-                &nets,
-                memory,
-                config,
-                updates,
-                rng,
-                &mut actor_opt,
-                &mut critic_opt,
-            )
-        };
+        let mut learn =
+            |memory: &ReplayMemory<Transition<Build>>, rng: &mut Rng, fresh: Option<&Fresh>| {
+                updates += 1;
+                update(
+                    &nets,
+                    (memory, fresh),
+                    config,
+                    updates,
+                    rng,
+                    (&mut actor_opt, &mut critic_opt),
+                )
+            };
         let frozen = config.virtual_completions > 0 && config.vs_reward != VsReward::Live;
         let last = if frozen {
             let episode_at = (episode, sigma, epsilon);
@@ -449,7 +469,7 @@ pub fn train(
                     reward: &mut |before, after, done, sigma, rng| {
                         step_reward(&gen, config, before, after, done, sigma, rng)
                     },
-                    update: &mut learn,
+                    update: &mut |memory, rng| learn(memory, rng, None),
                 },
             )?
         };
@@ -514,16 +534,16 @@ pub fn train(
     })
 }
 
-/// One TD3 update from a replay batch: both critics towards the smaller target value, and
-/// every `policy_delay` updates the actor and the targets.
+/// One TD3 update from a replay batch: both critics towards the smaller target value (and
+/// towards `fresh`'s values of the episode just judged, when given), and every
+/// `policy_delay` updates the actor and the targets.
 fn update(
     nets: &Nets,
-    memory: &ReplayMemory<Transition<Build>>,
+    (memory, fresh): (&ReplayMemory<Transition<Build>>, Option<&Fresh>),
     config: &Td3Config,
     step: usize,
     rng: &mut Rng,
-    actor_opt: &mut AdamW,
-    critic_opt: &mut AdamW,
+    (actor_opt, critic_opt): (&mut AdamW, &mut AdamW),
 ) -> candle_core::Result<()> {
     let device = nets.actor.device();
     let stack = |builds: &[&Build], device: &candle_core::Device| {
@@ -553,7 +573,16 @@ fn update(
     let l2 = (nets.q2.forward(states, &batch.actions)? - &y)?
         .sqr()?
         .mean_all()?;
-    critic_opt.backward_step(&(l1 + l2)?)?;
+    let mut loss = (l1 + l2)?;
+    if let Some(f) = fresh {
+        for q in [&nets.q1, &nets.q2] {
+            let l = (q.forward(&f.states, &f.actions)? - &f.values)?
+                .sqr()?
+                .mean_all()?;
+            loss = (loss + l)?;
+        }
+    }
+    critic_opt.backward_step(&loss)?;
     if step.is_multiple_of(config.policy_delay.max(1)) {
         // dQ/dz at the actor's z, inverted near the cube's bounds, then pushed through the
         // actor: the actor's loss is −Σ z · g with g held fixed.

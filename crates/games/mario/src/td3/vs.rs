@@ -4,11 +4,49 @@
 //! rayon's threads. Every completion draws its noise and its human-like trials from its own
 //! stream, derived from (episode, step, completion), so the values are the same bit for bit
 //! whatever the number of threads.
+//!
+//! What the judgements become ([`VsReward`]): by default (`Value`) a remembered step keeps
+//! TD3's own reward (the rise of r_mono, the rest of the evaluation at the last step), which
+//! depends on the levels alone, and the completions' mean discounted return is the value of
+//! the step, Q(s, a), that the updates right after the episode learn beside the replay batch
+//! and then forget. So no remembered reward depends on an actor that no longer exists. The
+//! thesis's reward, the completions' mean kept in the replay memory, stays as `Mean`.
 
 use super::{reward_of, Build, MarioRl};
 use rayon::prelude::*;
 use studio_core::rng::Rng;
 use studio_ml::rl::{RlError, Sequential};
+
+/// How VS-TD3 judges an episode's steps, and what a remembered step's reward is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VsReward {
+    /// The actor frozen, its levels judged at once; a remembered step's reward is TD3's (the
+    /// levels' alone), and the completions' mean return is the step's value, learnt by the
+    /// updates after the episode and not remembered (a stationary memory).
+    Value,
+    /// The actor frozen, its levels judged at once; a step's reward is its completions' mean
+    /// evaluation, kept in the memory (the thesis's reward; stale once the actor moves on).
+    Mean,
+    /// The earlier loop: each step judged as it is taken, by the actor of that moment (which
+    /// learns between the steps of an episode); a step's reward is its completions' mean.
+    /// Reproduces the actors trained before the frozen episode.
+    Live,
+}
+
+impl VsReward {
+    /// The names the command line takes, in order.
+    pub const NAMES: [&'static str; 3] = ["value", "mean", "live"];
+
+    /// The setting a name stands for.
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "value" => Some(Self::Value),
+            "mean" => Some(Self::Mean),
+            "live" => Some(Self::Live),
+            _ => None,
+        }
+    }
+}
 
 /// The stream the judgements' seeds come from (no other draw of a run uses it).
 pub const JUDGE_STREAM: u64 = 0x75_d6e5;
@@ -93,7 +131,78 @@ pub struct Judged {
     pub evaluation: f64,
 }
 
+/// r_mono of the first `n` patterns of `build` (as TD3's rewards read a level being built).
+pub fn mono_of_first(build: &Build, n: usize) -> f64 {
+    let mut first = build.clone();
+    first.patterns.truncate(n);
+    first.level().map_or(0.0, |l| crate::reward::r_mono(&l))
+}
+
+/// TD3's reward for the step that placed pattern `k` (0-based) of the finished `build` whose
+/// evaluation is `evaluation`: the rise of r_mono, or at the last pattern the rest of the
+/// evaluation, so the rewards add up to the evaluation less the r_mono of the start.
+fn td3_reward(build: &Build, k: usize, evaluation: f64) -> f64 {
+    let before = mono_of_first(build, k);
+    if k + 1 >= build.patterns.len() {
+        evaluation - before
+    } else {
+        mono_of_first(build, k + 1) - before
+    }
+}
+
+impl Completion {
+    /// The discounted return of TD3's rewards from the step that placed pattern `from`
+    /// (0-based) to the end of the level: Q of that step under the completing policy.
+    pub fn td3_return(&self, from: usize, gamma: f64) -> f64 {
+        let mut total = 0.0;
+        let mut weight = 1.0;
+        for k in from..self.build.patterns.len() {
+            total += weight * td3_reward(&self.build, k, self.evaluation);
+            weight *= gamma;
+        }
+        total
+    }
+}
+
 impl Judged {
+    /// What the memory keeps as each step's reward: TD3's (`Value`) or the completions' mean
+    /// (`Mean`, `Live`), and the evaluation at the last step (less the r_mono already paid,
+    /// for `Value`).
+    pub fn remembered_rewards(&self, steps: &[Step], mode: VsReward) -> Vec<f64> {
+        let Some(last) = steps.last() else {
+            return Vec::new();
+        };
+        steps
+            .iter()
+            .enumerate()
+            .map(|(i, step)| {
+                let k = step.before.patterns.len();
+                match (mode, i + 1 == steps.len()) {
+                    (VsReward::Value, _) => td3_reward(&last.after, k, self.evaluation),
+                    (_, true) => self.evaluation,
+                    (_, false) => self.mean(i),
+                }
+            })
+            .collect()
+    }
+
+    /// The value of each step before the last: its completions' mean discounted return of
+    /// TD3's rewards (the value of the step, Q(s, a), under the frozen actor).
+    pub fn values(&self, steps: &[Step], gamma: f64) -> Vec<f64> {
+        self.completions
+            .iter()
+            .zip(steps)
+            .map(|(completions, step)| {
+                let from = step.before.patterns.len();
+                completions
+                    .iter()
+                    .map(|c| c.td3_return(from, gamma))
+                    .sum::<f64>()
+                    / completions.len().max(1) as f64
+            })
+            .collect()
+    }
+
     /// The completions' mean evaluation after step `step` (the thesis's virtual reward).
     pub fn mean(&self, step: usize) -> f64 {
         self.completions.get(step).map_or(0.0, |c| {
