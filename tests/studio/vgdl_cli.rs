@@ -456,8 +456,10 @@ fn import_export_generate_and_eval_of_a_vgdl_game() {
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
     let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
-    assert_eq!(v["alpha"]["rooms"], 2);
-    assert_eq!(v["pairs_within_5_cells"], 2, "each level with itself");
+    let one = &v["per_game"][0];
+    assert_eq!(one["alpha"]["rooms"], 2);
+    assert_eq!(one["pairs_within_5_cells"], 2, "each level with itself");
+    assert_eq!(v["ticks"], "full");
     for agent in [
         "donothing",
         "random",
@@ -468,9 +470,13 @@ fn import_export_generate_and_eval_of_a_vgdl_game() {
         "rhea",
         "olets",
     ] {
-        let p = &v["alpha"]["profiles"][agent];
+        let p = &one["alpha"]["profiles"][agent];
         assert!(p["win_rate"].as_f64().is_some(), "{agent}: {v}");
-        assert_eq!(v["alpha_minus_beta"][agent]["win_rate"], 0.0, "{agent}");
+        assert_eq!(p["per_level_win_rate"].as_array().map(Vec::len), Some(2));
+        assert_eq!(one["alpha_minus_beta"][agent]["win_rate"], 0.0, "{agent}");
+        // One game pooled is that game.
+        let pooled = &v["pooled"]["agents"][agent]["normalised_score"]["alpha"]["value"];
+        assert_eq!(pooled, &p["normalised_score"], "{agent}");
     }
     // A pack of another game is refused in words.
     let other = write(
@@ -491,6 +497,150 @@ fn import_export_generate_and_eval_of_a_vgdl_game() {
     assert!(!o.status.success());
     assert!(
         stderr(&o).contains("not one of other.txt"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+/// Issue 66: two games pooled in one table, the bootstrap over levels seeded, the per-level
+/// win rates printed; flags that cannot go together refused in words.
+#[test]
+fn eval_pools_games_with_a_seeded_bootstrap_and_refuses_mismatched_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = write(dir.path(), "push.txt", PUSH);
+    write(dir.path(), "push_lvl0.txt", PUSH_ROOM);
+    write(dir.path(), "push_lvl1.txt", PUSH_LEVEL);
+    let pack = dir.path().join("push.ron");
+    let o = studio(&[
+        "import",
+        "--format",
+        "gvgai-vgdl",
+        s(&game),
+        "--out",
+        s(&pack),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "eval",
+            "--vgdl",
+            s(&game),
+            "--vgdl",
+            s(&game),
+            "--profile",
+            s(&pack),
+            s(&pack),
+            "--profile",
+            s(&pack),
+            s(&pack),
+            "--games",
+            "1",
+            "--budget",
+            "8",
+            "--ticks",
+            "60",
+            "--resamples",
+            "200",
+        ];
+        args.extend_from_slice(extra);
+        studio(&args)
+    };
+    let o = run(&["--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["ticks"], "60");
+    assert_eq!(v["per_game"].as_array().map(Vec::len), Some(2));
+    assert_eq!(v["pooled"]["levels"], serde_json::json!([4, 4]));
+    let olets = &v["pooled"]["agents"]["olets"];
+    for measure in ["win_rate", "normalised_score", "rank"] {
+        for side in ["alpha", "beta", "alpha_minus_beta"] {
+            let f = &olets[measure][side];
+            let (value, ci) = (f["value"].as_f64().unwrap(), &f["ci95"]);
+            let (lo, hi) = (ci[0].as_f64().unwrap(), ci[1].as_f64().unwrap());
+            assert!(lo <= value && value <= hi, "{measure} {side}: {f}");
+        }
+    }
+    // The same levels on both sides: α − β is 0 and so is the spread's.
+    assert_eq!(olets["normalised_score"]["alpha_minus_beta"]["value"], 0.0);
+    let spread = &v["pooled"]["spread"];
+    assert_eq!(spread["win_rate"]["alpha_minus_beta"]["value"], 0.0);
+    assert_eq!(
+        spread["advanced"],
+        serde_json::json!(["flatmcts", "mcts", "rhea", "olets"])
+    );
+    // The same seed gives the same intervals.
+    let again = run(&["--json"]);
+    assert_eq!(stdout(&again), stdout(&o));
+    // The table prints each game's per-level win rates and the pooled table.
+    let o = run(&[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = stdout(&o);
+    assert!(text.contains("per-level win rates (α | β):"), "{text}");
+    assert!(text.contains("Pooled over push.txt, push.txt"), "{text}");
+    assert!(text.contains("spread"), "{text}");
+    // Two games, one --profile pair: refused in words.
+    let o = studio(&[
+        "eval",
+        "--vgdl",
+        s(&game),
+        "--vgdl",
+        s(&game),
+        "--profile",
+        s(&pack),
+        s(&pack),
+        "--games",
+        "1",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("give one --profile ALPHA BETA per game"),
+        "{}",
+        stderr(&o)
+    );
+    // --levels evolves the levels that --profile brings: not both.
+    let o = studio(&[
+        "eval",
+        "--vgdl",
+        s(&game),
+        "--profile",
+        s(&pack),
+        s(&pack),
+        "--levels",
+        "2",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("--levels"), "{}", stderr(&o));
+    // A cap shorter than the GA's 40-tick constraints is refused, naming the range.
+    let o = studio(&[
+        "generate",
+        "--vgdl",
+        s(&game),
+        "--ticks",
+        "39",
+        "--out",
+        "x.ron",
+    ]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(stderr(&o).contains("40 to 2,000"), "{}", stderr(&o));
+    // --levels evolves them: the push game has no feasible level (won in under 40 ticks),
+    // and the GA's α runs say so in words.
+    let o = studio(&[
+        "eval",
+        "--vgdl",
+        s(&game),
+        "--levels",
+        "1",
+        "--population",
+        "4",
+        "--generations",
+        "0",
+        "--ablate-harmful",
+        "--games",
+        "1",
+    ]);
+    assert!(!o.status.success());
+    assert!(
+        stderr(&o).contains("no α run found a feasible level"),
         "{}",
         stderr(&o)
     );

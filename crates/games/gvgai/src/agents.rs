@@ -118,14 +118,62 @@ pub struct Outcome {
 /// sooner, [`vgdl::engine::GAME_WORK`]).
 pub const GAME_SECONDS: u64 = 30;
 
+/// How long a game lasts: to its own end (its terminations, or GVGAI's 2,000 ticks), or
+/// capped at fewer ticks — the GA's judging and the profiles take the same one, so a level is
+/// judged on the games it is later profiled on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Length {
+    /// To the game's own end (the paper's reading: GVGAI plays every game so).
+    #[default]
+    Full,
+    /// At most this many ticks; in a game won by surviving (a winning `Timeout`) an avatar
+    /// alive at the cap counts as a winner.
+    Capped(i32),
+}
+
+impl Length {
+    /// The most ticks a game of this length plays.
+    pub fn ticks(self) -> i32 {
+        match self {
+            Length::Full => vgdl::engine::MAX_TICKS,
+            Length::Capped(t) => t.min(vgdl::engine::MAX_TICKS),
+        }
+    }
+
+    /// True when a game at `state` has reached the cap (never for [`Length::Full`], whose
+    /// games the engine ends).
+    pub fn reached(self, state: &State) -> bool {
+        matches!(self, Length::Capped(t) if state.tick + 1 >= t)
+    }
+
+    /// `full` or the cap's ticks, for tables and JSON.
+    pub fn label(self) -> String {
+        match self {
+            Length::Full => "full".into(),
+            Length::Capped(t) => t.to_string(),
+        }
+    }
+}
+
+/// True when the game is won by surviving (a winning `Timeout`, as Survive Zombies and Angels
+/// and Demons): an avatar alive at a [`Length::Capped`] game's cap counts as a winner.
+pub fn won_by_surviving(rules: &vgdl::rules::Rules) -> bool {
+    rules
+        .terminations
+        .iter()
+        .any(|t| matches!(t, vgdl::rules::Term::Timeout { win: true, .. }))
+}
+
 /// What bounds an agent's game besides the engine's work bound: a time budget and a cancel
-/// flag, both checked every tick.
+/// flag, both checked every tick, and the game's length.
 #[derive(Clone, Copy, Debug)]
 pub struct Bounds<'a> {
     /// The game's time budget.
     pub time: Duration,
     /// The job's cancel flag (the window's Stop), when there is one.
     pub cancel: Option<&'a Cancel>,
+    /// How long the game lasts.
+    pub length: Length,
 }
 
 impl Default for Bounds<'_> {
@@ -133,6 +181,7 @@ impl Default for Bounds<'_> {
         Bounds {
             time: Duration::from_secs(GAME_SECONDS),
             cancel: None,
+            length: Length::Full,
         }
     }
 }
@@ -165,17 +214,24 @@ pub fn play_out(state: State, agent: &mut dyn Agent) -> Outcome {
 }
 
 /// Plays `state` to its end with `agent`, or until `bounds` stop it (checked every tick, so a
-/// cancel acts within one tick).
+/// cancel acts within one tick) or its length's cap is reached.
 pub fn play_out_within(mut state: State, agent: &mut dyn Agent, bounds: &Bounds) -> Outcome {
     let started = Instant::now();
-    while !state.is_over() {
+    while !state.is_over() && !bounds.length.reached(&state) {
         let action = agent.act(&state);
         state.step(action);
         bounds.check(&mut state, started);
     }
+    // A capped game still running: won only in a game won by surviving.
+    let alive_at_cap = !state.is_over() && won_by_surviving(state.rules());
+    let won = state.winner == vgdl::Winner::Wins || alive_at_cap;
     Outcome {
-        won: state.winner == vgdl::Winner::Wins,
-        score: state.final_score(),
+        won,
+        score: if alive_at_cap {
+            state.score.max(1.0)
+        } else {
+            state.final_score()
+        },
         ticks: state.tick,
         stopped: state.stopped(),
     }
@@ -269,7 +325,7 @@ mod tests {
         );
         let no_time = Bounds {
             time: Duration::ZERO,
-            cancel: None,
+            ..Bounds::default()
         };
         let outcome = play_out_within(state.clone(), &mut DoNothing, &no_time);
         assert_eq!((outcome.stopped, outcome.won), (Some(Limit::Time), false));
@@ -278,6 +334,64 @@ mod tests {
         assert_eq!(
             (outcome.stopped, outcome.ticks),
             (None, vgdl::engine::MAX_TICKS)
+        );
+    }
+
+    /// A room to wait in until a `Timeout` at tick 100 ends the game, won or lost.
+    fn waiting_game(win: bool) -> State {
+        let text = format!(
+            "BasicGame square_size=10
+  SpriteSet
+    floor > Immovable
+    avatar > MovingAvatar
+  LevelMapping
+    . > floor
+    A > floor avatar
+  InteractionSet
+    avatar wall > stepBack
+  TerminationSet
+    Timeout limit=100 win={}
+",
+            if win { "True" } else { "False" }
+        );
+        let desc = vgdl::parse(&text, "wait.txt").unwrap_or_else(|e| panic!("{e}"));
+        let rules =
+            std::sync::Arc::new(vgdl::compile(&desc, "wait.txt").unwrap_or_else(|e| panic!("{e}")));
+        let level = vgdl::read_level(&desc, "wwwww\nwA..w\nwwwww\n", "l.txt")
+            .unwrap_or_else(|e| panic!("{e}"));
+        State::new(rules, &level, 0).unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn a_capped_game_ends_at_its_cap_and_is_won_there_only_by_surviving() {
+        let play = |state: State, length| {
+            let bounds = Bounds {
+                length,
+                ..Bounds::default()
+            };
+            play_out_within(state, &mut DoNothing, &bounds)
+        };
+        let (survive, lose) = (waiting_game(true), waiting_game(false));
+        assert!(won_by_surviving(survive.rules()) && !won_by_surviving(lose.rules()));
+        // To its own end: the Timeout decides at tick 100.
+        let full = play(survive.clone(), Length::Full);
+        assert_eq!((full.won, full.ticks), (true, 100));
+        let full = play(lose.clone(), Length::Full);
+        assert_eq!((full.won, full.ticks), (false, 100));
+        // Capped at 50 ticks: the game stops at the 50th (tick index 49); alive there wins
+        // only where the game is won by surviving, and a won game scores at least 1.
+        let capped = play(survive, Length::Capped(50));
+        assert_eq!((capped.won, capped.ticks, capped.score), (true, 49, 1.0));
+        let capped = play(lose, Length::Capped(50));
+        assert_eq!(
+            (capped.won, capped.ticks, capped.stopped),
+            (false, 49, None)
+        );
+        assert_eq!(Length::Capped(50).ticks(), 50);
+        assert_eq!(Length::Capped(5000).ticks(), vgdl::engine::MAX_TICKS);
+        assert_eq!(
+            (Length::Full.label(), Length::Capped(50).label()),
+            ("full".into(), "50".into())
         );
     }
 

@@ -18,10 +18,12 @@ pub mod evolve;
 pub mod figures;
 pub mod formats;
 pub mod game;
+pub mod judge;
 pub mod level;
 pub mod load;
 pub mod planners;
 pub mod play;
+pub mod pooled;
 pub mod profiles;
 pub mod roles;
 

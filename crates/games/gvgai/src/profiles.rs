@@ -1,6 +1,6 @@
 //! The agents' games on levels of a GVGAI game: the window's analysis (the gauge) and the
 //! relative performance profiles of the pattern-based GA paper's eight controllers, each game
-//! seeded and played to GVGAI's full length.
+//! seeded and played to GVGAI's full length (or to the cap the GA judged its levels with).
 
 use crate::agents;
 use crate::figures::{AgentFigures, VgdlFigures};
@@ -42,16 +42,34 @@ pub fn games_played() -> u64 {
     GAMES_PLAYED.load(Ordering::Relaxed)
 }
 
-/// One agent's games on one level, full length (GVGAI's 2,000 ticks).
+/// How the profiles' games are played: how many per agent and level, from which seed, the
+/// searching agents' budget and the games' length.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProfileGames {
+    /// Games per agent and level.
+    pub games: u32,
+    /// The first game's seed.
+    pub seed: u64,
+    /// The searching agents' iterations a tick (their default when `None`).
+    pub budget: Option<usize>,
+    /// How long each game lasts.
+    pub length: agents::Length,
+}
+
+/// One agent's games on one level, to the game's end or the length's cap.
 fn full_games(
     game: &VgdlGame,
     rows: &[String],
     agent: &str,
-    games: u32,
-    seed: u64,
-    budget: Option<usize>,
+    plan: &ProfileGames,
     cancel: &Cancel,
 ) -> Result<Vec<agents::Outcome>, JobError> {
+    let ProfileGames {
+        games,
+        seed,
+        budget,
+        length,
+    } = *plan;
     let state = game.state(rows, seed as i64).map_err(JobError::failed)?;
     (0..u64::from(games))
         .map(|g| {
@@ -65,8 +83,11 @@ fn full_games(
             let mut a =
                 agents::with_budget(agent, s, &game.game, budget).map_err(JobError::failed)?;
             // Stop acts within a tick, not only between games (F34).
-            let outcome =
-                agents::play_out_within(state, a.as_mut(), &agents::Bounds::cancelled_by(cancel));
+            let bounds = agents::Bounds {
+                length,
+                ..agents::Bounds::cancelled_by(cancel)
+            };
+            let outcome = agents::play_out_within(state, a.as_mut(), &bounds);
             if outcome.stopped == Some(vgdl::Limit::Cancelled) {
                 return Err(JobError::Cancelled);
             }
@@ -75,9 +96,8 @@ fn full_games(
         .collect()
 }
 
-/// Every agent's games on every level, full length: `[level][agent]`, each `games` seeded
-/// games; the searching agents use `budget` iterations a tick (their default when `None`).
-/// Levels and agents run in parallel.
+/// Every agent's games on every level: `[level][agent]`, each as `plan` says. Levels and
+/// agents run in parallel.
 ///
 /// # Errors
 /// [`JobError::Cancelled`] when cancelled; a level that does not play.
@@ -85,9 +105,7 @@ pub fn profile_games(
     game: &VgdlGame,
     levels: &[Vec<String>],
     agents: &[&str],
-    games: u32,
-    seed: u64,
-    budget: Option<usize>,
+    plan: &ProfileGames,
     cancel: &Cancel,
 ) -> Result<Vec<Vec<Vec<agents::Outcome>>>, JobError> {
     let jobs: Vec<(usize, usize)> = (0..levels.len())
@@ -95,7 +113,7 @@ pub fn profile_games(
         .collect();
     let results: Vec<Result<Vec<agents::Outcome>, JobError>> = jobs
         .par_iter()
-        .map(|&(l, a)| full_games(game, &levels[l], agents[a], games, seed, budget, cancel))
+        .map(|&(l, a)| full_games(game, &levels[l], agents[a], plan, cancel))
         .collect();
     let mut per: Vec<Vec<Vec<agents::Outcome>>> =
         vec![vec![Vec::new(); agents.len()]; levels.len()];
@@ -151,9 +169,13 @@ pub fn profiles(
     budget: Option<usize>,
     cancel: &Cancel,
 ) -> Result<Vec<AgentProfile>, JobError> {
-    let per = per_level(&profile_games(
-        game, levels, agents, games, seed, budget, cancel,
-    )?);
+    let plan = ProfileGames {
+        games,
+        seed,
+        budget,
+        length: agents::Length::Full,
+    };
+    let per = per_level(&profile_games(game, levels, agents, &plan, cancel)?);
     let n = per.len().max(1) as f64;
     Ok(agents
         .iter()
@@ -182,7 +204,15 @@ pub fn analyse(
         .map_err(JobError::failed)?;
     let results: Vec<Result<Vec<agents::Outcome>, JobError>> = ANALYSIS_AGENTS
         .par_iter()
-        .map(|a| full_games(game, &level.cells, a, games, options.seed, None, cancel))
+        .map(|a| {
+            let plan = ProfileGames {
+                games,
+                seed: options.seed,
+                budget: None,
+                length: agents::Length::Full,
+            };
+            full_games(game, &level.cells, a, &plan, cancel)
+        })
         .collect();
     let mut rates = Vec::new();
     let mut table = Vec::new();

@@ -4,6 +4,7 @@
 pub mod evolve;
 pub mod list;
 pub mod play;
+pub mod profile;
 
 use clap::{Args, FromArgMatches};
 use studio_cli::bounds::{bound, Bound, Range, AGENT_GAMES};
@@ -26,11 +27,25 @@ const GENERATE_BOUNDS: &[Bound] = &[
         "generations",
         Range::Whole(studio_cli::bounds::GENERATIONS),
     ),
+    bound(&["generate"], "ticks", Range::Whole(evolve::TICKS)),
 ];
 const EVAL_BOUNDS: &[Bound] = &[
     bound(&["eval"], "games", Range::Whole(AGENT_GAMES)),
     bound(&["eval"], "seed", Range::Seed),
     bound(&["eval"], "budget", Range::Whole(evolve::BUDGET)),
+    bound(&["eval"], "ticks", Range::Whole(evolve::TICKS)),
+    bound(&["eval"], "levels", Range::Whole(profile::LEVELS)),
+    bound(&["eval"], "resamples", Range::Whole(profile::RESAMPLES)),
+    bound(
+        &["eval"],
+        "population",
+        Range::Whole(studio_cli::bounds::POPULATION),
+    ),
+    bound(
+        &["eval"],
+        "generations",
+        Range::Whole(studio_cli::bounds::GENERATIONS),
+    ),
 ];
 const PLAY_BOUNDS: &[Bound] = &[
     bound(&["play"], "games", Range::Whole(AGENT_GAMES)),
@@ -91,8 +106,8 @@ pub fn commands(registry: &mut Registry) {
             flag: "vgdl",
         },
         models: &["fi2pop"],
-        args: evolve::EvalArgs::augment_args,
-        run: |m| evolve::eval(&evolve::EvalArgs::from_arg_matches(m)?),
+        args: profile::EvalArgs::augment_args,
+        run: |m| profile::eval(&profile::EvalArgs::from_arg_matches(m)?),
         bounds: EVAL_BOUNDS,
         example: &[
             "eval",

@@ -6,7 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use super::DOOR;
-use gvgai::evolve::{self, VgdlEvolution};
+use gvgai::evolve::{self, Judging, VgdlEvolution};
 use gvgai::level::{self, VgdlGame};
 use std::path::PathBuf;
 use studio_core::evolve::pattern::Fitness;
@@ -224,11 +224,19 @@ fn the_analysis_plays_the_agents_and_fills_the_gauge() {
     assert!(a.fields.contains_key("olets"));
 }
 
+/// The GA's judging with `n` games per agent, the rest as by default.
+fn games(n: u32) -> Judging {
+    Judging {
+        games: n,
+        ..Judging::default()
+    }
+}
+
 #[test]
 fn the_ga_judges_a_level_with_seven_constraints_and_three_terms() {
     let g = door();
     let tiles = evolve::tiles_of(g, &rows(LEVEL1)).unwrap();
-    let e = evolve::judge(g, &tiles, Fitness::Alpha, 0, 2);
+    let e = evolve::judge(g, &tiles, Fitness::Alpha, 0, &games(2));
     assert_eq!(e.constraints.len(), 7);
     assert_eq!(e.terms.len(), 3);
     let failed = e.failed();
@@ -243,12 +251,89 @@ fn the_ga_judges_a_level_with_seven_constraints_and_three_terms() {
     // No avatar: named.
     let mut none = tiles.clone();
     none.set(1, 1, g.empty_tile());
-    let e = evolve::judge(g, &none, Fitness::Alpha, 0, 1);
+    let e = evolve::judge(g, &none, Fitness::Alpha, 0, &games(1));
     assert!(
         e.failed().iter().any(|f| f == "one avatar: 0 avatars"),
         "{:?}",
         e.failed()
     );
+}
+
+/// Issue 66: the ablation leaves harmful sprites out of FPattern, so a pack of monsters earns
+/// nothing for grouping; walls and the rest count as before.
+#[test]
+fn the_ablation_leaves_harmful_sprites_out_of_the_pattern_term() {
+    use gvgai::evolve::PatternTerm;
+    use studio_core::evolve::pattern::{self, Category};
+    let g = door();
+    // Three monsters in a row and a lone wall block: one harmful group of three, one solid
+    // single (the key and the door are singles too).
+    let level = "wwwwwwww\nwA.mmm.w\nw.k....w\nw..w..gw\nwwwwwwww\n";
+    let tiles = evolve::tiles_of(g, &rows(level)).unwrap();
+    let groups = evolve::groups(g, &tiles);
+    assert!(groups
+        .iter()
+        .any(|x| x.category == Category::Harmful && x.cells.len() == 3));
+    let counted = PatternTerm::WithoutHarmful.counted(&groups);
+    assert_eq!(counted.len(), groups.len() - 1);
+    assert!(counted.iter().all(|x| x.category != Category::Harmful));
+    assert_eq!(PatternTerm::Every.counted(&groups), groups);
+    let f_pattern = |pattern| {
+        let judging = Judging {
+            games: 1,
+            pattern,
+            ..Judging::default()
+        };
+        let e = evolve::judge(g, &tiles, Fitness::Alpha, 0, &judging);
+        let t = e
+            .terms
+            .iter()
+            .find(|t| t.name == "FPattern")
+            .cloned()
+            .unwrap();
+        (t.value, t.text)
+    };
+    let (every, every_text) = f_pattern(PatternTerm::Every);
+    let (ablated, ablated_text) = f_pattern(PatternTerm::WithoutHarmful);
+    assert_eq!(every, pattern::f_pattern(&groups, Fitness::Alpha));
+    assert_eq!(ablated, pattern::f_pattern(&counted, Fitness::Alpha));
+    // The grouped monsters lifted α's FPattern; without them it falls.
+    assert!(ablated < every, "{ablated} vs {every}");
+    assert!(every_text.starts_with(&format!("{} groups counted", groups.len())));
+    assert!(ablated_text.starts_with(&format!("{} groups counted", counted.len())));
+}
+
+/// Issue 66: the GA's games last as the profiles' do — to the game's own end by default, or
+/// capped alike; do-nothing's survival is measured against that length.
+#[test]
+fn the_ga_judges_in_games_of_the_length_asked() {
+    let g = door();
+    // No monster: do-nothing lives as long as the game lasts.
+    let tiles = evolve::tiles_of(g, &rows(LEVEL1)).unwrap();
+    let survives = |length| {
+        let judging = Judging {
+            games: 1,
+            length,
+            ..Judging::default()
+        };
+        let e = evolve::judge(g, &tiles, Fitness::Alpha, 0, &judging);
+        e.constraints
+            .iter()
+            .find(|c| c.name == "do-nothing survives")
+            .map(|c| c.text.clone())
+            .unwrap()
+    };
+    assert!(
+        survives(gvgai::agents::Length::Full).starts_with("survives 2000 ticks"),
+        "{}",
+        survives(gvgai::agents::Length::Full)
+    );
+    assert!(
+        survives(gvgai::agents::Length::Capped(60)).starts_with("survives 60 ticks"),
+        "{}",
+        survives(gvgai::agents::Length::Capped(60))
+    );
+    assert_eq!(Judging::default().length, gvgai::agents::Length::Full);
 }
 
 #[test]
@@ -413,7 +498,7 @@ fn the_ga_says_when_the_engine_stopped_the_strong_agents_games() {
     let g = level::open("stack.txt", text).unwrap();
     let level = "wwwwwwwwwwwww\nwA.........gw\nw.....h.....w\nw...........w\nwwwwwwwwwwwww\n";
     let tiles = evolve::tiles_of(g, &rows(level)).unwrap();
-    let e = evolve::judge(g, &tiles, Fitness::Alpha, 0, 1);
+    let e = evolve::judge(g, &tiles, Fitness::Alpha, 0, &games(1));
     let solution = e
         .constraints
         .iter()
