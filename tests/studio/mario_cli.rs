@@ -617,8 +617,12 @@ fn td3_training_settings_are_refused_by_models_that_do_not_take_them() {
     let out = dir.path().join("never.safetensors");
     for (model, flag, value, says) in [
         ("mario-td3", "--completion-noise", "0", "mario-vs-td3"),
+        ("mario-td3", "--vs-reward", "mean", "mario-vs-td3"),
         ("mario-cgan", "--completion-noise", "0", "TD3 actors"),
         ("mario-cgan", "--actor-lr", "0.001", "TD3 actors"),
+        ("mario-cgan", "--tau", "0.005", "TD3 actors"),
+        ("mario-cgan", "--train-every", "2", "TD3 actors"),
+        ("mario-cgan", "--vs-reward", "live", "TD3 actors"),
         ("mario-cgan", "--updates-per-step", "4", "TD3 actors"),
         ("mario-cgan", "--test-every", "100", "TD3 actors"),
         ("mario-cgan", "--test-levels", "100", "TD3 actors"),

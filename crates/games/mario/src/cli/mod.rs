@@ -115,7 +115,7 @@ pub struct TrainArgs {
     #[arg(long)]
     pub data: Option<PathBuf>,
     /// Training epochs (mario-cgan) or episodes (TD3 actors), 1 to 1,000,000, instead of
-    /// the model's default.
+    /// the model's default (TD3 30,000, VS-TD3 1,000: the thesis's).
     #[arg(long, value_parser = bounds::EPOCHS.parser::<usize>())]
     pub epochs: Option<usize>,
     /// mario-vs-td3: the Gaussian noise on the virtual completions' z, 0 to 1 (default: the
@@ -123,20 +123,28 @@ pub struct TrainArgs {
     #[arg(long, value_parser = bounds::COMPLETION_NOISE.parser())]
     pub completion_noise: Option<f64>,
     /// mario-td3 / mario-vs-td3: the actor's learning rate, more than 0, at most 1 (default
-    /// 1e-4; the thesis's 5e-6).
+    /// the thesis's 5e-6; before issue 66 1e-4).
     #[arg(long, value_parser = bounds::LEARNING_RATE.parser())]
     pub actor_lr: Option<f64>,
     /// mario-td3 / mario-vs-td3: the critics' learning rate, more than 0, at most 1 (default
-    /// 1e-3; the thesis's 5e-5).
+    /// the thesis's 5e-5; before issue 66 1e-3).
     #[arg(long, value_parser = bounds::LEARNING_RATE.parser())]
     pub critic_lr: Option<f64>,
-    /// mario-td3 / mario-vs-td3: gradient updates every second pattern placed, 1 to 100
-    /// (default 1). VS-TD3's episodes cost 36 evaluations each, so more updates a pattern
-    /// learn more from each.
+    /// mario-td3 / mario-vs-td3: the targets' soft update rate, more than 0, at most 1
+    /// (default the thesis's 5e-5; before issue 66 0.005).
+    #[arg(long, value_parser = bounds::TAU.parser())]
+    pub tau: Option<f64>,
+    /// mario-td3 / mario-vs-td3: patterns placed between rounds of gradient updates, 1 to 100
+    /// (default 1, TD3's one round a pattern; before issue 66 2).
+    #[arg(long, value_parser = TRAIN_EVERY.parser::<usize>())]
+    pub train_every: Option<usize>,
+    /// mario-td3 / mario-vs-td3: gradient updates in each round, 1 to 100 (default 1).
+    /// VS-TD3's episodes cost 36 evaluations each, so more updates a round learn more from
+    /// each.
     #[arg(long, value_parser = bounds::UPDATES_PER_STEP.parser::<usize>())]
     pub updates_per_step: Option<usize>,
     /// mario-td3 / mario-vs-td3: episodes between test phases, 1 to 100,000 (default 250,
-    /// VS-TD3 75, at most a quarter of the run). The actor of the best test phase is kept.
+    /// VS-TD3 25 as the thesis, at most a quarter of the run). The actor of the best test phase is kept.
     #[arg(long, value_parser = bounds::TEST_EVERY.parser::<usize>())]
     pub test_every: Option<usize>,
     /// mario-td3 / mario-vs-td3: levels each test phase makes from its fixed starts, 1 to
@@ -175,6 +183,9 @@ const EVAL_BOUNDS: &[Bound] = &[
     bound(&["eval"], "count", Range::Whole(bounds::SWEEP_LEVELS)),
 ];
 
+/// `train --train-every` (Mario's TD3 actors): patterns placed between rounds of updates.
+const TRAIN_EVERY: bounds::Whole = bounds::Whole::new(1, 100);
+
 const TRAIN_BOUNDS: &[Bound] = &[
     bound(&["train"], "epochs", Range::Whole(bounds::EPOCHS)),
     bound(
@@ -184,6 +195,8 @@ const TRAIN_BOUNDS: &[Bound] = &[
     ),
     bound(&["train"], "actor-lr", Range::Real(bounds::LEARNING_RATE)),
     bound(&["train"], "critic-lr", Range::Real(bounds::LEARNING_RATE)),
+    bound(&["train"], "tau", Range::Real(bounds::TAU)),
+    bound(&["train"], "train-every", Range::Whole(TRAIN_EVERY)),
     bound(
         &["train"],
         "updates-per-step",
@@ -235,6 +248,8 @@ pub fn commands(registry: &mut Registry) {
                     if args.completion_noise.is_some()
                         || args.actor_lr.is_some()
                         || args.critic_lr.is_some()
+                        || args.tau.is_some()
+                        || args.train_every.is_some()
                         || args.updates_per_step.is_some()
                         || args.test_every.is_some()
                         || args.test_levels.is_some()
@@ -243,8 +258,8 @@ pub fn commands(registry: &mut Registry) {
                         || args.vs_reward.is_some() =>
                 {
                     Err(anyhow!(
-                        "--completion-noise, --actor-lr, --critic-lr, --updates-per-step, \
-                         --test-every, --test-levels, --test-average, --stop-after and \
+                        "--completion-noise, --actor-lr, --critic-lr, --tau, --train-every, \
+                         --updates-per-step, --test-every, --test-levels, --test-average, --stop-after and \
                          --vs-reward are settings of the TD3 actors; --model mario-cgan does \
                          not take them"
                     ))
@@ -389,7 +404,8 @@ fn train_td3(args: &TrainArgs) -> Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// The TD3 run's settings: the thesis's, with what the flags change.
+/// The TD3 run's settings: the thesis's recipe (`Td3Config::new`), with what the flags
+/// change.
 fn td3_config(args: &TrainArgs, vs: bool) -> crate::td3::train::Td3Config {
     use crate::td3::train::{Td3Config, VsReward};
     use crate::td3::VIRTUAL_COMPLETIONS;
@@ -404,6 +420,12 @@ fn td3_config(args: &TrainArgs, vs: bool) -> crate::td3::train::Td3Config {
     }
     if let Some(lr) = args.critic_lr {
         config.critic_lr = lr;
+    }
+    if let Some(tau) = args.tau {
+        config.tau = tau;
+    }
+    if let Some(n) = args.train_every {
+        config.train_every = n;
     }
     if let Some(n) = args.updates_per_step {
         config.updates = n;
@@ -432,6 +454,8 @@ fn td3_command(args: &TrainArgs, config: &crate::td3::train::Td3Config) -> Strin
         ),
         ("--actor-lr", args.actor_lr.map(|v| v.to_string())),
         ("--critic-lr", args.critic_lr.map(|v| v.to_string())),
+        ("--tau", args.tau.map(|v| v.to_string())),
+        ("--train-every", args.train_every.map(|v| v.to_string())),
         (
             "--updates-per-step",
             args.updates_per_step.map(|v| v.to_string()),

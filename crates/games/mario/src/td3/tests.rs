@@ -47,7 +47,11 @@ fn cgan(seed: u64) -> (VarMap, Generator) {
 }
 
 fn tiny_config(vs: usize) -> Td3Config {
-    let mut c = Td3Config::new(vs, 3);
+    tiny(Td3Config::new(vs, 3))
+}
+
+/// `c` cut to 6 episodes of batches of 4, tested every 3 on 2 levels.
+fn tiny(mut c: Td3Config) -> Td3Config {
     c.episodes = 6;
     c.batch = 4;
     c.test_every = 3;
@@ -351,26 +355,36 @@ fn td3_fingerprint(config: &Td3Config) -> u64 {
     digest
 }
 
-/// The shared actor-critic loop trains exactly as Mario's own loop did: these are the
-/// fingerprints of that loop's weights, recorded before it moved (VS-TD3's with the earlier,
-/// live judging, `VsReward::Live`), and of VS-TD3 with its episode frozen and judged on
-/// rayon. Bit-exact float results can change with the CPU's vector units, so this runs on
-/// demand (`cargo test --release -p mario -- --ignored fingerprint`), after any change to the
-/// loop.
+/// The shared actor-critic loop trains exactly as Mario's own loop did: the first two are
+/// the fingerprints of that loop's weights on the earlier recipe (`Td3Config::two_core`, VS-TD3
+/// judged live), recorded before it moved; then VS-TD3 on that recipe frozen and judged on
+/// rayon with the thesis's reward (`mean`); then TD3 and VS-TD3 (`value`) on the thesis's
+/// recipe, the defaults since issue 66. Bit-exact float results can change with the CPU's
+/// vector units, so this runs on demand (`cargo test --release -p mario -- --ignored
+/// fingerprint`), after any change to the loop.
 #[test]
 #[ignore = "bit-exact weights: run on demand after touching the actor-critic loop"]
 fn td3_training_fingerprints_are_unchanged() {
-    let mut live = tiny_config(2);
-    live.vs_reward = VsReward::Live;
-    let got = (
+    let two_core = |vs| tiny(Td3Config::two_core(vs, 3));
+    let mut frozen_mean = two_core(2);
+    frozen_mean.vs_reward = VsReward::Mean;
+    let got = [
+        td3_fingerprint(&two_core(0)),
+        td3_fingerprint(&two_core(2)),
+        td3_fingerprint(&frozen_mean),
         td3_fingerprint(&tiny_config(0)),
-        td3_fingerprint(&live),
         td3_fingerprint(&tiny_config(2)),
-    );
+    ];
     println!("td3 fingerprints {got:#x?}");
     assert_eq!(
-        (got.0, got.1),
-        (0x22d6_b851_4bfe_861a, 0xcb27_3dd8_e0bd_bcca)
+        got,
+        [
+            0x22d6_b851_4bfe_861a,
+            0xcb27_3dd8_e0bd_bcca,
+            0xd153_8be2_c535_591d,
+            0x43eb_def4_3099_e4dc,
+            0xa926_b757_1a06_659f,
+        ]
     );
 }
 
