@@ -9,7 +9,9 @@ use level_studio::match3::cvae::{
 use level_studio::symmetry::Symmetry;
 use std::path::{Path, PathBuf};
 
-const SHIPPED: [(&str, ModelKind); 4] = [
+const SHIPPED: [(&str, ModelKind); 6] = [
+    ("avalon-paperlike", ModelKind::Avalon),
+    ("vanilla-paperlike", ModelKind::Vanilla),
     ("avalon-main", ModelKind::Avalon),
     ("vanilla-main", ModelKind::Vanilla),
     ("avalon-stylized", ModelKind::Avalon),

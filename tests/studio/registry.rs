@@ -22,6 +22,8 @@ fn the_shipped_games_are_registered_with_their_generators() {
             "vanilla",
             "avalon-stylized",
             "vanilla-stylized",
+            "avalon-main",
+            "vanilla-main",
             "synth",
             "fi2pop-alpha",
             "fi2pop-beta"

@@ -342,6 +342,8 @@ pub const KL_WEIGHT: Real = Real::above(0.0, 100.0);
 pub const FREE_BITS: Real = Real::closed(0.0, 10.0);
 /// `train --blocked-weight` (cVAEs): the cross-entropy weight of BLOCK and GAP cells.
 pub const BLOCKED_WEIGHT: Real = Real::closed(1.0, 100.0);
+/// `train --max-copies` (cVAEs): the share of raw copies a selectable checkpoint may make.
+pub const MAX_COPIES: Real = Real::closed(0.0, 1.0);
 
 /// What a numeric flag takes.
 #[derive(Clone, Copy, Debug, PartialEq)]

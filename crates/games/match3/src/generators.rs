@@ -41,6 +41,8 @@ pub fn all() -> Vec<Arc<dyn LevelGenerator>> {
         Arc::new(Cvae::VANILLA),
         Arc::new(Cvae::AVALON_STYLIZED),
         Arc::new(Cvae::VANILLA_STYLIZED),
+        Arc::new(Cvae::AVALON_MAIN),
+        Arc::new(Cvae::VANILLA_MAIN),
         Arc::new(Synthesiser),
         Arc::new(Fi2PopGenerator::new(Fitness::Alpha, LayoutBreeder)),
         Arc::new(Fi2PopGenerator::new(Fitness::Beta, LayoutBreeder)),
@@ -65,19 +67,35 @@ pub struct Cvae {
 }
 
 impl Cvae {
-    /// Avalon on the main data set.
+    /// Avalon on the paper-like data set (issue 67).
     pub const AVALON: Cvae = Cvae {
         id: "avalon",
-        aliases: &["avalon-main"],
+        aliases: &["avalon-paperlike"],
         label: "Avalon",
+        file: "avalon-paperlike.safetensors",
+        kind: ModelKind::Avalon,
+    };
+    /// Vanilla on the paper-like data set (issue 67).
+    pub const VANILLA: Cvae = Cvae {
+        id: "vanilla",
+        aliases: &["vanilla-paperlike"],
+        label: "Vanilla",
+        file: "vanilla-paperlike.safetensors",
+        kind: ModelKind::Vanilla,
+    };
+    /// Avalon on the synthesised main data set (the default before issue 67).
+    pub const AVALON_MAIN: Cvae = Cvae {
+        id: "avalon-main",
+        aliases: &[],
+        label: "Avalon (synthesised set)",
         file: "avalon-main.safetensors",
         kind: ModelKind::Avalon,
     };
-    /// Vanilla on the main data set.
-    pub const VANILLA: Cvae = Cvae {
-        id: "vanilla",
-        aliases: &["vanilla-main"],
-        label: "Vanilla",
+    /// Vanilla on the synthesised main data set (the default before issue 67).
+    pub const VANILLA_MAIN: Cvae = Cvae {
+        id: "vanilla-main",
+        aliases: &[],
+        label: "Vanilla (synthesised set)",
         file: "vanilla-main.safetensors",
         kind: ModelKind::Vanilla,
     };

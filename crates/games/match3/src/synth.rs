@@ -180,6 +180,207 @@ pub fn synthesise(
     None
 }
 
+/// Symmetries as the paper-like dataset's designer-like layouts use them: always a mirror
+/// but for one in ten, mostly left↔right.
+fn designer_like_symmetry(rng: &mut Rng) -> Symmetry {
+    match rng.below(20) {
+        0..=8 => Symmetry::Vertical,
+        9..=15 => Symmetry::Quadrant,
+        16..=17 => Symmetry::Horizontal,
+        _ => Symmetry::None,
+    }
+}
+
+/// The board outline a designer starts from (drawn in the kept corner, then mirrored).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Outline {
+    /// Staircase cuts at the outer corners: rounded, octagon-like boards.
+    RoundedCorners,
+    /// BLOCK bites out of the left and right edges in a middle band: an hourglass.
+    Waist,
+    /// A BLOCK bite out of the top edge at the centre: a heart or "M" top.
+    TopBite,
+    /// The four corners cut as rectangles: a cross.
+    Cross,
+    /// The rectangle itself; a motif inside makes the shape.
+    Plain,
+}
+
+/// The inside details a designer adds to an outline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Motif {
+    /// Single BLOCK pillars on a lattice.
+    Pillars,
+    /// A BLOCK bar hanging from the top at the centre column: two basins.
+    CentreBar,
+    /// A GAP row across the middle that tiles fall through.
+    GapBridge,
+    /// A small BLOCK island in the centre.
+    Island,
+}
+
+/// Draws `outline` into the kept `kw × kh` corner of `area`.
+fn draw_outline(area: &mut Grid<Cell>, outline: Outline, kw: usize, kh: usize, rng: &mut Rng) {
+    let (w, h) = (area.width(), area.height());
+    match outline {
+        Outline::RoundedCorners => {
+            let depth = 1 + rng.index(w.min(h).div_ceil(4).clamp(1, 3));
+            let bottom_too = kh == h && rng.chance(0.6);
+            for y in 0..depth {
+                for x in 0..depth - y {
+                    area.set(x, y, Cell::Block);
+                    if kw == w {
+                        area.set(w - 1 - x, y, Cell::Block);
+                    }
+                    if bottom_too {
+                        area.set(x, h - 1 - y, Cell::Block);
+                        if kw == w {
+                            area.set(w - 1 - x, h - 1 - y, Cell::Block);
+                        }
+                    }
+                }
+            }
+        }
+        Outline::Waist => {
+            let band = 1 + rng.index((h / 3).max(1));
+            let y0 = (h - band) / 2;
+            let depth = 1 + usize::from(w >= 7 && rng.chance(0.4));
+            fill_rect(area, 0, y0, depth, band, Cell::Block);
+            if kw == w {
+                fill_rect(area, w - depth, y0, depth, band, Cell::Block);
+            }
+        }
+        Outline::TopBite => {
+            let across = 1 + usize::from(w >= 6 && rng.chance(0.5));
+            let depth = 1 + usize::from(h >= 8 && rng.chance(0.5));
+            let x0 = if kw < w {
+                kw - across
+            } else {
+                (w - across) / 2
+            };
+            fill_rect(area, x0, 0, across, depth, Cell::Block);
+        }
+        Outline::Cross => {
+            let cw = 1 + rng.index((w / 4).max(1));
+            let ch = 1 + rng.index((h / 4).max(1));
+            fill_rect(area, 0, 0, cw, ch, Cell::Block);
+            if kw == w {
+                fill_rect(area, w - cw, 0, cw, ch, Cell::Block);
+            }
+            if kh == h {
+                fill_rect(area, 0, h - ch, cw, ch, Cell::Block);
+                if kw == w {
+                    fill_rect(area, w - cw, h - ch, cw, ch, Cell::Block);
+                }
+            }
+        }
+        Outline::Plain => {}
+    }
+}
+
+/// Draws `motif` into the kept `kw × kh` corner of `area`.
+fn draw_motif(area: &mut Grid<Cell>, motif: Motif, kw: usize, kh: usize, rng: &mut Rng) {
+    let (w, h) = (area.width(), area.height());
+    match motif {
+        Motif::Pillars => {
+            let step = 2 + rng.index(2);
+            let start = 1 + rng.index(2);
+            let mut y = start;
+            while y + 1 < kh.min(h - 1) {
+                let mut x = start;
+                while x + 1 < kw.min(w - 1) {
+                    area.set(x, y, Cell::Block);
+                    x += step + 1;
+                }
+                y += step + 1;
+            }
+        }
+        Motif::CentreBar => {
+            let x = if kw < w { kw - 1 } else { w / 2 };
+            let len = 1 + rng.index((h / 3).max(1));
+            fill_rect(area, x, 0, 1, len, Cell::Block);
+        }
+        Motif::GapBridge => {
+            let y = h / 2;
+            if y < kh {
+                fill_rect(area, 1, y, kw.saturating_sub(1).max(1), 1, Cell::Gap);
+            }
+        }
+        Motif::Island => {
+            let iw = 1 + usize::from(w >= 7);
+            let ih = 1 + usize::from(h >= 8 && rng.chance(0.5));
+            let x0 = if kw < w {
+                kw - iw.min(kw)
+            } else {
+                (w - iw) / 2
+            };
+            let y0 = if kh < h {
+                kh - ih.min(kh)
+            } else {
+                (h - ih) / 2
+            };
+            fill_rect(area, x0, y0, iw, ih, Cell::Block);
+        }
+    }
+}
+
+/// A designer-like layout of exactly `width × height`: a shaped outline (rounded corners, a
+/// waist, a bite, a cross) and up to two inside details (pillars, a centre bar, a GAP bridge,
+/// an island), drawn in the kept part and mirrored by a designer's symmetry. Never the open
+/// rectangle. `None` when no attempt kept the size and a well-formed board.
+pub fn designer_like(width: usize, height: usize, rng: &mut Rng) -> Option<Layout> {
+    const OUTLINES: [Outline; 5] = [
+        Outline::RoundedCorners,
+        Outline::Waist,
+        Outline::TopBite,
+        Outline::Cross,
+        Outline::Plain,
+    ];
+    const MOTIFS: [Motif; 4] = [
+        Motif::Pillars,
+        Motif::CentreBar,
+        Motif::GapBridge,
+        Motif::Island,
+    ];
+    let open = Layout::open(width, height).ok();
+    for _ in 0..ATTEMPTS {
+        let symmetry = designer_like_symmetry(rng);
+        let kw = if symmetry.mirrors_left_right() {
+            symmetry::kept_len(width)
+        } else {
+            width
+        };
+        let kh = if symmetry.mirrors_top_bottom() {
+            symmetry::kept_len(height)
+        } else {
+            height
+        };
+        let mut area = Grid::filled(width, height, Cell::Playfield);
+        let outline = OUTLINES[rng.index(OUTLINES.len())];
+        draw_outline(&mut area, outline, kw, kh, rng);
+        let motifs = usize::from(outline == Outline::Plain) + rng.index(2);
+        for _ in 0..motifs {
+            draw_motif(&mut area, MOTIFS[rng.index(MOTIFS.len())], kw, kh, rng);
+        }
+        let area = symmetry::mirror(&area, symmetry);
+        let playfield = area
+            .cells()
+            .iter()
+            .filter(|&&c| c == Cell::Playfield)
+            .count();
+        if playfield * 2 < width * height || !well_formed(&area) {
+            continue;
+        }
+        let Ok(layout) = Layout::from_area(&area) else {
+            continue;
+        };
+        if layout.size() == (width, height) && Some(&layout) != open.as_ref() {
+            return Some(layout);
+        }
+    }
+    None
+}
+
 /// The stylized variant: an open play area with one 2×2 BLOCK pattern at a random place, no
 /// symmetry imposed. `None` when the size is too small to keep its measured size.
 pub fn stylized(width: usize, height: usize, rng: &mut Rng) -> Option<Layout> {
@@ -232,6 +433,24 @@ mod tests {
         let a = synthesise(7, 9, Symmetry::Vertical, 5, &mut Rng::new(11));
         let b = synthesise(7, 9, Symmetry::Vertical, 5, &mut Rng::new(11));
         assert_eq!(a, b);
+    }
+
+    #[test]
+    fn designer_like_layouts_keep_their_size_and_are_never_open() {
+        let mut rng = Rng::new(9);
+        for w in 4..=9 {
+            for h in 4..=11 {
+                let open = Layout::open(w, h).unwrap();
+                for _ in 0..6 {
+                    let l = designer_like(w, h, &mut rng).expect("a layout");
+                    assert_eq!(l.size(), (w, h));
+                    assert_ne!(l, open, "{w}x{h}");
+                    assert!(well_formed(&l.area_cells()), "{w}x{h}: {l:?}");
+                }
+            }
+        }
+        let a = designer_like(8, 10, &mut Rng::new(3));
+        assert_eq!(a, designer_like(8, 10, &mut Rng::new(3)));
     }
 
     #[test]

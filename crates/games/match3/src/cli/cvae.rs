@@ -17,14 +17,17 @@ use std::time::Instant;
 /// The default dataset.
 const MAIN_DATA: &str = "levels/match3/main";
 
-/// The shipped weights of a model name (avalon, vanilla, avalon-stylized, vanilla-stylized).
+/// The shipped weights of a model name (avalon, vanilla, avalon-stylized, vanilla-stylized,
+/// avalon-main, vanilla-main).
 fn shipped_weights(name: &str) -> Result<PathBuf> {
     let file = match name {
-        "avalon" | "avalon-main" => "avalon-main",
-        "vanilla" | "vanilla-main" => "vanilla-main",
+        "avalon" | "avalon-paperlike" => "avalon-paperlike",
+        "vanilla" | "vanilla-paperlike" => "vanilla-paperlike",
         "avalon-stylized" => "avalon-stylized",
         "vanilla-stylized" => "vanilla-stylized",
-        other => bail!("unknown match-3 model {other:?} (synth, avalon, vanilla, avalon-stylized, vanilla-stylized)"),
+        "avalon-main" => "avalon-main",
+        "vanilla-main" => "vanilla-main",
+        other => bail!("unknown match-3 model {other:?} (synth, avalon, vanilla, avalon-stylized, vanilla-stylized, avalon-main, vanilla-main)"),
     };
     Ok(PathBuf::from(format!("models/{file}.safetensors")))
 }
@@ -291,6 +294,7 @@ pub fn train(args: &TrainArgs) -> Result<ExitCode> {
     config.kl_weight = args.kl_weight;
     config.free_bits = args.free_bits;
     config.blocked_weight = args.blocked_weight;
+    config.max_copies = args.max_copies;
     let stem = args
         .common
         .out

@@ -14,13 +14,13 @@ pub const SHIPPED_SEED: u64 = 2024;
 /// `dataset`: the flags.
 #[derive(Args, Debug)]
 pub struct DatasetArgs {
-    /// Folder that receives main/, paper/ and stylized/.
+    /// Folder that receives main/, paper/, stylized/ and paperlike/.
     #[arg(long, default_value = "levels/match3")]
     pub out: PathBuf,
     /// Base seed.
     #[arg(long, default_value_t = SHIPPED_SEED)]
     pub seed: u64,
-    /// Only this dataset (main, paper, stylized).
+    /// Only this dataset (main, paper, stylized, paperlike).
     #[arg(long)]
     pub only: Option<String>,
 }
@@ -42,6 +42,7 @@ pub fn run(args: &DatasetArgs) -> Result<ExitCode> {
         }
         let started = std::time::Instant::now();
         let packs = dataset::build(kind, args.seed);
+        let (mut all, mut all_valid) = (0, 0);
         for (pack, split) in packs.iter().zip(SPLITS) {
             let path = args.out.join(kind.name()).join(format!("{split}.ron"));
             files::save_pack(&path, pack)?;
@@ -51,17 +52,30 @@ pub fn run(args: &DatasetArgs) -> Result<ExitCode> {
                 .filter(|l| l.figures_of::<Match3Figures>().is_some_and(|f| f.valid))
                 .count();
             println!(
-                "{}: {} levels ({} valid)",
+                "{}: {} levels ({} valid, {:.1} %)",
                 path.display(),
                 pack.levels.len(),
-                valid
+                valid,
+                share(valid, pack.levels.len())
             );
+            all += pack.levels.len();
+            all_valid += valid;
         }
         println!(
-            "dataset {} built in {:.1} s",
+            "dataset {}: {all} levels, {all_valid} valid ({:.2} %), built in {:.1} s",
             kind.name(),
+            share(all_valid, all),
             started.elapsed().as_secs_f64()
         );
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// `part` of `whole` in per cent (0 for an empty whole).
+fn share(part: usize, whole: usize) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        100.0 * part as f64 / whole as f64
+    }
 }

@@ -14,11 +14,13 @@ use studio_core::game::registry::Registry;
 pub const MODELS: [&str; 2] = ["avalon", "vanilla"];
 
 /// The models `eval` sweeps (`dataset`: the training levels themselves).
-pub const EVAL_MODELS: [&str; 5] = [
+pub const EVAL_MODELS: [&str; 7] = [
     "avalon",
     "vanilla",
     "avalon-stylized",
     "vanilla-stylized",
+    "avalon-main",
+    "vanilla-main",
     "dataset",
 ];
 
@@ -94,6 +96,11 @@ pub struct TrainArgs {
     /// How many checkpoints the run scores (evenly spaced), 1 to 100.
     #[arg(long, default_value_t = 8, value_parser = bounds::CHECKPOINTS.parser::<usize>())]
     pub checkpoints: usize,
+    /// Select only among checkpoints whose selection sweeps copy a training layout for at
+    /// most this share of their raw levels, 0 to 1 (the best-scoring checkpoint when none
+    /// does); by default every checkpoint may be selected.
+    #[arg(long, value_name = "SHARE", value_parser = bounds::MAX_COPIES.parser())]
+    pub max_copies: Option<f64>,
     /// Seeded 144-level sweeps averaged to score a checkpoint, 1 to 100.
     #[arg(long, default_value_t = 2, value_parser = bounds::SELECTION_SWEEPS.parser::<usize>())]
     pub selection_sweeps: usize,
@@ -130,6 +137,7 @@ const TRAIN_BOUNDS: &[Bound] = &[
         Range::Real(bounds::BLOCKED_WEIGHT),
     ),
     bound(&["train"], "checkpoints", Range::Whole(bounds::CHECKPOINTS)),
+    bound(&["train"], "max-copies", Range::Real(bounds::MAX_COPIES)),
     bound(
         &["train"],
         "selection-sweeps",

@@ -98,6 +98,10 @@ pub struct Training {
     /// Sweeps averaged to score a checkpoint (older sidecars: 2).
     #[serde(default = "two")]
     pub selection_sweeps: usize,
+    /// The most raw copies a selectable checkpoint's sweeps could make (older sidecars and
+    /// runs without `--max-copies`: none, any checkpoint).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_copies: Option<f64>,
 }
 
 fn eight() -> usize {

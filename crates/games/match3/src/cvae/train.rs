@@ -55,6 +55,10 @@ pub struct CvaeTrainConfig {
     pub blocked_weight: f64,
     /// Seeded 144-level sweeps averaged at each checkpoint to score it.
     pub selection_sweeps: usize,
+    /// Only checkpoints whose selection sweeps' raw levels copy a training layout at most
+    /// this often may be selected (the best-scoring one of all when none qualifies); `None`:
+    /// any checkpoint.
+    pub max_copies: Option<f64>,
 }
 
 impl CvaeTrainConfig {
@@ -75,6 +79,7 @@ impl CvaeTrainConfig {
             free_bits: 0.0,
             blocked_weight: 1.0,
             selection_sweeps: 2,
+            max_copies: None,
         }
     }
 
@@ -160,6 +165,7 @@ pub fn initial_sidecar(config: &CvaeTrainConfig, set: &TrainingSet) -> Sidecar {
             blocked_weight: config.blocked_weight,
             checkpoints: config.epochs / config.checkpoint_every.max(1),
             selection_sweeps: config.selection_sweeps,
+            max_copies: config.max_copies,
         },
         metrics: SweepMetrics::default(),
         coverage: coverage(&set.samples),
@@ -294,6 +300,8 @@ pub fn train(
     let mut rng = Rng::derive(config.seed, 0x7a1);
     let mut order: Vec<u32> = epoch_order(&set.samples, config.valid_repeats);
     let mut best: Option<(f64, usize, HashMap<String, Tensor>, SweepMetrics)> = None;
+    // The best of the checkpoints `max_copies` rules out, kept in case none qualifies.
+    let mut fallback: Option<(f64, usize, HashMap<String, Tensor>, SweepMetrics)> = None;
     for epoch in 1..=config.epochs {
         rng.shuffle(&mut order);
         let (mut sums, mut batches) = ((0.0, 0.0, 0.0), 0.0);
@@ -344,7 +352,12 @@ pub fn train(
             config.selection_sweeps,
         )?;
         let score = metrics.selection_score();
-        let is_best = best.as_ref().is_none_or(|b| score >= b.0);
+        let copies = metrics.plagiarism_raw.unwrap_or(metrics.plagiarism);
+        let selectable = config.max_copies.is_none_or(|most| copies <= most);
+        let is_best = selectable && best.as_ref().is_none_or(|b| score >= b.0);
+        if !selectable && fallback.as_ref().is_none_or(|b| score >= b.0) {
+            fallback = Some((score, epoch, tensors.clone(), metrics.clone()));
+        }
         progress(CvaeProgress::Checkpoint {
             epoch,
             metrics: Box::new(metrics.clone()),
@@ -355,7 +368,7 @@ pub fn train(
             best = Some((score, epoch, tensors, metrics));
         }
     }
-    let (_, selected_epoch, tensors, metrics) = match best {
+    let (_, selected_epoch, tensors, metrics) = match best.or(fallback) {
         Some(b) => b,
         None => (0.0, 0, snapshot(&varmap)?, SweepMetrics::default()),
     };
