@@ -148,7 +148,7 @@ fn generate_gives_fresh_levels_by_default() {
         .map(|c| c.level.layout().unwrap())
         .collect();
     assert!(!layouts.is_empty(), "{:?}", h.state().generators().error);
-    let training = TrainingSet::load(std::path::Path::new("levels/match3/main"))
+    let training = TrainingSet::load(std::path::Path::new("levels/match3/paperlike"))
         .unwrap()
         .layouts();
     for d in nearest_training_distances(&layouts, &training) {
@@ -579,7 +579,7 @@ fn a_model_that_fails_to_load_says_why_and_the_others_still_work() {
     let none = generate_and_wait(&mut h);
     assert!(none.is_empty());
     let error = h.state().generators().error.clone().unwrap_or_default();
-    assert!(error.contains("avalon-main"), "names the file: {error}");
+    assert!(error.contains("avalon-paperlike"), "names the file: {error}");
     h.get_by_label_contains("Unavailable");
 
     // The rule-based synthesiser does not need a model.
