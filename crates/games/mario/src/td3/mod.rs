@@ -4,8 +4,8 @@
 //! nearest legal pattern. A level is 10 patterns and the goal column: the first two come from
 //! the CGAN with random vectors (after three real patterns that are not shown), the other
 //! eight from the actor. The reward is the evaluation `r_diff + r_mono` of the finished level
-//! (0 when A* cannot finish it); VS-TD3 also rewards every earlier step with the mean
-//! evaluation of [`VIRTUAL_COMPLETIONS`] noisy completions by the current actor.
+//! (0 when A* cannot finish it); VS-TD3 also judges every earlier step by
+//! [`VIRTUAL_COMPLETIONS`] noisy completions by the actor, frozen for the episode (`vs`).
 //!
 //! The generator is a [`Sequential`], so randomized initialization, DAGP and virtual
 //! simulation come from `studio_ml::rl`.

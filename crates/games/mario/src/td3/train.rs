@@ -3,21 +3,23 @@
 //! every [`Td3Config::policy_delay`] critic updates. Exploration is ε-greedy (a random z with
 //! probability ε, decaying 0.5 → 0.1 over the first 30 % of the episodes, as the thesis) and
 //! otherwise Gaussian noise on the actor's z (the thesis's OU noise has no use here: the steps
-//! of an episode are different patterns, not a continuous control signal). VS-TD3 rewards
-//! every step before the last with the mean evaluation of [`super::VIRTUAL_COMPLETIONS`]
-//! completions by the current actor with the same noise.
+//! of an episode are different patterns, not a continuous control signal). VS-TD3 judges
+//! every step before the last by [`super::VIRTUAL_COMPLETIONS`] completions by the actor with
+//! the same noise ([`super::vs`]: the actor frozen for the episode, the judgements on rayon,
+//! and what they become, [`VsReward`]).
 //!
 //! The defaults are the thesis's recipe ([`Td3Config::new`]); the faster one that trained the
-//! actors before issue 66 is [`Td3Config::two_core`]. Every [`Td3Config::test_every`] episodes a test phase makes
-//! [`Td3Config::test_levels`] levels greedily from fixed starts; the actor with the best test
-//! mean is the one kept (and checkpointed as soon as it is found).
+//! actors before issue 66 is [`Td3Config::two_core`]. Every [`Td3Config::test_every`]
+//! episodes a test phase makes [`Td3Config::test_levels`] levels greedily from fixed starts;
+//! the actor with the best test mean is the one kept (and checkpointed as soon as it is found).
 
 use super::model::{state_tensor, Actor, Critic};
 pub use super::vs::VsReward;
+use super::vs::{frozen_episode, Fresh};
 use super::{reward_of, Build, MarioRl, RANDOM_START};
 use crate::cgan::Generator;
 use crate::patterns::PatLegal;
-use candle_core::{DType, Device, Tensor};
+use candle_core::{DType, Tensor};
 use candle_nn::{AdamW, Optimizer, VarBuilder, VarMap};
 use std::time::Instant;
 use studio_core::rng::Rng;
@@ -305,98 +307,6 @@ fn step_reward(
     } else {
         mono_so_far(after) - mono_so_far(before)
     })
-}
-
-/// The values of a frozen episode's steps before the last (`VsReward::Value`): the
-/// completions' mean return as the target of Q(s, a), learnt beside the replay batch by the
-/// updates right after the episode, never remembered.
-struct Fresh {
-    states: Tensor,
-    actions: Tensor,
-    values: Tensor,
-}
-
-impl Fresh {
-    fn new(
-        steps: &[super::vs::Step],
-        values: &[f64],
-        device: &Device,
-    ) -> candle_core::Result<Self> {
-        let n = values.len();
-        let states: Vec<Build> = steps.iter().take(n).map(|s| s.before.clone()).collect();
-        let actions: Vec<f32> = steps
-            .iter()
-            .take(n)
-            .flat_map(|s| s.action.map(|v| v as f32))
-            .collect();
-        Ok(Self {
-            states: state_tensor(&states, device)?,
-            actions: Tensor::from_vec(actions, (n, 3), device)?,
-            values: Tensor::from_vec(
-                values.iter().map(|&v| v as f32).collect::<Vec<f32>>(),
-                n,
-                device,
-            )?,
-        })
-    }
-}
-
-/// One update, with the values of the episode just judged when there are any.
-type Learn<'a> = dyn FnMut(&Memory, &mut Rng, Option<&Fresh>) -> candle_core::Result<()> + 'a;
-
-/// The replay memory of built levels.
-type Memory = ReplayMemory<Transition<Build>>;
-
-/// One VS-TD3 episode with the actor frozen: played to its end, its levels judged at once on
-/// the current rayon pool ([`super::vs::judge`]), then each step remembered with its reward
-/// ([`super::vs::Judged::remembered_rewards`]) and the networks taught on `schedule`, as
-/// `play_episode` would (with `VsReward::Value`, each update also learns the steps' values).
-/// Returns the level's evaluation.
-fn frozen_episode(
-    gen: &MarioRl<'_>,
-    build: &mut Build,
-    config: &Td3Config,
-    (episode, sigma, epsilon): (usize, f64, f64),
-    (rng, memory): (&mut Rng, &mut ReplayMemory<Transition<Build>>),
-    schedule: Schedule,
-    learn: &mut Learn<'_>,
-) -> Result<f64, super::Td3Error> {
-    let steps = super::vs::play_frozen(gen, build, (sigma, epsilon), rng)?;
-    let noise = config.completion_noise.unwrap_or(sigma);
-    let judged = super::vs::judge(
-        gen,
-        &steps,
-        config.virtual_completions,
-        noise,
-        (config.seed, episode),
-    )?;
-    let fresh = match config.vs_reward {
-        VsReward::Value => Some(Fresh::new(
-            &steps,
-            &judged.values(&steps, config.gamma),
-            &studio_ml::device(),
-        )?),
-        VsReward::Mean | VsReward::Live => None,
-    };
-    let rewards = judged.remembered_rewards(&steps, config.vs_reward);
-    for (step, reward) in steps.iter().zip(rewards) {
-        let done = step.done(gen);
-        memory.push(Transition {
-            state: step.before.clone(),
-            action: step.action.map(|v| v as f32),
-            reward: reward as f32,
-            next: step.after.clone(),
-            done,
-        });
-        if memory.len() >= schedule.warm_up
-            && memory.written().is_multiple_of(schedule.every.max(1))
-        {
-            for _ in 0..schedule.updates.max(1) {
-                learn(memory, rng, fresh.as_ref())?;
-            }
-        }
-    }
-    Ok(judged.evaluation)
 }
 
 /// The seed stream of the test starts (never used for training episodes).

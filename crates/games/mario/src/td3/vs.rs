@@ -12,10 +12,15 @@
 //! and then forget. So no remembered reward depends on an actor that no longer exists. The
 //! thesis's reward, the completions' mean kept in the replay memory, stays as `Mean`.
 
+use super::model::state_tensor;
+use super::train::Td3Config;
 use super::{reward_of, Build, MarioRl};
+use candle_core::{Device, Tensor};
 use rayon::prelude::*;
 use studio_core::rng::Rng;
+use studio_ml::actor_critic::{Schedule, Transition};
 use studio_ml::rl::{RlError, Sequential};
+use studio_ml::ReplayMemory;
 
 /// How VS-TD3 judges an episode's steps, and what a remembered step's reward is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -280,4 +285,93 @@ pub fn judge(
         completions,
         evaluation,
     })
+}
+
+/// The values of a frozen episode's steps before the last (`VsReward::Value`): the
+/// completions' mean return as the target of Q(s, a), learnt beside the replay batch by the
+/// updates right after the episode, never remembered.
+pub(super) struct Fresh {
+    pub(super) states: Tensor,
+    pub(super) actions: Tensor,
+    pub(super) values: Tensor,
+}
+
+impl Fresh {
+    fn new(steps: &[Step], values: &[f64], device: &Device) -> candle_core::Result<Self> {
+        let n = values.len();
+        let states: Vec<Build> = steps.iter().take(n).map(|s| s.before.clone()).collect();
+        let actions: Vec<f32> = steps
+            .iter()
+            .take(n)
+            .flat_map(|s| s.action.map(|v| v as f32))
+            .collect();
+        Ok(Self {
+            states: state_tensor(&states, device)?,
+            actions: Tensor::from_vec(actions, (n, 3), device)?,
+            values: Tensor::from_vec(
+                values.iter().map(|&v| v as f32).collect::<Vec<f32>>(),
+                n,
+                device,
+            )?,
+        })
+    }
+}
+
+/// One update, with the values of the episode just judged when there are any.
+pub(super) type Learn<'a> =
+    dyn FnMut(&Memory, &mut Rng, Option<&Fresh>) -> candle_core::Result<()> + 'a;
+
+/// The replay memory of built levels.
+type Memory = ReplayMemory<Transition<Build>>;
+
+/// One VS-TD3 episode with the actor frozen: played to its end, its levels judged at once on
+/// the current rayon pool ([`judge`]), then each step remembered with its reward
+/// ([`Judged::remembered_rewards`]) and the networks taught on `schedule`, as
+/// `play_episode` would (with `VsReward::Value`, each update also learns the steps' values).
+/// Returns the level's evaluation.
+pub(super) fn frozen_episode(
+    gen: &MarioRl<'_>,
+    build: &mut Build,
+    config: &Td3Config,
+    (episode, sigma, epsilon): (usize, f64, f64),
+    (rng, memory): (&mut Rng, &mut ReplayMemory<Transition<Build>>),
+    schedule: Schedule,
+    learn: &mut Learn<'_>,
+) -> Result<f64, super::Td3Error> {
+    let steps = play_frozen(gen, build, (sigma, epsilon), rng)?;
+    let noise = config.completion_noise.unwrap_or(sigma);
+    let judged = judge(
+        gen,
+        &steps,
+        config.virtual_completions,
+        noise,
+        (config.seed, episode),
+    )?;
+    let fresh = match config.vs_reward {
+        VsReward::Value => Some(Fresh::new(
+            &steps,
+            &judged.values(&steps, config.gamma),
+            &studio_ml::device(),
+        )?),
+        VsReward::Mean | VsReward::Live => None,
+    };
+    let rewards = judged.remembered_rewards(&steps, config.vs_reward);
+    for (step, reward) in steps.iter().zip(rewards) {
+        let done = step.done(gen);
+        memory.push(Transition {
+            state: step.before.clone(),
+            action: step.action.map(|v| v as f32),
+            reward: reward as f32,
+            next: step.after.clone(),
+            done,
+        });
+        if memory.len() >= schedule.warm_up
+            && memory.written().is_multiple_of(schedule.every.max(1))
+        {
+            for _ in 0..schedule.updates.max(1) {
+                learn(memory, rng, fresh.as_ref())?;
+            }
+        }
+    }
+    Ok(judged.evaluation)
 }
