@@ -159,7 +159,7 @@ fn eval_prints_table_two_beside_the_paper() {
         .unwrap();
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr)
-        .contains("cte-fc, vglc-fc, cte-cnn, vglc-cnn, dataset"));
+        .contains("cte-fc, vglc-fc, pix-fc, cte-cnn, vglc-cnn, pix-cnn, dataset"));
 }
 
 #[test]
@@ -279,6 +279,7 @@ fn neighbours_is_refused_for_the_unified_models_before_any_training() {
         &[
             ("blend-vglc-fc", "tags", "blend-cte-fc"),
             ("blend-cte-fc", "pixels", "tags"),
+            ("blend-pix-fc", "tags", "pixels"),
         ],
     );
 }

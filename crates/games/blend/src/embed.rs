@@ -223,8 +223,11 @@ pub struct TileEncoder {
     e2: Linear,
     d1: Linear,
     d2: Linear,
-    /// How its contexts describe the neighbours.
+    /// How its contexts describe the neighbours (letter contexts; a pixel representation
+    /// keeps the default and never reads it).
     pub neighbours: Neighbours,
+    /// Numbers a context gives.
+    pub width: usize,
 }
 
 impl TileEncoder {
@@ -233,13 +236,26 @@ impl TileEncoder {
     /// # Errors
     /// A missing or misshapen tensor.
     pub fn new(vb: VarBuilder, neighbours: Neighbours) -> candle_core::Result<Self> {
-        let width = neighbours.width();
+        Self::with_width(vb, neighbours.width(), neighbours)
+    }
+
+    /// Builds (or loads) it under `vb` for contexts of `width` numbers (the pixel contexts of
+    /// [`super::pixel_embed`]).
+    ///
+    /// # Errors
+    /// A missing or misshapen tensor.
+    pub fn with_width(
+        vb: VarBuilder,
+        width: usize,
+        neighbours: Neighbours,
+    ) -> candle_core::Result<Self> {
         Ok(Self {
             e1: linear(width, HIDDEN, vb.pp("e1"))?,
             e2: linear(HIDDEN, EMBED, vb.pp("e2"))?,
             d1: linear(EMBED, HIDDEN, vb.pp("d1"))?,
             d2: linear(HIDDEN, width, vb.pp("d2"))?,
             neighbours,
+            width,
         })
     }
 
@@ -311,6 +327,8 @@ pub struct Embedding {
     pub tiles: Vec<usize>,
     /// The Table I letter of each table entry's own tile.
     pub letters: Vec<char>,
+    /// The sprites of a representation learned from pixels (`None`: from letters).
+    pub pixels: Option<super::pixel_embed::PixelTiles>,
 }
 
 /// The distinct (context, own tile) pairs of `segments`, in a fixed order.
@@ -342,17 +360,31 @@ pub fn train(
     config: &EmbedConfig,
     segments: &[Segment],
 ) -> candle_core::Result<(VarMap, Embedding, Vec<f64>)> {
+    let data = distinct_contexts(segments, config.neighbours);
+    fit(config, data, config.neighbours.width())
+}
+
+/// Trains the autoencoder with its clustering term on distinct (context, own tile) pairs of
+/// `width` numbers, and samples the decode table from them; returns its weights, the model
+/// (without pixels) and the loss per epoch.
+///
+/// # Errors
+/// A candle error.
+pub fn fit(
+    config: &EmbedConfig,
+    data: Vec<(Vec<f32>, usize)>,
+    width: usize,
+) -> candle_core::Result<(VarMap, Embedding, Vec<f64>)> {
     let device = studio_ml::device();
     let varmap = VarMap::new();
-    let encoder = TileEncoder::new(
+    let encoder = TileEncoder::with_width(
         VarBuilder::from_varmap(&varmap, DType::F32, &device).pp(EMBED_PREFIX),
+        width,
         config.neighbours,
     )?;
-    let width = config.neighbours.width();
     studio_ml::seeded_init(&varmap, config.seed)
         .map_err(|e| candle_core::Error::Msg(e.to_string()))?;
     let mut opt = studio_ml::adam(varmap.all_vars(), config.learning_rate)?;
-    let data = distinct_contexts(segments, config.neighbours);
     let mut rng = Rng::derive(config.seed, 0xe3b);
     let mut curve = Vec::new();
     for _ in 0..config.epochs {
@@ -434,6 +466,7 @@ pub fn train(
             table,
             tiles,
             letters,
+            pixels: None,
         },
         curve,
     ))
@@ -452,9 +485,13 @@ impl Embedding {
     ) -> candle_core::Result<Vec<f32>> {
         let game = game_of(rows, source);
         let neighbours = self.encoder.neighbours;
+        let context = match &self.pixels {
+            Some(p) => p.segment_contexts(rows, game),
+            None => contexts(rows, game, neighbours),
+        };
         let x = Tensor::from_vec(
-            contexts(rows, game, neighbours),
-            (SIDE * SIDE, neighbours.width()),
+            context,
+            (SIDE * SIDE, self.encoder.width),
             &self.encoder.device(),
         )?;
         self.encoder.encode(&x)?.flatten_all()?.to_vec1::<f32>()
@@ -537,6 +574,7 @@ impl Embedding {
                 .collect(),
             tiles,
             letters,
+            pixels: None,
         })
     }
 }

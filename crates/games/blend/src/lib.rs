@@ -15,6 +15,8 @@ pub mod generators;
 pub mod lab;
 pub mod level;
 pub mod metrics;
+pub mod pixel_embed;
+pub mod pixels;
 pub mod play;
 pub mod shape;
 pub mod tiles;

@@ -974,3 +974,21 @@ fn the_e_distance_is_split_by_metric() {
     assert_eq!(r.e_distance_by_metric[leniency], top, "{r:?}");
     assert!(r.e_distance > 0.01);
 }
+
+#[test]
+fn a_walkable_speck_in_a_corner_cuts_the_zelda_agents_paths_unless_specks_are_skipped() {
+    use super::agents::zelda_on_regions_of;
+    // A padded room's floor (rows 5–11, columns 2–13) in void: all four corner paths.
+    let mut seg = vec!["-".repeat(SIDE); SIDE];
+    for row in seg.iter_mut().take(12).skip(5) {
+        *row = "--FFFFFFFFFFFF--".into();
+    }
+    assert_eq!(zelda(&seg).paths, 4);
+    // A floor cell alone in each top corner: the corners start and end there, cut off.
+    seg[0] = "F--------------F".into();
+    let v = zelda(&seg);
+    assert_eq!((v.paths, v.playable), (0, false));
+    assert_eq!(zelda_on_regions_of(&seg, 1), v);
+    let skipped = zelda_on_regions_of(&seg, 4);
+    assert_eq!((skipped.paths, skipped.playable), (4, true));
+}

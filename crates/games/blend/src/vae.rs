@@ -52,6 +52,20 @@ pub const CNN_ARCHITECTURE: &str = "blend-cnn-vae-unified-v1";
 /// The architecture name of the convolutional learned-representation model's sidecar.
 pub const CNN_LEARNED_ARCHITECTURE: &str = "blend-cnn-vae-learned-v2";
 
+/// The architecture name of the FC model on the representation learned from pixels.
+pub const PIXELS_ARCHITECTURE: &str = "blend-fc-vae-pixels-v1";
+/// The architecture name of the convolutional model on the representation learned from
+/// pixels.
+pub const CNN_PIXELS_ARCHITECTURE: &str = "blend-cnn-vae-pixels-v1";
+
+/// The sidecar architecture of a family on the representation learned from pixels.
+pub fn pixel_architecture(family: Family) -> &'static str {
+    match family {
+        Family::Fc => PIXELS_ARCHITECTURE,
+        Family::Cnn => CNN_PIXELS_ARCHITECTURE,
+    }
+}
+
 /// The VAE family: fully connected or convolutional.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Family {
@@ -72,8 +86,15 @@ pub fn architecture(family: Family, learned: bool) -> &'static str {
     }
 }
 
-/// The family and representation of a sidecar architecture this build reads.
+/// The family and representation of a sidecar architecture this build reads (`true`: a
+/// learned representation, from letters or from pixels — [`pixel_architecture`] tells which).
 pub fn parse_architecture(name: &str) -> Option<(Family, bool)> {
+    if let Some(f) = [Family::Fc, Family::Cnn]
+        .into_iter()
+        .find(|&f| pixel_architecture(f) == name)
+    {
+        return Some((f, true));
+    }
     [
         (Family::Fc, false),
         (Family::Fc, true),
@@ -775,6 +796,7 @@ pub struct BlendModel {
 
 const TABLE_KEY: &str = "embed_table";
 const LETTERS_KEY: &str = "embed_tiles";
+const SPRITES_KEY: &str = "embed_sprites";
 
 impl BlendModel {
     /// Loads weights and sidecar, checking the sidecar's figures, the architecture and the
@@ -790,8 +812,9 @@ impl BlendModel {
         let Some((family, learned)) = known.filter(|_| sidecar.latent == LATENT) else {
             return Err(format!(
                 "{}: architecture {:?} with {} latent dimensions, this build reads \
-                 {ARCHITECTURE:?}, {LEARNED_ARCHITECTURE:?}, {CNN_ARCHITECTURE:?} or \
-                 {CNN_LEARNED_ARCHITECTURE:?} with {LATENT}",
+                 {ARCHITECTURE:?}, {LEARNED_ARCHITECTURE:?}, {CNN_ARCHITECTURE:?}, \
+                 {CNN_LEARNED_ARCHITECTURE:?}, {PIXELS_ARCHITECTURE:?} or \
+                 {CNN_PIXELS_ARCHITECTURE:?} with {LATENT}",
                 side.display(),
                 sidecar.architecture,
                 sidecar.latent
@@ -814,9 +837,30 @@ impl BlendModel {
                 .clone();
             let vb = VarBuilder::from_tensors(tensors.clone(), DType::F32, &device);
             let neighbours = sidecar.neighbours.unwrap_or_default();
-            let encoder =
-                super::embed::TileEncoder::new(vb.pp(EMBED_PREFIX), neighbours).map_err(damaged)?;
-            Some(super::embed::Embedding::from_parts(encoder, &table, &letters).map_err(damaged)?)
+            if sidecar.architecture == pixel_architecture(family) {
+                let sprites = tensors
+                    .get(SPRITES_KEY)
+                    .ok_or_else(|| missing(SPRITES_KEY))?;
+                let pixels =
+                    super::pixel_embed::PixelTiles::from_tensor(sprites).map_err(damaged)?;
+                let encoder = super::embed::TileEncoder::with_width(
+                    vb.pp(EMBED_PREFIX),
+                    super::pixel_embed::WIDTH,
+                    neighbours,
+                )
+                .map_err(damaged)?;
+                let mut e = super::embed::Embedding::from_parts(encoder, &table, &letters)
+                    .map_err(damaged)?;
+                e.pixels = Some(pixels);
+                Some(e)
+            } else {
+                let encoder = super::embed::TileEncoder::new(vb.pp(EMBED_PREFIX), neighbours)
+                    .map_err(damaged)?;
+                Some(
+                    super::embed::Embedding::from_parts(encoder, &table, &letters)
+                        .map_err(damaged)?,
+                )
+            }
         } else {
             None
         };
@@ -860,6 +904,10 @@ pub fn save(
         let (table, letters) = e.table_tensors().map_err(|e| e.to_string())?;
         tensors.insert(TABLE_KEY.into(), table);
         tensors.insert(LETTERS_KEY.into(), letters);
+        if let Some(p) = &e.pixels {
+            let sprites = p.typical_tensor().map_err(|e| e.to_string())?;
+            tensors.insert(SPRITES_KEY.into(), sprites);
+        }
     }
     Ok(ml::save_model(&tensors, sidecar, path)?)
 }

@@ -1,11 +1,12 @@
-//! `train --model blend-vglc-fc|blend-cte-fc|blend-vglc-cnn|blend-cte-cnn` and `eval --game
-//! blend`: the blend VAEs and Table II.
+//! `train --model blend-vglc-fc|blend-cte-fc|blend-pix-fc|blend-vglc-cnn|blend-cte-cnn|blend-pix-cnn`
+//! and `eval --game blend`: the blend VAEs and Table II.
 
 use crate::data::{self, Segment};
 use crate::embed::{self, EmbedConfig};
 use crate::eval::{report, vectors, BlendReport, PAPER};
 use crate::lab;
 use crate::vae::{self, BlendModel, BlendSidecar, Family, Repr, VaeConfig, LATENT};
+use crate::{pixel_embed, pixels};
 use anyhow::{anyhow, Result};
 use clap::{Args, FromArgMatches};
 use serde_json::json;
@@ -19,24 +20,35 @@ use studio_core::export::chart::Chart;
 use studio_core::game::registry::Registry;
 
 /// The blend models `train` makes.
-pub const MODELS: [&str; 4] = [
+pub const MODELS: [&str; 6] = [
     "blend-vglc-fc",
     "blend-cte-fc",
+    "blend-pix-fc",
     "blend-vglc-cnn",
     "blend-cte-cnn",
+    "blend-pix-cnn",
 ];
 
 /// The models `eval --game blend` knows (the VAEs, and `dataset`: the test split itself).
-pub const EVAL_MODELS: [&str; 5] = ["cte-fc", "vglc-fc", "cte-cnn", "vglc-cnn", "dataset"];
+pub const EVAL_MODELS: [&str; 7] = [
+    "cte-fc", "vglc-fc", "pix-fc", "cte-cnn", "vglc-cnn", "pix-cnn", "dataset",
+];
 
-/// The family and representation of a model name (`blend-cte-cnn`, `cte-cnn`).
+/// The family and representation of a model name (`blend-cte-cnn`, `cte-cnn`, `pix-fc`):
+/// `true` for a learned representation, from letters (`cte`) or pixels (`pix`).
 pub fn model_kind(name: &str) -> (Family, bool) {
     let family = if name.ends_with("-cnn") {
         Family::Cnn
     } else {
         Family::Fc
     };
-    (family, name.trim_start_matches("blend-").starts_with("cte"))
+    let base = name.trim_start_matches("blend-");
+    (family, base.starts_with("cte") || base.starts_with("pix"))
+}
+
+/// Whether a model name is on the representation learned from pixels (`blend-pix-fc`).
+pub fn is_pixels(name: &str) -> bool {
+    name.trim_start_matches("blend-").starts_with("pix")
 }
 
 /// The shipped weights of an eval model name.
@@ -62,7 +74,15 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
     }
     // Settings first: a refused one is reported before the data is read.
     let (family, learned) = model_kind(&args.common.model);
+    let pixels = is_pixels(&args.common.model);
     let neighbours = match args.neighbours.as_deref() {
+        Some(_) if pixels => {
+            return Err(anyhow!(
+                "--neighbours is a setting of the tile representation learned from letters \
+                 (blend-cte-fc, blend-cte-cnn); --model {} learns from the screenshots' pixels",
+                args.common.model
+            ))
+        }
         Some(_) if !learned => {
             return Err(anyhow!(
                 "--neighbours is a setting of the learned tile representation (blend-cte-fc, \
@@ -105,8 +125,31 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
     let (embed_map, embedding, embedding_curve) = if learned {
         let mut embed_config = EmbedConfig::new(args.common.seed);
         embed_config.neighbours = neighbours;
-        let (map, e, curve) = embed::train(&embed_config, &split.train)
-            .map_err(|e| anyhow!("training the tile representation failed: {e}"))?;
+        let trained = if pixels {
+            let read: Vec<Segment> = split
+                .train
+                .iter()
+                .chain(&split.validation)
+                .cloned()
+                .collect();
+            let pictures = pixels::load(&dir, &read).map_err(|e| {
+                anyhow!("{e} (the VGLC screenshots, */Original/ beside */Processed/)")
+            })?;
+            let worst = pictures
+                .alignments
+                .iter()
+                .max_by(|a, b| a.residual.total_cmp(&b.residual));
+            eprintln!(
+                "screenshots: {} aligned with their text levels, worst colour residual {:.3}",
+                pictures.alignments.len(),
+                worst.map_or(0.0, |a| a.residual)
+            );
+            pixel_embed::train(&embed_config, &split.train, &split.validation, &pictures)
+        } else {
+            embed::train(&embed_config, &split.train)
+        };
+        let (map, e, curve) =
+            trained.map_err(|e| anyhow!("training the tile representation failed: {e}"))?;
         eprintln!(
             "tile representation: loss {:.3} → {:.3}, decode table of {} embeddings",
             curve.first().copied().unwrap_or(0.0),
@@ -149,10 +192,15 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
     let accuracy = vae::reconstruction_accuracy(&t.model, &repr, &split.validation)
         .map_err(|e| anyhow!("{e}"))?;
     let sidecar = BlendSidecar {
-        architecture: vae::architecture(family, learned).into(),
+        architecture: if pixels {
+            vae::pixel_architecture(family)
+        } else {
+            vae::architecture(family, learned)
+        }
+        .into(),
         latent: LATENT,
         embedding_curve,
-        neighbours: learned.then_some(neighbours),
+        neighbours: (learned && !pixels).then_some(neighbours),
         fc_hidden: paper_widths.then(|| vae::PAPER_HIDDEN.to_vec()),
         segments: split.train.len(),
         data_hash: vae::data_hash(&split.train),
@@ -455,6 +503,7 @@ fn print_report(args: &EvalArgs, r: &BlendReport, seconds: f64) {
                 "lr_playable": r.lr_playable,
                 "lr_playable_vacuous": r.lr_playable_vacuous,
                 "loz_playable": r.loz_playable,
+                "loz_playable_without_specks": r.loz_playable_without_specks,
                 "lr_like": r.lr_like,
                 "metrics": metrics,
                 "seconds": seconds,
@@ -489,6 +538,11 @@ fn print_report(args: &EvalArgs, r: &BlendReport, seconds: f64) {
         "  LoZ A* playable   {:<18}  {} %",
         format!("{:.1} %", r.loz_playable * 100.0),
         p(paper.map(|x| x.3), 1.0, 1)
+    );
+    println!(
+        "  LoZ A*, no specks {:<18}  (corners on walkable regions of {} cells or more)",
+        format!("{:.1} %", r.loz_playable_without_specks * 100.0),
+        crate::eval::SPECK + 1
     );
     println!("  LR-like           {:.1} %", r.lr_like * 100.0);
     for (k, name) in names.iter().enumerate() {
