@@ -646,6 +646,83 @@ fn eval_pools_games_with_a_seeded_bootstrap_and_refuses_mismatched_flags() {
     );
 }
 
+/// A key-and-door game with a monster, which the GA can make feasible levels of.
+const DOOR: &str = "BasicGame square_size=10
+  SpriteSet
+    floor > Immovable hidden=True
+    door > Door
+    key > Immovable
+    monster > RandomNPC cooldown=4
+    avatar > MovingAvatar
+      bare >
+      keyed >
+  LevelMapping
+    . > floor
+    g > floor door
+    k > floor key
+    m > floor monster
+    A > floor bare
+  InteractionSet
+    avatar wall > stepBack
+    monster wall > stepBack
+    bare door > stepBack
+    door keyed > killSprite scoreChange=2
+    bare key > transformTo stype=keyed killSecond=True scoreChange=1
+    avatar monster > killSprite scoreChange=-1
+  TerminationSet
+    SpriteCounter stype=door win=True
+    SpriteCounter stype=avatar win=False
+";
+
+/// Issue 66: `eval --levels N` evolves N levels per fitness per game (games capped as
+/// `--ticks` says, FPattern without harmful sprites under the ablation), keeps them and
+/// profiles them.
+#[test]
+fn eval_levels_evolves_keeps_and_profiles_each_fitness() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = write(dir.path(), "door.txt", DOOR);
+    write(
+        dir.path(),
+        "door_lvl0.txt",
+        "wwwwwwwwwwwww\nwA..........w\nw...........w\nw....k......w\nw...........w\n\
+         w.......m...w\nw...........w\nw..........gw\nwwwwwwwwwwwww\n",
+    );
+    let keep = dir.path().join("kept");
+    let o = studio(&[
+        "eval",
+        "--vgdl",
+        s(&game),
+        "--levels",
+        "1",
+        "--population",
+        "8",
+        "--generations",
+        "1",
+        "--games",
+        "1",
+        "--budget",
+        "8",
+        "--ticks",
+        "100",
+        "--ablate-harmful",
+        "--keep",
+        s(&keep),
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["per_game"][0]["alpha"]["rooms"], 1);
+    assert_eq!(v["per_game"][0]["beta"]["rooms"], 1);
+    assert_eq!(v["pooled"]["levels"], serde_json::json!([1, 1]));
+    for fitness in ["alpha", "beta"] {
+        let pack = std::fs::read_to_string(keep.join(format!("door_{fitness}.ron"))).unwrap();
+        assert!(
+            pack.contains("games capped at 100 ticks, FPattern without harmful sprites"),
+            "{pack}"
+        );
+    }
+}
+
 /// F26, F27 and F32 (round five): a sprite nested under itself, a rule repeated two billion
 /// times and a square of no size are refused in words, naming the file and line, where they
 /// overflowed the stack, exhausted memory and divided by zero.

@@ -56,14 +56,6 @@ impl PatternTerm {
             .cloned()
             .collect()
     }
-
-    /// `every` or `without-harmful`, for tables, JSON and packs' descriptions.
-    pub fn name(self) -> &'static str {
-        match self {
-            PatternTerm::Every => "every",
-            PatternTerm::WithoutHarmful => "without-harmful",
-        }
-    }
 }
 
 /// How the GA judges a level: each agent's games, how long they last, and what the pattern

@@ -148,15 +148,21 @@ pub(crate) fn evolve_pack(
         studio_core::game::Game::name(g),
         fitness.name()
     ));
+    let length = match ga.judging.length {
+        Length::Full => "games to their own end".to_string(),
+        Length::Capped(t) => format!("games capped at {t} ticks"),
+    };
+    let pattern = match ga.judging.pattern {
+        PatternTerm::Every => "FPattern over every sprite",
+        PatternTerm::WithoutHarmful => "FPattern without harmful sprites (the ablation)",
+    };
     pack.description = format!(
         "The best feasible level of each of {} FI2Pop runs ({}, population {}, {} \
-         generations, games {} ticks long, pattern term over {} sprites), seeds {} on",
+         generations, {length}, {pattern}), seeds {} on",
         runs.count,
         fitness.letter(),
         runs.population,
         runs.generations,
-        ga.judging.length.label(),
-        ga.judging.pattern.name(),
         runs.seed
     );
     let mut failed = Vec::new();
