@@ -10,38 +10,17 @@
 //! and the empty cell, and keeps the border of the level it started from.
 
 pub use crate::judge::{
-    judge, Judging, PatternTerm, GA_BUDGET, GA_GAMES, MAX_COVER, MIN_COVER, MIN_SOLUTION_TICKS,
-    MIN_SURVIVAL_TICKS, NAIVE, STRONG,
+    groups, judge, rows_of, Judging, PatternTerm, GA_BUDGET, GA_GAMES, MAX_COVER, MIN_COVER,
+    MIN_SOLUTION_TICKS, MIN_SURVIVAL_TICKS, NAIVE, STRONG,
 };
 use crate::level::VgdlGame;
 use studio_core::evolve::generator::Breeder;
-use studio_core::evolve::pattern::{self, Category, Fitness, Group};
+use studio_core::evolve::pattern::{self, Fitness};
 use studio_core::evolve::{Evaluation, Evolvable};
 use studio_core::game::{ConditionError, ConditionKind, ConditionSpec, ConditionValue, GenRequest};
 use studio_core::grid::Grid;
 use studio_core::level::Level;
 use studio_core::rng::Rng;
-
-/// The pattern category of each tile of `game` inside the border; the empty cell and the
-/// avatar are in none.
-pub(crate) fn category(game: &VgdlGame, tile: u8) -> Option<Category> {
-    if tile == game.empty_tile() || Some(tile) == game.avatar_tile() {
-        return None;
-    }
-    game.tile_roles().get(usize::from(tile)).copied()
-}
-
-/// The sprite groups of a level's tiles inside its border.
-pub fn groups(game: &VgdlGame, tiles: &Grid<u8>) -> Vec<Group> {
-    let (w, h) = (tiles.width(), tiles.height());
-    let mut categories = Grid::filled(w, h, None);
-    for (x, y, t) in tiles.iter() {
-        if x > 0 && y > 0 && x + 1 < w && y + 1 < h {
-            categories.set(x, y, category(game, t));
-        }
-    }
-    pattern::groups(&categories)
-}
 
 /// The mean group size of levels (the paper's α/β contrast).
 pub fn mean_group_size(game: &VgdlGame, levels: &[Grid<u8>]) -> f64 {
@@ -69,18 +48,6 @@ pub fn tiles_of(game: &VgdlGame, rows: &[String]) -> Result<Grid<u8>, String> {
         }
     }
     Ok(g)
-}
-
-/// Tiles back to rows.
-pub fn rows_of(game: &VgdlGame, tiles: &Grid<u8>) -> Vec<String> {
-    let palette = studio_core::game::Game::tiles(game);
-    (0..tiles.height())
-        .map(|y| {
-            (0..tiles.width())
-                .map(|x| palette[usize::from(tiles.get(x, y))].ascii)
-                .collect()
-        })
-        .collect()
 }
 
 /// The GA's view of one game's levels of one size.

@@ -1,6 +1,6 @@
 //! How the pattern GA judges a VGDL level (GVGAI's sample genetic generator's seven
 //! constraints and three fitness terms), with every figure from the engine and the agents'
-//! games on its forward model.
+//! games on its forward model, and the sprite groups FPattern reads ([`groups`]).
 //!
 //! The strong agent is the OLETS-like open-loop search (GVGAI's generator uses OLETS), the
 //! naive one the one-step lookahead. The GA's games are as long as the profiles' ([`Judging`]'s
@@ -10,7 +10,6 @@
 //! long as the cap, in the GA's games and in the profiles alike.
 
 use crate::agents::{self, Agent, Length};
-use crate::evolve::{category, groups, rows_of};
 use crate::level::VgdlGame;
 use studio_core::evolve::pattern::{self, Category, Fitness, Group};
 use studio_core::evolve::{Constraint, Evaluation, Term};
@@ -35,6 +34,39 @@ pub const STRONG: &str = "olets";
 pub const GA_BUDGET: usize = 100;
 /// The naive agent.
 pub const NAIVE: &str = "onestep";
+
+/// The pattern category of each tile of `game` inside the border; the empty cell and the
+/// avatar are in none.
+fn category(game: &VgdlGame, tile: u8) -> Option<Category> {
+    if tile == game.empty_tile() || Some(tile) == game.avatar_tile() {
+        return None;
+    }
+    game.tile_roles().get(usize::from(tile)).copied()
+}
+
+/// The sprite groups of a level's tiles inside its border.
+pub fn groups(game: &VgdlGame, tiles: &Grid<u8>) -> Vec<Group> {
+    let (w, h) = (tiles.width(), tiles.height());
+    let mut categories = Grid::filled(w, h, None);
+    for (x, y, t) in tiles.iter() {
+        if x > 0 && y > 0 && x + 1 < w && y + 1 < h {
+            categories.set(x, y, category(game, t));
+        }
+    }
+    pattern::groups(&categories)
+}
+
+/// Tiles back to rows.
+pub fn rows_of(game: &VgdlGame, tiles: &Grid<u8>) -> Vec<String> {
+    let palette = studio_core::game::Game::tiles(game);
+    (0..tiles.height())
+        .map(|y| {
+            (0..tiles.width())
+                .map(|x| palette[usize::from(tiles.get(x, y))].ascii)
+                .collect()
+        })
+        .collect()
+}
 
 /// Which sprites FPattern, the pattern term, counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
