@@ -579,7 +579,10 @@ fn a_model_that_fails_to_load_says_why_and_the_others_still_work() {
     let none = generate_and_wait(&mut h);
     assert!(none.is_empty());
     let error = h.state().generators().error.clone().unwrap_or_default();
-    assert!(error.contains("avalon-paperlike"), "names the file: {error}");
+    assert!(
+        error.contains("avalon-paperlike"),
+        "names the file: {error}"
+    );
     h.get_by_label_contains("Unavailable");
 
     // The rule-based synthesiser does not need a model.
