@@ -1006,7 +1006,19 @@ fn stop_ends_an_evolution_early_and_keeps_its_best_rooms() {
     steps(&mut h, 2);
     let g = h.state().generators();
     assert!(!g.busy());
-    assert_eq!(g.candidates.len(), 4, "{:?}", g.note);
+    // Since issue 66 the dungeon's GA starts from rooms its own FPattern ranks best, so a few
+    // generations in it may hold fewer than 4 distinct feasible rooms: it keeps what it has
+    // and says how many.
+    let kept = g.candidates.len();
+    assert!((1..=4).contains(&kept), "{:?}", g.note);
+    assert!(
+        g.note
+            .as_deref()
+            .unwrap_or("")
+            .contains(&format!("kept {kept} of 4")),
+        "{:?}",
+        g.note
+    );
     assert!(
         g.note.as_deref().unwrap_or("").contains("stopped early"),
         "{:?}",
@@ -1051,7 +1063,8 @@ fn a_double_click_on_stop_keeps_the_best_rooms() {
         .wait(Duration::from_secs(60), game, &ctx);
     steps(&mut h, 2);
     let g = h.state().generators();
-    assert_eq!(g.candidates.len(), 4, "{:?}", g.note);
+    // As above: it keeps the distinct feasible rooms it has, up to the 4 asked.
+    assert!((1..=4).contains(&g.candidates.len()), "{:?}", g.note);
     assert!(
         g.note.as_deref().unwrap_or("").contains("stopped early"),
         "{:?}",
