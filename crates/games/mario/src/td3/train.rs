@@ -15,7 +15,7 @@
 
 use super::model::{state_tensor, Actor, Critic};
 pub use super::vs::VsReward;
-use super::vs::{frozen_episode, Fresh};
+use super::vs::{frozen_episode, Fresh, Judging};
 use super::{reward_of, Build, MarioRl, RANDOM_START};
 use crate::cgan::Generator;
 use crate::patterns::PatLegal;
@@ -382,7 +382,13 @@ pub fn train(
             Some(frozen_episode(
                 &gen,
                 &mut build,
-                config,
+                &Judging {
+                    virtual_completions: config.virtual_completions,
+                    completion_noise: config.completion_noise,
+                    gamma: config.gamma,
+                    vs_reward: config.vs_reward,
+                    seed: config.seed,
+                },
                 episode_at,
                 (&mut rng, &mut memory),
                 schedule,

@@ -13,7 +13,6 @@
 //! thesis's reward, the completions' mean kept in the replay memory, stays as `Mean`.
 
 use super::model::state_tensor;
-use super::train::Td3Config;
 use super::{reward_of, Build, MarioRl};
 use candle_core::{Device, Tensor};
 use rayon::prelude::*;
@@ -324,6 +323,22 @@ pub(super) type Learn<'a> =
 /// The replay memory of built levels.
 type Memory = ReplayMemory<Transition<Build>>;
 
+/// What judging an episode takes from the training settings (`Td3Config`'s fields of the
+/// same names), handed down so that this module does not import the training loop's.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Judging {
+    /// Virtual completions per step.
+    pub virtual_completions: usize,
+    /// The completions' action noise (`None`: the episode's exploration noise).
+    pub completion_noise: Option<f64>,
+    /// The discount of the completions' returns.
+    pub gamma: f64,
+    /// How a step's reward and value come from its completions.
+    pub vs_reward: VsReward,
+    /// The run's seed, from which each judgement's stream is derived.
+    pub seed: u64,
+}
+
 /// One VS-TD3 episode with the actor frozen: played to its end, its levels judged at once on
 /// the current rayon pool ([`judge`]), then each step remembered with its reward
 /// ([`Judged::remembered_rewards`]) and the networks taught on `schedule`, as
@@ -332,7 +347,7 @@ type Memory = ReplayMemory<Transition<Build>>;
 pub(super) fn frozen_episode(
     gen: &MarioRl<'_>,
     build: &mut Build,
-    config: &Td3Config,
+    config: &Judging,
     (episode, sigma, epsilon): (usize, f64, f64),
     (rng, memory): (&mut Rng, &mut ReplayMemory<Transition<Build>>),
     schedule: Schedule,
