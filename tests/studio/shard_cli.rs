@@ -123,6 +123,58 @@ fn the_slurm_array_script_runs_each_part() {
     assert!(String::from_utf8_lossy(&alone.stderr).contains("--array=1-N"));
 }
 
+/// Issue 68, item 5: the array script on a live Slurm cluster (one node is enough:
+/// `scripts/slurm/one-node.sh` starts one). Skips, saying why, where `sinfo` finds none.
+#[test]
+fn a_live_slurm_array_makes_the_one_process_run() {
+    let answers = Command::new("sinfo")
+        .args(["--noheader", "--states=idle,mix,alloc"])
+        .output();
+    let nodes = match answers {
+        Ok(o) if o.status.success() && !o.stdout.is_empty() => o,
+        _ => {
+            eprintln!("skipped: no Slurm cluster answers here (`sinfo`; scripts/slurm/one-node.sh starts one)");
+            return;
+        }
+    };
+    assert!(!nodes.stdout.is_empty());
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("parts");
+    let flags = [
+        "--game", "match3", "--model", "avalon", "--size", "7x9", "--moves", "15", "--count", "40",
+        "--seed", "3",
+    ];
+    let log = dir.path().join("part-%a.log");
+    let submitted = Command::new("sbatch")
+        .args(["--wait", "--array=1-4", "--export=ALL"])
+        .arg(format!("--output={}", path(&log)))
+        .arg(format!("--chdir={}", env!("CARGO_MANIFEST_DIR")))
+        .arg("scripts/slurm/generate-array.sh")
+        .arg(&out)
+        .args(flags)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("LEVEL_STUDIO", env!("CARGO_BIN_EXE_level-studio"))
+        .output()
+        .unwrap();
+    assert_ok(&submitted);
+    let parts: Vec<PathBuf> = (1..=4).map(|i| out.join(format!("part-{i}.ron"))).collect();
+    let merged = dir.path().join("merged.ron");
+    let mut args = vec!["pack", "merge"];
+    args.extend(parts.iter().map(|p| path(p)));
+    args.extend_from_slice(&["--out", path(&merged)]);
+    assert_ok(&studio(&args));
+    let all = dir.path().join("all.ron");
+    let mut args = vec!["generate"];
+    args.extend_from_slice(&flags);
+    args.extend_from_slice(&["--out", path(&all)]);
+    assert_ok(&studio(&args));
+    assert_eq!(
+        std::fs::read(&all).unwrap(),
+        std::fs::read(&merged).unwrap(),
+        "the merged Slurm parts differ from the one-process run"
+    );
+}
+
 #[test]
 fn bad_shards_and_mismatched_merges_are_refused_in_words() {
     let dir = tempfile::tempdir().unwrap();
