@@ -42,6 +42,8 @@ pub struct BlendReport {
     pub loz_playable_without_specks: f64,
     /// Share that is Lode Runner-like.
     pub lr_like: f64,
+    /// Each Table I letter's share of all the blends' cells (letters that occur).
+    pub letters: std::collections::BTreeMap<char, f64>,
     /// Mean of each tile metric, in [`TileMetrics::NAMES`] order.
     pub mean: [f64; 5],
     /// Standard deviation of each.
@@ -120,6 +122,15 @@ pub fn report(blends: &[Vec<String>], training: &[[f64; 5]]) -> BlendReport {
         mean[k] = v.iter().map(|x| x[k]).sum::<f64>() / n;
         std[k] = (v.iter().map(|x| (x[k] - mean[k]).powi(2)).sum::<f64>() / n).sqrt();
     }
+    let mut letters = std::collections::BTreeMap::new();
+    let mut cells = 0usize;
+    for c in blends.iter().flatten().flat_map(|r| r.chars()) {
+        *letters.entry(c).or_insert(0.0) += 1.0;
+        cells += 1;
+    }
+    for share in letters.values_mut() {
+        *share /= cells.max(1) as f64;
+    }
     let mut by_metric = [0.0; 5];
     for (k, d) in by_metric.iter_mut().enumerate() {
         let only = |x: &[[f64; 5]]| -> Vec<[f64; 5]> {
@@ -142,6 +153,7 @@ pub fn report(blends: &[Vec<String>], training: &[[f64; 5]]) -> BlendReport {
         loz_playable: share(&|v| v.1),
         loz_playable_without_specks: share(&|v| v.4),
         lr_like: share(&|v| v.2),
+        letters,
         mean,
         std,
     }

@@ -973,6 +973,14 @@ fn the_e_distance_is_split_by_metric() {
         .fold(f64::NEG_INFINITY, f64::max);
     assert_eq!(r.e_distance_by_metric[leniency], top, "{r:?}");
     assert!(r.e_distance > 0.01);
+    // The letters' shares say where: enemies are a sixteenth of the cells, and none before.
+    assert!(
+        (r.letters[&'E'] - 1.0 / 16.0).abs() < 1e-12,
+        "{:?}",
+        r.letters
+    );
+    assert!(!same.letters.contains_key(&'E'));
+    assert!((r.letters.values().sum::<f64>() - 1.0).abs() < 1e-9);
 }
 
 #[test]

@@ -505,6 +505,7 @@ fn print_report(args: &EvalArgs, r: &BlendReport, seconds: f64) {
                 "loz_playable": r.loz_playable,
                 "loz_playable_without_specks": r.loz_playable_without_specks,
                 "lr_like": r.lr_like,
+                "letters": r.letters,
                 "metrics": metrics,
                 "seconds": seconds,
                 "paper": paper.map(|p| json!({"e_distance": p.1, "lr_playable": p.2 / 100.0, "loz_playable": p.3 / 100.0})),
@@ -545,6 +546,12 @@ fn print_report(args: &EvalArgs, r: &BlendReport, seconds: f64) {
         crate::eval::SPECK + 1
     );
     println!("  LR-like           {:.1} %", r.lr_like * 100.0);
+    let letters: Vec<String> = r
+        .letters
+        .iter()
+        .map(|(c, s)| format!("{c} {:.1} %", s * 100.0))
+        .collect();
+    println!("  letters           {}", letters.join(", "));
     for (k, name) in names.iter().enumerate() {
         println!(
             "  {name:<17} {:.3} ± {:.3}   E-distance alone {:.4}",
