@@ -296,3 +296,17 @@ fn fc_widths_is_refused_for_the_cnn_models_before_any_training() {
         ],
     );
 }
+
+#[test]
+fn table_is_refused_for_the_models_not_learned_from_pixels_before_any_training() {
+    // Only the pixel representation draws its decode table by occurrences, and a value other
+    // than the two is refused by name.
+    refused_before_training(
+        "--table",
+        &[
+            ("blend-cte-fc", "occurrences", "blend-pix-fc"),
+            ("blend-vglc-cnn", "distinct", "not learned from pixels"),
+            ("blend-pix-fc", "often", "occurrences"),
+        ],
+    );
+}

@@ -299,6 +299,10 @@ pub struct EmbedConfig {
     pub cluster_weight: f64,
     /// How a context describes the neighbours.
     pub neighbours: Neighbours,
+    /// Fill the decode table by occurrences (a context drawn as often as it occurs in the
+    /// data) instead of by distinct contexts, which over-represent tiles whose surroundings
+    /// vary (the pixel representation's `--table occurrences`).
+    pub table_by_occurrence: bool,
     /// Seed.
     pub seed: u64,
 }
@@ -312,6 +316,7 @@ impl EmbedConfig {
             learning_rate: 1e-3,
             cluster_weight: 1.0,
             neighbours: Neighbours::Tiles,
+            table_by_occurrence: false,
             seed,
         }
     }
@@ -361,18 +366,21 @@ pub fn train(
     segments: &[Segment],
 ) -> candle_core::Result<(VarMap, Embedding, Vec<f64>)> {
     let data = distinct_contexts(segments, config.neighbours);
-    fit(config, data, config.neighbours.width())
+    let once = vec![1; data.len()];
+    fit(config, data, &once, config.neighbours.width())
 }
 
 /// Trains the autoencoder with its clustering term on distinct (context, own tile) pairs of
-/// `width` numbers, and samples the decode table from them; returns its weights, the model
-/// (without pixels) and the loss per epoch.
+/// `width` numbers, and samples the decode table from them (by their `occurrences` in the
+/// data when [`EmbedConfig::table_by_occurrence`]); returns its weights, the model (without
+/// pixels) and the loss per epoch.
 ///
 /// # Errors
 /// A candle error.
 pub fn fit(
     config: &EmbedConfig,
     data: Vec<(Vec<f32>, usize)>,
+    occurrences: &[usize],
     width: usize,
 ) -> candle_core::Result<(VarMap, Embedding, Vec<f64>)> {
     let device = studio_ml::device();
@@ -436,9 +444,30 @@ pub fn fit(
             rng.shuffle(list);
             chosen.extend(list.iter().take(8));
         }
-        let mut rest: Vec<usize> = (0..data.len()).filter(|i| !chosen.contains(i)).collect();
-        rng.shuffle(&mut rest);
-        chosen.extend(rest.into_iter().take(TABLE.saturating_sub(chosen.len())));
+        if config.table_by_occurrence {
+            // Each context as often as it occurs, shuffled; its first draw counts.
+            let mut draws: Vec<usize> = (0..data.len())
+                .flat_map(|i| std::iter::repeat_n(i, occurrences.get(i).copied().unwrap_or(1)))
+                .collect();
+            rng.shuffle(&mut draws);
+            let mut taken = vec![false; data.len()];
+            for &i in &chosen {
+                taken[i] = true;
+            }
+            for i in draws {
+                if chosen.len() >= TABLE {
+                    break;
+                }
+                if !taken[i] {
+                    taken[i] = true;
+                    chosen.push(i);
+                }
+            }
+        } else {
+            let mut rest: Vec<usize> = (0..data.len()).filter(|i| !chosen.contains(i)).collect();
+            rng.shuffle(&mut rest);
+            chosen.extend(rest.into_iter().take(TABLE.saturating_sub(chosen.len())));
+        }
         chosen.sort_unstable();
         picks = chosen;
     }

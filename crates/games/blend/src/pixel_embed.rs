@@ -158,18 +158,23 @@ pub fn contexts(rows: &[String], game: Source, sprites: &[Option<Sprite>]) -> Ve
 }
 
 /// The distinct (pixel context, own tile) pairs of `segments` (with their screenshots'
-/// sprites in `tiles`), in a fixed order.
-pub fn distinct_contexts(segments: &[Segment], tiles: &PixelTiles) -> Vec<(Vec<f32>, usize)> {
-    let mut seen: BTreeMap<Vec<u8>, (Vec<f32>, usize)> = BTreeMap::new();
+/// sprites in `tiles`), in a fixed order, and how often each occurs.
+pub fn distinct_contexts(
+    segments: &[Segment],
+    tiles: &PixelTiles,
+) -> (Vec<(Vec<f32>, usize)>, Vec<usize>) {
+    let mut seen: BTreeMap<Vec<u8>, (Vec<f32>, usize, usize)> = BTreeMap::new();
     for s in segments {
         let ctx = tiles.segment_contexts(&s.rows, s.source);
         for (i, tile) in own_tiles(&s.rows, s.source).into_iter().enumerate() {
             let Some(tile) = tile else { continue };
             let c = &ctx[i * WIDTH..(i + 1) * WIDTH];
-            seen.entry(key(c)).or_insert_with(|| (c.to_vec(), tile));
+            seen.entry(key(c))
+                .or_insert_with(|| (c.to_vec(), tile, 0))
+                .2 += 1;
         }
     }
-    seen.into_values().collect()
+    seen.into_values().map(|(c, t, n)| ((c, t), n)).unzip()
 }
 
 /// Trains the pixel representation on `segments`, whose screenshots' sprites are in
@@ -185,8 +190,8 @@ pub fn train(
     pictures: &Pictures,
 ) -> candle_core::Result<(VarMap, Embedding, Vec<f64>)> {
     let mut tiles = PixelTiles::new(segments, pictures);
-    let data = distinct_contexts(segments, &tiles);
-    let (map, mut embedding, curve) = embed::fit(config, data, WIDTH)?;
+    let (data, occurrences) = distinct_contexts(segments, &tiles);
+    let (map, mut embedding, curve) = embed::fit(config, data, &occurrences, WIDTH)?;
     tiles.remember(others, pictures);
     embedding.pixels = Some(tiles);
     Ok((map, embedding, curve))
@@ -251,6 +256,7 @@ mod tests {
             embedding_curve: Vec::new(),
             neighbours: None,
             fc_hidden: None,
+            table: None,
             segments: 0,
             data_hash: String::new(),
             seed: 0,
@@ -263,6 +269,32 @@ mod tests {
             command: String::new(),
             weights: None,
         }
+    }
+
+    #[test]
+    fn the_decode_table_drawn_by_occurrences_follows_how_often_tiles_occur() {
+        // 2,000 distinct contexts of tile 0 seen once each, 1,000 of tile 1 seen 100 times.
+        let data: Vec<(Vec<f32>, usize)> = (0..3000)
+            .map(|i| {
+                (
+                    vec![(i % 97) as f32 / 97.0, (i / 97) as f32 / 31.0],
+                    usize::from(i >= 2000),
+                )
+            })
+            .collect();
+        let occurrences: Vec<usize> = (0..3000).map(|i| if i >= 2000 { 100 } else { 1 }).collect();
+        let share_of_tile_1 = |by_occurrence: bool| {
+            let mut config = EmbedConfig::new(4);
+            config.epochs = 1;
+            config.table_by_occurrence = by_occurrence;
+            let (_, e, _) = embed::fit(&config, data.clone(), &occurrences, 2).unwrap();
+            assert_eq!(e.table.len(), embed::TABLE);
+            e.tiles.iter().filter(|&&t| t == 1).count() as f64 / e.tiles.len() as f64
+        };
+        let distinct = share_of_tile_1(false);
+        let by_occurrence = share_of_tile_1(true);
+        assert!((0.25..0.45).contains(&distinct), "{distinct}");
+        assert!(by_occurrence > 0.9, "{by_occurrence}");
     }
 
     #[test]

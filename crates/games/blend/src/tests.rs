@@ -363,6 +363,7 @@ fn sidecar_for_tests() -> super::vae::BlendSidecar {
         embedding_curve: Vec::new(),
         neighbours: None,
         fc_hidden: None,
+        table: None,
         segments: 0,
         data_hash: String::new(),
         seed: 0,

@@ -391,6 +391,10 @@ pub struct BlendSidecar {
     /// CNN-VAE).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fc_hidden: Option<Vec<usize>>,
+    /// How the decode table was drawn when not from distinct contexts (`Some("occurrences")`,
+    /// `train --table occurrences`; `None`: distinct).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<String>,
     /// Training segments.
     pub segments: usize,
     /// FNV-1a of the training segments' rows.

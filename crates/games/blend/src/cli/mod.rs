@@ -104,6 +104,17 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
         Some("paper") => true,
         _ => false,
     };
+    let by_occurrence = match args.table.as_deref() {
+        Some(_) if !pixels => {
+            return Err(anyhow!(
+                "--table sets how the pixel representation's decode table is drawn \
+                 (blend-pix-fc, blend-pix-cnn); --model {} is not learned from pixels",
+                args.common.model
+            ))
+        }
+        Some("occurrences") => true,
+        _ => false,
+    };
     let dir = data_dir(&args.data);
     let split = load_split(&dir)?;
     let mut config = VaeConfig::new(args.common.seed);
@@ -125,6 +136,7 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
     let (embed_map, embedding, embedding_curve) = if learned {
         let mut embed_config = EmbedConfig::new(args.common.seed);
         embed_config.neighbours = neighbours;
+        embed_config.table_by_occurrence = by_occurrence;
         let trained = if pixels {
             let read: Vec<Segment> = split
                 .train
@@ -202,6 +214,7 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
         embedding_curve,
         neighbours: (learned && !pixels).then_some(neighbours),
         fc_hidden: paper_widths.then(|| vae::PAPER_HIDDEN.to_vec()),
+        table: by_occurrence.then(|| "occurrences".to_string()),
         segments: split.train.len(),
         data_hash: vae::data_hash(&split.train),
         seed: args.common.seed,
@@ -212,7 +225,7 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
         kept_epoch: t.kept_epoch,
         reconstruction_accuracy: accuracy,
         command: format!(
-            "level-studio train --model {} --epochs {} --patience {}{}{} --seed {} --out {}",
+            "level-studio train --model {} --epochs {} --patience {}{}{}{} --seed {} --out {}",
             args.common.model,
             config.epochs,
             config.patience,
@@ -222,6 +235,11 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
                 .unwrap_or_default(),
             if paper_widths {
                 " --fc-widths paper"
+            } else {
+                ""
+            },
+            if by_occurrence {
+                " --table occurrences"
             } else {
                 ""
             },
@@ -294,6 +312,12 @@ pub struct TrainArgs {
     /// sidecar). Default `shipped`.
     #[arg(long, value_parser = ["shipped", "paper"])]
     pub fc_widths: Option<String>,
+    /// blend-pix-fc / blend-pix-cnn: how the decode table is drawn from the training
+    /// contexts: `distinct` (each distinct context alike) or `occurrences` (as often as each
+    /// occurs, so rare tiles with varied surroundings are not over-represented; recorded in
+    /// the sidecar). Default `distinct`.
+    #[arg(long, value_parser = ["distinct", "occurrences"])]
+    pub table: Option<String>,
     /// Do not train: write the length and hash of the existing weights at --out into their
     /// sidecar (for sidecars written before they carried one). Only for weights you trust.
     #[arg(long)]
