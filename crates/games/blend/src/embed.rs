@@ -333,7 +333,7 @@ pub struct Embedding {
     /// The Table I letter of each table entry's own tile.
     pub letters: Vec<char>,
     /// The sprites of a representation learned from pixels (`None`: from letters).
-    pub pixels: Option<super::pixel_embed::PixelTiles>,
+    pub pixels: Option<super::pixels::PixelTiles>,
 }
 
 /// The distinct (context, own tile) pairs of `segments`, in a fixed order.

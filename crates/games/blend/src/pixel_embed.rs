@@ -12,23 +12,13 @@
 
 use super::data::{Segment, Source, SIDE};
 use super::embed::{self, own_tags, own_tiles, EmbedConfig, Embedding, OWN, TAGS};
-use super::pixels::{Pictures, Sprite, SPRITE};
+use super::pixels::{Pictures, PixelTiles, Sprite, SPRITE};
 use candle_core::{Device, Tensor};
 use candle_nn::VarMap;
 use std::collections::{BTreeMap, HashMap};
 
 /// Numbers of a pixel context: the tile's tags, 9 sprites, 4 edge bits.
 pub const WIDTH: usize = TAGS + 9 * SPRITE + 4;
-
-/// The sprites a pixel representation reads.
-#[derive(Clone, Debug, Default)]
-pub struct PixelTiles {
-    /// Each own tile's typical sprite ([`OWN`] order; zeros for a tile never seen).
-    pub typical: Vec<Sprite>,
-    /// The screenshots' sprites of the segments read at training, by their rows (not saved:
-    /// a loaded model uses [`Self::typical`]).
-    pub known: HashMap<Vec<String>, Vec<Option<Sprite>>>,
-}
 
 fn key(sprite: &[f32]) -> Vec<u8> {
     sprite.iter().map(|v| (v * 255.0).round() as u8).collect()

@@ -23,6 +23,18 @@ pub const SPRITE_SIDE: usize = 4;
 pub const SPRITE: usize = SPRITE_SIDE * SPRITE_SIDE * 3;
 /// A pooled sprite.
 pub type Sprite = [f32; SPRITE];
+
+/// The sprites a pixel representation reads (built and used by `pixel_embed`; kept here,
+/// beside the sprites, so that the letters' representation can hold one without importing
+/// the module that learns from it).
+#[derive(Clone, Debug, Default)]
+pub struct PixelTiles {
+    /// Each own tile's typical sprite (`embed::OWN` order; zeros for a tile never seen).
+    pub typical: Vec<Sprite>,
+    /// The screenshots' sprites of the segments read at training, by their rows (not saved:
+    /// a loaded model uses [`Self::typical`]).
+    pub known: HashMap<Vec<String>, Vec<Option<Sprite>>>,
+}
 /// Lode Runner's tile side in its screenshots, pixels.
 pub const LODE_RUNNER_TILE: usize = 8;
 /// Zelda's tile side in its screenshots, pixels.

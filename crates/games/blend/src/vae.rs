@@ -845,8 +845,7 @@ impl BlendModel {
                 let sprites = tensors
                     .get(SPRITES_KEY)
                     .ok_or_else(|| missing(SPRITES_KEY))?;
-                let pixels =
-                    super::pixel_embed::PixelTiles::from_tensor(sprites).map_err(damaged)?;
+                let pixels = super::pixels::PixelTiles::from_tensor(sprites).map_err(damaged)?;
                 let encoder = super::embed::TileEncoder::with_width(
                     vb.pp(EMBED_PREFIX),
                     super::pixel_embed::WIDTH,
