@@ -38,7 +38,7 @@ impl DeviceChoice {
             // one failing most often does not exist: say how many do.
             DeviceChoice::Cuda(0) => Device::new_cuda(0).map_err(|e| DeviceError::CudaFailed {
                 index: 0,
-                reason: e.to_string(),
+                reason: driver_words(&e),
             }),
             DeviceChoice::Cuda(index) => {
                 Device::new_cuda(index).map_err(|_| DeviceError::NoSuchCuda {
@@ -105,6 +105,12 @@ pub enum DeviceError {
         /// The driver's words.
         reason: String,
     },
+}
+
+/// A CUDA start error in words: its first line. candle appends a backtrace to the errors
+/// of its CUDA backend (20 lines of frames in a status line otherwise).
+fn driver_words(error: &candle_core::Error) -> String {
+    error.to_string().lines().next().unwrap_or_default().trim_end().to_string()
 }
 
 /// Whether this build has CUDA support (the `cuda` feature).
@@ -194,7 +200,7 @@ pub fn device_name() -> String {
     if cuda_built() && device_choice() == DeviceChoice::Auto && !device.is_cuda() {
         let why = Device::new_cuda(0)
             .err()
-            .map_or_else(String::new, |e| format!(": {e}"));
+            .map_or_else(String::new, |e| format!(": {}", driver_words(&e)));
         return format!("{name} (no usable CUDA device{why})");
     }
     name
@@ -235,6 +241,16 @@ mod tests {
         let cpu = DeviceChoice::Cpu.resolve().unwrap();
         assert!(cpu.is_cpu());
         assert_eq!(name_of(&cpu), "CPU");
+    }
+
+    #[test]
+    fn a_cuda_start_error_is_said_in_its_first_line_without_the_backtrace() {
+        let e = candle_core::Error::Msg("DriverError(CUDA_ERROR_NOT_INITIALIZED)".into()).bt();
+        assert_eq!(driver_words(&e), "DriverError(CUDA_ERROR_NOT_INITIALIZED)");
+        assert_eq!(
+            driver_words(&candle_core::Error::Msg("one line".into())),
+            "one line"
+        );
     }
 
     #[cfg(not(feature = "cuda"))]
