@@ -93,4 +93,4 @@ fi
 say "cargo build ${cargo_flags[*]} (CUDA_COMPUTE_CAP=$CUDA_COMPUTE_CAP)"
 (cd "$repo" && cargo build "${cargo_flags[@]}")
 say "built. To run it on a GPU machine with the NVIDIA driver installed:"
-say "  LD_LIBRARY_PATH=$cu13/lib target/release/level-studio generate --device cuda …"
+say "  LD_LIBRARY_PATH=$cu13/lib ${CARGO_TARGET_DIR:-target}/release/level-studio generate --device cuda …"
