@@ -20,6 +20,7 @@ pub fn all() -> Vec<Arc<dyn LevelGenerator>> {
         Arc::new(VaeBlends { id: "vglc-fc" }),
         Arc::new(VaeBlends { id: "cte-cnn" }),
         Arc::new(VaeBlends { id: "vglc-cnn" }),
+        Arc::new(VaeBlends { id: "pix-fc" }),
     ]
 }
 
@@ -109,7 +110,8 @@ impl LevelGenerator for DatasetSegments {
 #[derive(Clone, Copy, Debug)]
 pub struct VaeBlends {
     /// The model: `cte-fc` / `cte-cnn` (the FC- or CNN-VAE on the learned tile
-    /// representation) or `vglc-fc` / `vglc-cnn` (on the unified tiles).
+    /// representation), `vglc-fc` / `vglc-cnn` (on the unified tiles) or `pix-fc` (the FC-VAE
+    /// on the representation learned from pixels).
     pub id: &'static str,
 }
 
@@ -149,6 +151,7 @@ impl LevelGenerator for VaeBlends {
             "cte-fc" => "FC-VAE (learned)",
             "vglc-fc" => "FC-VAE (unified)",
             "cte-cnn" => "CNN-VAE (learned)",
+            "pix-fc" => "FC-VAE (from pixels)",
             _ => "CNN-VAE (unified)",
         }
     }
@@ -170,6 +173,7 @@ impl LevelGenerator for VaeBlends {
             "cte-fc" => "blend-cte-fc.safetensors",
             "vglc-fc" => "blend-vglc-fc.safetensors",
             "cte-cnn" => "blend-cte-cnn.safetensors",
+            "pix-fc" => "blend-pix-fc.safetensors",
             _ => "blend-vglc-cnn.safetensors",
         })
     }
