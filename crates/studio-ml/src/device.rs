@@ -110,7 +110,13 @@ pub enum DeviceError {
 /// A CUDA start error in words: its first line. candle appends a backtrace to the errors
 /// of its CUDA backend (20 lines of frames in a status line otherwise).
 fn driver_words(error: &candle_core::Error) -> String {
-    error.to_string().lines().next().unwrap_or_default().trim_end().to_string()
+    error
+        .to_string()
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .trim_end()
+        .to_string()
 }
 
 /// Whether this build has CUDA support (the `cuda` feature).
