@@ -146,6 +146,22 @@ pub fn synthesise(
     features: usize,
     rng: &mut Rng,
 ) -> Option<Layout> {
+    let (kw, kh) = kept_corner(width, height, symmetry);
+    for _ in 0..ATTEMPTS {
+        let mut area = Grid::filled(width, height, Cell::Playfield);
+        for _ in 0..features {
+            add_feature(&mut area, kw, kh, rng);
+        }
+        if let Some(layout) = mirrored_layout(&area, symmetry) {
+            return Some(layout);
+        }
+    }
+    None
+}
+
+/// The part of a `width × height` area a generator draws in for `symmetry`: (width, height)
+/// of its top-left corner; the mirror fills the rest.
+fn kept_corner(width: usize, height: usize, symmetry: Symmetry) -> (usize, usize) {
     let kw = if symmetry.mirrors_left_right() {
         symmetry::kept_len(width)
     } else {
@@ -156,28 +172,24 @@ pub fn synthesise(
     } else {
         height
     };
-    for _ in 0..ATTEMPTS {
-        let mut area = Grid::filled(width, height, Cell::Playfield);
-        for _ in 0..features {
-            add_feature(&mut area, kw, kh, rng);
-        }
-        let area = symmetry::mirror(&area, symmetry);
-        let playfield = area
-            .cells()
-            .iter()
-            .filter(|&&c| c == Cell::Playfield)
-            .count();
-        if playfield * 2 < width * height || !well_formed(&area) {
-            continue;
-        }
-        let Ok(layout) = Layout::from_area(&area) else {
-            continue;
-        };
-        if layout.size() == (width, height) {
-            return Some(layout);
-        }
+    (kw, kh)
+}
+
+/// `area` mirrored by `symmetry` as a layout, when it is one a dataset keeps: at least half
+/// PLAYFIELD, well formed, and of exactly the area's measured size.
+fn mirrored_layout(area: &Grid<Cell>, symmetry: Symmetry) -> Option<Layout> {
+    let (width, height) = (area.width(), area.height());
+    let area = symmetry::mirror(area, symmetry);
+    let playfield = area
+        .cells()
+        .iter()
+        .filter(|&&c| c == Cell::Playfield)
+        .count();
+    if playfield * 2 < width * height || !well_formed(&area) {
+        return None;
     }
-    None
+    let layout = Layout::from_area(&area).ok()?;
+    (layout.size() == (width, height)).then_some(layout)
 }
 
 /// Symmetries as the paper-like dataset's designer-like layouts use them: always a mirror
@@ -345,16 +357,7 @@ pub fn designer_like(width: usize, height: usize, rng: &mut Rng) -> Option<Layou
     let open = Layout::open(width, height).ok();
     for _ in 0..ATTEMPTS {
         let symmetry = designer_like_symmetry(rng);
-        let kw = if symmetry.mirrors_left_right() {
-            symmetry::kept_len(width)
-        } else {
-            width
-        };
-        let kh = if symmetry.mirrors_top_bottom() {
-            symmetry::kept_len(height)
-        } else {
-            height
-        };
+        let (kw, kh) = kept_corner(width, height, symmetry);
         let mut area = Grid::filled(width, height, Cell::Playfield);
         let outline = OUTLINES[rng.index(OUTLINES.len())];
         draw_outline(&mut area, outline, kw, kh, rng);
@@ -362,20 +365,10 @@ pub fn designer_like(width: usize, height: usize, rng: &mut Rng) -> Option<Layou
         for _ in 0..motifs {
             draw_motif(&mut area, MOTIFS[rng.index(MOTIFS.len())], kw, kh, rng);
         }
-        let area = symmetry::mirror(&area, symmetry);
-        let playfield = area
-            .cells()
-            .iter()
-            .filter(|&&c| c == Cell::Playfield)
-            .count();
-        if playfield * 2 < width * height || !well_formed(&area) {
-            continue;
-        }
-        let Ok(layout) = Layout::from_area(&area) else {
-            continue;
-        };
-        if layout.size() == (width, height) && Some(&layout) != open.as_ref() {
-            return Some(layout);
+        if let Some(layout) = mirrored_layout(&area, symmetry) {
+            if Some(&layout) != open.as_ref() {
+                return Some(layout);
+            }
         }
     }
     None
