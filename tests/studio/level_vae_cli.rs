@@ -137,6 +137,24 @@ fn a_longcat_vae_trains_the_same_twice_and_generates_evaluates_and_walks() {
     }
     assert_eq!(v["game"], "longcat");
     assert!(v["reconstruction"].as_f64().unwrap() > 0.3, "{v}");
+    // Longcat builds a model's levels as the walk of their solution: every one solvable.
+    assert_eq!(v["decoding"], "game", "{v}");
+    assert_eq!(v["solvable"], 1.0, "{v}");
+    assert_eq!(v["legal"], 1.0, "{v}");
+    let o = studio(&[
+        "eval",
+        "--model",
+        s(&a),
+        "--count",
+        "20",
+        "--seed",
+        "0",
+        "--cell-by-cell",
+        "--json",
+    ]);
+    assert_ok(&o);
+    let cells: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(cells["decoding"], "cells", "{cells}");
 
     let walk = dir.path().join("walk.ron");
     let o = studio(&[
@@ -279,6 +297,20 @@ fn bad_packs_models_and_regions_are_refused_in_words_and_nothing_is_written() {
     );
     let o = train(&pack, &d.join("m.ron"), &[]);
     assert!(stderr(&o).contains(".safetensors"), "{}", stderr(&o));
+    // A model named like its pack would write its sidecar over the pack.
+    let before = std::fs::read(&pack).unwrap();
+    let o = train(&pack, &pack.with_extension("safetensors"), &[]);
+    assert!(
+        !o.status.success() && stderr(&o).contains("is a level pack"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        std::fs::read(&pack).unwrap(),
+        before,
+        "the pack was touched"
+    );
+    assert!(!pack.with_extension("safetensors").exists());
     assert!(!out.exists(), "a refused training wrote a model");
 
     // A model of another game: a Longcat model refuses a dungeon room.

@@ -106,6 +106,7 @@ pub fn train(words: &[OsString]) -> Result<ExitCode> {
         ..Default::default()
     };
     level_vae::check_config(&config).map_err(|e| anyhow!("{e}"))?;
+    studio_ml::check_sidecar_free(&args.out).map_err(|e| anyhow!("--out: {e}"))?;
     let pack = files::load_pack(&args.pack)?;
     if let Some(folder) = args.out.parent().filter(|p| !p.as_os_str().is_empty()) {
         std::fs::create_dir_all(folder).map_err(|e| anyhow!("{}: {e}", folder.display()))?;
@@ -206,6 +207,10 @@ struct EvalArgs {
     /// Seed.
     #[arg(long, default_value_t = 0)]
     seed: u64,
+    /// Make every level cell by cell, even for a game that builds a model's levels under
+    /// its own rules (Longcat walks its solution): the plain decoder's figures.
+    #[arg(long)]
+    cell_by_cell: bool,
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
@@ -222,7 +227,10 @@ pub fn eval(words: &[OsString]) -> Result<ExitCode> {
         Err(e) => return Ok(crate::clap_exit(&e)),
     };
     register_model(&args.model)?;
-    let model = level_vae::LevelVae::load(&args.model).map_err(|e| anyhow!("{e}"))?;
+    let mut model = level_vae::LevelVae::load(&args.model).map_err(|e| anyhow!("{e}"))?;
+    if args.cell_by_cell {
+        model = model.cell_by_cell();
+    }
     let report = level_vae::evaluate(
         &model,
         args.count,
@@ -267,8 +275,8 @@ pub fn eval(words: &[OsString]) -> Result<ExitCode> {
             report.reconstruction * 100.0
         );
         println!(
-            "  decoding                       {:>8.2} ms a level",
-            report.ms_per_level
+            "  decoding ({:<5})               {:>8.2} ms a level",
+            report.decoding, report.ms_per_level
         );
     }
     Ok(ExitCode::SUCCESS)

@@ -413,6 +413,7 @@ pub fn save_model<S: Serialize + Clone + Stamped>(
         path: path.to_path_buf(),
         reason,
     };
+    check_sidecar_free(weights)?;
     let dir = studio_core::io::folder_of(weights);
     std::fs::create_dir_all(&dir).map_err(|e| failed(&dir, e.to_string()))?;
     let _lock = studio_core::io::lock::WriteLock::acquire(weights)
@@ -453,6 +454,26 @@ pub fn save_model<S: Serialize + Clone + Stamped>(
     studio_core::io::crash_point("model-renamed");
     write_sidecar(None)?;
     remove_versioned(weights);
+    Ok(())
+}
+
+/// Refuses a model file whose sidecar would replace a level pack (`--pack levels.ron --out
+/// levels.safetensors` names the pack as the sidecar): the pack is kept and nothing written.
+///
+/// # Errors
+/// [`WriteError`] naming the pack.
+pub fn check_sidecar_free(weights: &Path) -> Result<(), WriteError> {
+    let side = sidecar_path(weights);
+    if side.is_file() && studio_core::files::load_pack(&side).is_ok() {
+        return Err(WriteError {
+            path: side.clone(),
+            reason: format!(
+                "is a level pack, and the model {} would write its sidecar there: name the \
+                 model otherwise (nothing was written)",
+                weights.display()
+            ),
+        });
+    }
     Ok(())
 }
 

@@ -70,6 +70,11 @@ impl Game for LongcatGame {
         super::level_from_ascii(name, text).map_err(ascii_error)
     }
 
+    /// A model's Longcat level is the walk of its own solution (solvable by construction).
+    fn score_decoder(&self) -> Option<studio_core::game::ScoreDecoder> {
+        Some(|scores| super::decode::walk_decode(scores).map(|level| level.to_level("").cells))
+    }
+
     fn analyse(
         &self,
         level: &Level,

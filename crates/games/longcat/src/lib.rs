@@ -22,6 +22,7 @@
 
 pub mod analysis;
 pub mod cli;
+pub mod decode;
 pub mod difficulty;
 pub mod dqn;
 pub mod eval;

@@ -17,6 +17,7 @@ mod id;
 mod models;
 mod play;
 pub mod registry;
+mod scores;
 
 pub use analysis::{
     AgentProfile, AnalyseOptions, Analysis, Gauge, GaugeBand, GaugeCurve, GaugeHistogram, Verdict,
@@ -34,6 +35,7 @@ pub(crate) use id::Tag;
 pub use models::{ModelCache, ModelError};
 pub use play::{Heading, PlayInput, PlayMove, PlayRules, PlayStatus};
 pub use registry::{find, games, register, UnknownGame};
+pub use scores::{ScoreDecoder, TileScores};
 
 use crate::grid::{Grid, GridError};
 use crate::jobs::{Cancel, JobError};
@@ -287,6 +289,14 @@ pub trait Game: GameView + Send + Sync + 'static {
 
     /// The description this game was made from at run time; `None` for a built-in game.
     fn source(&self) -> Option<GameSource> {
+        None
+    }
+
+    /// How the game builds a level from a model's tile scores under its own rules, for a
+    /// game whose levels a cell-by-cell decoding almost never gets right (a Longcat level is
+    /// a walk: one wrong wall and it cannot be solved); `None`: a model takes each cell's
+    /// likeliest tile (the default).
+    fn score_decoder(&self) -> Option<ScoreDecoder> {
         None
     }
 }

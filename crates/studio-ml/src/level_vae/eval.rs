@@ -39,6 +39,10 @@ pub struct EvalReport {
     pub reconstruction: f64,
     /// Milliseconds to decode one level.
     pub ms_per_level: f64,
+    /// How the levels were made from the model's scores: `"game"` where the game builds
+    /// them under its own rules (a Longcat level as the walk of its solution), `"cells"`
+    /// where each cell takes its own tile.
+    pub decoding: &'static str,
 }
 
 /// One level's verdicts: the game's rules accept it, its analysis passes it, and its
@@ -141,5 +145,10 @@ pub fn evaluate(
         e_distance: data::energy_distance(&shares(&levels), &shares(&side.holdout)),
         reconstruction: right as f64 / cells.max(1) as f64,
         ms_per_level,
+        decoding: if model.score_decoder().is_some() {
+            "game"
+        } else {
+            "cells"
+        },
     })
 }

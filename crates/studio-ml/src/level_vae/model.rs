@@ -8,7 +8,7 @@ use super::net::Net;
 use super::sidecar::{LevelVaeSidecar, KIND};
 use candle_core::{DType, Device, Tensor};
 use std::path::{Path, PathBuf};
-use studio_core::game::{registry, Game};
+use studio_core::game::{registry, Game, ScoreDecoder, TileScores};
 use studio_core::rng::Rng;
 
 /// Why a level VAE cannot be loaded or used.
@@ -89,6 +89,8 @@ pub struct LevelVae {
     net: Net,
     device: Device,
     palette: Vec<char>,
+    /// Levels are made cell by cell even where the game decodes scores under its rules.
+    cell_by_cell: bool,
 }
 
 impl std::fmt::Debug for LevelVae {
@@ -198,7 +200,25 @@ impl LevelVae {
             net,
             device,
             palette,
+            cell_by_cell: false,
         }
+    }
+
+    /// The same model, making every level cell by cell (each cell its likeliest or drawn
+    /// tile) even where its game decodes a model's scores under its own rules
+    /// ([`Game::score_decoder`]): what `eval --cell-by-cell` measures.
+    pub fn cell_by_cell(mut self) -> Self {
+        self.cell_by_cell = true;
+        self
+    }
+
+    /// The game's decoding of scores under its rules, when levels are made that way
+    /// (neither a game without one nor a model told [`LevelVae::cell_by_cell`]).
+    pub fn score_decoder(&self) -> Option<ScoreDecoder> {
+        if self.cell_by_cell {
+            return None;
+        }
+        self.game().ok()?.score_decoder()
     }
 
     /// The model's game.
@@ -299,13 +319,20 @@ impl LevelVae {
     /// Rows of `size` from one latent point's logits: each cell its most likely tile (or a
     /// tile drawn at `temperature` > 0 with `rng`), and each tile every training level held
     /// exactly once put in exactly one cell, where the model most prefers it.
+    /// Where the game decodes a model's scores under its own rules
+    /// ([`Game::score_decoder`]), the game builds the level instead, from each cell's
+    /// log-probabilities (perturbed by Gumbel noise scaled by `temperature`, so that a cell
+    /// left free is drawn as the cell-by-cell decoding would draw it).
     pub fn rows_from_logits(
         &self,
         logits: &[f32],
         size: (usize, usize),
         temperature: f64,
-        rng: Option<&mut Rng>,
+        mut rng: Option<&mut Rng>,
     ) -> Vec<String> {
+        if let Some(rows) = self.rows_by_game(logits, size, temperature, rng.as_deref_mut()) {
+            return rows;
+        }
         let region: Vec<(usize, usize)> = (0..size.1)
             .flat_map(|y| (0..size.0).map(move |x| (x, y)))
             .collect();
@@ -315,6 +342,43 @@ impl LevelVae {
             rows[y].push(self.palette[t]);
         }
         rows
+    }
+
+    /// The game's own decoding of one latent point's logits at `size`
+    /// ([`Game::score_decoder`]); `None` when the game has none, or the model decodes cell
+    /// by cell ([`LevelVae::cell_by_cell`]).
+    pub fn rows_by_game(
+        &self,
+        logits: &[f32],
+        size: (usize, usize),
+        temperature: f64,
+        mut rng: Option<&mut Rng>,
+    ) -> Option<Vec<String>> {
+        let decode = self.score_decoder()?;
+        let k = self.palette.len();
+        let grid_w = self.grid().0;
+        let mut scores = Vec::with_capacity(size.0 * size.1 * k);
+        for y in 0..size.1 {
+            for x in 0..size.0 {
+                let cell = logits.get((y * grid_w + x) * k..(y * grid_w + x + 1) * k)?;
+                let top = cell.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+                let sum: f32 = cell.iter().map(|l| (l - top).exp()).sum();
+                let log_sum = top + sum.ln();
+                for &l in cell {
+                    let noise = match (temperature > 0.0, rng.as_deref_mut()) {
+                        (true, Some(rng)) => temperature * gumbel(rng),
+                        _ => 0.0,
+                    };
+                    scores.push(l - log_sum + noise as f32);
+                }
+            }
+        }
+        decode(&TileScores {
+            width: size.0,
+            height: size.1,
+            palette: &self.palette,
+            scores: &scores,
+        })
     }
 
     /// The tile of every cell of `region` from the logits of the model's grid: singletons
@@ -542,6 +606,13 @@ fn draw(logits: &[f32], allowed: &[usize], temperature: f64, rng: &mut Rng) -> u
         r -= w;
     }
     allowed[allowed.len() - 1]
+}
+
+/// A draw of the standard Gumbel distribution: the noise whose argmax with log-probabilities
+/// is a draw from them.
+fn gumbel(rng: &mut Rng) -> f64 {
+    let u = rng.unit().clamp(1e-12, 1.0 - 1e-12);
+    -(-u.ln()).ln()
 }
 
 /// How often `ch` occurs in rows.
