@@ -518,8 +518,8 @@ impl ModelsWindow {
     }
 }
 
-/// Where a model trained on the pack at `pack` (or, never saved, titled `title`) is saved:
-/// beside the pack, `NAME-level-vae-ARCH.safetensors`.
+/// Where a model trained on the pack at `pack` (or, never saved or shipped, titled `title`)
+/// is saved: beside the pack, `NAME-level-vae-ARCH.safetensors` (else in `user_dir`).
 pub fn model_path_for(pack: Option<&Path>, title: &str, user_dir: &Path, arch: Arch) -> PathBuf {
     let stem = pack
         .and_then(|p| p.file_stem())
@@ -534,4 +534,22 @@ pub fn model_path_for(pack: Option<&Path>, title: &str, user_dir: &Path, arch: A
         .map(studio_core::io::folder_of)
         .unwrap_or_else(|| user_dir.to_path_buf());
     folder.join(format!("{stem}-level-vae-{arch}.safetensors"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_model_goes_beside_its_pack_or_into_the_users_folder() {
+        let user = Path::new("/home/d/level-studio");
+        assert_eq!(
+            model_path_for(Some(Path::new("/p/rooms.ron")), "Rooms", user, Arch::Fc),
+            PathBuf::from("/p/rooms-level-vae-fc.safetensors")
+        );
+        assert_eq!(
+            model_path_for(None, "Longcat starter", user, Arch::Cnn),
+            user.join("Longcat-starter-level-vae-cnn.safetensors")
+        );
+    }
 }

@@ -320,8 +320,9 @@ impl StudioApp {
     fn models_window_ui(&mut self, ctx: &egui::Context, commands: &mut Vec<AppCommand>) {
         let game = self.game;
         let pack = self.packs.get(self.active_pack).map(|doc| {
+            // A shipped pack's folder is the install's: its models go to the user's packs.
             let out = crate::generation::models_window::model_path_for(
-                doc.path.as_deref(),
+                doc.path.as_deref().filter(|p| !self.paths.is_shipped(p)),
                 &doc.title(),
                 &self.paths.user_packs,
                 self.models_window.arch,
