@@ -89,8 +89,9 @@ pub struct LevelVae {
     net: Net,
     device: Device,
     palette: Vec<char>,
-    /// Levels are made cell by cell even where the game decodes scores under its rules.
-    cell_by_cell: bool,
+    /// The game's decoding of scores under its rules, found once at load; `None` for a game
+    /// without one or a model told [`LevelVae::cell_by_cell`].
+    decoder: Option<ScoreDecoder>,
 }
 
 impl std::fmt::Debug for LevelVae {
@@ -194,13 +195,14 @@ impl LevelVae {
         device: Device,
     ) -> Self {
         let palette = sidecar.palette();
+        let decoder = game_of(&sidecar).ok().and_then(|g| g.score_decoder());
         Self {
             sidecar,
             path: path.to_path_buf(),
             net,
             device,
             palette,
-            cell_by_cell: false,
+            decoder,
         }
     }
 
@@ -208,17 +210,14 @@ impl LevelVae {
     /// tile) even where its game decodes a model's scores under its own rules
     /// ([`Game::score_decoder`]): what `eval --cell-by-cell` measures.
     pub fn cell_by_cell(mut self) -> Self {
-        self.cell_by_cell = true;
+        self.decoder = None;
         self
     }
 
     /// The game's decoding of scores under its rules, when levels are made that way
     /// (neither a game without one nor a model told [`LevelVae::cell_by_cell`]).
     pub fn score_decoder(&self) -> Option<ScoreDecoder> {
-        if self.cell_by_cell {
-            return None;
-        }
-        self.game().ok()?.score_decoder()
+        self.decoder
     }
 
     /// The model's game.
