@@ -153,12 +153,14 @@ pub fn train(words: &[OsString]) -> Result<ExitCode> {
     .map_err(|e| anyhow!("{e}"))?;
     let m = &model.sidecar.metrics;
     println!(
-        "wrote {} ({} epochs of {}, kept epoch {}: held-out cells {:.1} %, {:.0} s)",
+        "wrote {} ({} epochs of {}, kept epoch {}: held-out cells {:.1} %, draws at \
+         temperature {}, {:.0} s)",
         args.out.display(),
         m.epochs_run,
         config.epochs,
         m.best_epoch,
         m.holdout_cells * 100.0,
+        model.sidecar.default_temperature(),
         started.elapsed().as_secs_f64()
     );
     Ok(ExitCode::SUCCESS)
@@ -201,9 +203,10 @@ struct EvalArgs {
     #[arg(long, value_parser = bounds::COLUMNS.parser::<usize>())]
     width: Option<usize>,
     /// Cell temperature, 0 to 3 (0: each cell its most likely tile), as `generate
-    /// --temperature` draws them.
-    #[arg(long, default_value_t = 0.0, value_parser = bounds::TEMPERATURE.parser())]
-    temperature: f64,
+    /// --temperature` draws them (default: the model's generator's, 0.8 for a
+    /// side-scroller's windows and 1 for every other model).
+    #[arg(long, value_parser = bounds::TEMPERATURE.parser())]
+    temperature: Option<f64>,
     /// Seed.
     #[arg(long, default_value_t = 0)]
     seed: u64,
@@ -236,7 +239,8 @@ pub fn eval(words: &[OsString]) -> Result<ExitCode> {
         args.count,
         args.seed,
         args.width,
-        args.temperature,
+        args.temperature
+            .unwrap_or_else(|| model.sidecar.default_temperature()),
         &Cancel::default(),
     )
     .map_err(|e| anyhow!("{e}"))?;

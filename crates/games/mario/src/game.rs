@@ -72,6 +72,12 @@ impl Game for MarioGame {
             })
     }
 
+    /// A model's Mario level has whole pipes and cannons and enemies standing
+    /// ([`crate::decode::structure_decode`]).
+    fn score_decoder(&self) -> Option<studio_core::game::ScoreDecoder> {
+        Some(crate::decode::structure_decode)
+    }
+
     fn analyse(
         &self,
         level: &Level,

@@ -7,6 +7,7 @@ pub mod agents;
 pub mod analysis;
 pub mod cgan;
 pub mod cli;
+pub mod decode;
 pub mod engine;
 pub mod evaluate;
 pub mod figures;

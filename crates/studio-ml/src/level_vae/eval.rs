@@ -43,6 +43,8 @@ pub struct EvalReport {
     /// them under its own rules (a Longcat level as the walk of its solution), `"cells"`
     /// where each cell takes its own tile.
     pub decoding: &'static str,
+    /// The cell temperature the levels were drawn at (0: each cell its likeliest tile).
+    pub temperature: f64,
 }
 
 /// One level's verdicts: the game's rules accept it, its analysis passes it, and its
@@ -150,5 +152,6 @@ pub fn evaluate(
         } else {
             "cells"
         },
+        temperature,
     })
 }

@@ -17,11 +17,6 @@ use studio_core::rng::Rng;
 /// Latent draws tried per wanted level before a run gives up (copies and broken levels are
 /// skipped).
 const ATTEMPTS_PER_LEVEL: usize = 400;
-/// A side-scroller's default cell temperature.
-pub const WINDOW_TEMPERATURE: f64 = 0.8;
-/// The default temperature of a model whose game builds its levels from the scores
-/// ([`studio_core::game::Game::score_decoder`]).
-pub const GAME_DECODING_TEMPERATURE: f64 = 1.0;
 /// Draws compared when a side-scroller's next window is chosen.
 const WINDOW_TRIES: usize = 8;
 
@@ -92,11 +87,6 @@ impl LevelVaeGenerator {
     /// What its sidecar says.
     pub fn sidecar(&self) -> &super::LevelVaeSidecar {
         &self.sidecar
-    }
-
-    /// Whether the model's game builds its levels from the scores under its own rules.
-    fn decodes_by_game(&self) -> bool {
-        registry::find(&self.sidecar.game).is_ok_and(|g| g.score_decoder().is_some())
     }
 
     fn model(&self, models: &ModelCache) -> Result<Arc<LevelVae>, JobError> {
@@ -209,17 +199,9 @@ impl LevelGenerator for LevelVaeGenerator {
                 step: 0.05,
             },
             // A side-scroller's argmax is mostly flat ground (its sparse tiles lose to the
-            // empty one), copying training windows: its windows are drawn at 0.8 unless told.
-            // A game that builds levels under its rules draws them at 1 (the walk of the
-            // perturbed scores: varied, and three times as often non-trivial for Longcat).
-            // docs/level-vae.md.
-            default: ConditionValue::Float(if self.sidecar.window.is_some() {
-                WINDOW_TEMPERATURE
-            } else if self.decodes_by_game() {
-                GAME_DECODING_TEMPERATURE
-            } else {
-                0.0
-            }),
+            // empty one), copying training windows; every other argmax falls into the basins
+            // of repeated training levels: drawn unless told (docs/level-vae.md).
+            default: ConditionValue::Float(self.sidecar.default_temperature()),
             required: false,
             help: "0: each cell its most likely tile; above 0: tiles drawn, more freely the \
                    higher.",
@@ -248,13 +230,10 @@ impl LevelGenerator for LevelVaeGenerator {
         let game = model.game().map_err(|e| e.to_string())?;
         let size = self.size(request);
         let figure = request.conditions.float("figure");
-        let temperature = request.conditions.float("temperature").unwrap_or(
-            if self.sidecar.window.is_none() && self.decodes_by_game() {
-                GAME_DECODING_TEMPERATURE
-            } else {
-                0.0
-            },
-        );
+        let temperature = request
+            .conditions
+            .float("temperature")
+            .unwrap_or(self.sidecar.default_temperature());
         let mut rng = Rng::derive(request.seed, 0x7ae1);
         loop {
             if ctx.cancel.is_cancelled() {

@@ -20,7 +20,10 @@ pub use eval::{evaluate, EvalReport};
 pub use generator::{id_of, is_level_vae, register, LevelVaeGenerator};
 pub use model::{game_of, read_sidecar, LevelVae, LevelVaeError};
 pub use net::{Arch, NetShape};
-pub use sidecar::{FigureCondition, LevelVaeSidecar, TrainMetrics, Window, KIND};
+pub use sidecar::{
+    FigureCondition, LevelVaeSidecar, TrainMetrics, Window, KIND, SAMPLE_TEMPERATURE,
+    WINDOW_TEMPERATURE,
+};
 pub use train::{
     check_config, train, TrainConfig, TrainProgress, TrainSource, MAX_EPOCHS, MAX_SIDE,
 };

@@ -351,11 +351,22 @@ impl LevelVae {
         logits: &[f32],
         size: (usize, usize),
         temperature: f64,
+        rng: Option<&mut Rng>,
+    ) -> Option<Vec<String>> {
+        self.rows_by_game_in(logits, self.grid().0, size, temperature, rng)
+    }
+
+    /// [`LevelVae::rows_by_game`] of logits laid out `grid_w` cells a row.
+    fn rows_by_game_in(
+        &self,
+        logits: &[f32],
+        grid_w: usize,
+        size: (usize, usize),
+        temperature: f64,
         mut rng: Option<&mut Rng>,
     ) -> Option<Vec<String>> {
         let decode = self.score_decoder()?;
         let k = self.palette.len();
-        let grid_w = self.grid().0;
         let mut scores = Vec::with_capacity(size.0 * size.1 * k);
         for y in 0..size.1 {
             for x in 0..size.0 {
@@ -531,9 +542,12 @@ impl LevelVae {
         let z = self.prior(rng, 1.0);
         let first = &self.logits(&[z], (ww, wh), None)?[0];
         let mut rows = self.rows_from_logits(first, (ww, wh), temperature, Some(rng));
+        let k = self.palette.len();
+        // Each column's logits as chosen, for a game that decodes the whole level at the end.
+        let mut columns: Vec<Vec<f32>> = (0..ww).map(|x| column(first, ww, wh, k, x)).collect();
         let mut placed = unique.is_some_and(|u| count(&rows, self.palette[u]) > 0);
         if let (Some(u), false) = (unique, placed) {
-            place_best(&mut rows, first, self.grid().0, &self.palette, u);
+            place_best(&mut rows, first, self.grid().0, ww, &self.palette, u);
             placed = true;
         }
         while rows[0].chars().count() < width {
@@ -579,12 +593,41 @@ impl LevelVae {
             for (row, new) in rows.iter_mut().zip(&next) {
                 row.extend(new.chars().skip(overlap).take(take));
             }
+            columns.extend((overlap..overlap + take).map(|x| column(&logits, ww, wh, k, x)));
+        }
+        if self.score_decoder().is_some() {
+            // Decoded window by window, a game's structures (a Mario pipe) would be cut at
+            // the seams: the game builds the whole level from every column's scores at once.
+            let long = columns.len();
+            let mut all = vec![0.0f32; long * wh * k];
+            for (x, col) in columns.iter().enumerate() {
+                for y in 0..wh {
+                    all[(y * long + x) * k..(y * long + x + 1) * k]
+                        .copy_from_slice(&col[y * k..(y + 1) * k]);
+                }
+            }
+            if let Some(whole) =
+                self.rows_by_game_in(&all, long, (long, wh), temperature, Some(rng))
+            {
+                rows = whole;
+                placed = unique.is_some();
+                if let Some(u) = unique.filter(|&u| count(&rows, self.palette[u]) == 0) {
+                    place_best(&mut rows, &all, long, ww, &self.palette, u);
+                }
+            }
         }
         if let Some(u) = unique.filter(|_| placed) {
             keep_first(&mut rows, self.palette[u], &self.palette, u);
         }
         Ok(rows)
     }
+}
+
+/// Column `x`'s logits, top to bottom, of a `w × h` grid of `k` tiles a cell.
+fn column(logits: &[f32], w: usize, h: usize, k: usize, x: usize) -> Vec<f32> {
+    (0..h)
+        .flat_map(|y| logits[(y * w + x) * k..(y * w + x + 1) * k].iter().copied())
+        .collect()
 }
 
 /// Draws one of `allowed` from the softmax of its logits at `temperature`.
@@ -622,12 +665,20 @@ fn count(rows: &[String], ch: char) -> usize {
         .count()
 }
 
-/// Puts tile `u` in the cell of `rows` whose logit margin for it is highest.
-fn place_best(rows: &mut [String], logits: &[f32], grid_w: usize, palette: &[char], u: usize) {
+/// Puts tile `u` in the cell of `rows`' first `upto` columns whose logit margin for it is
+/// highest.
+fn place_best(
+    rows: &mut [String],
+    logits: &[f32],
+    grid_w: usize,
+    upto: usize,
+    palette: &[char],
+    u: usize,
+) {
     let k = palette.len();
     let mut best = (f32::NEG_INFINITY, 0, 0);
     for (y, row) in rows.iter().enumerate() {
-        for x in 0..row.chars().count() {
+        for x in 0..row.chars().count().min(upto) {
             let l = &logits[(y * grid_w + x) * k..(y * grid_w + x + 1) * k];
             let other = (0..k)
                 .filter(|&t| t != u)

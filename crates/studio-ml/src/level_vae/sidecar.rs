@@ -102,6 +102,11 @@ pub struct LevelVaeSidecar {
     /// The weights' stamp (length and hash), checked on load.
     #[serde(default)]
     pub weights: Option<WeightsStamp>,
+    /// The cell temperature its levels are drawn at unless told, chosen when it was
+    /// trained ([`super::train`]: the lowest at which few prior draws copy a training
+    /// level); `None` in a file written before it was recorded.
+    #[serde(default)]
+    pub temperature: Option<f64>,
 }
 
 impl Stamped for LevelVaeSidecar {
@@ -113,10 +118,30 @@ impl Stamped for LevelVaeSidecar {
     }
 }
 
+/// A side-scroller's default cell temperature: its windows' sparse tiles drawn a little
+/// tighter than the decoder says (docs/level-vae.md, "Mario").
+pub const WINDOW_TEMPERATURE: f64 = 0.8;
+/// Each cell drawn from the decoder's own distribution (for a game that builds levels under
+/// its rules, the scores perturbed by Gumbel noise of that scale): the highest temperature
+/// training chooses for a model, and where a game that decodes under its rules starts
+/// (Longcat's walks branch more: non-trivial levels three times as often as at 0).
+pub const SAMPLE_TEMPERATURE: f64 = 1.0;
+
 impl LevelVaeSidecar {
     /// The palette as characters.
     pub fn palette(&self) -> Vec<char> {
         self.palette.chars().collect()
+    }
+
+    /// The cell temperature a model's levels are drawn at unless told: a side-scroller's
+    /// [`WINDOW_TEMPERATURE`], every other model's chosen at training (the decoder's own
+    /// distribution, [`SAMPLE_TEMPERATURE`], for a file that does not say).
+    pub fn default_temperature(&self) -> f64 {
+        match (self.window, self.temperature) {
+            (Some(_), _) => WINDOW_TEMPERATURE,
+            (None, Some(t)) => t,
+            (None, None) => SAMPLE_TEMPERATURE,
+        }
     }
 
     /// The model's grid (width, height).
