@@ -111,6 +111,59 @@ fn malformed_files_name_file_line_and_column() {
     }
 }
 
+/// The line (from 1) and column (from 1) of byte `at` in `text`.
+fn place_of(text: &str, at: usize) -> (usize, usize) {
+    let before = &text[..at];
+    (
+        before.matches('\n').count() + 1,
+        before.rsplit('\n').next().unwrap().chars().count() + 1,
+    )
+}
+
+#[test]
+fn an_error_inside_a_packs_levels_is_placed_in_the_whole_file() {
+    // A pack's levels are read after its other fields (its games registered first): their
+    // errors still name the line and column of the file, in RON and in JSON.
+    let dir = tempfile::tempdir().unwrap();
+    let pack = sample_pack();
+    let ron_text = io::to_ron(&pack).unwrap();
+    let at = ron_text.rfind("tags:").unwrap();
+    let bad = dir.path().join("bad-field.ron");
+    std::fs::write(
+        &bad,
+        format!("{}tagz:{}", &ron_text[..at], &ron_text[at + 5..]),
+    )
+    .unwrap();
+    match files::load_pack(&bad).unwrap_err() {
+        FileError::Parse {
+            line,
+            column,
+            message,
+            ..
+        } => {
+            assert_eq!((line, column), place_of(&ron_text, at), "{message}");
+            assert!(message.contains("tagz"), "{message}");
+        }
+        other => panic!("{other}"),
+    }
+    let json_text = serde_json::to_string_pretty(&pack).unwrap();
+    let at = json_text.rfind("\"tags\"").unwrap();
+    let bad = dir.path().join("bad-field.json");
+    std::fs::write(
+        &bad,
+        format!("{}\"tagz\"{}", &json_text[..at], &json_text[at + 6..]),
+    )
+    .unwrap();
+    match files::load_pack(&bad).unwrap_err() {
+        FileError::Parse { line, message, .. } => {
+            let (want, _) = place_of(&json_text, at);
+            assert_eq!(line, want, "{message}");
+            assert!(message.contains(&format!("at line {want} ")), "{message}");
+        }
+        other => panic!("{other}"),
+    }
+}
+
 #[test]
 fn bad_layouts_inside_valid_ron_are_reported_by_level_name() {
     let dir = tempfile::tempdir().unwrap();

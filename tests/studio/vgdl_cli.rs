@@ -505,6 +505,52 @@ fn import_export_generate_and_eval_of_a_vgdl_game() {
 /// Issue 66: two games pooled in one table, the bootstrap over levels seeded, the per-level
 /// win rates printed; flags that cannot go together refused in words.
 #[test]
+fn a_pack_opens_wherever_its_sources_stand_and_a_refused_one_is_said() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = write(dir.path(), "push.txt", PUSH);
+    write(dir.path(), "push_lvl0.txt", PUSH_ROOM);
+    let pack = dir.path().join("push.ron");
+    let o = studio(&[
+        "import",
+        "--format",
+        "gvgai-vgdl",
+        s(&game),
+        "--out",
+        s(&pack),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    // The studio writes the sources before the levels; a file with them after the levels
+    // (edited by hand, or written by another tool) opens too: a pack is read in phases, its
+    // games registered before any level is read.
+    let text = std::fs::read_to_string(&pack).unwrap();
+    let (sources, levels) = (
+        text.find("  sources:").unwrap(),
+        text.find("  levels:").unwrap(),
+    );
+    assert!(sources < levels);
+    let end = text.rfind(')').unwrap();
+    let moved = format!(
+        "{}{},\n{}\n)\n",
+        &text[..sources],
+        text[levels..end].trim_end().trim_end_matches(','),
+        text[sources..levels].trim_end().trim_end_matches(','),
+    );
+    let after = write(dir.path(), "after.ron", &moved);
+    let o = studio(&["validate", s(&after), "--games", "1"]);
+    assert!(o.status.success(), "{moved}\n{}", stderr(&o));
+    // A source of a kind no plug-in reads is refused in words, naming the file and the kind.
+    let odd = write(
+        dir.path(),
+        "odd.ron",
+        &text.replacen("kind: \"vgdl\"", "kind: \"pico8\"", 1),
+    );
+    let o = studio(&["validate", s(&odd)]);
+    assert!(!o.status.success());
+    let said = stderr(&o);
+    assert!(said.contains("odd.ron") && said.contains("pico8"), "{said}");
+}
+
+#[test]
 fn eval_pools_games_with_a_seeded_bootstrap_and_refuses_mismatched_flags() {
     let dir = tempfile::tempdir().unwrap();
     let game = write(dir.path(), "push.txt", PUSH);

@@ -210,10 +210,57 @@ fn pack_type(path: &Path) -> Result<(), FileError> {
 /// A pack from its RON or JSON text (the extension of `path` says which), migrated and
 /// checked level by level.
 fn parse_pack(path: &Path, text: &str) -> Result<Pack, FileError> {
-    let pack: Pack = if extension(path) == "json" {
-        from_json(path, text)?
+    read_pack(path, text, extension(path) == "json")
+}
+
+/// A pack file's fields with its levels still text: the first phase of reading a pack.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct PackText<L> {
+    #[serde(default = "Pack::format_version")]
+    format: u32,
+    name: String,
+    #[serde(default)]
+    description: String,
+    #[serde(default)]
+    sources: Vec<crate::game::GameSource>,
+    levels: L,
+}
+
+impl<L> PackText<L> {
+    /// The same fields, the levels' text seen through `f`.
+    fn map<M>(self, f: impl FnOnce(L) -> M) -> PackText<M> {
+        PackText {
+            format: self.format,
+            name: self.name,
+            description: self.description,
+            sources: self.sources,
+            levels: f(self.levels),
+        }
+    }
+}
+
+/// Reads a pack in three phases: its fields, with the levels kept as text; the games its
+/// sources describe, registered; then the levels, whose games are known by then. Migrated
+/// and checked level by level.
+fn read_pack(path: &Path, text: &str, json: bool) -> Result<Pack, FileError> {
+    let head: PackText<&str> = if json {
+        let head: PackText<&serde_json::value::RawValue> = from_json(path, text)?;
+        head.map(|raw| raw.get())
     } else {
-        from_ron(path, text)?
+        let head: PackText<&ron::value::RawValue> = from_ron(path, text)?;
+        head.map(|raw| raw.get_ron())
+    };
+    crate::game::registry::load_sources(&head.sources).map_err(|error| FileError::Source {
+        path: path.to_path_buf(),
+        error: Box::new(error),
+    })?;
+    let pack = Pack {
+        format: head.format,
+        name: head.name,
+        description: head.description,
+        sources: head.sources,
+        levels: crate::io::from_part(path, text, head.levels, json)?,
     };
     let pack = migrate(path, pack)?;
     for level in &pack.levels {
@@ -289,18 +336,7 @@ pub fn load_pack_or_level(path: &Path) -> Result<Loaded, FileError> {
 /// As [`load_pack_or_level`].
 pub fn parse_pack_or_level(path: &Path, text: &str) -> Result<Loaded, FileError> {
     let json = extension(path) == "json";
-    let parse_pack = |text: &str| -> Result<Pack, FileError> {
-        let pack = if json {
-            from_json(path, text)?
-        } else {
-            from_ron(path, text)?
-        };
-        let pack = migrate(path, pack)?;
-        for level in &pack.levels {
-            check_level(path, level)?;
-        }
-        Ok(pack)
-    };
+    let parse_pack = |text: &str| read_pack(path, text, json);
     let parse_level = |text: &str| -> Result<Level, FileError> {
         let level: Level = if json {
             from_json(path, text)?

@@ -266,9 +266,10 @@ impl Level {
 /// A level pack: ordered levels with metadata.
 ///
 /// A pack of a game the user opened from a description (a GVGAI game) carries that
-/// description in `sources`: files write it before the levels, and reading a pack registers
-/// those games first ([`registry::load_sources`](crate::game::registry::load_sources)), so
-/// the pack opens on any machine.
+/// description in `sources`, so the pack opens on any machine: a pack file is read in three
+/// phases ([`crate::files::load_pack`]): its fields with the levels kept as text, then the
+/// sources' games registered ([`registry::load_sources`](crate::game::registry::load_sources)),
+/// then the levels, whose games are all known by then.
 #[derive(Clone, Debug, PartialEq, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Pack {
@@ -282,19 +283,10 @@ pub struct Pack {
     pub description: String,
     /// The descriptions of the games the levels need that the studio does not build in, as
     /// the file held them (files are written with those of the levels' games at the time).
-    #[serde(default, deserialize_with = "register_sources")]
+    #[serde(default)]
     pub sources: Vec<crate::game::GameSource>,
     /// The levels, in play order.
     pub levels: Vec<Level>,
-}
-
-/// Reads a pack's `sources` and registers their games, before the levels are read.
-fn register_sources<'de, D: serde::Deserializer<'de>>(
-    deserializer: D,
-) -> Result<Vec<crate::game::GameSource>, D::Error> {
-    let sources = Vec::<crate::game::GameSource>::deserialize(deserializer)?;
-    crate::game::registry::load_sources(&sources).map_err(de::Error::custom)?;
-    Ok(sources)
 }
 
 /// The descriptions of the games of `levels` that come from one (each once, in the order the

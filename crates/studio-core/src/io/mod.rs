@@ -17,8 +17,7 @@ pub use hash::fnv1a_hex;
 pub use lock::{LockError, WriteLock};
 pub use read::{read_bytes, read_bytes_capped, read_regular_text, read_text, MAX_FILE_BYTES};
 
-use serde::de::DeserializeOwned;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
 /// What went wrong with a file, always naming it.
@@ -44,6 +43,16 @@ pub enum FileError {
         column: usize,
         /// What the parser expected or found.
         message: String,
+    },
+    /// A game description the pack carries (a GVGAI game's) could not be registered, so its
+    /// levels cannot be read.
+    #[error("{path}: {error}")]
+    Source {
+        /// The pack file.
+        path: PathBuf,
+        /// Why the description was refused.
+        #[source]
+        error: Box<crate::formats::FormatError>,
     },
     /// The cells of a level are not a valid level of its game.
     #[error("{path}: level {level:?}: {message}")]
@@ -138,7 +147,7 @@ pub fn to_ron<T: Serialize>(value: &T) -> Result<String, FileError> {
 ///
 /// # Errors
 /// [`FileError::Empty`] for a file of blanks, else [`FileError::Parse`].
-pub fn from_ron<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, FileError> {
+pub fn from_ron<'a, T: Deserialize<'a>>(path: &Path, text: &'a str) -> Result<T, FileError> {
     if text.trim().is_empty() {
         return Err(FileError::Empty {
             path: path.to_path_buf(),
@@ -217,7 +226,7 @@ pub fn ends_early(text: &str) -> bool {
 ///
 /// # Errors
 /// [`FileError::Empty`] for a file of blanks, else [`FileError::Parse`].
-pub fn from_json<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, FileError> {
+pub fn from_json<'a, T: Deserialize<'a>>(path: &Path, text: &'a str) -> Result<T, FileError> {
     if text.trim().is_empty() {
         return Err(FileError::Empty {
             path: path.to_path_buf(),
@@ -228,6 +237,60 @@ pub fn from_json<T: DeserializeOwned>(path: &Path, text: &str) -> Result<T, File
         line: e.line(),
         column: e.column(),
         message: e.to_string(),
+    })
+}
+
+/// Parses `part`, a slice of the file's `text` (one field's raw RON or JSON, read in a first
+/// pass), as `T`, with errors at their line and column in the whole file.
+///
+/// # Errors
+/// [`FileError::Parse`].
+pub fn from_part<'a, T: Deserialize<'a>>(
+    path: &Path,
+    text: &str,
+    part: &'a str,
+    json: bool,
+) -> Result<T, FileError> {
+    let parsed = if json {
+        from_json(path, part)
+    } else {
+        from_ron(path, part)
+    };
+    parsed.map_err(|e| match e {
+        FileError::Parse {
+            path,
+            line,
+            column,
+            message,
+        } => {
+            let start = (part.as_ptr() as usize)
+                .checked_sub(text.as_ptr() as usize)
+                .filter(|&s| s <= text.len())
+                .unwrap_or(0);
+            let before = &text[..start];
+            let first_line = before.matches('\n').count() + 1;
+            let first_column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            let (at_line, at_column) = (
+                first_line + line - 1,
+                if line <= 1 {
+                    first_column + column - 1
+                } else {
+                    column
+                },
+            );
+            // serde_json says the place in its message too: the whole file's place.
+            let message = match message.strip_suffix(&format!(" at line {line} column {column}")) {
+                Some(said) => format!("{said} at line {at_line} column {at_column}"),
+                None => message,
+            };
+            FileError::Parse {
+                path,
+                line: at_line,
+                column: at_column,
+                message,
+            }
+        }
+        other => other,
     })
 }
 
