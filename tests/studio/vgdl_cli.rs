@@ -376,14 +376,14 @@ fn the_shortest_win_is_printed_as_a_script_that_wins() {
 /// A roomier push game level for the GA: a border the GA keeps and an inside it fills.
 const PUSH_ROOM: &str = "wwwwwwwww\nwA......w\nw...c...w\nw.......w\nw......ow\nwwwwwwwww\n";
 
-#[test]
-fn import_export_generate_and_eval_of_a_vgdl_game() {
-    let dir = tempfile::tempdir().unwrap();
-    let game = write(dir.path(), "push.txt", PUSH);
-    write(dir.path(), "push_lvl0.txt", PUSH_ROOM);
-    write(dir.path(), "push_lvl1.txt", PUSH_LEVEL);
-    // import: the description and its levels into a pack that carries the description.
-    let pack = dir.path().join("push.ron");
+/// The push game and `levels` (its `lvl0`, `lvl1`, …) written in `dir` and imported into
+/// `push.ron`: the description's path and the pack's.
+fn import_push(dir: &Path, levels: &[&str]) -> (PathBuf, PathBuf) {
+    let game = write(dir, "push.txt", PUSH);
+    for (i, level) in levels.iter().enumerate() {
+        write(dir, &format!("push_lvl{i}.txt"), level);
+    }
+    let pack = dir.join("push.ron");
     let o = studio(&[
         "import",
         "--format",
@@ -393,6 +393,14 @@ fn import_export_generate_and_eval_of_a_vgdl_game() {
         s(&pack),
     ]);
     assert!(o.status.success(), "{}", stderr(&o));
+    (game, pack)
+}
+
+#[test]
+fn import_export_generate_and_eval_of_a_vgdl_game() {
+    let dir = tempfile::tempdir().unwrap();
+    // import: the description and its levels into a pack that carries the description.
+    let (game, pack) = import_push(dir.path(), &[PUSH_ROOM, PUSH_LEVEL]);
     let text = std::fs::read_to_string(&pack).unwrap();
     assert!(text.contains("sources:") && text.contains("bounceForward"));
     // Another process reads the pack with nothing else: the description comes with it.
@@ -502,23 +510,11 @@ fn import_export_generate_and_eval_of_a_vgdl_game() {
     );
 }
 
-/// Issue 66: two games pooled in one table, the bootstrap over levels seeded, the per-level
-/// win rates printed; flags that cannot go together refused in words.
+/// A pack is read in phases, so its sources may stand anywhere in the file.
 #[test]
 fn a_pack_opens_wherever_its_sources_stand_and_a_refused_one_is_said() {
     let dir = tempfile::tempdir().unwrap();
-    let game = write(dir.path(), "push.txt", PUSH);
-    write(dir.path(), "push_lvl0.txt", PUSH_ROOM);
-    let pack = dir.path().join("push.ron");
-    let o = studio(&[
-        "import",
-        "--format",
-        "gvgai-vgdl",
-        s(&game),
-        "--out",
-        s(&pack),
-    ]);
-    assert!(o.status.success(), "{}", stderr(&o));
+    let (_, pack) = import_push(dir.path(), &[PUSH_ROOM]);
     // The studio writes the sources before the levels; a file with them after the levels
     // (edited by hand, or written by another tool) opens too: a pack is read in phases, its
     // games registered before any level is read.
@@ -550,6 +546,8 @@ fn a_pack_opens_wherever_its_sources_stand_and_a_refused_one_is_said() {
     assert!(said.contains("odd.ron") && said.contains("pico8"), "{said}");
 }
 
+/// Issue 66: two games pooled in one table, the bootstrap over levels seeded, the per-level
+/// win rates printed; flags that cannot go together refused in words.
 #[test]
 fn eval_pools_games_with_a_seeded_bootstrap_and_refuses_mismatched_flags() {
     let dir = tempfile::tempdir().unwrap();

@@ -145,26 +145,13 @@ mod tests {
     use super::*;
     use crate::GraphAnalysis;
 
-    /// Scores of a board: `.` and `@` where `art` has them, `#` elsewhere, each cell sure of
-    /// its tile by `margin`.
-    fn scores_of(art: &[&str], margin: f32) -> (Vec<char>, Vec<f32>, usize, usize) {
-        let palette = vec!['#', '.', '@'];
-        let mut scores = Vec::new();
-        for row in art {
-            for c in row.chars() {
-                for &t in &palette {
-                    scores.push(if t == c { 0.0 } else { -margin });
-                }
-            }
-        }
-        (palette, scores, art[0].len(), art.len())
-    }
-
+    /// The level a model sure of every cell of `art` (`#`, `.`, `@`) by `margin` decodes to.
     fn decode(art: &[&str], margin: f32) -> LongcatLevel {
-        let (palette, scores, width, height) = scores_of(art, margin);
+        let palette = ['#', '.', '@'];
+        let scores = TileScores::sure_of(art, &palette, margin);
         walk_decode(&TileScores {
-            width,
-            height,
+            width: art[0].len(),
+            height: art.len(),
             palette: &palette,
             scores: &scores,
         })

@@ -208,25 +208,13 @@ fn stand_enemies(grid: &mut [Tile], w: usize, h: usize) {
 mod tests {
     use super::*;
 
-    /// Scores of a board where every cell is sure of `art`'s tile by `margin`.
-    fn scores_of(art: &[&str], margin: f32) -> (Vec<char>, Vec<f32>, usize, usize) {
-        let palette: Vec<char> = Tile::ALL.iter().map(|t| t.ascii()).collect();
-        let mut scores = Vec::new();
-        for row in art {
-            for c in row.chars() {
-                for &t in &palette {
-                    scores.push(if t == c { 0.0 } else { -margin });
-                }
-            }
-        }
-        (palette, scores, art[0].len(), art.len())
-    }
-
+    /// The level a model sure of every cell of `art` by `margin` decodes to.
     fn decode(art: &[&str], margin: f32) -> Vec<String> {
-        let (palette, scores, width, height) = scores_of(art, margin);
+        let palette: Vec<char> = Tile::ALL.iter().map(|t| t.ascii()).collect();
+        let scores = TileScores::sure_of(art, &palette, margin);
         structure_decode(&TileScores {
-            width,
-            height,
+            width: art[0].len(),
+            height: art.len(),
             palette: &palette,
             scores: &scores,
         })

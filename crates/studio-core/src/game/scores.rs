@@ -35,6 +35,20 @@ impl TileScores<'_> {
         }
     }
 
+    /// The scores (row-major, as [`TileScores::scores`] holds them) of a model sure of every
+    /// cell of `art` by `margin`: 0 for the cell's own tile, `−margin` for every other tile
+    /// of `palette` (what a game's decoder is tested with).
+    pub fn sure_of(art: &[&str], palette: &[char], margin: f32) -> Vec<f32> {
+        art.iter()
+            .flat_map(|row| row.chars())
+            .flat_map(|c| {
+                palette
+                    .iter()
+                    .map(move |&t| if t == c { 0.0 } else { -margin })
+            })
+            .collect()
+    }
+
     /// How much likelier `a` is than `b` at every cell, row-major: `get(a) − get(b)`.
     pub fn margins(&self, a: char, b: char) -> Vec<f32> {
         (0..self.height)
