@@ -15,6 +15,8 @@ is classified:
     abort     killed by a signal we did not send (stack overflow, SIGABRT, SIGSEGV)
     memory    an allocation failed under the cap
     timeout   still running after --seconds
+    limited   stopped by the studio itself at `--time-limit` (exit 124, said in words): given
+              with --time-limit S, every command is run with that flag
     silent    a failure exit with nothing on stderr
 
 The inputs of every failure are kept under WORK/crashes/. The summary prints one row per
@@ -168,6 +170,7 @@ class Runner:
         self.bin = os.path.abspath(args.bin)
         self.seconds = args.seconds
         self.cap = args.cap
+        self.time_limit = args.time_limit
         self.work = args.work
         self.rows = collections.defaultdict(collections.Counter)
         self.slowest = []
@@ -175,6 +178,9 @@ class Runner:
         self.kept = collections.Counter()
 
     def run(self, target, argv, folder, inputs):
+        if self.time_limit:
+            cut = argv.index("--") if "--" in argv else len(argv)
+            argv = argv[:cut] + ["--time-limit", str(self.time_limit)] + argv[cut:]
         cmd = ["timeout", str(self.seconds), "prlimit", "--as=%d" % self.cap,
                "/usr/bin/time", "-f", "PROBE %e %M", self.bin] + argv
         started = time.time()
@@ -189,7 +195,9 @@ class Runner:
         err_body = re.sub(r"Command (exited with non-zero status|terminated by signal) \d+\n?", "",
                           err_body)
         rc = p.returncode
-        if rc == 124:
+        if rc == 124 and "ran past its time limit" in err_body:
+            verdict = "limited"
+        elif rc == 124:
             verdict = "timeout"
         elif "memory allocation" in err_body or "out of memory" in err_body.lower():
             verdict = "memory"
@@ -229,6 +237,8 @@ def main():
     ap.add_argument("--count", type=int, default=1000, help="mutants, spread over the targets")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--seconds", type=int, default=10)
+    ap.add_argument("--time-limit", type=float, default=None,
+                    help="pass --time-limit S to every command (below --seconds)")
     ap.add_argument("--cap", type=int, default=4_000_000_000, help="bytes of address space")
     ap.add_argument("--work", default="/tmp/vgdl-probe")
     ap.add_argument("--json", help="write the summary here too")
@@ -312,7 +322,8 @@ def main():
         if (n + 1) % 100 == 0:
             print("%d of %d mutants, %.0f s" % (n + 1, args.count, time.time() - started),
                   file=sys.stderr)
-    cols = ["processes", "success", "refusal", "panic", "abort", "memory", "timeout", "silent"]
+    cols = ["processes", "success", "refusal", "panic", "abort", "memory", "timeout", "limited",
+            "silent"]
     print("| target | " + " | ".join(cols) + " |")
     print("|---|" + "---:|" * len(cols))
     total = collections.Counter()

@@ -477,3 +477,49 @@ fn a_long_out_name_is_written_without_a_temporary_name_error() {
     files::save_pack(&longest, &pack_of(1, "p")).unwrap();
     assert!(longest.is_file());
 }
+
+// ---- Issue 70: a command bounded in time ----
+
+#[test]
+fn a_command_past_its_time_limit_stops_at_it_and_loses_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("made.ron");
+    files::save_pack(&out, &pack_of(2, "kept")).unwrap();
+    let before = std::fs::read(&out).unwrap();
+    // 5,000 validated Longcat levels take far longer than a second.
+    let started = std::time::Instant::now();
+    let o = studio()
+        .args(["generate", "--game", "longcat", "--model", "solution-down"])
+        .args([
+            "--size",
+            "8x8",
+            "--count",
+            "5000",
+            "--validate",
+            "--seed",
+            "0",
+        ])
+        .args(["--time-limit", "1", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let took = started.elapsed().as_secs_f64();
+    assert_eq!(o.status.code(), Some(124), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("ran past its time limit of 1 s"),
+        "{}",
+        stderr(&o)
+    );
+    assert!((1.0..10.0).contains(&took), "{took} s");
+    // The pack there before is whole: the run had saved nothing yet over it.
+    assert_eq!(std::fs::read(&out).unwrap(), before);
+    // A limit that is no number of seconds is refused before anything runs.
+    for bad in ["0", "-3", "soon", "1e30"] {
+        let o = studio()
+            .args(["validate", "x.ron", "--time-limit", bad])
+            .output()
+            .unwrap();
+        assert_eq!(o.status.code(), Some(2), "{bad}: {}", stderr(&o));
+        assert!(stderr(&o).contains("--time-limit"), "{}", stderr(&o));
+    }
+}

@@ -23,6 +23,7 @@ mod list;
 mod pack_cmd;
 pub mod pack_out;
 mod play;
+pub mod time_limit;
 pub mod train;
 mod validate;
 
@@ -167,7 +168,9 @@ pub struct Words {
     name = "level-studio",
     version,
     about = "Level Studio: a level design studio for tile-based puzzle games.",
-    long_about = None
+    long_about = None,
+    after_help = "Any command also takes --time-limit SECONDS: past it the command is stopped \
+                  (exit 124), its files left whole."
 )]
 pub struct Cli {
     /// The sub-command to run; none opens the studio window.
@@ -226,7 +229,7 @@ pub fn command() -> clap::Command {
 /// Parses the arguments and runs the command; `None` means no sub-command was given (the
 /// caller opens the window, or prints help).
 pub fn run_from_args() -> Option<ExitCode> {
-    let words = match device::take_device(std::env::args_os().collect()) {
+    let words = match take_process_flags(std::env::args_os().collect()) {
         Ok(words) => words,
         Err(code) => return Some(code),
     };
@@ -234,6 +237,21 @@ pub fn run_from_args() -> Option<ExitCode> {
         return Some(code);
     }
     run_matches(command().get_matches_from(words))
+}
+
+/// Takes the flags that act on the whole process out of `words` before clap reads them:
+/// `--device` (the models' device) and `--time-limit` (which starts the clock).
+fn take_process_flags(words: Vec<OsString>) -> Result<Vec<OsString>, ExitCode> {
+    let words = device::take_device(words)?;
+    let (words, limit) = time_limit::take_time_limit(words)?;
+    if let Some(limit) = limit {
+        let command = words
+            .get(1)
+            .map(|w| w.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        time_limit::start(limit, &command);
+    }
+    Ok(words)
 }
 
 /// The game command a [`Slot::Via`] flag selects among `words` (the program name first),
@@ -273,7 +291,7 @@ where
     I: IntoIterator<Item = T>,
     T: Into<std::ffi::OsString> + Clone,
 {
-    let words = match device::take_device(words.into_iter().map(Into::into).collect()) {
+    let words = match take_process_flags(words.into_iter().map(Into::into).collect()) {
         Ok(words) => words,
         Err(code) => return Ok(Some(code)),
     };
