@@ -917,3 +917,133 @@ fn generate_refuses_a_level_file_that_is_a_fifo() {
     assert!(stderr(&o).contains("not a regular file"), "{}", stderr(&o));
     assert!(!out.exists());
 }
+
+/// Issue 68, item 5: a GVGAI game's GA runs split with `generate --vgdl --shard I/N` and
+/// joined with `pack merge`, and a profile split with `eval --vgdl --shard I/N --out PART`
+/// and made whole with `--merge`, are the one-process runs byte for byte; parts of another
+/// run or of another split, missing ones and more parts than levels are refused in words.
+#[test]
+fn a_split_ga_run_and_a_split_profile_are_the_one_process_runs_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = write(dir.path(), "door.txt", DOOR);
+    write(
+        dir.path(),
+        "door_lvl0.txt",
+        "wwwwwwwwwwwww\nwA..........w\nw...........w\nw....k......w\nw...........w\n\
+         w.......m...w\nw...........w\nw..........gw\nwwwwwwwwwwwww\n",
+    );
+    let ga = |extra: &[&str], out: &Path| {
+        let mut args = vec![
+            "generate",
+            "--vgdl",
+            s(&game),
+            "--count",
+            "3",
+            "--seed",
+            "3",
+            "--population",
+            "8",
+            "--generations",
+            "1",
+            "--ticks",
+            "100",
+            "--out",
+            s(out),
+        ];
+        args.extend_from_slice(extra);
+        studio(&args)
+    };
+    let all = dir.path().join("all.ron");
+    let o = ga(&[], &all);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let mut parts = Vec::new();
+    for i in 1..=3 {
+        let part = dir.path().join(format!("part-{i}.ron"));
+        let o = ga(&["--shard", &format!("{i}/3")], &part);
+        assert!(o.status.success(), "{}", stderr(&o));
+        parts.push(part);
+    }
+    let merged = dir.path().join("merged.ron");
+    let mut args = vec!["pack", "merge"];
+    args.extend(parts.iter().map(|p| s(p)));
+    args.extend_from_slice(&["--out", s(&merged)]);
+    let o = studio(&args);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let one = std::fs::read(&all).unwrap();
+    assert!(
+        one == std::fs::read(&merged).unwrap(),
+        "the merged GA parts differ"
+    );
+    let o = ga(&["--shard", "1/4"], &dir.path().join("x.ron"));
+    assert!(
+        stderr(&o).contains("more parts than the 3 runs"),
+        "{}",
+        stderr(&o)
+    );
+
+    // The profile of those levels (α and β the same pack: 6 levels to play) in 4 parts.
+    let profile = |extra: &[&str]| {
+        let mut args = vec![
+            "eval",
+            "--vgdl",
+            s(&game),
+            "--profile",
+            s(&all),
+            s(&all),
+            "--games",
+            "1",
+            "--budget",
+            "8",
+            "--ticks",
+            "100",
+            "--resamples",
+            "200",
+        ];
+        args.extend_from_slice(extra);
+        studio(&args)
+    };
+    let whole = profile(&["--json"]);
+    assert!(whole.status.success(), "{}", stderr(&whole));
+    let levels: Vec<PathBuf> = (1..=4)
+        .map(|i| dir.path().join(format!("profile-{i}.json")))
+        .collect();
+    for (i, part) in levels.iter().enumerate() {
+        let o = profile(&["--shard", &format!("{}/4", i + 1), "--out", s(part)]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert!(
+            stdout(&o).contains(&format!("part {}/4", i + 1)),
+            "{}",
+            stdout(&o)
+        );
+    }
+    let mut merge = vec!["--json", "--merge"];
+    merge.extend(levels.iter().rev().map(|p| s(p)));
+    let o = profile(&merge);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(stdout(&o), stdout(&whole), "the merged profile differs");
+    // The table too, and another --resamples reshapes the same games.
+    let mut merge = vec!["--merge"];
+    merge.extend(levels.iter().map(|p| s(p)));
+    assert_eq!(stdout(&profile(&merge)), stdout(&profile(&[])));
+    // Refusals: a missing part, parts of another seed, more parts than levels, no --out.
+    let o = profile(&["--merge", s(&levels[0]), s(&levels[1]), s(&levels[2])]);
+    assert!(stderr(&o).contains("part 4/4 is missing"), "{}", stderr(&o));
+    let mut seeded = vec!["--seed", "1", "--merge"];
+    seeded.extend(levels.iter().map(|p| s(p)));
+    let o = profile(&seeded);
+    assert!(
+        stderr(&o).contains("--seed 0, this run has 1"),
+        "{}",
+        stderr(&o)
+    );
+    let o = profile(&["--shard", "1/7", "--out", s(&dir.path().join("p.json"))]);
+    assert!(stderr(&o).contains("more parts than the"), "{}", stderr(&o));
+    let o = profile(&["--shard", "0/4", "--out", s(&dir.path().join("p.json"))]);
+    assert!(stderr(&o).contains("I runs from 1 to N"), "{}", stderr(&o));
+    let o = profile(&["--shard", "1/4"]);
+    assert!(
+        !o.status.success() && stderr(&o).contains("--out"),
+        "{}",
+        stderr(&o)
+    );
+}

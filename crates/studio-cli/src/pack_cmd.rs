@@ -83,14 +83,19 @@ pub fn join(packs: &[(&PathBuf, Pack)]) -> Result<Pack> {
         games.dedup();
         games
     };
-    let games = game_of(first);
-    if games.len() > 1 {
+    if let Some((path, pack)) = packs.iter().find(|(_, p)| game_of(p).len() > 1) {
         bail!(
             "{} holds levels of {} games; merge packs of one game",
-            first_path.display(),
-            games.len()
+            path.display(),
+            game_of(pack).len()
         );
     }
+    // The game of the first pack with levels (an empty part holds none).
+    let (first_path, games) = packs
+        .iter()
+        .map(|(path, p)| (*path, game_of(p)))
+        .find(|(_, g)| !g.is_empty())
+        .unwrap_or((*first_path, Vec::new()));
     let mut merged = first.clone();
     for (path, pack) in &packs[1..] {
         let theirs = game_of(pack);
@@ -111,13 +116,17 @@ pub fn join(packs: &[(&PathBuf, Pack)]) -> Result<Pack> {
                     .join(", ")
             );
         }
-        if pack.sources != first.sources {
-            bail!(
-                "{} and {} carry different game descriptions (a VGDL file changed between \
-                 the runs?): their levels are not of one game",
-                path.display(),
-                first_path.display()
-            );
+        // An empty pack (a part whose runs found nothing) carries no description and joins
+        // as nothing; the others must carry the same.
+        if let Some((with_path, with)) = packs.iter().find(|(_, p)| !p.levels.is_empty()) {
+            if !pack.levels.is_empty() && pack.sources != with.sources {
+                bail!(
+                    "{} and {} carry different game descriptions (a VGDL file changed \
+                     between the runs?): their levels are not of one game",
+                    path.display(),
+                    with_path.display()
+                );
+            }
         }
         merged.levels.extend(pack.levels.iter().cloned());
     }

@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use studio_cli::bounds;
 use studio_core::evolve::pattern::Fitness;
 use studio_core::evolve::{self as ga, Settings};
+use studio_core::generation::Shard;
 use studio_core::grid::Grid;
 use studio_core::jobs::Cancel;
 use studio_core::level::Pack;
@@ -55,6 +56,11 @@ pub struct GenerateArgs {
     /// The pack to write.
     #[arg(long, value_name = "PACK.ron")]
     pub out: PathBuf,
+    /// This process's part of the runs, I/N (I from 1 to N): the I-th of N consecutive blocks
+    /// of the --count runs, each with its own seed as in the one-process run. The N parts
+    /// joined in order with `pack merge` are the one-process run's pack, byte for byte.
+    #[arg(long, value_name = "I/N", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
 }
 
 /// `eval --vgdl --budget`.
@@ -130,9 +136,10 @@ pub(crate) struct Runs {
     pub generations: usize,
 }
 
-/// The best feasible level of each of `runs`' GA runs, into a pack (saved by `save` after
-/// each level, so a long run's levels are on disk as they come), and the seeds that found
-/// none.
+/// The best feasible level of each of `runs`' GA runs numbered `which` (from 0; all of them
+/// but for a shard), into a pack named and described as the whole run's (saved by `save`
+/// after each level, so a long run's levels are on disk as they come), and the seeds that
+/// found none.
 ///
 /// # Errors
 /// What `save` returns.
@@ -140,6 +147,7 @@ pub(crate) fn evolve_pack(
     g: &'static VgdlGame,
     ga: &VgdlEvolution,
     runs: Runs,
+    which: std::ops::Range<u64>,
     save: &mut dyn FnMut(&Pack) -> Result<()>,
 ) -> Result<(Pack, Vec<u64>)> {
     let fitness = ga.fitness;
@@ -166,7 +174,7 @@ pub(crate) fn evolve_pack(
         runs.seed
     );
     let mut failed = Vec::new();
-    for i in 0..u64::from(runs.count) {
+    for i in which {
         let settings = Settings {
             population: runs.population,
             generations: runs.generations,
@@ -251,11 +259,38 @@ pub fn generate(args: &GenerateArgs) -> Result<ExitCode> {
         population: args.population,
         generations: args.generations,
     };
+    let which = match args.shard {
+        Some(shard) => {
+            if shard.of > args.count as usize {
+                bail!(
+                    "--shard {}/{}: more parts than the {} runs asked (--count)",
+                    shard.index,
+                    shard.of,
+                    args.count
+                );
+            }
+            let block = shard.block(args.count as usize);
+            block.start as u64..block.end as u64
+        }
+        None => 0..u64::from(args.count),
+    };
     // Each run's level is on disk as soon as it is found.
-    let (pack, failed) = evolve_pack(g, &ga, runs, &mut |p| {
+    let (pack, failed) = evolve_pack(g, &ga, runs, which, &mut |p| {
         out.save(p)?;
         Ok(())
     })?;
+    if let (Some(shard), true) = (args.shard, pack.levels.is_empty()) {
+        // The merge needs every part: an empty one joins as nothing.
+        out.save(&pack)?;
+        eprintln!(
+            "part {}/{}: no run found a feasible level (seeds {failed:?}); wrote the empty part \
+             {} so the parts still merge",
+            shard.index,
+            shard.of,
+            out.path().display()
+        );
+        return Ok(ExitCode::SUCCESS);
+    }
     if pack.levels.is_empty() {
         bail!(
             "no run found a feasible level (seeds {failed:?}); nothing was written — try more \

@@ -5,6 +5,7 @@ pub mod evolve;
 pub mod list;
 pub mod play;
 pub mod profile;
+mod profile_shards;
 
 use clap::{Args, FromArgMatches};
 use studio_cli::bounds::{bound, Bound, Range, AGENT_GAMES};

@@ -4,6 +4,7 @@
 //! ([`crate::pooled`]). Without `--profile`, the GA evolves `--levels` levels per fitness per
 //! game first, with games as long as the profiles'.
 
+use super::profile_shards::{self as shards, Unit};
 use crate::agents::Outcome;
 use crate::cli::evolve::{self as generate, Runs, BUDGET, TICKS};
 use crate::evolve::{self, Judging, VgdlEvolution};
@@ -18,6 +19,7 @@ use std::process::ExitCode;
 use studio_cli::bounds;
 use studio_core::evolve::pattern::Fitness;
 use studio_core::files::{self, Loaded};
+use studio_core::generation::Shard;
 use studio_core::grid::Grid;
 use studio_core::jobs::Cancel;
 
@@ -72,6 +74,18 @@ pub struct EvalArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// This process's part of a profile, I/N (I from 1 to N): it plays the I-th of N
+    /// consecutive blocks of the levels (game by game, α then β) and writes their figures to
+    /// --out; `--merge` then makes the one-process run's table from the N parts.
+    #[arg(long, value_name = "I/N", value_parser = Shard::parse, requires = "out")]
+    pub shard: Option<Shard>,
+    /// The part file a `--shard` run writes.
+    #[arg(long, value_name = "PART", requires = "shard")]
+    pub out: Option<PathBuf>,
+    /// Makes the table from the parts of a `--shard` run instead of playing (with the flags
+    /// the parts were played with; `--resamples` and `--json` may differ).
+    #[arg(long, value_name = "PART", num_args = 1.., conflicts_with = "shard")]
+    pub merge: Vec<PathBuf>,
 }
 
 /// `eval --vgdl --levels`: as many as a pack may bring.
@@ -144,6 +158,12 @@ fn check_args(args: &EvalArgs) -> Result<()> {
             args.profile.len() / 2
         );
     }
+    if args.profile.is_empty() && (args.shard.is_some() || !args.merge.is_empty()) {
+        bail!(
+            "--shard and --merge split the playing of given levels: give --profile ALPHA BETA \
+             (evolve them first with `generate --vgdl`, or with `eval --keep DIR`)"
+        );
+    }
     Ok(())
 }
 
@@ -185,12 +205,13 @@ fn levels_for(
             }
             None => None,
         };
-        let (pack, failed) = generate::evolve_pack(g, &ga, runs, &mut |p| {
-            if let Some(out) = out.as_mut() {
-                out.save(p)?;
-            }
-            Ok(())
-        })?;
+        let (pack, failed) =
+            generate::evolve_pack(g, &ga, runs, 0..u64::from(runs.count), &mut |p| {
+                if let Some(out) = out.as_mut() {
+                    out.save(p)?;
+                }
+                Ok(())
+            })?;
         if pack.levels.is_empty() {
             bail!(
                 "{}: no {} run found a feasible level (seeds {failed:?}) — try more generations \
@@ -204,20 +225,21 @@ fn levels_for(
     Ok(sides)
 }
 
-/// Every profile agent's games on each level of one side, a line a level on stderr.
-fn play_side(
-    g: &VgdlGame,
+/// Every profile agent's games on each of `units`, a line a level on stderr.
+fn play_units(
+    games: &[&'static VgdlGame],
+    levels: &[[Vec<Vec<String>>; 2]],
     plan: &ProfileGames,
-    name: &str,
-    levels: &[Vec<String>],
+    units: &[Unit],
     started: std::time::Instant,
 ) -> Result<Vec<LevelGames>> {
     let cancel = Cancel::default();
-    let mut all = Vec::with_capacity(levels.len());
-    for (i, level) in levels.iter().enumerate() {
+    let mut all = Vec::with_capacity(units.len());
+    for unit in units {
+        let (g, side) = (games[unit.game], &levels[unit.game][unit.side]);
         let one: Vec<Vec<Vec<Outcome>>> = profiles::profile_games(
             g,
-            std::slice::from_ref(level),
+            std::slice::from_ref(&side[unit.level]),
             &PROFILE_AGENTS,
             plan,
             &cancel,
@@ -225,10 +247,11 @@ fn play_side(
         .map_err(|e| anyhow!("{e}"))?;
         all.extend(one.iter().map(|l| LevelGames::of(l)));
         eprintln!(
-            "{} {name}: level {}/{} played by {} agents ({:.0} s)",
+            "{} {}: level {}/{} played by {} agents ({:.0} s)",
             g.file(),
-            i + 1,
-            levels.len(),
+            ["alpha", "beta"][unit.side],
+            unit.level + 1,
+            side.len(),
             PROFILE_AGENTS.len(),
             started.elapsed().as_secs_f64()
         );
@@ -260,16 +283,53 @@ pub fn eval(args: &EvalArgs) -> Result<ExitCode> {
         length: generate::length(args.ticks),
     };
     let started = std::time::Instant::now();
-    let mut profiled = Vec::new();
+    let mut games = Vec::new();
+    let mut levels = Vec::new();
     for (index, path) in args.vgdl.iter().enumerate() {
         // The packs name their game by its description: open it first, so a pack written by
         // `generate --vgdl` of this description reads.
         let g = generate::open_game(path)?;
-        let levels = levels_for(g, args, index)?;
-        let played = [
-            play_side(g, &plan, "alpha", &levels[0], started)?,
-            play_side(g, &plan, "beta", &levels[1], started)?,
-        ];
+        levels.push(levels_for(g, args, index)?);
+        games.push(g);
+    }
+    let units = shards::units(&levels);
+    let run = || {
+        shards::run_key(
+            &args.vgdl,
+            &levels,
+            plan.games,
+            plan.seed,
+            args.budget.unwrap_or(crate::planners::MCTS_ITERATIONS),
+            &plan.length.label(),
+        )
+    };
+    let figures = if !args.merge.is_empty() {
+        shards::merge(&args.merge, &run()?, &units)?
+    } else if let (Some(shard), Some(out)) = (args.shard, &args.out) {
+        shards::check_parts(shard, units.len())?;
+        let mine = &units[shard.block(units.len())];
+        let played = play_units(&games, &levels, &plan, mine, started)?;
+        let pairs: Vec<(Unit, LevelGames)> = mine.iter().copied().zip(played).collect();
+        shards::write_part(out, shard, &run()?, &pairs)?;
+        println!(
+            "part {}/{}: {} of the {} levels played, written to {} (merge the {} parts with \
+             --merge)",
+            shard.index,
+            shard.of,
+            mine.len(),
+            units.len(),
+            out.display(),
+            shard.of
+        );
+        return Ok(ExitCode::SUCCESS);
+    } else {
+        play_units(&games, &levels, &plan, &units, started)?
+    };
+    let mut figures = figures.into_iter();
+    let mut profiled = Vec::new();
+    for (g, levels) in games.into_iter().zip(levels) {
+        let mut side = |n: usize| figures.by_ref().take(n).collect::<Vec<LevelGames>>();
+        let played = [side(levels[0].len()), side(levels[1].len())];
         let sides = GameSides::new(g.file(), &played[0], &played[1]);
         let size = |side: &[Vec<String>]| {
             let tiles: Vec<Grid<u8>> = side
