@@ -94,3 +94,16 @@ say "cargo build ${cargo_flags[*]} (CUDA_COMPUTE_CAP=$CUDA_COMPUTE_CAP)"
 (cd "$repo" && cargo build "${cargo_flags[@]}")
 say "built. To run it on a GPU machine with the NVIDIA driver installed:"
 say "  LD_LIBRARY_PATH=$cu13/lib ${CARGO_TARGET_DIR:-target}/release/level-studio generate --device cuda …"
+
+# 5. The launcher (docs/cuda.md, "Starting anywhere"): $root/bin/level-studio runs the cuda
+#    build where the driver and the wheels' libraries load, else the CPU build beside it.
+built=${CARGO_TARGET_DIR:-$repo/target}/release/level-studio
+if [[ -x $built ]]; then
+    bin=$root/bin
+    mkdir -p "$bin"
+    install -m 755 "$built" "$bin/level-studio-cuda"
+    install -m 755 "$repo/scripts/cuda-launcher.sh" "$bin/level-studio"
+    printf ': "${LEVEL_STUDIO_CUDA_LIBS:=%s}"\n' "$cu13/lib" >"$bin/level-studio.env"
+    say "launcher: $bin/level-studio (put a CPU build beside it as $bin/level-studio-cpu,"
+    say "  e.g. cargo build --release --locked && cp target/release/level-studio $bin/level-studio-cpu)"
+fi
