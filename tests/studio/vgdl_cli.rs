@@ -718,6 +718,10 @@ const DOOR: &str = "BasicGame square_size=10
     SpriteCounter stype=avatar win=False
 ";
 
+/// The door game's template level: big enough that a solution takes the GA's 40 ticks.
+const DOOR_LEVEL: &str = "wwwwwwwwwwwww\nwA..........w\nw...........w\nw....k......w\n\
+     w...........w\nw.......m...w\nw...........w\nw..........gw\nwwwwwwwwwwwww\n";
+
 /// Issue 66: `eval --levels N` evolves N levels per fitness per game (games capped as
 /// `--ticks` says, FPattern without harmful sprites under the ablation), keeps them and
 /// profiles them.
@@ -725,12 +729,7 @@ const DOOR: &str = "BasicGame square_size=10
 fn eval_levels_evolves_keeps_and_profiles_each_fitness() {
     let dir = tempfile::tempdir().unwrap();
     let game = write(dir.path(), "door.txt", DOOR);
-    write(
-        dir.path(),
-        "door_lvl0.txt",
-        "wwwwwwwwwwwww\nwA..........w\nw...........w\nw....k......w\nw...........w\n\
-         w.......m...w\nw...........w\nw..........gw\nwwwwwwwwwwwww\n",
-    );
+    write(dir.path(), "door_lvl0.txt", DOOR_LEVEL);
     let keep = dir.path().join("kept");
     let o = studio(&[
         "eval",
@@ -926,12 +925,7 @@ fn generate_refuses_a_level_file_that_is_a_fifo() {
 fn a_split_ga_run_and_a_split_profile_are_the_one_process_runs_byte_for_byte() {
     let dir = tempfile::tempdir().unwrap();
     let game = write(dir.path(), "door.txt", DOOR);
-    write(
-        dir.path(),
-        "door_lvl0.txt",
-        "wwwwwwwwwwwww\nwA..........w\nw...........w\nw....k......w\nw...........w\n\
-         w.......m...w\nw...........w\nw..........gw\nwwwwwwwwwwwww\n",
-    );
+    write(dir.path(), "door_lvl0.txt", DOOR_LEVEL);
     let ga = |extra: &[&str], out: &Path| {
         let mut args = vec![
             "generate",

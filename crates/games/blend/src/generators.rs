@@ -21,6 +21,7 @@ pub fn all() -> Vec<Arc<dyn LevelGenerator>> {
         Arc::new(VaeBlends { id: "cte-cnn" }),
         Arc::new(VaeBlends { id: "vglc-cnn" }),
         Arc::new(VaeBlends { id: "pix-fc" }),
+        Arc::new(VaeBlends { id: "pix-cnn" }),
     ]
 }
 
@@ -152,6 +153,7 @@ impl LevelGenerator for VaeBlends {
             "vglc-fc" => "FC-VAE (unified)",
             "cte-cnn" => "CNN-VAE (learned)",
             "pix-fc" => "FC-VAE (from pixels)",
+            "pix-cnn" => "CNN-VAE (from pixels)",
             _ => "CNN-VAE (unified)",
         }
     }
@@ -174,6 +176,7 @@ impl LevelGenerator for VaeBlends {
             "vglc-fc" => "blend-vglc-fc.safetensors",
             "cte-cnn" => "blend-cte-cnn.safetensors",
             "pix-fc" => "blend-pix-fc.safetensors",
+            "pix-cnn" => "blend-pix-cnn.safetensors",
             _ => "blend-vglc-cnn.safetensors",
         })
     }

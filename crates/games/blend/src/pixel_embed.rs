@@ -247,6 +247,7 @@ mod tests {
             neighbours: None,
             fc_hidden: None,
             table: None,
+            after_warm_up: false,
             segments: 0,
             data_hash: String::new(),
             seed: 0,

@@ -364,6 +364,7 @@ fn sidecar_for_tests() -> super::vae::BlendSidecar {
         neighbours: None,
         fc_hidden: None,
         table: None,
+        after_warm_up: false,
         segments: 0,
         data_hash: String::new(),
         seed: 0,
@@ -942,6 +943,27 @@ fn training_keeps_the_epoch_with_the_lowest_validation_loss_and_stops_when_patie
     .unwrap();
     assert_eq!(plain.kept_epoch, None);
     assert!(plain.validation_curve.is_empty());
+    // After the warm-up: the lowest validation loss of the epochs past it, the same run.
+    config.after_warm_up = true;
+    config.epochs = 40;
+    let warm = warm_up_epochs(config.epochs);
+    assert_eq!(warm, 2);
+    let late = train(
+        &config,
+        Family::Fc,
+        train_set,
+        held,
+        &Repr::Unified,
+        &mut |_| true,
+    )
+    .unwrap();
+    let kept = late.kept_epoch.unwrap();
+    assert!(kept > warm, "kept epoch {kept} is in the warm-up");
+    let after = late.validation_curve[warm..]
+        .iter()
+        .copied()
+        .fold(f64::INFINITY, f64::min);
+    assert_eq!(late.validation_curve[kept - 1], after);
 }
 
 #[test]

@@ -321,7 +321,7 @@ pub fn segments_of(logits: &Tensor) -> candle_core::Result<Vec<Vec<String>>> {
 
 /// The KL weight at `epoch` of `epochs` (cyclic annealing, 20 cycles, the first at 0).
 pub fn kl_weight(epoch: usize, epochs: usize) -> f64 {
-    let cycle = (epochs / 20).max(2);
+    let cycle = warm_up_epochs(epochs);
     let (c, t) = (epoch / cycle, epoch % cycle);
     let half = cycle / 2;
     if c == 0 {
@@ -331,6 +331,12 @@ pub fn kl_weight(epoch: usize, epochs: usize) -> f64 {
     } else {
         KL_MAX
     }
+}
+
+/// The epochs of the first annealing cycle, where the KL term is off: the model there is an
+/// autoencoder, whose draws from the prior need not decode to anything like a segment.
+pub fn warm_up_epochs(epochs: usize) -> usize {
+    (epochs / 20).max(2)
 }
 
 /// Training settings.
@@ -352,6 +358,9 @@ pub struct VaeConfig {
     pub trace: usize,
     /// The FC-VAE's hidden widths ([`HIDDEN`], or the paper's [`PAPER_HIDDEN`]).
     pub fc_hidden: Vec<usize>,
+    /// Keep no epoch of the warm-up ([`warm_up_epochs`]): the weights kept are the lowest
+    /// validation loss's after it, and the patience counts from the first epoch kept.
+    pub after_warm_up: bool,
 }
 
 impl VaeConfig {
@@ -365,6 +374,7 @@ impl VaeConfig {
             patience: 0,
             trace: 0,
             fc_hidden: HIDDEN.to_vec(),
+            after_warm_up: false,
         }
     }
 }
@@ -395,6 +405,9 @@ pub struct BlendSidecar {
     /// `train --table occurrences`; `None`: distinct).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub table: Option<String>,
+    /// True when no epoch of the warm-up could be kept (`train --after-warm-up`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub after_warm_up: bool,
     /// Training segments.
     pub segments: usize,
     /// FNV-1a of the training segments' rows.
@@ -693,7 +706,8 @@ pub fn train(
             Some((x, w)) => {
                 let v = validation_loss(&model, repr, x, w)?;
                 validation_curve.push(v);
-                if kept.as_ref().is_none_or(|k| v < k.1) {
+                let may_keep = !config.after_warm_up || epoch >= warm_up_epochs(config.epochs);
+                if may_keep && kept.as_ref().is_none_or(|k| v < k.1) {
                     kept = Some((epoch + 1, v, snapshot(&varmap)?));
                 }
                 Some(v)

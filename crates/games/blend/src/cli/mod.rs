@@ -123,6 +123,7 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
     }
     config.patience = args.patience;
     config.trace = args.trace;
+    config.after_warm_up = args.after_warm_up;
     if paper_widths {
         config.fc_hidden = vae::PAPER_HIDDEN.to_vec();
     }
@@ -215,6 +216,7 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
         neighbours: (learned && !pixels).then_some(neighbours),
         fc_hidden: paper_widths.then(|| vae::PAPER_HIDDEN.to_vec()),
         table: by_occurrence.then(|| "occurrences".to_string()),
+        after_warm_up: args.after_warm_up,
         segments: split.train.len(),
         data_hash: vae::data_hash(&split.train),
         seed: args.common.seed,
@@ -225,7 +227,7 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
         kept_epoch: t.kept_epoch,
         reconstruction_accuracy: accuracy,
         command: format!(
-            "level-studio train --model {} --epochs {} --patience {}{}{}{} --seed {} --out {}",
+            "level-studio train --model {} --epochs {} --patience {}{}{}{}{} --seed {} --out {}",
             args.common.model,
             config.epochs,
             config.patience,
@@ -240,6 +242,11 @@ fn train_model(args: &TrainArgs) -> Result<ExitCode> {
             },
             if by_occurrence {
                 " --table occurrences"
+            } else {
+                ""
+            },
+            if args.after_warm_up {
+                " --after-warm-up"
             } else {
                 ""
             },
@@ -318,6 +325,11 @@ pub struct TrainArgs {
     /// the sidecar). Default `distinct`.
     #[arg(long, value_parser = ["distinct", "occurrences"])]
     pub table: Option<String>,
+    /// Keep no epoch of the first annealing cycle, where the KL term is off (1/20 of
+    /// --epochs): the weights kept are the lowest validation loss's after it, and --patience
+    /// counts from the first epoch kept (recorded in the sidecar).
+    #[arg(long)]
+    pub after_warm_up: bool,
     /// Do not train: write the length and hash of the existing weights at --out into their
     /// sidecar (for sidecars written before they carried one). Only for weights you trust.
     #[arg(long)]

@@ -33,12 +33,13 @@ use studio_ui::palette;
 use studio_ui::{RepaintOnReport, ToolAction as AppCommand, ToolContext, ToolWindow};
 
 /// The blend models, in the lab's order: (id, label).
-pub const MODELS: [(&str, &str); 5] = [
+pub const MODELS: [(&str, &str); 6] = [
     ("cte-fc", "FC-VAE, learned tiles"),
     ("vglc-fc", "FC-VAE, unified tiles"),
     ("cte-cnn", "CNN-VAE, learned tiles"),
     ("vglc-cnn", "CNN-VAE, unified tiles"),
     ("pix-fc", "FC-VAE, tiles from pixels"),
+    ("pix-cnn", "CNN-VAE, tiles from pixels"),
 ];
 
 /// The tint of Lode Runner tiles.
