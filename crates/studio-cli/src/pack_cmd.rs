@@ -96,6 +96,8 @@ pub fn join(packs: &[(&PathBuf, Pack)]) -> Result<Pack> {
         .map(|(path, p)| (*path, game_of(p)))
         .find(|(_, g)| !g.is_empty())
         .unwrap_or((*first_path, Vec::new()));
+    // The descriptions every pack with levels must carry (an empty part carries none).
+    let with_levels = packs.iter().find(|(_, p)| !p.levels.is_empty());
     let mut merged = first.clone();
     for (path, pack) in &packs[1..] {
         let theirs = game_of(pack);
@@ -116,9 +118,7 @@ pub fn join(packs: &[(&PathBuf, Pack)]) -> Result<Pack> {
                     .join(", ")
             );
         }
-        // An empty pack (a part whose runs found nothing) carries no description and joins
-        // as nothing; the others must carry the same.
-        if let Some((with_path, with)) = packs.iter().find(|(_, p)| !p.levels.is_empty()) {
+        if let Some((with_path, with)) = with_levels {
             if !pack.levels.is_empty() && pack.sources != with.sources {
                 bail!(
                     "{} and {} carry different game descriptions (a VGDL file changed \
