@@ -1041,3 +1041,67 @@ fn a_split_ga_run_and_a_split_profile_are_the_one_process_runs_byte_for_byte() {
         stderr(&o)
     );
 }
+
+/// Issue 70: a GA run stopped at its time limit keeps the best level it had found, written as
+/// soon as it was found and tagged unfinished; a run that ends has no such tag.
+#[test]
+fn a_ga_run_stopped_at_its_time_limit_keeps_its_best_level_so_far() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = write(dir.path(), "door.txt", DOOR);
+    write(dir.path(), "door_lvl0.txt", DOOR_LEVEL);
+    let out = dir.path().join("stopped.ron");
+    // Far more generations than 3 s allow (about 0.1 s each).
+    let o = studio(&[
+        "generate",
+        "--vgdl",
+        s(&game),
+        "--count",
+        "2",
+        "--seed",
+        "3",
+        "--population",
+        "8",
+        "--generations",
+        "500",
+        "--ticks",
+        "100",
+        "--time-limit",
+        "3",
+        "--out",
+        s(&out),
+    ]);
+    assert_eq!(o.status.code(), Some(124), "{}", stderr(&o));
+    let kept = std::fs::read_to_string(&out).unwrap();
+    assert!(
+        kept.contains("unfinished: the best after generation"),
+        "{kept}"
+    );
+    assert!(kept.contains("\"alpha 1\""), "{kept}");
+    assert!(!kept.contains("\"alpha 2\""), "{kept}");
+    // The pack opens: the kept level is a whole level of the game.
+    let v = studio(&["validate", s(&out), "--games", "1"]);
+    assert!(v.status.success(), "{}", stderr(&v));
+
+    let done = dir.path().join("done.ron");
+    let o = studio(&[
+        "generate",
+        "--vgdl",
+        s(&game),
+        "--count",
+        "1",
+        "--seed",
+        "3",
+        "--population",
+        "8",
+        "--generations",
+        "1",
+        "--ticks",
+        "100",
+        "--out",
+        s(&done),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!std::fs::read_to_string(&done)
+        .unwrap()
+        .contains("unfinished"));
+}

@@ -4,7 +4,7 @@
 //! minutes (docs/files.md). Every file the studio writes is replaced atomically and written
 //! under a lock the kernel frees when the process ends, so a command stopped mid-save leaves the
 //! old file or the new one, never a mix; a `generate --out` run keeps the pack it saved last
-//! (every 10 s).
+//! (every 10 s), and `generate --vgdl` writes each run's best level as it improves.
 
 use std::ffi::OsString;
 use std::process::ExitCode;
@@ -78,7 +78,8 @@ pub fn start(limit: Duration, command: &str) {
             eprintln!(
                 "\nerror: `level-studio {command}` ran past its time limit of {} s \
                  (--time-limit) and was stopped; the files it wrote are whole (each is \
-                 replaced at once), and one it had not finished was not written",
+                 replaced at once), and one it had not finished was not written (a GA run \
+                 on a VGDL game keeps the best level it had found, tagged unfinished)",
                 limit.as_secs_f64()
             );
             std::process::exit(i32::from(EXIT));

@@ -293,4 +293,46 @@ mod tests {
         assert!(run.history[0].feasible > 0);
         assert!(!run.feasible.is_empty());
     }
+    #[test]
+    fn the_best_so_far_is_told_each_time_it_improves_and_the_run_is_unchanged() {
+        let ga = BoardEvolution {
+            width: 6,
+            height: 6,
+            fitness: Fitness::Beta,
+        };
+        let settings = Settings {
+            population: 16,
+            generations: 6,
+            seed: 2,
+            ..Settings::default()
+        };
+        let mut told: Vec<(usize, f64, Grid<Cell>)> = Vec::new();
+        let run = studio_core::evolve::evolve_keeping_best(
+            &ga,
+            &settings,
+            &Cancel::default(),
+            &mut |_| {},
+            &mut |generation, best| {
+                told.push((generation, best.evaluation.fitness(), best.cells.clone()));
+            },
+        );
+        let plain = evolve(&ga, &settings, &Cancel::default(), &mut |_| {});
+        // Hearing the best changes nothing about the run.
+        assert!(run
+            .feasible
+            .iter()
+            .map(|i| &i.cells)
+            .eq(plain.feasible.iter().map(|i| &i.cells)));
+        // Told in order of generation, each better than the last, the last one the run's best.
+        assert!(!told.is_empty());
+        assert!(told
+            .windows(2)
+            .all(|w| w[0].0 < w[1].0 && w[0].1 <= w[1].1 && w[0].2 != w[1].2));
+        let last = told.last().unwrap();
+        assert_eq!(last.2, run.feasible[0].cells);
+        // A generation that tells a best has it among the run's history's best so far.
+        for (generation, fitness, _) in &told {
+            assert_eq!(run.history[*generation].best_feasible, Some(*fitness));
+        }
+    }
 }

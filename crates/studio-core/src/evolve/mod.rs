@@ -256,6 +256,45 @@ pub fn evolve_reporting<G: Evolvable>(
     on_generation: &mut dyn FnMut(&GenerationStats),
     on_judged: &mut dyn FnMut(usize, usize),
 ) -> Run<G::Cell> {
+    run_ga(
+        game,
+        settings,
+        cancel,
+        on_generation,
+        on_judged,
+        &mut |_, _| {},
+    )
+}
+
+/// As [`evolve`], and `on_best(generation, best)` hears the best feasible level found so far
+/// each time a generation finds a better one, before that generation's figures. A command
+/// writes it out, so a run stopped at its time limit, or killed, keeps the best it had.
+pub fn evolve_keeping_best<G: Evolvable>(
+    game: &G,
+    settings: &Settings,
+    cancel: &Cancel,
+    on_generation: &mut dyn FnMut(&GenerationStats),
+    on_best: &mut dyn FnMut(usize, &Individual<G::Cell>),
+) -> Run<G::Cell> {
+    run_ga(
+        game,
+        settings,
+        cancel,
+        on_generation,
+        &mut |_, _| {},
+        on_best,
+    )
+}
+
+/// The GA, with every report it makes.
+fn run_ga<G: Evolvable>(
+    game: &G,
+    settings: &Settings,
+    cancel: &Cancel,
+    on_generation: &mut dyn FnMut(&GenerationStats),
+    on_judged: &mut dyn FnMut(usize, usize),
+    on_best: &mut dyn FnMut(usize, &Individual<G::Cell>),
+) -> Run<G::Cell> {
     let population = settings.population.max(2);
     let mut rng = Rng::derive(settings.seed, 0x4649_3250);
     let mut judged: HashMap<Grid<G::Cell>, Evaluation> = HashMap::new();
@@ -271,6 +310,7 @@ pub fn evolve_reporting<G: Evolvable>(
     let mut current = judge(game, initial, settings.seed, &mut judged, &mut judge_ctx);
     let mut history = Vec::new();
     let (mut cancelled, mut stopped) = (false, false);
+    let mut best_told: Option<Grid<G::Cell>> = None;
     for generation in 0..=settings.generations {
         if generation == 0 && cancel.is_cancelled() {
             cancelled = true;
@@ -295,6 +335,12 @@ pub fn evolve_reporting<G: Evolvable>(
             );
         }
         remember(&mut archive, &current);
+        if let Some(best) = archive.first() {
+            if best_told.as_ref() != Some(&best.cells) {
+                on_best(generation, best);
+                best_told = Some(best.cells.clone());
+            }
+        }
         let stats = GenerationStats {
             generation,
             best_feasible: archive.first().map(|b| b.evaluation.fitness()),

@@ -15,7 +15,7 @@ use studio_core::evolve::{self as ga, Settings};
 use studio_core::generation::Shard;
 use studio_core::grid::Grid;
 use studio_core::jobs::Cancel;
-use studio_core::level::Pack;
+use studio_core::level::{Level, Pack};
 
 /// `generate --vgdl`.
 #[derive(Args, Debug)]
@@ -190,15 +190,44 @@ pub(crate) fn evolve_pack(
             settings.generations,
             settings.seed
         );
-        let run = ga::evolve(ga, &settings, &Cancel::default(), &mut |s| {
-            eprintln!(
-                "  generation {}: {} feasible, best {}",
-                s.generation,
-                s.feasible,
-                s.best_feasible
-                    .map_or("none yet".into(), |b| format!("{b:.3}"))
-            );
-        });
+        // Each better level is written at once, tagged unfinished, in the place the run's
+        // level takes: a run stopped at its time limit, or killed, keeps the best it found.
+        let mut unfinished_save = None;
+        let run = ga::evolve_keeping_best(
+            ga,
+            &settings,
+            &Cancel::default(),
+            &mut |s| {
+                eprintln!(
+                    "  generation {}: {} feasible, best {}",
+                    s.generation,
+                    s.feasible,
+                    s.best_feasible
+                        .map_or("none yet".into(), |b| format!("{b:.3}"))
+                );
+            },
+            &mut |generation, best| {
+                if unfinished_save.is_some() {
+                    return;
+                }
+                let mut so_far = pack.clone();
+                let mut level = run_level(g, fitness, i, settings.seed, best);
+                level.tags.insert(
+                    1,
+                    format!(
+                        "unfinished: the best after generation {generation} of {}",
+                        settings.generations
+                    ),
+                );
+                so_far.levels.push(level);
+                if let Err(e) = save(&so_far) {
+                    unfinished_save = Some(e);
+                }
+            },
+        );
+        if let Some(e) = unfinished_save {
+            return Err(e);
+        }
         let Some(best) = run.feasible.into_iter().next() else {
             let nearest = run
                 .infeasible
@@ -214,23 +243,35 @@ pub(crate) fn evolve_pack(
             best.evaluation.fitness(),
             evolve::mean_group_size(g, std::slice::from_ref(&best.cells))
         );
-        let mut level = g.level(
-            format!("{} {}", fitness.name(), i + 1),
-            evolve::rows_of(g, &best.cells),
-        );
-        level.tags = vec![
-            "generated".into(),
-            format!("fi2pop-{}", fitness.name()),
-            format!("seed {}", settings.seed),
-            format!("fitness {:.3}", best.evaluation.fitness()),
-        ];
-        for t in &best.evaluation.terms {
-            level.tags.push(format!("{}: {}", t.name, t.text));
-        }
-        pack.levels.push(level);
+        pack.levels
+            .push(run_level(g, fitness, i, settings.seed, &best));
         save(&pack)?;
     }
     Ok((pack, failed))
+}
+
+/// The level run `i` (from 0) keeps, named and tagged with its seed, fitness and terms.
+fn run_level(
+    g: &'static VgdlGame,
+    fitness: Fitness,
+    i: u64,
+    seed: u64,
+    best: &ga::Individual<u8>,
+) -> Level {
+    let mut level = g.level(
+        format!("{} {}", fitness.name(), i + 1),
+        evolve::rows_of(g, &best.cells),
+    );
+    level.tags = vec![
+        "generated".into(),
+        format!("fi2pop-{}", fitness.name()),
+        format!("seed {seed}"),
+        format!("fitness {:.3}", best.evaluation.fitness()),
+    ];
+    for t in &best.evaluation.terms {
+        level.tags.push(format!("{}: {}", t.name, t.text));
+    }
+    level
 }
 
 /// Runs `generate --vgdl`.
