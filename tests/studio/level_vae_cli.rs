@@ -156,6 +156,70 @@ fn a_longcat_vae_trains_the_same_twice_and_generates_evaluates_and_walks() {
     let cells: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
     assert_eq!(cells["decoding"], "cells", "{cells}");
 
+    // Issue 68: the same eval judged by 3 processes and merged is the one-process report
+    // (but the decoding time, which is the merging process's own).
+    let model = s(&a).to_string();
+    let eval_words = |extra: &[&str]| -> Vec<String> {
+        let mut w: Vec<String> = [
+            "eval",
+            "--model",
+            &model,
+            "--count",
+            "20",
+            "--seed",
+            "0",
+            "--cell-by-cell",
+        ]
+        .iter()
+        .map(|x| x.to_string())
+        .collect();
+        w.extend(extra.iter().map(|x| x.to_string()));
+        w
+    };
+    let run = |w: &[String]| studio(&w.iter().map(String::as_str).collect::<Vec<_>>());
+    let part = |i: usize, n: usize, seed: &str| {
+        let path = dir.path().join(format!("eval-{i}-{n}-{seed}.json"));
+        let shard = format!("{i}/{n}");
+        let mut w = eval_words(&["--shard", &shard, "--out", s(&path)]);
+        w[6] = seed.to_string();
+        assert_ok(&run(&w));
+        path
+    };
+    let parts: Vec<PathBuf> = (1..=3).map(|i| part(i, 3, "0")).collect();
+    let o = run(&eval_words(&[
+        "--json",
+        "--merge",
+        s(&parts[1]),
+        s(&parts[2]),
+        s(&parts[0]),
+    ]));
+    assert_ok(&o);
+    let mut merged: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let mut one = cells.clone();
+    merged["ms_per_level"] = 0.into();
+    one["ms_per_level"] = 0.into();
+    assert_eq!(merged, one);
+    let refused = |extra: &[&str], words: &str| {
+        let o = run(&eval_words(extra));
+        assert!(!o.status.success());
+        assert!(stderr(&o).contains(words), "{words}: {}", stderr(&o));
+    };
+    refused(
+        &["--merge", s(&parts[0]), s(&parts[1])],
+        "part 3/3 is missing",
+    );
+    refused(&["--merge", s(&parts[0]), s(&parts[0])], "given twice");
+    let other_seed = part(3, 3, "1");
+    refused(
+        &["--merge", s(&parts[0]), s(&parts[1]), s(&other_seed)],
+        "it was made with --seed 1, this run has 0",
+    );
+    refused(
+        &["--shard", "1/21", "--out", s(&dir.path().join("x.json"))],
+        "more parts than the 20 levels",
+    );
+    refused(&["--merge", s(&pack)], "not a level VAE eval part");
+
     let walk = dir.path().join("walk.ron");
     let o = studio(&[
         "interpolate",

@@ -12,8 +12,10 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Instant;
 use studio_core::files;
+use studio_core::generation::Shard;
 use studio_core::jobs::Cancel;
 use studio_core::level::Pack;
+use studio_core::parts::{self, PartKind};
 use studio_ml::level_vae::{self, inpaint, LevelVaeGenerator};
 
 /// The model name `train` takes for a level VAE.
@@ -217,6 +219,95 @@ struct EvalArgs {
     /// Print one JSON object.
     #[arg(long)]
     json: bool,
+    /// This process's part of the eval, I/N (I from 1 to N): it draws every level (cheap) but
+    /// judges only the I-th of N consecutive blocks (the game's analysis, the slow part) and
+    /// writes their verdicts to --out; `--merge` then makes the one-process run's report.
+    #[arg(long, value_name = "I/N", value_parser = Shard::parse, requires = "out")]
+    shard: Option<Shard>,
+    /// The part file a `--shard` run writes.
+    #[arg(long, value_name = "PART", requires = "shard")]
+    out: Option<PathBuf>,
+    /// Makes the report from the parts of a `--shard` run (with the flags the parts were made
+    /// with; `--json` may differ) instead of judging.
+    #[arg(long, value_name = "PART", num_args = 1.., conflicts_with = "shard")]
+    merge: Vec<PathBuf>,
+}
+
+/// A level VAE eval's part files.
+const EVAL_PART: PartKind = PartKind {
+    format: "level-studio level-vae eval part",
+    version: 1,
+    what: "a level VAE eval part",
+    written_by: "`eval --model FILE.safetensors … --shard I/N --out PART`",
+    flags: "--model, --count, --seed, --width, --temperature and --cell-by-cell",
+};
+
+/// What an eval's verdicts depend on: the weights (their stamp), the levels asked for and how
+/// they were drawn. Compared whole at the merge.
+fn eval_key(model: &level_vae::LevelVae, args: &EvalArgs, temperature: f64) -> serde_json::Value {
+    serde_json::json!({
+        "weights": model.sidecar.weights.as_ref().map(|w| format!("{} bytes, {}", w.bytes, w.fnv1a)),
+        "count": args.count,
+        "seed": args.seed,
+        "width": args.width,
+        "temperature": temperature.to_bits(),
+        "cell_by_cell": args.cell_by_cell,
+    })
+}
+
+/// How another eval's key differs from this one's, in words.
+fn eval_difference(theirs: &serde_json::Value, ours: &serde_json::Value) -> String {
+    for (key, flag) in [
+        ("weights", "--model (its weights)"),
+        ("count", "--count"),
+        ("seed", "--seed"),
+        ("width", "--width"),
+        ("temperature", "--temperature"),
+        ("cell_by_cell", "--cell-by-cell"),
+    ] {
+        if theirs.get(key) != ours.get(key) {
+            let shown = |v: Option<&serde_json::Value>| match (key, v) {
+                ("temperature", Some(t)) => t
+                    .as_u64()
+                    .map_or("?".into(), |b| f64::from_bits(b).to_string()),
+                (_, Some(v)) => v.to_string(),
+                (_, None) => "?".into(),
+            };
+            return format!(
+                "it was made with {flag} {}, this run has {}",
+                shown(theirs.get(key)),
+                shown(ours.get(key))
+            );
+        }
+    }
+    "its run differs".into()
+}
+
+/// The verdicts of every level, from the N parts of this very eval.
+fn merged_verdicts(
+    args: &EvalArgs,
+    key: &serde_json::Value,
+) -> Result<Vec<level_vae::eval::Verdicts>> {
+    let parts: Vec<(PathBuf, Shard, Vec<level_vae::eval::Verdicts>)> =
+        parts::read_all(&args.merge, EVAL_PART, key, &eval_difference)
+            .map_err(|e| anyhow!("{e}"))?;
+    let mut all = Vec::with_capacity(args.count);
+    for (path, shard, verdicts) in parts {
+        let block = shard.block(args.count);
+        if verdicts.len() != block.len() {
+            bail!(
+                "{}: it holds {} verdicts, part {}/{} of {} levels has {} (damaged, or edited)",
+                path.display(),
+                verdicts.len(),
+                shard.index,
+                shard.of,
+                args.count,
+                block.len()
+            );
+        }
+        all.extend(verdicts);
+    }
+    Ok(all)
 }
 
 /// Runs `eval --model FILE.safetensors` on its words.
@@ -234,16 +325,54 @@ pub fn eval(words: &[OsString]) -> Result<ExitCode> {
     if args.cell_by_cell {
         model = model.cell_by_cell();
     }
-    let report = level_vae::evaluate(
+    let temperature = args
+        .temperature
+        .unwrap_or_else(|| model.sidecar.default_temperature());
+    let cancel = Cancel::default();
+    let key = eval_key(&model, &args, temperature);
+    if let Some(shard) = args.shard {
+        if shard.of > args.count {
+            bail!(
+                "--shard {}/{}: more parts than the {} levels asked (--count)",
+                shard.index,
+                shard.of,
+                args.count
+            );
+        }
+    }
+    let (levels, ms_per_level) = level_vae::eval::draw(
         &model,
         args.count,
         args.seed,
         args.width,
-        args.temperature
-            .unwrap_or_else(|| model.sidecar.default_temperature()),
-        &Cancel::default(),
+        temperature,
+        &cancel,
     )
     .map_err(|e| anyhow!("{e}"))?;
+    let verdicts = match (args.shard, &args.out) {
+        (Some(shard), Some(out)) => {
+            let block = shard.block(args.count);
+            let verdicts =
+                level_vae::eval::judge(&model, &levels, block.clone(), args.seed, &cancel)
+                    .map_err(|e| anyhow!("{e}"))?;
+            parts::write(out, EVAL_PART, shard, &key, &verdicts).map_err(|e| anyhow!("{e}"))?;
+            println!(
+                "part {}/{}: judged levels {} to {} of {}; wrote {}",
+                shard.index,
+                shard.of,
+                block.start + 1,
+                block.end,
+                args.count,
+                out.display()
+            );
+            return Ok(ExitCode::SUCCESS);
+        }
+        _ if !args.merge.is_empty() => merged_verdicts(&args, &key)?,
+        _ => level_vae::eval::judge(&model, &levels, 0..args.count, args.seed, &cancel)
+            .map_err(|e| anyhow!("{e}"))?,
+    };
+    let report = level_vae::eval::report(&model, &levels, &verdicts, ms_per_level, temperature)
+        .map_err(|e| anyhow!("{e}"))?;
     if args.json {
         println!("{}", serde_json::to_string(&report)?);
     } else {

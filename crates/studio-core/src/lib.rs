@@ -24,6 +24,7 @@ pub mod grid;
 pub mod io;
 pub mod jobs;
 pub mod level;
+pub mod parts;
 pub mod rng;
 pub mod search;
 pub mod symmetry;

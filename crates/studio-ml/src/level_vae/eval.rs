@@ -6,7 +6,7 @@
 use super::data;
 use super::model::{LevelVae, LevelVaeError};
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::time::Instant;
 use studio_core::game::AnalyseOptions;
 use studio_core::jobs::{Cancel, JobError};
@@ -47,9 +47,17 @@ pub struct EvalReport {
     pub temperature: f64,
 }
 
-/// One level's verdicts: the game's rules accept it, its analysis passes it, and its
-/// analysis's `solvable` field (where it has one).
-type Verdicts = (bool, bool, Option<bool>);
+/// One level's verdicts: the game's rules accept it (`legal`), its analysis passes it
+/// (`playable`), and its analysis's `solvable` field, where it has one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Verdicts {
+    /// The game's rules accept it.
+    pub legal: bool,
+    /// Its analysis passes it.
+    pub playable: bool,
+    /// Its analysis's `solvable` field, where it has one.
+    pub solvable: Option<bool>,
+}
 
 /// Generates `count` raw levels (`width` columns for a side-scroller's windows, else the
 /// training sizes in turn) with `seed` at cell `temperature` (0: argmax) and measures them.
@@ -64,6 +72,24 @@ pub fn evaluate(
     temperature: f64,
     cancel: &Cancel,
 ) -> Result<EvalReport, LevelVaeError> {
+    let (levels, ms_per_level) = draw(model, count, seed, width, temperature, cancel)?;
+    let verdicts = judge(model, &levels, 0..count, seed, cancel)?;
+    report(model, &levels, &verdicts, ms_per_level, temperature)
+}
+
+/// The `count` raw levels [`evaluate`] judges, in its order, and the milliseconds each took
+/// to decode. The draws are one seeded stream, so any process makes the same levels.
+///
+/// # Errors
+/// A tensor failure, or a cancelled run.
+pub fn draw(
+    model: &LevelVae,
+    count: usize,
+    seed: u64,
+    width: Option<usize>,
+    temperature: f64,
+    cancel: &Cancel,
+) -> Result<(Vec<Vec<String>>, f64), LevelVaeError> {
     let game = model.game()?;
     let side = &model.sidecar;
     let mut rng = Rng::derive(seed, 0xe7a1);
@@ -91,12 +117,34 @@ pub fn evaluate(
         levels.push(rows);
     }
     let ms_per_level = started.elapsed().as_secs_f64() * 1000.0 / count.max(1) as f64;
-    let verdicts: Vec<Verdicts> = levels
+    Ok((levels, ms_per_level))
+}
+
+/// The verdicts on the levels numbered `which` of `levels` (the game's analysis, in
+/// parallel, level i with seed `seed + i` wherever it is judged): the slow part of an eval,
+/// which `eval --shard` splits.
+///
+/// # Errors
+/// A model of no registered game, or a cancelled run.
+pub fn judge(
+    model: &LevelVae,
+    levels: &[Vec<String>],
+    which: std::ops::Range<usize>,
+    seed: u64,
+    cancel: &Cancel,
+) -> Result<Vec<Verdicts>, LevelVaeError> {
+    let game = model.game()?;
+    let refused = Verdicts {
+        legal: false,
+        playable: false,
+        solvable: None,
+    };
+    levels[which.clone()]
         .par_iter()
-        .enumerate()
-        .map(|(i, rows)| {
+        .zip(which)
+        .map(|(rows, i)| {
             if game.check(rows).is_err() {
-                return Ok((false, false, None));
+                return Ok(refused);
             }
             let level = Level::bare(game.id(), format!("eval-{i}"), rows.clone());
             let options = AnalyseOptions {
@@ -104,24 +152,42 @@ pub fn evaluate(
                 ..Default::default()
             };
             match game.analyse(&level, &options, cancel) {
-                Ok(a) => Ok((
-                    true,
-                    a.verdict.pass,
-                    a.fields.get("solvable").and_then(|v| v.as_bool()),
-                )),
+                Ok(a) => Ok(Verdicts {
+                    legal: true,
+                    playable: a.verdict.pass,
+                    solvable: a.fields.get("solvable").and_then(|v| v.as_bool()),
+                }),
                 Err(JobError::Cancelled) => Err(LevelVaeError::Cancelled),
-                Err(JobError::Failed(_)) => Ok((true, false, None)),
+                Err(JobError::Failed(_)) => Ok(Verdicts {
+                    legal: true,
+                    ..refused
+                }),
             }
         })
-        .collect::<Result<_, _>>()?;
+        .collect()
+}
+
+/// The report on `levels` (as [`draw`] made them) with their `verdicts`.
+///
+/// # Errors
+/// A tensor failure reconstructing the held-out levels.
+pub fn report(
+    model: &LevelVae,
+    levels: &[Vec<String>],
+    verdicts: &[Verdicts],
+    ms_per_level: f64,
+    temperature: f64,
+) -> Result<EvalReport, LevelVaeError> {
+    let side = &model.sidecar;
+    let count = levels.len();
     let n = count.max(1) as f64;
     let share = |f: &dyn Fn(&Verdicts) -> bool| verdicts.iter().filter(|v| f(v)).count() as f64 / n;
     let solvable = verdicts
         .iter()
-        .any(|v| v.2.is_some())
-        .then(|| share(&|v| v.2 == Some(true)));
+        .any(|v| v.solvable.is_some())
+        .then(|| share(&|v| v.solvable == Some(true)));
     let copies = levels.iter().map(|r| side.copied_share(r)).sum::<f64>() / n;
-    let mut distinct = levels.clone();
+    let mut distinct = levels.to_vec();
     distinct.sort();
     distinct.dedup();
     let palette = side.palette();
@@ -139,12 +205,12 @@ pub fn evaluate(
     Ok(EvalReport {
         game: side.game.clone(),
         count,
-        playable: share(&|v| v.1),
-        legal: share(&|v| v.0),
+        playable: share(&|v| v.playable),
+        legal: share(&|v| v.legal),
         solvable,
         copies,
         distinct: distinct.len() as f64 / n,
-        e_distance: data::energy_distance(&shares(&levels), &shares(&side.holdout)),
+        e_distance: data::energy_distance(&shares(levels), &shares(&side.holdout)),
         reconstruction: right as f64 / cells.max(1) as f64,
         ms_per_level,
         decoding: if model.score_decoder().is_some() {

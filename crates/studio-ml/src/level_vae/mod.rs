@@ -7,7 +7,7 @@
 //! here.
 
 mod data;
-mod eval;
+pub mod eval;
 mod generator;
 pub mod inpaint;
 mod model;

@@ -14,11 +14,16 @@ use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use studio_core::generation::Shard;
 use studio_core::io;
+use studio_core::parts::{self, PartKind};
 
-/// The `format` of a part file.
-const FORMAT: &str = "level-studio profile part";
-/// The part file's layout; a part of another version is refused.
-const VERSION: u32 = 1;
+/// A profile's part files.
+const KIND: PartKind = PartKind {
+    format: "level-studio profile part",
+    version: 1,
+    what: "a profile part",
+    written_by: "`eval --vgdl … --shard I/N --out PART`",
+    flags: "--vgdl, --profile, --games, --seed, --budget and --ticks",
+};
 
 /// One level of a profile run: its game (its place in `--vgdl`), its side (0 α, 1 β) and its
 /// place on that side.
@@ -99,17 +104,6 @@ struct PartLevel {
     range: [u64; 2],
 }
 
-/// A part file.
-#[derive(Debug, Serialize, Deserialize)]
-struct Part {
-    format: String,
-    version: u32,
-    /// `[I, N]`.
-    shard: [usize; 2],
-    run: Value,
-    levels: Vec<PartLevel>,
-}
-
 fn bits(v: &[f64]) -> Vec<u64> {
     v.iter().map(|x| x.to_bits()).collect()
 }
@@ -125,44 +119,17 @@ pub(crate) fn write_part(
     run: &Value,
     played: &[(Unit, LevelGames)],
 ) -> Result<()> {
-    let part = Part {
-        format: FORMAT.into(),
-        version: VERSION,
-        shard: [shard.index, shard.of],
-        run: run.clone(),
-        levels: played
-            .iter()
-            .map(|(unit, g)| PartLevel {
-                unit: *unit,
-                win_rate: bits(&g.win_rate),
-                mean_score: bits(&g.mean_score),
-                rank: bits(&g.rank),
-                range: [g.range.0.to_bits(), g.range.1.to_bits()],
-            })
-            .collect(),
-    };
-    let text = serde_json::to_string_pretty(&part)?;
-    io::write_atomic(path, text.as_bytes()).map_err(|e| anyhow!("{e}"))
-}
-
-/// Reads one part, refusing a file that is not one.
-fn read_part(path: &Path) -> Result<Part> {
-    let text = io::read_text(path).map_err(|e| anyhow!("{e}"))?;
-    let part: Part = serde_json::from_str(&text).map_err(|e| {
-        anyhow!(
-            "{}: not a profile part written by `eval --vgdl … --shard I/N --out PART` ({e})",
-            path.display()
-        )
-    })?;
-    if part.format != FORMAT || part.version != VERSION {
-        bail!(
-            "{}: a {:?} file of version {}, not a {FORMAT:?} of version {VERSION}",
-            path.display(),
-            part.format,
-            part.version
-        );
-    }
-    Ok(part)
+    let levels: Vec<PartLevel> = played
+        .iter()
+        .map(|(unit, g)| PartLevel {
+            unit: *unit,
+            win_rate: bits(&g.win_rate),
+            mean_score: bits(&g.mean_score),
+            rank: bits(&g.rank),
+            range: [g.range.0.to_bits(), g.range.1.to_bits()],
+        })
+        .collect();
+    parts::write(path, KIND, shard, run, &levels).map_err(|e| anyhow!("{e}"))
 }
 
 /// The first field in which two runs' keys differ, as words.
@@ -216,54 +183,12 @@ fn difference(part: &Value, here: &Value) -> String {
 /// A part that does not read; parts of another run, another split, twice the same part, a
 /// missing part, or a part whose levels are not its block's.
 pub(crate) fn merge(paths: &[PathBuf], run: &Value, units: &[Unit]) -> Result<Vec<LevelGames>> {
-    let mut parts: Vec<(PathBuf, Part)> = Vec::new();
-    for path in paths {
-        let part = read_part(path)?;
-        if &part.run != run {
-            bail!(
-                "{}: a part of another run: {} (merge the parts of one run with its own \
-                 --vgdl, --profile, --games, --seed, --budget and --ticks)",
-                path.display(),
-                difference(&part.run, run)
-            );
-        }
-        if let Some((first, p)) = parts.first() {
-            if p.shard[1] != part.shard[1] {
-                bail!(
-                    "{} is part {}/{} but {} is part {}/{}: the parts of one split",
-                    path.display(),
-                    part.shard[0],
-                    part.shard[1],
-                    first.display(),
-                    p.shard[0],
-                    p.shard[1]
-                );
-            }
-        }
-        if let Some((twice, _)) = parts.iter().find(|(_, p)| p.shard == part.shard) {
-            bail!(
-                "part {}/{} given twice ({} and {})",
-                part.shard[0],
-                part.shard[1],
-                twice.display(),
-                path.display()
-            );
-        }
-        parts.push((path.clone(), part));
-    }
-    let of = parts.first().map_or(0, |(_, p)| p.shard[1]);
-    if let Some(missing) = (1..=of).find(|i| !parts.iter().any(|(_, p)| p.shard[0] == *i)) {
-        bail!("part {missing}/{of} is missing: give all {of} parts");
-    }
-    parts.sort_by_key(|(_, p)| p.shard[0]);
+    let parts: Vec<(PathBuf, Shard, Vec<PartLevel>)> =
+        parts::read_all(paths, KIND, run, &difference).map_err(|e| anyhow!("{e}"))?;
     let mut out = Vec::with_capacity(units.len());
-    for (path, part) in parts {
-        let shard = Shard {
-            index: part.shard[0],
-            of: part.shard[1],
-        };
+    for (path, shard, levels) in parts {
         let block = &units[shard.block(units.len())];
-        let theirs: Vec<Unit> = part.levels.iter().map(|l| l.unit).collect();
+        let theirs: Vec<Unit> = levels.iter().map(|l| l.unit).collect();
         if theirs != block {
             bail!(
                 "{}: its levels are not part {}/{}'s of this run (damaged, or edited)",
@@ -272,7 +197,7 @@ pub(crate) fn merge(paths: &[PathBuf], run: &Value, units: &[Unit]) -> Result<Ve
                 shard.of
             );
         }
-        out.extend(part.levels.into_iter().map(|l| LevelGames {
+        out.extend(levels.into_iter().map(|l| LevelGames {
             win_rate: floats(&l.win_rate),
             mean_score: floats(&l.mean_score),
             rank: floats(&l.rank),
