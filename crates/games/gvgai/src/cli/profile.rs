@@ -517,11 +517,12 @@ fn print_per_level(p: &GameProfile) {
     println!();
 }
 
-/// `eval --vgdl …`: one table, a row per agent, then the spread.
+/// `eval --vgdl …`: one table, a row per agent, then the spread (the name column as wide as
+/// the longest agent's name, "random search").
 fn print_table(title: &str, t: &Table) {
     println!("{title}");
     println!(
-        "{:<10} {:>6} {:>6} {:>22} {:>6} {:>6} {:>22} {:>6}",
+        "{:<13} {:>6} {:>6} {:>22} {:>6} {:>6} {:>22} {:>6}",
         "agent",
         "α win",
         "β win",
@@ -534,7 +535,7 @@ fn print_table(title: &str, t: &Table) {
     let ci = |f: &Figure| format!("{:+.2} [{:+.2}, {:+.2}]", f.value, f.ci95.0, f.ci95.1);
     for r in &t.rows {
         println!(
-            "{:<10} {:>6.2} {:>6.2} {:>22} {:>6.3} {:>6.3} {:>22} {:>+8.2}",
+            "{:<13} {:>6.2} {:>6.2} {:>22} {:>6.3} {:>6.3} {:>22} {:>+8.2}",
             profiles::display_name(&r.agent),
             r.win[0].value,
             r.win[1].value,
@@ -546,7 +547,7 @@ fn print_table(title: &str, t: &Table) {
         );
     }
     println!(
-        "{:<10} {:>6.2} {:>6.2} {:>22} {:>6.3} {:>6.3} {:>22}",
+        "{:<13} {:>6.2} {:>6.2} {:>22} {:>6.3} {:>6.3} {:>22}",
         "spread",
         t.spread_win[0].value,
         t.spread_win[1].value,
