@@ -505,14 +505,22 @@ fn a_command_past_its_time_limit_stops_at_it_and_loses_nothing() {
         .unwrap();
     let took = started.elapsed().as_secs_f64();
     assert_eq!(o.status.code(), Some(124), "{}", stderr(&o));
+    // Asked to stop 0.2 s before the limit, as Ctrl-C asks it, the run writes what it made;
+    // past the limit it would have been ended at once.
+    let said = stderr(&o);
     assert!(
-        stderr(&o).contains("ran past its time limit of 1 s"),
-        "{}",
-        stderr(&o)
+        said.contains("stopped at its time limit")
+            || said.contains("ran past its time limit of 1 s"),
+        "{said}"
     );
-    assert!((1.0..10.0).contains(&took), "{took} s");
-    // The pack there before is whole: the run had saved nothing yet over it.
-    assert_eq!(std::fs::read(&out).unwrap(), before);
+    assert!((0.7..10.0).contains(&took), "{took} s");
+    // The pack is whole: the levels made before the stop, or (ended at the limit before
+    // writing) the pack that was there.
+    let now = std::fs::read(&out).unwrap();
+    if now != before {
+        let levels = files::load_levels(&out).unwrap();
+        assert!((1..5000).contains(&levels.len()), "{}", levels.len());
+    }
     // A limit that is no number of seconds is refused before anything runs.
     for bad in ["0", "-3", "soon", "1e30"] {
         let o = studio()

@@ -292,6 +292,7 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
     // Ctrl-C stops the run and writes what it made (a search: the best it found); a second
     // Ctrl-C ends the program at once.
     let _interrupt = interrupt::stop_on_ctrl_c(&cancel);
+    crate::time_limit::stop_before_limit(&cancel);
     let asked = args
         .shard
         .map_or(request.count, |s| s.block(request.count).len());
@@ -330,6 +331,10 @@ pub fn run(args: &GenerateArgs) -> Result<ExitCode> {
     }
     out.save(&pack)?;
     report(&pack, &out, summary.attempts, asked);
+    if crate::time_limit::stopped() {
+        eprintln!("stopped at its time limit (--time-limit): what was made is written");
+        return Ok(ExitCode::from(crate::time_limit::EXIT));
+    }
     Ok(ExitCode::SUCCESS)
 }
 

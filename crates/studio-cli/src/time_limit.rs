@@ -4,11 +4,16 @@
 //! minutes (docs/files.md). Every file the studio writes is replaced atomically and written
 //! under a lock the kernel frees when the process ends, so a command stopped mid-save leaves the
 //! old file or the new one, never a mix; a `generate --out` run keeps the pack it saved last
-//! (every 10 s), and `generate --vgdl` writes each run's best level as it improves.
+//! (every 10 s), and `generate --vgdl` writes each run's best level as it improves. Shortly
+//! before the limit, a `generate` run is asked to stop as Ctrl-C asks it, so it writes what
+//! it made (a search: its best) and ends with the same exit code.
 
 use std::ffi::OsString;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
 use std::time::Duration;
+use studio_core::jobs::Cancel;
 
 /// The exit code of a command stopped at its time limit.
 pub const EXIT: u8 = 124;
@@ -68,13 +73,55 @@ fn parse(value: &str) -> Result<Duration, String> {
     }
 }
 
-/// Ends the process once `limit` has passed, saying which command ran past it.
+/// The searches and sweeps asked to stop before the limit (see [`stop_before_limit`]).
+static STOPS: Mutex<Vec<Cancel>> = Mutex::new(Vec::new());
+/// True once the limit's stop was asked of them.
+static STOPPED: AtomicBool = AtomicBool::new(false);
+/// The longest time before the limit that a run is asked to stop.
+const MOST_GRACE: Duration = Duration::from_secs(2);
+
+/// How long before `limit` a run is asked to stop: a fifth of it, at most 2 s.
+fn grace(limit: Duration) -> Duration {
+    (limit / 5).min(MOST_GRACE)
+}
+
+/// Has `cancel` asked to stop ([`Cancel::stop`], as Ctrl-C does) shortly before the time
+/// limit (a fifth of it, at most 2 s), so a search ends after its generation and a sweep
+/// writes what it made before the hard stop. Without a limit it is never asked.
+pub fn stop_before_limit(cancel: &Cancel) {
+    if let Ok(mut stops) = STOPS.lock() {
+        stops.push(cancel.clone());
+    }
+}
+
+/// True once the time limit's stop was asked (the command should then end with [`EXIT`]).
+pub fn stopped() -> bool {
+    STOPPED.load(Ordering::Relaxed)
+}
+
+/// Ends the process once `limit` has passed, saying which command ran past it; shortly
+/// before, asks the runs given to [`stop_before_limit`] to stop.
 pub fn start(limit: Duration, command: &str) {
     let command = command.to_string();
     let _ = std::thread::Builder::new()
         .name("time-limit".into())
         .spawn(move || {
-            std::thread::sleep(limit);
+            let grace = grace(limit);
+            std::thread::sleep(limit - grace);
+            if let Ok(stops) = STOPS.lock() {
+                if !stops.is_empty() {
+                    STOPPED.store(true, Ordering::Relaxed);
+                    eprintln!(
+                        "\nstopping: `level-studio {command}` is {:.1} s from its time limit; \
+                         writing what was made so far",
+                        grace.as_secs_f64()
+                    );
+                    for cancel in stops.iter() {
+                        cancel.stop();
+                    }
+                }
+            }
+            std::thread::sleep(grace);
             eprintln!(
                 "\nerror: `level-studio {command}` ran past its time limit of {} s \
                  (--time-limit) and was stopped; the files it wrote are whole (each is \
@@ -92,6 +139,13 @@ mod tests {
 
     fn words(line: &str) -> Vec<OsString> {
         line.split_whitespace().map(OsString::from).collect()
+    }
+
+    #[test]
+    fn a_run_is_asked_to_stop_a_fifth_of_the_limit_before_it_at_most_two_seconds() {
+        assert_eq!(grace(Duration::from_secs(1)), Duration::from_millis(200));
+        assert_eq!(grace(Duration::from_secs(9)), Duration::from_secs(2));
+        assert_eq!(grace(Duration::from_secs(3600)), Duration::from_secs(2));
     }
 
     #[test]

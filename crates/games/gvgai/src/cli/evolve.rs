@@ -174,7 +174,14 @@ pub(crate) fn evolve_pack(
         runs.seed
     );
     let mut failed = Vec::new();
+    // Asked to stop shortly before a --time-limit: the run ends after its generation, and no
+    // other run starts.
+    let cancel = Cancel::default();
+    studio_cli::time_limit::stop_before_limit(&cancel);
     for i in which {
+        if cancel.is_stopping() {
+            break;
+        }
         let settings = Settings {
             population: runs.population,
             generations: runs.generations,
@@ -196,7 +203,7 @@ pub(crate) fn evolve_pack(
         let run = ga::evolve_keeping_best(
             ga,
             &settings,
-            &Cancel::default(),
+            &cancel,
             &mut |s| {
                 eprintln!(
                     "  generation {}: {} feasible, best {}",
@@ -243,8 +250,18 @@ pub(crate) fn evolve_pack(
             best.evaluation.fitness(),
             evolve::mean_group_size(g, std::slice::from_ref(&best.cells))
         );
-        pack.levels
-            .push(run_level(g, fitness, i, settings.seed, &best));
+        let mut level = run_level(g, fitness, i, settings.seed, &best);
+        if run.stopped {
+            let last = run.history.last().map_or(0, |h| h.generation);
+            level.tags.insert(
+                1,
+                format!(
+                    "unfinished: stopped after generation {last} of {} (time limit)",
+                    settings.generations
+                ),
+            );
+        }
+        pack.levels.push(level);
         save(&pack)?;
     }
     Ok((pack, failed))
@@ -330,7 +347,11 @@ pub fn generate(args: &GenerateArgs) -> Result<ExitCode> {
             shard.of,
             out.path().display()
         );
-        return Ok(ExitCode::SUCCESS);
+        return Ok(if studio_cli::time_limit::stopped() {
+            ExitCode::from(studio_cli::time_limit::EXIT)
+        } else {
+            ExitCode::SUCCESS
+        });
     }
     if pack.levels.is_empty() {
         bail!(
@@ -348,5 +369,9 @@ pub fn generate(args: &GenerateArgs) -> Result<ExitCode> {
             format!(" (no feasible level with seeds {failed:?})")
         }
     );
+    if studio_cli::time_limit::stopped() {
+        eprintln!("stopped at its time limit (--time-limit): what was made is written");
+        return Ok(ExitCode::from(studio_cli::time_limit::EXIT));
+    }
     Ok(ExitCode::SUCCESS)
 }
