@@ -15,7 +15,8 @@ is classified:
     abort     killed by a signal we did not send (stack overflow, SIGABRT, SIGSEGV)
     memory    an allocation failed under the cap
     timeout   still running after --seconds
-    limited   stopped by the studio itself at `--time-limit` (exit 124, said in words): given
+    limited   stopped by the studio itself at `--time-limit` (exit 124, said in words: ended at
+              the limit, or asked to stop shortly before it and written what it made): given
               with --time-limit S, every command is run with that flag
     silent    a failure exit with nothing on stderr
 
@@ -195,7 +196,8 @@ class Runner:
         err_body = re.sub(r"Command (exited with non-zero status|terminated by signal) \d+\n?", "",
                           err_body)
         rc = p.returncode
-        if rc == 124 and "ran past its time limit" in err_body:
+        if rc == 124 and ("ran past its time limit" in err_body
+                          or "stopped at its time limit" in err_body):
             verdict = "limited"
         elif rc == 124:
             verdict = "timeout"
