@@ -144,7 +144,8 @@ mod tests {
     #[test]
     fn a_run_is_asked_to_stop_a_fifth_of_the_limit_before_it_at_most_two_seconds() {
         assert_eq!(grace(Duration::from_secs(1)), Duration::from_millis(200));
-        assert_eq!(grace(Duration::from_secs(9)), Duration::from_secs(2));
+        assert_eq!(grace(Duration::from_secs(9)), Duration::from_millis(1800));
+        assert_eq!(grace(Duration::from_secs(20)), Duration::from_secs(2));
         assert_eq!(grace(Duration::from_secs(3600)), Duration::from_secs(2));
     }
 
